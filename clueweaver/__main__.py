@@ -1,0 +1,5 @@
+import sys
+
+from clueweaver.cli import main
+
+sys.exit(main())

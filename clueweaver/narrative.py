@@ -1,0 +1,387 @@
+"""Narratives: a book as numbered paragraphs with chapters, offsets and a content hash.
+
+Every later stage refers to the text only through paragraph IDs, so IDs are stable integers in
+narrative order (0..n-1) and ``Narrative.text`` is the canonical text the offsets point into: the
+paragraphs joined by one blank line. The web page highlights citations with those offsets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+PARAGRAPH_SEPARATOR = "\n\n"
+SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".epub", ".jsonl")
+
+
+class NarrativeError(ValueError):
+    """A book that cannot be read; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    id: int
+    text: str
+    start: int  # offset of the first character in Narrative.text
+    end: int  # offset one past the last character
+    chapter: int  # 1-based chapter number, 0 for front matter before the first heading
+    is_heading: bool = False
+
+
+@dataclass(frozen=True)
+class Chapter:
+    number: int  # 1-based, in narrative order
+    title: str
+    first_paragraph: int
+    last_paragraph: int
+
+    @property
+    def paragraph_ids(self) -> range:
+        return range(self.first_paragraph, self.last_paragraph + 1)
+
+
+@dataclass
+class Narrative:
+    title: str
+    paragraphs: list[Paragraph]
+    chapters: list[Chapter] = field(default_factory=list)
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.paragraphs:
+            raise NarrativeError(f"{self.source or self.title}: the narrative has no paragraphs")
+
+    def __len__(self) -> int:
+        return len(self.paragraphs)
+
+    def __getitem__(self, paragraph_id: int) -> Paragraph:
+        return self.paragraphs[paragraph_id]
+
+    @cached_property
+    def text(self) -> str:
+        return PARAGRAPH_SEPARATOR.join(p.text for p in self.paragraphs)
+
+    @cached_property
+    def content_hash(self) -> str:
+        """SHA-256 of the canonical text: the same book from .txt, .epub or .jsonl hashes alike
+        when its paragraphs are the same, and any edit to a paragraph changes it."""
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def book_id(self) -> str:
+        return self.content_hash[:16]
+
+    @property
+    def num_chars(self) -> int:
+        return len(self.text)
+
+    def last_paragraph_of_chapter(self, chapter: int | None) -> int:
+        """Last paragraph ID readable when reading up to ``chapter`` (inclusive); None means all."""
+        if chapter is None:
+            return len(self.paragraphs) - 1
+        if not self.chapters:
+            raise NarrativeError(f"{self.title}: no chapters were detected, so no chapter limit applies")
+        if not 0 <= chapter <= len(self.chapters):
+            raise NarrativeError(
+                f"{self.title}: chapter limit {chapter} is beyond the book's {len(self.chapters)} chapters"
+            )
+        if chapter == 0:
+            return self.chapters[0].first_paragraph - 1
+        return self.chapters[chapter - 1].last_paragraph
+
+    def render(self, paragraph_ids) -> str:
+        """``[id] text`` lines, the form in which agents see and cite paragraphs."""
+        return "\n".join(f"[{i}] {self.paragraphs[i].text}" for i in paragraph_ids)
+
+    def to_jsonl(self, path: str | Path) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            for p in self.paragraphs:
+                chapter = self.chapters[p.chapter - 1].title if p.chapter else None
+                f.write(json.dumps({"paragraph": p.id, "chapter": chapter, "text": p.text}, ensure_ascii=False) + "\n")
+
+
+# --- building a narrative from paragraph texts --------------------------------------------------
+
+_NUMBER_WORDS = (
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
+)
+_NUMBER = rf"(?:\d+|[ivxlcdm]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th))"
+_CHAPTER_WORD = r"(?:chapter|chap\.|adventure|book|part|volume|vol\.|letter|stave|canto|section|episode|act|scene)"
+# "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm"
+_HEADING = re.compile(
+    rf"^(?:{_CHAPTER_WORD}\s+{_NUMBER}\.?\s*[.:—–-]?\s*)+(?P<rest>.{{0,80}})$", re.IGNORECASE
+)
+# A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts.
+_BARE_NUMERAL = re.compile(r"^(?:[IVXLC]+|\d{1,3})\.?$")
+_PART_ONLY = re.compile(rf"^(?:book|part|volume|vol\.)\s+{_NUMBER}\.?$", re.IGNORECASE)
+
+
+def _is_heading(text: str) -> bool:
+    if "\n" in text or len(text) > 100:
+        return False
+    if _BARE_NUMERAL.match(text):
+        return True
+    match = _HEADING.match(text)
+    if not match:
+        return False
+    rest = match.group("rest")
+    # "Chapter one was the best of the book." is prose, not a heading.
+    return not rest or rest.isupper() or rest.istitle() or not rest.rstrip().endswith((".", "?", "!", ","))
+
+
+def _is_title_line(text: str) -> bool:
+    """A short line in capitals after a heading is the chapter's name ("PLAYING PILGRIMS")."""
+    letters = [c for c in text if c.isalpha()]
+    return 0 < len(text) <= 80 and bool(letters) and all(c.isupper() for c in letters)
+
+
+def _normalize(text: str) -> str:
+    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def from_paragraphs(
+    texts: list[str],
+    *,
+    title: str,
+    source: str = "",
+    chapter_titles: list[str | None] | None = None,
+    detect_headings: bool = True,
+) -> Narrative:
+    """Number paragraphs and find chapters.
+
+    Chapters come from ``chapter_titles`` (one per paragraph, e.g. a JSONL's chapter field or an
+    EPUB's spine document) when given, else from heading paragraphs. A part heading directly
+    followed by a chapter heading ("PART 1", "CHAPTER ONE") becomes one chapter title.
+    """
+    cleaned = [_normalize(t) for t in texts]
+    keep = [i for i, t in enumerate(cleaned) if t]
+    cleaned = [cleaned[i] for i in keep]
+    if chapter_titles is not None:
+        chapter_titles = [chapter_titles[i] for i in keep]
+    if not cleaned:
+        raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
+
+    heading_flags = [detect_headings and _is_heading(t) for t in cleaned]
+    starts: dict[int, str] = {}  # paragraph index -> chapter title
+    if chapter_titles is not None:
+        previous = None
+        for i, name in enumerate(chapter_titles):
+            if name and name != previous:
+                starts[i] = name
+            previous = name
+    else:
+        i = 0
+        while i < len(cleaned):
+            if heading_flags[i]:
+                first, parts = i, [cleaned[i]]
+                if _PART_ONLY.match(cleaned[i]) and i + 1 < len(cleaned) and heading_flags[i + 1]:
+                    i += 1
+                    parts.append(cleaned[i])
+                if i + 1 < len(cleaned) and not heading_flags[i + 1] and _is_title_line(cleaned[i + 1]):
+                    i += 1
+                    parts.append(cleaned[i])
+                    heading_flags[i] = True
+                starts[first] = " ".join(parts)
+                for j in range(first, i + 1):
+                    heading_flags[j] = True
+            i += 1
+
+    paragraphs, chapters, offset = [], [], 0
+    chapter = 0
+    boundaries = sorted(starts)
+    for i, text in enumerate(cleaned):
+        if i in starts:
+            chapter += 1
+        paragraphs.append(Paragraph(i, text, offset, offset + len(text), chapter, heading_flags[i]))
+        offset += len(text) + len(PARAGRAPH_SEPARATOR)
+    for n, first in enumerate(boundaries, start=1):
+        last = boundaries[n] - 1 if n < len(boundaries) else len(cleaned) - 1
+        chapters.append(Chapter(n, starts[first], first, last))
+    return Narrative(title=title, paragraphs=paragraphs, chapters=chapters, source=source)
+
+
+# --- file loaders ------------------------------------------------------------------------------
+
+_GUTENBERG_START = re.compile(r"^\s*\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.IGNORECASE | re.MULTILINE)
+_GUTENBERG_END = re.compile(
+    r"^\s*(?:\*{3}\s*END OF (?:THE|THIS) PROJECT GUTENBERG|End of (?:the )?Project Gutenberg'?s?)\b.*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def strip_gutenberg(text: str) -> str:
+    """Drop the Project Gutenberg licence header and footer when present."""
+    start = _GUTENBERG_START.search(text)
+    if start:
+        text = text[start.end():]
+    end = _GUTENBERG_END.search(text)
+    if end:
+        text = text[: end.start()]
+    return text
+
+
+def _decode(data: bytes, path: str, encoding: str | None) -> str:
+    if not data.strip():
+        raise NarrativeError(f"{path}: the file is empty")
+    if encoding:
+        try:
+            return data.decode(encoding)
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise NarrativeError(f"{path}: cannot decode as {encoding}: {exc}") from exc
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    sample = data[:8192]
+    if b"\x00" in sample or sum(b < 9 or 13 < b < 32 for b in sample) > len(sample) * 0.05:
+        raise NarrativeError(f"{path}: looks like a binary file, not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise NarrativeError(
+            f"{path}: not valid UTF-8 (byte {exc.start}: {data[exc.start:exc.start + 1]!r}); "
+            "pass the file's encoding, e.g. encoding='latin-1'"
+        ) from exc
+
+
+def _blocks(text: str) -> list[str]:
+    return [b for b in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n")) if b.strip()]
+
+
+def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True) -> Narrative:
+    """Plain text: paragraphs are separated by blank lines."""
+    if gutenberg:
+        text = strip_gutenberg(text)
+    return from_paragraphs(_blocks(text), title=title, source=source)
+
+
+def from_markdown(text: str, *, title: str, source: str = "") -> Narrative:
+    """Markdown: ``#`` headings start chapters; emphasis markers are dropped from the text."""
+    texts, chapter_titles, current = [], [], None
+    for block in _blocks(text):
+        heading = re.match(r"^\s*#{1,6}\s+(.*)$", block)
+        if heading and "\n" not in block.strip():
+            current = heading.group(1).strip()
+            texts.append(current)
+        else:
+            texts.append(re.sub(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1", r"\2", block))
+        chapter_titles.append(current)
+    if all(name is None for name in chapter_titles):
+        return from_paragraphs(texts, title=title, source=source)
+    return from_paragraphs(texts, title=title, source=source, chapter_titles=chapter_titles)
+
+
+def from_jsonl(path: str | Path) -> Narrative:
+    """One paragraph per line: ``{"text": ...}`` with optional ``paragraph`` (or ``id``) and ``chapter``.
+
+    Given IDs must be 0, 1, 2, ... in file order, because gold evidence labels refer to them.
+    """
+    path = str(path)
+    texts, chapter_titles = [], []
+    with open(path, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise NarrativeError(f"{path}, line {line_no}: not valid JSON ({exc.msg})") from exc
+            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                raise NarrativeError(f"{path}, line {line_no}: expected an object with a string 'text'")
+            given = row.get("paragraph", row.get("id"))
+            if given is not None and given != len(texts):
+                raise NarrativeError(
+                    f"{path}, line {line_no}: paragraph id {given!r} breaks the sequence 0, 1, 2, ... "
+                    f"(expected {len(texts)})"
+                )
+            if not row["text"].strip():
+                raise NarrativeError(f"{path}, line {line_no}: empty paragraph text")
+            texts.append(row["text"])
+            chapter = row.get("chapter")
+            chapter_titles.append(None if chapter is None else str(chapter))
+    if not texts:
+        raise NarrativeError(f"{path}: no paragraphs")
+    use_titles = any(c is not None for c in chapter_titles)
+    return from_paragraphs(
+        texts,
+        title=Path(path).stem,
+        source=path,
+        chapter_titles=chapter_titles if use_titles else None,
+        detect_headings=not use_titles,
+    )
+
+
+_BLOCK_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "li", "dt", "dd")
+
+
+def from_epub(path: str | Path) -> Narrative:
+    """EPUB: spine documents in reading order; each block element is a paragraph and a document
+    that opens with a heading starts a chapter. Gutenberg's licence sections are dropped."""
+    import warnings
+
+    from bs4 import BeautifulSoup
+    from ebooklib import ITEM_DOCUMENT, epub
+
+    path = str(path)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            book = epub.read_epub(path, options={"ignore_ncx": True})
+    except Exception as exc:  # ebooklib raises zipfile, KeyError and its own errors alike
+        raise NarrativeError(f"{path}: not a readable EPUB ({type(exc).__name__}: {exc})") from exc
+    title = (book.get_metadata("DC", "title") or [(Path(path).stem,)])[0][0]
+    texts, chapter_titles, current = [], [], None
+    for item_id, _linear in book.spine:
+        item = book.get_item_with_id(item_id)
+        if item is None or item.get_type() != ITEM_DOCUMENT:
+            continue
+        soup = BeautifulSoup(item.get_content(), "html.parser")
+        for boilerplate in soup.select("#pg-header, #pg-footer, section.pg-boilerplate, .pgheader"):
+            boilerplate.decompose()
+        body = soup.body or soup
+        for element in body.find_all(_BLOCK_TAGS):
+            if element.find(_BLOCK_TAGS):  # the innermost block carries the text
+                continue
+            text = element.get_text(" ", strip=True)
+            if not text or _GUTENBERG_START.match(text) or _GUTENBERG_END.match(text):
+                continue
+            if element.name in ("h1", "h2", "h3"):
+                current = text
+            texts.append(text)
+            chapter_titles.append(current)
+    if not texts:
+        raise NarrativeError(f"{path}: the EPUB has no text paragraphs")
+    if all(c is None for c in chapter_titles):
+        return from_paragraphs(texts, title=title, source=path)
+    return from_paragraphs(texts, title=title, source=path, chapter_titles=chapter_titles, detect_headings=False)
+
+
+def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:
+    """Load a book from .txt, .md, .epub or .jsonl; every failure is a NarrativeError naming the file."""
+    path = Path(path)
+    if not path.exists():
+        raise NarrativeError(f"{path}: no such file")
+    if path.is_dir():
+        raise NarrativeError(f"{path}: is a directory, not a book file")
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise NarrativeError(f"{path}: unsupported file type {suffix or '(none)'}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
+    if path.stat().st_size == 0:
+        raise NarrativeError(f"{path}: the file is empty")
+    if suffix == ".epub":
+        narrative = from_epub(path)
+    elif suffix == ".jsonl":
+        _decode(path.read_bytes(), str(path), "utf-8")
+        narrative = from_jsonl(path)
+    else:
+        text = _decode(path.read_bytes(), str(path), encoding)
+        loader = from_markdown if suffix in (".md", ".markdown") else from_text
+        narrative = loader(text, title=path.stem, source=str(path))
+    if title:
+        narrative.title = title
+    return narrative

@@ -1,0 +1,25 @@
+"""Shared fixtures. Tests that read the public benchmark data skip when ../shared/data is absent."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(os.environ.get("CLUEWEAVER_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under the shared data folder, or a skip when it is not on this machine."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared benchmark data not found at {path}")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory, monkeypatch):
+    """Keep index caches of tests out of the user's ~/.cache."""
+    monkeypatch.setenv("CLUEWEAVER_CACHE", str(tmp_path_factory.getbasetemp() / "clueweaver-cache"))
