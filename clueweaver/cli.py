@@ -151,14 +151,45 @@ def run_segment(args) -> int:
 COMMANDS: list = [add_index, add_segment]
 
 
+def add_benchmark(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "benchmark",
+        help="load a benchmark into the common schema; print its counts (and skipped rows), optionally export it",
+    )
+    parser.add_argument("name", help="nocha, quality, quality_leval, leval_scifi, gutenqa, kdsh, bmds, detectiveqa, "
+                        "infinitebench, longbench_v2 or jsonl (the common schema)")
+    parser.add_argument("--path", help="the benchmark's file or folder (default: under the shared data folder)")
+    parser.add_argument("--split", help="a split or subset, where the benchmark has them")
+    parser.add_argument("--limit", type=int, help="keep only the first N items")
+    parser.add_argument("--skip-bad", action="store_true", help="skip and count bad rows instead of stopping")
+    parser.add_argument("--export", metavar="JSONL", help="write the benchmark in the common JSONL schema")
+    parser.set_defaults(run=_run_benchmark)
+
+
+def _run_benchmark(args) -> int:
+    from clueweaver.benchmarks import load_benchmark
+
+    benchmark = load_benchmark(args.name, args.path, split=args.split, limit=args.limit, skip_bad=args.skip_bad)
+    summary = benchmark.summary()
+    summary["skipped_rows"] = [row._asdict() for row in benchmark.skipped]
+    if args.export:
+        summary["exported"] = str(benchmark.to_jsonl(args.export))
+    _print_json(summary)
+    return 0
+
+
+COMMANDS.append(add_benchmark)
+
+
 def main(argv: list[str] | None = None) -> int:
+    from clueweaver.benchmarks import BenchmarkError
     from clueweaver.narrative import NarrativeError
     from clueweaver.protocol.question import QuestionError
 
     args = build_parser().parse_args(argv)
     try:
         return args.run(args) or 0
-    except (UsageError, NarrativeError, QuestionError, FileNotFoundError) as exc:
+    except (UsageError, NarrativeError, QuestionError, BenchmarkError, FileNotFoundError) as exc:
         print(f"clueweaver {args.command}: error: {exc}", file=sys.stderr)
         return 2
 
