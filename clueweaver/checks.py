@@ -9,13 +9,13 @@ time, and a string that no longer matches exactly one paragraph is an error, nev
 from __future__ import annotations
 
 import json
-import os
 import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from clueweaver.narrative import Narrative, NarrativeError, _normalize, from_text, load_narrative
+from clueweaver.benchmarks import shared_data_dir
+from clueweaver.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
 from clueweaver.protocol.question import Question, QuestionError
 
 CHECKS_FILE = Path(__file__).with_name("data") / "multihop_checks.jsonl"
@@ -36,12 +36,6 @@ class MultiHopCheck:
     answer: str  # an option letter, or TRUE / FALSE for a claim
     gold_ids: tuple[int, ...]  # ascending paragraph IDs of the evidence
     note: str  # why each piece of evidence is needed
-
-
-def default_shared_data_dir() -> Path:
-    """``$CLUEWEAVER_SHARED_DATA``, else ``../shared/data`` next to the repository (as the tests use)."""
-    override = os.environ.get("CLUEWEAVER_SHARED_DATA")
-    return Path(override) if override else Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def load_book(book: str, shared_data_dir: str | Path) -> Narrative:
@@ -67,7 +61,7 @@ def load_book(book: str, shared_data_dir: str | Path) -> Narrative:
 
 def evidence_paragraphs(narrative: Narrative, evidence: str) -> list[int]:
     """IDs of the paragraphs containing ``evidence`` after whitespace normalization."""
-    needle = _normalize(evidence)
+    needle = normalize_text(evidence)
     return [p.id for p in narrative.paragraphs if needle in p.text]
 
 
@@ -119,7 +113,7 @@ def load_multihop_checks(
     Each book is loaded once and shared by its checks. Raises CheckError when the shared data
     folder is missing or any evidence string no longer matches exactly one paragraph.
     """
-    root = Path(shared_data_dir) if shared_data_dir is not None else default_shared_data_dir()
+    root = Path(shared_data_dir) if shared_data_dir is not None else shared_data_dir()
     if not root.is_dir():
         raise CheckError(f"shared data folder {root} not found; set CLUEWEAVER_SHARED_DATA to its path")
     narratives: dict[str, Narrative] = {}
