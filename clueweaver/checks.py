@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from clueweaver.benchmarks import shared_data_dir
+from clueweaver import benchmarks
 from clueweaver.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
 from clueweaver.protocol.question import Question, QuestionError
 
@@ -113,7 +113,7 @@ def load_multihop_checks(
     Each book is loaded once and shared by its checks. Raises CheckError when the shared data
     folder is missing or any evidence string no longer matches exactly one paragraph.
     """
-    root = Path(shared_data_dir) if shared_data_dir is not None else shared_data_dir()
+    root = Path(shared_data_dir) if shared_data_dir is not None else benchmarks.shared_data_dir()
     if not root.is_dir():
         raise CheckError(f"shared data folder {root} not found; set CLUEWEAVER_SHARED_DATA to its path")
     narratives: dict[str, Narrative] = {}
