@@ -181,6 +181,52 @@ def _run_benchmark(args) -> int:
 COMMANDS.append(add_benchmark)
 
 
+def add_export(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "export", help="turn a training checkpoint into a Hub-ready model folder (safetensors, tokenizer, card); optionally push it"
+    )
+    parser.add_argument("checkpoint", help="a checkpoint folder written by train/finder_grpo.py or train/interpreter_grpo.py")
+    parser.add_argument("out", help="the folder to write (must be empty or absent)")
+    parser.add_argument("--merge-lora", action="store_true", help="merge a LoRA checkpoint into its base model")
+    parser.add_argument("--base-model", help="the base model of a LoRA checkpoint (default: the one it records)")
+    parser.add_argument("--eval-results", metavar="JSON", help="evaluation numbers for the model card ({name: value or {metric: value}})")
+    parser.add_argument("--title", help="the model card's title")
+    parser.add_argument("--overwrite", action="store_true", help="replace a non-empty output folder")
+    parser.add_argument("--push-to-hub", metavar="REPO", help="upload the folder to this Hub model repository")
+    parser.add_argument("--revision", help="the branch to push to (created if needed; default main)")
+    parser.add_argument("--private", action="store_true", help="create the Hub repository private")
+    parser.set_defaults(run=_run_export)
+
+
+def _run_export(args) -> int:
+    from clueweaver.export import ExportError, export_checkpoint, push_folder
+
+    eval_results = None
+    if args.eval_results:
+        try:
+            with open(args.eval_results, encoding="utf-8") as f:
+                eval_results = json.load(f)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--eval-results {args.eval_results}: not JSON ({exc.msg})") from None
+        if not isinstance(eval_results, dict):
+            raise UsageError(f"--eval-results {args.eval_results}: expected a JSON object of name -> value")
+    try:
+        out = export_checkpoint(
+            args.checkpoint, args.out, merge_lora=args.merge_lora, base_model=args.base_model,
+            eval_results=eval_results, title=args.title, overwrite=args.overwrite,
+        )
+    except ExportError as exc:
+        raise UsageError(str(exc)) from None
+    summary = {"exported": str(out), "files": sorted(p.name for p in out.iterdir())}
+    if args.push_to_hub:
+        summary["pushed"] = push_folder(out, args.push_to_hub, private=args.private or None, revision=args.revision)
+    _print_json(summary)
+    return 0
+
+
+COMMANDS.append(add_export)
+
+
 def main(argv: list[str] | None = None) -> int:
     from clueweaver.benchmarks import BenchmarkError
     from clueweaver.narrative import NarrativeError

@@ -1,0 +1,20 @@
+"""GRPO training of the Interpreter with TRL's GRPOTrainer.
+
+    accelerate launch [--config_file configs/accelerate/zero3.yaml] train/interpreter_grpo.py \
+        --config configs/interpreter/qwen3-4b-grpo.yaml [--FIELD VALUE ...]
+
+Any field of the recipe (clueweaver.training.GRPOScriptArguments, TRL's GRPOConfig and ModelConfig)
+can be overridden on the command line; the logic lives in clueweaver/training.py.
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+if importlib.util.find_spec("clueweaver") is None:  # run from a checkout without installing the package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from clueweaver.training import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main("interpreter"))
