@@ -181,3 +181,51 @@ def test_interpreter_grpo_lora_and_merged_export(interpreter_lora_run, tmp_path)
     from transformers import AutoModelForCausalLM
 
     assert AutoModelForCausalLM.from_pretrained(str(tmp_path / "adapter")) is not None  # base + adapter via PEFT
+
+
+FAKE_VLLM = {
+    "vllm/__init__.py": '''
+import json, os
+
+__version__ = "0.31.0"  # the version the project pins
+
+class SamplingParams:
+    def __init__(self, **kwargs):
+        self.kwargs = kwargs
+
+class RequestOutput:
+    pass
+
+class LLM:
+    """Records how TRL builds the colocated engine, then stops the run."""
+    def __init__(self, **kwargs):
+        with open(os.environ["FAKE_VLLM_RECORD"], "w") as f:
+            json.dump(kwargs, f, default=str)
+        raise RuntimeError("fake vLLM: engine arguments recorded")
+''',
+    "vllm/sampling_params.py": "class StructuredOutputsParams:\n    pass\n",
+    "vllm/utils/__init__.py": "",
+    "vllm/utils/network_utils.py": "def get_ip():\n    return '127.0.0.1'\n",
+    "vllm/distributed/__init__.py": "",
+    "vllm/distributed/weight_transfer/__init__.py": "",
+    "vllm/distributed/weight_transfer/nccl_common.py": "def trainer_init(*args, **kwargs):\n    raise RuntimeError('not here')\n",
+    "vllm/distributed/weight_transfer/packed_tensor.py": "def packed_nccl_broadcast_producer(*a, **k):\n    raise RuntimeError('not here')\n",
+}
+
+
+def test_recipe_rollout_settings_reach_the_colocated_vllm_engine(tmp_path):
+    """vLLM cannot run here: a stand-in ``vllm`` package records the engine TRL builds from the recipe."""
+    for name, text in FAKE_VLLM.items():
+        (tmp_path / "site" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "site" / name).write_text(text)
+    model, data = build_tiny_model(tmp_path / "model"), write_jsonl(tmp_path / "finder.jsonl", finder_rows())
+    record = tmp_path / "llm.json"
+    result = launch("finder_grpo.py", "configs/finder/qwen3-4b-grpo.yaml", "--model_name_or_path", str(model),
+                    "--dataset_name", str(data), "--output_dir", str(tmp_path / "run"),
+                    "--use_vllm", "true", "--max_steps", "1",
+                    env={"PYTHONPATH": str(tmp_path / "site"), "FAKE_VLLM_RECORD": str(record)})
+    assert result.returncode != 0 and "fake vLLM: engine arguments recorded" in result.stderr
+    engine = json.loads(record.read_text())
+    assert engine["model"] == str(model) and engine["gpu_memory_utilization"] == 0.35
+    assert engine["max_model_len"] == 9216 + 256 and engine["tensor_parallel_size"] == 1
+    assert engine["enable_sleep_mode"] is False and engine["logprobs_mode"] == "processed_logprobs"

@@ -158,7 +158,7 @@ def teach_reply(model_dir: Path, conversations: list[list[dict]], reply: str, *,
 
 # Overrides that turn a paper recipe into a CPU run of a few tiny GRPO steps.
 CPU_OVERRIDES = [
-    "--bf16", "false", "--use_cpu", "true", "--use_vllm", "false", "--dtype", "float32",
+    "--bf16", "false", "--use_cpu", "true", "--dtype", "float32",
     "--report_to", "none", "--gradient_checkpointing", "false",
     "--per_device_train_batch_size", "4", "--gradient_accumulation_steps", "1", "--num_generations", "2",
     "--max_completion_length", "32", "--max_prompt_length", "2048", "--logging_steps", "1",
@@ -171,7 +171,7 @@ def launch(script: str, recipe: str, *overrides: str, env: dict | None = None, t
     from the repository root, as a user runs it; returns the CompletedProcess."""
     command = [
         str(Path(sys.executable).parent / "accelerate"), "launch", "--config_file", "configs/accelerate/cpu.yaml",
-        f"train/{script}", "--config", recipe, *CPU_OVERRIDES, *overrides,
+        f"train/{script}", "--config", recipe, *CPU_OVERRIDES, "--use_vllm", "false", *overrides,
     ]
     run_env = {**os.environ, "TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1", "WANDB_MODE": "disabled", **(env or {})}
     return subprocess.run(command, cwd=REPO_ROOT, env=run_env, capture_output=True, text=True, timeout=timeout)
