@@ -35,7 +35,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 logger = logging.getLogger("clueweaver.training")
 
@@ -48,7 +48,7 @@ PROMPT_FAMILIES = {"finder": ("finder",), "interpreter": ("interpreter", "calibr
 RECIPE_FILE = "clueweaver_training.json"
 OVERLONG_POLICIES = ("error", "drop")
 # Checkpoint files that only matter for resuming; a pushed revision leaves them out.
-RESUME_ONLY_FILES = ["optimizer.pt", "scheduler.pt", "rng_state*.pth", "global_step*", "*.bin.index.json"]
+RESUME_ONLY_FILES = ["optimizer.pt", "scheduler.pt", "rng_state*.pth", "global_step*"]
 
 
 class TrainingSetupError(ValueError):
