@@ -34,6 +34,16 @@ def build_parser() -> argparse.ArgumentParser:
 COMMANDS: list = []
 
 
+def add_nwm(subparsers) -> None:
+    """``clueweaver nwm publish|import|export|status|state|query`` (Narrative World Model)."""
+    from clueweaver.nwm.commands import add_nwm_parser
+
+    add_nwm_parser(subparsers)
+
+
+COMMANDS.append(add_nwm)
+
+
 def main(argv: list[str] | None = None) -> int:
     from clueweaver.narrative import NarrativeError
     from clueweaver.protocol.question import QuestionError

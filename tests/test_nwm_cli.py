@@ -1,0 +1,83 @@
+"""``clueweaver nwm``: import, export, status and state on the shared Holmes book and the fixture."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import shared_path
+from nwm_helpers import FIXTURE, HOLMES
+
+from clueweaver.cli import main
+from clueweaver.nwm.commands import parse_chapters
+
+
+@pytest.fixture
+def book(tmp_path):
+    """The Holmes book as a .txt file, so the CLI loads it like a user's book."""
+    books = json.loads(shared_path("nocha", "data_sample", "classic_books.json").read_text(encoding="utf-8"))
+    path = tmp_path / f"{HOLMES}.txt"
+    path.write_text(books[HOLMES], encoding="utf-8")
+    return str(path)
+
+
+def run(capsys, *argv):
+    code = main(["nwm", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_import_state_export_status(book, tmp_path, capsys):
+    data = ["--data-dir", str(tmp_path / "stores")]
+    assert run(capsys, "import", book, str(FIXTURE), *data) == (0, "chapter 2: 12 records\nchapter 3: 10 records\nchapter 4: 12 records\n", "")
+
+    code, out, _ = run(capsys, "state", book, "--as-of", "3", "--entity", "Irene Adler", *data)
+    assert code == 0 and "== entity: irene adler ==" in out
+    assert "Irene Adler --located_at [present]--> Briony Lodge (from chapter 3)" in out
+    assert "the Continent" not in out and "male costume" not in out  # chapter 4 stays unread
+
+    code, out, _ = run(capsys, "state", book, "--as-of", "4", "--entity", "the photograph", "--json", *data)
+    view = json.loads(out)
+    (photo,) = [e for e in view["registries"] if e["key"] == "the photograph"]
+    assert photo["history_size"] == 4
+    assert [r["location"] for r in photo["current"] if r["kind"] == "object_state"] == ["with Irene Adler abroad"]
+    superseded = [(e["target"], e["valid_from"], e["valid_to"]) for e in view["history"] if e["relation"] == "located_at"]
+    assert superseded == [("a recess behind a sliding panel above the right bell-pull in Briony Lodge", 3, 4)]
+
+    code, out, _ = run(capsys, "state", book, "--as-of", "4", "--max-chars", "700", *data)
+    assert len(out) <= 701 and "left out for the budget of 700 characters" in out
+
+    exported = tmp_path / "out.jsonl"
+    assert run(capsys, "export", book, str(exported), *data)[0] == 0
+    assert len(exported.read_text(encoding="utf-8").splitlines()) == 34
+
+    code, out, _ = run(capsys, "status", book, *data)
+    lines = out.splitlines()
+    assert lines[0] == "chapter 0: not published" and lines[2].startswith("chapter 2: published, 12 records, import:")
+
+
+def test_user_mistakes_are_reported_without_a_traceback(book, tmp_path, capsys):
+    data = ["--data-dir", str(tmp_path / "stores")]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind": "thread", "chapter": 2}\n', encoding="utf-8")
+    code, _, err = run(capsys, "import", book, str(bad), *data)
+    assert code == 2 and "bad.jsonl, line 1: record.evidence: missing" in err
+    code, _, err = run(capsys, "state", book, "--as-of", "40", *data)
+    assert code == 2 and "--as-of 40: the book's chapters run from 0 to 15" in err
+    run(capsys, "import", book, str(FIXTURE), *data)
+    code, _, err = run(capsys, "state", book, "--as-of", "4", "--entity", "Irene Adlr", *data)
+    assert code == 2 and "closest: irene adler" in err
+    code, _, err = run(capsys, "import", book, str(tmp_path / "none.jsonl"), *data)
+    assert code == 2 and "no such file" in err
+
+
+def test_chapter_specs():
+    assert parse_chapters("2-4,7", [1, 2, 3, 4, 5, 6, 7], []) == [2, 3, 4, 7]
+    assert parse_chapters(None, [1, 2, 3], [3]) == [3]
+    assert parse_chapters("all", [0, 1, 2], []) == [0, 1, 2]
+    from clueweaver.cli import UsageError
+
+    with pytest.raises(UsageError, match="no chapter 9"):
+        parse_chapters("8-9", [1, 2, 3, 4, 5, 6, 7, 8], [])
+    with pytest.raises(UsageError, match="cannot read 'x'"):
+        parse_chapters("1,x", [1, 2], [])
