@@ -65,8 +65,12 @@ class StateView:
         """Text blocks in a fixed order (registries, then edges, then history), for budgeting."""
         published = [c.chapter for c in self.chapters if c.status == "published"]
         out = [f"World model as of chapter {self.as_of} (published chapters: {', '.join(map(str, published)) or 'none'})"]
+        shown: set[int] = set()  # a record filed under several keys is written out once
         for entry in self.entries:
-            lines = [f"== {entry.registry}: {entry.key} =="] + [f"  {_cite(*item)}" for item in entry.current()]
+            lines = [f"== {entry.registry}: {entry.key} =="]
+            for record_id, record in entry.current():
+                lines.append(f"  see #{record_id}" if record_id in shown else f"  {_cite(record_id, record)}")
+                shown.add(record_id)
             out.append("\n".join(lines))
         if self.edges:
             out.append("== current edges ==\n" + "\n".join(f"  {e.describe()}" for e in self.edges))

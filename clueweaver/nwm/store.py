@@ -396,10 +396,6 @@ class NarrativeStore:
         decoded = [StoredRecord(rid, record_from_dict(json.loads(payload), path=f"stored record {rid}")) for rid, payload in rows]
         return [s for s in decoded if s.record.chapter <= as_of and max(s.record.evidence.paragraph_ids) <= limit]
 
-    def records_by_id(self, record_ids, as_of: int) -> list[StoredRecord]:
-        wanted = set(record_ids)
-        return [s for s in self.records(as_of) if s.id in wanted]
-
     def edges(self, as_of: int, *, current: bool = False) -> list[Edge]:
         """Edges from chapters up to ``as_of`` (only those valid at ``as_of`` when ``current``)."""
         sql = f"{_EDGE_SELECT} WHERE valid_from <= ?"
