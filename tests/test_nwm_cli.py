@@ -56,6 +56,21 @@ def test_import_state_export_status(book, tmp_path, capsys):
     assert lines[0] == "chapter 0: not published" and lines[2].startswith("chapter 2: published, 12 records, import:")
 
 
+def test_query_and_state_memory(book, tmp_path, capsys):
+    data = ["--data-dir", str(tmp_path / "stores")]
+    run(capsys, "import", book, str(FIXTURE), *data)
+    question = "Who was the slim youth who said good-night to Holmes?"
+    code, out, _ = run(capsys, "query", book, question, "--as-of", "4", "--encoder", "none", "--top-k", "2", "--json", *data)
+    packet = json.loads(out)
+    assert code == 0 and packet["mode"] == "query" and packet["queries"] == [question]
+    assert {h["kind"] for h in packet["hits"] if h["via"] == "ranked"} == {"revelation", "scene_beat"}
+    assert 249 in packet["paragraph_ids"] and len(packet["text"]) <= 6000
+    code, out, _ = run(capsys, "query", book, question, "--as-of", "3", "--encoder", "none", *data)
+    assert code == 0 and "a slim youth in an ulster" in out and "male costume" not in out
+    code, out, _ = run(capsys, "query", book, question, "--as-of", "2", "--state-memory", "--max-chars", "900", *data)
+    assert code == 0 and out.startswith("World model as of chapter 2") and len(out) <= 901 and "ulster" not in out
+
+
 def test_user_mistakes_are_reported_without_a_traceback(book, tmp_path, capsys):
     data = ["--data-dir", str(tmp_path / "stores")]
     bad = tmp_path / "bad.jsonl"

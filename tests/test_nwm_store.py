@@ -12,13 +12,13 @@ import pytest
 from conftest import shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nwm_helpers import FIXTURE, NAMES, PLACES, holmes_book, record_json, small_book
+from nwm_helpers import FIXTURE, SMALL_BOOK, by_chapter, holmes_book, record_json, records, small_book
 
 from clueweaver.nwm.records import RecordError, check_grounding, record_from_dict
 from clueweaver.nwm.retrieval import serialize_state, state_view
 from clueweaver.nwm.store import NarrativeStore, StoreError, chapter_paragraph_ids
 
-BOOK = small_book()
+BOOK = SMALL_BOOK
 
 
 def located(chapter, who, where, paragraph=None):
@@ -165,39 +165,11 @@ def test_opening_a_file_that_is_not_a_store_is_a_clear_error(tmp_path):
 
 # --- property: nothing after chapter n is ever returned for a read as of n ----------------------
 
-CONTENT_IDS = [p.id for p in BOOK.paragraphs if not p.is_heading]
-
-
-@st.composite
-def records(draw):
-    chapter = draw(st.integers(1, len(BOOK.chapters)))
-    pid = draw(st.sampled_from([i for i in CONTENT_IDS if BOOK.paragraphs[i].chapter <= chapter]))
-    text = BOOK.paragraphs[pid].text
-    start = draw(st.integers(0, len(text) - 12))
-    who, other, where = draw(st.sampled_from(NAMES)), draw(st.sampled_from(NAMES)), draw(st.sampled_from(PLACES))
-    kind = draw(st.sampled_from(["character_state", "epistemic_state", "object_state", "relationship_delta",
-                                 "thread", "scene_beat", "object_delta", "revelation"]))
-    fields = {
-        "character_state": dict(character=who, aspect="status", state="waiting", location=where),
-        "epistemic_state": dict(character=who, proposition=f"the key is at {where}", knows=draw(st.booleans())),
-        "object_state": dict(object="the key", description="a key", location=where, owner=who),
-        "relationship_delta": dict(source=who, target=other, relation="trust", polarity="negative", change="doubt"),
-        "thread": dict(thread="the lost key", description="who has it", status="resolved", resolution=f"{who} found it"),
-        "scene_beat": dict(summary="a meeting", focalizer=other, function="clue", participants=[who, other], location=where),
-        "object_delta": dict(target="the key", after="moved", cause=f"{who} took it"),
-        "revelation": dict(revealed=f"{who} hid the key", subject=who, revealed_to=[other], event_chapter=draw(st.integers(0, chapter))),
-    }[kind]
-    return record_from_dict({**record_json(kind, [pid], text[start:start + 12], draw(st.floats(0, 1)), **fields), "chapter": chapter})
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(records(), max_size=25))
 def test_no_read_as_of_n_returns_anything_from_a_later_chapter(drawn):
-    by_chapter = {}
-    for record in drawn:
-        by_chapter.setdefault(record.chapter, []).append(record)
     with tempfile.TemporaryDirectory() as data_dir, NarrativeStore.for_narrative(BOOK, data_dir) as store:
-        store.replace_chapters(BOOK, by_chapter, origin="test")
+        store.replace_chapters(BOOK, by_chapter(drawn), origin="test")
         chapter_of = {s.id: s.record.chapter for s in store.records(len(BOOK.chapters))}
         for n in range(0, len(BOOK.chapters) + 1):
             limit = store.last_readable_paragraph(n)

@@ -55,7 +55,8 @@ def add_nwm_parser(subparsers) -> None:
     p.add_argument("--top-k", type=int, default=8, help="records ranked by the question (default: 8)")
     p.add_argument("--neighbours", type=int, default=3, help="records added per node by one-hop expansion (default: 3)")
     p.add_argument("--max-records", type=int, default=24, help="records in the packet at most (default: 24)")
-    p.add_argument("--encoder", default="auto", help="dense encoder for ranking: auto, none, or a model name/path")
+    p.add_argument("--encoder", default="auto", help="dense encoder for ranking records: auto (offline MiniLM if "
+                   "installed), none (BM25 alone), bge-m3[:PATH], minilm, or a sentence-transformers name/path")
     p.add_argument("--state-memory", action="store_true", help="serialize all state up to N instead (no query step)")
     p.set_defaults(run=_run_query)
 
@@ -194,9 +195,8 @@ def _run_query(args) -> int:
     _, store = _open(args)
     with store:
         _check_as_of(store, args.as_of)
-        encoder = None if args.encoder == "none" else args.encoder
         packet = query(store, [args.question], args.as_of, top_k=args.top_k, neighbour_limit=args.neighbours,
-                       max_records=args.max_records, max_chars=args.max_chars or 6000, encoder=encoder,
+                       max_records=args.max_records, max_chars=args.max_chars or 6000, encoder=args.encoder,
                        state_memory=args.state_memory)
     return _emit(args, packet.to_dict(), packet.text)
 

@@ -151,7 +151,7 @@ class EpistemicState(Record):
 
     def describe(self):
         verb = "knows" if self.knows else "does not yet know"
-        return f"{self.character} {verb} that {self.proposition}."
+        return f"{self.character} {verb}: {self.proposition}."
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -171,10 +171,31 @@ class NWMPacket:
         }
 
 
-def rank_texts(texts: list[str], queries: list[str], *, encoder="auto") -> list[tuple[int, float]]:
-    """Indices of ``texts`` fused by reciprocal rank over BM25 and (when available) a dense
-    encoder, for every query; best first."""
-    raise NotImplementedError("bound to clueweaver.retrieval once it lands")
+def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=None) -> list[tuple[int, float]]:
+    """Indices of ``texts``, best first, by the retrieval module's fusion: per query one BM25 and
+    (with an encoder) one dense ranking, fused by reciprocal rank. ``vectors`` are the texts'
+    embeddings when already computed."""
+    from clueweaver.narrative import from_paragraphs
+    from clueweaver.retrieval import BM25Index, RetrievalIndex
+
+    if encoder is not None and vectors is None:
+        vectors = encoder.encode(texts)
+    collection = from_paragraphs(texts, title="world-model records", detect_headings=False)
+    index = RetrievalIndex(collection, BM25Index.from_texts(texts), encoder if vectors is not None else None, vectors)
+    return index.rank(queries)
+
+
+def _record_vectors(store: NarrativeStore, stored: list[StoredRecord], encoder):
+    """Embeddings of the records' texts, computed once per record and encoder and kept in the store."""
+    import numpy as np
+
+    cached = store.record_vectors([s.id for s in stored], encoder.name)
+    missing = [s for s in stored if s.id not in cached]
+    if missing:
+        fresh = encoder.encode([s.record.text() for s in missing])
+        store.save_record_vectors(encoder.name, {s.id: vector for s, vector in zip(missing, fresh)})
+        cached.update({s.id: vector for s, vector in zip(missing, fresh)})
+    return np.stack([cached[s.id] for s in stored])
 
 
 def _nodes(record: Record) -> list[str]:
@@ -193,7 +214,7 @@ def query(
     neighbour_limit: int = 3,
     relations=None,
     max_records: int = 24,
-    max_chars: int = 6000,
+    max_chars: int | None = 6000,
     encoder="auto",
     state_memory: bool = False,
 ) -> NWMPacket:
@@ -212,7 +233,11 @@ def query(
     _check_causal(as_of, stored)
     hits: list[Hit] = []
     if stored:
-        ranking = rank_texts([s.record.text() for s in stored], list(queries), encoder=encoder)
+        from clueweaver.retrieval import load_encoder
+
+        dense = load_encoder(encoder)
+        vectors = _record_vectors(store, stored, dense) if dense is not None else None
+        ranking = rank_texts([s.record.text() for s in stored], list(queries), encoder=dense, vectors=vectors)
         hits = [Hit(stored[i].id, stored[i].record, score, "ranked") for i, score in ranking[:top_k]]
         hits = hits[:max_records]
         by_id = {s.id: s.record for s in stored}

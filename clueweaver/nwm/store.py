@@ -25,6 +25,8 @@ Schema (version 1)::
           relation TEXT, target TEXT, value TEXT, slot TEXT, valid_from INTEGER,
           valid_to INTEGER NULL, confidence REAL)
         temporal edges projected from records; valid over [valid_from, valid_to)
+    record_vectors(record_id -> records.id ON DELETE CASCADE, encoder TEXT, vector BLOB)
+        dense embeddings of record texts (float32), computed once per record and encoder
 
 Every read takes the chapter a reader has reached (``as_of``) and restricts twice: in the SQL
 query and again in Python on the decoded rows, so neither layer alone can leak a later chapter.
@@ -69,6 +71,9 @@ CREATE TABLE IF NOT EXISTS edges (
     id INTEGER PRIMARY KEY, record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
     subject TEXT NOT NULL, relation TEXT NOT NULL, target TEXT NOT NULL, value TEXT NOT NULL,
     slot TEXT NOT NULL, valid_from INTEGER NOT NULL, valid_to INTEGER, confidence REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS record_vectors (
+    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE, encoder TEXT NOT NULL,
+    vector BLOB NOT NULL, PRIMARY KEY (record_id, encoder));
 CREATE INDEX IF NOT EXISTS edges_slot ON edges (slot, valid_from);
 CREATE INDEX IF NOT EXISTS edges_time ON edges (valid_from, valid_to);
 """
@@ -93,7 +98,9 @@ class ChapterStatus:
 
 
 def default_data_dir() -> Path:
-    return Path(os.environ.get("CLUEWEAVER_CACHE") or Path.home() / ".cache" / "clueweaver").expanduser() / "nwm"
+    from clueweaver.retrieval import default_cache_dir
+
+    return default_cache_dir().expanduser() / "nwm"
 
 
 def chapter_paragraph_ids(narrative: Narrative, chapter: int) -> range:
@@ -411,6 +418,22 @@ class NarrativeStore:
 
     def registries(self, as_of: int) -> Registries:
         return Registries(self.records(as_of))
+
+    def record_vectors(self, record_ids: list[int], encoder: str) -> dict:
+        import numpy as np
+
+        wanted = set(record_ids)
+        rows = self._db.execute("SELECT record_id, vector FROM record_vectors WHERE encoder = ?", (encoder,))
+        return {rid: np.frombuffer(blob, dtype=np.float32) for rid, blob in rows if rid in wanted}
+
+    def save_record_vectors(self, encoder: str, vectors: dict) -> None:
+        import numpy as np
+
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO record_vectors VALUES (?, ?, ?)",
+                [(rid, encoder, np.asarray(v, dtype=np.float32).tobytes()) for rid, v in vectors.items()],
+            )
 
     def chapters(self) -> list[ChapterStatus]:
         rows = self._db.execute("SELECT chapter, status, origin, records, updated_at FROM published ORDER BY chapter")
