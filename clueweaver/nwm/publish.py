@@ -156,15 +156,15 @@ class Extractor:
 
 
 def publish_chapters(store: NarrativeStore, narrative: Narrative, chapters: list[int], extractor: Extractor) -> dict[int, int]:
-    """Extract and merge chapters in order, each in its own transaction. The extractor sees the
-    state as of the previous chapter only. Stops at the first chapter that cannot be extracted
+    """Extract and merge chapters in narrative order, each in its own transaction. The extractor
+    sees the state as of the previous chapter only. Stops at the first chapter that cannot be extracted
     (raising ExtractionError); chapters merged before it stay merged."""
     from tqdm import tqdm
 
     from clueweaver.nwm.retrieval import serialize_state
 
     counts = {}
-    for chapter in tqdm(chapters, desc="publishing chapters", unit="chapter", disable=len(chapters) < 2):
+    for chapter in tqdm(sorted(chapters), desc="publishing chapters", unit="chapter", disable=len(chapters) < 2):
         prior = serialize_state(store, chapter - 1, max_chars=extractor.config.prior_state_chars) if chapter > 0 else ""
         result = extractor.extract(narrative, chapter, prior_state=prior)
         counts.update(store.replace_chapters(narrative, {chapter: result.records}, origin=extractor.origin))
