@@ -1,0 +1,56 @@
+"""The self-calibration trigger tau(q): which questions get a second, re-checking Interpreter pass.
+
+Always for TRUE/FALSE claims (one wrong detail flips them); for multiple-choice questions only
+when the wording signals polarity or reasoning risk. Matching is on whole words of the question
+text (not its options), case-insensitive: "note", "nothing" and "causeway" do not fire. Negative
+contractions count as "not" ("Why didn't...", "If Ninon hadn't...", "cannot"), because a
+counterfactual or negated question carries the same polarity risk as one spelled with "not".
+Inflections fire only when listed, so that e.g. "notes" never fires through "not".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from clueweaver.protocol.question import Question
+from clueweaver.protocol.text import find_phrases
+
+
+@dataclass(frozen=True)
+class CalibrationTriggers:
+    """Cue words and phrases per risk family; build from YAML with ``CalibrationTriggers(**mapping)``."""
+
+    negation: tuple[str, ...] = ("not", "except", "false", "incorrect", "least")
+    causal: tuple[str, ...] = ("why", "reason", "reasons", "because", "cause", "causes", "caused")
+    inferential: tuple[str, ...] = (
+        "infer", "infers", "inferred", "inference",
+        "deduce", "deduces", "deduced",
+        "imply", "implies", "implied", "implication", "implications",
+        "suggest", "suggests", "suggested",
+        "most likely",
+    )  # fmt: skip
+
+    def __post_init__(self) -> None:
+        for family in fields(self):
+            cues = getattr(self, family.name)
+            if isinstance(cues, str) or not all(isinstance(cue, str) and cue.strip() for cue in cues):
+                raise ValueError(f"calibration trigger family {family.name!r} must be a list of non-empty words")
+            object.__setattr__(self, family.name, tuple(cues))
+
+    def families(self) -> dict[str, tuple[str, ...]]:
+        return {family.name: getattr(self, family.name) for family in fields(self)}
+
+
+DEFAULT_TRIGGERS = CalibrationTriggers()
+
+
+def calibration_cues(question: Question, triggers: CalibrationTriggers = DEFAULT_TRIGGERS) -> dict[str, list[str]]:
+    """The cues found in the question text, by family (families without a cue left out): the
+    explanation a trace records for why tau(q) fired."""
+    found = {name: find_phrases(question.text, cues) for name, cues in triggers.families().items()}
+    return {name: cues for name, cues in found.items() if cues}
+
+
+def needs_self_calibration(question: Question, triggers: CalibrationTriggers = DEFAULT_TRIGGERS) -> bool:
+    """tau(q): True for every claim, and for a multiple-choice question whose wording has a cue."""
+    return question.is_claim or bool(calibration_cues(question, triggers))

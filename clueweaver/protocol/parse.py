@@ -1,0 +1,253 @@
+"""Reading the agents' ``<reason>...</reason><answer>...</answer>`` replies, tolerantly.
+
+Small models break the format in predictable ways (capitalised or spaced tags, a code fence
+around the reply, a chatty sentence before it, the final closing tag cut off by the token
+limit), so extraction forgives those; what it cannot read is reported (``format_valid``,
+``answer_legal``, ``invalid_ids``), never guessed or silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from clueweaver.protocol.question import Question
+
+FINDER_LABELS = ("YES", "NO")
+# A cited range longer than this is not a citation but a way to claim everything: its two ends
+# are reported as invalid IDs instead of being expanded.
+MAX_RANGE_SPAN = 500
+# All ranges of one reply together expand to at most this many IDs; later ranges are then
+# reported by their ends in ``invalid_ids``. Bounds memory for any reply.
+MAX_EXPANDED_IDS = 10_000
+# Paragraph numbers longer than this many digits are reported as this sentinel (never an ID).
+_MAX_DIGITS = 18
+_HUGE_ID = 10**_MAX_DIGITS
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """One agent reply, read.
+
+    ``format_valid``: a non-empty ``<reason>`` and an ``<answer>`` were found. ``answer_legal``:
+    the answer normalizes to a legal label (YES/NO, a letter of the question, TRUE/FALSE), then
+    in ``answer``. ``cited_ids``: paragraph IDs referenced in the rationale that are allowed (all
+    of them when no allowed set was given), ascending; ``invalid_ids``: the referenced IDs outside
+    the allowed set, and the ends of ranges too long to expand. ``raw``: the reply as received.
+    """
+
+    format_valid: bool
+    answer_legal: bool
+    answer: str | None
+    rationale: str
+    cited_ids: tuple[int, ...]
+    invalid_ids: tuple[int, ...]
+    raw: str
+
+
+# --- tags -------------------------------------------------------------------------------------
+
+_THINK_BLOCK = re.compile(r"<\s*think\s*>.*?<\s*/\s*think\s*>", re.IGNORECASE | re.DOTALL)
+_CODE_FENCE = re.compile(r"```[\w+-]*")
+
+
+def _tag(name: str, closing: bool = False) -> str:
+    return r"<\s*/\s*" + name + r"\s*>" if closing else r"<\s*" + name + r"\s*>"
+
+
+_COMPLETE = {
+    name: re.compile(_tag(name) + r"(.*?)" + _tag(name, closing=True), re.IGNORECASE | re.DOTALL)
+    for name in ("reason", "answer")
+}
+_OPEN = {name: re.compile(_tag(name), re.IGNORECASE) for name in ("reason", "answer")}
+_ANY_TAG = re.compile(r"<\s*/?\s*(?:reason|answer)\s*>", re.IGNORECASE)
+
+
+def _unclosed(text: str, name: str) -> tuple[int, str] | None:
+    """The last ``<name>`` never closed: its content runs to the next tag or the end of the text."""
+    opens = list(_OPEN[name].finditer(text))
+    if not opens:
+        return None
+    start = opens[-1].end()
+    following = _ANY_TAG.search(text, start)
+    return opens[-1].start(), text[start : following.start() if following else len(text)]
+
+
+def _extract(text: str) -> tuple[str | None, str | None]:
+    """(reason, answer) contents; the last complete answer wins, an unclosed one counts only when
+    no answer is complete; the reason is the last one before that answer (or the last at all)."""
+    text = _CODE_FENCE.sub("", _THINK_BLOCK.sub("", text))
+    answers = list(_COMPLETE["answer"].finditer(text))
+    if answers:
+        answer_at, answer = answers[-1].start(), answers[-1].group(1)
+    else:
+        found = _unclosed(text, "answer")
+        answer_at, answer = found if found else (len(text), None)
+    reasons = [(m.start(), m.group(1)) for m in _COMPLETE["reason"].finditer(text)]
+    if not reasons:
+        found = _unclosed(text, "reason")
+        reasons = [found] if found else []
+    before = [content for start, content in reasons if start < answer_at]
+    reason = before[-1] if before else (reasons[-1][1] if reasons else None)
+    return (None if reason is None else reason.strip()), (None if answer is None else answer.strip())
+
+
+# --- answers ----------------------------------------------------------------------------------
+
+_MARKDOWN = re.compile(r"[*_`]")
+_QUOTES = "\"'\u201c\u201d\u2018\u2019 "
+_ANSWER_PREFIX = re.compile(
+    r"^(?:(?:the|my)\s+)?(?:final\s+|correct\s+|best\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\-]?\s*",
+    re.IGNORECASE,
+)
+_BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
+# "(B) text", "[B] text", "B. text", "B) text", "B - text": the letter, then the rest.
+_LETTER_THEN_TEXT = re.compile(
+    r"(?:\(([A-Za-z])\)|\[([A-Za-z])\]|([A-Za-z])\s*[.:)]|([A-Z])\s+[-\u2013\u2014])\s*(.*)", re.DOTALL
+)
+
+
+def _clean(answer: str) -> str:
+    """Without markdown emphasis, surrounding quotes or extra whitespace."""
+    return " ".join(_MARKDOWN.sub("", answer).split()).strip(_QUOTES)
+
+
+def _comparable(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
+
+
+def _verdict(answer: str, groups: dict[str, tuple[str, ...]]) -> str | None:
+    """A one-word verdict: the first word names one label and no word names another label."""
+    tokens = re.findall(r"[a-z]+", answer.lower())
+    if not tokens:
+        return None
+    found = {label for label, spellings in groups.items() for token in tokens if token in spellings}
+    first = [label for label, spellings in groups.items() if tokens[0] in spellings]
+    return first[0] if first and found == set(first) else None
+
+
+def normalize_finder_answer(answer: str) -> str | None:
+    """YES or NO, or None."""
+    return _verdict(answer, {"YES": ("yes",), "NO": ("no",)})
+
+
+def normalize_claim_answer(answer: str) -> str | None:
+    """TRUE or FALSE from true/false/yes/no, or None."""
+    return _verdict(answer, {"TRUE": ("true", "yes"), "FALSE": ("false", "no")})
+
+
+def normalize_choice(answer: str, question: Question) -> str | None:
+    """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text" or the option's own
+    text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
+    text = _ANSWER_PREFIX.sub("", _clean(answer))
+    if not text:
+        return None
+    by_text = [label for label, option in question.options.items() if _comparable(option) == _comparable(text)]
+    if len(by_text) == 1:
+        return by_text[0]
+    bare = _BARE_LETTER.fullmatch(text)
+    if bare:
+        letter = bare.group(1).upper()
+    else:
+        prefixed = _LETTER_THEN_TEXT.fullmatch(text)
+        if prefixed is None:
+            return None
+        letter = next(group for group in prefixed.groups()[:4] if group).upper()
+        rest = prefixed.group(5)
+        # "B) <text of another option>" contradicts itself.
+        if rest and any(_comparable(o) == _comparable(rest) for l, o in question.options.items() if l != letter):
+            return None
+    return letter if letter in question.options else None
+
+
+def normalize_answer(answer: str, question: Question) -> str | None:
+    """A legal label of ``question`` (a letter or TRUE/FALSE), or None."""
+    return normalize_claim_answer(answer) if question.is_claim else normalize_choice(answer, question)
+
+
+# --- paragraph references ---------------------------------------------------------------------
+
+_NUMBER = r"\d+"
+_RANGE_SEP = r"\s*(?:-|\u2013|\u2014|to|through)\s*"
+_ITEM = _NUMBER + r"(?:" + _RANGE_SEP + _NUMBER + r")?"
+_LIST_SEP = r"\s*(?:,|;|&|\band\b|\bor\b|,\s*and\b|,\s*or\b)\s*"
+_ID_MARK = r"(?:¶\s*|p\.?\s*|paras?\.?\s*|paragraphs?\s+)?"
+_BRACKETED = re.compile(
+    r"\[\s*" + _ID_MARK + "(" + _ITEM + r"(?:" + _LIST_SEP + _ID_MARK + _ITEM + r")*)\s*\]", re.IGNORECASE
+)
+_WORDED = re.compile(
+    r"(?:\bparagraphs?|\bparas?\.?|¶)\s*\[?(" + _ITEM + r"(?:" + _LIST_SEP + _ITEM + r")*)", re.IGNORECASE
+)
+_ITEM_RE = re.compile("(" + _NUMBER + ")(?:" + _RANGE_SEP + "(" + _NUMBER + "))?", re.IGNORECASE)
+
+
+def _to_id(digits: str) -> int:
+    return int(digits) if len(digits) <= _MAX_DIGITS else _HUGE_ID
+
+
+def reference_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the paragraph references in ``text`` (to tell them from other numbers)."""
+    return [m.span() for pattern in (_BRACKETED, _WORDED) for m in pattern.finditer(text)]
+
+
+def paragraph_references(
+    text: str, allowed_ids: Iterable[int] | None = None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(cited, invalid): the paragraph IDs ``text`` refers to with "[12]", "[12-15]", "[12, 14]",
+    "paragraph 12" or "paragraphs 3 and 5", split by membership in ``allowed_ids`` (no check when
+    None). Both ascending and without repeats."""
+    allowed = None if allowed_ids is None else {int(i) for i in allowed_ids}
+    referenced: set[int] = set()
+    invalid: set[int] = set()
+    budget = MAX_EXPANDED_IDS
+    for pattern in (_BRACKETED, _WORDED):
+        for reference in pattern.finditer(text):
+            for item in _ITEM_RE.finditer(reference.group(1)):
+                low = _to_id(item.group(1))
+                high = low if item.group(2) is None else _to_id(item.group(2))
+                low, high = min(low, high), max(low, high)
+                span = high - low + 1
+                if span > MAX_RANGE_SPAN or span > budget:
+                    invalid.update((low, high))
+                    continue
+                budget -= span
+                referenced.update(range(low, high + 1))
+    if allowed is not None:
+        invalid |= referenced - allowed
+        referenced &= allowed
+    return tuple(sorted(referenced)), tuple(sorted(invalid))
+
+
+# --- replies ----------------------------------------------------------------------------------
+
+
+def _parse(text, normalize, allowed_ids) -> ParseResult:
+    raw = text if isinstance(text, str) else ("" if text is None else str(text))
+    reason, answer = _extract(raw)
+    rationale = reason or ""
+    label = normalize(answer) if answer else None
+    cited, invalid = paragraph_references(rationale, allowed_ids)
+    return ParseResult(
+        format_valid=bool(rationale) and bool(answer),
+        answer_legal=label is not None,
+        answer=label,
+        rationale=rationale,
+        cited_ids=cited,
+        invalid_ids=invalid,
+        raw=raw,
+    )
+
+
+def parse_finder(text: str, allowed_ids: Iterable[int] | None = None) -> ParseResult:
+    """A Finder reply: answer YES/NO; ``allowed_ids`` is normally the segment's paragraph IDs."""
+    return _parse(text, normalize_finder_answer, allowed_ids)
+
+
+def parse_interpreter(text: str, question: Question, allowed_ids: Iterable[int] | None = None) -> ParseResult:
+    """An Interpreter reply: an option letter of ``question`` or TRUE/FALSE; ``allowed_ids`` is
+    normally the evidence packet's paragraph IDs."""
+    if not isinstance(question, Question):
+        raise TypeError(f"parse_interpreter needs a clueweaver Question, got {type(question).__name__}")
+    return _parse(text, lambda answer: normalize_answer(answer, question), allowed_ids)
+

@@ -1,0 +1,480 @@
+"""Rule-based rewards of the Finder (the paper's Table 5) and the Interpreter (Table 6).
+
+Rewards are unnormalized (GRPO normalizes within each group). Each agent's reward is a sum of
+named components; ``finder_reward_components`` / ``interpreter_reward_components`` score one
+reply, and ``REWARD_FUNCS`` holds TRL-signature functions (``f(prompts, completions, **columns)
+-> list[float]``), one per component and one for the total. Give GRPOTrainer either the total or
+all components of an agent (their sum is the total), never both, or the reward counts twice; a
+component given with weight 0 is only logged. No model output makes a reward raise; a malformed
+dataset column raises a ValueError naming the column and the row.
+
+Qualitative components, precisely:
+- Finder negative-rationale quality (verdict NO on a non-evidence segment): nothing when the
+  rationale cites any paragraph ID; otherwise it must be non-trivial (``negative_min_words``
+  words, ``negative_min_distinct_words`` of them distinct) to earn anything; a non-trivial
+  rationale earns ``1 - negative_cue_share`` of the credit, and all of it when it also states why
+  the segment is irrelevant (a phrase of ``negative_cue_phrases``: "does not mention",
+  "unrelated", ...; whole words, "doesn't" counts as "does not").
+- Finder compact-ID bonus: every gold ID cited and at most ``compact_max_extra_ids`` other IDs
+  (invalid ones included).
+- Length calibration (both agents): a piecewise-linear score of the rationale's word count,
+  rising from 0 words to the band's ``full_from``, 1 up to ``full_to``, falling to 0 at ``zero_at``.
+- Interpreter hedging: a phrase of ``hedging_phrases`` anywhere in the rationale.
+- Interpreter specificity: the rationale contains a quoted phrase (4+ characters), a number (not
+  a paragraph reference) or a named entity (a capitalized word that the evidence also uses in
+  mid-sentence, which is how names look in running text) that appears in the evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from clueweaver.protocol.parse import (
+    FINDER_LABELS,
+    ParseResult,
+    normalize_answer,
+    parse_finder,
+    parse_interpreter,
+    reference_spans,
+)
+from clueweaver.protocol.question import OPTION_LABELS, Question
+from clueweaver.protocol.text import find_phrases, words
+
+
+@dataclass(frozen=True)
+class LengthBand:
+    """A word-count band: score 0 at 0 words rising to 1 at ``full_from``, 1 up to ``full_to``,
+    falling to 0 at ``zero_at``: neither an empty template nor a long summary pays."""
+
+    full_from: int
+    full_to: int
+    zero_at: int
+
+    def __post_init__(self) -> None:
+        if not 0 < self.full_from <= self.full_to < self.zero_at:
+            raise ValueError(f"length band needs 0 < full_from <= full_to < zero_at, got {self}")
+
+    def score(self, word_count: int) -> float:
+        if word_count <= 0 or word_count >= self.zero_at:
+            return 0.0
+        if word_count < self.full_from:
+            return word_count / self.full_from
+        if word_count <= self.full_to:
+            return 1.0
+        return (self.zero_at - word_count) / (self.zero_at - self.full_to)
+
+
+UNPARSEABLE_REWARD = 0.0  # Tables 5 and 6, row "Unparseable output": no component pays.
+
+NEGATIVE_CUE_PHRASES = (
+    "does not mention", "not mentioned", "no mention", "never mentions", "does not refer", "no reference",
+    "does not address", "does not discuss", "does not describe", "does not concern", "does not involve",
+    "does not say", "does not show", "does not contain", "does not help", "not about", "nothing about",
+    "no information", "no clue", "no clues", "no evidence", "no indication", "has nothing to do",
+    "irrelevant", "unrelated", "not related", "not relevant", "no relevance", "no bearing",
+    "only describes", "only about", "instead describes", "focuses on", "is about",
+)  # fmt: skip
+
+HEDGING_PHRASES = (
+    "cannot determine", "cannot be determined", "can not be determined", "unable to determine",
+    "impossible to determine", "impossible to tell", "cannot tell", "hard to say", "difficult to say",
+    "insufficient evidence", "insufficient information", "not enough information", "not enough evidence",
+    "does not provide enough", "not possible to determine", "no way to know", "unclear from", "it is unclear",
+    "not clear from", "cannot be sure", "cannot be certain",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FinderRewardConfig:
+    """Every constant of the Finder reward (the paper's Table 5); the row is named per field.
+    Maximum: 4.5 on a gold-bearing segment, 3.25 on a non-evidence one."""
+
+    format_valid: float = 1.0  # row "Format validity"
+    positive_yes: float = 1.5  # row "Gold-bearing segment: YES"
+    id_f1_weight: float = 1.5  # row "Gold-bearing segment: paragraph-ID F1 x 1.5"
+    compact_ids: float = 0.25  # row "Compact-ID bonus"
+    compact_max_extra_ids: int = 2  # row "Compact-ID bonus": our reading of "without many extra IDs"
+    negative_no: float = 1.25  # row "Non-evidence segment: NO"
+    negative_rationale: float = 0.75  # row "Negative-rationale quality" (up to)
+    negative_min_words: int = 6  # row "Negative-rationale quality": non-trivial
+    negative_min_distinct_words: int = 4  # row "Negative-rationale quality": non-trivial
+    negative_cue_share: float = 0.5  # row "Negative-rationale quality": share for stating why
+    negative_cue_phrases: tuple[str, ...] = NEGATIVE_CUE_PHRASES  # row "Negative-rationale quality"
+    length: float = 0.25  # row "Length calibration" (up to)
+    length_band: LengthBand = field(default_factory=lambda: LengthBand(full_from=8, full_to=60, zero_at=150))
+
+    @property
+    def max_total(self) -> float:
+        positive = self.format_valid + self.positive_yes + self.id_f1_weight + self.compact_ids + self.length
+        negative = self.format_valid + self.negative_no + self.negative_rationale + self.length
+        return max(positive, negative)
+
+
+@dataclass(frozen=True)
+class InterpreterRewardConfig:
+    """Every constant of the Interpreter reward (the paper's Table 6); the row is named per field.
+    Bonuses after ``correct_*`` pay only with a correct answer; penalties apply whatever the answer."""
+
+    format_valid: float = 1.0  # row "Format"
+    correct_mcq: float = 2.5  # row "Correct answer (multiple choice)"
+    correct_claim: float = 1.5  # row "Correct answer (claim)"
+    hard: float = 0.5  # row "Hard-case bonus" (items flagged hard)
+    id_use: float = 0.3  # row "Paragraph-ID use" (cites IDs, all from the supplied evidence)
+    length: float = 0.2  # row "Rationale length"
+    length_band: LengthBand = field(default_factory=lambda: LengthBand(full_from=15, full_to=120, zero_at=220))
+    specificity: float = 0.3  # row "Specificity"
+    specificity_min_quote_chars: int = 4  # row "Specificity": shortest quoted phrase that counts
+    invalid_id_penalty: float = -0.3  # row "Invalid paragraph ID" (when the allowed set is known)
+    hedging_penalty: float = -0.4  # row "Hedging"
+    hedging_phrases: tuple[str, ...] = HEDGING_PHRASES  # row "Hedging"
+
+    @property
+    def max_total(self) -> float:
+        bonuses = self.hard + self.id_use + self.length + self.specificity
+        return self.format_valid + max(self.correct_mcq, self.correct_claim) + bonuses
+
+    @property
+    def min_total(self) -> float:
+        return min(UNPARSEABLE_REWARD, self.format_valid + self.invalid_id_penalty + self.hedging_penalty)
+
+
+FINDER_COMPONENTS = ("format", "verdict", "id_f1", "compact_ids", "negative_rationale", "length")
+INTERPRETER_COMPONENTS = ("format", "correct", "hard", "id_use", "length", "specificity", "invalid_id", "hedging")
+
+
+# --- one reply ----------------------------------------------------------------------------------
+
+
+def _usable(parsed: ParseResult) -> bool:
+    return parsed.format_valid and parsed.answer_legal
+
+
+def id_f1(cited: Iterable[int], gold: Iterable[int]) -> float:
+    """F1 between cited and gold paragraph IDs (0 when either is empty)."""
+    cited, gold = set(cited), set(gold)
+    hits = len(cited & gold)
+    return 0.0 if hits == 0 else 2 * hits / (len(cited) + len(gold))
+
+
+def negative_rationale_quality(parsed: ParseResult, config: FinderRewardConfig) -> float:
+    """The share (0..1) of the negative-rationale credit that ``parsed`` earns (see module doc)."""
+    if parsed.cited_ids or parsed.invalid_ids:
+        return 0.0
+    rationale_words = [w.lower() for w in words(parsed.rationale)]
+    too_short = len(rationale_words) < config.negative_min_words
+    if too_short or len(set(rationale_words)) < config.negative_min_distinct_words:
+        return 0.0
+    states_why = bool(find_phrases(parsed.rationale, config.negative_cue_phrases))
+    return (1 - config.negative_cue_share) + config.negative_cue_share * states_why
+
+
+def finder_reward_components(
+    completion: str,
+    *,
+    label: str,
+    gold_ids: Iterable[int] = (),
+    allowed_ids: Iterable[int] | None = None,
+    config: FinderRewardConfig = FinderRewardConfig(),
+) -> dict[str, float]:
+    """The Finder reward of one reply, by component. ``label``: YES for a gold-bearing segment, NO
+    for a non-evidence one; ``gold_ids``: the gold paragraphs; ``allowed_ids``: the segment's."""
+    if label not in FINDER_LABELS:
+        raise ValueError(f"a Finder label is YES or NO, got {label!r}")
+    scores = dict.fromkeys(FINDER_COMPONENTS, UNPARSEABLE_REWARD)
+    parsed = parse_finder(completion, allowed_ids)
+    if not _usable(parsed):
+        return scores
+    scores["format"] = config.format_valid
+    if parsed.answer != label:  # a missed positive or a YES on a negative: format reward only
+        return scores
+    if label == "YES":
+        gold = set(gold_ids)
+        cited = set(parsed.cited_ids) | set(parsed.invalid_ids)
+        scores["verdict"] = config.positive_yes
+        scores["id_f1"] = config.id_f1_weight * id_f1(cited, gold)
+        compact = bool(gold) and gold <= cited and len(cited - gold) <= config.compact_max_extra_ids
+        scores["compact_ids"] = config.compact_ids * compact
+    else:
+        scores["verdict"] = config.negative_no
+        scores["negative_rationale"] = config.negative_rationale * negative_rationale_quality(parsed, config)
+    scores["length"] = config.length * config.length_band.score(len(words(parsed.rationale)))
+    return scores
+
+
+_QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d|\u2018([^\u2019]+)\u2019')
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?!\w)")
+_CAPITALIZED = r"[A-Z][a-z]+(?:['\u2019-][A-Za-z]+)*"
+_NAME = re.compile(r"\b" + _CAPITALIZED)
+# A capitalized word right after a lower-case word or a comma: a name, not a sentence opening.
+_NAME_IN_RUNNING_TEXT = re.compile(r"(?:\b[a-z][\w'-]*[,;:]?|[,;:])\s+(" + _CAPITALIZED + ")")
+
+
+def _without_references(text: str) -> str:
+    """``text`` with paragraph references blanked out, so "[12]" is not a specific number."""
+    for start, end in reference_spans(text):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def specific_details(rationale: str, evidence: str, min_quote_chars: int = 4) -> list[str]:
+    """The quoted phrases, numbers and named entities of ``rationale`` that the evidence contains."""
+    evidence_flat = _flat(evidence)
+    details = [
+        quote
+        for groups in _QUOTED.findall(rationale)
+        for quote in groups
+        if len(quote.strip()) >= min_quote_chars and re.search(r"[^\W\d_]", quote) and _flat(quote) in evidence_flat
+    ]
+    evidence_numbers = set(_NUMBER.findall(_without_references(evidence)))
+    details += [n for n in _NUMBER.findall(_without_references(rationale)) if n in evidence_numbers]
+    evidence_names = set(_NAME_IN_RUNNING_TEXT.findall(evidence))
+    details += [name for name in _NAME.findall(rationale) if name in evidence_names]
+    return details
+
+
+def interpreter_reward_components(
+    completion: str,
+    *,
+    question: Question,
+    answer: str,
+    allowed_ids: Iterable[int] | None = None,
+    hard: bool = False,
+    evidence: str = "",
+    config: InterpreterRewardConfig = InterpreterRewardConfig(),
+) -> dict[str, float]:
+    """The Interpreter reward of one reply, by component. ``answer``: the gold answer in any form
+    the parser reads ("B", "(B)", "TRUE"); ``evidence``: the packet text (for specificity)."""
+    gold = normalize_answer(str(answer), question)
+    if gold is None:
+        raise ValueError(f"gold answer {answer!r} is not a legal answer of a {question.kind} question")
+    scores = dict.fromkeys(INTERPRETER_COMPONENTS, UNPARSEABLE_REWARD)
+    allowed = None if allowed_ids is None else list(allowed_ids)
+    parsed = parse_interpreter(completion, question, allowed)
+    if not _usable(parsed):
+        return scores
+    scores["format"] = config.format_valid
+    if allowed is not None and parsed.invalid_ids:
+        scores["invalid_id"] = config.invalid_id_penalty
+    if find_phrases(parsed.rationale, config.hedging_phrases):
+        scores["hedging"] = config.hedging_penalty
+    if parsed.answer != gold:
+        return scores
+    scores["correct"] = config.correct_claim if question.is_claim else config.correct_mcq
+    scores["hard"] = config.hard * bool(hard)
+    scores["id_use"] = config.id_use * bool(parsed.cited_ids and not parsed.invalid_ids)
+    scores["length"] = config.length * config.length_band.score(len(words(parsed.rationale)))
+    details = specific_details(parsed.rationale, evidence, config.specificity_min_quote_chars)
+    scores["specificity"] = config.specificity * bool(details)
+    return scores
+
+
+# --- TRL batches ----------------------------------------------------------------------------------
+
+
+def completion_text(completion: Any) -> str:
+    """The reply text of a TRL completion: a plain string, or a conversation (list of message
+    dicts, content a string or a list of text parts) whose assistant messages are joined."""
+    if completion is None:
+        return ""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, dict):
+        completion = [completion]
+    if not isinstance(completion, (list, tuple)):
+        return str(completion)
+    messages = [m for m in completion if isinstance(m, dict)]
+    replies = [m for m in messages if m.get("role", "assistant") == "assistant"] or messages
+    return "\n".join(_content_text(m.get("content")) for m in replies)
+
+
+def _content_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (list, tuple)):
+        return "".join((part.get("text") or "") if isinstance(part, dict) else str(part) for part in content)
+    return str(content)
+
+
+def _prompt_text(prompt: Any) -> str:
+    """The case of a prompt: its last user message, or the prompt string itself."""
+    if isinstance(prompt, (list, tuple)):
+        users = [m for m in prompt if isinstance(m, dict) and m.get("role") == "user"]
+        return _content_text(users[-1].get("content")) if users else ""
+    return _content_text(prompt)
+
+
+_REQUIRED = object()
+
+
+def _column(columns: dict, name: str, size: int, default: Any = _REQUIRED) -> list:
+    values = columns.get(name)
+    if values is None:
+        if default is _REQUIRED:
+            raise ValueError(f"the reward needs the dataset column {name!r}; the batch has {sorted(columns)}")
+        return [default] * size
+    if len(values) != size:
+        raise ValueError(f"dataset column {name!r} has {len(values)} values for {size} completions")
+    return list(values)
+
+
+def _finder_label(value: Any, row: int) -> str:
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, str) and value.strip().upper() in ("YES", "NO"):
+        return value.strip().upper()
+    raise ValueError(f"row {row}: column 'label' must be YES or NO (or a bool), got {value!r}")
+
+
+def _ids(value: Any, name: str, row: int) -> list[int] | None:
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"row {row}: column {name!r} must be a list of paragraph IDs, got the string {value!r}")
+    try:
+        return [int(i) for i in value]
+    except (TypeError, ValueError):
+        raise ValueError(f"row {row}: column {name!r} must be a list of paragraph IDs, got {value!r}") from None
+
+
+def _flag(value: Any, name: str, row: int) -> bool:
+    if value is None or isinstance(value, (bool, int)):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0", ""):
+        return value.strip().lower() in ("true", "yes", "1")
+    raise ValueError(f"row {row}: column {name!r} must be a boolean, got {value!r}")
+
+
+def _options(value: Any, row: int) -> dict[str, str]:
+    """Options from a dict (labels to texts; None values dropped, as datasets pads structs) or a list."""
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        return {str(k): str(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return {label: str(text) for label, text in zip(OPTION_LABELS, value) if text is not None}
+    raise ValueError(f"row {row}: column 'options' must be a dict or a list of option texts, got {value!r}")
+
+
+def _interpreter_question(question_text: Any, options: Any, kind: Any, row: int) -> Question:
+    options = _options(options, row)
+    kind = str(kind).lower() if kind else ("mcq" if options else "claim")
+    try:
+        return Question(text=str(question_text or "(question)"), options=options if kind == "mcq" else {}, kind=kind)
+    except ValueError as exc:
+        raise ValueError(f"row {row}: columns 'answer_kind'/'options' do not make a question: {exc}") from None
+
+
+def finder_batch_components(prompts, completions, config: FinderRewardConfig, columns: dict) -> list[dict[str, float]]:
+    """Component scores of a TRL batch; columns ``label`` (YES/NO), optional ``gold_ids``, ``allowed_ids``."""
+    size = len(completions)
+    labels = _column(columns, "label", size)
+    gold = _column(columns, "gold_ids", size, None)
+    allowed = _column(columns, "allowed_ids", size, None)
+    return [
+        finder_reward_components(
+            completion_text(completion),
+            label=_finder_label(labels[row], row),
+            gold_ids=_ids(gold[row], "gold_ids", row) or (),
+            allowed_ids=_ids(allowed[row], "allowed_ids", row),
+            config=config,
+        )
+        for row, completion in enumerate(completions)
+    ]
+
+
+def interpreter_batch_components(
+    prompts, completions, config: InterpreterRewardConfig, columns: dict
+) -> list[dict[str, float]]:
+    """Component scores of a TRL batch; columns ``answer``, ``answer_kind`` (mcq/claim; inferred
+    from ``options`` when absent), ``options``, optional ``question``, ``allowed_ids``, ``hard``,
+    ``evidence`` (the packet text; the prompt's last user message when absent)."""
+    size = len(completions)
+    answers = _column(columns, "answer", size)
+    kinds = _column(columns, "answer_kind", size, None)
+    options = _column(columns, "options", size, None)
+    texts = _column(columns, "question", size, None)
+    allowed = _column(columns, "allowed_ids", size, None)
+    hard = _column(columns, "hard", size, False)
+    evidence = _column(columns, "evidence", size, None)
+    prompts = list(prompts) if prompts is not None and len(prompts) == size else [None] * size
+    rows = []
+    for row, completion in enumerate(completions):
+        question = _interpreter_question(texts[row], options[row], kinds[row], row)
+        allowed_ids, is_hard = _ids(allowed[row], "allowed_ids", row), _flag(hard[row], "hard", row)
+        try:
+            scores = interpreter_reward_components(
+                completion_text(completion),
+                question=question,
+                answer=answers[row],
+                allowed_ids=allowed_ids,
+                hard=is_hard,
+                evidence=evidence[row] if evidence[row] is not None else _prompt_text(prompts[row]),
+                config=config,
+            )
+        except ValueError as exc:  # a bad gold answer: name the row
+            raise ValueError(f"row {row}: {exc}") from None
+        rows.append(scores)
+    return rows
+
+
+RewardFunc = Callable[..., list[float]]
+
+
+def _reward_func(name: str, batch: Callable, config: Any, component: str | None) -> RewardFunc:
+    """A TRL reward function named ``name`` (TRL logs it under that name): one component of
+    ``batch``'s scores, or their sum when ``component`` is None."""
+
+    def reward(prompts=None, completions=(), **columns) -> list[float]:
+        rows = batch(prompts, completions, config, columns)
+        return [sum(row.values()) if component is None else row[component] for row in rows]
+
+    reward.__name__ = reward.__qualname__ = name
+    what = "the total" if component is None else f"the {component!r} component"
+    reward.__doc__ = f"TRL reward: {what} of the {name.split('_')[0]} reward."
+    return reward
+
+
+def build_reward_funcs(
+    finder: FinderRewardConfig = FinderRewardConfig(), interpreter: InterpreterRewardConfig = InterpreterRewardConfig()
+) -> dict[str, RewardFunc]:
+    """Registry of TRL reward functions for the given configs: ``finder_<component>``,
+    ``finder_total``, ``interpreter_<component>``, ``interpreter_total``."""
+    funcs = {}
+    for agent, batch, config, components in (
+        ("finder", finder_batch_components, finder, FINDER_COMPONENTS),
+        ("interpreter", interpreter_batch_components, interpreter, INTERPRETER_COMPONENTS),
+    ):
+        for component in components:
+            funcs[f"{agent}_{component}"] = _reward_func(f"{agent}_{component}", batch, config, component)
+        funcs[f"{agent}_total"] = _reward_func(f"{agent}_total", batch, config, None)
+    return funcs
+
+
+REWARD_FUNCS = build_reward_funcs()
+finder_reward = REWARD_FUNCS["finder_total"]
+interpreter_reward = REWARD_FUNCS["interpreter_total"]
+
+
+def get_reward_funcs(names: Iterable[str], registry: dict[str, RewardFunc] = REWARD_FUNCS) -> list[RewardFunc]:
+    """The registry's functions for ``names`` (a recipe's ``reward_funcs`` list)."""
+    names = list(names)
+    unknown = [name for name in names if name not in registry]
+    if unknown:
+        raise ValueError(f"unknown reward function(s) {', '.join(unknown)}; known: {', '.join(registry)}")
+    return [registry[name] for name in names]
+
+
+def component_names(agent: str) -> list[str]:
+    """Registry names of an agent's components ("finder" or "interpreter"), whose sum is its total."""
+    components = {"finder": FINDER_COMPONENTS, "interpreter": INTERPRETER_COMPONENTS}
+    if agent not in components:
+        raise ValueError(f"unknown agent {agent!r}; use 'finder' or 'interpreter'")
+    return [f"{agent}_{component}" for component in components[agent]]
