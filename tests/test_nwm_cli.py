@@ -86,6 +86,21 @@ def test_user_mistakes_are_reported_without_a_traceback(book, tmp_path, capsys):
     assert code == 2 and "no such file" in err
 
 
+def test_editing_the_book_file_makes_the_edited_chapter_stale(book, tmp_path, capsys):
+    data = ["--data-dir", str(tmp_path / "stores")]
+    run(capsys, "import", book, str(FIXTURE), *data)
+    path = tmp_path / f"{HOLMES}.txt"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("“Is the poor gentleman much hurt?” she asked.", "“Is he hurt?” she asked."), encoding="utf-8")
+    code, out, err = run(capsys, "status", book, *data)
+    assert "chapters [3] are stale; republish them" in err
+    assert "chapter 2: published, 12 records" in out and "chapter 3: stale, 0 records" in out
+    assert "chapter 4: published, 12 records" in out
+    code, out, _ = run(capsys, "state", book, "--as-of", "4", "--entity", "Irene Adler", *data)
+    assert "Briony Lodge (from chapter 3)" not in out and "the Continent (from chapter 4)" in out
+    assert len(list((tmp_path / "stores").glob("*.sqlite"))) == 2  # the old text's store is kept
+
+
 def test_chapter_specs():
     assert parse_chapters("2-4,7", [1, 2, 3, 4, 5, 6, 7], []) == [2, 3, 4, 7]
     assert parse_chapters(None, [1, 2, 3], [3]) == [3]
