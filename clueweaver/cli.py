@@ -148,7 +148,77 @@ def run_segment(args) -> int:
     return 0
 
 
-COMMANDS: list = [add_index, add_segment]
+def add_bench(sub) -> None:
+    p = sub.add_parser("bench", help="shipped benchmarks that print numbers (speed, recall)")
+    kinds = p.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
+
+    retrieval = kinds.add_parser("retrieval", help="index build, segmentation latency, embedding and cache reload on one book")
+    retrieval.add_argument("--book", default="nocha:little_women_louisa_may_alcott", help="a book file or a shared-data key")
+    retrieval.add_argument("--encoder", default="minilm", help="dense encoder to time, or none")
+    retrieval.add_argument("--repeats", type=int, default=20)
+    retrieval.set_defaults(run=run_bench_retrieval)
+
+    recall = kinds.add_parser("recall", help="gold-evidence recall on GutenQA and the multi-hop checks vs plain BM25")
+    recall.add_argument("--encoder", action="append", default=None, help="encoders to compare (repeatable; 'none' = BM25 alone)")
+    recall.add_argument("--preset", action="append", default=None, help="presets to measure (repeatable)")
+    recall.add_argument("--output", help="also write the Markdown tables and JSON next to this path (.md)")
+    recall.set_defaults(run=run_bench_recall)
+
+
+def run_bench_retrieval(args) -> int:
+    from clueweaver.bench import bench_retrieval
+
+    encoder = None if args.encoder == "none" else args.encoder
+    _print_json(bench_retrieval(args.book, encoder=encoder, repeats=args.repeats))
+    return 0
+
+
+def run_bench_recall(args) -> int:
+    from pathlib import Path
+
+    from clueweaver.bench import bench_recall
+
+    encoders = [None if e == "none" else e for e in (args.encoder or ["none", "minilm"])]
+    payload, markdown = bench_recall(encoders=encoders, presets=args.preset or ["detectiveqa", "nocha"])
+    print(markdown)
+    if args.output:
+        path = Path(args.output)
+        path.write_text(markdown + "\n", encoding="utf-8")
+        path.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+COMMANDS: list = [add_index, add_segment, add_bench]
+
+
+def add_benchmark(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "benchmark",
+        help="load a benchmark into the common schema; print its counts (and skipped rows), optionally export it",
+    )
+    parser.add_argument("name", help="nocha, quality, quality_leval, leval_scifi, gutenqa, kdsh, bmds, detectiveqa, "
+                        "infinitebench, longbench_v2 or jsonl (the common schema)")
+    parser.add_argument("--path", help="the benchmark's file or folder (default: under the shared data folder)")
+    parser.add_argument("--split", help="a split or subset, where the benchmark has them")
+    parser.add_argument("--limit", type=int, help="keep only the first N items")
+    parser.add_argument("--skip-bad", action="store_true", help="skip and count bad rows instead of stopping")
+    parser.add_argument("--export", metavar="JSONL", help="write the benchmark in the common JSONL schema")
+    parser.set_defaults(run=_run_benchmark)
+
+
+def _run_benchmark(args) -> int:
+    from clueweaver.benchmarks import load_benchmark
+
+    benchmark = load_benchmark(args.name, args.path, split=args.split, limit=args.limit, skip_bad=args.skip_bad)
+    summary = benchmark.summary()
+    summary["skipped_rows"] = [row._asdict() for row in benchmark.skipped]
+    if args.export:
+        summary["exported"] = str(benchmark.to_jsonl(args.export))
+    _print_json(summary)
+    return 0
+
+
+COMMANDS.append(add_benchmark)
 
 
 def add_nwm(subparsers) -> None:
@@ -162,13 +232,14 @@ COMMANDS.append(add_nwm)
 
 
 def main(argv: list[str] | None = None) -> int:
+    from clueweaver.benchmarks import BenchmarkError
     from clueweaver.narrative import NarrativeError
     from clueweaver.protocol.question import QuestionError
 
     args = build_parser().parse_args(argv)
     try:
         return args.run(args) or 0
-    except (UsageError, NarrativeError, QuestionError, FileNotFoundError) as exc:
+    except (UsageError, NarrativeError, QuestionError, BenchmarkError, FileNotFoundError) as exc:
         print(f"clueweaver {args.command}: error: {exc}", file=sys.stderr)
         return 2
 

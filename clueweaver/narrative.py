@@ -19,6 +19,14 @@ PARAGRAPH_SEPARATOR = "\n\n"
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".epub", ".jsonl")
 
 
+TRUNCATION_MARKER = " [… paragraph truncated: {omitted} more characters]"
+
+
+def gap_marker(first_missing: int, last_missing: int) -> str:
+    count = last_missing - first_missing + 1
+    return f"[… {count} paragraph{'' if count == 1 else 's'} omitted …]"
+
+
 class NarrativeError(ValueError):
     """A book that cannot be read; the message names the file and the problem."""
 
@@ -94,9 +102,27 @@ class Narrative:
             return self.chapters[0].first_paragraph - 1
         return self.chapters[chapter - 1].last_paragraph
 
-    def render(self, paragraph_ids) -> str:
-        """``[id] text`` lines, the form in which agents see and cite paragraphs."""
-        return "\n".join(f"[{i}] {self.paragraphs[i].text}" for i in paragraph_ids)
+    def render(self, paragraph_ids, *, gap_markers: bool = True, truncate: dict[int, int] | None = None) -> str:
+        """``[id] text`` lines, the form in which agents see and cite paragraphs, in the given
+        (ascending) order. Where IDs skip, a marker line says how many paragraphs are left out, so a
+        reader never mistakes two distant passages for one scene. ``truncate`` maps an ID to the
+        number of characters kept, and the cut is marked in the text."""
+        ids = list(paragraph_ids)
+        truncate = truncate or {}
+        lines = []
+        previous = -1
+        for i in ids:
+            if gap_markers and i > previous + 1:
+                lines.append(gap_marker(previous + 1, i - 1))
+            text = self.paragraphs[i].text
+            if i in truncate:
+                kept = truncate[i]
+                text = text[:kept] + TRUNCATION_MARKER.format(omitted=len(text) - kept)
+            lines.append(f"[{i}] {text}")
+            previous = i
+        if gap_markers and ids and previous < len(self.paragraphs) - 1:
+            lines.append(gap_marker(previous + 1, len(self.paragraphs) - 1))
+        return "\n".join(lines)
 
     def to_jsonl(self, path: str | Path) -> None:
         with open(path, "w", encoding="utf-8") as f:
@@ -141,7 +167,9 @@ def _is_title_line(text: str) -> bool:
     return 0 < len(text) <= 80 and bool(letters) and all(c.isupper() for c in letters)
 
 
-def _normalize(text: str) -> str:
+def normalize_text(text: str) -> str:
+    """The form paragraph texts are stored in (NFC, single spaces); apply it to a string before
+    looking for it verbatim in a paragraph."""
     text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
     return re.sub(r"\s+", " ", text).strip()
 
@@ -160,7 +188,7 @@ def from_paragraphs(
     EPUB's spine document) when given, else from heading paragraphs. A part heading directly
     followed by a chapter heading ("PART 1", "CHAPTER ONE") becomes one chapter title.
     """
-    cleaned = [_normalize(t) for t in texts]
+    cleaned = [normalize_text(t) for t in texts]
     keep = [i for i, t in enumerate(cleaned) if t]
     cleaned = [cleaned[i] for i in keep]
     if chapter_titles is not None:
@@ -227,6 +255,9 @@ def strip_gutenberg(text: str) -> str:
     return text
 
 
+_NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
+
+
 def _decode(data: bytes, path: str, encoding: str | None) -> str:
     if not data.strip():
         raise NarrativeError(f"{path}: the file is empty")
@@ -238,7 +269,8 @@ def _decode(data: bytes, path: str, encoding: str | None) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16")
     sample = data[:8192]
-    if b"\x00" in sample or sum(b < 9 or 13 < b < 32 for b in sample) > len(sample) * 0.05:
+    control_bytes = len(sample.translate(None, _NOT_CONTROL_BYTES))  # bytes 0-8 and 14-31
+    if b"\x00" in sample or control_bytes > len(sample) * 0.05:
         raise NarrativeError(f"{path}: looks like a binary file, not text")
     try:
         return data.decode("utf-8-sig")
@@ -253,11 +285,48 @@ def _blocks(text: str) -> list[str]:
     return [b for b in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n")) if b.strip()]
 
 
+# Prose keeps a handful of lines between blank lines; a text averaging more lines than this per
+# blank-line block has lost its paragraph breaks (L-Eval stories, BMDS), so its line breaks are read.
+_MAX_LINES_PER_BLOCK = 15
+# No one hard-wraps prose this wide: a line this long is a whole paragraph.
+_PARAGRAPH_LINE_CHARS = 250
+
+
+def _paragraphs_of_block(block: str, *, unwrap: bool) -> list[str]:
+    """The paragraphs of a block that may hold several separated by single line breaks.
+
+    Lines longer than anyone wraps prose are whole paragraphs, one per line. With ``unwrap`` (the
+    text has lost its blank lines) hard-wrapped prose is joined back: a line is broken only when
+    the next word does not fit, so a line that had room for the next line's first word ends a
+    paragraph. The room is measured against the widest nearby lines, because a blurb or a quotation
+    is often wrapped narrower than the body.
+    """
+    lines = [line.strip() for line in block.split("\n") if line.strip()]
+    lengths = [len(line) for line in lines]
+    if len(lines) > 1 and max(lengths) > _PARAGRAPH_LINE_CHARS:
+        return lines
+    if not unwrap:
+        return [block]
+    paragraphs, current = [], []
+    for i, line in enumerate(lines):
+        current.append(line)
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        width = max(lengths[max(0, i - 4): i + 2])
+        if len(line) + 1 + len(following.split(" ", 1)[0]) < width or not following:
+            paragraphs.append(" ".join(current))
+            current = []
+    return paragraphs
+
+
 def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True) -> Narrative:
-    """Plain text: paragraphs are separated by blank lines."""
+    """Plain text: paragraphs are separated by blank lines. A text without blank lines between its
+    paragraphs is split at its line breaks instead (see ``_paragraphs_of_block``)."""
     if gutenberg:
         text = strip_gutenberg(text)
-    return from_paragraphs(_blocks(text), title=title, source=source)
+    blocks = _blocks(text)
+    unwrap = sum(block.count("\n") + 1 for block in blocks) > _MAX_LINES_PER_BLOCK * len(blocks)
+    paragraphs = [paragraph for block in blocks for paragraph in _paragraphs_of_block(block, unwrap=unwrap)]
+    return from_paragraphs(paragraphs, title=title, source=source)
 
 
 def from_markdown(text: str, *, title: str, source: str = "") -> Narrative:
@@ -319,28 +388,14 @@ def from_jsonl(path: str | Path) -> Narrative:
 _BLOCK_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "li", "dt", "dd")
 
 
-def from_epub(path: str | Path) -> Narrative:
-    """EPUB: spine documents in reading order; each block element is a paragraph and a document
-    that opens with a heading starts a chapter. Gutenberg's licence sections are dropped."""
-    import warnings
-
+def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
+    """Each innermost block element of the documents (in order) is a paragraph; an h1-h3 heading
+    starts a chapter. Gutenberg's licence sections are dropped."""
     from bs4 import BeautifulSoup
-    from ebooklib import ITEM_DOCUMENT, epub
 
-    path = str(path)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            book = epub.read_epub(path, options={"ignore_ncx": True})
-    except Exception as exc:  # ebooklib raises zipfile, KeyError and its own errors alike
-        raise NarrativeError(f"{path}: not a readable EPUB ({type(exc).__name__}: {exc})") from exc
-    title = (book.get_metadata("DC", "title") or [(Path(path).stem,)])[0][0]
     texts, chapter_titles, current = [], [], None
-    for item_id, _linear in book.spine:
-        item = book.get_item_with_id(item_id)
-        if item is None or item.get_type() != ITEM_DOCUMENT:
-            continue
-        soup = BeautifulSoup(item.get_content(), "html.parser")
+    for markup in documents:
+        soup = BeautifulSoup(markup, "html.parser")
         for boilerplate in soup.select("#pg-header, #pg-footer, section.pg-boilerplate, .pgheader"):
             boilerplate.decompose()
         body = soup.body or soup
@@ -355,10 +410,39 @@ def from_epub(path: str | Path) -> Narrative:
             texts.append(text)
             chapter_titles.append(current)
     if not texts:
-        raise NarrativeError(f"{path}: the EPUB has no text paragraphs")
+        raise NarrativeError(f"{source or title}: the {what} has no text paragraphs")
     if all(c is None for c in chapter_titles):
-        return from_paragraphs(texts, title=title, source=path)
-    return from_paragraphs(texts, title=title, source=path, chapter_titles=chapter_titles, detect_headings=False)
+        return from_paragraphs(texts, title=title, source=source)
+    return from_paragraphs(texts, title=title, source=source, chapter_titles=chapter_titles, detect_headings=False)
+
+
+def from_html(html: str, *, title: str, source: str = "") -> Narrative:
+    """One HTML document (e.g. a QuALITY article): block elements are paragraphs, and line breaks
+    inside a paragraph become spaces so ``Belgian<br/>politics`` keeps its two words."""
+    return _from_html_documents([html], title=title, source=source, what="HTML document")
+
+
+def from_epub(path: str | Path) -> Narrative:
+    """EPUB: spine documents in reading order; each block element is a paragraph and a document
+    that opens with a heading starts a chapter. Gutenberg's licence sections are dropped."""
+    import warnings
+
+    from ebooklib import ITEM_DOCUMENT, epub
+
+    path = str(path)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            book = epub.read_epub(path, options={"ignore_ncx": True})
+    except Exception as exc:  # ebooklib raises zipfile, KeyError and its own errors alike
+        raise NarrativeError(f"{path}: not a readable EPUB ({type(exc).__name__}: {exc})") from exc
+    title = (book.get_metadata("DC", "title") or [(Path(path).stem,)])[0][0]
+    documents = []
+    for item_id, _linear in book.spine:
+        item = book.get_item_with_id(item_id)
+        if item is not None and item.get_type() == ITEM_DOCUMENT:
+            documents.append(item.get_content())
+    return _from_html_documents(documents, title=title, source=path, what="EPUB")
 
 
 def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from clueweaver.benchmarks import shared_data_dir
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("CLUEWEAVER_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
+SHARED_DATA = shared_data_dir()
 
 
 def shared_path(*parts: str) -> Path:

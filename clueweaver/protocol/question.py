@@ -1,4 +1,8 @@
-"""What is asked: a multiple-choice question or a TRUE/FALSE claim, with its answer space."""
+"""What is asked: a multiple-choice question or a TRUE/FALSE claim, with its answer space.
+
+An "open" question (free-text answer, e.g. GutenQA) has no answer space: benchmarks keep it for
+retrieval diagnostics and evidence labels, and no agent is asked to answer it.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from dataclasses import dataclass, field
 
 OPTION_LABELS = ("A", "B", "C", "D")
 CLAIM_LABELS = ("TRUE", "FALSE")
+QUESTION_KINDS = ("mcq", "claim", "open")
 
 
 class QuestionError(ValueError):
@@ -14,7 +19,8 @@ class QuestionError(ValueError):
 
 @dataclass(frozen=True)
 class Question:
-    """``kind`` is "mcq" (options A-D) or "claim" (TRUE/FALSE). Frozen so it can key caches."""
+    """``kind`` is "mcq" (options A-D), "claim" (TRUE/FALSE) or "open" (no answer space).
+    Frozen so it can key caches."""
 
     text: str
     options: dict[str, str] = field(default_factory=dict)
@@ -23,10 +29,10 @@ class Question:
     def __post_init__(self) -> None:
         if not self.text or not self.text.strip():
             raise QuestionError("the question or claim is empty")
-        if self.kind not in ("mcq", "claim"):
-            raise QuestionError(f"unknown question kind {self.kind!r}; use 'mcq' or 'claim'")
-        if self.kind == "claim" and self.options:
-            raise QuestionError("a claim takes no options")
+        if self.kind not in QUESTION_KINDS:
+            raise QuestionError(f"unknown question kind {self.kind!r}; use 'mcq', 'claim' or 'open'")
+        if self.kind != "mcq" and self.options:
+            raise QuestionError(f"{'a claim' if self.is_claim else 'an open question'} takes no options")
         if self.kind == "mcq":
             if len(self.options) < 2:
                 raise QuestionError("a multiple-choice question needs at least two options")
@@ -49,14 +55,22 @@ class Question:
     def is_claim(self) -> bool:
         return self.kind == "claim"
 
+    @classmethod
+    def open(cls, text: str) -> "Question":
+        return cls(text=text, kind="open")
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == "open"
+
     @property
     def labels(self) -> tuple[str, ...]:
-        """The legal answers."""
+        """The legal answers (none for an open question)."""
         return CLAIM_LABELS if self.is_claim else tuple(self.options)
 
     def queries(self) -> list[str]:
         """Retrieval queries: the question (or claim) and, for each option, question plus option,
         because an option often carries the clue words the question lacks."""
-        if self.is_claim:
+        if not self.options:
             return [self.text]
         return [self.text] + [f"{self.text} {option}" for option in self.options.values()]
