@@ -64,7 +64,7 @@ def extraction_messages(narrative: Narrative, chapter: int, paragraph_ids: range
     user = (
         f"Book: {narrative.title}\nChapter {chapter}: {title}\n\n"
         f"Known state before this chapter:\n{known}\n\n"
-        f"Excerpt (paragraphs {paragraph_ids.start}-{paragraph_ids.stop - 1}):\n{narrative.render(paragraph_ids)}"
+        f"Excerpt (paragraphs {paragraph_ids.start}-{paragraph_ids.stop - 1}):\n{narrative.render(paragraph_ids, gap_markers=False)}"
     )
     return [{"role": "system", "content": SYSTEM_PROMPT.format(guide=record_guide())}, {"role": "user", "content": user}]
 

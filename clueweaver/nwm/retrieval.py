@@ -172,16 +172,19 @@ class NWMPacket:
 
 
 def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=None) -> list[tuple[int, float]]:
-    """Indices of ``texts``, best first, by the retrieval module's fusion: per query one BM25 and
-    (with an encoder) one dense ranking, fused by reciprocal rank. ``vectors`` are the texts'
-    embeddings when already computed."""
+    """Indices of ``texts``, best first, by the retrieval module's ranking: BM25 and (with an
+    encoder) dense similarity summed over the queries, fused by reciprocal rank (NWM A.1).
+    Neighbour smoothing and pseudo-relevance feedback, made for paragraphs of a book, are off:
+    records are not a sequence, and one-hop expansion is what reaches the second hop here.
+    ``vectors`` are the texts' embeddings when already computed."""
     from clueweaver.narrative import from_paragraphs
-    from clueweaver.retrieval import BM25Index, RetrievalIndex
+    from clueweaver.retrieval import BM25Index, RankingConfig, RetrievalIndex
 
     if encoder is not None and vectors is None:
         vectors = encoder.encode(texts)
     collection = from_paragraphs(texts, title="world-model records", detect_headings=False)
-    index = RetrievalIndex(collection, BM25Index.from_texts(texts), encoder if vectors is not None else None, vectors)
+    index = RetrievalIndex(collection, BM25Index.from_texts(texts), encoder if vectors is not None else None, vectors,
+                           RankingConfig(smoothing=0.0, feedback_docs=0))
     return index.rank(queries)
 
 
