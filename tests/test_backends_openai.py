@@ -192,7 +192,7 @@ def test_concurrency_is_bounded(server):
 
 def test_server_side_too_long_is_flagged_other_client_errors_raise(server):
     server.failures = [(400, json.dumps({"message": "This model's maximum context length is 1234 tokens."}), {})]
-    with _backend(server) as backend:
+    with _backend(server, max_concurrency=1) as backend:  # one at a time: the first request gets the 400
         flagged, fine = backend.generate(CONVERSATIONS[:2])
         assert flagged.finish_reason == FINISH_PROMPT_TOO_LONG and "maximum context length" in flagged.error
         assert fine.text == "QUESTION 1"
