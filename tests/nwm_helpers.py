@@ -1,14 +1,14 @@
-"""Shared material for the NWM tests: a small synthetic book, a scripted backend and the
-Sherlock Holmes book of the shared data with its hand-made records."""
+"""Shared material for the NWM tests: a small synthetic book, a scripted backend, a record
+strategy, and the Sherlock Holmes book of the shared data with its hand-made records."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from hypothesis import strategies as st
 
+from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.narrative import from_text
 from clueweaver.nwm.records import record_from_dict
 
@@ -37,29 +37,16 @@ def holmes_book(shared_path):
     return from_text(books[HOLMES], title=HOLMES)
 
 
-@dataclass
-class ScriptedGeneration:
-    text: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    finish_reason: str = "stop"
+def scripted(*replies, **options) -> ScriptedBackend:
+    """The engine's scripted backend answering conversations with ``replies`` in order; a reply is
+    a text or a function of the conversation."""
+    queue = list(replies)
 
+    def answer(messages, adapter):
+        reply = queue.pop(0)
+        return reply(messages) if callable(reply) else reply
 
-class ScriptedBackend:
-    """Answers each conversation with the next scripted item (a text, or a function of the
-    conversation); records what it was asked."""
-
-    def __init__(self, script):
-        self.script = list(script)
-        self.calls = []
-
-    def generate(self, conversations, sampling=None, *, adapter=None):
-        self.calls.append((conversations, sampling))
-        outputs = []
-        for conversation in conversations:
-            item = self.script.pop(0)
-            outputs.append(ScriptedGeneration(item(conversation) if callable(item) else item))
-        return outputs
+    return ScriptedBackend(script=answer, **options)
 
 
 def record_json(kind: str, ids, quote: str, confidence: float = 0.9, **fields) -> dict:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import shared_path
-from nwm_helpers import FIXTURE, HOLMES
+from nwm_helpers import FIXTURE, HOLMES, SMALL_BOOK, record_json
 
+from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
 from clueweaver.nwm.commands import parse_chapters
 
@@ -99,6 +101,41 @@ def test_editing_the_book_file_makes_the_edited_chapter_stale(book, tmp_path, ca
     code, out, _ = run(capsys, "state", book, "--as-of", "4", "--entity", "Irene Adler", *data)
     assert "Briony Lodge (from chapter 3)" not in out and "the Continent (from chapter 4)" in out
     assert len(list((tmp_path / "stores").glob("*.sqlite"))) == 2  # the old text's store is kept
+
+
+def test_publish_extracts_the_chapters_not_yet_published(tmp_path, capsys, monkeypatch):
+    book = tmp_path / "small.txt"
+    book.write_text("\n\n".join(p.text for p in SMALL_BOOK.paragraphs), encoding="utf-8")
+    data = ["--data-dir", str(tmp_path / "stores")]
+
+    def record_for(messages):
+        chapter = int(re.search(r"Chapter (\d+):", messages[1]["content"]).group(1))
+        first = int(re.search(r"Excerpt \(paragraphs (\d+)-", messages[1]["content"]).group(1))
+        text = SMALL_BOOK.paragraphs[first + 1].text
+        return json.dumps({"records": [record_json("character_state", [first + 1], text[:20], character="Ada",
+                                                     aspect="status", state=f"seen in chapter {chapter}")]})
+
+    asked = []
+    monkeypatch.setattr("clueweaver.nwm.commands._load_backend",
+                        lambda kind, model: asked.append((kind, model)) or ScriptedBackend(script=lambda m, a: record_for(m)))
+    code, out, err = run(capsys, "publish", str(book), "--chapters", "2-3", "--backend", "vllm", "--model", "m", *data)
+    assert (code, out) == (0, "chapter 2: 1 records\nchapter 3: 1 records\n") and "publishing chapters" in err  # progress
+    assert asked == [("vllm", "m")]
+    code, out, _ = run(capsys, "publish", str(book), *data)  # the chapters not yet published
+    assert code == 0 and out.splitlines() == ["chapter 1: 1 records", "chapter 4: 1 records", "chapter 5: 1 records"]
+    assert run(capsys, "publish", str(book), *data)[1] == "every chapter is already published; pass --chapters to republish\n"
+    code, out, _ = run(capsys, "state", str(book), "--as-of", "3", "--entity", "Ada", *data)
+    assert "seen in chapter 3" in out and "seen in chapter 4" not in out
+
+
+def test_publish_reports_a_failed_extraction_cleanly(tmp_path, capsys):
+    book = tmp_path / "small.txt"
+    book.write_text("\n\n".join(p.text for p in SMALL_BOOK.paragraphs), encoding="utf-8")
+    code, _, err = run(capsys, "publish", str(book), "--chapters", "2", "--backend", "scripted", "--model", "x",
+                       "--max-attempts", "2", "--data-dir", str(tmp_path / "stores"))
+    assert code == 2 and "chapter 2: no valid extraction" in err and "2 attempt(s)" in err
+    code, _, err = run(capsys, "publish", str(book), "--backend", "llama", "--model", "x", "--data-dir", str(tmp_path))
+    assert code == 2 and "unknown backend 'llama'" in err
 
 
 def test_chapter_specs():

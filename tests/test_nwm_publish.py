@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from nwm_helpers import ScriptedBackend, record_json, small_book
+from nwm_helpers import record_json, scripted, small_book
 
 from clueweaver.nwm.publish import (
-    ExtractionConfig, ExtractionError, Extractor, parse_extraction, publish_chapters, windows,
+    ExtractionConfig, ExtractionError, Extractor, constrained, parse_extraction, publish_chapters, windows,
 )
-from clueweaver.nwm.records import RecordError, record_from_dict
+from clueweaver.nwm.records import RecordError, extraction_schema, record_from_dict
 from clueweaver.nwm.store import NarrativeStore, chapter_paragraph_ids
 
 BOOK = small_book()
@@ -39,23 +39,24 @@ def store(tmp_path):
 
 
 def test_valid_output_is_stamped_and_merged(store):
-    backend = ScriptedBackend([output(where(2, "Ada", "the mill"))])
+    backend = scripted(output(where(2, "Ada", "the mill")))
     extractor = Extractor(backend, config=ExtractionConfig())
     assert publish_chapters(store, BOOK, [2], extractor) == {2: 1}
     (stored,) = store.records(2)
     assert stored.record.chapter == 2 and stored.record.location == "the mill"
-    (conversations, _), = backend.calls
+    (call,) = backend.calls
+    conversations = call.conversations
     assert shown_ids(conversations[0]) == list(chapter_paragraph_ids(BOOK, 2))
     assert "character_state" in conversations[0][0]["content"] and "focalizer" in conversations[0][0]["content"]
-    assert [c.origin for c in store.chapters()] == ["extractor:ScriptedBackend"]
+    assert [c.origin for c in store.chapters()] == ["extractor:scripted:scripted"]
 
 
 def test_invalid_output_is_sent_back_with_the_reason_then_accepted(store):
-    backend = ScriptedBackend(["Sure! Here are the records: {not json}", output(where(3, "Bram", "the tower"))])
+    backend = scripted("Sure! Here are the records: {not json}", output(where(3, "Bram", "the tower")))
     result = Extractor(backend).extract(BOOK, 3)
     assert len(result.records) == 1 and result.attempts == 2
     assert "not valid JSON" in result.rejected[0]
-    retry = backend.calls[1][0][0]
+    retry = backend.calls[1].conversations[0]
     assert retry[-2] == {"role": "assistant", "content": "Sure! Here are the records: {not json}"}
     assert "rejected" in retry[-1]["content"] and "not valid JSON" in retry[-1]["content"]
 
@@ -85,7 +86,7 @@ def test_thinking_is_ignored_when_parsing():
 
 def test_retries_are_bounded_and_a_failed_chapter_merges_nothing(store):
     store.replace_chapters(BOOK, {3: []}, origin="before")
-    backend = ScriptedBackend(["nope"] * 3)
+    backend = scripted(*["nope"] * 3)
     with pytest.raises(ExtractionError, match="chapter 3: no valid extraction.*3 attempt") as caught:
         publish_chapters(store, BOOK, [3], Extractor(backend, config=ExtractionConfig(max_attempts=3)))
     assert len(backend.calls) == 3 and caught.value.chapter == 3
@@ -101,15 +102,15 @@ def test_windows_are_batched_and_one_bad_window_keeps_the_whole_chapter_out(stor
         return output(where(2, "Ada", "the mill", i=ids[0] - chapter_paragraph_ids(BOOK, 2).start))
 
     good_then_bad = [answer_for_window] + ["broken"] * (len(parts) - 1) + ["broken"] * (len(parts) - 1)
-    backend = ScriptedBackend(good_then_bad)
+    backend = scripted(*good_then_bad)
     extractor = Extractor(backend, config=ExtractionConfig(window_chars=170, max_attempts=2))
     with pytest.raises(ExtractionError):
         publish_chapters(store, BOOK, [2], extractor)
-    assert len(backend.calls[0][0]) == len(parts)  # one batched call for all windows
-    assert len(backend.calls[1][0]) == len(parts) - 1  # only the failed windows are asked again
+    assert len(backend.calls[0].conversations) == len(parts)  # one batched call for all windows
+    assert len(backend.calls[1].conversations) == len(parts) - 1  # only the failed windows are asked again
     assert store.records(5) == [] and store.chapters() == []
 
-    backend = ScriptedBackend([answer_for_window] * len(parts))
+    backend = scripted(*[answer_for_window] * len(parts))
     extractor = Extractor(backend, config=ExtractionConfig(window_chars=170))
     assert publish_chapters(store, BOOK, [2], extractor) == {2: len(parts)}
     assert len(backend.calls) == 1
@@ -123,22 +124,75 @@ def test_the_extractor_sees_only_the_state_before_its_chapter(store):
         prompts.append(conversation[1]["content"])
         return output()
 
-    publish_chapters(store, BOOK, [2], Extractor(ScriptedBackend([capture])))
+    publish_chapters(store, BOOK, [2], Extractor(scripted(capture)))
     assert "Ada (status): waiting, at the mill" in prompts[0]
-    publish_chapters(store, BOOK, [1], Extractor(ScriptedBackend([capture])))
+    publish_chapters(store, BOOK, [1], Extractor(scripted(capture)))
     assert "(nothing yet)" in prompts[1]
 
 
-def test_structured_output_settings_carry_the_schema_when_the_backend_supports_it():
-    from dataclasses import dataclass
+def test_the_schema_goes_with_the_sampling_settings():
+    from clueweaver.backends import SamplingConfig
 
-    @dataclass(frozen=True)
-    class Sampling:
-        temperature: float = 0.0
-        json_schema: dict | None = None
-
-    backend = ScriptedBackend([output()])
-    Extractor(backend, sampling=Sampling()).extract(BOOK, 2)
-    schema = backend.calls[0][1].json_schema
+    backend = scripted(output())
+    Extractor(backend).extract(BOOK, 2)
+    sampling = backend.calls[0].sampling
+    schema = json.loads(sampling.json_schema)
     ids = schema["properties"]["records"]["items"]["anyOf"][0]["properties"]["evidence"]["properties"]["paragraph_ids"]["items"]
     assert (ids["minimum"], ids["maximum"]) == (chapter_paragraph_ids(BOOK, 2).start, chapter_paragraph_ids(BOOK, 2).stop - 1)
+    assert sampling.greedy and sampling.max_new_tokens == ExtractionConfig().max_new_tokens
+    with pytest.raises(ValueError, match="exclusive"):
+        SamplingConfig(structured_output=True, json_schema="{}")
+
+
+def test_the_schema_reaches_vllm_as_a_json_constraint(monkeypatch, tiny_qwen3_path):
+    import test_backends_vllm as fake
+
+    fake._install_fake_vllm(monkeypatch)
+    from clueweaver.backends import load_backend
+
+    backend = load_backend("vllm", str(tiny_qwen3_path), max_model_len=32768)
+    with pytest.raises(ExtractionError):  # the stand-in engine does not write records
+        Extractor(backend, config=ExtractionConfig(max_attempts=1)).extract(BOOK, 2)
+    (call,) = fake.FakeLLM.instances[0].calls
+    constraint = call["sampling_params"].kwargs["structured_outputs"]
+    assert constraint.regex is None
+    assert constraint.json == extraction_schema(paragraph_ids=chapter_paragraph_ids(BOOK, 2), chapter=2)
+
+
+@pytest.mark.slow
+def test_real_extraction_path_with_the_tiny_qwen3_model(tmp_path, tiny_qwen3_path):
+    """The transformers backend end to end: chat template, batched generation, parsing,
+    validation, bounded retries. transformers cannot constrain decoding, so the schema is not sent
+    (the backend would refuse it) and the output is validated as it comes. A random model writes
+    no valid records, so the chapter ends in ExtractionError with nothing merged."""
+    from clueweaver.backends import SamplingConfig, load_backend
+
+    backend = load_backend("hf", str(tiny_qwen3_path))
+    assert constrained(backend, SamplingConfig(), {"type": "object"}) == SamplingConfig()
+    config = ExtractionConfig(max_attempts=2, max_new_tokens=24)
+    with NarrativeStore.for_narrative(BOOK, tmp_path) as store:
+        store.replace_chapters(BOOK, {2: [record_from_dict({**where(2, "Ada", "the mill"), "chapter": 2})]}, origin="before")
+        with pytest.raises(ExtractionError) as caught:
+            publish_chapters(store, BOOK, [2], Extractor(backend, config=config))
+        (ids, errors), = caught.value.failures
+        assert ids == chapter_paragraph_ids(BOOK, 2) and len(errors) == 2
+        assert all("JSON" in error or "records" in error for error in errors)
+        assert [s.record.location for s in store.records(5)] == ["the mill"]
+        assert [c.origin for c in store.chapters()] == ["before"]
+
+
+def test_the_schema_reaches_vllm_serve_as_a_json_constraint():
+    from test_backends_openai import FAST_RETRIES, ChatServer
+
+    from clueweaver.backends import load_backend
+
+    server = ChatServer().start()
+    try:
+        with load_backend("openai", "tiny", base_url=server.base_url, **FAST_RETRIES) as backend:
+            with pytest.raises(ExtractionError):  # the stand-in server echoes the prompt
+                Extractor(backend, config=ExtractionConfig(max_attempts=1)).extract(BOOK, 3)
+    finally:
+        server.stop()
+    (request,) = [r for r in server.requests if r["path"].endswith("/chat/completions")]
+    expected = extraction_schema(paragraph_ids=chapter_paragraph_ids(BOOK, 3), chapter=3)
+    assert request["body"]["structured_outputs"] == {"json": expected}

@@ -145,10 +145,10 @@ class HFBackend(GenerationBackend):
         return network.eval()
 
     def check_sampling(self, sampling: SamplingConfig) -> None:
-        if sampling.output_regex:
+        if sampling.output_regex or sampling.json_schema is not None:
             raise BackendError(
-                "hf backend: structured_output (regex-constrained decoding) is available with the vllm "
-                "backend and with `vllm serve` through the openai backend; set structured_output=False here"
+                "hf backend: structured_output and json_schema (constrained decoding) are available with "
+                "the vllm backend and with `vllm serve` through the openai backend; unset them here"
             )
 
     def _prepare(self, messages: Conversation) -> list[int]:

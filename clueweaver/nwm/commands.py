@@ -66,6 +66,7 @@ def _user_errors(run):
 
     @functools.wraps(run)
     def wrapper(args):
+        from clueweaver.backends import BackendError
         from clueweaver.cli import UsageError
         from clueweaver.nwm.publish import ExtractionError
         from clueweaver.nwm.retrieval import EntityNotFound
@@ -73,7 +74,7 @@ def _user_errors(run):
 
         try:
             return run(args)
-        except (StoreError, ExtractionError, EntityNotFound) as exc:
+        except (StoreError, ExtractionError, EntityNotFound, BackendError) as exc:
             raise UsageError(str(exc).strip("'\"")) from exc
 
     return wrapper
@@ -126,27 +127,15 @@ def _run_publish(args) -> int:
             return 0
         backend = _load_backend(args.backend, args.model)
         config = ExtractionConfig(max_attempts=args.max_attempts, window_chars=args.window_chars)
-        extractor = Extractor(backend, sampling=_extraction_sampling(config), config=config,
-                              origin=f"extractor:{args.backend}:{args.model}")
+        extractor = Extractor(backend, config=config)
         counts = publish_chapters(store, narrative, chapters, extractor)
     return _print_counts(counts)
 
 
 def _load_backend(kind: str, model: str):
-    from clueweaver.cli import UsageError
+    from clueweaver.backends import load_backend
 
-    try:
-        from clueweaver.backends import load_backend
-    except ImportError as exc:
-        raise UsageError(f"no generation backends are available in this installation ({exc})") from exc
     return load_backend(kind, model)
-
-
-def _extraction_sampling(config):
-    """Greedy decoding with room for a chapter's records."""
-    from clueweaver.backends import SamplingConfig
-
-    return SamplingConfig(max_tokens=config.max_new_tokens)
 
 
 @_user_errors

@@ -14,6 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from clueweaver.backends import BackendError, GenerationBackend, SamplingConfig
 from clueweaver.narrative import Narrative
 from clueweaver.nwm.records import Record, RecordError, check_grounding, extraction_schema, record_from_dict, record_guide
 from clueweaver.nwm.store import NarrativeStore, chapter_paragraph_ids
@@ -110,21 +111,32 @@ def parse_extraction(text: str, narrative: Narrative, chapter: int, paragraph_id
     return records
 
 
-def constrained(sampling, schema: dict):
-    """The sampling settings with the JSON schema attached, where the settings can carry one."""
-    if sampling is not None and dataclasses.is_dataclass(sampling) and "json_schema" in {f.name for f in dataclasses.fields(sampling)}:
-        return dataclasses.replace(sampling, json_schema=schema)
-    return sampling
+def constrained(backend, sampling: SamplingConfig, schema: dict) -> SamplingConfig:
+    """``sampling`` with the records' JSON schema attached when the backend can constrain decoding
+    to it (vLLM, ``vllm serve``); unchanged otherwise. The output is validated either way."""
+    candidate = dataclasses.replace(sampling, structured_output=False, json_schema=json.dumps(schema))
+    try:
+        backend.check_sampling(candidate)
+    except BackendError:
+        return sampling
+    return candidate
 
 
 class Extractor:
     """Chapter -> validated records, through any generation backend (batched over windows)."""
 
-    def __init__(self, backend, *, sampling=None, config: ExtractionConfig | None = None, origin: str | None = None) -> None:
+    def __init__(
+        self,
+        backend: GenerationBackend,
+        *,
+        sampling: SamplingConfig | None = None,
+        config: ExtractionConfig | None = None,
+        origin: str | None = None,
+    ) -> None:
         self.backend = backend
-        self.sampling = sampling
         self.config = config or ExtractionConfig()
-        self.origin = origin or f"extractor:{type(backend).__name__}"
+        self.sampling = sampling or SamplingConfig(max_new_tokens=self.config.max_new_tokens)  # greedy
+        self.origin = origin or f"extractor:{backend.kind}:{backend.model}"
 
     def extract(self, narrative: Narrative, chapter: int, *, prior_state: str = "") -> ExtractionResult:
         parts = windows(narrative, chapter, self.config.window_chars)
@@ -137,7 +149,7 @@ class Extractor:
             # One schema per call: windows of one chapter share it, so the ID range spans the chapter.
             chapter_ids = range(parts[pending[0]].start, parts[pending[-1]].stop)
             schema = extraction_schema(paragraph_ids=chapter_ids, chapter=chapter, max_records=self.config.max_records)
-            outputs = self.backend.generate([conversations[i] for i in pending], constrained(self.sampling, schema))
+            outputs = self.backend.generate([conversations[i] for i in pending], constrained(self.backend, self.sampling, schema))
             calls += 1
             for i, output in zip(pending, outputs):
                 try:
