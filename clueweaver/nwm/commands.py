@@ -134,8 +134,13 @@ def _run_publish(args) -> int:
 
 def _load_backend(kind: str, model: str):
     from clueweaver.backends import load_backend
+    from clueweaver.cli import UsageError
 
-    return load_backend(kind, model)
+    try:
+        return load_backend(kind, model)
+    except OSError as exc:  # transformers: no such local folder and no way to download it
+        raise UsageError(f"cannot load model {model!r} for the {kind} backend ({exc}); pass --model PATH "
+                         "to a local checkpoint folder") from exc
 
 
 @_user_errors
