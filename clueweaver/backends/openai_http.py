@@ -36,6 +36,7 @@ from clueweaver.backends.base import (
     logger,
 )
 from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format
+from clueweaver.protocol.prompts import CHAT_TEMPLATE_KWARGS
 
 RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 # How servers word "your prompt does not fit" in a 400 (vLLM, llama.cpp, OpenAI).
@@ -64,7 +65,7 @@ class OpenAIBackend(GenerationBackend):
         max_model_len: int | None = None,
         tokenizer: str | None = None,
         chat_format: str = "auto",
-        chat_template_kwargs: dict | None = {"enable_thinking": False},  # noqa: B006 (never mutated)
+        chat_template_kwargs: dict | None = CHAT_TEMPLATE_KWARGS,
         adapters: tuple[str, ...] | list[str] = (),
     ) -> None:
         import httpx

@@ -18,12 +18,9 @@ do not add it by themselves, and Gemma without BOS degenerates into repetition. 
 
 from __future__ import annotations
 
+from clueweaver.protocol.prompts import apply_chat_template
+
 CHAT_FORMATS = ("auto", "template", "plain")
-
-
-def _apply_chat_template(tokenizer, messages: list[dict[str, str]]) -> str:
-    # To be replaced by clueweaver.protocol.prompts.apply_chat_template once it lands on main.
-    return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True, enable_thinking=False)
 
 
 def render_plain(messages: list[dict[str, str]]) -> str:
@@ -46,7 +43,7 @@ def resolve_chat_format(tokenizer, chat_format: str) -> str:
 
 def encode_prompt(tokenizer, messages: list[dict[str, str]], chat_format: str) -> list[int]:
     """The prompt token IDs (generation prompt included) for an already resolved chat format."""
-    text = _apply_chat_template(tokenizer, messages) if chat_format == "template" else render_plain(messages)
+    text = apply_chat_template(tokenizer, messages) if chat_format == "template" else render_plain(messages)
     ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     bos = tokenizer.bos_token_id
     if bos is not None and (not ids or ids[0] != bos):
