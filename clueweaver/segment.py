@@ -147,7 +147,7 @@ def _best_run(scores: np.ndarray, anchor: int, length: int, last: int) -> tuple[
     return int(best), int(best + length - 1)
 
 
-def _merge(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
+def merge_spans(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
     """Merge overlapping spans while the union stays within ``max_len`` paragraphs; otherwise trim
     the later span to start after the earlier one, so segments never share a paragraph."""
     merged: list[list] = []
@@ -220,7 +220,7 @@ def segment_narrative(
             continue
         start, end = _best_run(scores, paragraph_id, w, last)
         windows.append((start, end, "window", score, (paragraph_id,)))
-    segments = _merge(windows, max_len=w + r)
+    segments = merge_spans(windows, max_len=w + r)
     in_window = {i for s in segments for i in s.paragraph_ids}
     loose = sorted((p, s) for p, s in anchors if p not in in_window)
     for n in range(0, len(loose), r):

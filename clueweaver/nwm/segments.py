@@ -15,7 +15,7 @@ from clueweaver.narrative import Narrative
 from clueweaver.nwm.retrieval import query
 from clueweaver.nwm.store import NarrativeStore, StoreError
 from clueweaver.protocol.question import Question
-from clueweaver.segment import Preset, Segment, _merge, get_preset, segment_narrative
+from clueweaver.segment import Preset, Segment, merge_spans, get_preset, segment_narrative
 
 SEGMENT_SOURCES = ("plain", "nwm", "mix")
 
@@ -92,6 +92,6 @@ def segments_from_source(
         if not spans:
             warnings.warn(f"the world model of {narrative.title} holds nothing for this question; using the plain segments")
             return plain()
-        return _merge(spans, max_len=max_len)
+        return merge_spans(spans, max_len=max_len)
     spans += [(s.start, s.end, s.kind, s.score, s.anchor_ids) for s in plain()]
-    return _merge(spans, max_len=max_len)
+    return merge_spans(spans, max_len=max_len)
