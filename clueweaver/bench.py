@@ -15,6 +15,7 @@ import re
 import statistics
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -297,6 +298,8 @@ def bench_pipeline(
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
     on_gpu = device.startswith("cuda")
+    if model_shape == "qwen3-4b" and not on_gpu:
+        warnings.warn("bench pipeline: a Qwen3-4B-shaped model on CPU takes hours; --model-shape tiny --shape tiny is the CPU wiring check")
     dtype = "bfloat16" if model_shape == "qwen3-4b" else "float32"
     folder = Path(model_dir) if model_dir else default_cache_dir() / "bench-models" / model_shape
     started = time.perf_counter()

@@ -880,6 +880,8 @@ def format_result(result: Result, narrative: Narrative | None = None) -> str:
         label = verdict["verdict"] or verdict["status"].replace("_", " ")
         cited = f" cites {verdict['cited_ids']}" if verdict["cited_ids"] else ""
         reason = f" {_shorten(verdict['rationale'], 90)}" if verdict["rationale"] else ""
+        if verdict["status"] == UNPARSEABLE:
+            reason = f" output: {_shorten(verdict['output'], 70)!r}"
         lines.append(
             f"  {'kept' if verdict['kept'] else 'drop'} #{segment['index']:<2} {segment['kind']:<9} "
             f"paragraphs {segment['span'][0]}-{segment['span'][1]}: {label}{cited}{reason}"
@@ -895,8 +897,8 @@ def format_result(result: Result, narrative: Narrative | None = None) -> str:
     lines.append(
         f"Evidence packet: {len(packet['paragraph_ids'])} paragraphs in {len(packet['spans'])} spans, "
         f"{packet['chars']} characters"
-        + (f"; {len(packet['dropped_segments'])} segments over the cap" if packet["dropped_segments"] else "")
-        + (f"; {len(packet['dropped_paragraphs'])} paragraphs over the budget" if packet["dropped_paragraphs"] else "")
+        + (f"; segments over the cap: {len(packet['dropped_segments'])}" if packet["dropped_segments"] else "")
+        + (f"; paragraphs over the budget: {len(packet['dropped_paragraphs'])}" if packet["dropped_paragraphs"] else "")
     )
     tokens = trace["tokens"]
     lines.append(
