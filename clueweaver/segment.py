@@ -178,11 +178,13 @@ def segment_narrative(
     index=None,
     encoder="auto",
     max_chapter: int | None = None,
+    max_paragraph: int | None = None,
     exhaustive: bool = False,
 ) -> list[Segment]:
     """Candidate segments for a question, in narrative order.
 
-    ``max_chapter`` restricts everything to chapters up to n (spoiler-free reading); ``exhaustive``
+    ``max_chapter`` restricts everything to chapters up to n (spoiler-free reading) and
+    ``max_paragraph`` to paragraphs up to that ID (a benchmark's reading position); ``exhaustive``
     tiles the whole (restricted) book with P_w-paragraph windows, ranked but none left out: a
     recall-first research mode that costs one Finder call per window. It is also the fallback when
     retrieval ranks nothing (no dense encoder and no shared word).
@@ -191,6 +193,8 @@ def segment_narrative(
 
     preset = get_preset(preset)
     last = narrative.last_paragraph_of_chapter(max_chapter)
+    if max_paragraph is not None:
+        last = min(last, max_paragraph)
     if last < 0:
         raise NarrativeError(f"{narrative.title}: nothing to read before chapter 1")
     index = index if index is not None else get_index(narrative, encoder)

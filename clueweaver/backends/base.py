@@ -50,6 +50,8 @@ class SamplingConfig:
     ``<reason>...</reason><answer>...</answer>``, a string is used as the regex itself.
     ``json_schema`` (a JSON schema as JSON text, so the settings stay hashable) constrains the
     output to JSON following it, on the same backends; it excludes ``structured_output``.
+    ``ignore_eos`` decodes exactly ``max_new_tokens`` tokens (end-of-turn tokens are suppressed):
+    benchmarks with random weights use it to force the output lengths they measure.
     """
 
     temperature: float = 0.0
@@ -60,6 +62,7 @@ class SamplingConfig:
     stop: tuple[str, ...] = ()
     structured_output: bool | str = False
     json_schema: str | None = None
+    ignore_eos: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.stop, str):

@@ -193,6 +193,8 @@ class HFBackend(GenerationBackend):
         settings = {"max_new_tokens": sampling.max_new_tokens, "do_sample": not sampling.greedy}
         if not sampling.greedy:
             settings.update(temperature=sampling.temperature, top_p=sampling.top_p, top_k=sampling.top_k)
+        if sampling.ignore_eos:
+            settings["min_new_tokens"] = sampling.max_new_tokens  # suppresses EOS until the end
         if self.fast_decode:
             settings["cache_implementation"] = "static"
         config = GenerationConfig(

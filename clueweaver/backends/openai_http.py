@@ -156,6 +156,8 @@ class OpenAIBackend(GenerationBackend):
             body["structured_outputs"] = {"regex": sampling.output_regex}
         elif sampling.json_schema is not None:
             body["structured_outputs"] = {"json": sampling.output_json_schema}
+        if sampling.ignore_eos:
+            body["ignore_eos"] = True  # a vLLM extension; other servers ignore it
         return body
 
     def _complete(self, body: dict, local_prompt_tokens: int) -> Generation:

@@ -52,6 +52,8 @@ def vllm_sampling_params(sampling: SamplingConfig):
         "seed": sampling.seed,
         "stop": list(sampling.stop) or None,
     }
+    if sampling.ignore_eos:
+        options["ignore_eos"] = True
     if sampling.output_regex or sampling.json_schema is not None:
         try:
             from vllm.sampling_params import StructuredOutputsParams
