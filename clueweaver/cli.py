@@ -310,6 +310,11 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
     parser.add_argument("--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder")
     parser.add_argument("--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass")
+    parser.add_argument(
+        "--segment-source", choices=("plain", "nwm", "mix"), default=None,
+        help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
+        "Model records (nwm; build them with 'clueweaver nwm publish/import'), or both (mix)",
+    )
     add_encoder_argument(parser)
 
 
@@ -335,6 +340,8 @@ def pipeline_config_from_args(args, **overrides):
         values["use_finder"] = False
     if args.no_self_calibration:
         values["self_calibration"] = False
+    if args.segment_source:
+        values["segment_source"] = args.segment_source
     values.update(encoder=None if args.encoder == "none" else args.encoder, cache_dir=args.cache_dir, **overrides)
     try:
         return PipelineConfig.from_dict(values)

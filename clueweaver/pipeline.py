@@ -67,6 +67,25 @@ def _sampling(value: SamplingConfig | dict | None, default: SamplingConfig) -> S
     return SamplingConfig.from_dict({**dataclasses.asdict(default), **value})
 
 
+def _world_model_segments(narrative: Narrative, question: Question, config, index, max_chapter: int | None, last: int) -> list[Segment]:
+    """Segments from the book's world-model records (or mixed with the plain ones), clipped to the
+    reading limit: the store answers as of the chapter limit, the paragraph limit is applied here."""
+    from clueweaver.nwm.segments import segments_from_source
+    from clueweaver.nwm.store import NarrativeStore
+
+    with NarrativeStore.for_narrative(narrative, data_dir=config.nwm_dir) as store:
+        segments = segments_from_source(
+            narrative, question, config.preset, source=config.segment_source, store=store, index=index,
+            encoder=config.encoder, max_chapter=max_chapter,
+        )  # fmt: skip
+    clipped = []
+    for segment in segments:
+        ids = tuple(i for i in segment.paragraph_ids if i <= last)
+        if ids:
+            clipped.append(dataclasses.replace(segment, paragraph_ids=ids, anchor_ids=tuple(a for a in segment.anchor_ids if a <= last)))
+    return clipped
+
+
 @dataclass(frozen=True)
 class PipelineConfig:
     """How ClueWeaver reads. Build from YAML with ``PipelineConfig.from_dict``.
@@ -87,9 +106,13 @@ class PipelineConfig:
     cache_dir: str | None = None  # retrieval index cache
     exhaustive: bool = False  # tile the whole book instead of retrieving (one Finder call per window)
     triggers: CalibrationTriggers = DEFAULT_TRIGGERS  # tau(q)
+    segment_source: str = "plain"  # "nwm": the world model's records; "mix": both (clueweaver/nwm)
+    nwm_dir: str | None = None  # world-model stores (default: $CLUEWEAVER_CACHE/nwm)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", get_preset(self.preset))
+        if self.segment_source not in ("plain", "nwm", "mix"):
+            raise ValueError(f"unknown segment source {self.segment_source!r}; use plain, nwm or mix")
 
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> PipelineConfig:
@@ -566,10 +589,13 @@ class ClueWeaver:
 
                     index = get_index(narrative, config.encoder, cache_dir=config.cache_dir)
             with stages.stage("segment") as info:
-                segments = segment_narrative(
-                    narrative, question, config.preset, index=index, max_chapter=max_chapter,
-                    max_paragraph=max_paragraph, exhaustive=config.exhaustive,
-                )  # fmt: skip
+                if config.segment_source == "plain":
+                    segments = segment_narrative(
+                        narrative, question, config.preset, index=index, max_chapter=max_chapter,
+                        max_paragraph=max_paragraph, exhaustive=config.exhaustive,
+                    )  # fmt: skip
+                else:
+                    segments = _world_model_segments(narrative, question, config, index, max_chapter, last)
                 info["segments"] = len(segments)
         else:
             segments = sorted(segments, key=lambda s: s.start)
