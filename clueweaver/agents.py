@@ -131,6 +131,8 @@ def load_agents(
     finder_adapter: str | None = None,
     interpreter_adapter: str | None = None,
     options: dict | None = None,
+    role_options: dict[str, dict] | None = None,
+    sequential: bool = False,
     smoke_fallback: bool = False,
     warn=lambda message: print(message, file=sys.stderr),
 ) -> Agents:
@@ -140,8 +142,15 @@ def load_agents(
     (hf, vllm), or the adapter names an OpenAI-compatible server serves (``vllm serve
     --lora-modules``). ``smoke_fallback``: when a model cannot be loaded and the demo extra is
     installed, use the offline smoke model for both agents (with ``warn``) instead of failing.
+    ``role_options``: backend options for one agent's backend on top of ``options`` (a device or a
+    server URL each, for a two-GPU layout). ``sequential``: two separate models take turns on one
+    device: the Finder's is offloaded (``GenerationBackend.offload``) before the Interpreter's loads.
     Raises ``ModelUnavailable`` naming each model that cannot be loaded and why.
     """
+    role_options = dict(role_options or {})
+    unknown_roles = sorted(set(role_options) - set(ROLES))
+    if unknown_roles:
+        raise ModelUnavailable(f"options for unknown agents {unknown_roles}; the agents are {', '.join(ROLES)}")
     models = {"finder": finder or DEFAULT_MODEL, "interpreter": interpreter or DEFAULT_MODEL}
     adapters = {"finder": finder_adapter, "interpreter": interpreter_adapter}
     options = dict(options or {})
@@ -166,6 +175,8 @@ def load_agents(
 
     def build(model: str, roles: list[str]) -> GenerationBackend:
         extra = dict(options)
+        for role in roles:
+            extra.update(role_options.get(role) or {})
         served = {role: adapters[role] for role in roles if adapters[role]}
         if served:
             extra["adapters"] = tuple(served.values()) if backend == "openai" else {role: path for role, path in served.items()}
@@ -180,8 +191,10 @@ def load_agents(
     else:
         backends = {"finder": build(models["finder"], ["finder"])}
         try:
+            if sequential:
+                backends["finder"].offload()
             backends["interpreter"] = build(models["interpreter"], ["interpreter"])
-        except ModelUnavailable:
+        except BackendError:
             backends["finder"].close()
             raise
     names = {

@@ -445,6 +445,41 @@ def run_demo(args) -> int:
 COMMANDS += [add_ask, add_demo]
 
 
+def add_serve(sub) -> None:
+    from clueweaver.config import add_config_arguments
+    from clueweaver.serve_config import ServeConfig
+
+    p = sub.add_parser(
+        "serve", help="the local reading room: a web page and an API over your books",
+        description="Serve the reading room (page at /, API under /api, docs at /docs). Listens on 127.0.0.1 by "
+        "default; any other address needs a bearer token (set CLUEWEAVER_TOKEN). See docs/serving.md.",
+    )  # fmt: skip
+    add_config_arguments(p, ServeConfig)
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args) -> int:
+    from clueweaver.agents import ModelUnavailable
+    from clueweaver.config import ConfigError, config_from_args
+    from clueweaver.library import LibraryError
+    from clueweaver.serve_config import ServeConfig
+
+    try:
+        from serve.app import UnsafeBind, check_bind, run
+    except ImportError as exc:
+        raise UsageError(f"the server needs the serve extra ({exc}): pip install 'clueweaver[serve]'") from None
+    try:
+        config = config_from_args(ServeConfig, args)
+        check_bind(config.host, config.resolved_token())
+        run(config)
+    except (ConfigError, ModelUnavailable, LibraryError, UnsafeBind) as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+COMMANDS.append(add_serve)
+
+
 def main(argv: list[str] | None = None) -> int:
     from clueweaver.benchmarks import BenchmarkError
     from clueweaver.narrative import NarrativeError

@@ -18,7 +18,7 @@ from itertools import chain
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 from rank_bm25 import BM25Okapi
@@ -402,6 +402,11 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("CLUEWEAVER_CACHE") or Path.home() / ".cache" / "clueweaver")
 
 
+def book_cache_dir(content_hash: str, cache_dir: str | Path | None = None) -> Path:
+    """The folder holding one book's cached index files (every encoder's)."""
+    return (Path(cache_dir) if cache_dir else default_cache_dir()) / "index" / content_hash[:32]
+
+
 def _atomic_write(path: Path, write) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
@@ -555,6 +560,19 @@ def _save_terms(matrix: TermMatrix, f) -> None:
     )
 
 
+PROGRESS_CHUNK = 256
+
+
+def _embed(texts: list[str], encoder: DenseEncoder, show_progress: bool, progress) -> np.ndarray:
+    if progress is None:
+        return encoder.encode(texts, show_progress=show_progress)
+    parts = []
+    for start in range(0, len(texts), PROGRESS_CHUNK):
+        parts.append(encoder.encode(texts[start : start + PROGRESS_CHUNK]))
+        progress(min(start + PROGRESS_CHUNK, len(texts)), len(texts))
+    return np.concatenate(parts)
+
+
 def build_index(
     narrative: Narrative,
     encoder: str | DenseEncoder | None = "auto",
@@ -562,12 +580,14 @@ def build_index(
     cache_dir: str | Path | None = None,
     use_cache: bool = True,
     show_progress: bool = True,
+    progress: Callable[[int, int], None] | None = None,
     **options,
 ) -> RetrievalIndex:
-    """Tokenize and embed a narrative, reading and writing the disk cache."""
+    """Tokenize and embed a narrative, reading and writing the disk cache. ``progress(done,
+    total)`` hears how many paragraphs are embedded so far (the embedding then runs in chunks of
+    ``PROGRESS_CHUNK``), for a caller that shows indexing progress."""
     encoder = load_encoder(encoder)
-    cache = Path(cache_dir) if cache_dir else default_cache_dir()
-    book_dir = cache / "index" / narrative.content_hash[:32]
+    book_dir = book_cache_dir(narrative.content_hash, cache_dir)
 
     terms_path = book_dir / "bm25_terms.npz"
     terms = _load_cached(terms_path, _load_terms) if use_cache else None
@@ -586,7 +606,7 @@ def build_index(
             embeddings = None
         if embeddings is None:
             log.info("embedding %d paragraphs of %s with %s", len(narrative), narrative.title, encoder.name)
-            embeddings = encoder.encode([p.text for p in narrative.paragraphs], show_progress=show_progress)
+            embeddings = _embed([p.text for p in narrative.paragraphs], encoder, show_progress, progress)
             if use_cache:
                 _atomic_write(vectors_path, lambda f: np.save(f, embeddings, allow_pickle=False))
     return RetrievalIndex(narrative, bm25, encoder, embeddings, RankingConfig(**options))

@@ -1,4 +1,5 @@
-"""Tiny random Qwen3 checkpoints with the real Qwen3 tokenizer, for tests.
+"""Stand-ins for the agents' models, for tests: tiny random Qwen3 checkpoints with the real Qwen3
+tokenizer, and a deterministic scripted reader whose answers can be checked.
 
 Every stage that loads a model (backends, trainers, export, the server) is tested against a real
 checkpoint folder loaded by path, exactly like ``Qwen/Qwen3-4B-Instruct-2507``: same architecture,
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -123,3 +125,98 @@ def build_tiny_qwen3(path: str | Path, *, seed: int = 0, dtype: str = "float32",
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+# --- a deterministic reader ------------------------------------------------------------------------
+
+_CASE_LINE = re.compile(r"^(Question|Claim): (.*)$", re.MULTILINE)
+_OPTION_LINE = re.compile(r"^\(([A-D])\) (.*)$", re.MULTILINE)
+_PARAGRAPH_LINE = re.compile(r"^\[(\d+)\] (.*)$", re.MULTILINE)
+_PROVISIONAL_ANSWER = re.compile(r"Provisional output:\n.*<answer>\s*([A-Z]+)\s*</answer>", re.DOTALL)
+
+
+class ScriptedReader:
+    """Both agents' replies computed from the prompts by word overlap, citing real paragraph IDs:
+    a script for ``ScriptedBackend`` (``scripted_reader_backend()``) that lets server and browser
+    tests check answers, citations and highlighting, and lets a person try the reading room
+    without a model. Its answers are not a model's and mean nothing about the book.
+
+    - Finder: YES citing the segment's paragraphs (at most three) that share at least two content
+      words with the question and its options; NO when none does.
+    - Interpreter: the option whose content words appear most in the packet (ties: the first); a
+      claim is TRUE when at least 60% of its content words appear. The reason quotes the question
+      and cites the two packet paragraphs that overlap the question most.
+    - Self-calibration: keeps the provisional answer; with ``calibration="switch"`` it moves to the
+      runner-up option (a claim flips), so the "self-calibration changed the answer" path shows.
+    """
+
+    def __init__(self, calibration: str = "keep") -> None:
+        if calibration not in ("keep", "switch"):
+            raise ValueError(f"ScriptedReader: calibration must be 'keep' or 'switch', got {calibration!r}")
+        self.calibration = calibration
+
+    def __call__(self, messages: list[dict], adapter: str | None = None) -> str:
+        from clueweaver.protocol.prompts import TEMPLATES
+
+        system, user = messages[0]["content"], messages[-1]["content"]
+        family = next(
+            name for (name, _kind), template in TEMPLATES.items() if system.startswith(template.system.split("{")[0])
+        )
+        case = _CASE_LINE.search(user)
+        text = case.group(2).strip() if case else ""
+        options = dict(_OPTION_LINE.findall(user.split("\n\n")[0]))
+        paragraphs = {int(i): body for i, body in _PARAGRAPH_LINE.findall(user)}
+        if family == "finder":
+            return self._find(text, options, paragraphs)
+        ranked = self._rank_answers(text, options, paragraphs)
+        answer = ranked[0]
+        provisional = _PROVISIONAL_ANSWER.search(user)
+        if family == "calibration" and self.calibration == "switch" and provisional:
+            answer = next(label for label in ranked if label != provisional.group(1))
+        cited = self._best_paragraphs(text + " " + options.get(answer, ""), paragraphs, 2) or sorted(paragraphs)[:1]
+        quoted = " ".join(text.replace("<", " ").replace(">", " ").split())
+        reason = f'Scripted reader, not a model. For "{quoted}" the packet points to {answer} in ' + ", ".join(f"[{i}]" for i in cited)
+        return f"<reason>{reason}.</reason><answer>{answer}</answer>"
+
+    @staticmethod
+    def _words(text: str) -> set[str]:
+        from clueweaver.retrieval import tokenize
+
+        return set(tokenize(text))
+
+    def _overlaps(self, query: str, paragraphs: dict[int, str]) -> dict[int, int]:
+        words = self._words(query)
+        return {i: len(words & self._words(body)) for i, body in paragraphs.items()}
+
+    def _best_paragraphs(self, query: str, paragraphs: dict[int, str], limit: int, minimum: int = 1) -> list[int]:
+        overlaps = self._overlaps(query, paragraphs)
+        best = sorted((i for i in overlaps if overlaps[i] >= minimum), key=lambda i: (-overlaps[i], i))
+        return sorted(best[:limit])
+
+    def _find(self, text: str, options: dict[str, str], paragraphs: dict[int, str]) -> str:
+        cited = self._best_paragraphs(" ".join([text, *options.values()]), paragraphs, 3, minimum=2)
+        if not cited:
+            return "<reason>The segment shares nothing with the question; it is about other matters.</reason><answer>NO</answer>"
+        ids = ", ".join(map(str, cited))
+        return f"<reason>Words of the question recur in [{ids}].</reason><answer>YES</answer>"
+
+    def _rank_answers(self, text: str, options: dict[str, str], paragraphs: dict[int, str]) -> list[str]:
+        packet = self._words(" ".join(paragraphs.values()))
+        if not options:  # a claim
+            words = self._words(text)
+            share = len(words & packet) / max(len(words), 1)
+            return ["TRUE", "FALSE"] if share >= 0.6 else ["FALSE", "TRUE"]
+        asked = self._words(text)
+
+        def support(label: str) -> float:
+            words = self._words(options[label]) - asked or self._words(options[label])
+            return len(words & packet) / max(len(words), 1)
+
+        return sorted(options, key=lambda label: (-support(label), label))
+
+
+def scripted_reader_backend(calibration: str = "keep", **options):
+    """A ``ScriptedBackend`` answering as ``ScriptedReader`` for both agents."""
+    from clueweaver.backends.scripted import ScriptedBackend
+
+    return ScriptedBackend("scripted-reader", script=ScriptedReader(calibration), **options)

@@ -110,3 +110,33 @@ def test_two_models_two_backends_and_served_adapter_names(tmp_path, built):
 def test_a_backend_that_cannot_start_is_reported_by_name(tiny_qwen3_path):
     with pytest.raises(ModelUnavailable, match=f"cannot load {tiny_qwen3_path} with the vllm backend: .*vLLM is not installed"):
         load_agents(str(tiny_qwen3_path), str(tiny_qwen3_path), backend="vllm")
+
+
+def test_each_agent_gets_its_own_options_and_sequential_loading_offloads_the_finder_first(monkeypatch, tmp_path):
+    from clueweaver.backends.scripted import ScriptedBackend
+
+    events = []
+
+    class Offloadable(ScriptedBackend):
+        def offload(self):
+            events.append(("offload", self.model))
+
+    def fake_load_backend(kind, model, **options):
+        events.append(("load", model, options))
+        return Offloadable(model)
+
+    monkeypatch.setattr(agents_module, "load_backend", fake_load_backend)
+    finder, interpreter = tmp_path / "finder", tmp_path / "interpreter"
+    finder.mkdir(), interpreter.mkdir()
+    loaded = load_agents(
+        str(finder), str(interpreter), backend="hf", options={"dtype": "bfloat16"},
+        role_options={"finder": {"device": "cuda:0"}, "interpreter": {"device": "cuda:1"}}, sequential=True,
+    )  # fmt: skip
+    assert events == [
+        ("load", str(finder), {"dtype": "bfloat16", "device": "cuda:0"}),
+        ("offload", str(finder)),
+        ("load", str(interpreter), {"dtype": "bfloat16", "device": "cuda:1"}),
+    ]
+    assert loaded.finder.model == str(finder) and loaded.interpreter.model == str(interpreter)
+    with pytest.raises(ModelUnavailable, match="unknown agents"):
+        load_agents(str(finder), backend="hf", role_options={"reader": {}})

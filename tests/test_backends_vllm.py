@@ -234,3 +234,21 @@ def test_missing_adapter_config_is_named(fake_vllm, tiny_qwen3_path, tmp_path):
     with pytest.raises(BackendError, match="adapter 'finder': no adapter_config.json"):
         load_backend("vllm", str(tiny_qwen3_path), adapters={"finder": str(tmp_path)})
     assert fake_vllm.instances == []
+
+
+def test_sleep_mode_offloads_and_restores_the_engine(fake_vllm, tiny_qwen3_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(FakeLLM, "reset_prefix_cache", lambda self: calls.append("reset_prefix_cache"), raising=False)
+    monkeypatch.setattr(FakeLLM, "sleep", lambda self, level=1: calls.append(f"sleep {level}"), raising=False)
+    monkeypatch.setattr(FakeLLM, "wake_up", lambda self, tags=None: calls.append("wake_up"), raising=False)
+    backend = load_backend("vllm", str(tiny_qwen3_path), enable_sleep_mode=True)
+    assert fake_vllm.instances[0].engine_args["enable_sleep_mode"] is True
+    backend.offload()
+    backend.offload()  # idempotent
+    backend.restore()
+    backend.restore()
+    assert calls == ["reset_prefix_cache", "sleep 1", "wake_up"]
+    plain = load_backend("vllm", str(tiny_qwen3_path))
+    assert "enable_sleep_mode" not in fake_vllm.instances[1].engine_args
+    with pytest.raises(BackendError, match="enable_sleep_mode"):
+        plain.offload()

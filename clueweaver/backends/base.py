@@ -293,6 +293,16 @@ class GenerationBackend(ABC):
                 results[index] = generation
         return results
 
+    def offload(self) -> None:
+        """Free the accelerator memory the model holds (weights to host memory) until ``restore``,
+        so two models can take turns on one GPU (the serving engine's sequential mode). Both calls
+        are idempotent. Backends that cannot do it say so."""
+        raise BackendError(f"the {self.kind} backend cannot offload its model; load both agents on the device instead")
+
+    def restore(self) -> None:
+        """Bring an offloaded model back onto its device (a no-op when it is there)."""
+        raise BackendError(f"the {self.kind} backend cannot offload its model; load both agents on the device instead")
+
     def close(self) -> None:
         """Release the model and its memory; the backend is unusable afterwards."""
 

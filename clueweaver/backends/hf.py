@@ -132,6 +132,7 @@ class HFBackend(GenerationBackend):
         self._terminators = eos_ids | {self.tokenizer.pad_token_id}
         self._adapter_names = tuple(adapters or ())
         self.network = self._attach_adapters(network, adapters or {})
+        self._offloaded = False
 
     def _attach_adapters(self, network, adapters: dict[str, str]):
         if not adapters:
@@ -225,6 +226,18 @@ class HFBackend(GenerationBackend):
         # An EOS token is generated and counted; the padding after a stop string is not.
         counted = end + 1 if row[end] in self._eos_ids and not stopped else end
         return Generation(text, prompt_tokens, counted, FINISH_STOP)
+
+    def offload(self) -> None:
+        """Weights to host memory (nothing to free when the model already lives there)."""
+        if self.device.type != "cpu" and not self._offloaded:
+            self.network.to("cpu")
+            self._offloaded = True
+            release_accelerator_memory()
+
+    def restore(self) -> None:
+        if self._offloaded:
+            self.network.to(self.device)
+            self._offloaded = False
 
     def close(self) -> None:
         self.network = None

@@ -75,6 +75,7 @@ class VLLMBackend(GenerationBackend):
     - ``adapters``: ``{name: path}`` of LoRA adapters served over this base model (multi-LoRA);
     - ``max_model_len``, ``gpu_memory_utilization``, ``dtype``, ``tensor_parallel_size``, ``seed``;
     - ``enable_prefix_caching`` (on by default), ``max_lora_rank`` (default: from the adapters);
+    - ``enable_sleep_mode``: allow ``offload``/``restore`` (two models taking turns on one GPU);
     - ``tokenizer``: a tokenizer folder or id when it differs from ``model``;
     - ``chat_format``: ``auto`` | ``template`` | ``plain``;
     - ``engine_options``: any further ``vllm.LLM`` keyword arguments.
@@ -96,6 +97,7 @@ class VLLMBackend(GenerationBackend):
         max_lora_rank: int | None = None,
         seed: int = 0,
         chat_format: str = "auto",
+        enable_sleep_mode: bool = False,
         engine_options: dict | None = None,
     ) -> None:
         try:
@@ -121,6 +123,8 @@ class VLLMBackend(GenerationBackend):
             "enable_prefix_caching": enable_prefix_caching,
             "seed": seed,
         }
+        if enable_sleep_mode:
+            options["enable_sleep_mode"] = True
         if max_model_len is not None:
             options["max_model_len"] = max_model_len
         if adapters:
@@ -136,6 +140,7 @@ class VLLMBackend(GenerationBackend):
         }
         self._adapter_names = tuple(self._lora_requests)
         self._max_model_len = max_model_len or self._engine_window()
+        self._asleep = False
 
     def _engine_window(self) -> int:
         """The window vLLM settled on (it may cap the model's own)."""
@@ -167,6 +172,21 @@ class VLLMBackend(GenerationBackend):
             )
             for ids, output in zip(prompts, outputs)
         ]
+
+    def offload(self) -> None:
+        """vLLM sleep mode, level 1: weights to host memory, KV cache dropped (needs
+        ``enable_sleep_mode``; waking takes about a second for a 4B model instead of a reload)."""
+        if not self.engine_options.get("enable_sleep_mode"):
+            raise BackendError("vllm backend: offloading needs sleep mode; load it with enable_sleep_mode: true")
+        if not self._asleep:
+            self._llm.reset_prefix_cache()  # the cached blocks are discarded with the KV cache
+            self._llm.sleep(level=1)
+            self._asleep = True
+
+    def restore(self) -> None:
+        if self._asleep:
+            self._llm.wake_up()
+            self._asleep = False
 
     def close(self) -> None:
         self._llm = None
