@@ -148,7 +148,47 @@ def run_segment(args) -> int:
     return 0
 
 
-COMMANDS: list = [add_index, add_segment]
+def add_bench(sub) -> None:
+    p = sub.add_parser("bench", help="shipped benchmarks that print numbers (speed, recall)")
+    kinds = p.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
+
+    retrieval = kinds.add_parser("retrieval", help="index build, segmentation latency, embedding and cache reload on one book")
+    retrieval.add_argument("--book", default="nocha:little_women_louisa_may_alcott", help="a book file or a shared-data key")
+    retrieval.add_argument("--encoder", default="minilm", help="dense encoder to time, or none")
+    retrieval.add_argument("--repeats", type=int, default=20)
+    retrieval.set_defaults(run=run_bench_retrieval)
+
+    recall = kinds.add_parser("recall", help="gold-evidence recall on GutenQA and the multi-hop checks vs plain BM25")
+    recall.add_argument("--encoder", action="append", default=None, help="encoders to compare (repeatable; 'none' = BM25 alone)")
+    recall.add_argument("--preset", action="append", default=None, help="presets to measure (repeatable)")
+    recall.add_argument("--output", help="also write the Markdown tables and JSON next to this path (.md)")
+    recall.set_defaults(run=run_bench_recall)
+
+
+def run_bench_retrieval(args) -> int:
+    from clueweaver.bench import bench_retrieval
+
+    encoder = None if args.encoder == "none" else args.encoder
+    _print_json(bench_retrieval(args.book, encoder=encoder, repeats=args.repeats))
+    return 0
+
+
+def run_bench_recall(args) -> int:
+    from pathlib import Path
+
+    from clueweaver.bench import bench_recall
+
+    encoders = [None if e == "none" else e for e in (args.encoder or ["none", "minilm"])]
+    payload, markdown = bench_recall(encoders=encoders, presets=args.preset or ["detectiveqa", "nocha"])
+    print(markdown)
+    if args.output:
+        path = Path(args.output)
+        path.write_text(markdown + "\n", encoding="utf-8")
+        path.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+COMMANDS: list = [add_index, add_segment, add_bench]
 
 
 def add_benchmark(subparsers) -> None:

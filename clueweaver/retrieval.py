@@ -190,6 +190,10 @@ class BM25Index:
         self._by_term = None  # CSC view, built on the first query
         self._term_scores: dict[str, np.ndarray] = {}
 
+    @property
+    def idf(self) -> dict[str, float]:
+        return self._okapi.idf
+
     @classmethod
     def from_texts(cls, texts: Sequence[str], **kwargs) -> "BM25Index":
         return cls(TermMatrix.from_texts(texts), **kwargs)
@@ -414,6 +418,41 @@ def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
 
 
+@dataclass(frozen=True)
+class RankingConfig:
+    """How the fused ranking is made; defaults chosen on the project's multi-hop checks
+    (docs/retrieval.md shows the measurements).
+
+    - ``smoothing``: each paragraph also earns this share of its neighbours' scores, because the
+      evidence of a scene spans adjacent paragraphs and a pronoun-only paragraph sits next to the
+      one that names the character.
+    - ``feedback_docs`` / ``feedback_terms`` / ``feedback_weight``: pseudo-relevance feedback. The
+      most distinctive words of the best lexical hits form a second query, which reaches the second
+      hop of a multi-hop question (the place or person the first hop names).
+    - ``dense_weight``: weight of the dense ranking in the fusion.
+    """
+
+    fusion: str = "rrf"  # or "weighted"
+    smoothing: float = 0.2
+    feedback_docs: int = 10
+    feedback_terms: int = 15
+    feedback_weight: float = 0.6
+    dense_weight: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.fusion not in ("rrf", "weighted"):
+            raise ValueError(f"unknown fusion {self.fusion!r}; use 'rrf' or 'weighted'")
+
+
+def _smooth(scores: np.ndarray, share: float) -> np.ndarray:
+    if share <= 0 or len(scores) < 2:
+        return scores
+    smoothed = scores.copy()
+    smoothed[1:] += share * scores[:-1]
+    smoothed[:-1] += share * scores[1:]
+    return smoothed
+
+
 @dataclass
 class RetrievalIndex:
     """BM25 and (optionally) dense vectors over one narrative's paragraphs."""
@@ -422,10 +461,9 @@ class RetrievalIndex:
     bm25: BM25Index
     encoder: DenseEncoder | None = None
     embeddings: np.ndarray | None = None
-    fusion: str = "rrf"  # or "weighted"
-    dense_weight: float = 1.0
+    config: RankingConfig = RankingConfig()
 
-    def bm25_scores(self, query: str) -> np.ndarray:
+    def bm25_scores(self, query: str | Sequence[str]) -> np.ndarray:
         return self.bm25.scores(query)
 
     def dense_scores(self, queries: Sequence[str]) -> list[np.ndarray]:
@@ -434,22 +472,52 @@ class RetrievalIndex:
         vectors = self.encoder.encode(list(queries), is_query=True)
         return [self.embeddings @ v for v in vectors]
 
+    def feedback_terms(self, lexical: np.ndarray, queries: Sequence[str]) -> list[str]:
+        """The highest summed-idf terms of the top lexical hits that the queries do not contain."""
+        config = self.config
+        if config.feedback_docs <= 0 or config.feedback_terms <= 0 or not lexical.any():
+            return []
+        matrix, idf = self.bm25.matrix, self.bm25.idf
+        asked = set(tokenize(" ".join(queries)))
+        weight: dict[str, float] = {}
+        for doc in np.argsort(-lexical, kind="stable")[: config.feedback_docs]:
+            if lexical[doc] <= 0:
+                break
+            for term_number in matrix.indices[matrix.indptr[doc] : matrix.indptr[doc + 1]]:
+                term = matrix.vocabulary[term_number]
+                if term not in asked:
+                    weight[term] = weight.get(term, 0.0) + idf.get(term, 0.0)
+        return sorted(weight, key=lambda t: (-weight[t], t))[: config.feedback_terms]
+
     def rank(self, queries: Sequence[str], *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
-        """Fused ranking of paragraphs for several queries (a question and its options): one BM25
-        and one dense ranking per query, all fused, restricted to paragraphs <= ``max_paragraph``."""
+        """Fused ranking of paragraphs for several queries (a question and its options),
+        restricted to paragraphs <= ``max_paragraph``.
+
+        Three rankings are fused: BM25 summed over the queries (so the question's words, present
+        in every query, weigh most), its pseudo-relevance-feedback expansion, and the dense
+        similarities summed over the queries; each is smoothed over neighbouring paragraphs.
+        """
         queries = [q for q in queries if q and q.strip()]
         if not queries:
             raise ValueError("retrieval needs a non-empty query")
+        config = self.config
         limit = len(self.narrative) if max_paragraph is None else max_paragraph + 1
-        lexical = [self.bm25_scores(q)[:limit] for q in queries]
-        dense = [s[:limit] for s in self.dense_scores(queries)]
-        if self.fusion == "weighted":
-            weights = [1.0] * len(lexical) + [self.dense_weight] * len(dense)
-            return ranking_from_scores(weighted_score_fusion(lexical + dense, weights))
-        # a paragraph sharing no term with a query is not ranked by that query at all
-        rankings = [[(i, s) for i, s in ranking_from_scores(scores) if s > 0] for scores in lexical]
-        rankings += [ranking_from_scores(scores) for scores in dense]
-        weights = [1.0] * len(lexical) + [self.dense_weight] * len(dense)
+        lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
+        signals = [(_smooth(lexical, config.smoothing), 1.0, True)]  # (scores, weight, lexical?)
+        expansion = self.feedback_terms(lexical, queries)
+        if expansion:
+            signals.append((_smooth(self.bm25_scores(expansion)[:limit], config.smoothing), config.feedback_weight, True))
+        dense = self.dense_scores(queries)
+        if dense:
+            signals.append((_smooth(sum(d[:limit] for d in dense) / len(dense), config.smoothing), config.dense_weight, False))
+        weights = [weight for _, weight, _ in signals]
+        if config.fusion == "weighted":
+            return ranking_from_scores(weighted_score_fusion([scores for scores, _, _ in signals], weights))
+        # a lexical ranking leaves out the paragraphs that share no word with its query
+        rankings = [
+            [(i, s) for i, s in ranking_from_scores(scores) if s > 0 or not is_lexical]
+            for scores, _, is_lexical in signals
+        ]
         return reciprocal_rank_fusion(rankings, weights=weights)
 
     def bm25_rank(self, queries: Sequence[str], *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
@@ -518,7 +586,7 @@ def build_index(
             embeddings = encoder.encode([p.text for p in narrative.paragraphs], show_progress=show_progress)
             if use_cache:
                 _atomic_write(vectors_path, lambda f: np.save(f, embeddings, allow_pickle=False))
-    return RetrievalIndex(narrative, bm25, encoder, embeddings, **options)
+    return RetrievalIndex(narrative, bm25, encoder, embeddings, RankingConfig(**options))
 
 
 _MEMORY: "OrderedDict[tuple, RetrievalIndex]" = OrderedDict()
