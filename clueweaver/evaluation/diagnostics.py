@@ -63,8 +63,8 @@ def resolve_presets(names: Sequence[str] | None) -> list[str]:
 
 
 def retrieval_diagnostics(items: Sequence[GoldItem], presets: Sequence[str], *, encoder="auto",
-                          cache_dir: str | None = None, progress: bool = True) -> dict:
-    """Per preset: the recall summary and its per-item rows."""
+                          cache_dir: str | None = None, title: str | None = None, progress: bool = True) -> dict:
+    """Per preset: the recall summary and its per-item rows, and the Markdown table."""
     from clueweaver.retrieval import get_index
 
     def index_for(narrative):
@@ -76,7 +76,7 @@ def retrieval_diagnostics(items: Sequence[GoldItem], presets: Sequence[str], *, 
         "encoder": encoder,
         "presets": {r.preset: r.summary() for r in reports},
         "rows": {r.preset: [vars(row) for row in r.rows] for r in reports},
-        "markdown": format_report(reports, f"Gold-evidence recall ({len(items)} items)"),
+        "markdown": format_report(reports, title or f"Gold-evidence recall ({len(items)} items)"),
     }
 
 
