@@ -106,3 +106,11 @@ def test_gutenqa_recall_on_shared_data():
     recall = sum(r["found_in_segments"] / r["gold"] for r in rows) / len(rows)
     assert summary["segments"]["fully_covered"] == full
     assert summary["segments"]["evidence_recall"] == round(recall, 4)
+
+
+def test_multihop_checks_are_a_gold_set():
+    shared = shared_path()
+    items = load_gold_items("multihop", str(shared), limit=3)
+    assert len(items) == 3 and all(len(item.gold_ids) >= 2 for item in items)
+    result = retrieval_diagnostics(items, ["nocha"], encoder=None, progress=False)
+    assert [r["item_id"] for r in result["rows"]["nocha"]] == [item.item_id for item in items]
