@@ -239,14 +239,18 @@ def add_eval(sub) -> None:
     _benchmark_selection(p)
     p.add_argument("--items", help="only these item IDs (comma-separated)")
     p.add_argument("--system", required=True, choices=SYSTEMS)
-    p.add_argument("--backend", default="hf", help="generation backend: hf, vllm or openai")
-    p.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a backend setting (value read as JSON when it parses), repeatable")
-    p.add_argument("--finder", help="Finder model or checkpoint")
-    p.add_argument("--interpreter", help="Interpreter model or checkpoint")
+    p.add_argument("--model", help="one checkpoint folder or hub id for both agents (default Qwen/Qwen3-4B-Instruct-2507)")
+    p.add_argument("--finder", help="the Finder's checkpoint")
+    p.add_argument("--interpreter", help="the Interpreter's checkpoint (the only model of direct and rag-*)")
+    p.add_argument("--finder-adapter", metavar="PATH|NAME", help="the Finder's LoRA adapter over its base model")
+    p.add_argument("--interpreter-adapter", metavar="PATH|NAME", help="the Interpreter's LoRA adapter")
+    p.add_argument("--backend", choices=["hf", "vllm", "openai"], default="hf")
+    p.add_argument("--base-url", help="openai backend: the server's URL ending in /v1")
+    p.add_argument("--device", help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)")
     p.add_argument("--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder")
     p.add_argument("--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass")
     p.add_argument("--preset", help="segmentation and packing preset (default: the benchmark's own, else broader)")
+    p.add_argument("--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number")
     add_encoder_argument(p)
     p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
     p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
@@ -255,20 +259,8 @@ def add_eval(sub) -> None:
     p.set_defaults(run=run_eval)
 
 
-def _backend_options(raw: list[str]) -> dict:
-    options = {}
-    for entry in raw:
-        key, sep, value = entry.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--backend-option must look like KEY=VALUE, got {entry!r}")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
-    return options
-
-
 def run_eval(args) -> int:
+    from clueweaver.backends import BackendError
     from clueweaver.evaluation.records import RecordError
     from clueweaver.evaluation.report import markdown
     from clueweaver.evaluation.runner import EvalConfig, EvalError, run_evaluation
@@ -277,13 +269,14 @@ def run_eval(args) -> int:
         config = EvalConfig(
             benchmark=args.benchmark, system=args.system, path=args.path, split=args.split, limit=args.limit,
             item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()), skip_bad=args.skip_bad,
-            backend=args.backend, finder=args.finder, interpreter=args.interpreter, use_finder=not args.no_finder,
-            self_calibration=not args.no_self_calibration, preset=args.preset, encoder=args.encoder,
-            cache_dir=args.cache_dir, backend_options=_backend_options(args.backend_option), output=args.output,
-            label=args.label, save_traces=args.save_traces,
+            backend=args.backend, model=args.model, finder=args.finder, interpreter=args.interpreter,
+            finder_adapter=args.finder_adapter, interpreter_adapter=args.interpreter_adapter, base_url=args.base_url,
+            device=args.device, use_finder=not args.no_finder, self_calibration=not args.no_self_calibration,
+            preset=args.preset, direct_budget=args.direct_budget, encoder=None if args.encoder == "none" else args.encoder,
+            cache_dir=args.cache_dir, output=args.output, label=args.label, save_traces=args.save_traces,
         )
         result = run_evaluation(config)
-    except (EvalError, RecordError) as exc:
+    except (EvalError, RecordError, BackendError) as exc:
         raise UsageError(str(exc)) from None
     label = config.label or config.default_label()
     if args.json:

@@ -391,6 +391,6 @@ def test_cli_eval_errors_are_clean(bench, tmp_path, capsys):
     code = main(["eval", "--benchmark", "jsonl", "--path", str(bench), "--system", "rag-bm25", "--items", "nope",
                  "--encoder", "none", "--output", str(tmp_path / "x")])
     assert code == 2 and "no item(s) nope" in capsys.readouterr().err
-    code = main(["eval", "--benchmark", "jsonl", "--path", str(bench), "--system", "rag-bm25",
-                 "--backend-option", "oops", "--output", str(tmp_path / "y")])
-    assert code == 2 and "KEY=VALUE" in capsys.readouterr().err
+    code = main(["eval", "--benchmark", "jsonl", "--path", str(bench), "--system", "direct",
+                 "--direct-budget", "lots", "--output", str(tmp_path / "y")])
+    assert code == 2 and "direct budget 'lots'" in capsys.readouterr().err

@@ -42,6 +42,7 @@ RAG_RANKINGS = {"rag-bm25": "bm25", "rag-dense": "dense", "rag-hybrid": "hybrid"
 # The paper's per-benchmark presets; other sets use the general "broader" one.
 DEFAULT_PRESETS = {"nocha": "nocha", "detectiveqa": "detectiveqa", "infinitebench": "infinitebench", "longbench_v2": "longbench_v2"}
 FALLBACK_PRESET = "broader"
+DIRECT_BUDGETS = ("32k", "128k")  # the direct reader's named input budgets (see clueweaver.pipeline)
 TRACES_FILE = "traces.jsonl"
 
 
@@ -90,6 +91,9 @@ class Reader(Protocol):
 
 @dataclass
 class EvalConfig:
+    """One evaluation run. Models: ``model`` serves both agents unless ``finder`` /
+    ``interpreter`` name their own; ``direct`` and ``rag-*`` load the Interpreter only."""
+
     benchmark: str
     system: str
     path: str | None = None
@@ -98,22 +102,28 @@ class EvalConfig:
     item_ids: tuple[str, ...] = ()
     skip_bad: bool = False
     backend: str = "hf"
+    model: str | None = None
     finder: str | None = None
     interpreter: str | None = None
+    finder_adapter: str | None = None
+    interpreter_adapter: str | None = None
+    base_url: str | None = None  # openai backend
+    device: str | None = None  # hf backend; not part of the run's identity
     use_finder: bool = True
     self_calibration: bool = True
     preset: str | None = None
-    encoder: str = "auto"
+    direct_budget: str = "32k"  # the direct reader's input budget: 32k, 128k or a token count
+    encoder: str | None = "auto"
     cache_dir: str | None = None
-    backend_options: dict = field(default_factory=dict)
     output: str | None = None
     label: str | None = None
     save_traces: bool = False
 
     # settings that change what a record means: a run folder only resumes with the same ones
     IDENTITY = (
-        "benchmark", "system", "path", "split", "skip_bad", "backend", "finder", "interpreter",
-        "use_finder", "self_calibration", "preset", "encoder", "backend_options",
+        "benchmark", "system", "path", "split", "skip_bad", "backend", "model", "finder", "interpreter",
+        "finder_adapter", "interpreter_adapter", "base_url", "use_finder", "self_calibration", "preset",
+        "direct_budget", "encoder",
     )
 
     def __post_init__(self) -> None:
@@ -123,6 +133,9 @@ class EvalConfig:
             raise EvalError(f"--no-finder applies to the clueweaver system only (system {self.system} has no Finder)")
         if self.preset is None:
             self.preset = DEFAULT_PRESETS.get(self.benchmark, FALLBACK_PRESET)
+        self.direct_budget = str(self.direct_budget)
+        if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
+            raise EvalError(f"direct budget {self.direct_budget!r}: use {' or '.join(DIRECT_BUDGETS)} or a number of tokens")
         if self.path is not None:
             self.path = str(Path(self.path).resolve())
         self.item_ids = tuple(self.item_ids)
@@ -139,7 +152,7 @@ class EvalConfig:
             parts.append("no-self-cal")
         if self.preset != DEFAULT_PRESETS.get(self.benchmark, FALLBACK_PRESET):
             parts.append(f"preset={self.preset}")
-        for role in ("finder", "interpreter"):
+        for role in ("model", "finder", "interpreter", "finder_adapter", "interpreter_adapter"):
             if getattr(self, role):
                 parts.append(f"{role}={Path(getattr(self, role)).name}")
         return " ".join(parts)
@@ -242,12 +255,28 @@ def run_evaluation(
     resumed = len(log.records)
     pending = [item for item in items if (item.benchmark, item.item_id) not in log]
 
+    built = None
     if reader is None and any(item.answer is not None for item in pending):
-        reader = (reader_factory or build_reader)(config)
+        reader = built = (reader_factory or build_reader)(config)
+    try:
+        _answer(config, benchmark, pending, reader, log, output, done=len(items) - len(pending), total=len(items), progress=progress)
+    finally:
+        if built is not None and hasattr(built, "close"):
+            built.close()
+
+    label = config.label or config.default_label()
+    summary = summarize(read_predictions(output / PREDICTIONS_FILE))
+    write_report({label: summary}, output, plot=False)
+    return RunResult(output, label, summary, len(log.records) - resumed, resumed)
+
+
+def _answer(config: EvalConfig, benchmark, pending: list, reader, log: PredictionLog, output: Path, *,
+            done: int, total: int, progress: bool) -> None:
+    """Ask the reader about each pending item; each record is durable before the next item."""
     from tqdm import tqdm
 
-    with tqdm(total=len(items), initial=len(items) - len(pending), desc=f"eval {config.system} on {config.benchmark}",
-              unit="item", disable=not progress) as bar:
+    with tqdm(total=total, initial=done, desc=f"eval {config.system} on {config.benchmark}", unit="item",
+              disable=not progress) as bar:
         for item in pending:
             if item.answer is None:
                 log.append(skipped_record(item, config.system))
@@ -260,11 +289,6 @@ def run_evaluation(
                     with open(output / TRACES_FILE, "a", encoding="utf-8") as f:
                         f.write(json.dumps({"item_id": item.item_id, "trace": answer.trace}, ensure_ascii=False) + "\n")
             bar.update()
-
-    label = config.label or config.default_label()
-    summary = summarize(read_predictions(output / PREDICTIONS_FILE))
-    write_report({label: summary}, output, plot=False)
-    return RunResult(output, label, summary, len(log.records) - resumed, resumed)
 
 
 # --- retrieval baselines ------------------------------------------------------------------------
@@ -339,6 +363,109 @@ class RetrievalReader:
         return output
 
 
-def build_reader(config: EvalConfig) -> Reader:
-    """The reader of ``config.system``, built on the inference engine."""
-    raise NotImplementedError("the inference engine (clueweaver.pipeline) is not on this branch yet")
+def reader_output(result) -> ReaderOutput:
+    """The record fields of a pipeline ``Result`` (ClueWeaver, direct reader or a rag baseline).
+
+    When no Interpreter output could be read the pipeline returns a flagged fallback label; that
+    is not the model's answer, so the prediction is None (scored wrong) and the fallback label is
+    kept in ``details``: otherwise an unreadable output would score 50% on claim sets."""
+    trace = result.trace
+    interpretation = trace["interpreter"]
+    outputs = {"interpreter": interpretation["provisional"]["attempts"][-1]["output"]}
+    if interpretation.get("calibration"):
+        outputs["calibration"] = interpretation["calibration"]["attempts"][-1]["output"]
+    details = {
+        "answer_source": result.answer_source,
+        "fallback_answer": result.answer if result.fallback else None,
+        "calibration_triggered": interpretation["calibration_triggered"],
+        "calibration_changed": result.calibration_changed,
+        "retried": [name for name in ("provisional", "calibration") if (interpretation.get(name) or {}).get("retried")],
+        "packet_paragraphs": len(result.packet.paragraph_ids),
+        "packet_chars": result.packet.chars,
+        "tokens": trace["tokens"]["total"],
+        "warnings": trace.get("warnings", []),
+    }
+    if "finder" in trace:
+        details["finder"] = {key: trace["finder"][key] for key in ("segments", "kept", "unparseable", "prompt_too_long", "fallback")}
+    if "truncation" in trace:
+        details["truncation"] = trace["truncation"]
+    return ReaderOutput(
+        prediction=None if result.fallback else result.answer,
+        format_valid=result.format_valid,
+        answer_legal=result.answer_legal,
+        rationale=result.rationale,
+        cited_ids=tuple(result.citations),
+        invalid_ids=tuple(result.invalid_citations),
+        packet_ids=tuple(result.packet.paragraph_ids),
+        timings={stage: seconds for stage, seconds in trace["timings"].items() if stage != "total"},
+        outputs=outputs,
+        details=details,
+        trace=trace,
+    )
+
+
+def interpreter_stage(pipeline, system: str) -> Interpret:
+    """The pipeline's Interpreter stage (with self-calibration when on) over a given packet."""
+    from clueweaver.pipeline import Result
+
+    def interpret(narrative: Narrative, question: Question, packet) -> ReaderOutput:
+        interpretation = pipeline.interpret(question, packet)
+        tokens = interpretation.tokens()
+        trace = {
+            "system": system,
+            "packet": packet.to_dict(),
+            "interpreter": interpretation.to_dict(),
+            "tokens": {**tokens, "total": {key: sum(stage[key] for stage in tokens.values()) for key in ("prompt", "completion")}},
+            "timings": dict(interpretation.timings),
+        }
+        return reader_output(Result.from_interpretation(system, interpretation, packet, trace))
+
+    return interpret
+
+
+class PipelineReader:
+    """A reader over loaded agents; ``close`` frees their models."""
+
+    def __init__(self, answer: Callable[..., ReaderOutput], agents):
+        self._answer, self.agents = answer, agents
+
+    def __call__(self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None) -> ReaderOutput:
+        return self._answer(narrative, question, max_paragraph=max_paragraph)
+
+    def close(self) -> None:
+        self.agents.close()
+
+
+def build_reader(config: EvalConfig) -> PipelineReader:
+    """The reader of ``config.system`` on the inference engine: models loaded once per run (the
+    Interpreter alone for ``direct`` and ``rag-*``), never the offline smoke model."""
+    from clueweaver.agents import load_agents
+    from clueweaver.pipeline import DirectReader, PipelineConfig
+
+    options = {key: value for key, value in (("base_url", config.base_url), ("device", config.device)) if value}
+    interpreter = config.interpreter or config.model
+    if config.system == "clueweaver":
+        agents = load_agents(config.finder or config.model, interpreter, backend=config.backend,
+                             finder_adapter=config.finder_adapter, interpreter_adapter=config.interpreter_adapter,
+                             options=options)
+    else:
+        agents = load_agents(interpreter, interpreter, backend=config.backend,
+                             interpreter_adapter=config.interpreter_adapter, options=options)
+    pipeline = agents.pipeline(PipelineConfig(
+        preset=config.preset, use_finder=config.use_finder, self_calibration=config.self_calibration,
+        encoder=config.encoder, cache_dir=config.cache_dir,
+    ))
+
+    if config.system == "clueweaver":
+        def answer(narrative, question, *, max_paragraph=None):
+            return reader_output(pipeline.answer(narrative, question, max_paragraph=max_paragraph))
+    elif config.system == "direct":
+        budget = int(config.direct_budget) if config.direct_budget.isdigit() else config.direct_budget
+        direct = DirectReader(agents.interpreter, budget=budget, adapter=agents.interpreter_adapter)
+
+        def answer(narrative, question, *, max_paragraph=None):
+            return reader_output(direct.answer(narrative, question, max_paragraph=max_paragraph))
+    else:
+        answer = RetrievalReader(RAG_RANKINGS[config.system], config.preset, interpreter_stage(pipeline, config.system),
+                                 encoder=config.encoder, cache_dir=config.cache_dir)
+    return PipelineReader(answer, agents)
