@@ -251,12 +251,23 @@ def add_eval(sub) -> None:
     p.add_argument("--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass")
     p.add_argument("--preset", help="segmentation and packing preset (default: the benchmark's own, else broader)")
     p.add_argument("--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number")
+    p.add_argument("--pipeline-config", metavar="YAML", help="more pipeline settings (sampling, triggers): a PipelineConfig mapping")
     add_encoder_argument(p)
     p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
     p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
     p.add_argument("--save-traces", action="store_true", help="also write every item's full trace to traces.jsonl")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of Markdown")
     p.set_defaults(run=run_eval)
+
+
+def _yaml_mapping(path: str) -> dict:
+    import yaml
+
+    with open(path, encoding="utf-8") as f:
+        values = yaml.safe_load(f) or {}
+    if not isinstance(values, dict):
+        raise UsageError(f"{path}: expected a mapping of settings, got {type(values).__name__}")
+    return values
 
 
 def run_eval(args) -> int:
@@ -267,6 +278,7 @@ def run_eval(args) -> int:
 
     try:
         config = EvalConfig(
+            pipeline=_yaml_mapping(args.pipeline_config) if args.pipeline_config else {},
             benchmark=args.benchmark, system=args.system, path=args.path, split=args.split, limit=args.limit,
             item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()), skip_bad=args.skip_bad,
             backend=args.backend, model=args.model, finder=args.finder, interpreter=args.interpreter,

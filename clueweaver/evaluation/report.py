@@ -176,6 +176,12 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
+def _count_cell(count: int, rate: float | None, of: int | None = None) -> str:
+    """``count (rate%)`` or ``count/of (rate%)``; a rate without a denominator shows as –."""
+    share = "–" if rate is None else f"{_percent(rate)}%"
+    return f"{count}{'' if of is None else f'/{of}'} ({share})"
+
+
 def _accuracy_cell(block: dict | None) -> str:
     if not block or block["accuracy"] is None:
         return "–"
@@ -223,11 +229,11 @@ def markdown(summaries: dict[str, dict]) -> str:
         c, f = s["citation_audit"], s["format_audit"]
         audit_rows.append([
             label, str(c["outputs"]),
-            f"{c['citation_bearing']} ({_percent(c['citation_bearing_rate'])}%)",
-            f"{c['valid_ids']}/{c['cited_ids']} ({_percent(c['valid_id_rate'])}%)",
-            f"{c['all_valid']} ({_percent(c['all_valid_rate'])}%)",
-            f"{f['format_valid']} ({_percent(f['format_valid_rate'])}%)",
-            f"{f['answer_legal']} ({_percent(f['answer_legal_rate'])}%)",
+            _count_cell(c["citation_bearing"], c["citation_bearing_rate"]),
+            _count_cell(c["valid_ids"], c["valid_id_rate"], c["cited_ids"]),
+            _count_cell(c["all_valid"], c["all_valid_rate"]),
+            _count_cell(f["format_valid"], f["format_valid_rate"]),
+            _count_cell(f["answer_legal"], f["answer_legal_rate"]),
         ])
     lines += _table(
         ["system", "outputs", "citation-bearing", "valid cited IDs", "all citations valid", "both tags", "legal answer"],

@@ -113,6 +113,7 @@ class EvalConfig:
     self_calibration: bool = True
     preset: str | None = None
     direct_budget: str = "32k"  # the direct reader's input budget: 32k, 128k or a token count
+    pipeline: dict = field(default_factory=dict)  # more PipelineConfig settings (sampling, triggers, ...)
     encoder: str | None = "auto"
     cache_dir: str | None = None
     output: str | None = None
@@ -123,8 +124,10 @@ class EvalConfig:
     IDENTITY = (
         "benchmark", "system", "path", "split", "skip_bad", "backend", "model", "finder", "interpreter",
         "finder_adapter", "interpreter_adapter", "base_url", "use_finder", "self_calibration", "preset",
-        "direct_budget", "encoder",
+        "direct_budget", "pipeline", "encoder",
     )
+    # PipelineConfig settings that have their own field here
+    OWN_FIELDS = ("preset", "use_finder", "self_calibration", "encoder", "cache_dir")
 
     def __post_init__(self) -> None:
         if self.system not in SYSTEMS:
@@ -133,12 +136,36 @@ class EvalConfig:
             raise EvalError(f"--no-finder applies to the clueweaver system only (system {self.system} has no Finder)")
         if self.preset is None:
             self.preset = DEFAULT_PRESETS.get(self.benchmark, FALLBACK_PRESET)
+        clash = sorted(set(self.pipeline) & set(self.OWN_FIELDS))
+        if clash:
+            raise EvalError(f"pipeline settings {', '.join(clash)} have their own options (--preset, --no-finder, ...); set them there")
+        if self.pipeline:
+            self.pipeline_config()  # reject unknown settings before anything loads
         self.direct_budget = str(self.direct_budget)
         if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
             raise EvalError(f"direct budget {self.direct_budget!r}: use {' or '.join(DIRECT_BUDGETS)} or a number of tokens")
         if self.path is not None:
             self.path = str(Path(self.path).resolve())
         self.item_ids = tuple(self.item_ids)
+
+    def pipeline_config(self):
+        """The engine's PipelineConfig: ``pipeline`` settings plus this run's own fields."""
+        from clueweaver.pipeline import PipelineConfig
+
+        values = {**self.pipeline, "preset": self.preset, "use_finder": self.use_finder,
+                  "self_calibration": self.self_calibration, "encoder": self.encoder, "cache_dir": self.cache_dir}
+        try:
+            return PipelineConfig.from_dict(values)
+        except (TypeError, ValueError) as exc:
+            raise EvalError(f"pipeline settings: {exc}") from None
+
+    def direct_sampling(self):
+        """The Interpreter's sampling settings for the direct reader, whose output length stays
+        the paper's 128 tokens unless ``pipeline.interpreter_sampling`` sets one."""
+        from clueweaver.backends import SamplingConfig
+        from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS
+
+        return SamplingConfig.from_dict({"max_new_tokens": DIRECT_OUTPUT_TOKENS, **self.pipeline.get("interpreter_sampling", {})})
 
     def identity(self) -> dict:
         return {name: getattr(self, name) for name in self.IDENTITY}
@@ -440,7 +467,7 @@ def build_reader(config: EvalConfig) -> PipelineReader:
     """The reader of ``config.system`` on the inference engine: models loaded once per run (the
     Interpreter alone for ``direct`` and ``rag-*``), never the offline smoke model."""
     from clueweaver.agents import load_agents
-    from clueweaver.pipeline import DirectReader, PipelineConfig
+    from clueweaver.pipeline import DirectReader
 
     options = {key: value for key, value in (("base_url", config.base_url), ("device", config.device)) if value}
     interpreter = config.interpreter or config.model
@@ -451,17 +478,15 @@ def build_reader(config: EvalConfig) -> PipelineReader:
     else:
         agents = load_agents(interpreter, interpreter, backend=config.backend,
                              interpreter_adapter=config.interpreter_adapter, options=options)
-    pipeline = agents.pipeline(PipelineConfig(
-        preset=config.preset, use_finder=config.use_finder, self_calibration=config.self_calibration,
-        encoder=config.encoder, cache_dir=config.cache_dir,
-    ))
+    pipeline = agents.pipeline(config.pipeline_config())
 
     if config.system == "clueweaver":
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(pipeline.answer(narrative, question, max_paragraph=max_paragraph))
     elif config.system == "direct":
         budget = int(config.direct_budget) if config.direct_budget.isdigit() else config.direct_budget
-        direct = DirectReader(agents.interpreter, budget=budget, adapter=agents.interpreter_adapter)
+        direct = DirectReader(agents.interpreter, budget=budget, adapter=agents.interpreter_adapter,
+                              sampling=config.direct_sampling())
 
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(direct.answer(narrative, question, max_paragraph=max_paragraph))
