@@ -147,7 +147,7 @@ def _best_run(scores: np.ndarray, anchor: int, length: int, last: int) -> tuple[
     return int(best), int(best + length - 1)
 
 
-def _merge(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
+def merge_spans(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
     """Merge overlapping spans while the union stays within ``max_len`` paragraphs; otherwise trim
     the later span to start after the earlier one, so segments never share a paragraph."""
     merged: list[list] = []
@@ -178,11 +178,13 @@ def segment_narrative(
     index=None,
     encoder="auto",
     max_chapter: int | None = None,
+    max_paragraph: int | None = None,
     exhaustive: bool = False,
 ) -> list[Segment]:
     """Candidate segments for a question, in narrative order.
 
-    ``max_chapter`` restricts everything to chapters up to n (spoiler-free reading); ``exhaustive``
+    ``max_chapter`` restricts everything to chapters up to n (spoiler-free reading) and
+    ``max_paragraph`` to paragraphs up to that ID (a benchmark's reading position); ``exhaustive``
     tiles the whole (restricted) book with P_w-paragraph windows, ranked but none left out: a
     recall-first research mode that costs one Finder call per window. It is also the fallback when
     retrieval ranks nothing (no dense encoder and no shared word).
@@ -191,6 +193,8 @@ def segment_narrative(
 
     preset = get_preset(preset)
     last = narrative.last_paragraph_of_chapter(max_chapter)
+    if max_paragraph is not None:
+        last = min(last, max_paragraph)
     if last < 0:
         raise NarrativeError(f"{narrative.title}: nothing to read before chapter 1")
     index = index if index is not None else get_index(narrative, encoder)
@@ -220,7 +224,7 @@ def segment_narrative(
             continue
         start, end = _best_run(scores, paragraph_id, w, last)
         windows.append((start, end, "window", score, (paragraph_id,)))
-    segments = _merge(windows, max_len=w + r)
+    segments = merge_spans(windows, max_len=w + r)
     in_window = {i for s in segments for i in s.paragraph_ids}
     loose = sorted((p, s) for p, s in anchors if p not in in_window)
     for n in range(0, len(loose), r):

@@ -73,17 +73,18 @@ def qwen3_tokenizer():
     return AutoTokenizer.from_pretrained(str(qwen3_tokenizer_dir()))
 
 
-def _fingerprint(config: dict, seed: int) -> str:
-    payload = json.dumps({"config": config, "seed": seed, "build": _BUILD_VERSION}, sort_keys=True)
+def _fingerprint(config: dict, seed: int, dtype: str) -> str:
+    payload = json.dumps({"config": config, "seed": seed, "dtype": dtype, "build": _BUILD_VERSION}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def build_tiny_qwen3(path: str | Path, *, seed: int = 0, **overrides) -> Path:
+def build_tiny_qwen3(path: str | Path, *, seed: int = 0, dtype: str = "float32", **overrides) -> Path:
     """Build (or reuse) a tiny random ``Qwen3ForCausalLM`` checkpoint folder at ``path``.
 
     ``overrides`` replace entries of ``TINY_QWEN3_CONFIG`` (e.g. ``num_hidden_layers=1``,
     ``max_position_embeddings=512``). The folder holds the model, the real Qwen3 tokenizer with its
-    chat template and a generation config, all written by ``save_pretrained``. A folder already
+    chat template and a generation config, all written by ``save_pretrained``. ``dtype`` is the
+    stored weights' type (``bfloat16`` halves the folder of a full-size random model). A folder already
     built with the same config and seed is returned as is, so repeated calls are cheap. The folder
     is written next to ``path`` and renamed into place, so an interrupted build leaves nothing.
     """
@@ -92,7 +93,7 @@ def build_tiny_qwen3(path: str | Path, *, seed: int = 0, **overrides) -> Path:
         raise TypeError(f"build_tiny_qwen3: unknown config overrides {unknown}; known: {sorted(TINY_QWEN3_CONFIG)}")
     config_values = {**TINY_QWEN3_CONFIG, **overrides}
     target = Path(path)
-    fingerprint = _fingerprint(config_values, seed)
+    fingerprint = _fingerprint(config_values, seed, dtype)
     marker = target / _MARKER
     if marker.is_file() and json.loads(marker.read_text()).get("fingerprint") == fingerprint:
         return target
@@ -107,7 +108,7 @@ def build_tiny_qwen3(path: str | Path, *, seed: int = 0, **overrides) -> Path:
     try:
         torch.manual_seed(seed)
         config = Qwen3Config(**config_values)
-        model = Qwen3ForCausalLM(config).eval()
+        model = Qwen3ForCausalLM(config).to(getattr(torch, dtype)).eval()
         model.generation_config = GenerationConfig(
             bos_token_id=QWEN3_PAD_TOKEN_ID,
             eos_token_id=[QWEN3_IM_END_TOKEN_ID, QWEN3_PAD_TOKEN_ID],

@@ -145,6 +145,12 @@ def test_sampling_structured_output_and_adapter_reach_the_server(server):
     assert result.finish_reason == FINISH_LENGTH
 
 
+def test_ignore_eos_reaches_the_server(server):
+    with _backend(server) as backend:
+        backend.generate(CONVERSATIONS[:1], SamplingConfig(max_new_tokens=8, ignore_eos=True))
+    assert server.requests[0]["body"]["ignore_eos"] is True
+
+
 def test_transient_failures_are_retried(server):
     server.failures = [(503, "overloaded", {}), (429, "slow down", {"Retry-After": "0"}), (502, "bad gateway", {})]
     with _backend(server) as backend:

@@ -181,6 +181,13 @@ def test_sampling_settings_are_translated(fake_vllm, tiny_qwen3_path):
     assert sampled == {"temperature": 1.0, "top_p": 0.9, "top_k": 20, "max_tokens": 5, "seed": 3, "stop": ["</answer>"]}
 
 
+def test_ignore_eos_is_a_sampling_param(fake_vllm, tiny_qwen3_path):
+    backend = load_backend("vllm", str(tiny_qwen3_path))
+    backend.generate(CONVERSATIONS[:1], SamplingConfig(max_new_tokens=8, ignore_eos=True))
+    (call,) = fake_vllm.instances[0].calls
+    assert call["sampling_params"].kwargs["ignore_eos"] is True
+
+
 def test_prompts_go_as_token_ids_in_one_call_and_results_keep_order(fake_vllm, tiny_qwen3_path):
     backend = load_backend("vllm", str(tiny_qwen3_path), max_model_len=60)
     long = [{"role": "user", "content": "The rain kept falling on the moor. " * 20}]

@@ -12,20 +12,23 @@ import json
 
 import pytest
 
+from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
 from clueweaver.evaluation.records import PREDICTIONS_FILE, read_predictions
 from clueweaver.evaluation.report import summarize
-from clueweaver.evaluation.runner import EvalConfig, build_reader, run_evaluation
+from clueweaver.evaluation.runner import (
+    EvalConfig,
+    RetrievalReader,
+    build_reader,
+    interpreter_stage,
+    reader_output,
+    run_evaluation,
+)
+from clueweaver.pipeline import STAGES, ClueWeaver
+from clueweaver.protocol.calibration import needs_self_calibration
+from clueweaver.protocol.question import Question
 from tests.conftest import shared_path
 from tests.test_evaluation_runner import ITEMS, recompute, without_latency, write_benchmark
-
-pytest.importorskip("clueweaver.pipeline", reason="the inference engine is not merged into this branch yet")
-
-from clueweaver.backends.scripted import ScriptedBackend  # noqa: E402
-from clueweaver.evaluation.runner import RetrievalReader, interpreter_stage, reader_output  # noqa: E402
-from clueweaver.pipeline import STAGES, ClueWeaver  # noqa: E402
-from clueweaver.protocol.calibration import needs_self_calibration  # noqa: E402
-from clueweaver.protocol.question import Question  # noqa: E402
 
 FINDER_YES = "<reason>The key is here [14].</reason><answer>YES</answer>"
 

@@ -76,3 +76,13 @@ def test_interrupted_build_leaves_nothing(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="disk full"):
         build_tiny_qwen3(tmp_path / "m", num_hidden_layers=1)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_weights_can_be_stored_in_bfloat16(tmp_path):
+    from safetensors.torch import load_file
+
+    folder = build_tiny_qwen3(tmp_path / "m", dtype="bfloat16", num_hidden_layers=1)
+    weights = load_file(folder / "model.safetensors")
+    assert {str(w.dtype) for w in weights.values()} == {"torch.bfloat16"}
+    assert build_tiny_qwen3(folder, num_hidden_layers=1) == folder  # float32 is another model: rebuilt
+    assert {str(w.dtype) for w in load_file(folder / "model.safetensors").values()} == {"torch.float32"}

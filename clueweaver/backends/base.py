@@ -48,6 +48,10 @@ class SamplingConfig:
     ``top_k=0`` means no top-k cut. ``structured_output`` forces the output shape where the
     backend can constrain decoding (vLLM offline and ``vllm serve``): ``True`` forces
     ``<reason>...</reason><answer>...</answer>``, a string is used as the regex itself.
+    ``json_schema`` (a JSON schema as JSON text, so the settings stay hashable) constrains the
+    output to JSON following it, on the same backends; it excludes ``structured_output``.
+    ``ignore_eos`` decodes exactly ``max_new_tokens`` tokens (end-of-turn tokens are suppressed):
+    benchmarks with random weights use it to force the output lengths they measure.
     """
 
     temperature: float = 0.0
@@ -57,6 +61,8 @@ class SamplingConfig:
     seed: int | None = None
     stop: tuple[str, ...] = ()
     structured_output: bool | str = False
+    json_schema: str | None = None
+    ignore_eos: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.stop, str):
@@ -79,6 +85,16 @@ class SamplingConfig:
                 re.compile(self.structured_output)
             except re.error as exc:
                 problems.append(f"structured_output is not a valid regex ({exc}): {self.structured_output!r}")
+        if self.json_schema is not None:
+            try:
+                schema = json.loads(self.json_schema)
+            except (TypeError, json.JSONDecodeError) as exc:
+                schema = None
+                problems.append(f"json_schema must be JSON text of a schema object ({exc})")
+            if schema is not None and not isinstance(schema, dict):
+                problems.append(f"json_schema must be a JSON object, got {type(schema).__name__}")
+            if self.structured_output:
+                problems.append("json_schema and structured_output are exclusive; set one")
         if problems:
             raise ValueError("SamplingConfig: " + "; ".join(problems))
 
@@ -92,6 +108,11 @@ class SamplingConfig:
         if self.structured_output is True:
             return REASON_ANSWER_REGEX
         return self.structured_output or None
+
+    @property
+    def output_json_schema(self) -> dict | None:
+        """The JSON schema decoding must follow, or None."""
+        return json.loads(self.json_schema) if self.json_schema is not None else None
 
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> SamplingConfig:

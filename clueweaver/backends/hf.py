@@ -145,10 +145,10 @@ class HFBackend(GenerationBackend):
         return network.eval()
 
     def check_sampling(self, sampling: SamplingConfig) -> None:
-        if sampling.output_regex:
+        if sampling.output_regex or sampling.json_schema is not None:
             raise BackendError(
-                "hf backend: structured_output (regex-constrained decoding) is available with the vllm "
-                "backend and with `vllm serve` through the openai backend; set structured_output=False here"
+                "hf backend: structured_output and json_schema (constrained decoding) are available with "
+                "the vllm backend and with `vllm serve` through the openai backend; unset them here"
             )
 
     def _prepare(self, messages: Conversation) -> list[int]:
@@ -193,6 +193,8 @@ class HFBackend(GenerationBackend):
         settings = {"max_new_tokens": sampling.max_new_tokens, "do_sample": not sampling.greedy}
         if not sampling.greedy:
             settings.update(temperature=sampling.temperature, top_p=sampling.top_p, top_k=sampling.top_k)
+        if sampling.ignore_eos:
+            settings["min_new_tokens"] = sampling.max_new_tokens  # suppresses EOS until the end
         if self.fast_decode:
             settings["cache_implementation"] = "static"
         config = GenerationConfig(

@@ -5,8 +5,9 @@ and retried with exponential backoff on connection errors, timeouts, 429 and 5xx
 ``Retry-After``). A server that stays unreachable raises ``BackendError`` naming the URL.
 
 Server specifics, all optional: ``chat_template_kwargs`` (default ``{"enable_thinking": false}``,
-honoured by vLLM and llama.cpp for Qwen3); ``structured_outputs: {"regex": ...}`` when the sampling
-config asks for it (vLLM >= 0.12; other servers ignore it); ``top_k`` (vLLM, llama.cpp). With
+honoured by vLLM and llama.cpp for Qwen3); ``structured_outputs: {"regex": ...}`` or
+``{"json": schema}`` when the sampling config asks for it (vLLM >= 0.12; other servers ignore it);
+``top_k`` (vLLM, llama.cpp). With
 ``vllm serve --lora-modules finder=PATH ...`` an adapter is served as its own model name, so
 ``adapter=`` becomes the request's ``model`` (declare the names with ``adapters=``).
 
@@ -153,6 +154,10 @@ class OpenAIBackend(GenerationBackend):
             body["chat_template_kwargs"] = self.chat_template_kwargs
         if sampling.output_regex:
             body["structured_outputs"] = {"regex": sampling.output_regex}
+        elif sampling.json_schema is not None:
+            body["structured_outputs"] = {"json": sampling.output_json_schema}
+        if sampling.ignore_eos:
+            body["ignore_eos"] = True  # a vLLM extension; other servers ignore it
         return body
 
     def _complete(self, body: dict, local_prompt_tokens: int) -> Generation:

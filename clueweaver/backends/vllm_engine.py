@@ -8,7 +8,7 @@ both (``enable_lora``; one ``LoRARequest`` per adapter name, chosen per call).
 
 vLLM is imported only when this backend is built; it cannot run on machines without a GPU.
 Structured outputs use the current API (``SamplingParams(structured_outputs=StructuredOutputsParams
-(regex=...))``); the pre-0.12 names (``guided_decoding``, ``GuidedDecodingParams``) are gone, and a
+(regex=...))``, or ``json=`` a schema); the pre-0.12 names (``guided_decoding``, ``GuidedDecodingParams``) are gone, and a
 vLLM without the new name raises instead of decoding unconstrained.
 """
 
@@ -52,7 +52,9 @@ def vllm_sampling_params(sampling: SamplingConfig):
         "seed": sampling.seed,
         "stop": list(sampling.stop) or None,
     }
-    if sampling.output_regex:
+    if sampling.ignore_eos:
+        options["ignore_eos"] = True
+    if sampling.output_regex or sampling.json_schema is not None:
         try:
             from vllm.sampling_params import StructuredOutputsParams
         except ImportError as exc:
@@ -61,7 +63,10 @@ def vllm_sampling_params(sampling: SamplingConfig):
                 "vLLM >= 0.12; older names are ignored, which would decode unconstrained); install "
                 "'clueweaver[vllm]'"
             ) from exc
-        options["structured_outputs"] = StructuredOutputsParams(regex=sampling.output_regex)
+        if sampling.json_schema is not None:
+            options["structured_outputs"] = StructuredOutputsParams(json=sampling.output_json_schema)
+        else:
+            options["structured_outputs"] = StructuredOutputsParams(regex=sampling.output_regex)
     return SamplingParams(**options)
 
 

@@ -111,7 +111,7 @@ class EvalConfig:
     device: str | None = None  # hf backend; not part of the run's identity
     use_finder: bool = True
     self_calibration: bool = True
-    preset: str | None = None
+    preset: str | dict | None = None  # a name, or {base: NAME, field: value, ...}; default: the benchmark's own
     direct_budget: str = "32k"  # the direct reader's input budget: 32k, 128k or a token count
     pipeline: dict = field(default_factory=dict)  # more PipelineConfig settings (sampling, triggers, ...)
     encoder: str | None = "auto"
@@ -178,7 +178,8 @@ class EvalConfig:
         if not self.self_calibration:
             parts.append("no-self-cal")
         if self.preset != DEFAULT_PRESETS.get(self.benchmark, FALLBACK_PRESET):
-            parts.append(f"preset={self.preset}")
+            shown = self.preset if isinstance(self.preset, str) else json.dumps(self.preset, sort_keys=True)
+            parts.append(f"preset={shown}")
         for role in ("model", "finder", "interpreter", "finder_adapter", "interpreter_adapter"):
             if getattr(self, role):
                 parts.append(f"{role}={Path(getattr(self, role)).name}")
@@ -491,6 +492,6 @@ def build_reader(config: EvalConfig) -> PipelineReader:
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(direct.answer(narrative, question, max_paragraph=max_paragraph))
     else:
-        answer = RetrievalReader(RAG_RANKINGS[config.system], config.preset, interpreter_stage(pipeline, config.system),
+        answer = RetrievalReader(RAG_RANKINGS[config.system], pipeline.preset, interpreter_stage(pipeline, config.system),
                                  encoder=config.encoder, cache_dir=config.cache_dir)
     return PipelineReader(answer, agents)
