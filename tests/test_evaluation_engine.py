@@ -190,3 +190,25 @@ def test_quality_systems_end_to_end_and_compare(tiny_qwen3_path, tmp_path, capsy
     assert main(["eval-report", *(str(tmp_path / s) for s in runs), "--output", str(tmp_path / "report")]) == 0
     assert (tmp_path / "report" / "accuracy_latency.png").stat().st_size > 0
     assert (tmp_path / "direct" / PREDICTIONS_FILE).is_file()
+
+
+@pytest.mark.slow
+def test_cli_eval_with_a_config_yaml_runs_and_resumes(tiny_qwen3_path, tmp_path, capsys):
+    settings = tmp_path / "short.yaml"
+    settings.write_text("interpreter_sampling: {max_new_tokens: 24}\nself_calibration: false\n", encoding="utf-8")
+    command = ["eval", "--benchmark", "quality_leval", "--path", str(shared_path("quality_leval", "quality.jsonl")),
+               "--limit", "1", "--system", "rag-dense", "--encoder", "minilm", "--model", str(tiny_qwen3_path),
+               "--device", "cpu", "--config", str(settings), "--output", str(tmp_path / "run")]
+    assert main(command) == 0
+    out, err = capsys.readouterr()
+    assert "| rag-dense no-self-cal model=tiny-qwen3 |" in out and "(1 new, 0 resumed)" in err
+    run = json.loads((tmp_path / "run" / "run.json").read_text())
+    # the YAML's own-field setting lands in its field, the rest in the pipeline settings
+    assert run["config"]["self_calibration"] is False and run["config"]["pipeline"] == {"interpreter_sampling": {"max_new_tokens": 24}}
+    [record] = read_predictions(tmp_path / "run")
+    assert record["timings"]["calibrate"] == 0.0 and record["details"]["packet_chars"] <= 15000
+    assert main(command) == 0
+    assert "(0 new, 1 resumed)" in capsys.readouterr().err
+    # another setting on the same folder is refused, naming the difference
+    assert main([*command, "--preset", "focused"]) == 2
+    assert "preset: 'broader' there, 'focused' now" in capsys.readouterr().err
