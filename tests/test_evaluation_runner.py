@@ -394,3 +394,15 @@ def test_cli_eval_errors_are_clean(bench, tmp_path, capsys):
     code = main(["eval", "--benchmark", "jsonl", "--path", str(bench), "--system", "direct",
                  "--direct-budget", "lots", "--output", str(tmp_path / "y")])
     assert code == 2 and "direct budget 'lots'" in capsys.readouterr().err
+
+
+def test_bad_pipeline_settings_fail_before_anything_loads():
+    with pytest.raises(EvalError, match="unknown preset 'nope'"):
+        EvalConfig(benchmark="nocha", system="clueweaver", preset="nope")
+    with pytest.raises(EvalError, match="unknown settings.*finder_temperature"):
+        EvalConfig(benchmark="nocha", system="clueweaver", pipeline={"finder_temperature": 0.7})
+    with pytest.raises(EvalError, match="pipeline settings preset have their own options"):
+        EvalConfig(benchmark="nocha", system="clueweaver", pipeline={"preset": "focused"})
+    custom = EvalConfig(benchmark="nocha", system="rag-bm25", preset={"base": "nocha", "char_budget": 8000})
+    assert custom.pipeline_config().preset.char_budget == 8000
+    assert custom.default_label() == 'rag-bm25 preset={"base": "nocha", "char_budget": 8000}'

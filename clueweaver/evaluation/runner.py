@@ -139,8 +139,7 @@ class EvalConfig:
         clash = sorted(set(self.pipeline) & set(self.OWN_FIELDS))
         if clash:
             raise EvalError(f"pipeline settings {', '.join(clash)} have their own options (--preset, --no-finder, ...); set them there")
-        if self.pipeline:
-            self.pipeline_config()  # reject unknown settings before anything loads
+        self.pipeline_config()  # reject an unknown preset or setting before anything loads
         self.direct_budget = str(self.direct_budget)
         if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
             raise EvalError(f"direct budget {self.direct_budget!r}: use {' or '.join(DIRECT_BUDGETS)} or a number of tokens")
