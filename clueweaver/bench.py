@@ -92,29 +92,21 @@ def bench_recall(*, encoders=(None, "minilm"), presets=("detectiveqa", "nocha"),
     """Recall on GutenQA's single-paragraph questions and the multi-hop checks, per encoder and
     preset, beside plain BM25 with the same number of paragraphs. Returns (JSON, Markdown)."""
     from clueweaver.benchmarks import load_benchmark
-    from clueweaver.checks import load_multihop_checks
-    from clueweaver.evaluation.retrieval import GoldItem, format_report, measure_recall
-    from clueweaver.retrieval import get_index
+    from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items, retrieval_diagnostics
 
-    gutenqa = load_benchmark("gutenqa")
     sets = {
         "GutenQA Emma (single gold paragraph)": [
-            GoldItem(gutenqa.narrative(item), item.question, item.gold_evidence, item.item_id)
-            for item in gutenqa.items if len(item.gold_evidence) == 1
+            item for item in benchmark_gold_items(load_benchmark("gutenqa")) if len(item.gold_ids) == 1
         ],
-        "Multi-hop checks (2-4 distant gold paragraphs)": [
-            GoldItem(narrative, check.question, check.gold_ids, check.id) for narrative, check in load_multihop_checks()
-        ],
+        "Multi-hop checks (2-4 distant gold paragraphs)": multihop_gold_items(),
     }
     payload, tables = {}, []
     for encoder in encoders:
         for name, items in sets.items():
-            reports = [
-                measure_recall(items, preset, index_for=lambda n: get_index(n, encoder), progress=progress) for preset in presets
-            ]
             label = f"{name}, encoder: {encoder or 'none (BM25 alone)'}"
-            payload[label] = [r.summary() for r in reports]
-            tables.append(format_report(reports, label))
+            result = retrieval_diagnostics(items, presets, encoder=encoder, title=label, progress=progress)
+            payload[label] = list(result["presets"].values())
+            tables.append(result["markdown"])
     return payload, "\n\n".join(tables)
 
 

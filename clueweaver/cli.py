@@ -303,11 +303,14 @@ def load_agents_from_args(args, *, model: str | None = None):
         raise UsageError(str(exc)) from None
 
 
-def add_pipeline_arguments(parser: argparse.ArgumentParser) -> None:
-    """How the pipeline reads (ask, demo): a YAML of settings, overridden by the flags."""
+def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bool = True) -> None:
+    """How the pipeline reads (ask, demo, eval): a YAML of settings, overridden by the flags.
+    ``reading_limit=False`` leaves out --max-chapter (eval items carry their own limits)."""
     parser.add_argument("--config", default=None, help="YAML of pipeline settings (see configs/pipeline.yaml); flags override it")
-    parser.add_argument("--preset", default=None, help="segmentation and packing preset (default detectiveqa; see clueweaver/presets.yaml)")
-    parser.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
+    parser.add_argument("--preset", default=None, help="segmentation and packing preset (default detectiveqa, in eval the "
+                        "benchmark's own; see clueweaver/presets.yaml)")
+    if reading_limit:
+        parser.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
     parser.add_argument("--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder")
     parser.add_argument("--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass")
     parser.add_argument(
@@ -318,13 +321,11 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser) -> None:
     add_encoder_argument(parser)
 
 
-def pipeline_config_from_args(args, **overrides):
-    """``--config`` YAML, then the flags, then ``overrides``; bad settings are a UsageError."""
+def pipeline_settings_from_args(args) -> dict:
+    """The ``--config`` YAML with the flags on top (encoder and cache folder aside)."""
     from pathlib import Path
 
     import yaml
-
-    from clueweaver.pipeline import PipelineConfig
 
     values = {}
     if args.config:
@@ -342,6 +343,14 @@ def pipeline_config_from_args(args, **overrides):
         values["self_calibration"] = False
     if args.segment_source:
         values["segment_source"] = args.segment_source
+    return values
+
+
+def pipeline_config_from_args(args, **overrides):
+    """``--config`` YAML, then the flags, then ``overrides``; bad settings are a UsageError."""
+    from clueweaver.pipeline import PipelineConfig
+
+    values = pipeline_settings_from_args(args)
     values.update(encoder=None if args.encoder == "none" else args.encoder, cache_dir=args.cache_dir, **overrides)
     try:
         return PipelineConfig.from_dict(values)
@@ -443,6 +452,161 @@ def run_demo(args) -> int:
 
 
 COMMANDS += [add_ask, add_demo]
+
+
+# --- evaluation ---------------------------------------------------------------------------------
+
+
+def _benchmark_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--benchmark", required=True, help="a loader name (see `clueweaver benchmark --help`)")
+    parser.add_argument("--path", help="the benchmark's file or folder (default: under the shared data folder)")
+    parser.add_argument("--split", help="a split or subset, where the benchmark has them")
+    parser.add_argument("--limit", type=int, help="only the first N items")
+    parser.add_argument("--skip-bad", action="store_true", help="skip and count bad rows instead of stopping")
+
+
+def add_eval(sub) -> None:
+    from clueweaver.evaluation.runner import SYSTEMS
+
+    p = sub.add_parser("eval", help="evaluate a system on a benchmark: per-item records (resumable), summary, audits")
+    _benchmark_selection(p)
+    p.add_argument("--items", help="only these item IDs (comma-separated)")
+    p.add_argument("--system", required=True, choices=SYSTEMS)
+    add_model_arguments(p)
+    add_pipeline_arguments(p, reading_limit=False)
+    p.add_argument("--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number")
+    p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
+    p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
+    p.add_argument("--save-traces", action="store_true", help="also write every item's full trace to traces.jsonl")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of Markdown")
+    p.set_defaults(run=run_eval)
+
+
+def run_eval(args) -> int:
+    from clueweaver.backends import BackendError
+    from clueweaver.evaluation.records import RecordError
+    from clueweaver.evaluation.report import markdown
+    from clueweaver.evaluation.runner import EvalConfig, EvalError, run_evaluation
+
+    settings = pipeline_settings_from_args(args)
+    own = {name: settings.pop(name) for name in ("preset", "use_finder", "self_calibration") if name in settings}
+    try:
+        config = EvalConfig(
+            benchmark=args.benchmark, system=args.system, path=args.path, split=args.split, limit=args.limit,
+            item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()), skip_bad=args.skip_bad,
+            backend=args.backend, model=args.model, finder=args.finder, interpreter=args.interpreter,
+            finder_adapter=args.finder_adapter, interpreter_adapter=args.interpreter_adapter, base_url=args.base_url,
+            device=args.device, direct_budget=args.direct_budget, pipeline=settings, **own,
+            encoder=None if args.encoder == "none" else args.encoder, cache_dir=args.cache_dir,
+            output=args.output, label=args.label, save_traces=args.save_traces,
+        )
+        result = run_evaluation(config)
+    except (EvalError, RecordError, BackendError) as exc:
+        raise UsageError(str(exc)) from None
+    label = config.label or config.default_label()
+    if args.json:
+        _print_json({label: result.summary})
+    else:
+        print(markdown({label: result.summary}))
+    print(f"run folder: {result.output} ({result.new_records} new, {result.resumed_records} resumed)", file=sys.stderr)
+    return 0
+
+
+def add_eval_report(sub) -> None:
+    p = sub.add_parser("eval-report", help="one table (and accuracy-latency plot) from several run folders")
+    p.add_argument("runs", nargs="+", help="run folders or predictions files; runs with one label form one row")
+    p.add_argument("--output", help="folder for summary.json, summary.md and accuracy_latency.png")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_report)
+
+
+def run_eval_report(args) -> int:
+    from clueweaver.evaluation.records import RecordError
+    from clueweaver.evaluation.report import load_runs, markdown, summarize, write_report
+
+    try:
+        summaries = {label: summarize(records) for label, records in load_runs(args.runs).items()}
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+    if args.output:
+        write_report(summaries, args.output)
+    if args.json:
+        _print_json(summaries)
+    else:
+        print(markdown(summaries))
+    return 0
+
+
+def add_eval_compare(sub) -> None:
+    p = sub.add_parser("eval-compare", help="exact McNemar test and error transitions between two runs on identical items")
+    p.add_argument("run_a", help="run folder or predictions file of system A")
+    p.add_argument("run_b", help="run folder or predictions file of system B")
+    p.add_argument("--output", help="folder for compare.json and compare.md")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_compare)
+
+
+def run_eval_compare(args) -> int:
+    from pathlib import Path
+
+    from clueweaver.evaluation.records import RecordError, read_predictions
+    from clueweaver.evaluation.report import compare, compare_markdown, run_label
+
+    def label(path: str) -> str:
+        return run_label(path if Path(path).is_dir() else Path(path).parent)
+
+    try:
+        result = compare(read_predictions(args.run_a), read_predictions(args.run_b))
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+    table = compare_markdown(result, label(args.run_a), label(args.run_b))
+    if args.output:
+        folder = Path(args.output)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "compare.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        (folder / "compare.md").write_text(table, encoding="utf-8")
+    if args.json:
+        _print_json(result)
+    else:
+        print(table)
+    return 0
+
+
+def add_eval_retrieval(sub) -> None:
+    p = sub.add_parser("eval-retrieval", help="gold-evidence recall of segments and packets at each preset (no model)")
+    _benchmark_selection(p)
+    p.add_argument("--presets", default="all", help="comma-separated preset names, or all")
+    add_encoder_argument(p)
+    p.add_argument("--output", help="folder for retrieval.json and retrieval.md")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_retrieval)
+
+
+def run_eval_retrieval(args) -> int:
+    from clueweaver.evaluation.diagnostics import (
+        DiagnosticsError,
+        load_gold_items,
+        resolve_presets,
+        retrieval_diagnostics,
+        write_diagnostics,
+    )
+
+    try:
+        presets = resolve_presets([p.strip() for p in args.presets.split(",") if p.strip()])
+        items = load_gold_items(args.benchmark, args.path, split=args.split, limit=args.limit, skip_bad=args.skip_bad)
+    except DiagnosticsError as exc:
+        raise UsageError(str(exc)) from None
+    result = retrieval_diagnostics(items, presets, encoder=args.encoder, cache_dir=args.cache_dir)
+    if args.output:
+        write_diagnostics(result, args.output)
+    if args.json:
+        _print_json({k: v for k, v in result.items() if k not in ("markdown", "rows")})
+    else:
+        print(result["markdown"])
+    return 0
+
+
+COMMANDS += [add_eval, add_eval_report, add_eval_compare, add_eval_retrieval]
 
 
 def add_serve(sub) -> None:

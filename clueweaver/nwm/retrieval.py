@@ -175,7 +175,9 @@ def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=No
     """Indices of ``texts``, best first, by the retrieval module's ranking: BM25 and (with an
     encoder) dense similarity summed over the queries, fused by reciprocal rank (NWM A.1).
     Neighbour smoothing and pseudo-relevance feedback, made for paragraphs of a book, are off:
-    records are not a sequence, and one-hop expansion is what reaches the second hop here.
+    records are not a sequence, and one-hop expansion is what reaches the second hop here. Dense
+    similarity weighs as much as BM25: records are short paraphrases of the book, where wording
+    differs from the question more often than in the book's own paragraphs.
     ``vectors`` are the texts' embeddings when already computed."""
     from clueweaver.narrative import from_paragraphs
     from clueweaver.retrieval import BM25Index, RankingConfig, RetrievalIndex
@@ -184,7 +186,7 @@ def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=No
         vectors = encoder.encode(texts)
     collection = from_paragraphs(texts, title="world-model records", detect_headings=False)
     index = RetrievalIndex(collection, BM25Index.from_texts(texts), encoder if vectors is not None else None, vectors,
-                           RankingConfig(smoothing=0.0, feedback_docs=0))
+                           RankingConfig(smoothing=0.0, feedback_docs=0, dense_weight=1.0))
     return index.rank(queries)
 
 
