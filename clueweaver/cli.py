@@ -148,7 +148,77 @@ def run_segment(args) -> int:
     return 0
 
 
-COMMANDS: list = [add_index, add_segment]
+def add_bench(sub) -> None:
+    p = sub.add_parser("bench", help="shipped benchmarks that print numbers (speed, recall)")
+    kinds = p.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
+
+    retrieval = kinds.add_parser("retrieval", help="index build, segmentation latency, embedding and cache reload on one book")
+    retrieval.add_argument("--book", default="nocha:little_women_louisa_may_alcott", help="a book file or a shared-data key")
+    retrieval.add_argument("--encoder", default="minilm", help="dense encoder to time, or none")
+    retrieval.add_argument("--repeats", type=int, default=20)
+    retrieval.set_defaults(run=run_bench_retrieval)
+
+    recall = kinds.add_parser("recall", help="gold-evidence recall on GutenQA and the multi-hop checks vs plain BM25")
+    recall.add_argument("--encoder", action="append", default=None, help="encoders to compare (repeatable; 'none' = BM25 alone)")
+    recall.add_argument("--preset", action="append", default=None, help="presets to measure (repeatable)")
+    recall.add_argument("--output", help="also write the Markdown tables and JSON next to this path (.md)")
+    recall.set_defaults(run=run_bench_recall)
+
+    pipeline = kinds.add_parser("pipeline", help="stage timings of the pipeline and its ratio to the direct reader, same backend and device")
+    pipeline.add_argument("--shape", choices=["detectiveqa", "tiny"], default="detectiveqa", help="prompt and output lengths to measure")
+    pipeline.add_argument("--model-shape", choices=["qwen3-4b", "tiny"], default="qwen3-4b", help="random-weight model to build")
+    pipeline.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:1, ...")
+    pipeline.add_argument("--agents", choices=["separate", "shared"], default="separate",
+                          help="two model copies (Finder and Interpreter) or one serving both")
+    pipeline.add_argument("--repeats", type=int, default=3, help="timed runs (the median is reported)")
+    pipeline.add_argument("--warmup", type=int, default=1, help="untimed runs first (compilation, caches)")
+    pipeline.add_argument("--dynamic-cache", action="store_true", help="hf backend without the static-cache fast path")
+    pipeline.add_argument("--max-batch-size", type=int, default=16, help="rows per forward pass (the Finder batch is split above it)")
+    pipeline.add_argument("--model-dir", default=None, help="where the random checkpoint is built (default: the cache folder)")
+    pipeline.add_argument("--output", default=None, help="also write the JSON to this file")
+    pipeline.set_defaults(run=run_bench_pipeline)
+
+
+def run_bench_retrieval(args) -> int:
+    from clueweaver.bench import bench_retrieval
+
+    encoder = None if args.encoder == "none" else args.encoder
+    _print_json(bench_retrieval(args.book, encoder=encoder, repeats=args.repeats))
+    return 0
+
+
+def run_bench_recall(args) -> int:
+    from pathlib import Path
+
+    from clueweaver.bench import bench_recall
+
+    encoders = [None if e == "none" else e for e in (args.encoder or ["none", "minilm"])]
+    payload, markdown = bench_recall(encoders=encoders, presets=args.preset or ["detectiveqa", "nocha"])
+    print(markdown)
+    if args.output:
+        path = Path(args.output)
+        path.write_text(markdown + "\n", encoding="utf-8")
+        path.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def run_bench_pipeline(args) -> int:
+    from pathlib import Path
+
+    from clueweaver.bench import bench_pipeline
+
+    payload = bench_pipeline(
+        shape=args.shape, model_shape=args.model_shape, device=args.device, agents=args.agents,
+        repeats=args.repeats, warmup=args.warmup, fast_decode=False if args.dynamic_cache else None,
+        max_batch_size=args.max_batch_size, model_dir=args.model_dir,
+    )  # fmt: skip
+    _print_json(payload)
+    if args.output:
+        Path(args.output).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+COMMANDS: list = [add_index, add_segment, add_bench]
 
 
 def add_benchmark(subparsers) -> None:
@@ -181,6 +251,397 @@ def _run_benchmark(args) -> int:
 COMMANDS.append(add_benchmark)
 
 
+def add_nwm(subparsers) -> None:
+    """``clueweaver nwm publish|import|export|status|state|query`` (Narrative World Model)."""
+    from clueweaver.nwm.commands import add_nwm_parser
+
+    add_nwm_parser(subparsers)
+
+
+COMMANDS.append(add_nwm)
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, *, agents: bool = True, model_help: str = "") -> None:
+    """Which models answer, on which backend (ask, demo)."""
+    parser.add_argument("--model", default=None, help=model_help or "one checkpoint folder or hub id for both agents")
+    if agents:
+        parser.add_argument("--finder", default=None, help="the Finder's checkpoint (default Qwen/Qwen3-4B-Instruct-2507)")
+        parser.add_argument("--interpreter", default=None, help="the Interpreter's checkpoint (default Qwen/Qwen3-4B-Instruct-2507)")
+        parser.add_argument("--finder-adapter", default=None, metavar="PATH|NAME",
+                            help="the Finder's LoRA adapter over its base model (a folder; with --backend openai, the served name)")
+        parser.add_argument("--interpreter-adapter", default=None, metavar="PATH|NAME", help="the Interpreter's LoRA adapter")
+    parser.add_argument("--backend", choices=["hf", "vllm", "openai"], default="hf")
+    parser.add_argument("--base-url", default=None, help="openai backend: the server's URL ending in /v1")
+    parser.add_argument("--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)")
+
+
+def load_agents_from_args(args, *, model: str | None = None):
+    """The agents the arguments name; the offline smoke model stands in only when no model was
+    named at all (and the demo extra is installed). Unloadable models are a UsageError."""
+    from clueweaver.agents import ModelUnavailable, load_agents
+
+    model = model or args.model
+    finder = getattr(args, "finder", None) or model
+    interpreter = getattr(args, "interpreter", None) or model
+    finder_adapter, interpreter_adapter = getattr(args, "finder_adapter", None), getattr(args, "interpreter_adapter", None)
+    options = {}
+    if args.base_url:
+        if args.backend != "openai":
+            raise UsageError("--base-url applies to --backend openai only")
+        options["base_url"] = args.base_url
+    if args.device:
+        if args.backend != "hf":
+            raise UsageError("--device applies to --backend hf only")
+        options["device"] = args.device
+    named = finder or interpreter or finder_adapter or interpreter_adapter
+    try:
+        return load_agents(
+            finder, interpreter, backend=args.backend, finder_adapter=finder_adapter,
+            interpreter_adapter=interpreter_adapter, options=options, smoke_fallback=not named,
+        )  # fmt: skip
+    except ModelUnavailable as exc:
+        raise UsageError(str(exc)) from None
+
+
+def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bool = True) -> None:
+    """How the pipeline reads (ask, demo, eval): a YAML of settings, overridden by the flags.
+    ``reading_limit=False`` leaves out --max-chapter (eval items carry their own limits)."""
+    parser.add_argument("--config", default=None, help="YAML of pipeline settings (see configs/pipeline.yaml); flags override it")
+    parser.add_argument("--preset", default=None, help="segmentation and packing preset (default detectiveqa, in eval the "
+                        "benchmark's own; see clueweaver/presets.yaml)")
+    if reading_limit:
+        parser.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
+    parser.add_argument("--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder")
+    parser.add_argument("--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass")
+    parser.add_argument(
+        "--segment-source", choices=("plain", "nwm", "mix"), default=None,
+        help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
+        "Model records (nwm; build them with 'clueweaver nwm publish/import'), or both (mix)",
+    )
+    add_encoder_argument(parser)
+
+
+def pipeline_settings_from_args(args) -> dict:
+    """The ``--config`` YAML with the flags on top (encoder and cache folder aside)."""
+    from pathlib import Path
+
+    import yaml
+
+    values = {}
+    if args.config:
+        path = Path(args.config)
+        if not path.is_file():
+            raise UsageError(f"--config {path}: no such file")
+        values = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if not isinstance(values, dict):
+            raise UsageError(f"--config {path}: expected a mapping of pipeline settings")
+    if args.preset:
+        values["preset"] = args.preset
+    if args.no_finder:
+        values["use_finder"] = False
+    if args.no_self_calibration:
+        values["self_calibration"] = False
+    if args.segment_source:
+        values["segment_source"] = args.segment_source
+    return values
+
+
+def pipeline_config_from_args(args, **overrides):
+    """``--config`` YAML, then the flags, then ``overrides``; bad settings are a UsageError."""
+    from clueweaver.pipeline import PipelineConfig
+
+    values = pipeline_settings_from_args(args)
+    values.update(encoder=None if args.encoder == "none" else args.encoder, cache_dir=args.cache_dir, **overrides)
+    try:
+        return PipelineConfig.from_dict(values)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"pipeline settings: {exc}") from None
+
+
+def _print_progress(stage: str, info: dict) -> None:
+    if info.get("status") == "done" and stage != "done":
+        details = ", ".join(f"{k} {v}" for k, v in info.items() if k not in ("status", "seconds"))
+        print(f"  {stage}: {info['seconds']:.2f} s" + (f" ({details})" if details else ""), file=sys.stderr)
+
+
+def add_ask(sub) -> None:
+    p = sub.add_parser("ask", help="answer a multiple-choice question or check a claim about a book, with cited evidence")
+    p.add_argument("book", help=".txt, .md, .epub or .jsonl")
+    add_question_arguments(p)
+    add_model_arguments(p)
+    add_pipeline_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the result and its full trace as JSON")
+    p.set_defaults(run=run_ask)
+
+
+def run_ask(args) -> int:
+    from clueweaver.backends import BackendError
+    from clueweaver.narrative import load_narrative
+    from clueweaver.pipeline import format_result
+
+    question = question_from_args(args)
+    config = pipeline_config_from_args(args)
+    narrative = load_narrative(args.book)
+    narrative.last_paragraph_of_chapter(args.max_chapter)  # a bad limit fails before models load
+    agents = load_agents_from_args(args)
+    try:
+        result = agents.pipeline(config).answer(narrative, question, max_chapter=args.max_chapter, progress_callback=_print_progress)
+    except BackendError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        agents.close()
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(format_result(result, narrative))
+    return 0
+
+
+def add_demo(sub) -> None:
+    p = sub.add_parser(
+        "demo", help="run the whole pipeline on a short original mystery bundled with ClueWeaver",
+        description="Answers a multiple-choice question and checks a claim about 'The Lantern at Marrow Quay', a "
+        "seven-chapter mystery written for ClueWeaver (chapter 7 is the solution: --max-chapter 6 reads spoiler-free).",
+    )  # fmt: skip
+    add_model_arguments(p, agents=False, model_help=(
+        "a checkpoint folder or hub id for both agents (default: Qwen/Qwen3-4B-Instruct-2507, else the offline "
+        "smoke model of the demo extra); 'tiny': a tiny random Qwen3, a wiring check whose answers mean nothing"
+    ))
+    add_pipeline_arguments(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_demo)
+
+
+def run_demo(args) -> int:
+    from clueweaver.backends import BackendError
+    from clueweaver.demo import demo_report, load_demo
+
+    model, overrides = args.model, {}
+    if model == "tiny":
+        from clueweaver.retrieval import default_cache_dir
+        from clueweaver.testing import build_tiny_qwen3
+
+        print("warning: --model tiny is a tiny RANDOM model: this checks the wiring (16 tokens per reply), "
+              "its answers mean nothing", file=sys.stderr)  # fmt: skip
+        model = str(build_tiny_qwen3(default_cache_dir() / "tiny-qwen3"))
+        overrides = {"finder_sampling": {"max_new_tokens": 16}, "interpreter_sampling": {"max_new_tokens": 16}}
+    config = pipeline_config_from_args(args, **overrides)
+    narrative, questions = load_demo()
+    agents = load_agents_from_args(args, model=model)
+    pipeline = agents.pipeline(config)
+    reports = []
+    try:
+        for demo in questions:
+            result = pipeline.answer(narrative, demo.question, max_chapter=args.max_chapter, progress_callback=_print_progress)
+            reports.append((demo, result))
+    except BackendError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        agents.close()
+    if args.json:
+        _print_json({
+            "book": narrative.title, "smoke_model": agents.smoke,
+            "questions": [{"id": d.id, "expected": d.answer, "evidence_ids": list(d.evidence_ids), **r.to_dict()} for d, r in reports],
+        })  # fmt: skip
+        return 0
+    print(f"{narrative.title}: {len(narrative)} paragraphs, {len(narrative.chapters)} chapters; {'; '.join(agents.notes)}")
+    for demo, result in reports:
+        print()
+        print(demo_report(narrative, demo, result))
+    return 0
+
+
+COMMANDS += [add_ask, add_demo]
+
+
+# --- evaluation ---------------------------------------------------------------------------------
+
+
+def _benchmark_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--benchmark", required=True, help="a loader name (see `clueweaver benchmark --help`)")
+    parser.add_argument("--path", help="the benchmark's file or folder (default: under the shared data folder)")
+    parser.add_argument("--split", help="a split or subset, where the benchmark has them")
+    parser.add_argument("--limit", type=int, help="only the first N items")
+    parser.add_argument("--skip-bad", action="store_true", help="skip and count bad rows instead of stopping")
+
+
+def add_eval(sub) -> None:
+    from clueweaver.evaluation.runner import SYSTEMS
+
+    p = sub.add_parser("eval", help="evaluate a system on a benchmark: per-item records (resumable), summary, audits")
+    _benchmark_selection(p)
+    p.add_argument("--items", help="only these item IDs (comma-separated)")
+    p.add_argument("--system", required=True, choices=SYSTEMS)
+    add_model_arguments(p)
+    add_pipeline_arguments(p, reading_limit=False)
+    p.add_argument("--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number")
+    p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
+    p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
+    p.add_argument("--save-traces", action="store_true", help="also write every item's full trace to traces.jsonl")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of Markdown")
+    p.set_defaults(run=run_eval)
+
+
+def run_eval(args) -> int:
+    from clueweaver.backends import BackendError
+    from clueweaver.evaluation.records import RecordError
+    from clueweaver.evaluation.report import markdown
+    from clueweaver.evaluation.runner import EvalConfig, EvalError, run_evaluation
+
+    settings = pipeline_settings_from_args(args)
+    own = {name: settings.pop(name) for name in ("preset", "use_finder", "self_calibration") if name in settings}
+    try:
+        config = EvalConfig(
+            benchmark=args.benchmark, system=args.system, path=args.path, split=args.split, limit=args.limit,
+            item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()), skip_bad=args.skip_bad,
+            backend=args.backend, model=args.model, finder=args.finder, interpreter=args.interpreter,
+            finder_adapter=args.finder_adapter, interpreter_adapter=args.interpreter_adapter, base_url=args.base_url,
+            device=args.device, direct_budget=args.direct_budget, pipeline=settings, **own,
+            encoder=None if args.encoder == "none" else args.encoder, cache_dir=args.cache_dir,
+            output=args.output, label=args.label, save_traces=args.save_traces,
+        )
+        result = run_evaluation(config)
+    except (EvalError, RecordError, BackendError) as exc:
+        raise UsageError(str(exc)) from None
+    label = config.label or config.default_label()
+    if args.json:
+        _print_json({label: result.summary})
+    else:
+        print(markdown({label: result.summary}))
+    print(f"run folder: {result.output} ({result.new_records} new, {result.resumed_records} resumed)", file=sys.stderr)
+    return 0
+
+
+def add_eval_report(sub) -> None:
+    p = sub.add_parser("eval-report", help="one table (and accuracy-latency plot) from several run folders")
+    p.add_argument("runs", nargs="+", help="run folders or predictions files; runs with one label form one row")
+    p.add_argument("--output", help="folder for summary.json, summary.md and accuracy_latency.png")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_report)
+
+
+def run_eval_report(args) -> int:
+    from clueweaver.evaluation.records import RecordError
+    from clueweaver.evaluation.report import load_runs, markdown, summarize, write_report
+
+    try:
+        summaries = {label: summarize(records) for label, records in load_runs(args.runs).items()}
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+    if args.output:
+        write_report(summaries, args.output)
+    if args.json:
+        _print_json(summaries)
+    else:
+        print(markdown(summaries))
+    return 0
+
+
+def add_eval_compare(sub) -> None:
+    p = sub.add_parser("eval-compare", help="exact McNemar test and error transitions between two runs on identical items")
+    p.add_argument("run_a", help="run folder or predictions file of system A")
+    p.add_argument("run_b", help="run folder or predictions file of system B")
+    p.add_argument("--output", help="folder for compare.json and compare.md")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_compare)
+
+
+def run_eval_compare(args) -> int:
+    from pathlib import Path
+
+    from clueweaver.evaluation.records import RecordError, read_predictions
+    from clueweaver.evaluation.report import compare, compare_markdown, run_label
+
+    def label(path: str) -> str:
+        return run_label(path if Path(path).is_dir() else Path(path).parent)
+
+    try:
+        result = compare(read_predictions(args.run_a), read_predictions(args.run_b))
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+    table = compare_markdown(result, label(args.run_a), label(args.run_b))
+    if args.output:
+        folder = Path(args.output)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "compare.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        (folder / "compare.md").write_text(table, encoding="utf-8")
+    if args.json:
+        _print_json(result)
+    else:
+        print(table)
+    return 0
+
+
+def add_eval_retrieval(sub) -> None:
+    p = sub.add_parser("eval-retrieval", help="gold-evidence recall of segments and packets at each preset (no model)")
+    _benchmark_selection(p)
+    p.add_argument("--presets", default="all", help="comma-separated preset names, or all")
+    add_encoder_argument(p)
+    p.add_argument("--output", help="folder for retrieval.json and retrieval.md")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_retrieval)
+
+
+def run_eval_retrieval(args) -> int:
+    from clueweaver.evaluation.diagnostics import (
+        DiagnosticsError,
+        load_gold_items,
+        resolve_presets,
+        retrieval_diagnostics,
+        write_diagnostics,
+    )
+
+    try:
+        presets = resolve_presets([p.strip() for p in args.presets.split(",") if p.strip()])
+        items = load_gold_items(args.benchmark, args.path, split=args.split, limit=args.limit, skip_bad=args.skip_bad)
+    except DiagnosticsError as exc:
+        raise UsageError(str(exc)) from None
+    result = retrieval_diagnostics(items, presets, encoder=args.encoder, cache_dir=args.cache_dir)
+    if args.output:
+        write_diagnostics(result, args.output)
+    if args.json:
+        _print_json({k: v for k, v in result.items() if k not in ("markdown", "rows")})
+    else:
+        print(result["markdown"])
+    return 0
+
+
+COMMANDS += [add_eval, add_eval_report, add_eval_compare, add_eval_retrieval]
+
+
+def add_serve(sub) -> None:
+    from clueweaver.config import add_config_arguments
+    from clueweaver.serve_config import ServeConfig
+
+    p = sub.add_parser(
+        "serve", help="the local reading room: a web page and an API over your books",
+        description="Serve the reading room (page at /, API under /api, docs at /docs). Listens on 127.0.0.1 by "
+        "default; any other address needs a bearer token (set CLUEWEAVER_TOKEN). See docs/serving.md.",
+    )  # fmt: skip
+    add_config_arguments(p, ServeConfig)
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args) -> int:
+    from clueweaver.agents import ModelUnavailable
+    from clueweaver.config import ConfigError, config_from_args
+    from clueweaver.library import LibraryError
+    from clueweaver.serve_config import ServeConfig
+
+    try:
+        from serve.app import UnsafeBind, check_bind, run
+    except ImportError as exc:
+        raise UsageError(f"the server needs the serve extra ({exc}): pip install 'clueweaver[serve]'") from None
+    try:
+        config = config_from_args(ServeConfig, args)
+        check_bind(config.host, config.resolved_token())
+        run(config)
+    except (ConfigError, ModelUnavailable, LibraryError, UnsafeBind) as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+COMMANDS.append(add_serve)
 def add_export(subparsers) -> None:
     parser = subparsers.add_parser(
         "export", help="turn a training checkpoint into a Hub-ready model folder (safetensors, tokenizer, card); optionally push it"

@@ -19,6 +19,14 @@ PARAGRAPH_SEPARATOR = "\n\n"
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".epub", ".jsonl")
 
 
+TRUNCATION_MARKER = " [… paragraph truncated: {omitted} more characters]"
+
+
+def gap_marker(first_missing: int, last_missing: int) -> str:
+    count = last_missing - first_missing + 1
+    return f"[… {count} paragraph{'' if count == 1 else 's'} omitted …]"
+
+
 class NarrativeError(ValueError):
     """A book that cannot be read; the message names the file and the problem."""
 
@@ -94,9 +102,27 @@ class Narrative:
             return self.chapters[0].first_paragraph - 1
         return self.chapters[chapter - 1].last_paragraph
 
-    def render(self, paragraph_ids) -> str:
-        """``[id] text`` lines, the form in which agents see and cite paragraphs."""
-        return "\n".join(f"[{i}] {self.paragraphs[i].text}" for i in paragraph_ids)
+    def render(self, paragraph_ids, *, gap_markers: bool = True, truncate: dict[int, int] | None = None) -> str:
+        """``[id] text`` lines, the form in which agents see and cite paragraphs, in the given
+        (ascending) order. Where IDs skip, a marker line says how many paragraphs are left out, so a
+        reader never mistakes two distant passages for one scene. ``truncate`` maps an ID to the
+        number of characters kept, and the cut is marked in the text."""
+        ids = list(paragraph_ids)
+        truncate = truncate or {}
+        lines = []
+        previous = -1
+        for i in ids:
+            if gap_markers and i > previous + 1:
+                lines.append(gap_marker(previous + 1, i - 1))
+            text = self.paragraphs[i].text
+            if i in truncate:
+                kept = truncate[i]
+                text = text[:kept] + TRUNCATION_MARKER.format(omitted=len(text) - kept)
+            lines.append(f"[{i}] {text}")
+            previous = i
+        if gap_markers and ids and previous < len(self.paragraphs) - 1:
+            lines.append(gap_marker(previous + 1, len(self.paragraphs) - 1))
+        return "\n".join(lines)
 
     def to_jsonl(self, path: str | Path) -> None:
         with open(path, "w", encoding="utf-8") as f:

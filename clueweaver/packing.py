@@ -15,15 +15,6 @@ from typing import Iterable, Sequence
 from clueweaver.narrative import Narrative
 from clueweaver.segment import Preset, Segment, get_preset
 
-TRUNCATION_MARKER = " [… paragraph truncated: {omitted} more characters]"
-
-
-def gap_marker(first_missing: int, last_missing: int) -> str:
-    count = last_missing - first_missing + 1
-    noun = "paragraph" if count == 1 else "paragraphs"
-    return f"[… {count} {noun} omitted …]"
-
-
 @dataclass
 class Packet:
     paragraph_ids: tuple[int, ...]  # narrative order
@@ -59,25 +50,6 @@ def _spans(ids: Sequence[int]) -> list[tuple[int, int]]:
         else:
             spans.append((i, i))
     return spans
-
-
-def _render(narrative: Narrative, ids: Sequence[int], truncate: dict[int, int]) -> str:
-    lines = []
-    spans = _spans(ids)
-    for n, (start, end) in enumerate(spans):
-        if n == 0 and start > 0:
-            lines.append(gap_marker(0, start - 1))
-        elif n > 0:
-            lines.append(gap_marker(spans[n - 1][1] + 1, start - 1))
-        for i in range(start, end + 1):
-            text = narrative[i].text
-            if i in truncate:
-                keep = truncate[i]
-                text = text[:keep] + TRUNCATION_MARKER.format(omitted=len(text) - keep)
-            lines.append(f"[{i}] {text}")
-    if spans and spans[-1][1] < len(narrative) - 1:
-        lines.append(gap_marker(spans[-1][1] + 1, len(narrative) - 1))
-    return "\n".join(lines)
 
 
 def pack(
@@ -122,7 +94,7 @@ def pack(
     over_budget: list[int] = []
     for i in wanted:
         trial = sorted(chosen + [i])
-        if len(_render(narrative, trial, {})) <= budget:
+        if len(narrative.render(trial)) <= budget:
             chosen = trial
         else:
             over_budget.append(i)
@@ -133,11 +105,11 @@ def pack(
         first = wanted[0]
         over_budget.remove(first)
         chosen = [first]
-        overhead = len(_render(narrative, chosen, {first: 0}))
+        overhead = len(narrative.render(chosen, truncate={first: 0}))
         truncate[first] = max(0, budget - overhead)
-        while truncate[first] > 0 and len(_render(narrative, chosen, truncate)) > budget:
+        while truncate[first] > 0 and len(narrative.render(chosen, truncate=truncate)) > budget:
             truncate[first] -= 1
-    text = _render(narrative, chosen, truncate)
+    text = narrative.render(chosen, truncate=truncate)
     return Packet(
         paragraph_ids=tuple(chosen),
         text=text,

@@ -1,10 +1,13 @@
 """Retrieval-aware segmentation: cut a book into the few candidate segments the Finder reads.
 
-The fused ranking of paragraphs for the question and its options gives anchors, spread over the
-book so that distant pieces of multi-hop evidence each get one. Every anchor yields a short
-retrieval-anchored segment (P_r paragraphs, placed where the ranking is densest around it); the
-best anchors also yield a local window (P_w paragraphs) for context. Overlapping segments are
-merged (up to a cap, beyond which the later one is trimmed), so no paragraph is read twice.
+The fused ranking of paragraphs for the question and its options gives anchors. The best
+``num_windows`` anchors get a local window: P_w contiguous paragraphs where the ranking is densest
+around the anchor, the scene the clue sits in. The other anchors, up to ``num_anchors``, are
+grouped in narrative order into retrieval-anchored segments of P_r paragraphs each: the passages
+retrieval ranked highest, which are often far apart (the several hops of a multi-hop question),
+shown with gap markers between them. Overlapping windows merge (up to P_w + P_r paragraphs,
+beyond which the later one is trimmed); an anchor inside a window is not repeated, so the Finder
+never reads a paragraph twice.
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ class Preset:
     retrieval_paragraphs: int  # P_r
     window_paragraphs: int  # P_w
     char_budget: int  # B_c
-    num_anchors: int = 16
-    num_windows: int = 6
+    num_anchors: int = 48
+    num_windows: int = 4
     neighbours: int = 1
 
     def __post_init__(self) -> None:
@@ -78,7 +81,8 @@ def get_preset(name: str | Preset) -> Preset:
 
 @dataclass(frozen=True)
 class Segment:
-    """A contiguous run of paragraphs the Finder reads as one unit."""
+    """Paragraphs the Finder reads as one unit: a contiguous run (windows, exhaustive tiles) or a
+    group of top-ranked paragraphs in narrative order (retrieval-anchored segments)."""
 
     paragraph_ids: tuple[int, ...]
     kind: str
@@ -87,14 +91,18 @@ class Segment:
 
     def __post_init__(self) -> None:
         ids = self.paragraph_ids
-        if not ids or any(b != a + 1 for a, b in zip(ids, ids[1:])):
-            raise ValueError(f"a segment is a non-empty contiguous ascending run of paragraph IDs, got {ids[:5]}...")
+        if not ids or any(b <= a for a, b in zip(ids, ids[1:])) or ids[0] < 0:
+            raise ValueError(f"a segment is a non-empty ascending list of paragraph IDs, got {ids[:5]}...")
         if self.kind not in KINDS:
             raise ValueError(f"unknown segment kind {self.kind!r}")
 
     @classmethod
     def span(cls, start: int, end: int, kind: str, score: float = 0.0, anchor_ids=()) -> "Segment":
         return cls(tuple(range(start, end + 1)), kind, score, tuple(sorted(anchor_ids)))
+
+    @property
+    def is_contiguous(self) -> bool:
+        return self.end - self.start + 1 == len(self.paragraph_ids)
 
     @property
     def start(self) -> int:
@@ -108,6 +116,7 @@ class Segment:
         return len(self.paragraph_ids)
 
     def render(self, narrative: Narrative) -> str:
+        """The Finder's view: ``[id] text`` lines, with a marker where paragraphs are skipped."""
         return narrative.render(self.paragraph_ids)
 
     def chars(self, narrative: Narrative) -> int:
@@ -138,14 +147,7 @@ def _best_run(scores: np.ndarray, anchor: int, length: int, last: int) -> tuple[
     return int(best), int(best + length - 1)
 
 
-def _centred_run(first: int, last_of_core: int, length: int, last: int) -> tuple[int, int]:
-    length = min(length, last + 1)
-    start = (first + last_of_core) // 2 - (length - 1) // 2
-    start = min(max(start, 0), last - length + 1)
-    return start, start + length - 1
-
-
-def _merge(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
+def merge_spans(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
     """Merge overlapping spans while the union stays within ``max_len`` paragraphs; otherwise trim
     the later span to start after the earlier one, so segments never share a paragraph."""
     merged: list[list] = []
@@ -154,7 +156,6 @@ def _merge(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: i
             last = merged[-1]
             if max(end, last[1]) - last[0] + 1 <= max_len:
                 last[1] = max(last[1], end)
-                last[2] = "window" if "window" in (kind, last[2]) else kind
                 last[3] = max(last[3], score)
                 last[4] = last[4] + anchors
                 continue
@@ -165,8 +166,7 @@ def _merge(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: i
         merged.append([start, end, kind, score, anchors])
     segments = []
     for start, end, kind, score, anchors in merged:
-        inside = tuple(sorted({a for a in anchors if start <= a <= end}))
-        segments.append(Segment.span(start, end, kind, score, inside))
+        segments.append(Segment.span(start, end, kind, score, {a for a in anchors if start <= a <= end}))
     return segments
 
 
@@ -178,11 +178,13 @@ def segment_narrative(
     index=None,
     encoder="auto",
     max_chapter: int | None = None,
+    max_paragraph: int | None = None,
     exhaustive: bool = False,
 ) -> list[Segment]:
     """Candidate segments for a question, in narrative order.
 
-    ``max_chapter`` restricts everything to chapters up to n (spoiler-free reading); ``exhaustive``
+    ``max_chapter`` restricts everything to chapters up to n (spoiler-free reading) and
+    ``max_paragraph`` to paragraphs up to that ID (a benchmark's reading position); ``exhaustive``
     tiles the whole (restricted) book with P_w-paragraph windows, ranked but none left out: a
     recall-first research mode that costs one Finder call per window. It is also the fallback when
     retrieval ranks nothing (no dense encoder and no shared word).
@@ -191,6 +193,8 @@ def segment_narrative(
 
     preset = get_preset(preset)
     last = narrative.last_paragraph_of_chapter(max_chapter)
+    if max_paragraph is not None:
+        last = min(last, max_paragraph)
     if last < 0:
         raise NarrativeError(f"{narrative.title}: nothing to read before chapter 1")
     index = index if index is not None else get_index(narrative, encoder)
@@ -213,16 +217,18 @@ def segment_narrative(
     r, w = preset.retrieval_paragraphs, preset.window_paragraphs
     # chapter headings match title words but are rarely evidence; keep them only as a last resort
     candidates = [(p, s) for p, s in ranking if not narrative[p].is_heading] or ranking
-    spans, cores = [], []
-    for paragraph_id, score in candidates:
-        if len(cores) >= preset.num_anchors:
-            break
-        if any(s <= paragraph_id <= e for s, e in cores):
+    anchors = candidates[: preset.num_anchors]
+    windows = []
+    for paragraph_id, score in anchors[: preset.num_windows]:
+        if any(s <= paragraph_id <= e for s, e, *_ in windows):
             continue
-        start, end = _best_run(scores, paragraph_id, r, last)
-        cores.append((start, end))
-        spans.append((start, end, "retrieval", score, (paragraph_id,)))
-        if len(cores) <= preset.num_windows and w > r:
-            window_start, window_end = _centred_run(start, end, w, last)
-            spans.append((window_start, window_end, "window", score, (paragraph_id,)))
-    return _merge(spans, max_len=max(w, r) + r)
+        start, end = _best_run(scores, paragraph_id, w, last)
+        windows.append((start, end, "window", score, (paragraph_id,)))
+    segments = merge_spans(windows, max_len=w + r)
+    in_window = {i for s in segments for i in s.paragraph_ids}
+    loose = sorted((p, s) for p, s in anchors if p not in in_window)
+    for n in range(0, len(loose), r):
+        group = loose[n : n + r]
+        ids = tuple(p for p, _ in group)
+        segments.append(Segment(ids, "retrieval", max(s for _, s in group), ids))
+    return sorted(segments, key=lambda s: s.start)

@@ -24,3 +24,11 @@ def shared_path(*parts: str) -> Path:
 def _isolated_cache(tmp_path_factory, monkeypatch):
     """Keep index caches of tests out of the user's ~/.cache."""
     monkeypatch.setenv("CLUEWEAVER_CACHE", str(tmp_path_factory.getbasetemp() / "clueweaver-cache"))
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen3_path(tmp_path_factory) -> Path:
+    """A tiny random Qwen3 checkpoint folder with the real Qwen3 tokenizer, built once per session."""
+    from clueweaver.testing import build_tiny_qwen3
+
+    return build_tiny_qwen3(tmp_path_factory.getbasetemp() / "tiny-qwen3")

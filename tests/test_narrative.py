@@ -43,7 +43,12 @@ def test_text_paragraphs_offsets_and_chapters():
     assert [p.chapter for p in n.paragraphs] == [1, 1, 1, 2, 2, 3, 3]
     assert [p.is_heading for p in n.paragraphs] == [True, False, False, True, False, True, False]
     assert n.last_paragraph_of_chapter(2) == n.chapters[1].last_paragraph
-    assert n.render([1, 2]).startswith("[1] It was a dark night")
+    assert n.render([1, 2], gap_markers=False).startswith("[1] It was a dark night")
+    assert n.render([1, 2]).splitlines() == [
+        "[… 1 paragraph omitted …]", "[1] It was a dark night, and the rain fell.", "[2] “Who’s there?” asked Ann.",
+        "[… 4 paragraphs omitted …]",
+    ]
+    assert "[… 3 paragraphs omitted …]" in n.render([0, 4])
 
 
 def test_headings_in_common_styles_and_prose_that_is_not_a_heading():

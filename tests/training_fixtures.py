@@ -15,6 +15,7 @@ from pathlib import Path
 from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
+from clueweaver.testing import build_tiny_qwen3
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,6 +86,11 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return path
+
+
+def build_tiny_model(path: Path) -> Path:
+    """A one-layer random Qwen3 with the real Qwen3 tokenizer and chat template."""
+    return build_tiny_qwen3(path, num_hidden_layers=1)
 
 
 def build_tiny_model(path: Path) -> Path:

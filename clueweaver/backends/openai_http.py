@@ -1,0 +1,220 @@
+"""OpenAI-compatible chat completions over HTTP: ``vllm serve``, llama.cpp's server, Ollama.
+
+A batch becomes concurrent requests (at most ``max_concurrency`` in flight), each with a timeout
+and retried with exponential backoff on connection errors, timeouts, 429 and 5xx (honouring
+``Retry-After``). A server that stays unreachable raises ``BackendError`` naming the URL.
+
+Server specifics, all optional: ``chat_template_kwargs`` (default ``{"enable_thinking": false}``,
+honoured by vLLM and llama.cpp for Qwen3); ``structured_outputs: {"regex": ...}`` or
+``{"json": schema}`` when the sampling config asks for it (vLLM >= 0.12; other servers ignore it);
+``top_k`` (vLLM, llama.cpp). With
+``vllm serve --lora-modules finder=PATH ...`` an adapter is served as its own model name, so
+``adapter=`` becomes the request's ``model`` (declare the names with ``adapters=``).
+
+Token counts come from the server's ``usage``. Counting before sending (``count_tokens``, window
+checks) needs the model's tokenizer locally (``tokenizer=``); the window comes from
+``max_model_len=`` or, for vLLM, from ``GET /models``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from tqdm.auto import tqdm
+
+from clueweaver.backends.base import (
+    FINISH_LENGTH,
+    FINISH_PROMPT_TOO_LONG,
+    FINISH_STOP,
+    BackendError,
+    Conversation,
+    Generation,
+    GenerationBackend,
+    SamplingConfig,
+    logger,
+)
+from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format
+from clueweaver.protocol.prompts import CHAT_TEMPLATE_KWARGS
+
+RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+# How servers word "your prompt does not fit" in a 400 (vLLM, llama.cpp, OpenAI).
+_TOO_LONG_HINTS = ("context length", "context window", "maximum context", "too long", "exceeds the available context")
+
+
+class OpenAIBackend(GenerationBackend):
+    """Options: ``base_url`` (ending in ``/v1``), ``api_key`` (default ``$OPENAI_API_KEY``),
+    ``max_concurrency``, ``timeout`` (seconds per request), ``max_retries``, ``backoff`` (first
+    delay, doubled per retry up to ``max_backoff``), ``max_model_len``, ``tokenizer``,
+    ``chat_format`` (for local counting), ``chat_template_kwargs``, ``adapters`` (served names)."""
+
+    kind = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str = "http://127.0.0.1:8000/v1",
+        api_key: str | None = None,
+        max_concurrency: int = 8,
+        timeout: float = 120.0,
+        max_retries: int = 4,
+        backoff: float = 0.5,
+        max_backoff: float = 16.0,
+        max_model_len: int | None = None,
+        tokenizer: str | None = None,
+        chat_format: str = "auto",
+        chat_template_kwargs: dict | None = CHAT_TEMPLATE_KWARGS,
+        adapters: tuple[str, ...] | list[str] = (),
+    ) -> None:
+        import httpx
+
+        if max_concurrency < 1 or max_retries < 0 or timeout <= 0:
+            raise ValueError(
+                f"openai backend: need max_concurrency >= 1, max_retries >= 0, timeout > 0; got "
+                f"{max_concurrency}, {max_retries}, {timeout}"
+            )
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.max_concurrency = max_concurrency
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.chat_template_kwargs = dict(chat_template_kwargs) if chat_template_kwargs else None
+        self._adapter_names = tuple(adapters)
+        self._max_model_len = max_model_len
+        self.tokenizer = load_tokenizer(tokenizer) if tokenizer else None
+        self.chat_format = resolve_chat_format(self.tokenizer, chat_format) if self.tokenizer else None
+        api_key = api_key or os.environ.get("OPENAI_API_KEY")
+        self._client = httpx.Client(
+            timeout=timeout,
+            headers={"Authorization": f"Bearer {api_key}"} if api_key else {},
+            limits=httpx.Limits(max_connections=max_concurrency, max_keepalive_connections=max_concurrency),
+        )
+
+    @property
+    def max_model_len(self) -> int:
+        if self._max_model_len is None:
+            self._max_model_len = self._served_window()
+        return self._max_model_len
+
+    def _served_window(self) -> int:
+        """vLLM reports ``max_model_len`` per model in ``GET /models``; others do not."""
+        response = self._request("GET", f"{self.base_url}/models")
+        try:
+            entries = response.json()["data"]
+            return int(next(entry["max_model_len"] for entry in entries if entry.get("id") == self.model))
+        except (ValueError, KeyError, TypeError, StopIteration):
+            raise BackendError(
+                f"openai backend: {self.base_url}/models does not report max_model_len for {self.model!r}; "
+                "pass max_model_len= explicitly"
+            ) from None
+
+    def _prepare(self, messages: Conversation) -> list[int] | None:
+        """Token IDs when a local tokenizer is given; otherwise the server is the judge of length."""
+        return encode_prompt(self.tokenizer, messages, self.chat_format) if self.tokenizer else None
+
+    def count_tokens(self, messages: Conversation) -> int:
+        if self.tokenizer is None:
+            raise BackendError(
+                f"openai backend for {self.model}: counting tokens locally needs the model's tokenizer; "
+                "pass tokenizer=<folder or hub id>"
+            )
+        return super().count_tokens(messages)
+
+    def _generate(self, conversations, prompts, sampling: SamplingConfig, adapter: str | None) -> list[Generation]:
+        def complete(index: int) -> Generation:
+            body = self._request_body(conversations[index], sampling, adapter)
+            return self._complete(body, len(prompts[index]) if prompts[index] is not None else 0)
+
+        pool = ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(conversations)))
+        try:
+            completed = pool.map(complete, range(len(conversations)))
+            progress = {"desc": f"generate ({self.model})", "disable": len(conversations) < 2, "leave": False}
+            return list(tqdm(completed, total=len(conversations), **progress))
+        finally:
+            pool.shutdown(cancel_futures=True)
+
+    def _request_body(self, messages: Conversation, sampling: SamplingConfig, adapter: str | None) -> dict:
+        body = {
+            "model": adapter or self.model,
+            "messages": list(messages),
+            "max_tokens": sampling.max_new_tokens,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+        }
+        if sampling.top_k:
+            body["top_k"] = sampling.top_k
+        if sampling.seed is not None:
+            body["seed"] = sampling.seed
+        if sampling.stop:
+            body["stop"] = list(sampling.stop)
+        if self.chat_template_kwargs:
+            body["chat_template_kwargs"] = self.chat_template_kwargs
+        if sampling.output_regex:
+            body["structured_outputs"] = {"regex": sampling.output_regex}
+        elif sampling.json_schema is not None:
+            body["structured_outputs"] = {"json": sampling.output_json_schema}
+        if sampling.ignore_eos:
+            body["ignore_eos"] = True  # a vLLM extension; other servers ignore it
+        return body
+
+    def _complete(self, body: dict, local_prompt_tokens: int) -> Generation:
+        url = f"{self.base_url}/chat/completions"
+        response = self._request("POST", url, json=body)
+        if response.status_code == 400 and any(hint in response.text.lower() for hint in _TOO_LONG_HINTS):
+            message = f"{self.model}: {url} rejected the prompt as too long: {response.text[:300]}"
+            logger.warning(message)
+            return Generation("", local_prompt_tokens, 0, FINISH_PROMPT_TOO_LONG, error=message)
+        if response.status_code >= 400:
+            raise BackendError(f"openai backend: {url} answered HTTP {response.status_code}: {response.text[:300]}")
+        try:
+            payload = response.json()
+            choice = payload["choices"][0]
+            text = choice["message"].get("content") or ""
+            usage = payload.get("usage") or {}
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            raise BackendError(
+                f"openai backend: {url} sent a response that is not a chat completion: {response.text[:300]}"
+            ) from None
+        return Generation(
+            text,
+            int(usage.get("prompt_tokens", local_prompt_tokens)),
+            int(usage.get("completion_tokens", 0)),
+            FINISH_LENGTH if choice.get("finish_reason") == "length" else FINISH_STOP,
+        )
+
+    def _request(self, method: str, url: str, **options):
+        """Send with retries on transient failures; the last response otherwise, or BackendError."""
+        import httpx
+
+        last_problem = ""
+        for attempt in range(self.max_retries + 1):
+            wait = min(self.backoff * 2**attempt, self.max_backoff)
+            try:
+                response = self._client.request(method, url, **options)
+            except httpx.TransportError as exc:
+                last_problem = f"{type(exc).__name__}: {exc}"
+            else:
+                if response.status_code not in RETRY_STATUS:
+                    return response
+                last_problem = f"HTTP {response.status_code}: {response.text[:200]}"
+                wait = max(wait, min(_retry_after(response), self.max_backoff))
+            if attempt < self.max_retries:
+                logger.info("openai backend: %s %s failed (%s); retrying in %.2fs", method, url, last_problem, wait)
+                time.sleep(wait)
+        raise BackendError(
+            f"openai backend: {method} {url} failed after {self.max_retries + 1} attempts ({last_problem}); "
+            "is the OpenAI-compatible server running at that address (e.g. `vllm serve MODEL`)?"
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _retry_after(response) -> float:
+    try:
+        return max(float(response.headers.get("retry-after", 0)), 0.0)
+    except ValueError:
+        return 0.0

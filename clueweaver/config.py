@@ -1,0 +1,203 @@
+"""Configuration as data: a YAML file read into a dataclass, and any field overridable on the
+command line.
+
+``load_config(Cls, "recipe.yaml", {"teacher.model": "x"})`` reads the file, applies overrides by
+dotted path and checks every value against the dataclass's field types (nested dataclasses and
+lists of them included), so a typo in a key or a wrong type fails with the field's full name
+instead of surfacing later as a strange result. ``parse_config(Cls, argv)`` builds the command
+line: ``--config FILE`` plus one flag per field (``--max-prompt-tokens 4096``,
+``--teacher.model NAME``, a bare ``--skip-bad`` for booleans); flag values are read as YAML, so
+``--sources '[{name: nocha}]'`` and ``--encoder null`` work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import types
+import typing
+from pathlib import Path
+from typing import Any, Sequence, TypeVar
+
+import yaml
+
+T = TypeVar("T")
+_MISSING = object()
+
+
+class ConfigError(ValueError):
+    """A configuration file or override that does not fit its dataclass; names the field."""
+
+
+def _type_name(tp: Any) -> str:
+    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+
+
+def _coerce(value: Any, tp: Any, where: str) -> Any:
+    """``value`` checked (and, for dataclasses, built) against the annotation ``tp``."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is Any:
+        return value
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for option in (a for a in args if a is not type(None)):
+            try:
+                return _coerce(value, option, where)
+            except ConfigError as exc:
+                errors.append(str(exc))
+        raise ConfigError(errors[0] if len(errors) == 1 else f"{where}: {value!r} fits none of {_type_name(tp)}")
+    if dataclasses.is_dataclass(tp):
+        if isinstance(value, tp):
+            return value
+        return config_from_dict(tp, value, where)
+    if origin in (list, tuple, Sequence) or tp in (list, tuple):
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"{where}: expected a list, got {value!r}")
+        item_type = args[0] if args else Any
+        items = [_coerce(v, item_type, f"{where}[{i}]") for i, v in enumerate(value)]
+        return tuple(items) if (origin or tp) is tuple else items
+    if origin is dict or tp is dict:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: expected a mapping, got {value!r}")
+        value_type = args[1] if len(args) == 2 else Any
+        return {k: _coerce(v, value_type, f"{where}.{k}") for k, v in value.items()}
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where}: expected an integer, got {value!r}")
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{where}: expected a number, got {value!r}")
+        return float(value)
+    if tp is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}: expected a string, got {value!r}")
+        return value
+    if tp is type(None):
+        if value is not None:
+            raise ConfigError(f"{where}: expected null, got {value!r}")
+        return None
+    raise ConfigError(f"{where}: unsupported field type {_type_name(tp)}")
+
+
+def config_from_dict(cls: type[T], data: Any, where: str = "config") -> T:
+    """Build dataclass ``cls`` from a mapping; unknown keys, missing required fields and wrong
+    types raise a ConfigError naming the field."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a mapping of {cls.__name__} fields, got {data!r}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ConfigError(f"{where}: unknown field(s) {', '.join(unknown)}; {cls.__name__} has {', '.join(fields)}")
+    values = {}
+    for name, field in fields.items():
+        if name in data:
+            values[name] = _coerce(data[name], hints[name], f"{where}.{name}" if where != "config" else name)
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            raise ConfigError(f"{where}: the field {name!r} is required")
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where}: {exc}") from exc
+
+
+def config_to_dict(config: Any) -> dict:
+    """Plain data (YAML-writable) of a config dataclass."""
+    return dataclasses.asdict(config)
+
+
+def _set_dotted(data: dict, dotted: str, value: Any) -> None:
+    *parents, last = dotted.split(".")
+    node = data
+    for part in parents:
+        child = node.get(part)
+        if child is None:
+            child = node[part] = {}
+        if not isinstance(child, dict):
+            raise ConfigError(f"override {dotted}: {part!r} is not a mapping")
+        node = child
+    node[last] = value
+
+
+def load_config(cls: type[T], path: str | Path | None = None, overrides: dict[str, Any] | None = None) -> T:
+    """``cls`` from the YAML file ``path`` (its fields' defaults when None), with ``overrides``
+    (dotted field paths to values) applied on top."""
+    data: dict = {}
+    if path is not None:
+        path = Path(path)
+        if not path.is_file():
+            raise ConfigError(f"config file {path} does not exist")
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML ({exc})") from exc
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: expected a mapping of {cls.__name__} fields at the top level")
+    for dotted, value in (overrides or {}).items():
+        _set_dotted(data, dotted, value)
+    try:
+        return config_from_dict(cls, data)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}" if path else str(exc)) from exc
+
+
+def _flag_fields(cls: type, prefix: str = "") -> list[tuple[str, Any]]:
+    """(dotted name, type) of every field, nested dataclass fields included under their parent."""
+    hints = typing.get_type_hints(cls)
+    found = []
+    for field in dataclasses.fields(cls):
+        name, tp = prefix + field.name, hints[field.name]
+        if dataclasses.is_dataclass(tp):
+            found.extend(_flag_fields(tp, name + "."))
+        else:
+            found.append((name, tp))
+    return found
+
+
+def _yaml_value(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def add_config_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
+    """``--config FILE`` and one override flag per field of ``cls`` (see the module docstring)."""
+    parser.add_argument("--config", help=f"YAML file of {cls.__name__} fields")
+    group = parser.add_argument_group("overrides (any field of the config; values are read as YAML)")
+    for name, tp in _flag_fields(cls):
+        flags = [f"--{name.replace('_', '-')}"] + ([f"--{name}"] if "_" in name else [])
+        kwargs: dict[str, Any] = {"dest": f"override:{name}", "default": _MISSING, "metavar": "VALUE"}
+        if tp is bool:
+            kwargs.update(nargs="?", const=True)
+        group.add_argument(*flags, type=_yaml_value, **kwargs)
+
+
+def config_from_args(cls: type[T], args: argparse.Namespace) -> T:
+    overrides = {
+        key.partition(":")[2]: value
+        for key, value in vars(args).items()
+        if key.startswith("override:") and value is not _MISSING
+    }
+    return load_config(cls, args.config, overrides)
+
+
+def parse_config(cls: type[T], argv: Sequence[str] | None = None, *, description: str | None = None) -> T:
+    """Parse ``--config FILE`` and field overrides from ``argv`` into ``cls``; a bad value exits
+    with a usage error naming the field."""
+    parser = argparse.ArgumentParser(description=description)
+    add_config_arguments(parser, cls)
+    args = parser.parse_args(argv)
+    try:
+        return config_from_args(cls, args)
+    except ConfigError as exc:
+        parser.error(str(exc))

@@ -1,0 +1,1 @@
+"""Evaluation: the accuracy harness, metrics, audits and retrieval diagnostics."""

@@ -1,0 +1,143 @@
+"""The per-item predictions file: one JSON object per line, the single source of every number in
+an evaluation summary.
+
+A scored record (one per item with a gold answer)::
+
+    {"item_id": "nocha:148:TRUE", "benchmark": "nocha", "book_id": "...", "system": "clueweaver",
+     "kind": "claim", "pair_id": "nocha:148", "answer": "TRUE", "skipped": null,
+     "prediction": "TRUE" | null, "correct": true, "format_valid": true, "answer_legal": true,
+     "rationale": "...", "cited_ids": [12, 14], "invalid_ids": [], "packet_ids": [11, 12, ...],
+     "timings": {"segment": 0.1, "finder": 2.3, ..., "total": 4.1},
+     "outputs": {"interpreter": "<reason>...", ...}, "details": {...}}
+
+``cited_ids`` are the rationale's paragraph IDs inside the packet, ``invalid_ids`` those outside
+it (the protocol parser's split against ``packet_ids``). ``timings.total`` is the wall time the
+runner measured around the whole item. An item without a gold answer (open question, unlabelled
+claim) is not asked; it is written as a skipped record so that the count survives in the file::
+
+    {"item_id": ..., "benchmark": ..., "book_id": ..., "system": ..., "kind": "open",
+     "pair_id": null, "answer": null, "skipped": "no gold answer"}
+
+The file is appended to and flushed item by item, so an interrupted run loses at most the line
+being written; :class:`PredictionLog` drops such a torn last line and resumes after the others.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from pathlib import Path
+
+PREDICTIONS_FILE = "predictions.jsonl"
+RUN_FILE = "run.json"  # the run's configuration and label, written by the runner
+SKIPPED_UNLABELLED = "no gold answer"
+
+IDENTITY_FIELDS = ("item_id", "benchmark", "book_id", "system", "kind", "pair_id", "answer", "skipped")
+SCORED_FIELDS = (
+    "prediction", "correct", "format_valid", "answer_legal", "rationale",
+    "cited_ids", "invalid_ids", "packet_ids", "timings", "outputs", "details",
+)
+
+
+class RecordError(ValueError):
+    """A predictions file that cannot be read as evaluation records; names the file and line."""
+
+
+def is_scored(record: dict) -> bool:
+    return record.get("skipped") is None
+
+
+def record_key(record: dict) -> tuple[str, str]:
+    """Items are identified by benchmark and item ID (IDs need only be unique per benchmark)."""
+    return record["benchmark"], record["item_id"]
+
+
+def check_record(record: object) -> dict:
+    """The record itself when it has every field its kind needs, else a RecordError (without the
+    location, which the caller adds)."""
+    if not isinstance(record, dict):
+        raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
+    missing = [name for name in IDENTITY_FIELDS if name not in record]
+    if is_scored(record):
+        missing += [name for name in SCORED_FIELDS if name not in record]
+        if not missing and record["correct"] != (record["prediction"] is not None and record["prediction"] == record["answer"]):
+            raise RecordError(f"item {record['item_id']}: 'correct' disagrees with prediction and answer")
+    if missing:
+        raise RecordError(f"record {record.get('item_id', '?')!r} lacks field(s) {', '.join(missing)}")
+    return record
+
+
+def _parse_lines(path: Path, lines: list[str]) -> list[dict]:
+    records, seen = [], set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = check_record(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}, line {number}: not JSON ({exc.msg})") from None
+        except RecordError as exc:
+            raise RecordError(f"{path}, line {number}: {exc}") from None
+        key = record_key(record)
+        if key in seen:
+            raise RecordError(f"{path}, line {number}: item {key[1]} of {key[0]} appears twice")
+        seen.add(key)
+        records.append(record)
+    return records
+
+
+def _split_torn_tail(text: str) -> tuple[list[str], str]:
+    """Complete lines, and a last line cut off by an interruption ('' when there is none)."""
+    if not text or text.endswith("\n"):
+        return text.splitlines(), ""
+    head, _, tail = text.rpartition("\n")
+    return (head.splitlines() if head else []), tail
+
+
+def read_predictions(path: str | Path) -> list[dict]:
+    """All records of a predictions file (or of ``predictions.jsonl`` in a run folder). A torn
+    last line, left by an interrupted run, is skipped with a warning."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / PREDICTIONS_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"no predictions file at {path}")
+    lines, torn = _split_torn_tail(path.read_text(encoding="utf-8"))
+    if torn:
+        warnings.warn(f"{path}: ignoring an incomplete last line (an interrupted run)")
+    return _parse_lines(path, lines)
+
+
+class PredictionLog:
+    """Append-only predictions file of one run: remembers what is done, writes one record per
+    item and makes it durable before the next item starts."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.records: list[dict] = []
+        if self.path.exists():
+            text = self.path.read_text(encoding="utf-8")
+            lines, torn = _split_torn_tail(text)
+            self.records = _parse_lines(self.path, lines)
+            if torn:
+                warnings.warn(f"{self.path}: dropping an incomplete last line left by an interrupted run")
+                with open(self.path, "r+b") as f:
+                    f.truncate(len(text.encode("utf-8")) - len(torn.encode("utf-8")))
+        self.done = {record_key(r) for r in self.records}
+
+    def __contains__(self, key: tuple[str, str]) -> bool:
+        return key in self.done
+
+    def append(self, record: dict) -> None:
+        check_record(record)
+        key = record_key(record)
+        if key in self.done:
+            raise RecordError(f"{self.path}: item {key[1]} of {key[0]} is already recorded")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        self.records.append(record)
+        self.done.add(key)

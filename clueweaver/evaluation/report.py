@@ -1,0 +1,319 @@
+"""Summaries, tables, paired comparisons and the accuracy-latency plot, all computed from
+predictions files (see :mod:`clueweaver.evaluation.records`) and nothing else.
+
+``summarize(records)`` gives the numbers of one system: accuracy per dataset and overall with
+Wilson 95% intervals, NoCha-style pair accuracy where items have pairs, the citation and format
+audits of the final Interpreter outputs, and per-stage latency. ``compare(records_a, records_b)``
+gives the exact McNemar test and the error transitions on the items both runs scored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from clueweaver.evaluation.metrics import (
+    citation_audit,
+    error_transitions,
+    format_audit,
+    latency_stats,
+    mcnemar_exact,
+    pair_accuracy,
+    wilson_interval,
+)
+from clueweaver.evaluation.records import (
+    PREDICTIONS_FILE,
+    RUN_FILE,
+    RecordError,
+    is_scored,
+    read_predictions,
+    record_key,
+)
+
+SUMMARY_FORMAT = "clueweaver-eval-summary/1"
+TOTAL_STAGE = "total"
+
+
+def _accuracy_block(correct: Sequence[bool]) -> dict:
+    n, right = len(correct), sum(bool(c) for c in correct)
+    interval = wilson_interval(right, n)
+    return {
+        "items": n,
+        "correct": right,
+        "accuracy": right / n if n else None,
+        "wilson95": list(interval) if interval else None,
+    }
+
+
+def _single_system(records: Sequence[dict]) -> str:
+    systems = sorted({r["system"] for r in records})
+    if len(systems) > 1:
+        raise RecordError(f"records of several systems ({', '.join(systems)}) cannot share one summary")
+    return systems[0] if systems else ""
+
+
+def _latency(scored: Sequence[dict]) -> dict:
+    by_stage: dict[str, list[float]] = defaultdict(list)
+    for record in scored:
+        for stage, seconds in record["timings"].items():
+            by_stage[stage].append(seconds)
+    # stages in the order they first ran, the runner's wall-clock total last
+    stages = [s for s in by_stage if s != TOTAL_STAGE] + ([TOTAL_STAGE] if TOTAL_STAGE in by_stage else [])
+    return {stage: latency_stats(by_stage[stage]) for stage in stages}
+
+
+def summarize(records: Iterable[dict]) -> dict:
+    """The summary of one system's records (one or several datasets)."""
+    records = list(records)
+    system = _single_system(records)
+    scored = [r for r in records if is_scored(r)]
+    by_dataset: dict[str, list[dict]] = defaultdict(list)
+    for record in scored:
+        by_dataset[record["benchmark"]].append(record)
+    skipped = defaultdict(int)
+    for record in records:
+        if not is_scored(record):
+            skipped[record["benchmark"]] += 1
+
+    datasets = {}
+    for name in sorted(set(by_dataset) | set(skipped)):
+        rows = by_dataset.get(name, [])
+        block = _accuracy_block([r["correct"] for r in rows])
+        block["skipped_unlabelled"] = skipped.get(name, 0)
+        paired = [(r["pair_id"], r["correct"]) for r in rows if r["pair_id"] is not None]
+        block["pair_accuracy"] = pair_accuracy(paired).to_dict() if paired else None
+        datasets[name] = block
+    accuracies = [d["accuracy"] for d in datasets.values() if d["accuracy"] is not None]
+    return {
+        "format": SUMMARY_FORMAT,
+        "system": system,
+        "skipped_unlabelled": sum(skipped.values()),
+        "overall": _accuracy_block([r["correct"] for r in scored]),
+        "macro_accuracy": sum(accuracies) / len(accuracies) if accuracies else None,
+        "datasets": datasets,
+        "citation_audit": citation_audit((r["cited_ids"], r["invalid_ids"]) for r in scored).to_dict(),
+        "format_audit": format_audit((r["format_valid"], r["answer_legal"]) for r in scored).to_dict(),
+        "latency": _latency(scored),
+    }
+
+
+def compare(records_a: Iterable[dict], records_b: Iterable[dict]) -> dict:
+    """McNemar and error transitions from A to B on the items both scored, overall and per dataset."""
+    a = {record_key(r): r for r in records_a if is_scored(r)}
+    b = {record_key(r): r for r in records_b if is_scored(r)}
+    common = sorted(a.keys() & b.keys())
+    if not common:
+        raise RecordError("the two runs share no scored item; a paired comparison needs identical items")
+    differing = [key for key in common if a[key]["answer"] != b[key]["answer"]]
+    if differing:
+        benchmark, item_id = differing[0]
+        raise RecordError(
+            f"the runs disagree on the gold answer of {len(differing)} item(s), e.g. {item_id} of {benchmark}: "
+            "they were not made from the same data"
+        )
+
+    def paired(keys: list) -> dict:
+        outcomes_a = [a[k]["correct"] for k in keys]
+        outcomes_b = [b[k]["correct"] for k in keys]
+        return {
+            "a": _accuracy_block(outcomes_a),
+            "b": _accuracy_block(outcomes_b),
+            "mcnemar": mcnemar_exact(outcomes_a, outcomes_b).to_dict(),
+            "transitions": error_transitions(outcomes_a, outcomes_b).to_dict(),
+        }
+
+    by_dataset: dict[str, list] = defaultdict(list)
+    for key in common:
+        by_dataset[key[0]].append(key)
+    return {
+        "system_a": _single_system(list(a.values())),
+        "system_b": _single_system(list(b.values())),
+        "items": len(common),
+        "only_in_a": len(a.keys() - b.keys()),
+        "only_in_b": len(b.keys() - a.keys()),
+        **paired(common),
+        "datasets": {name: paired(keys) for name, keys in sorted(by_dataset.items())},
+    }
+
+
+# --- runs on disk ------------------------------------------------------------------------------
+
+
+def run_label(run_dir: str | Path) -> str:
+    """The label a run was given (``run.json``), else its folder name."""
+    run_file = Path(run_dir) / RUN_FILE
+    if run_file.is_file():
+        label = json.loads(run_file.read_text(encoding="utf-8")).get("label")
+        if label:
+            return label
+    return Path(run_dir).name
+
+
+def load_runs(paths: Iterable[str | Path]) -> dict[str, list[dict]]:
+    """Records of several runs grouped by label: runs of one system over different datasets make
+    one row of the table. Each path is a run folder or a predictions file."""
+    grouped: dict[str, list[dict]] = defaultdict(list)
+    seen: dict[str, set] = defaultdict(set)
+    for path in paths:
+        path = Path(path)
+        run_dir = path if path.is_dir() else path.parent
+        label = run_label(run_dir) if (path.is_dir() or path.name == PREDICTIONS_FILE) else path.stem
+        for record in read_predictions(path):
+            key = record_key(record)
+            if key in seen[label]:
+                raise RecordError(f"{path}: item {key[1]} of {key[0]} is already in another run labelled {label!r}")
+            seen[label].add(key)
+            grouped[label].append(record)
+    return dict(grouped)
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}"
+
+
+def _count_cell(count: int, rate: float | None, of: int | None = None) -> str:
+    """``count (rate%)`` or ``count/of (rate%)``; a rate without a denominator shows as –."""
+    share = "–" if rate is None else f"{_percent(rate)}%"
+    return f"{count}{'' if of is None else f'/{of}'} ({share})"
+
+
+def _accuracy_cell(block: dict | None) -> str:
+    if not block or block["accuracy"] is None:
+        return "–"
+    low, high = block["wilson95"]
+    return f"{_percent(block['accuracy'])} [{_percent(low)}, {_percent(high)}] n={block['items']}"
+
+
+def _pair_block(pairs: dict) -> dict:
+    return {"accuracy": pairs["accuracy"], "wilson95": pairs["wilson95"], "items": pairs["pairs"]}
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" for _ in header) + "|",
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
+
+
+def markdown(summaries: dict[str, dict]) -> str:
+    """Accuracy (per dataset, pair accuracy, overall, macro), audits and latency tables, one row
+    per labelled summary. Accuracy cells: percent [Wilson 95% interval] n=items."""
+    datasets = sorted({name for s in summaries.values() for name in s["datasets"]})
+    paired = [name for name in datasets if any((s["datasets"].get(name) or {}).get("pair_accuracy") for s in summaries.values())]
+    header = ["system", *datasets, *(f"{name} pairs" for name in paired), "overall", "macro"]
+    rows = []
+    for label, s in summaries.items():
+        pair_cells = []
+        for name in paired:
+            pairs = (s["datasets"].get(name) or {}).get("pair_accuracy")
+            pair_cells.append(_accuracy_cell(_pair_block(pairs)) if pairs else "–")
+        rows.append([
+            label,
+            *(_accuracy_cell(s["datasets"].get(name)) for name in datasets),
+            *pair_cells,
+            _accuracy_cell(s["overall"]),
+            _percent(s["macro_accuracy"]),
+        ])
+    lines = ["## Accuracy", "", "Percent correct [Wilson 95% interval] n=items; pairs: both claims right.", ""]
+    lines += _table(header, rows)
+
+    lines += ["", "## Citation and format audit", ""]
+    audit_rows = []
+    for label, s in summaries.items():
+        c, f = s["citation_audit"], s["format_audit"]
+        audit_rows.append([
+            label, str(c["outputs"]),
+            _count_cell(c["citation_bearing"], c["citation_bearing_rate"]),
+            _count_cell(c["valid_ids"], c["valid_id_rate"], c["cited_ids"]),
+            _count_cell(c["all_valid"], c["all_valid_rate"]),
+            _count_cell(f["format_valid"], f["format_valid_rate"]),
+            _count_cell(f["answer_legal"], f["answer_legal_rate"]),
+        ])
+    lines += _table(
+        ["system", "outputs", "citation-bearing", "valid cited IDs", "all citations valid", "both tags", "legal answer"],
+        audit_rows,
+    )
+
+    lines += ["", "## Latency (seconds per item)", ""]
+    latency_rows = []
+    for label, s in summaries.items():
+        for stage, stats in s["latency"].items():
+            latency_rows.append([label, stage, *(f"{stats[k]:.3f}" for k in ("mean", "median", "p90", "max")), str(stats["items"])])
+    lines += _table(["system", "stage", "mean", "median", "p90", "max", "items"], latency_rows)
+    return "\n".join(lines) + "\n"
+
+
+def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> str:
+    """The paired comparison as a table: accuracies, discordant counts, exact McNemar p and
+    transitions from A to B, overall and per dataset."""
+    rows = []
+    for name, block in [("overall", result), *result["datasets"].items()]:
+        m, t = block["mcnemar"], block["transitions"]
+        rows.append([
+            name, str(block["a"]["items"]), _percent(block["a"]["accuracy"]), _percent(block["b"]["accuracy"]),
+            str(m["a_only"]), str(m["b_only"]), f"{m['p_value']:.4g}",
+            str(t["fixed"]), str(t["broken"]), str(t["both_right"]), str(t["both_wrong"]),
+        ])
+    lines = [
+        f"## {label_a} vs {label_b} (paired, identical items)",
+        "",
+        f"Items in both runs: {result['items']}; only in {label_a}: {result['only_in_a']}; only in {label_b}: {result['only_in_b']}. "
+        f"Fixed = {label_a} wrong and {label_b} right; broken = the reverse.",
+        "",
+    ]
+    lines += _table(
+        ["dataset", "items", f"{label_a} %", f"{label_b} %", f"only {label_a} right", f"only {label_b} right",
+         "McNemar exact p", "fixed", "broken", "both right", "both wrong"],
+        rows,
+    )
+    return "\n".join(lines) + "\n"
+
+
+# --- plot ---------------------------------------------------------------------------------------
+
+
+def accuracy_latency_plot(summaries: dict[str, dict], path: str | Path) -> Path:
+    """Overall accuracy (with its Wilson interval) against mean seconds per item, one point per
+    labelled summary, written as PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4.5), dpi=120)
+    for label, s in summaries.items():
+        overall, total = s["overall"], s["latency"].get(TOTAL_STAGE)
+        if overall["accuracy"] is None or total is None:
+            continue
+        y = 100 * overall["accuracy"]
+        low, high = (100 * v for v in overall["wilson95"])
+        ax.errorbar([total["mean"]], [y], yerr=[[y - low], [high - y]], fmt="o", capsize=4)
+        ax.annotate(label, (total["mean"], y), textcoords="offset points", xytext=(6, 6), fontsize=8)
+    ax.set_xlabel("mean seconds per item")
+    ax.set_ylabel("accuracy (%) with Wilson 95% interval")
+    ax.set_title("Accuracy vs latency")
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    plt.close(fig)
+    return path
+
+
+def write_report(summaries: dict[str, dict], output_dir: str | Path, *, plot: bool = True) -> dict[str, Path]:
+    """summary.json (label -> summary), summary.md and, when asked, accuracy_latency.png."""
+    output_dir = Path(output_dir)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    written = {"json": output_dir / "summary.json", "markdown": output_dir / "summary.md"}
+    written["json"].write_text(json.dumps(summaries, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    written["markdown"].write_text(markdown(summaries), encoding="utf-8")
+    if plot:
+        written["plot"] = accuracy_latency_plot(summaries, output_dir / "accuracy_latency.png")
+    return written

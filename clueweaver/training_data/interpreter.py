@@ -1,0 +1,478 @@
+"""The Interpreter's GRPO dataset: a question or claim, its answer space, and an evidence packet.
+
+Each packet is assembled the way inference assembles one, through the same segmenter and packer:
+the segments holding the case's evidence (a span around any evidence paragraph the segmenter
+missed), then the top-ranked segments without evidence as distractors up to the preset's N_E,
+packed in narrative order within its character budget with the evidence paragraphs cited. Without
+evidence labels (no gold, no teacher) the packet is the retrieval packet inference would build.
+
+Examples come from the sources' own multiple-choice questions and claims, and from synthetic
+claims (see ``synthetic``), which reuse the packet of the item they were made from, so a TRUE claim
+and its edited FALSE twin read the same evidence. The mixture over sources follows their weights
+(``synthetic_claims`` is one more source); a source with too few items gives its share to the
+others. Items the evaluated model failed (its predictions file) are flagged ``hard`` and sampled
+to make up ``hard_share`` of the data when there are enough of them.
+
+Predictions files (JSONL, one prediction per line, as the evaluation harness writes them): the
+fields read are ``item_id`` (the benchmark item's ID, a string) and ``correct`` (true/false, or
+1/0); everything else on the line is ignored. An item predicted several times is hard when it is
+wrong in at least half of its predictions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clueweaver.benchmarks import SkippedRow
+from clueweaver.packing import Packet, pack
+from clueweaver.protocol.prompts import interpreter_messages
+from clueweaver.protocol.question import OPTION_LABELS, Question
+from clueweaver.segment import Segment
+from clueweaver.training_data.common import (
+    SPLITS,
+    DataBuildConfig,
+    DatasetBuild,
+    PromptTokenCounter,
+    ReadingCase,
+    SourceConfig,
+    assign_splits,
+    card_front_matter,
+    case_segments,
+    config_section,
+    crosstab,
+    length_summary,
+    load_sources,
+    markdown_counts,
+    markdown_table,
+    prompt_key,
+    provenance_stats,
+    reading_cases,
+    token_section,
+    write_dataset,
+)
+from clueweaver.training_data.labels import TeacherLabeler, TeacherRequest
+from clueweaver.training_data.synthetic import EDIT_KINDS, SyntheticClaim, false_claims, option_claims
+
+SYNTHETIC_SOURCE = "synthetic_claims"
+
+INTERPRETER_SCHEMA = {
+    "prompt": [{"role": "string", "content": "string"}],  # the protocol's Interpreter prompt
+    "question": "string",  # the question or claim
+    "answer": "string",  # gold: an option letter or TRUE/FALSE
+    "answer_kind": "string",  # mcq | claim
+    "options": {label: "string" for label in OPTION_LABELS},  # null for absent options and claims
+    "allowed_ids": ["int64"],  # the packet's paragraph IDs
+    "evidence": "string",  # the packet text
+    "hard": "bool",
+    "gold_ids": ["int64"],  # evidence paragraphs inside the packet (empty when unknown)
+    "item_id": "string",  # this question's ID: the benchmark item's, or "<item>#synthetic-<edit>-<n>"
+    "source_item_id": "string",  # the benchmark item it comes from
+    "benchmark": "string",
+    "source": "string",  # mixture source: the benchmark, or synthetic_claims
+    "book_id": "string",
+    "book_key": "string",
+    "label_source": "string",  # benchmark | synthetic
+    "synthetic_edit": "string",  # "" | statement | option | entity | number
+    "edit_original": "string",
+    "edit_replacement": "string",
+    "evidence_source": "string",  # gold | silver_teacher | retrieval
+    "preset": "string",
+    "packet_chars": "int64",
+    "prompt_tokens": "int64",
+}
+
+
+class PredictionsError(ValueError):
+    """A predictions file or line that cannot be read; names the file and line."""
+
+
+@dataclass
+class SyntheticConfig:
+    weight: float = 0.25  # mixture weight of the synthetic_claims source
+    seed_benchmarks: list[str] | None = None  # benchmarks whose items seed synthetic claims (None: all sources)
+    edits: list[str] = field(default_factory=lambda: list(EDIT_KINDS))
+    false_per_true: int = 1
+
+    def __post_init__(self) -> None:
+        unknown = set(self.edits) - set(EDIT_KINDS)
+        if unknown:
+            raise ValueError(f"synthetic.edits: unknown edit(s) {', '.join(sorted(unknown))}; use {', '.join(EDIT_KINDS)}")
+        if self.weight < 0 or self.false_per_true < 1:
+            raise ValueError("synthetic.weight cannot be negative and synthetic.false_per_true must be at least 1")
+
+
+def _default_sources() -> list[SourceConfig]:
+    return [
+        SourceConfig("quality_leval", weight=0.45),
+        SourceConfig("nocha", weight=0.15),
+        SourceConfig("kdsh", weight=0.10, preset="nocha"),
+        SourceConfig("leval_scifi", weight=0.05),
+        SourceConfig("gutenqa", weight=0.0),
+    ]
+
+
+@dataclass
+class InterpreterDataConfig(DataBuildConfig):
+    output_dir: str = "data/interpreter"
+    sources: list[SourceConfig] = field(default_factory=_default_sources)
+    num_samples: int = 1000
+    synthetic: SyntheticConfig = field(default_factory=SyntheticConfig)
+    predictions: list[str] = field(default_factory=list)  # evaluation predictions.jsonl files of the model to train
+    hard_share: float = 0.275
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.num_samples < 1:
+            raise ValueError("num_samples must be at least 1")
+        if not 0.0 <= self.hard_share <= 1.0:
+            raise ValueError("hard_share must be between 0 and 1")
+        if SYNTHETIC_SOURCE in {s.name for s in self.sources}:
+            raise ValueError(f"{SYNTHETIC_SOURCE} is set by synthetic.weight, not listed as a source")
+
+
+def read_predictions(paths: list[str | Path], *, skip_bad: bool = False) -> tuple[dict[str, bool], list[SkippedRow]]:
+    """Item ID -> hard (failed by the model), from predictions files (see the module docstring)."""
+    outcomes: dict[str, list[bool]] = {}
+    skipped: list[SkippedRow] = []
+    for path in map(Path, paths):
+        if not path.is_file():
+            raise PredictionsError(f"predictions file {path} does not exist")
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                    if not isinstance(record, dict):
+                        raise PredictionsError("expected a JSON object")
+                    item_id, correct = record.get("item_id"), record.get("correct")
+                    if not isinstance(item_id, str) or not item_id:
+                        raise PredictionsError("field 'item_id' must be a non-empty string")
+                    if correct not in (True, False, 0, 1):  # bools, and 0/1 (which equal False/True)
+                        raise PredictionsError(f"field 'correct' must be true/false or 1/0, got {correct!r}")
+                except (json.JSONDecodeError, PredictionsError) as exc:
+                    reason = f"not valid JSON ({exc.msg})" if isinstance(exc, json.JSONDecodeError) else str(exc)
+                    if not skip_bad:
+                        raise PredictionsError(f"{path}, line {number}: {reason}") from None
+                    skipped.append(SkippedRow(str(path), f"line {number}", reason))
+                    continue
+                outcomes.setdefault(item_id, []).append(bool(correct))
+    return {item: sum(not c for c in results) * 2 >= len(results) for item, results in outcomes.items()}, skipped
+
+
+def allocate(total: int, weights: dict[str, float], capacity: dict[str, int]) -> dict[str, int]:
+    """Shares of ``total`` proportional to ``weights`` (largest remainders), none above its
+    capacity; what a full source cannot take is shared among the others by weight."""
+    allocation = {name: 0 for name in weights}
+    active = {name for name, w in weights.items() if w > 0 and capacity.get(name, 0) > 0}
+    remaining = total
+    while remaining > 0 and active:
+        weight_sum = sum(weights[n] for n in active)
+        exact = {n: remaining * weights[n] / weight_sum for n in active}
+        share = {n: math.floor(exact[n]) for n in active}
+        for name in sorted(active, key=lambda n: (share[n] - exact[n], n))[: remaining - sum(share.values())]:
+            share[name] += 1
+        for name in active:
+            take = min(share[name], capacity[name] - allocation[name])
+            allocation[name] += take
+            remaining -= take
+        active = {n for n in active if allocation[n] < capacity[n]}
+    return allocation
+
+
+def evidence_packet(case: ReadingCase, segments: list[Segment]) -> Packet:
+    """The case's evidence-bearing segments plus top-ranked distractors, packed like inference."""
+    gold = set(case.evidence)
+    if not gold:
+        return pack(case.narrative, segments, case.preset)
+    bearing = [s for s in segments if gold.intersection(s.paragraph_ids)]
+    covered = {i for s in bearing for i in s.paragraph_ids}
+    top_score = max((s.score for s in segments), default=0.0)
+    last, length = len(case.narrative) - 1, case.preset.retrieval_paragraphs
+    for paragraph_id in sorted(gold - covered):
+        if paragraph_id in covered:
+            continue
+        start = min(max(0, paragraph_id - (length - 1) // 2), max(0, last - length + 1))
+        segment = Segment.span(start, min(last, start + length - 1), "retrieval", top_score, (paragraph_id,))
+        bearing.append(segment)
+        covered.update(segment.paragraph_ids)
+    distractors = sorted((s for s in segments if not gold.intersection(s.paragraph_ids)), key=lambda s: (-s.score, s.start))
+    room = max(0, case.preset.max_selected - len(bearing))
+    return pack(case.narrative, bearing + distractors[:room], case.preset, cited_ids=gold)
+
+
+@dataclass
+class InterpreterExample:
+    case: ReadingCase
+    question: Question
+    answer: str
+    item_id: str
+    source: str
+    claim: SyntheticClaim | None = None
+    packet: Packet | None = None
+    prompt: list[dict] = field(default_factory=list)
+    tokens: int = 0
+    hard: bool = False
+
+
+def _synthetic_examples(case: ReadingCase, config: InterpreterDataConfig) -> list[InterpreterExample]:
+    rng = random.Random(f"{config.seed}:synthetic:{case.case_id}")
+    edits = tuple(config.synthetic.edits)
+    claims: list[SyntheticClaim] = []
+    if case.question.kind == "mcq" and "option" in edits:
+        claims = option_claims(case.question, case.answer, rng, config.synthetic.false_per_true)
+    elif case.question.is_claim and case.answer == "TRUE":
+        if case.item.question.kind == "open":  # a reference answer stated as a claim is itself synthetic
+            claims.append(SyntheticClaim(case.question.text, "TRUE", "statement"))
+        claims += false_claims(case.question.text, case.narrative, rng, edits=edits, count=config.synthetic.false_per_true)
+    return [
+        InterpreterExample(case, Question.claim(c.text), c.label, f"{case.case_id}#synthetic-{c.edit}-{n}", SYNTHETIC_SOURCE, c)
+        for n, c in enumerate(claims)
+    ]
+
+
+def _silver_evidence(cases_segments: list[tuple[ReadingCase, list[Segment]]], teacher: TeacherLabeler) -> None:
+    requests, owners = [], []
+    for case, segments in cases_segments:
+        for segment in segments:
+            requests.append(TeacherRequest(case.question, case.answer, segment.render(case.narrative), segment.paragraph_ids))
+            owners.append(case)
+    evidence: dict[str, set[int]] = {}
+    for case, parsed in zip(owners, teacher.label(requests)):
+        if parsed is not None and parsed.answer == "YES":
+            evidence.setdefault(case.case_id, set()).update(parsed.cited_ids)
+    for case, _ in cases_segments:
+        if evidence.get(case.case_id):
+            case.evidence, case.evidence_source = tuple(sorted(evidence[case.case_id])), "silver_teacher"
+
+
+def _row(example: InterpreterExample) -> dict:
+    case, packet, claim = example.case, example.packet, example.claim
+    return {
+        "prompt": example.prompt,
+        "question": example.question.text,
+        "answer": example.answer,
+        "answer_kind": example.question.kind,
+        "options": {label: example.question.options.get(label) for label in OPTION_LABELS},
+        "allowed_ids": list(packet.paragraph_ids),
+        "evidence": packet.text,
+        "hard": example.hard,
+        "gold_ids": sorted(set(case.evidence).intersection(packet.paragraph_ids)),
+        "item_id": example.item_id,
+        "source_item_id": case.item.item_id,
+        "benchmark": case.benchmark,
+        "source": example.source,
+        "book_id": case.item.book_id,
+        "book_key": case.book_key,
+        "label_source": "synthetic" if claim else "benchmark",
+        "synthetic_edit": claim.edit if claim else "",
+        "edit_original": claim.original if claim else "",
+        "edit_replacement": claim.replacement if claim else "",
+        "evidence_source": case.evidence_source,
+        "preset": case.preset.name,
+        "packet_chars": packet.chars,
+        "prompt_tokens": example.tokens,
+    }
+
+
+def _take(examples: list[InterpreterExample], count: int, rng: random.Random) -> list[InterpreterExample]:
+    """``count`` examples drawn by case: the claims made from one item (a TRUE claim and its edited
+    FALSE twins) are taken together, so minimal pairs stay pairs."""
+    groups: dict[str, list[InterpreterExample]] = {}
+    for example in examples:
+        groups.setdefault(example.case.case_id, []).append(example)
+    order = list(groups.values())
+    rng.shuffle(order)
+    return [e for group in order for e in group][:count]
+
+
+def _sample(
+    pools: dict[str, list[InterpreterExample]], weights: dict[str, float], config: InterpreterDataConfig
+) -> tuple[list[InterpreterExample], dict]:
+    """The mixture: per-source quotas by weight, and within them hard examples up to ``hard_share``."""
+    quotas = allocate(config.num_samples, weights, {s: len(p) for s, p in pools.items()})
+    hard_pools = {s: [e for e in pool if e.hard] for s, pool in pools.items()}
+    hard_target = round(config.hard_share * sum(quotas.values()))
+    hard_quotas = allocate(
+        hard_target, {s: float(q) for s, q in quotas.items()}, {s: min(quotas[s], len(hard_pools[s])) for s in pools}
+    )
+    rng = random.Random(f"{config.seed}:interpreter:sample")
+    chosen = []
+    for source in sorted(pools):
+        easy = [e for e in pools[source] if not e.hard]
+        n_easy = min(quotas[source] - hard_quotas[source], len(easy))
+        chosen += _take(hard_pools[source], quotas[source] - n_easy, rng) + _take(easy, n_easy, rng)
+    plan = {
+        "target_weights": weights,
+        "available": {s: len(p) for s, p in pools.items()},
+        "quotas": quotas,
+        "hard_available": {s: len(p) for s, p in hard_pools.items()},
+        "hard_target": hard_target,
+    }
+    return chosen, plan
+
+
+def build_interpreter_rows(
+    config: InterpreterDataConfig,
+    *,
+    teacher: TeacherLabeler | None = None,
+    token_counter: PromptTokenCounter | None = None,
+) -> DatasetBuild:
+    """The Interpreter examples of every split and how they were made (nothing is written)."""
+    from tqdm.auto import tqdm
+
+    teacher = teacher if teacher is not None else TeacherLabeler.from_config(config.teacher)
+    hard_items, skipped_predictions = read_predictions(config.predictions, skip_bad=config.skip_bad)
+    drops: Counter = Counter()
+    loaded = load_sources(config.sources, skip_bad=config.skip_bad)
+    seeds = set(config.synthetic.seed_benchmarks or [s.benchmark.name for s in loaded]) if config.synthetic.weight > 0 else set()
+    book_groups: dict[str, str] = {}
+    wanted: list[tuple[ReadingCase, bool, bool]] = []  # case, real example, synthetic seed
+    for source in loaded:
+        for item in source.benchmark:
+            narrative = source.benchmark.narrative(item)
+            book_groups.setdefault(narrative.book_id, source.benchmark.name)
+            for case in reading_cases(item, narrative, source.config.segment_preset, drops=drops):
+                real = source.config.weight > 0 and item.question.kind in ("mcq", "claim") and case.answer is not None
+                seed = source.benchmark.name in seeds and case.answer is not None
+                if real or seed:
+                    wanted.append((case, real, seed))
+                else:
+                    drops["item neither sampled nor seeding synthetic claims (weight 0, no answer)"] += 1
+
+    segmented = [(case, case_segments(case, encoder=config.encoder, index_cache_dir=config.index_cache_dir))
+                 for case, _, _ in tqdm(wanted, desc="segmenting cases", unit="case")]
+    if teacher is not None:
+        _silver_evidence([(case, segments) for case, segments in segmented if not case.evidence and case.answer], teacher)
+    examples: list[InterpreterExample] = []
+    for (case, real, seed), (_, segments) in zip(wanted, tqdm(segmented, desc="packing evidence", unit="case")):
+        if not case.evidence:
+            case.evidence_source = "retrieval"
+        packet = evidence_packet(case, segments)
+        made = [InterpreterExample(case, case.question, case.answer, case.item.item_id, case.benchmark)] if real else []
+        made += _synthetic_examples(case, config) if seed else []
+        for example in made:
+            example.packet = packet
+            example.prompt = interpreter_messages(example.question, packet.text)
+            example.hard = hard_items.get(example.item_id, False)
+        examples += made
+
+    counter = token_counter or PromptTokenCounter(config.tokenizer)
+    for example, tokens in zip(examples, counter.count([e.prompt for e in examples], desc="Interpreter prompt tokens")):
+        example.tokens = tokens
+    overflow = sum(e.tokens > config.max_prompt_tokens for e in examples)
+    answers_by_prompt: dict[str, set[str]] = {}
+    for example in examples:
+        answers_by_prompt.setdefault(prompt_key(example.prompt), set()).add(example.answer)
+    pools: dict[str, list[InterpreterExample]] = {}
+    seen: set[str] = set()
+    for example in examples:
+        key = prompt_key(example.prompt)
+        if example.tokens > config.max_prompt_tokens:
+            continue
+        if len(answers_by_prompt[key]) > 1:
+            drops["identical prompt with conflicting answers"] += 1
+        elif key in seen:
+            drops["duplicate prompt"] += 1
+        else:
+            seen.add(key)
+            pools.setdefault(example.source, []).append(example)
+
+    weights = {s.benchmark.name: s.config.weight for s in loaded if s.config.weight > 0}
+    if config.synthetic.weight > 0:
+        weights[SYNTHETIC_SOURCE] = config.synthetic.weight
+    for name in weights:
+        pools.setdefault(name, [])
+    chosen, plan = _sample({s: p for s, p in pools.items() if s in weights}, weights, config)
+
+    splits = assign_splits(book_groups, config.split_fractions, config.seed)
+    rows_by_split: dict[str, list[dict]] = {split: [] for split in SPLITS}
+    for example in sorted(chosen, key=lambda e: e.item_id):
+        rows_by_split[splits[example.case.book_key]].append(_row(example))
+
+    all_rows = [r for rows in rows_by_split.values() for r in rows]
+    stats = {
+        "dataset": "interpreter",
+        **provenance_stats(loaded, teacher, counter),
+        "cases": len(wanted),
+        "candidates": len(examples),
+        "max_prompt_tokens": config.max_prompt_tokens,
+        "overflow": overflow,
+        "dropped": dict(sorted(drops.items())),
+        "mixture": {**plan, "realized": dict(Counter(r["source"] for r in all_rows))},
+        "num_samples": config.num_samples,
+        "examples": len(all_rows),
+        "hard": {
+            "predictions_files": list(config.predictions),
+            "items_failed": sum(hard_items.values()),
+            "target_share": config.hard_share,
+            "realized_share": round(sum(r["hard"] for r in all_rows) / len(all_rows), 4) if all_rows else 0.0,
+        },
+        "splits": {
+            split: {"examples": len(rows), "books": len({r["book_key"] for r in rows}), "hard": sum(r["hard"] for r in rows)}
+            for split, rows in rows_by_split.items()
+        },
+        "tokens": length_summary([r["prompt_tokens"] for r in all_rows]),
+    }
+    if skipped_predictions:
+        stats["skipped_rows"]["predictions"] = [list(r) for r in skipped_predictions]
+    return DatasetBuild(rows_by_split, stats)
+
+
+def interpreter_card(build: DatasetBuild, config: InterpreterDataConfig) -> str:
+    stats, rows = build.stats, build.rows_by_split
+    mixture = stats["mixture"]
+    total_weight = sum(mixture["target_weights"].values()) or 1.0
+    mixture_table = {
+        "target share": {s: f"{w / total_weight:.3f}" for s, w in mixture["target_weights"].items()},
+        "available": mixture["available"],
+        "realized": mixture["realized"],
+    }
+    hard = stats["hard"]
+    hard_note = (
+        f"Hard items (failed by the model in {', '.join(hard['predictions_files'])}): {hard['items_failed']}; "
+        if hard["predictions_files"] else "No predictions file was given, so no example is flagged hard; "
+    )
+    return (
+        card_front_matter("ClueWeaver Interpreter GRPO data")
+        + "# ClueWeaver Interpreter GRPO data\n\n"
+        "Evidence packets for training the Interpreter with GRPO (TRL conversational format: `prompt` is the "
+        "protocol's Interpreter prompt; the reward reads `answer`, `answer_kind`, `options`, `question`, "
+        "`allowed_ids`, `hard`, `evidence`). Packets hold the segments with the case's evidence plus "
+        "top-ranked distractor segments, packed in narrative order within the preset's budget by the "
+        "inference packer. Books never cross splits.\n\n"
+        f"{stats['examples']} examples (asked for {stats['num_samples']}).\n\n"
+        "## Splits\n\n" + markdown_table(stats["splits"], first="count") + "\n\n"
+        "## Source mixture\n\n" + markdown_table(mixture_table, first="source") + "\n\n"
+        "## Answers\n\n" + markdown_table(crosstab(rows, "answer"), first="answer") + "\n\n"
+        + markdown_table(crosstab(rows, "answer_kind"), first="answer_kind") + "\n\n"
+        "## Label provenance\n\n"
+        "`benchmark`: the benchmark's gold answer; `synthetic`: a claim made from a gold answer "
+        "(`statement`, TRUE) or by one minimal edit of one (`option`, `entity`, `number`: FALSE).\n\n"
+        + markdown_table(crosstab(rows, "label_source"), first="label_source") + "\n\n"
+        + markdown_table(crosstab(rows, "synthetic_edit"), first="synthetic_edit (empty: none)") + "\n\n"
+        "Evidence in the packet: `gold` (benchmark paragraph labels), `silver_teacher` (teacher-labelled "
+        "segments), `retrieval` (no evidence labels: the retrieval packet inference would build).\n\n"
+        + markdown_table(crosstab(rows, "evidence_source"), first="evidence_source") + "\n\n"
+        "## Hard items\n\n" + hard_note
+        + f"target share {hard['target_share']}, realized {hard['realized_share']}.\n\n"
+        "## Token lengths\n\n" + token_section(stats["tokens"], stats["max_prompt_tokens"], stats["overflow"]) + "\n\n"
+        "## Dropped along the way\n\n" + markdown_counts(stats["dropped"], first="reason") + "\n\n"
+        f"Teacher: {stats['teacher'] or 'none'}.\n\n"
+        + config_section(config)
+    )
+
+
+def build_interpreter_dataset(config: InterpreterDataConfig, *, teacher: TeacherLabeler | None = None) -> DatasetBuild:
+    """Build the Interpreter dataset and write it to ``config.output_dir``."""
+    build = build_interpreter_rows(config, teacher=teacher)
+    build.paths = write_dataset(
+        build.rows_by_split, INTERPRETER_SCHEMA, config.output_dir,
+        card=interpreter_card(build, config), stats=build.stats, config=config,
+    )
+    return build

@@ -1,0 +1,56 @@
+"""Sampling settings, prompt rendering and the BOS rule shared by every backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from clueweaver.backends import SamplingConfig
+from clueweaver.backends.base import REASON_ANSWER_REGEX
+from clueweaver.backends.prompting import encode_prompt, render_plain, resolve_chat_format
+from clueweaver.testing import qwen3_tokenizer
+
+MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Who hid the key?"}]
+
+
+def test_sampling_defaults_to_greedy_and_validates():
+    config = SamplingConfig()
+    assert config.greedy and config.output_regex is None and config.stop == ()
+    assert SamplingConfig(structured_output=True).output_regex == REASON_ANSWER_REGEX
+    assert SamplingConfig(stop=["</answer>"]).stop == ("</answer>",)
+    assert SamplingConfig.from_dict({"temperature": 1.0, "top_p": 0.9, "top_k": 20}).top_k == 20
+    with pytest.raises(ValueError, match="unknown settings \\['max_tokens'\\]"):
+        SamplingConfig.from_dict({"max_tokens": 5})
+    with pytest.raises(ValueError, match="top_p must be in \\(0, 1\\].*max_new_tokens must be >= 1"):
+        SamplingConfig(top_p=0, max_new_tokens=0)
+    with pytest.raises(ValueError, match="not a valid regex"):
+        SamplingConfig(structured_output="<answer>[A-")
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return qwen3_tokenizer()
+
+
+def test_qwen3_template_with_thinking_disabled_and_no_bos(tokenizer):
+    assert resolve_chat_format(tokenizer, "auto") == "template"
+    ids = encode_prompt(tokenizer, MESSAGES, "template")
+    assert tokenizer.decode(ids) == (
+        "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nWho hid the key?<|im_end|>\n"
+        "<|im_start|>assistant\n<think>\n\n</think>\n\n"
+    )
+
+
+def test_plain_format_for_base_models_gets_one_bos(tokenizer):
+    assert render_plain(MESSAGES) == "System: Be brief.\n\nUser: Who hid the key?\n\nAssistant:"
+    tokenizer.bos_token = "<|endoftext|>"
+    tokenizer.chat_template = None
+    assert resolve_chat_format(tokenizer, "auto") == "plain"
+    with pytest.raises(ValueError, match="no chat template"):
+        resolve_chat_format(tokenizer, "template")
+    ids = encode_prompt(tokenizer, MESSAGES, "plain")
+    assert ids[0] == tokenizer.bos_token_id and ids[1] != tokenizer.bos_token_id
+    assert tokenizer.decode(ids[1:]) == render_plain(MESSAGES)
+    # A template that writes BOS itself does not get a second one.
+    tokenizer.chat_template = "{{ bos_token }}{% for m in messages %}{{ m['content'] }}{% endfor %}"
+    ids = encode_prompt(tokenizer, MESSAGES, "template")
+    assert ids.count(tokenizer.bos_token_id) == 1 and ids[0] == tokenizer.bos_token_id

