@@ -155,8 +155,27 @@ def interpreter_lora_run(tmp_path_factory):
     data = write_jsonl(work / "interpreter.jsonl", interpreter_rows())
     result = launch("interpreter_grpo.py", "configs/interpreter/qwen3-4b-grpo-lora.yaml", "--model_name_or_path", str(model),
                     "--dataset_name", str(data), "--output_dir", str(work / "run"), "--max_steps", "2",
-                    "--lora_r", "8", "--lora_alpha", "16")
+                    "--lora_r", "8", "--lora_alpha", "16", "--report_to", "wandb",
+                    env={"WANDB_MODE": None, "WANDB_API_KEY": None, "WANDB_DIR": str(work), "NETRC": str(work / "no-netrc")})
     return work, result
+
+
+def test_interpreter_run_logs_to_wandb_offline_without_a_key(interpreter_lora_run):
+    """No key and no login: the run goes to an offline wandb run with every reward component as its
+    own metric and TRL's completions table (one column per component)."""
+    work, result = interpreter_lora_run
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "no WANDB_API_KEY: wandb logs offline" in result.stderr
+    (run,) = (work / "wandb").glob("offline-run-*")
+    (records,) = run.glob("run-*.wandb")
+    logged = records.read_bytes()
+    for name in component_names("interpreter"):
+        assert f"rewards/{name}/mean".encode() in logged
+    tables = sorted((run / "files" / "media" / "table").glob("completions_*.table.json"))
+    assert tables
+    table = json.loads(tables[-1].read_text())
+    assert {"prompt", "completion", "advantage", *component_names("interpreter")} <= set(table["columns"])
+    assert table["data"]
 
 
 def test_interpreter_grpo_lora_and_merged_export(interpreter_lora_run, tmp_path):

@@ -179,7 +179,12 @@ def launch(script: str, recipe: str, *overrides: str, env: dict | None = None, t
         str(Path(sys.executable).parent / "accelerate"), "launch", "--config_file", "configs/accelerate/cpu.yaml",
         f"train/{script}", "--config", recipe, *CPU_OVERRIDES, "--use_vllm", "false", *overrides,
     ]
-    run_env = {**os.environ, "TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1", "WANDB_MODE": "disabled", **(env or {})}
+    run_env = {**os.environ, "TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1", "WANDB_MODE": "disabled"}
+    for name, value in (env or {}).items():  # None removes a variable
+        if value is None:
+            run_env.pop(name, None)
+        else:
+            run_env[name] = value
     return subprocess.run(command, cwd=REPO_ROOT, env=run_env, capture_output=True, text=True, timeout=timeout)
 
 
