@@ -73,7 +73,11 @@ _WORD_TOKENS: dict[str, tuple[str, ...]] = {}
 
 def _word_tokens(word: str) -> tuple[str, ...]:
     tokens = _WORD_TOKENS.get(word)
-    if tokens is None:
+    if tokens is not None:
+        return tokens
+    if word.isalpha():  # most words: no apostrophe, hyphen or digit to handle
+        tokens = () if word in STOP_WORDS or len(word) == 1 else (_stem(word),)
+    else:
         base = word.strip("'-_")
         base = base[:-2] if base.endswith("'s") else base
         parts = (base, *base.split("-")) if "-" in base else (base,)
@@ -81,8 +85,8 @@ def _word_tokens(word: str) -> tuple[str, ...]:
             _stem(t) for t in (p.strip("'_") for p in parts)
             if t and t not in STOP_WORDS and (len(t) > 1 or t.isdigit())
         )
-        if len(_WORD_TOKENS) < 500_000:
-            _WORD_TOKENS[word] = tokens
+    if len(_WORD_TOKENS) < 500_000:
+        _WORD_TOKENS[word] = tokens
     return tokens
 
 
