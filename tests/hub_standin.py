@@ -51,10 +51,19 @@ class HubStandIn:
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def __enter__(self) -> "HubStandIn":
+        # huggingface_hub reads HF_HUB_OFFLINE once, at import: a test that imported it with the
+        # variable set would block every request to this (reachable) stand-in for the session.
+        import huggingface_hub.constants
+
+        self._offline = huggingface_hub.constants.HF_HUB_OFFLINE
+        huggingface_hub.constants.HF_HUB_OFFLINE = False
         self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        import huggingface_hub.constants
+
+        huggingface_hub.constants.HF_HUB_OFFLINE = self._offline
         self.server.shutdown()
         self.server.server_close()
 
