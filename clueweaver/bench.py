@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 
 from clueweaver.narrative import Narrative, load_narrative
 from clueweaver.protocol.question import Question
+from clueweaver.testing import QWEN3_4B_SHAPE
 
 # A question a reader of Little Women might ask, with four options: the shape of a benchmark item.
 SAMPLE_QUESTION = Question(
@@ -112,21 +113,6 @@ def bench_recall(*, encoders=(None, "minilm"), presets=("detectiveqa", "nocha"),
 
 # --- bench pipeline -------------------------------------------------------------------------------
 
-# Qwen3-4B's architecture (config.json of Qwen/Qwen3-4B-Instruct-2507, window cut to 40,960 tokens,
-# which holds the direct reader's 30,720), for a random-weight model: the weights' values do not
-# change the cost, and the benchmark needs no download.
-QWEN3_4B_SHAPE = {
-    "hidden_size": 2560,
-    "intermediate_size": 9728,
-    "num_hidden_layers": 36,
-    "num_attention_heads": 32,
-    "num_key_value_heads": 8,
-    "head_dim": 128,
-    "vocab_size": 151936,
-    "tie_word_embeddings": True,
-    "max_position_embeddings": 40960,
-    "initializer_range": 0.02,
-}
 MODEL_SHAPES = {"qwen3-4b": QWEN3_4B_SHAPE, "tiny": {}}
 # Reference numbers of issue 4 (H200, plain ``generate`` with a dynamic cache), in seconds.
 REFERENCE_H200 = {

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from clueweaver.training import RECIPE_FILE
+from clueweaver.training import RECIPE_FILE, write_recipe
 
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
 AGENT_ROLES = {
@@ -213,7 +213,7 @@ def export_checkpoint(
                       eval_results=eval_results, title=title)
     (out / "README.md").write_text(card, encoding="utf-8")
     if recipe:
-        (out / RECIPE_FILE).write_text(json.dumps(recipe, indent=2, default=str, ensure_ascii=False), encoding="utf-8")
+        write_recipe(out, recipe)
     return out
 
 

@@ -45,6 +45,22 @@ TINY_QWEN3_CONFIG = {
     "pad_token_id": QWEN3_PAD_TOKEN_ID,
 }
 
+# Qwen3-4B's architecture (config.json of Qwen/Qwen3-4B-Instruct-2507, window cut to 40,960 tokens,
+# which holds the direct reader's 30,720), for a random-weight model: the weights' values do not
+# change the cost, and the benchmark needs no download.
+QWEN3_4B_SHAPE = {
+    "hidden_size": 2560,
+    "intermediate_size": 9728,
+    "num_hidden_layers": 36,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "head_dim": 128,
+    "vocab_size": 151936,
+    "tie_word_embeddings": True,
+    "max_position_embeddings": 40960,
+    "initializer_range": 0.02,
+}
+
 # Written last into a built folder; a folder holding it with the same fingerprint is reused.
 _MARKER = "clueweaver_tiny_model.json"
 # Bump when the way the folder is built changes, so stale caches are rebuilt.

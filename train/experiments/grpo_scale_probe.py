@@ -31,13 +31,10 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from clueweaver.testing import QWEN3_4B_SHAPE, TINY_QWEN3_CONFIG  # noqa: E402
+
 RECIPE = ROOT / "configs" / "finder" / "qwen3-4b-grpo.yaml"
-QWEN3_4B = {
-    "vocab_size": 151936, "hidden_size": 2560, "intermediate_size": 9728, "num_hidden_layers": 36,
-    "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "max_position_embeddings": 40960,
-    "rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0}, "tie_word_embeddings": True,
-    "rms_norm_eps": 1e-6, "bos_token_id": 151643, "eos_token_id": 151645, "pad_token_id": 151643,
-}  # fmt: skip
+QWEN3_4B = {**TINY_QWEN3_CONFIG, **QWEN3_4B_SHAPE}  # the real shape; Qwen3's tokens, RoPE and norms
 TINY = {**QWEN3_4B, "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
         "num_key_value_heads": 2, "head_dim": 16}  # fmt: skip
 PAPER_SHAPES = {"prompt_tokens": 9216, "completion_tokens": 256, "num_generations": 8}
