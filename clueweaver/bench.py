@@ -47,9 +47,11 @@ def load_book(book: str) -> Narrative:
     return load_shared_book(book, shared_data_dir())
 
 
-def bench_retrieval(book: str, *, encoder: str | None = "minilm", question: Question = SAMPLE_QUESTION, repeats: int = 20) -> dict:
+def bench_retrieval(book: str, *, encoder: str | None = "minilm", question: Question = SAMPLE_QUESTION, repeats: int = 20, reference: bool = False) -> dict:
     """Index build time (BM25, cold), warm segmentation latency, and dense embedding and cache
-    reload times, all on one book in this process."""
+    reload times, all on one book in this process. ``reference`` also times sentence-transformers'
+    own ``encode`` with its defaults on the same texts (the speed of a machine varies from run to
+    run; the ratio of the two does much less)."""
     from clueweaver import retrieval
     from clueweaver.segment import segment_narrative
 
@@ -86,6 +88,11 @@ def bench_retrieval(book: str, *, encoder: str | None = "minilm", question: Ques
             index = retrieval.build_index(narrative, dense, cache_dir=cache)
             results["cache_reload_s"] = round(time.perf_counter() - t, 4)
             results["segment_hybrid_ms"] = median_ms(index)
+            if reference and isinstance(dense, retrieval.SentenceTransformerEncoder):
+                t = time.perf_counter()
+                dense.model.encode(texts, normalize_embeddings=True)
+                results["st_defaults_embed_s"] = round(time.perf_counter() - t, 2)
+                results["embed_vs_st_defaults"] = round(results["embed_s"] / results["st_defaults_embed_s"], 3)
     return results
 
 

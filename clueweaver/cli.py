@@ -156,6 +156,10 @@ def add_bench(sub) -> None:
     retrieval.add_argument("--book", default="nocha:little_women_louisa_may_alcott", help="a book file or a shared-data key")
     retrieval.add_argument("--encoder", default="minilm", help="dense encoder to time, or none")
     retrieval.add_argument("--repeats", type=int, default=20)
+    retrieval.add_argument(
+        "--reference", action="store_true",
+        help="also time sentence-transformers' own encode with its defaults on the same book, in the same run",
+    )
     retrieval.set_defaults(run=run_bench_retrieval)
 
     recall = kinds.add_parser("recall", help="gold-evidence recall on GutenQA and the multi-hop checks vs plain BM25")
@@ -183,7 +187,7 @@ def run_bench_retrieval(args) -> int:
     from clueweaver.bench import bench_retrieval
 
     encoder = None if args.encoder == "none" else args.encoder
-    _print_json(bench_retrieval(args.book, encoder=encoder, repeats=args.repeats))
+    _print_json(bench_retrieval(args.book, encoder=encoder, repeats=args.repeats, reference=args.reference))
     return 0
 
 

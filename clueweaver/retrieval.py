@@ -267,16 +267,19 @@ def offline_minilm_path() -> Path | None:
 class SentenceTransformerEncoder:
     """Any sentence-transformers model by name or local path (offline default: all-MiniLM-L6-v2).
 
-    Paragraphs are encoded longest-first in large batches with gradients off; on CPU that is what
-    keeps a whole novel under a minute."""
+    Paragraphs are sorted by their token count and batched to a budget of padded tokens rather than
+    a fixed number of texts: no padding is computed, and on CPU a batch this size stays in cache.
+    On a 2-core CPU that embeds a novel in 0.78-0.93x the time of sentence-transformers' own
+    ``encode`` (fixed batches of 32 sorted by characters), with identical vectors
+    (docs/retrieval.md)."""
 
-    def __init__(self, model: str | Path, *, device: str | None = None, batch_size: int = 64, max_seq_length: int | None = None):
+    def __init__(self, model: str | Path, *, device: str | None = None, batch_tokens: int = 1024, max_seq_length: int | None = None):
         self.model_path = str(model)
         self.name = "st:" + Path(self.model_path).name if Path(self.model_path).exists() else "st:" + self.model_path
         if self.name == "st:model":  # the offline package's folder is called "model"
             self.name = "st:all-MiniLM-L6-v2"
         self.device = device
-        self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
         self.max_seq_length = max_seq_length
         self._model = None
 
@@ -290,17 +293,42 @@ class SentenceTransformerEncoder:
                 self._model.max_seq_length = self.max_seq_length
         return self._model
 
+    def _features(self, texts: list[str]) -> dict:
+        preprocess = getattr(self.model, "preprocess", None) or self.model.tokenize  # tokenize before 6.0
+        return preprocess(texts)
+
+    def batches(self, texts: Sequence[str]) -> list[list[int]]:
+        """Text indices, longest first, grouped so that each batch's padded size (texts times its
+        longest text, in tokens) stays within ``batch_tokens``; a longer text goes alone."""
+        if not texts:
+            return []
+        lengths = self._features(list(texts))["attention_mask"].sum(dim=1).tolist()
+        batches: list[list[int]] = []
+        for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
+            if batches and (len(batches[-1]) + 1) * lengths[batches[-1][0]] <= self.batch_tokens:
+                batches[-1].append(i)
+            else:
+                batches.append([i])
+        return batches
+
     def encode(self, texts, *, is_query=False, show_progress=False):
         import torch
+        from tqdm.auto import tqdm
 
+        texts = list(texts)
+        order, parts = [], []
         with torch.inference_mode():
-            vectors = self.model.encode(
-                list(texts),
-                batch_size=self.batch_size,
-                show_progress_bar=show_progress,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-            )
+            for batch in tqdm(self.batches(texts), desc="Embedding", unit="batch", disable=not show_progress):
+                features = {
+                    k: v.to(self.model.device) if torch.is_tensor(v) else v
+                    for k, v in self._features([texts[i] for i in batch]).items()
+                }
+                parts.append(self.model(features)["sentence_embedding"].float().cpu().numpy())
+                order.extend(batch)
+        if not parts:
+            return np.zeros((0, 0), dtype=np.float32)
+        vectors = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
+        vectors[order] = np.concatenate(parts)
         return _normalize_rows(vectors)
 
 
@@ -570,11 +598,17 @@ PROGRESS_CHUNK = 256
 def _embed(texts: list[str], encoder: DenseEncoder, show_progress: bool, progress) -> np.ndarray:
     if progress is None:
         return encoder.encode(texts, show_progress=show_progress)
-    parts = []
+    # chunks of similar length, longest first, so that reporting progress costs no extra padding
+    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    vectors = None
     for start in range(0, len(texts), PROGRESS_CHUNK):
-        parts.append(encoder.encode(texts[start : start + PROGRESS_CHUNK]))
+        chunk = order[start : start + PROGRESS_CHUNK]
+        part = encoder.encode([texts[i] for i in chunk])
+        if vectors is None:
+            vectors = np.zeros((len(texts), part.shape[1]), dtype=part.dtype)
+        vectors[chunk] = part
         progress(min(start + PROGRESS_CHUNK, len(texts)), len(texts))
-    return np.concatenate(parts)
+    return vectors
 
 
 def build_index(

