@@ -97,9 +97,11 @@ def bench_retrieval(book: str, *, encoder: str | None = "minilm", question: Ques
 
 
 def bench_recall(*, encoders=(None, "minilm"), presets=("detectiveqa", "nocha"), progress: bool = True) -> tuple[dict, str]:
-    """Recall on GutenQA's single-paragraph questions and the multi-hop checks, per encoder and
-    preset, beside plain BM25 with the same number of paragraphs. Returns (JSON, Markdown)."""
+    """Recall on GutenQA's single-paragraph questions, the multi-hop checks and the held-out
+    multi-hop checks, per encoder and preset, beside plain BM25 with the same number of
+    paragraphs. Returns (JSON, Markdown)."""
     from clueweaver.benchmarks import load_benchmark
+    from clueweaver.checks import HELDOUT_FILE
     from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items, retrieval_diagnostics
 
     sets = {
@@ -107,6 +109,7 @@ def bench_recall(*, encoders=(None, "minilm"), presets=("detectiveqa", "nocha"),
             item for item in benchmark_gold_items(load_benchmark("gutenqa")) if len(item.gold_ids) == 1
         ],
         "Multi-hop checks (2-4 distant gold paragraphs)": multihop_gold_items(),
+        "Held-out multi-hop checks (never used for tuning)": multihop_gold_items(checks_path=HELDOUT_FILE),
     }
     payload, tables = {}, []
     for encoder in encoders:

@@ -19,6 +19,9 @@ from clueweaver.narrative import Narrative, NarrativeError, from_text, load_narr
 from clueweaver.protocol.question import Question, QuestionError
 
 CHECKS_FILE = Path(__file__).with_name("data") / "multihop_checks.jsonl"
+# Written after the retrieval defaults were fixed on CHECKS_FILE and never used to tune them: it
+# measures whether those defaults carry over to questions they were not chosen on.
+HELDOUT_FILE = Path(__file__).with_name("data") / "multihop_heldout.jsonl"
 MIN_EVIDENCE, MAX_EVIDENCE = 2, 4
 MIN_SPREAD = 30  # paragraphs between the first and last evidence paragraph of a check
 NOCHA_BOOKS = Path("nocha", "data_sample", "classic_books.json")

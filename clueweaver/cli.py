@@ -191,34 +191,47 @@ def run_bench_retrieval(args) -> int:
     return 0
 
 
-def run_bench_recall(args) -> int:
+def _output_file(option: str | None):
+    """The ``--output`` file of a long benchmark, its folder made before the run, not after it."""
     from pathlib import Path
 
+    if not option:
+        return None
+    path = Path(option)
+    if path.is_dir():
+        raise UsageError(f"--output {option} is a folder; give a file name")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--output {option}: cannot create its folder ({exc.strerror})") from exc
+    return path
+
+
+def run_bench_recall(args) -> int:
     from clueweaver.bench import bench_recall
 
+    output = _output_file(args.output)
     encoders = [None if e == "none" else e for e in (args.encoder or ["none", "minilm"])]
     payload, markdown = bench_recall(encoders=encoders, presets=args.preset or ["detectiveqa", "nocha"])
     print(markdown)
-    if args.output:
-        path = Path(args.output)
-        path.write_text(markdown + "\n", encoding="utf-8")
-        path.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    if output:
+        output.write_text(markdown + "\n", encoding="utf-8")
+        output.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return 0
 
 
 def run_bench_pipeline(args) -> int:
-    from pathlib import Path
-
     from clueweaver.bench import bench_pipeline
 
+    output = _output_file(args.output)
     payload = bench_pipeline(
         shape=args.shape, model_shape=args.model_shape, device=args.device, agents=args.agents,
         repeats=args.repeats, warmup=args.warmup, fast_decode=False if args.dynamic_cache else None,
         max_batch_size=args.max_batch_size, model_dir=args.model_dir,
     )  # fmt: skip
     _print_json(payload)
-    if args.output:
-        Path(args.output).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    if output:
+        output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

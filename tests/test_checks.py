@@ -11,6 +11,7 @@ import pytest
 
 from clueweaver.checks import (
     CHECKS_FILE,
+    HELDOUT_FILE,
     MAX_EVIDENCE,
     MIN_EVIDENCE,
     MIN_SPREAD,
@@ -148,14 +149,15 @@ MAIN_NOVELS = {
 }
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_multihop_checks(shared_path())
+@pytest.fixture(scope="module", params=[CHECKS_FILE, HELDOUT_FILE], ids=["tuning set", "held-out set"])
+def shipped(request):
+    return request.param, load_multihop_checks(shared_path(), checks_path=request.param)
 
 
 def test_every_shipped_check_resolves_to_distinct_distant_paragraphs(shipped):
-    assert len(shipped) >= 60
-    for narrative, check in shipped:
+    path, checks = shipped
+    assert len(checks) >= (60 if path == CHECKS_FILE else 24)
+    for narrative, check in checks:
         ids = check.gold_ids
         assert MIN_EVIDENCE <= len(ids) <= MAX_EVIDENCE, check.id
         assert len(set(ids)) == len(ids) and list(ids) == sorted(ids), check.id
@@ -165,7 +167,7 @@ def test_every_shipped_check_resolves_to_distinct_distant_paragraphs(shipped):
 
 
 def test_shipped_answers_are_legal_and_balanced(shipped):
-    checks = [check for _, check in shipped]
+    checks = [check for _, check in shipped[1]]
     for check in checks:
         assert check.answer in check.question.labels, check.id
         if not check.question.is_claim:
@@ -178,15 +180,23 @@ def test_shipped_answers_are_legal_and_balanced(shipped):
 
 
 def test_shipped_set_covers_each_main_novel(shipped):
-    per_book = Counter(check.book for _, check in shipped)
+    path, checks = shipped
+    per_book = Counter(check.book for _, check in checks)
     assert MAIN_NOVELS <= set(per_book)
-    assert all(per_book[book] >= 8 for book in MAIN_NOVELS), per_book
-    ids = [check.id for _, check in shipped]
+    assert all(per_book[book] >= (8 if path == CHECKS_FILE else 3) for book in MAIN_NOVELS), per_book
+    ids = [check.id for _, check in checks]
     assert len(ids) == len(set(ids))
 
 
 def test_shipped_evidence_strings_are_short_verbatim_quotes():
-    for line in CHECKS_FILE.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        for text in record["evidence"]:
-            assert 20 <= len(text) <= 120, (record["id"], text)
+    for path in (CHECKS_FILE, HELDOUT_FILE):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            for text in record["evidence"]:
+                assert 20 <= len(text) <= 120, (record["id"], text)
+
+
+def test_held_out_checks_use_no_evidence_paragraph_of_the_tuning_set():
+    tuning = {(check.book, i) for _, check in load_multihop_checks(shared_path()) for i in check.gold_ids}
+    for _, check in load_multihop_checks(shared_path(), checks_path=HELDOUT_FILE):
+        assert not tuning & {(check.book, i) for i in check.gold_ids}, check.id

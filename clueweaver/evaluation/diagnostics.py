@@ -31,10 +31,11 @@ def benchmark_gold_items(benchmark) -> list[GoldItem]:
     ]
 
 
-def multihop_gold_items(shared_data_dir: str | Path | None = None, *, limit: int | None = None) -> list[GoldItem]:
-    from clueweaver.checks import load_multihop_checks
+def multihop_gold_items(shared_data_dir: str | Path | None = None, *, limit: int | None = None, checks_path: str | Path | None = None) -> list[GoldItem]:
+    """The project's multi-hop checks (``checks_path``: another checks file, e.g. the held-out set)."""
+    from clueweaver.checks import CHECKS_FILE, load_multihop_checks
 
-    checks = load_multihop_checks(shared_data_dir)[:limit]
+    checks = load_multihop_checks(shared_data_dir, checks_path=checks_path or CHECKS_FILE)[:limit]
     return [GoldItem(narrative, check.question, check.gold_ids, check.id) for narrative, check in checks]
 
 
