@@ -18,6 +18,7 @@ from clueweaver.nwm.retrieval import _nodes, query, rank_texts, serialize_state
 from clueweaver.nwm.segments import segments_from_source
 from clueweaver.nwm.store import NarrativeStore, StoreError
 from clueweaver.protocol.question import Question
+from clueweaver.segment import get_preset, segment_narrative
 
 
 class HashingEncoder:
@@ -130,7 +131,16 @@ def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
     kinds = {s.kind for s in mixed}
     assert "nwm" in kinds and kinds & {"retrieval", "window"} and max(s.end for s in mixed) <= 219
     ids = [i for s in mixed for i in s.paragraph_ids]
-    assert ids == sorted(set(ids))  # narrative order, no paragraph read twice
+    assert len(ids) == len(set(ids))  # no paragraph read twice
+    assert [s.start for s in mixed] == sorted(s.start for s in mixed)  # narrative order, as the plain segmenter gives
+    preset = get_preset("detectiveqa")
+    plain = segment_narrative(book, claim, preset, encoder=None, max_chapter=3)
+    assert any(not s.is_contiguous for s in plain)  # retrieval segments group paragraphs far apart
+    # ... and stay such groups in the mix, never a run from their first paragraph to their last
+    assert max(len(s) for s in mixed) <= max(preset.window_paragraphs, preset.retrieval_paragraphs) + preset.retrieval_paragraphs
+    grouped = [s for s in mixed if s.kind == "retrieval"]
+    assert grouped and all(len(s) <= preset.retrieval_paragraphs for s in grouped)
+    assert set(ids) == {i for s in plain for i in s.paragraph_ids} | {i for s in mixed if s.kind == "nwm" for i in s.paragraph_ids}
 
 
 def test_segment_source_errors_and_fallback(tmp_path):

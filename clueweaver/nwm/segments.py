@@ -93,5 +93,14 @@ def segments_from_source(
             warnings.warn(f"the world model of {narrative.title} holds nothing for this question; using the plain segments")
             return plain()
         return merge_spans(spans, max_len=max_len)
-    spans += [(s.start, s.end, s.kind, s.score, s.anchor_ids) for s in plain()]
-    return merge_spans(spans, max_len=max_len)
+    # Windows are runs of the book and merge with the records' runs; a retrieval segment groups
+    # paragraphs far apart, so it keeps its own paragraphs (less what a run already holds).
+    plain_segments = plain()
+    spans += [(s.start, s.end, s.kind, s.score, s.anchor_ids) for s in plain_segments if s.is_contiguous]
+    segments = merge_spans(spans, max_len=max_len)
+    covered = {i for s in segments for i in s.paragraph_ids}
+    for s in plain_segments:
+        ids = tuple(i for i in s.paragraph_ids if i not in covered)
+        if not s.is_contiguous and ids:
+            segments.append(Segment(ids, s.kind, s.score, tuple(a for a in s.anchor_ids if a in ids)))
+    return sorted(segments, key=lambda s: s.start)
