@@ -423,3 +423,19 @@ def test_teacher_from_config_goes_through_the_backend_interface(tmp_path, monkey
     assert TeacherLabeler.from_config(TeacherConfig()) is None
     with pytest.raises(ValueError, match="teacher.model is required"):
         TeacherConfig(backend="openai")
+
+
+def test_a_teacher_cache_line_torn_by_an_interruption_is_cut_before_the_next_append(tmp_path):
+    conversations = [[{"role": "system", "content": "The correct answer is known."}, {"role": "user", "content": f"Segment:\n[{n}] a door"}]
+                     for n in range(3)]  # fmt: skip
+    first = TeacherLabeler(KeywordTeacher("door"), model="fake", cache_dir=tmp_path, batch_size=8)
+    first.complete(conversations[:2])
+    with open(first.cache_path, "a", encoding="utf-8") as f:
+        f.write('{"key": "torn by a kill')  # what an interrupted write leaves
+    with pytest.warns(UserWarning, match="dropping an incomplete last line"):
+        resumed = TeacherLabeler(KeywordTeacher("door"), model="fake", cache_dir=tmp_path, batch_size=8)
+    assert len(resumed) == 2
+    resumed.complete(conversations)
+    reopened = TeacherLabeler(KeywordTeacher("door"), model="fake", cache_dir=tmp_path, batch_size=8)
+    assert len(reopened) == 3 and reopened.complete(conversations) == resumed.complete(conversations)
+    assert reopened.generated == 0

@@ -95,6 +95,18 @@ def _split_torn_tail(text: str) -> tuple[list[str], str]:
     return (head.splitlines() if head else []), tail
 
 
+def complete_lines(path: Path) -> list[str]:
+    """The complete lines of an append-only file. A last line cut off by an interrupted run is
+    also cut from the file (with a warning), so that the next append starts a line of its own."""
+    text = path.read_text(encoding="utf-8")
+    lines, torn = _split_torn_tail(text)
+    if torn:
+        warnings.warn(f"{path}: dropping an incomplete last line left by an interrupted run")
+        with open(path, "r+b") as f:
+            f.truncate(len(text.encode("utf-8")) - len(torn.encode("utf-8")))
+    return lines
+
+
 def read_predictions(path: str | Path) -> list[dict]:
     """All records of a predictions file (or of ``predictions.jsonl`` in a run folder). A torn
     last line, left by an interrupted run, is skipped with a warning."""
@@ -117,13 +129,7 @@ class PredictionLog:
         self.path = Path(path)
         self.records: list[dict] = []
         if self.path.exists():
-            text = self.path.read_text(encoding="utf-8")
-            lines, torn = _split_torn_tail(text)
-            self.records = _parse_lines(self.path, lines)
-            if torn:
-                warnings.warn(f"{self.path}: dropping an incomplete last line left by an interrupted run")
-                with open(self.path, "r+b") as f:
-                    f.truncate(len(text.encode("utf-8")) - len(torn.encode("utf-8")))
+            self.records = _parse_lines(self.path, complete_lines(self.path))
         self.done = {record_key(r) for r in self.records}
 
     def __contains__(self, key: tuple[str, str]) -> bool:

@@ -27,6 +27,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from clueweaver.evaluation.records import complete_lines
 from clueweaver.narrative import Narrative
 from clueweaver.protocol.parse import ParseResult, parse_finder
 from clueweaver.protocol.prompts import finder_messages
@@ -134,14 +135,12 @@ class TeacherLabeler:
         self.failed = 0
         self._cache: dict[str, str] = {}
         if self.cache_path.is_file():
-            with open(self.cache_path, encoding="utf-8") as f:
-                for number, line in enumerate(f, start=1):
-                    try:
-                        record = json.loads(line)
-                        self._cache[record["key"]] = record["text"]
-                    except (json.JSONDecodeError, KeyError, TypeError):
-                        if line.endswith("\n"):  # a torn last line is what an interrupted run leaves
-                            raise ValueError(f"{self.cache_path}, line {number}: not a teacher cache record") from None
+            for number, line in enumerate(complete_lines(self.cache_path), start=1):
+                try:
+                    record = json.loads(line)
+                    self._cache[record["key"]] = record["text"]
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    raise ValueError(f"{self.cache_path}, line {number}: not a teacher cache record") from None
 
     @classmethod
     def from_config(cls, config: TeacherConfig) -> "TeacherLabeler | None":
