@@ -123,6 +123,7 @@ def test_read_predictions_flags_failed_items_by_majority(tmp_path):
         {"item_id": "q4", "correct": True},
         {"item_id": "q4", "correct": True},
         {"item_id": "q4", "correct": False},
+        {"item_id": "q5", "benchmark": "x", "skipped": "no gold answer"},  # the harness did not score it
     ]
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n\n")
     hard, skipped = read_predictions([path])

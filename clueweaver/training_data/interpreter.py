@@ -15,8 +15,9 @@ to make up ``hard_share`` of the data when there are enough of them.
 
 Predictions files (JSONL, one prediction per line, as the evaluation harness writes them): the
 fields read are ``item_id`` (the benchmark item's ID, a string) and ``correct`` (true/false, or
-1/0); everything else on the line is ignored. An item predicted several times is hard when it is
-wrong in at least half of its predictions.
+1/0); everything else on the line is ignored, and so are the harness's records of items it did
+not score (``skipped`` set). An item predicted several times is hard when it is wrong in at
+least half of its predictions.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clueweaver.benchmarks import SkippedRow
+from clueweaver.evaluation.records import is_scored
 from clueweaver.packing import Packet, pack
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import OPTION_LABELS, Question
@@ -150,6 +152,8 @@ def read_predictions(paths: list[str | Path], *, skip_bad: bool = False) -> tupl
                     record = json.loads(line)
                     if not isinstance(record, dict):
                         raise PredictionsError("expected a JSON object")
+                    if not is_scored(record):
+                        continue  # the harness's record of an item it could not score (no gold answer)
                     item_id, correct = record.get("item_id"), record.get("correct")
                     if not isinstance(item_id, str) or not item_id:
                         raise PredictionsError("field 'item_id' must be a non-empty string")
