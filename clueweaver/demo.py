@@ -26,6 +26,8 @@ class DemoQuestion:
 
 def load_demo() -> tuple[Narrative, list[DemoQuestion]]:
     """The bundled mystery and its questions, with evidence quotes resolved to paragraph IDs."""
+    from clueweaver.checks import evidence_paragraphs
+
     data = files("clueweaver").joinpath("data")
     spec = json.loads(data.joinpath("demo_questions.json").read_text(encoding="utf-8"))
     book = data.joinpath(spec["book"])
@@ -35,7 +37,7 @@ def load_demo() -> tuple[Narrative, list[DemoQuestion]]:
         question = Question.claim(item["claim"]) if "claim" in item else Question(item["question"], item["options"])
         ids = []
         for quote in item["evidence"]:
-            found = [p.id for p in narrative.paragraphs if quote in p.text]
+            found = evidence_paragraphs(narrative, quote)
             if len(found) != 1:
                 raise ValueError(f"demo question {item['id']}: evidence quote found in {len(found)} paragraphs: {quote!r}")
             ids.append(found[0])

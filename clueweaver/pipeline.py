@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from clueweaver.backends.base import FINISH_PROMPT_TOO_LONG, Generation, GenerationBackend, SamplingConfig
+from clueweaver.backends.base import Generation, GenerationBackend, SamplingConfig
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.packing import Packet, pack
 from clueweaver.protocol.calibration import (
@@ -179,7 +179,7 @@ class FinderVerdict:
     @classmethod
     def read(cls, segment: Segment, generation: Generation) -> FinderVerdict:
         fields = _generation_fields(generation)
-        if generation.finish_reason == FINISH_PROMPT_TOO_LONG:
+        if not generation.ok:
             return cls(segment, PROMPT_TOO_LONG, None, True, generation=fields)
         parsed = parse_finder(generation.text, allowed_ids=segment.paragraph_ids)
         if not parsed.answer_legal:
@@ -466,7 +466,7 @@ def interpreter_pass(
         return Attempt(parse_interpreter(generation.text, question, allowed_ids), generation, reminder)
 
     first = attempt(messages, False)
-    if first.legal or not retry or first.generation.finish_reason == FINISH_PROMPT_TOO_LONG:
+    if first.legal or not retry or not first.generation.ok:
         return InterpreterPass((first,))
     return InterpreterPass((first, attempt(with_format_reminder(messages, question), True)))
 
@@ -478,7 +478,7 @@ def _warnings_for(interpretation: Interpretation) -> list[str]:
         if stage is None:
             continue
         for attempt in stage.attempts:
-            if attempt.generation.finish_reason == FINISH_PROMPT_TOO_LONG:
+            if not attempt.generation.ok:
                 notes.append(f"{name}: {attempt.generation.error}")
         if len(stage.attempts) > 1:
             outcome = "read" if stage.legal else "still unreadable"
@@ -517,11 +517,6 @@ class ClueWeaver:
     @property
     def preset(self) -> Preset:
         return self.config.preset
-
-    def close(self) -> None:
-        self.finder_backend.close()
-        if self.interpreter_backend is not self.finder_backend:
-            self.interpreter_backend.close()
 
     # stages ------------------------------------------------------------------------------------
 

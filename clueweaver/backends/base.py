@@ -19,7 +19,7 @@ import json
 import logging
 import re
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -138,9 +138,6 @@ class Generation:
     @property
     def ok(self) -> bool:
         return self.finish_reason != FINISH_PROMPT_TOO_LONG
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def prompt_too_long(prompt_tokens: int, max_new_tokens: int, max_model_len: int, *, model: str) -> Generation:
