@@ -144,7 +144,8 @@ def load_agents(
     installed, use the offline smoke model for both agents (with ``warn``) instead of failing.
     ``role_options``: backend options for one agent's backend on top of ``options`` (a device or a
     server URL each, for a two-GPU layout). ``sequential``: two separate models take turns on one
-    device: the Finder's is offloaded (``GenerationBackend.offload``) before the Interpreter's loads.
+    device: the Finder's is offloaded (``GenerationBackend.offload``; vLLM engines are started with
+    sleep mode for it) before the Interpreter's loads.
     Raises ``ModelUnavailable`` naming each model that cannot be loaded and why.
     """
     role_options = dict(role_options or {})
@@ -154,6 +155,8 @@ def load_agents(
     models = {"finder": finder or DEFAULT_MODEL, "interpreter": interpreter or DEFAULT_MODEL}
     adapters = {"finder": finder_adapter, "interpreter": interpreter_adapter}
     options = dict(options or {})
+    if sequential and backend == "vllm":
+        options.setdefault("enable_sleep_mode", True)  # how a vLLM engine offloads its weights
     problems = []
     if backend in ("hf", "vllm"):
         problems += [f"cannot load {m}: {p}" for m in dict.fromkeys(models.values()) if (p := model_problem(m))]

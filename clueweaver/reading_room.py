@@ -49,12 +49,9 @@ def load_models(models: ModelsConfig) -> Agents:
             raise ConfigError(f"models.options {unknown} do not apply to the scripted backend (it takes calibration: keep or switch)")
         backend = scripted_reader_backend(**models.options)
         return Agents(backend, backend, notes=["both agents: the scripted reader (no model; its answers mean nothing)"])
-    options = dict(models.options)
-    if models.sequential and models.backend == "vllm":
-        options.setdefault("enable_sleep_mode", True)  # how vLLM offloads
     return load_agents(
         models.finder, models.interpreter, backend=models.backend, finder_adapter=models.finder_adapter,
-        interpreter_adapter=models.interpreter_adapter, options=options,
+        interpreter_adapter=models.interpreter_adapter, options=models.options,
         role_options={"finder": models.finder_options, "interpreter": models.interpreter_options},
         sequential=models.sequential, smoke_fallback=models.smoke_fallback,
     )  # fmt: skip
