@@ -191,17 +191,18 @@ def run_bench_retrieval(args) -> int:
     return 0
 
 
-def _output_file(option: str | None):
-    """The ``--output`` file of a long benchmark, its folder made before the run, not after it."""
+def _output_path(option: str | None, *, folder: bool = False):
+    """The ``--output`` file (or ``folder``) of a long command, its folder made before the run,
+    not after it."""
     from pathlib import Path
 
     if not option:
         return None
     path = Path(option)
-    if path.is_dir():
-        raise UsageError(f"--output {option} is a folder; give a file name")
+    if path.is_dir() != folder and path.exists():
+        raise UsageError(f"--output {option} is a {'file' if folder else 'folder'}; give a {'folder' if folder else 'file'} name")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        (path if folder else path.parent).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"--output {option}: cannot create its folder ({exc.strerror})") from exc
     return path
@@ -210,7 +211,7 @@ def _output_file(option: str | None):
 def run_bench_recall(args) -> int:
     from clueweaver.bench import bench_recall
 
-    output = _output_file(args.output)
+    output = _output_path(args.output)
     encoders = [None if e == "none" else e for e in (args.encoder or ["none", "minilm"])]
     payload, markdown = bench_recall(encoders=encoders, presets=args.preset or ["detectiveqa", "nocha"])
     print(markdown)
@@ -223,7 +224,7 @@ def run_bench_recall(args) -> int:
 def run_bench_pipeline(args) -> int:
     from clueweaver.bench import bench_pipeline
 
-    output = _output_file(args.output)
+    output = _output_path(args.output)
     payload = bench_pipeline(
         shape=args.shape, model_shape=args.model_shape, device=args.device, agents=args.agents,
         repeats=args.repeats, warmup=args.warmup, fast_decode=False if args.dynamic_cache else None,
@@ -572,14 +573,13 @@ def run_eval_compare(args) -> int:
     def label(path: str) -> str:
         return run_label(path if Path(path).is_dir() else Path(path).parent)
 
+    folder = _output_path(args.output, folder=True)
     try:
         result = compare(read_predictions(args.run_a), read_predictions(args.run_b))
     except RecordError as exc:
         raise UsageError(str(exc)) from None
     table = compare_markdown(result, label(args.run_a), label(args.run_b))
-    if args.output:
-        folder = Path(args.output)
-        folder.mkdir(parents=True, exist_ok=True)
+    if folder:
         (folder / "compare.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
         (folder / "compare.md").write_text(table, encoding="utf-8")
     if args.json:
@@ -608,14 +608,15 @@ def run_eval_retrieval(args) -> int:
         write_diagnostics,
     )
 
+    output = _output_path(args.output, folder=True)
     try:
         presets = resolve_presets([p.strip() for p in args.presets.split(",") if p.strip()])
         items = load_gold_items(args.benchmark, args.path, split=args.split, limit=args.limit, skip_bad=args.skip_bad)
     except DiagnosticsError as exc:
         raise UsageError(str(exc)) from None
     result = retrieval_diagnostics(items, presets, encoder=args.encoder, cache_dir=args.cache_dir)
-    if args.output:
-        write_diagnostics(result, args.output)
+    if output:
+        write_diagnostics(result, output)
     if args.json:
         _print_json({k: v for k, v in result.items() if k not in ("markdown", "rows")})
     else:

@@ -199,6 +199,11 @@ def test_bench_recall_meets_the_retrieval_bars_on_the_shared_books(tmp_path, cap
         assert result["mean_candidate_paragraphs"] < 64
 
 
-def test_bench_output_that_is_a_folder_is_refused_before_the_run(tmp_path, capsys):
+def test_an_output_of_the_wrong_kind_is_refused_before_the_run(tmp_path, capsys):
     assert main(["bench", "recall", "--output", str(tmp_path)]) == 2
     assert "is a folder; give a file name" in capsys.readouterr().err
+    taken = tmp_path / "retrieval"
+    taken.write_text("an earlier file")
+    assert main(["eval-retrieval", "--benchmark", "gutenqa", "--output", str(taken)]) == 2
+    assert "is a file; give a folder name" in capsys.readouterr().err
+    assert taken.read_text() == "an earlier file"
