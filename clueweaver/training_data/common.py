@@ -322,6 +322,26 @@ def prompt_key(messages: list[dict]) -> str:
     return hashlib.sha256(json.dumps(messages, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
 
 
+def unique_prompts(items: list, label_of, drops: Counter, conflict: str) -> list:
+    """The items (each with a ``prompt``) whose prompt no other item gives a different label, one
+    per prompt, in order. An identical prompt with two labels would teach both answers to the same
+    input, so all its items go (counted under ``conflict``); repeats count as "duplicate prompt"."""
+    keys = [prompt_key(item.prompt) for item in items]
+    labels: dict[str, set] = {}
+    for key, item in zip(keys, items):
+        labels.setdefault(key, set()).add(label_of(item))
+    kept, seen = [], set()
+    for key, item in zip(keys, items):
+        if len(labels[key]) > 1:
+            drops[conflict] += 1
+        elif key in seen:
+            drops["duplicate prompt"] += 1
+        else:
+            seen.add(key)
+            kept.append(item)
+    return kept
+
+
 @dataclass
 class DatasetBuild:
     """A built dataset: its rows per split, how it was made, and where it was written."""

@@ -37,10 +37,10 @@ from clueweaver.training_data.common import (
     load_sources,
     markdown_counts,
     markdown_table,
-    prompt_key,
     provenance_stats,
     reading_cases,
     token_section,
+    unique_prompts,
     write_dataset,
 )
 from clueweaver.training_data.labels import ClueMatch, TeacherLabeler, TeacherRequest, match_clue
@@ -289,23 +289,11 @@ def build_finder_rows(
     for candidate in overflow:
         candidate.label = None
 
-    labels_by_prompt: dict[str, set[str]] = {}
-    for candidate in labelled:
-        if candidate.label is not None:
-            labels_by_prompt.setdefault(prompt_key(candidate.prompt), set()).add(candidate.label)
-    kept: set[str] = set()
-    for candidate in labelled:
-        if candidate.label is None:
-            continue
-        key = prompt_key(candidate.prompt)
-        if len(labels_by_prompt[key]) > 1:
-            drops["identical prompt with conflicting labels"] += 1
+    fitting = [c for c in labelled if c.label is not None]
+    kept = {id(c) for c in unique_prompts(fitting, lambda c: c.label, drops, "identical prompt with conflicting labels")}
+    for candidate in fitting:
+        if id(candidate) not in kept:
             candidate.label = None
-        elif key in kept:
-            drops["duplicate prompt"] += 1
-            candidate.label = None
-        else:
-            kept.add(key)
 
     tally: Counter = Counter()
     pairs = [pair for candidates in candidates_by_case for pair in _select_pairs(candidates, config, tally, drops)]

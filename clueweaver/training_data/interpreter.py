@@ -51,10 +51,10 @@ from clueweaver.training_data.common import (
     load_sources,
     markdown_counts,
     markdown_table,
-    prompt_key,
     provenance_stats,
     reading_cases,
     token_section,
+    unique_prompts,
     write_dataset,
 )
 from clueweaver.training_data.labels import TeacherLabeler, TeacherRequest
@@ -370,22 +370,11 @@ def build_interpreter_rows(
     for example, tokens in zip(examples, counter.count([e.prompt for e in examples], desc="Interpreter prompt tokens")):
         example.tokens = tokens
     overflow = sum(e.tokens > config.max_prompt_tokens for e in examples)
-    answers_by_prompt: dict[str, set[str]] = {}
-    for example in examples:
-        answers_by_prompt.setdefault(prompt_key(example.prompt), set()).add(example.answer)
+    # an identical prompt has identical tokens, so leaving out the overflow first changes no verdict
+    fitting = [e for e in examples if e.tokens <= config.max_prompt_tokens]
     pools: dict[str, list[InterpreterExample]] = {}
-    seen: set[str] = set()
-    for example in examples:
-        key = prompt_key(example.prompt)
-        if example.tokens > config.max_prompt_tokens:
-            continue
-        if len(answers_by_prompt[key]) > 1:
-            drops["identical prompt with conflicting answers"] += 1
-        elif key in seen:
-            drops["duplicate prompt"] += 1
-        else:
-            seen.add(key)
-            pools.setdefault(example.source, []).append(example)
+    for example in unique_prompts(fitting, lambda e: e.answer, drops, "identical prompt with conflicting answers"):
+        pools.setdefault(example.source, []).append(example)
 
     weights = {s.benchmark.name: s.config.weight for s in loaded if s.config.weight > 0}
     if config.synthetic.weight > 0:
