@@ -47,6 +47,7 @@ REQUIRED_COLUMNS = {"finder": ("prompt", "label"), "interpreter": ("prompt", "an
 PROMPT_FAMILIES = {"finder": ("finder",), "interpreter": ("interpreter", "calibration")}
 RECIPE_FILE = "clueweaver_training.json"
 OVERLONG_POLICIES = ("error", "drop")
+MAX_PROMPT_TOKENS = 9216  # Table 7: the longest prompt, after the chat template, either agent trains on
 # Checkpoint files that only matter for resuming; a pushed revision leaves them out.
 RESUME_ONLY_FILES = ["optimizer.pt", "scheduler.pt", "rng_state*.pth", "global_step*"]
 
@@ -70,7 +71,7 @@ class GRPOScriptArguments:
         metadata={"help": "Train on at most this many rows, drawn with the data seed (Table 7: Finder 12K, Interpreter 1.0K)."},
     )
     max_prompt_length: int = field(
-        default=9216,
+        default=MAX_PROMPT_TOKENS,
         metadata={"help": "Most tokens a prompt may have after the chat template (Table 7: 9,216)."},
     )
     overlong_prompts: str = field(

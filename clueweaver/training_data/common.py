@@ -27,12 +27,11 @@ from clueweaver.config import config_to_dict
 from clueweaver.narrative import Chapter, Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.segment import PRESETS, Preset, Segment, get_preset, segment_narrative
+from clueweaver.training import MAX_PROMPT_TOKENS  # the trainer's own limit, so the data fits it
 
 SPLITS = ("train", "validation", "test")
 DEFAULT_SPLIT_FRACTIONS = {"train": 0.9, "validation": 0.05, "test": 0.05}
 DEFAULT_PRESET = "detectiveqa"
-# Paper: Finder and Interpreter inputs are capped at 9,216 tokens (TRL no longer truncates prompts).
-MAX_PROMPT_TOKENS = 9216
 # Lengths in the dataset cards' token histograms.
 TOKEN_BUCKETS = (512, 1024, 2048, 4096, 8192, MAX_PROMPT_TOKENS)
 # The BMDS annotation columns that describe a clue, and the claim each becomes.
