@@ -308,6 +308,11 @@ class Interpretation:
         }
 
 
+def with_total(tokens: dict) -> dict:
+    """Token counts per stage, plus their ``total`` (prompt and completion)."""
+    return {**tokens, "total": {key: sum(stage[key] for stage in tokens.values()) for key in ("prompt", "completion")}}
+
+
 def _token_sum(generations) -> dict:
     generations = list(generations)
     return {
@@ -639,7 +644,6 @@ class ClueWeaver:
             },
             **interpretation.tokens(),
         }
-        tokens["total"] = {key: sum(stage[key] for stage in tokens.values()) for key in ("prompt", "completion")}
         trace = {
             **_trace_head("clueweaver", narrative, question, (max_chapter, max_paragraph), last),
             "config": {
@@ -663,7 +667,7 @@ class ClueWeaver:
             },
             "packet": packet.to_dict(),
             "interpreter": interpretation.to_dict(),
-            "tokens": tokens,
+            "tokens": with_total(tokens),
             "timings": timings,
             "warnings": warnings,
         }
@@ -849,7 +853,7 @@ class DirectReader:
             "truncation": cut.to_dict(),
             "packet": cut.packet.to_dict(),
             "interpreter": interpretation.to_dict(),
-            "tokens": {"interpret": tokens["interpret"], "total": {k: tokens["interpret"][k] for k in ("prompt", "completion")}},
+            "tokens": with_total({"interpret": tokens["interpret"]}),
             "timings": timings,
             "warnings": _warnings_for(interpretation),
         }

@@ -433,16 +433,15 @@ def reader_output(result) -> ReaderOutput:
 
 def interpreter_stage(pipeline, system: str) -> Interpret:
     """The pipeline's Interpreter stage (with self-calibration when on) over a given packet."""
-    from clueweaver.pipeline import Result
+    from clueweaver.pipeline import Result, with_total
 
     def interpret(narrative: Narrative, question: Question, packet) -> ReaderOutput:
         interpretation = pipeline.interpret(question, packet)
-        tokens = interpretation.tokens()
         trace = {
             "system": system,
             "packet": packet.to_dict(),
             "interpreter": interpretation.to_dict(),
-            "tokens": {**tokens, "total": {key: sum(stage[key] for stage in tokens.values()) for key in ("prompt", "completion")}},
+            "tokens": with_total(interpretation.tokens()),
             "timings": dict(interpretation.timings),
         }
         return reader_output(Result.from_interpretation(system, interpretation, packet, trace))
