@@ -439,7 +439,9 @@ def book_cache_dir(content_hash: str, cache_dir: str | Path | None = None) -> Pa
     return (Path(cache_dir) if cache_dir else default_cache_dir()) / "index" / content_hash[:32]
 
 
-def _atomic_write(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
+    """Write ``path`` through ``write(binary file)`` so that it is whole or absent: a temporary
+    file beside it, renamed over it at the end, removed if anything fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
@@ -632,7 +634,7 @@ def build_index(
     if terms is None or len(terms) != len(narrative):
         terms = TermMatrix.from_texts([p.text for p in narrative.paragraphs])
         if use_cache:
-            _atomic_write(terms_path, lambda f: _save_terms(terms, f))
+            atomic_write(terms_path, lambda f: _save_terms(terms, f))
     bm25 = BM25Index(terms)
 
     embeddings = None
@@ -646,7 +648,7 @@ def build_index(
             log.info("embedding %d paragraphs of %s with %s", len(narrative), narrative.title, encoder.name)
             embeddings = _embed([p.text for p in narrative.paragraphs], encoder, show_progress, progress)
             if use_cache:
-                _atomic_write(vectors_path, lambda f: np.save(f, embeddings, allow_pickle=False))
+                atomic_write(vectors_path, lambda f: np.save(f, embeddings, allow_pickle=False))
     return RetrievalIndex(narrative, bm25, encoder, embeddings, RankingConfig(**options))
 
 

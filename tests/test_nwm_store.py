@@ -112,6 +112,7 @@ def test_fixture_imports_exports_and_reads_as_of_each_chapter(tmp_path):
         assert first.import_jsonl(book, FIXTURE) == {2: 12, 3: 10, 4: 12}
         exported = tmp_path / "out.jsonl"
         assert first.export_jsonl(exported) == 34
+        assert [p.name for p in tmp_path.iterdir() if p.is_file()] == ["out.jsonl"]  # written whole, nothing left beside it
         with NarrativeStore.for_narrative(book, tmp_path / "b") as second:
             second.import_jsonl(book, exported)
             assert [s.record for s in second.records(4)] == [s.record for s in first.records(4)]

@@ -37,7 +37,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-import os
 import sqlite3
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ from typing import NamedTuple
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.nwm.graph import Edge, TemporalGraph, assign_validity, project_edges
 from clueweaver.nwm.records import Record, RecordError, Registries, check_grounding, record_from_dict
+from clueweaver.retrieval import atomic_write
 
 SCHEMA_VERSION = "1"
 
@@ -375,11 +375,8 @@ class NarrativeStore:
 
     def export_jsonl(self, path: str | Path) -> int:
         records = self._all_records(self._db)
-        tmp = Path(f"{path}.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            for stored in records:
-                f.write(json.dumps(stored.record.to_dict(), ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
+        lines = (json.dumps(stored.record.to_dict(), ensure_ascii=False) + "\n" for stored in records)
+        atomic_write(Path(path), lambda f: f.writelines(line.encode("utf-8") for line in lines))
         return len(records)
 
     # -- reading, always as of a chapter ---------------------------------------------------------
