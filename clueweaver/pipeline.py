@@ -68,22 +68,16 @@ def _sampling(value: SamplingConfig | dict | None, default: SamplingConfig) -> S
 
 
 def _world_model_segments(narrative: Narrative, question: Question, config, index, max_chapter: int | None, last: int) -> list[Segment]:
-    """Segments from the book's world-model records (or mixed with the plain ones), clipped to the
-    reading limit: the store answers as of the chapter limit, the paragraph limit is applied here."""
+    """Segments from the book's world-model records (or mixed with the plain ones) within the
+    reading limit."""
     from clueweaver.nwm.segments import segments_from_source
     from clueweaver.nwm.store import NarrativeStore
 
     with NarrativeStore.for_narrative(narrative, data_dir=config.nwm_dir) as store:
-        segments = segments_from_source(
+        return segments_from_source(
             narrative, question, config.preset, source=config.segment_source, store=store, index=index,
-            encoder=config.encoder, max_chapter=max_chapter,
+            encoder=config.encoder, max_chapter=max_chapter, max_paragraph=last, exhaustive=config.exhaustive,
         )  # fmt: skip
-    clipped = []
-    for segment in segments:
-        ids = tuple(i for i in segment.paragraph_ids if i <= last)
-        if ids:
-            clipped.append(dataclasses.replace(segment, paragraph_ids=ids, anchor_ids=tuple(a for a in segment.anchor_ids if a <= last)))
-    return clipped
 
 
 @dataclass(frozen=True)

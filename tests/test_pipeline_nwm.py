@@ -8,6 +8,7 @@ from clueweaver.backends import load_backend
 from clueweaver.nwm.store import NarrativeStore
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
 from clueweaver.protocol.question import Question
+from clueweaver.segment import segment_narrative
 from tests.conftest import shared_path
 from tests.nwm_helpers import FIXTURE, holmes_book
 
@@ -55,6 +56,16 @@ def test_mix_adds_the_plain_segments_and_chapter_limits_hold(holmes_store):
     last = narrative.last_paragraph_of_chapter(2)
     assert all(segment["span"][1] <= last for segment in limited.trace["segments"])
     assert all(i <= last for i in limited.packet.paragraph_ids)
+
+
+def test_a_paragraph_limit_bounds_the_ranking_of_mixed_segments_not_only_their_ends(holmes_store):
+    narrative, nwm_dir = holmes_store
+    last = narrative.chapters[3].first_paragraph + 5  # a reading position inside the story
+    limited = run(narrative, "mix", nwm_dir, max_paragraph=last)
+    ids = {i for segment in limited.trace["segments"] for i in segment["paragraph_ids"]}
+    assert ids and max(ids) <= last and max(limited.packet.paragraph_ids) <= last
+    plain = segment_narrative(narrative, QUESTION, "detectiveqa", encoder=None, max_paragraph=last)
+    assert {i for segment in plain for i in segment.paragraph_ids} <= ids  # the plain segmenter's own choice at that limit
 
 
 def test_unknown_segment_source_is_refused():

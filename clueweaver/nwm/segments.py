@@ -43,14 +43,18 @@ def nwm_spans(
     question: Question,
     *,
     max_chapter: int | None = None,
+    max_paragraph: int | None = None,
     context: int = 1,
     encoder="auto",
     **query_options,
 ) -> list[tuple[int, int, str, float, tuple[int, ...]]]:
-    """(start, end, "nwm", score, anchors) for the records the question retrieves as of the limit."""
+    """(start, end, "nwm", score, anchors) for the records the question retrieves as of the
+    chapter limit, clipped to the paragraph limit."""
     if store.content_hash != narrative.content_hash:
         raise StoreError(f"{store.path}: the world model was built on another text of {narrative.title}")
     last = narrative.last_paragraph_of_chapter(max_chapter)
+    if max_paragraph is not None:
+        last = min(last, max_paragraph)
     packet = query(store, question.queries(), _as_of(narrative, max_chapter), encoder=encoder, max_chars=None, **query_options)
     return [
         (start, end, "nwm", hit.score, anchors)
@@ -69,25 +73,34 @@ def segments_from_source(
     index=None,
     encoder="auto",
     max_chapter: int | None = None,
+    max_paragraph: int | None = None,
+    exhaustive: bool = False,
     context: int = 1,
     **query_options,
 ) -> list[Segment]:
     """Candidate segments from the plain segmenter, the world model, or both merged, in
-    narrative order. With ``source="nwm"`` and no record retrieved, the plain segments are used
-    (with a warning) rather than giving the Finder nothing."""
+    narrative order, none past ``max_chapter`` or ``max_paragraph``. With ``source="nwm"`` and no
+    record retrieved, the plain segments are used (with a warning) rather than giving the Finder
+    nothing; ``exhaustive`` is the plain segmenter's."""
     if source not in SEGMENT_SOURCES:
         raise ValueError(f"unknown segment source {source!r}; use one of {', '.join(SEGMENT_SOURCES)}")
     preset = get_preset(preset)
     max_len = max(preset.window_paragraphs, preset.retrieval_paragraphs) + preset.retrieval_paragraphs
 
     def plain() -> list[Segment]:
-        return segment_narrative(narrative, question, preset, index=index, encoder=encoder, max_chapter=max_chapter)
+        return segment_narrative(
+            narrative, question, preset, index=index, encoder=encoder, max_chapter=max_chapter,
+            max_paragraph=max_paragraph, exhaustive=exhaustive,
+        )  # fmt: skip
 
     if source == "plain":
         return plain()
     if store is None:
         raise ValueError(f"segment source {source!r} needs the book's world-model store")
-    spans = nwm_spans(narrative, store, question, max_chapter=max_chapter, context=context, encoder=encoder, **query_options)
+    spans = nwm_spans(
+        narrative, store, question, max_chapter=max_chapter, max_paragraph=max_paragraph, context=context,
+        encoder=encoder, **query_options,
+    )  # fmt: skip
     if source == "nwm":
         if not spans:
             warnings.warn(f"the world model of {narrative.title} holds nothing for this question; using the plain segments")
