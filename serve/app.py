@@ -45,6 +45,7 @@ from starlette.exceptions import HTTPException
 
 from clueweaver import __version__
 from clueweaver.library import (
+    BOOK_SUFFIXES,
     BookNotFound,
     BookNotReady,
     QuestionNotFound,
@@ -264,7 +265,7 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
                 "max_upload_mb": config.limits.max_upload_mb,
                 "max_question_chars": config.limits.max_question_chars,
                 "max_option_chars": config.limits.max_option_chars,
-                "formats": [".txt", ".md", ".epub"],
+                "formats": list(BOOK_SUFFIXES),
             },
             "models": room.agents.notes,
         }

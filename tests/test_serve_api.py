@@ -48,6 +48,10 @@ def test_the_whole_flow(server):
     assert book["title"] == "demo_mystery" and book["paragraphs"] == 53 and book["chapters"] == 7
     book_id = book["book_id"]
 
+    settings = http.get("/api/presets").json()
+    assert settings["limits"]["formats"] == [".txt", ".md", ".markdown", ".epub"]  # what the library accepts
+    assert settings["default_preset"] in settings["presets"]
+
     again = upload(http, name="another name.md")
     assert again.status_code == 200 and again.json()["created"] is False and again.json()["book_id"] == book_id
     assert [b["book_id"] for b in http.get("/api/books").json()["books"]] == [book_id]
