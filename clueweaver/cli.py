@@ -341,18 +341,14 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
 
 def pipeline_settings_from_args(args) -> dict:
     """The ``--config`` YAML with the flags on top (encoder and cache folder aside)."""
-    from pathlib import Path
-
-    import yaml
+    from clueweaver.config import ConfigError, read_yaml_mapping
 
     values = {}
     if args.config:
-        path = Path(args.config)
-        if not path.is_file():
-            raise UsageError(f"--config {path}: no such file")
-        values = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        if not isinstance(values, dict):
-            raise UsageError(f"--config {path}: expected a mapping of pipeline settings")
+        try:
+            values = read_yaml_mapping(args.config, "pipeline settings")
+        except ConfigError as exc:
+            raise UsageError(f"--config: {exc}") from None
     if args.preset:
         values["preset"] = args.preset
     if args.no_finder:

@@ -128,26 +128,31 @@ def _set_dotted(data: dict, dotted: str, value: Any) -> None:
     node[last] = value
 
 
+def read_yaml_mapping(path: str | Path, what: str) -> dict:
+    """The mapping at the top of the YAML file ``path`` (empty for an empty file); a ConfigError
+    that names the file when it is missing, not YAML, or not a mapping of ``what``."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"config file {path} does not exist")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML ({exc})") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of {what} at the top level")
+    return data
+
+
 def load_config(cls: type[T], path: str | Path | None = None, overrides: dict[str, Any] | None = None) -> T:
     """``cls`` from the YAML file ``path`` (its fields' defaults when None), with ``overrides``
     (dotted field paths to values) applied on top."""
-    data: dict = {}
-    if path is not None:
-        path = Path(path)
-        if not path.is_file():
-            raise ConfigError(f"config file {path} does not exist")
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML ({exc})") from exc
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping of {cls.__name__} fields at the top level")
+    data = read_yaml_mapping(path, f"{cls.__name__} fields") if path is not None else {}
     for dotted, value in (overrides or {}).items():
         _set_dotted(data, dotted, value)
     try:
         return config_from_dict(cls, data)
     except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}" if path else str(exc)) from exc
+        raise ConfigError(f"{Path(path)}: {exc}" if path else str(exc)) from exc
 
 
 def _flag_fields(cls: type, prefix: str = "") -> list[tuple[str, Any]]:

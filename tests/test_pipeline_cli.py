@@ -207,3 +207,14 @@ def test_an_output_of_the_wrong_kind_is_refused_before_the_run(tmp_path, capsys)
     assert main(["eval-retrieval", "--benchmark", "gutenqa", "--output", str(taken)]) == 2
     assert "is a file; give a folder name" in capsys.readouterr().err
     assert taken.read_text() == "an earlier file"
+
+
+def test_a_bad_pipeline_config_is_a_clear_error(scripted_server, tmp_path, capsys):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("preset: [detectiveqa\n")
+    listed = tmp_path / "list.yaml"
+    listed.write_text("- detectiveqa\n")
+    for path, message in ((broken, "not valid YAML"), (listed, "expected a mapping of pipeline settings"),
+                          (tmp_path / "absent.yaml", "does not exist")):  # fmt: skip
+        assert main(ask("--config", str(path))) == 2
+        assert message in capsys.readouterr().err
