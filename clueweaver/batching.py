@@ -192,7 +192,11 @@ class GenerationEngine:
         """The oldest request and the later ones that can share its call, within the size cap."""
         batch, size, rest = [first], len(first.conversations), []
         for request in self._queue[1:]:
-            if first.fn is None and request.key == first.key and size + len(request.conversations) <= self.max_batch_conversations:
+            if (
+                first.fn is None
+                and request.key == first.key
+                and size + len(request.conversations) <= self.max_batch_conversations
+            ):
                 batch.append(request)
                 size += len(request.conversations)
             else:
@@ -226,7 +230,9 @@ class GenerationEngine:
             generations = first.backend.generate(conversations, first.sampling, adapter=first.adapter)
         except Exception as exc:
             if len(batch) > 1:
-                log.warning("a merged generate call of %d requests failed (%s); retrying them one by one", len(batch), exc)
+                log.warning(
+                    "a merged generate call of %d requests failed (%s); retrying them one by one", len(batch), exc
+                )
                 for request in batch:
                     self._run([request])
                 return
@@ -241,7 +247,9 @@ class GenerationEngine:
         self.stats.largest_call = max(self.stats.largest_call, len(conversations))
         self.stats.most_requests_in_a_call = max(self.stats.most_requests_in_a_call, len(batch))
         self.recent_calls.append(
-            CallRecord(first.backend.model, first.adapter, tuple(r.tag for r in batch), len(conversations), round(seconds, 4))
+            CallRecord(
+                first.backend.model, first.adapter, tuple(r.tag for r in batch), len(conversations), round(seconds, 4)
+            )
         )
         offset = 0
         for request in batch:

@@ -47,7 +47,14 @@ def load_book(book: str) -> Narrative:
     return load_shared_book(book, shared_data_dir())
 
 
-def bench_retrieval(book: str, *, encoder: str | None = "minilm", question: Question = SAMPLE_QUESTION, repeats: int = 20, reference: bool = False) -> dict:
+def bench_retrieval(
+    book: str,
+    *,
+    encoder: str | None = "minilm",
+    question: Question = SAMPLE_QUESTION,
+    repeats: int = 20,
+    reference: bool = False,
+) -> dict:
     """Index build time (BM25, cold), warm segmentation latency, and dense embedding and cache
     reload times, all on one book in this process. ``reference`` also times sentence-transformers'
     own ``encode`` with its defaults on the same texts (the speed of a machine varies from run to
@@ -96,7 +103,9 @@ def bench_retrieval(book: str, *, encoder: str | None = "minilm", question: Ques
     return results
 
 
-def bench_recall(*, encoders=(None, "minilm"), presets=("detectiveqa", "nocha"), progress: bool = True) -> tuple[dict, str]:
+def bench_recall(
+    *, encoders=(None, "minilm"), presets=("detectiveqa", "nocha"), progress: bool = True
+) -> tuple[dict, str]:
     """Recall on GutenQA's single-paragraph questions, the multi-hop checks and the held-out
     multi-hop checks, per encoder and preset, beside plain BM25 with the same number of
     paragraphs. Returns (JSON, Markdown)."""
@@ -279,7 +288,10 @@ def bench_pipeline(
     from clueweaver.testing import build_tiny_qwen3
 
     if shape not in BENCH_SHAPES or model_shape not in MODEL_SHAPES or agents not in ("separate", "shared"):
-        raise ValueError(f"bench pipeline: shape in {list(BENCH_SHAPES)}, model shape in {list(MODEL_SHAPES)}, agents separate|shared")
+        raise ValueError(
+            f"bench pipeline: shape in {list(BENCH_SHAPES)}, model shape in {list(MODEL_SHAPES)}, agents "
+            "separate|shared"
+        )
     if repeats < 1 or warmup < 0:
         raise ValueError("bench pipeline: repeats >= 1 and warmup >= 0")
     target = BENCH_SHAPES[shape]
@@ -287,7 +299,10 @@ def bench_pipeline(
         device = "cuda" if torch.cuda.is_available() else "cpu"
     on_gpu = device.startswith("cuda")
     if model_shape == "qwen3-4b" and not on_gpu:
-        warnings.warn("bench pipeline: a Qwen3-4B-shaped model on CPU takes hours; --model-shape tiny --shape tiny is the CPU wiring check")
+        warnings.warn(
+            "bench pipeline: a Qwen3-4B-shaped model on CPU takes hours; --model-shape tiny --shape tiny is the CPU "
+            "wiring check"
+        )
     dtype = "bfloat16" if model_shape == "qwen3-4b" else "float32"
     folder = Path(model_dir) if model_dir else default_cache_dir() / "bench-models" / model_shape
     started = time.perf_counter()
@@ -379,7 +394,9 @@ def bench_pipeline(
         "direct_s": direct_s,
         "ratio": round(pipeline_s["total"] / direct_s["total"], 3),
         "ratio_model_only": round(model_s / direct_s["interpret"], 3),
-        "memory_gib": None if not on_gpu else {"weights": round(weights_bytes / gib, 2), "peak": round(peak_bytes / gib, 2)},
+        "memory_gib": None
+        if not on_gpu
+        else {"weights": round(weights_bytes / gib, 2), "peak": round(peak_bytes / gib, 2)},
         "build_s": round(build_s, 2),
         "load_s": round(load_s, 2),
         "runs": runs,

@@ -116,10 +116,14 @@ class BenchmarkItem:
         if self.answer is not None and self.answer not in self.question.labels:
             legal = ", ".join(self.question.labels) or "none: it is an open question"
             raise BenchmarkError(f"item {self.item_id}: answer {self.answer!r} is not a legal answer ({legal})")
-        self.gold_evidence = tuple(sorted({_paragraph_index(i, "a gold evidence paragraph") for i in self.gold_evidence}))
+        self.gold_evidence = tuple(
+            sorted({_paragraph_index(i, "a gold evidence paragraph") for i in self.gold_evidence})
+        )
         if self.position is not None:
             _paragraph_index(self.position, "position")
-        if self.chapter is not None and (isinstance(self.chapter, bool) or not isinstance(self.chapter, int) or self.chapter < 0):
+        if self.chapter is not None and (
+            isinstance(self.chapter, bool) or not isinstance(self.chapter, int) or self.chapter < 0
+        ):
             raise BenchmarkError(f"item {self.item_id}: chapter must be an integer >= 0, got {self.chapter!r}")
 
     def check(self, narrative: Narrative) -> None:
@@ -131,7 +135,9 @@ class BenchmarkItem:
                 f"gold evidence paragraph(s) {outside} outside the narrative {narrative.title!r} (paragraphs 0-{last})"
             )
         if self.position is not None and self.position > last:
-            raise BenchmarkError(f"position {self.position} outside the narrative {narrative.title!r} (paragraphs 0-{last})")
+            raise BenchmarkError(
+                f"position {self.position} outside the narrative {narrative.title!r} (paragraphs 0-{last})"
+            )
         if self.chapter is not None and self.chapter > len(narrative.chapters):
             raise BenchmarkError(
                 f"chapter {self.chapter} beyond the {len(narrative.chapters)} chapters of {narrative.title!r}"
@@ -152,7 +158,11 @@ class BenchmarkItem:
             "item_id": self.item_id,
             "benchmark": self.benchmark,
             "book_id": self.book_id,
-            "question": {"text": self.question.text, "kind": self.question.kind, "options": dict(self.question.options)},
+            "question": {
+                "text": self.question.text,
+                "kind": self.question.kind,
+                "options": dict(self.question.options),
+            },
             "answer": self.answer,
             "gold_evidence": list(self.gold_evidence),
             "position": self.position,
@@ -177,7 +187,9 @@ class BenchmarkItem:
         gold = data.get("gold_evidence") or []
         metadata = data.get("metadata") or {}
         if not isinstance(options, dict) or not isinstance(gold, list) or not isinstance(metadata, dict):
-            raise BenchmarkError("item fields 'question.options' and 'metadata' must be objects, 'gold_evidence' a list")
+            raise BenchmarkError(
+                "item fields 'question.options' and 'metadata' must be objects, 'gold_evidence' a list"
+            )
         return cls(
             item_id=data["item_id"],
             benchmark=data["benchmark"],
@@ -243,6 +255,7 @@ class Benchmark:
         path = Path(path)
         narrative_paths = narrative_paths or {}
         with open(path, "w", encoding="utf-8") as f:
+
             def write(record: dict) -> None:
                 f.write(json.dumps(record, ensure_ascii=False) + "\n")
 
@@ -255,7 +268,8 @@ class Benchmark:
                     record.update(title=narrative.title, paragraphs=[p.text for p in narrative.paragraphs])
                     if narrative.chapters:
                         record["chapter_titles"] = [
-                            narrative.chapters[p.chapter - 1].title if p.chapter else None for p in narrative.paragraphs
+                            narrative.chapters[p.chapter - 1].title if p.chapter else None
+                            for p in narrative.paragraphs
                         ]
                 write(record)
             for item in self.items:
@@ -570,8 +584,14 @@ def _quality_questions(row: dict) -> list[dict]:
         while f"{prefix}option{option}" in row:
             options.append(row[f"{prefix}option{option}"])
             option += 1
-        extra = {k[len(prefix) + 1:]: v for k, v in row.items() if k.startswith(prefix + "_") and k != prefix + "_gold_label"}
-        questions.append({"question": row[prefix], "options": options, "gold_label": row.get(prefix + "_gold_label"), **extra})
+        extra = {
+            k[len(prefix) + 1 :]: v
+            for k, v in row.items()
+            if k.startswith(prefix + "_") and k != prefix + "_gold_label"
+        }
+        questions.append(
+            {"question": row[prefix], "options": options, "gold_label": row.get(prefix + "_gold_label"), **extra}
+        )
         number += 1
     if not questions:
         raise BenchmarkError("no 'questions' list and no question1, question2, ... fields")
@@ -589,7 +609,8 @@ def _quality_file(path: Path, split: str | None) -> Path:
         found = sorted(path.glob("*.jsonl"))
     if len(found) != 1:
         raise BenchmarkError(
-            f"{path}: expected one QuALITY file{f' for split {split!r}' if split else ' (*.jsonl)'}, found {len(found)}"
+            f"{path}: expected one QuALITY file{f' for split {split!r}' if split else ' (*.jsonl)'}, found "
+            f"{len(found)}"
         )
     return found[0]
 
@@ -607,7 +628,9 @@ def _quality_article(row: dict, source: str) -> Narrative:
     return _cached(("text", digest), lambda: from_text(article, title=title, source=source))
 
 
-def load_quality(path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False) -> Benchmark:
+def load_quality(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
     """Official QuALITY JSONL (raw HTML ``article``, 1-based ``gold_label``; test rows without it
     are unlabelled). ``split`` picks train/dev/test in a folder of the release."""
     _check_split("quality", split, (None, "train", "dev", "test"))
@@ -617,7 +640,9 @@ def load_quality(path: Path, *, split: str | None = None, limit: int | None = No
     def questions_of(where: str, record: Any) -> list[tuple[str, Any]]:
         row = _object(record)
         set_id = str(row.get("set_unique_id") or row.get("unique_id") or _text(row, "article_id"))
-        return [(f"{where}, question {n}", (row, set_id, n, raw)) for n, raw in enumerate(_quality_questions(row), start=1)]
+        return [
+            (f"{where}, question {n}", (row, set_id, n, raw)) for n, raw in enumerate(_quality_questions(row), start=1)
+        ]
 
     def question(where: str, payload: tuple) -> None:
         row, set_id, number, raw = payload
@@ -669,7 +694,9 @@ def _leval_questions(path: Path) -> Callable[[str, Any], list[tuple[str, Any]]]:
             raise BenchmarkError("'instructions' and 'outputs' must be lists of the same length")
         narrative = _inline_text(story, f"{path}#{where}")
         pairs = enumerate(zip(instructions, outputs), start=1)
-        return [(f"{where}, question {n}", (narrative, row, instruction, output)) for n, (instruction, output) in pairs]
+        return [
+            (f"{where}, question {n}", (narrative, row, instruction, output)) for n, (instruction, output) in pairs
+        ]
 
     return expand
 
@@ -683,7 +710,9 @@ def _leval_question(where: str, payload: tuple) -> tuple[Narrative, dict, str, s
     return narrative, row, instruction, output, f"{row_number}:{question_number}"
 
 
-def load_quality_leval(path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False) -> Benchmark:
+def load_quality_leval(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
     """L-Eval's ``quality.jsonl``: ``input`` story, ``instructions`` with inline "(A)..(D)"
     options, ``outputs`` "(B) option text" (checked against option B)."""
     _check_split("quality_leval", split, (None,))
@@ -719,7 +748,9 @@ _SCIFI_SUFFIX = re.compile(r",?\s*true or false\?.*$", re.IGNORECASE | re.DOTALL
 _SCIFI_OUTPUT = re.compile(r"\s*(true|false)\s*\[\s*fact\s*:\s*(true|false)\s*\]\s*", re.IGNORECASE)
 
 
-def load_leval_scifi(path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False) -> Benchmark:
+def load_leval_scifi(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
     """L-Eval ``sci_fi.jsonl``: claims about the story's world; ``outputs`` like "True [fact:
     False]", where the label before the brackets is the in-story truth (the answer) and the
     bracketed one the real-world fact (kept in metadata)."""
@@ -775,7 +806,9 @@ def _gutenqa_item(book: str, where: str, record: Any, narrative: Narrative) -> B
     )
 
 
-def load_gutenqa(path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False) -> Benchmark:
+def load_gutenqa(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
     """GutenQA books converted to ``{book}_paragraphs.jsonl`` (paragraph, chapter, text) and
     ``{book}_questions.jsonl`` (Question, Answer, "Chunk Must Contain").
 
@@ -815,7 +848,9 @@ def _kdsh_book_file(folder: Path, book_name: str) -> Path:
     name_words = set(_words(book_name))
     found = [f for f in sorted(folder.glob("*.txt")) if set(_words(f.stem)) <= name_words]
     if len(found) != 1:
-        raise BenchmarkError(f"no single novel file in {folder} matches book {book_name!r} (found {[f.name for f in found]})")
+        raise BenchmarkError(
+            f"no single novel file in {folder} matches book {book_name!r} (found {[f.name for f in found]})"
+        )
     return found[0]
 
 
@@ -972,7 +1007,9 @@ def _detectiveqa_position(value: Any, numbers: dict[int, int], what: str) -> int
 _DETECTIVEQA_SOURCES = {"human_anno": "human", "AIsup_anno": "ai"}
 
 
-def load_detectiveqa(path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False) -> Benchmark:
+def load_detectiveqa(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
     """DetectiveQA (English) as released: ``novel_data_en/{novel_id}-{title}.txt`` with numbered
     paragraphs, and ``anno_data_en/human_anno/{novel_id}.json`` / ``anno_data_en/AIsup_anno/...``
     each a list of samples {novel_id, num_paragraphs, time_cost, questions: [{question, options
@@ -1002,7 +1039,9 @@ def load_detectiveqa(path: Path, *, split: str | None = None, limit: int | None 
                     raise BenchmarkError("field 'questions' must be a list")
                 found = sorted(novels_dir.glob(f"{novel_id}-*.txt")) or sorted(novels_dir.glob(f"{novel_id}.txt"))
                 if len(found) != 1:
-                    raise BenchmarkError(f"expected one novel file {novel_id}-*.txt in {novels_dir}, found {len(found)}")
+                    raise BenchmarkError(
+                        f"expected one novel file {novel_id}-*.txt in {novels_dir}, found {len(found)}"
+                    )
                 novel = _detectiveqa_novel(found[0])
                 return [
                     (f"{where}, question {number}", (sample, novel, number, raw))
@@ -1046,7 +1085,9 @@ def load_detectiveqa(path: Path, *, split: str | None = None, limit: int | None 
 # --- InfiniteBench and LongBench v2 ------------------------------------------------------------
 
 
-def load_infinitebench(path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False) -> Benchmark:
+def load_infinitebench(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
     """InfiniteBench ``longbook_choice_eng.jsonl``: ``context`` (the book), ``input`` (the
     question), ``options`` (texts) and ``answer`` (a list holding the correct option's text)."""
     _check_split("infinitebench", split, (None,))
@@ -1076,7 +1117,9 @@ def load_infinitebench(path: Path, *, split: str | None = None, limit: int | Non
     return builder.build()
 
 
-def load_longbench_v2(path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False) -> Benchmark:
+def load_longbench_v2(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
     """LongBench v2 ``data.json`` (a JSON array; JSONL also read): ``context``, ``question``,
     ``choice_A``-``choice_D``, ``answer`` letter, ``difficulty``, ``length``, ``domain``,
     ``sub_domain``, ``_id``. ``split`` keeps rows whose domain or sub_domain is one of its
@@ -1098,7 +1141,9 @@ def load_longbench_v2(path: Path, *, split: str | None = None, limit: int | None
             question=Question(_text(row, "question"), options),
             answer=_option_letter(_text(row, "answer"), options),
             hard=str(row.get("difficulty", "")).lower() == "hard",
-            metadata=_raw_fields(row, ("_id", "context", "question", "answer", *(f"choice_{x}" for x in OPTION_LABELS))),
+            metadata=_raw_fields(
+                row, ("_id", "context", "question", "answer", *(f"choice_{x}" for x in OPTION_LABELS))
+            ),
         )
         builder.add(item, narrative)
 
@@ -1116,10 +1161,20 @@ def _common_narrative(record: dict, folder: Path) -> Narrative:
         narrative = _book_file(book_path if book_path.is_absolute() else folder / book_path, title=record.get("title"))
     else:
         paragraphs, chapter_titles = record.get("paragraphs"), record.get("chapter_titles")
-        if not isinstance(paragraphs, list) or not paragraphs or not all(isinstance(p, str) and p.strip() for p in paragraphs):
-            raise BenchmarkError(f"narrative {book_id!r}: 'paragraphs' must be a list of non-empty texts (or give 'path')")
-        if chapter_titles is not None and (not isinstance(chapter_titles, list) or len(chapter_titles) != len(paragraphs)):
-            raise BenchmarkError(f"narrative {book_id!r}: 'chapter_titles' must give one title (or null) per paragraph")
+        if (
+            not isinstance(paragraphs, list)
+            or not paragraphs
+            or not all(isinstance(p, str) and p.strip() for p in paragraphs)
+        ):
+            raise BenchmarkError(
+                f"narrative {book_id!r}: 'paragraphs' must be a list of non-empty texts (or give 'path')"
+            )
+        if chapter_titles is not None and (
+            not isinstance(chapter_titles, list) or len(chapter_titles) != len(paragraphs)
+        ):
+            raise BenchmarkError(
+                f"narrative {book_id!r}: 'chapter_titles' must give one title (or null) per paragraph"
+            )
         narrative = from_paragraphs(
             paragraphs,
             title=str(record.get("title") or book_id),
@@ -1165,7 +1220,9 @@ def load_jsonl(path: Path, *, split: str | None = None, limit: int | None = None
         if split and item.benchmark != split:
             return
         if item.book_id not in narrative_records:
-            raise BenchmarkError(f"item {item.item_id} refers to book {item.book_id!r}, which no narrative record defines")
+            raise BenchmarkError(
+                f"item {item.item_id} refers to book {item.book_id!r}, which no narrative record defines"
+            )
         if item.book_id not in built:
             narrative_where, narrative_record = narrative_records[item.book_id]
             try:
@@ -1192,14 +1249,18 @@ class BenchmarkSpec:
 
 BENCHMARKS: dict[str, BenchmarkSpec] = {
     "nocha": BenchmarkSpec(load_nocha, "nocha/data_sample", "NoCha claim pairs over whole novels"),
-    "quality": BenchmarkSpec(load_quality, "quality_nyu_example/quality_example.jsonl", "QuALITY official JSONL (HTML articles)"),
+    "quality": BenchmarkSpec(
+        load_quality, "quality_nyu_example/quality_example.jsonl", "QuALITY official JSONL (HTML articles)"
+    ),
     "quality_leval": BenchmarkSpec(load_quality_leval, "quality_leval/quality.jsonl", "QuALITY as in L-Eval"),
     "leval_scifi": BenchmarkSpec(load_leval_scifi, "leval_scifi/sci_fi.jsonl", "L-Eval sci-fi in-story claims"),
     "gutenqa": BenchmarkSpec(load_gutenqa, "gutenqa_emma", "GutenQA open questions with gold paragraphs"),
     "kdsh": BenchmarkSpec(load_kdsh, "kdsh_backstory", "KDSH character backstory claims"),
     "bmds": BenchmarkSpec(load_bmds, "bmds", "BMDS detective stories with clue annotations"),
     "detectiveqa": BenchmarkSpec(load_detectiveqa, "detectiveqa", "DetectiveQA (English) with clue positions"),
-    "infinitebench": BenchmarkSpec(load_infinitebench, "infinitebench/longbook_choice_eng.jsonl", "InfiniteBench En.MC"),
+    "infinitebench": BenchmarkSpec(
+        load_infinitebench, "infinitebench/longbook_choice_eng.jsonl", "InfiniteBench En.MC"
+    ),
     "longbench_v2": BenchmarkSpec(load_longbench_v2, "longbench_v2/data.json", "LongBench v2 multiple choice"),
     "jsonl": BenchmarkSpec(load_jsonl, None, "a benchmark in the common schema"),
 }

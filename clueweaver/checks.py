@@ -73,7 +73,9 @@ def _parse(line: str, where: str) -> dict:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         raise CheckError(f"{where}: not valid JSON ({exc.msg})") from exc
-    missing = [k for k in ("id", "book", "kind", "question", "options", "answer", "evidence", "note") if k not in record]
+    missing = [
+        k for k in ("id", "book", "kind", "question", "options", "answer", "evidence", "note") if k not in record
+    ]
     if missing:
         raise CheckError(f"{where}: missing field(s) {', '.join(missing)}")
     return record
@@ -90,7 +92,9 @@ def _resolve(record: dict, narrative: Narrative, where: str) -> tuple[MultiHopCh
         raise CheckError(f"{name}: answer {record['answer']!r} is not one of {', '.join(question.labels)}")
     evidence = record["evidence"]
     if not MIN_EVIDENCE <= len(evidence) <= MAX_EVIDENCE:
-        raise CheckError(f"{name}: {len(evidence)} evidence strings; a multi-hop check needs {MIN_EVIDENCE}-{MAX_EVIDENCE}")
+        raise CheckError(
+            f"{name}: {len(evidence)} evidence strings; a multi-hop check needs {MIN_EVIDENCE}-{MAX_EVIDENCE}"
+        )
     ids = []
     for text in evidence:
         hits = evidence_paragraphs(narrative, text)
@@ -134,7 +138,9 @@ def load_multihop_checks(
                 try:
                     narratives[record["book"]] = load_book(record["book"], root)
                 except (NarrativeError, CheckError) as exc:
-                    raise CheckError(f"{where} (check {record['id']}): cannot load book {record['book']!r}: {exc}") from exc
+                    raise CheckError(
+                        f"{where} (check {record['id']}): cannot load book {record['book']!r}: {exc}"
+                    ) from exc
             narrative = narratives[record["book"]]
             check, shifted = _resolve(record, narrative, where)
             moved[record["book"]] += shifted

@@ -34,10 +34,16 @@ def build_parser() -> argparse.ArgumentParser:
 def add_question_arguments(parser: argparse.ArgumentParser) -> None:
     """--question/--option/--claim, shared by every command that asks something of a book."""
     parser.add_argument("--question", help="a multiple-choice question (give its options with --option)")
-    parser.add_argument("--option", action="append", default=[], metavar='A="text"', help="an answer option, repeatable")
     parser.add_argument(
-        "--claim", nargs="?", const=True, default=None, metavar="TEXT",
-        help="a TRUE/FALSE claim: --claim \"text\", or a bare --claim to read --question as a claim",
+        "--option", action="append", default=[], metavar='A="text"', help="an answer option, repeatable"
+    )
+    parser.add_argument(
+        "--claim",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="TEXT",
+        help='a TRUE/FALSE claim: --claim "text", or a bare --claim to read --question as a claim',
     )
 
 
@@ -65,11 +71,14 @@ def question_from_args(args):
 
 def add_encoder_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--encoder", default="auto",
+        "--encoder",
+        default="auto",
         help="dense encoder: auto (offline MiniLM if installed), none (BM25 alone), bge-m3[:PATH], "
         "minilm, or a sentence-transformers name/path",
     )
-    parser.add_argument("--cache-dir", default=None, help="index cache folder (default ~/.cache/clueweaver or $CLUEWEAVER_CACHE)")
+    parser.add_argument(
+        "--cache-dir", default=None, help="index cache folder (default ~/.cache/clueweaver or $CLUEWEAVER_CACHE)"
+    )
 
 
 def add_index(sub) -> None:
@@ -132,15 +141,19 @@ def run_segment(args) -> int:
         raise UsageError(str(exc)) from None
     narrative = load_narrative(args.book)
     index = get_index(narrative, args.encoder, cache_dir=args.cache_dir)
-    segments = segment_narrative(narrative, question, preset, index=index, max_chapter=args.max_chapter, exhaustive=args.exhaustive)
+    segments = segment_narrative(
+        narrative, question, preset, index=index, max_chapter=args.max_chapter, exhaustive=args.exhaustive
+    )
     if args.json:
-        _print_json({
-            "book_id": narrative.book_id,
-            "question": question.text,
-            "kind": question.kind,
-            "preset": preset.name,
-            "segments": [s.to_dict(narrative) for s in segments],
-        })
+        _print_json(
+            {
+                "book_id": narrative.book_id,
+                "question": question.text,
+                "kind": question.kind,
+                "preset": preset.name,
+                "segments": [s.to_dict(narrative) for s in segments],
+            }
+        )
         return 0
     for n, s in enumerate(segments, start=1):
         print(f"#{n} {s.kind:<10} paragraphs {s.start}-{s.end}  score {s.score:.4f}  anchors {list(s.anchor_ids)}")
@@ -152,33 +165,54 @@ def add_bench(sub) -> None:
     p = sub.add_parser("bench", help="shipped benchmarks that print numbers (speed, recall)")
     kinds = p.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
 
-    retrieval = kinds.add_parser("retrieval", help="index build, segmentation latency, embedding and cache reload on one book")
-    retrieval.add_argument("--book", default="nocha:little_women_louisa_may_alcott", help="a book file or a shared-data key")
+    retrieval = kinds.add_parser(
+        "retrieval", help="index build, segmentation latency, embedding and cache reload on one book"
+    )
+    retrieval.add_argument(
+        "--book", default="nocha:little_women_louisa_may_alcott", help="a book file or a shared-data key"
+    )
     retrieval.add_argument("--encoder", default="minilm", help="dense encoder to time, or none")
     retrieval.add_argument("--repeats", type=int, default=20)
     retrieval.add_argument(
-        "--reference", action="store_true",
+        "--reference",
+        action="store_true",
         help="also time sentence-transformers' own encode with its defaults on the same book, in the same run",
     )
     retrieval.set_defaults(run=run_bench_retrieval)
 
     recall = kinds.add_parser("recall", help="gold-evidence recall on GutenQA and the multi-hop checks vs plain BM25")
-    recall.add_argument("--encoder", action="append", default=None, help="encoders to compare (repeatable; 'none' = BM25 alone)")
+    recall.add_argument(
+        "--encoder", action="append", default=None, help="encoders to compare (repeatable; 'none' = BM25 alone)"
+    )
     recall.add_argument("--preset", action="append", default=None, help="presets to measure (repeatable)")
     recall.add_argument("--output", help="also write the Markdown tables and JSON next to this path (.md)")
     recall.set_defaults(run=run_bench_recall)
 
-    pipeline = kinds.add_parser("pipeline", help="stage timings of the pipeline and its ratio to the direct reader, same backend and device")
-    pipeline.add_argument("--shape", choices=["detectiveqa", "tiny"], default="detectiveqa", help="prompt and output lengths to measure")
-    pipeline.add_argument("--model-shape", choices=["qwen3-4b", "tiny"], default="qwen3-4b", help="random-weight model to build")
+    pipeline = kinds.add_parser(
+        "pipeline", help="stage timings of the pipeline and its ratio to the direct reader, same backend and device"
+    )
+    pipeline.add_argument(
+        "--shape", choices=["detectiveqa", "tiny"], default="detectiveqa", help="prompt and output lengths to measure"
+    )
+    pipeline.add_argument(
+        "--model-shape", choices=["qwen3-4b", "tiny"], default="qwen3-4b", help="random-weight model to build"
+    )
     pipeline.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:1, ...")
-    pipeline.add_argument("--agents", choices=["separate", "shared"], default="separate",
-                          help="two model copies (Finder and Interpreter) or one serving both")
+    pipeline.add_argument(
+        "--agents",
+        choices=["separate", "shared"],
+        default="separate",
+        help="two model copies (Finder and Interpreter) or one serving both",
+    )
     pipeline.add_argument("--repeats", type=int, default=3, help="timed runs (the median is reported)")
     pipeline.add_argument("--warmup", type=int, default=1, help="untimed runs first (compilation, caches)")
     pipeline.add_argument("--dynamic-cache", action="store_true", help="hf backend without the static-cache fast path")
-    pipeline.add_argument("--max-batch-size", type=int, default=16, help="rows per forward pass (the Finder batch is split above it)")
-    pipeline.add_argument("--model-dir", default=None, help="where the random checkpoint is built (default: the cache folder)")
+    pipeline.add_argument(
+        "--max-batch-size", type=int, default=16, help="rows per forward pass (the Finder batch is split above it)"
+    )
+    pipeline.add_argument(
+        "--model-dir", default=None, help="where the random checkpoint is built (default: the cache folder)"
+    )
     pipeline.add_argument("--output", default=None, help="also write the JSON to this file")
     pipeline.set_defaults(run=run_bench_pipeline)
 
@@ -200,7 +234,9 @@ def _output_path(option: str | None, *, folder: bool = False):
         return None
     path = Path(option)
     if path.is_dir() != folder and path.exists():
-        raise UsageError(f"--output {option} is a {'file' if folder else 'folder'}; give a {'folder' if folder else 'file'} name")
+        raise UsageError(
+            f"--output {option} is a {'file' if folder else 'folder'}; give a {'folder' if folder else 'file'} name"
+        )
     try:
         (path if folder else path.parent).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -244,8 +280,11 @@ def add_benchmark(subparsers) -> None:
         "benchmark",
         help="load a benchmark into the common schema; print its counts (and skipped rows), optionally export it",
     )
-    parser.add_argument("name", help="nocha, quality, quality_leval, leval_scifi, gutenqa, kdsh, bmds, detectiveqa, "
-                        "infinitebench, longbench_v2 or jsonl (the common schema)")
+    parser.add_argument(
+        "name",
+        help="nocha, quality, quality_leval, leval_scifi, gutenqa, kdsh, bmds, detectiveqa, "
+        "infinitebench, longbench_v2 or jsonl (the common schema)",
+    )
     parser.add_argument("--path", help="the benchmark's file or folder (default: under the shared data folder)")
     parser.add_argument("--split", help="a split or subset, where the benchmark has them")
     parser.add_argument("--limit", type=int, help="keep only the first N items")
@@ -283,14 +322,26 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, agents: bool = True,
     """Which models answer, on which backend (ask, demo)."""
     parser.add_argument("--model", default=None, help=model_help or "one checkpoint folder or hub id for both agents")
     if agents:
-        parser.add_argument("--finder", default=None, help="the Finder's checkpoint (default Qwen/Qwen3-4B-Instruct-2507)")
-        parser.add_argument("--interpreter", default=None, help="the Interpreter's checkpoint (default Qwen/Qwen3-4B-Instruct-2507)")
-        parser.add_argument("--finder-adapter", default=None, metavar="PATH|NAME",
-                            help="the Finder's LoRA adapter over its base model (a folder; with --backend openai, the served name)")
-        parser.add_argument("--interpreter-adapter", default=None, metavar="PATH|NAME", help="the Interpreter's LoRA adapter")
+        parser.add_argument(
+            "--finder", default=None, help="the Finder's checkpoint (default Qwen/Qwen3-4B-Instruct-2507)"
+        )
+        parser.add_argument(
+            "--interpreter", default=None, help="the Interpreter's checkpoint (default Qwen/Qwen3-4B-Instruct-2507)"
+        )
+        parser.add_argument(
+            "--finder-adapter",
+            default=None,
+            metavar="PATH|NAME",
+            help="the Finder's LoRA adapter over its base model (a folder; with --backend openai, the served name)",
+        )
+        parser.add_argument(
+            "--interpreter-adapter", default=None, metavar="PATH|NAME", help="the Interpreter's LoRA adapter"
+        )
     parser.add_argument("--backend", choices=["hf", "vllm", "openai"], default="hf")
     parser.add_argument("--base-url", default=None, help="openai backend: the server's URL ending in /v1")
-    parser.add_argument("--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)")
+    parser.add_argument(
+        "--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)"
+    )
 
 
 def load_agents_from_args(args, *, model: str | None = None):
@@ -301,7 +352,10 @@ def load_agents_from_args(args, *, model: str | None = None):
     model = model or args.model
     finder = getattr(args, "finder", None) or model
     interpreter = getattr(args, "interpreter", None) or model
-    finder_adapter, interpreter_adapter = getattr(args, "finder_adapter", None), getattr(args, "interpreter_adapter", None)
+    finder_adapter, interpreter_adapter = (
+        getattr(args, "finder_adapter", None),
+        getattr(args, "interpreter_adapter", None),
+    )
     options = {}
     if args.base_url:
         if args.backend != "openai":
@@ -324,15 +378,27 @@ def load_agents_from_args(args, *, model: str | None = None):
 def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bool = True) -> None:
     """How the pipeline reads (ask, demo, eval): a YAML of settings, overridden by the flags.
     ``reading_limit=False`` leaves out --max-chapter (eval items carry their own limits)."""
-    parser.add_argument("--config", default=None, help="YAML of pipeline settings (see configs/pipeline.yaml); flags override it")
-    parser.add_argument("--preset", default=None, help="segmentation and packing preset (default detectiveqa, in eval the "
-                        "benchmark's own; see clueweaver/presets.yaml)")
+    parser.add_argument(
+        "--config", default=None, help="YAML of pipeline settings (see configs/pipeline.yaml); flags override it"
+    )
+    parser.add_argument(
+        "--preset",
+        default=None,
+        help="segmentation and packing preset (default detectiveqa, in eval the "
+        "benchmark's own; see clueweaver/presets.yaml)",
+    )
     if reading_limit:
         parser.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
-    parser.add_argument("--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder")
-    parser.add_argument("--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass")
     parser.add_argument(
-        "--segment-source", choices=("plain", "nwm", "mix"), default=None,
+        "--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder"
+    )
+    parser.add_argument(
+        "--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass"
+    )
+    parser.add_argument(
+        "--segment-source",
+        choices=("plain", "nwm", "mix"),
+        default=None,
         help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
         "Model records (nwm; build them with 'clueweaver nwm publish/import'), or both (mix)",
     )
@@ -379,7 +445,9 @@ def _print_progress(stage: str, info: dict) -> None:
 
 
 def add_ask(sub) -> None:
-    p = sub.add_parser("ask", help="answer a multiple-choice question or check a claim about a book, with cited evidence")
+    p = sub.add_parser(
+        "ask", help="answer a multiple-choice question or check a claim about a book, with cited evidence"
+    )
     p.add_argument("book", help=".txt, .md, .epub or .jsonl")
     add_question_arguments(p)
     add_model_arguments(p)
@@ -399,7 +467,9 @@ def run_ask(args) -> int:
     narrative.last_paragraph_of_chapter(args.max_chapter)  # a bad limit fails before models load
     agents = load_agents_from_args(args)
     try:
-        result = agents.pipeline(config).answer(narrative, question, max_chapter=args.max_chapter, progress_callback=_print_progress)
+        result = agents.pipeline(config).answer(
+            narrative, question, max_chapter=args.max_chapter, progress_callback=_print_progress
+        )
     except BackendError as exc:
         raise UsageError(str(exc)) from None
     finally:
@@ -415,12 +485,17 @@ def add_demo(sub) -> None:
     p = sub.add_parser(
         "demo", help="run the whole pipeline on a short original mystery bundled with ClueWeaver",
         description="Answers a multiple-choice question and checks a claim about 'The Lantern at Marrow Quay', a "
-        "seven-chapter mystery written for ClueWeaver (chapter 7 is the solution: --max-chapter 6 reads spoiler-free).",
+        "seven-chapter mystery written for ClueWeaver (chapter 7 is the solution: --max-chapter 6 reads "
+        "spoiler-free).",
     )  # fmt: skip
-    add_model_arguments(p, agents=False, model_help=(
-        "a checkpoint folder or hub id for both agents (default: Qwen/Qwen3-4B-Instruct-2507, else the offline "
-        "smoke model of the demo extra); 'tiny': a tiny random Qwen3, a wiring check whose answers mean nothing"
-    ))
+    add_model_arguments(
+        p,
+        agents=False,
+        model_help=(
+            "a checkpoint folder or hub id for both agents (default: Qwen/Qwen3-4B-Instruct-2507, else the offline "
+            "smoke model of the demo extra); 'tiny': a tiny random Qwen3, a wiring check whose answers mean nothing"
+        ),
+    )
     add_pipeline_arguments(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_demo)
@@ -446,19 +521,30 @@ def run_demo(args) -> int:
     reports = []
     try:
         for demo in questions:
-            result = pipeline.answer(narrative, demo.question, max_chapter=args.max_chapter, progress_callback=_print_progress)
+            result = pipeline.answer(
+                narrative, demo.question, max_chapter=args.max_chapter, progress_callback=_print_progress
+            )
             reports.append((demo, result))
     except BackendError as exc:
         raise UsageError(str(exc)) from None
     finally:
         agents.close()
     if args.json:
-        _print_json({
-            "book": narrative.title, "smoke_model": agents.smoke,
-            "questions": [{"id": d.id, "expected": d.answer, "evidence_ids": list(d.evidence_ids), **r.to_dict()} for d, r in reports],
-        })  # fmt: skip
+        _print_json(
+            {
+                "book": narrative.title,
+                "smoke_model": agents.smoke,
+                "questions": [
+                    {"id": d.id, "expected": d.answer, "evidence_ids": list(d.evidence_ids), **r.to_dict()}
+                    for d, r in reports
+                ],
+            }
+        )
         return 0
-    print(f"{narrative.title}: {len(narrative)} paragraphs, {len(narrative.chapters)} chapters; {'; '.join(agents.notes)}")
+    print(
+        f"{narrative.title}: {len(narrative)} paragraphs, {len(narrative.chapters)} chapters; "
+        f"{'; '.join(agents.notes)}"
+    )
     for demo, result in reports:
         print()
         print(demo_report(narrative, demo, result))
@@ -488,7 +574,9 @@ def add_eval(sub) -> None:
     p.add_argument("--system", required=True, choices=SYSTEMS)
     add_model_arguments(p)
     add_pipeline_arguments(p, reading_limit=False)
-    p.add_argument("--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number")
+    p.add_argument(
+        "--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number"
+    )
     p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
     p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
     p.add_argument("--save-traces", action="store_true", help="also write every item's full trace to traces.jsonl")
@@ -506,13 +594,29 @@ def run_eval(args) -> int:
     own = {name: settings.pop(name) for name in ("preset", "use_finder", "self_calibration") if name in settings}
     try:
         config = EvalConfig(
-            benchmark=args.benchmark, system=args.system, path=args.path, split=args.split, limit=args.limit,
-            item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()), skip_bad=args.skip_bad,
-            backend=args.backend, model=args.model, finder=args.finder, interpreter=args.interpreter,
-            finder_adapter=args.finder_adapter, interpreter_adapter=args.interpreter_adapter, base_url=args.base_url,
-            device=args.device, direct_budget=args.direct_budget, pipeline=settings, **own,
-            encoder=None if args.encoder == "none" else args.encoder, cache_dir=args.cache_dir,
-            output=args.output, label=args.label, save_traces=args.save_traces,
+            benchmark=args.benchmark,
+            system=args.system,
+            path=args.path,
+            split=args.split,
+            limit=args.limit,
+            item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()),
+            skip_bad=args.skip_bad,
+            backend=args.backend,
+            model=args.model,
+            finder=args.finder,
+            interpreter=args.interpreter,
+            finder_adapter=args.finder_adapter,
+            interpreter_adapter=args.interpreter_adapter,
+            base_url=args.base_url,
+            device=args.device,
+            direct_budget=args.direct_budget,
+            pipeline=settings,
+            **own,
+            encoder=None if args.encoder == "none" else args.encoder,
+            cache_dir=args.cache_dir,
+            output=args.output,
+            label=args.label,
+            save_traces=args.save_traces,
         )
         result = run_evaluation(config)
     except (EvalError, RecordError, BackendError) as exc:
@@ -552,7 +656,9 @@ def run_eval_report(args) -> int:
 
 
 def add_eval_compare(sub) -> None:
-    p = sub.add_parser("eval-compare", help="exact McNemar test and error transitions between two runs on identical items")
+    p = sub.add_parser(
+        "eval-compare", help="exact McNemar test and error transitions between two runs on identical items"
+    )
     p.add_argument("run_a", help="run folder or predictions file of system A")
     p.add_argument("run_b", help="run folder or predictions file of system B")
     p.add_argument("--output", help="folder for compare.json and compare.md")
@@ -656,15 +762,27 @@ def run_serve(args) -> int:
 
 
 COMMANDS.append(add_serve)
+
+
 def add_export(subparsers) -> None:
     parser = subparsers.add_parser(
-        "export", help="turn a training checkpoint into a Hub-ready model folder (safetensors, tokenizer, card); optionally push it"
+        "export",
+        help=(
+            "turn a training checkpoint into a Hub-ready model folder (safetensors, tokenizer, card); optionally "
+            "push it"
+        ),
     )
-    parser.add_argument("checkpoint", help="a checkpoint folder written by train/finder_grpo.py or train/interpreter_grpo.py")
+    parser.add_argument(
+        "checkpoint", help="a checkpoint folder written by train/finder_grpo.py or train/interpreter_grpo.py"
+    )
     parser.add_argument("out", help="the folder to write (must be empty or absent)")
     parser.add_argument("--merge-lora", action="store_true", help="merge a LoRA checkpoint into its base model")
     parser.add_argument("--base-model", help="the base model of a LoRA checkpoint (default: the one it records)")
-    parser.add_argument("--eval-results", metavar="JSON", help="evaluation numbers for the model card ({name: value or {metric: value}})")
+    parser.add_argument(
+        "--eval-results",
+        metavar="JSON",
+        help="evaluation numbers for the model card ({name: value or {metric: value}})",
+    )
     parser.add_argument("--title", help="the model card's title")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty output folder")
     parser.add_argument("--push-to-hub", metavar="REPO", help="upload the folder to this Hub model repository")
@@ -687,8 +805,13 @@ def _run_export(args) -> int:
             raise UsageError(f"--eval-results {args.eval_results}: expected a JSON object of name -> value")
     try:
         out = export_checkpoint(
-            args.checkpoint, args.out, merge_lora=args.merge_lora, base_model=args.base_model,
-            eval_results=eval_results, title=args.title, overwrite=args.overwrite,
+            args.checkpoint,
+            args.out,
+            merge_lora=args.merge_lora,
+            base_model=args.base_model,
+            eval_results=eval_results,
+            title=args.title,
+            overwrite=args.overwrite,
         )
     except ExportError as exc:
         raise UsageError(str(exc)) from None

@@ -39,7 +39,9 @@ def load_demo() -> tuple[Narrative, list[DemoQuestion]]:
         for quote in item["evidence"]:
             found = evidence_paragraphs(narrative, quote)
             if len(found) != 1:
-                raise ValueError(f"demo question {item['id']}: evidence quote found in {len(found)} paragraphs: {quote!r}")
+                raise ValueError(
+                    f"demo question {item['id']}: evidence quote found in {len(found)} paragraphs: {quote!r}"
+                )
             ids.append(found[0])
         questions.append(DemoQuestion(item["id"], question, item["answer"], tuple(sorted(ids))))
     return narrative, questions

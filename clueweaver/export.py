@@ -40,10 +40,28 @@ AGENT_ROLES = {
 }
 # Hyperparameters shown in the card, in this order (keys of the saved GRPOConfig).
 CARD_HYPERPARAMETERS = (
-    "learning_rate", "lr_scheduler_type", "warmup_steps", "per_device_train_batch_size", "gradient_accumulation_steps",
-    "max_steps", "num_generations", "max_completion_length", "temperature", "top_p", "top_k", "beta", "epsilon",
-    "loss_type", "scale_rewards", "importance_sampling_level", "num_iterations", "bf16", "seed", "use_vllm", "vllm_mode",
-)  # fmt: skip
+    "learning_rate",
+    "lr_scheduler_type",
+    "warmup_steps",
+    "per_device_train_batch_size",
+    "gradient_accumulation_steps",
+    "max_steps",
+    "num_generations",
+    "max_completion_length",
+    "temperature",
+    "top_p",
+    "top_k",
+    "beta",
+    "epsilon",
+    "loss_type",
+    "scale_rewards",
+    "importance_sampling_level",
+    "num_iterations",
+    "bf16",
+    "seed",
+    "use_vllm",
+    "vllm_mode",
+)
 
 
 class ExportError(ValueError):
@@ -87,8 +105,16 @@ def _flatten(results: dict, prefix: str = "") -> list[tuple[str, Any]]:
     return rows
 
 
-def model_card(recipe: dict, *, base_model: str | None, merged_lora: bool, adapter_only: bool,
-               rewards: dict[str, float], eval_results: dict | None = None, title: str | None = None) -> str:
+def model_card(
+    recipe: dict,
+    *,
+    base_model: str | None,
+    merged_lora: bool,
+    adapter_only: bool,
+    rewards: dict[str, float],
+    eval_results: dict | None = None,
+    title: str | None = None,
+) -> str:
     """The README.md of an exported agent: front matter for the Hub, then role, usage, training,
     data, reward design and numbers."""
     agent = recipe.get("agent")
@@ -104,45 +130,69 @@ def model_card(recipe: dict, *, base_model: str | None, merged_lora: bool, adapt
     name = title or f"ClueWeaver {agent.capitalize() if agent else 'agent'}"
     parts = [f"---\n{yaml.safe_dump(meta, sort_keys=False)}---\n", f"# {name}\n"]
     role = AGENT_ROLES.get(agent, "a ClueWeaver reader agent.")
-    parts.append(f"This model is {role}\n\nIt was fine-tuned from `{base_model or 'an unrecorded base model'}` with GRPO "
-                 "(TRL's `GRPOTrainer`) and the rule-based rewards of the ClueWeaver agent protocol.\n")
-    weights = "LoRA adapter (load it on top of the base model)" if adapter_only else (
-        "LoRA adapter merged into the base weights" if merged_lora else "full weights")
-    parts.append("## Usage\n\nPrompts come from `clueweaver.protocol.prompts` (the same at training and inference); "
-                 "render them with the chat template and thinking disabled (`enable_thinking=False`). "
-                 f"The folder holds {weights}, the tokenizer with its chat template and the generation config.\n\n"
-                 "```python\nfrom transformers import AutoModelForCausalLM, AutoTokenizer\n\n"
-                 "model = AutoModelForCausalLM.from_pretrained(PATH)\ntokenizer = AutoTokenizer.from_pretrained(PATH)\n```\n")
+    parts.append(
+        f"This model is {role}\n\nIt was fine-tuned from `{base_model or 'an unrecorded base model'}` with GRPO "
+        "(TRL's `GRPOTrainer`) and the rule-based rewards of the ClueWeaver agent protocol.\n"
+    )
+    weights = (
+        "LoRA adapter (load it on top of the base model)"
+        if adapter_only
+        else ("LoRA adapter merged into the base weights" if merged_lora else "full weights")
+    )
+    parts.append(
+        "## Usage\n\nPrompts come from `clueweaver.protocol.prompts` (the same at training and inference); "
+        "render them with the chat template and thinking disabled (`enable_thinking=False`). "
+        f"The folder holds {weights}, the tokenizer with its chat template and the generation config.\n\n"
+        "```python\nfrom transformers import AutoModelForCausalLM, AutoTokenizer\n\n"
+        "model = AutoModelForCausalLM.from_pretrained(PATH)\ntokenizer = AutoTokenizer.from_pretrained(PATH)\n```\n"
+    )
     if grpo:
         rows = [(key, grpo[key]) for key in CARD_HYPERPARAMETERS if key in grpo]
         if model.get("use_peft"):
-            rows += [("lora_r", model.get("lora_r")), ("lora_alpha", model.get("lora_alpha")),
-                     ("lora_target_modules", model.get("lora_target_modules"))]
+            rows += [
+                ("lora_r", model.get("lora_r")),
+                ("lora_alpha", model.get("lora_alpha")),
+                ("lora_target_modules", model.get("lora_target_modules")),
+            ]
         versions = recipe.get("versions", {})
-        parts.append("## Training\n\n" + _markdown_table(("hyperparameter", "value"), rows)
-                     + f"\n\nTRL {versions.get('trl', '?')}, transformers {versions.get('transformers', '?')}.\n")
+        parts.append(
+            "## Training\n\n"
+            + _markdown_table(("hyperparameter", "value"), rows)
+            + f"\n\nTRL {versions.get('trl', '?')}, transformers {versions.get('transformers', '?')}.\n"
+        )
     data = recipe.get("data")
     if data:
         tokens = data.get("prompt_tokens", {})
-        parts.append(f"## Data\n\n`{data.get('source')}` (split `{data.get('split')}`), {data.get('rows')} training prompts; "
-                     f"prompt length {tokens.get('mean_tokens', 0):.0f} tokens on average, at most {tokens.get('max_tokens')} "
-                     f"(limit {tokens.get('limit')}, {len(tokens.get('overlong_rows', []))} over it).\n")
+        parts.append(
+            f"## Data\n\n`{data.get('source')}` (split `{data.get('split')}`), {data.get('rows')} training prompts; "
+            f"prompt length {tokens.get('mean_tokens', 0):.0f} tokens on average, at most {tokens.get('max_tokens')} "
+            f"(limit {tokens.get('limit')}, {len(tokens.get('overlong_rows', []))} over it).\n"
+        )
     reward = recipe.get("reward")
     if reward:
         functions = _markdown_table(("reward function", "weight"), list(reward.get("functions", {}).items()))
-        constants = _markdown_table(("constant", "value"), [(k, v) for k, v in reward.get("config", {}).items()
-                                                            if not isinstance(v, (list, dict))])
-        parts.append("## Reward design\n\nRule-based, unnormalized (GRPO normalizes within each group of completions). "
-                     "Each component is its own reward function, logged separately; their weighted sum is the total "
-                     f"(maximum {reward.get('max_total')}).\n\n{functions}\n\nConstants "
-                     "(`clueweaver.protocol.rewards`):\n\n" + constants + "\n")
+        constants = _markdown_table(
+            ("constant", "value"),
+            [(k, v) for k, v in reward.get("config", {}).items() if not isinstance(v, (list, dict))],
+        )
+        parts.append(
+            "## Reward design\n\nRule-based, unnormalized (GRPO normalizes within each group of completions). "
+            "Each component is its own reward function, logged separately; their weighted sum is the total "
+            f"(maximum {reward.get('max_total')}).\n\n{functions}\n\nConstants "
+            "(`clueweaver.protocol.rewards`):\n\n" + constants + "\n"
+        )
     if rewards:
         step = rewards.get("step")
         rows = [(k, f"{v:.4f}") for k, v in rewards.items() if k != "step"]
-        parts.append(f"## Training reward at the last logged step{f' ({step})' if step is not None else ''}\n\n"
-                     + _markdown_table(("metric", "value"), rows) + "\n")
+        parts.append(
+            f"## Training reward at the last logged step{f' ({step})' if step is not None else ''}\n\n"
+            + _markdown_table(("metric", "value"), rows)
+            + "\n"
+        )
     if eval_results:
-        parts.append("## Evaluation\n\n" + _markdown_table(("benchmark / metric", "value"), _flatten(eval_results)) + "\n")
+        parts.append(
+            "## Evaluation\n\n" + _markdown_table(("benchmark / metric", "value"), _flatten(eval_results)) + "\n"
+        )
     return "\n".join(parts)
 
 
@@ -173,7 +223,9 @@ def export_checkpoint(
     if not checkpoint.is_dir() or not (is_adapter or (checkpoint / "config.json").is_file()):
         raise ExportError(f"{checkpoint}: not a checkpoint folder (no config.json or adapter_config.json)")
     if merge_lora and not is_adapter:
-        raise ExportError(f"{checkpoint}: --merge-lora given but the checkpoint holds full weights, not a LoRA adapter")
+        raise ExportError(
+            f"{checkpoint}: --merge-lora given but the checkpoint holds full weights, not a LoRA adapter"
+        )
     recipe = read_recipe(checkpoint)
     if is_adapter:
         adapter_base = json.loads((checkpoint / ADAPTER_FILES[0]).read_text())["base_model_name_or_path"]
@@ -208,9 +260,15 @@ def export_checkpoint(
             generation_config.eos_token_id = [tokenizer.eos_token_id, *eos]  # the end of a chat turn ends a reply
         generation_config.pad_token_id = tokenizer.pad_token_id
         generation_config.save_pretrained(out)
-    card = model_card(recipe, base_model=base_model, merged_lora=is_adapter and merge_lora,
-                      adapter_only=is_adapter and not merge_lora, rewards=last_logged_rewards(checkpoint),
-                      eval_results=eval_results, title=title)
+    card = model_card(
+        recipe,
+        base_model=base_model,
+        merged_lora=is_adapter and merge_lora,
+        adapter_only=is_adapter and not merge_lora,
+        rewards=last_logged_rewards(checkpoint),
+        eval_results=eval_results,
+        title=title,
+    )
     (out / "README.md").write_text(card, encoding="utf-8")
     if recipe:
         write_recipe(out, recipe)
@@ -237,7 +295,11 @@ def push_folder(
     if revision:
         api.create_branch(repo_id, branch=revision, repo_type="model", exist_ok=True)
     info = api.upload_folder(
-        repo_id=repo_id, folder_path=str(folder), repo_type="model", revision=revision,
-        commit_message=commit_message, ignore_patterns=ignore_patterns,
+        repo_id=repo_id,
+        folder_path=str(folder),
+        repo_type="model",
+        revision=revision,
+        commit_message=commit_message,
+        ignore_patterns=ignore_patterns,
     )
     return info.commit_url

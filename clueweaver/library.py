@@ -170,7 +170,8 @@ class Upload:
         if self.suffix not in BOOK_SUFFIXES:
             shown = self.suffix or "(no extension)"
             raise UnsupportedFormat(
-                f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md) or EPUB (.epub) file"
+                f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md) or EPUB "
+                "(.epub) file"
             )
         self.folder = library.tmp_dir / uuid.uuid4().hex
         self.folder.mkdir(parents=True)
@@ -284,7 +285,12 @@ class Library:
                     if not self._source(book_id, row["format"]).is_file():
                         self._db.execute(
                             "UPDATE books SET index_status=?, index_message=? WHERE book_id=?",
-                            (FAILED, f"the book's file is missing from {self.books_dir / book_id}; delete the book and upload it again", book_id),
+                            (
+                                FAILED,
+                                f"the book's file is missing from {self.books_dir / book_id}; delete the book and "
+                                "upload it again",
+                                book_id,
+                            ),
                         )
                     elif row["index_status"] in (QUEUED, INDEXING):
                         self._db.execute("UPDATE books SET index_status=? WHERE book_id=?", (QUEUED, book_id))
@@ -392,9 +398,12 @@ class Library:
         record = self.book(book_id)
         if record.index_status != READY:
             if record.index_status == FAILED:
-                raise BookNotReady(f"indexing {record.title!r} failed ({record.index_message}); delete the book and upload it again")
+                raise BookNotReady(
+                    f"indexing {record.title!r} failed ({record.index_message}); delete the book and upload it again"
+                )
             raise BookNotReady(
-                f"{record.title!r} is still being indexed ({record.index_progress:.0%} done); ask again when it is ready"
+                f"{record.title!r} is still being indexed ({record.index_progress:.0%} done); ask again when it is "
+                "ready"
             )
         with self._lock:
             loaded = self._loaded.get(book_id)
@@ -423,7 +432,9 @@ class Library:
         from clueweaver.retrieval import build_index
 
         narrative = self.narrative(book_id)
-        index = build_index(narrative, self.encoder(), cache_dir=self.index_dir, show_progress=False, progress=progress)
+        index = build_index(
+            narrative, self.encoder(), cache_dir=self.index_dir, show_progress=False, progress=progress
+        )
         self._remember(book_id, narrative, index)
         return index
 
@@ -491,7 +502,9 @@ class Library:
 
     def question_started(self, question_id: str) -> None:
         with self._lock, self._db:
-            self._db.execute("UPDATE questions SET status=?, started_at=? WHERE question_id=?", (RUNNING, time.time(), question_id))
+            self._db.execute(
+                "UPDATE questions SET status=?, started_at=? WHERE question_id=?", (RUNNING, time.time(), question_id)
+            )
 
     def finish_question(self, question_id: str, *, result: dict | None = None, error: str | None = None) -> None:
         """Store the answer (or why there is none). A question whose book was deleted meanwhile
@@ -506,7 +519,10 @@ class Library:
 
     @staticmethod
     def _question_dict(row: sqlite3.Row, *, full: bool) -> dict:
-        record = {key: row[key] for key in ("question_id", "book_id", "asked_at", "started_at", "finished_at", "status", "error")}
+        record = {
+            key: row[key]
+            for key in ("question_id", "book_id", "asked_at", "started_at", "finished_at", "status", "error")
+        }
         record["request"] = json.loads(row["request"])
         result = json.loads(row["result"]) if row["result"] else None
         if full:
@@ -527,7 +543,9 @@ class Library:
         """The book's past questions, newest first, without their full results."""
         self.book(book_id)
         with self._lock:
-            rows = self._db.execute("SELECT * FROM questions WHERE book_id=? ORDER BY asked_at DESC", (book_id,)).fetchall()
+            rows = self._db.execute(
+                "SELECT * FROM questions WHERE book_id=? ORDER BY asked_at DESC", (book_id,)
+            ).fetchall()
         return [self._question_dict(row, full=False) for row in rows]
 
     # -- shutting down -------------------------------------------------------------------------

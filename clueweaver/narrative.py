@@ -140,9 +140,7 @@ _NUMBER_WORDS = (
 _NUMBER = rf"(?:\d+|[ivxlcdm]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th))"
 _CHAPTER_WORD = r"(?:chapter|chap\.|adventure|book|part|volume|vol\.|letter|stave|canto|section|episode|act|scene)"
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm"
-_HEADING = re.compile(
-    rf"^(?:{_CHAPTER_WORD}\s+{_NUMBER}\.?\s*[.:—–-]?\s*)+(?P<rest>.{{0,80}})$", re.IGNORECASE
-)
+_HEADING = re.compile(rf"^(?:{_CHAPTER_WORD}\s+{_NUMBER}\.?\s*[.:—–-]?\s*)+(?P<rest>.{{0,80}})$", re.IGNORECASE)
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts.
 _BARE_NUMERAL = re.compile(r"^(?:[IVXLC]+|\d{1,3})\.?$")
 _PART_ONLY = re.compile(rf"^(?:book|part|volume|vol\.)\s+{_NUMBER}\.?$", re.IGNORECASE)
@@ -248,7 +246,7 @@ def strip_gutenberg(text: str) -> str:
     """Drop the Project Gutenberg licence header and footer when present."""
     start = _GUTENBERG_START.search(text)
     if start:
-        text = text[start.end():]
+        text = text[start.end() :]
     end = _GUTENBERG_END.search(text)
     if end:
         text = text[: end.start()]
@@ -276,7 +274,7 @@ def _decode(data: bytes, path: str, encoding: str | None) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise NarrativeError(
-            f"{path}: not valid UTF-8 (byte {exc.start}: {data[exc.start:exc.start + 1]!r}); "
+            f"{path}: not valid UTF-8 (byte {exc.start}: {data[exc.start : exc.start + 1]!r}); "
             "pass the file's encoding, e.g. encoding='latin-1'"
         ) from exc
 
@@ -311,7 +309,7 @@ def _paragraphs_of_block(block: str, *, unwrap: bool) -> list[str]:
     for i, line in enumerate(lines):
         current.append(line)
         following = lines[i + 1] if i + 1 < len(lines) else ""
-        width = max(lengths[max(0, i - 4): i + 2])
+        width = max(lengths[max(0, i - 4) : i + 2])
         if len(line) + 1 + len(following.split(" ", 1)[0]) < width or not following:
             paragraphs.append(" ".join(current))
             current = []
@@ -454,7 +452,9 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
         raise NarrativeError(f"{path}: is a directory, not a book file")
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
-        raise NarrativeError(f"{path}: unsupported file type {suffix or '(none)'}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
+        raise NarrativeError(
+            f"{path}: unsupported file type {suffix or '(none)'}; use one of {', '.join(SUPPORTED_SUFFIXES)}"
+        )
     if path.stat().st_size == 0:
         raise NarrativeError(f"{path}: the file is empty")
     if suffix == ".epub":

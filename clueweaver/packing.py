@@ -15,6 +15,7 @@ from typing import Iterable, Sequence
 from clueweaver.narrative import Narrative
 from clueweaver.segment import Preset, Segment, get_preset
 
+
 @dataclass
 class Packet:
     paragraph_ids: tuple[int, ...]  # narrative order

@@ -67,7 +67,9 @@ def _sampling(value: SamplingConfig | dict | None, default: SamplingConfig) -> S
     return SamplingConfig.from_dict({**dataclasses.asdict(default), **value})
 
 
-def _world_model_segments(narrative: Narrative, question: Question, config, index, max_chapter: int | None, last: int) -> list[Segment]:
+def _world_model_segments(
+    narrative: Narrative, question: Question, config, index, max_chapter: int | None, last: int
+) -> list[Segment]:
     """Segments from the book's world-model records (or mixed with the plain ones) within the
     reading limit."""
     from clueweaver.nwm.segments import segments_from_source
@@ -137,7 +139,9 @@ class PipelineConfig:
             "interpreter_adapter": self.interpreter_adapter,
             "finder_sampling": dataclasses.asdict(self.finder_sampling),
             "interpreter_sampling": dataclasses.asdict(self.interpreter_sampling),
-            "encoder": self.encoder if isinstance(self.encoder, (str, type(None))) else getattr(self.encoder, "name", "custom"),
+            "encoder": self.encoder
+            if isinstance(self.encoder, (str, type(None)))
+            else getattr(self.encoder, "name", "custom"),
             "exhaustive": self.exhaustive,
             "triggers": self.triggers.families(),
         }
@@ -240,7 +244,11 @@ class InterpreterPass:
         return self.final.legal
 
     def to_dict(self) -> dict:
-        return {"answer": self.final.parsed.answer, "retried": len(self.attempts) > 1, "attempts": [a.to_dict() for a in self.attempts]}
+        return {
+            "answer": self.final.parsed.answer,
+            "retried": len(self.attempts) > 1,
+            "attempts": [a.to_dict() for a in self.attempts],
+        }
 
 
 @dataclass(frozen=True)
@@ -280,8 +288,10 @@ class Interpretation:
 
     @property
     def calibration_changed(self) -> bool:
-        return self.source == "calibration" and self.provisional.legal and (
-            self.calibration.final.parsed.answer != self.provisional.final.parsed.answer
+        return (
+            self.source == "calibration"
+            and self.provisional.legal
+            and (self.calibration.final.parsed.answer != self.provisional.final.parsed.answer)
         )
 
     def tokens(self) -> dict:
@@ -427,13 +437,20 @@ def reading_limit(narrative: Narrative, max_chapter: int | None, max_paragraph: 
     return last
 
 
-def _trace_head(system: str, narrative: Narrative, question: Question, limits: tuple[int | None, int | None], last: int) -> dict:
+def _trace_head(
+    system: str, narrative: Narrative, question: Question, limits: tuple[int | None, int | None], last: int
+) -> dict:
     """The fields every trace starts with: what was asked of which book, read up to where."""
     return {
         "version": TRACE_VERSION,
         "system": system,
         "question": {"text": question.text, "kind": question.kind, "options": dict(question.options)},
-        "book": {"title": narrative.title, "book_id": narrative.book_id, "paragraphs": len(narrative), "chapters": len(narrative.chapters)},
+        "book": {
+            "title": narrative.title,
+            "book_id": narrative.book_id,
+            "paragraphs": len(narrative),
+            "chapters": len(narrative.chapters),
+        },
         "reading_limit": {"max_chapter": limits[0], "max_paragraph": limits[1], "last_paragraph": last},
     }
 
@@ -527,15 +544,26 @@ class ClueWeaver:
         )
         return [FinderVerdict.read(segment, generation) for segment, generation in zip(segments, generations)]
 
-    def interpret(self, question: Question, packet: Packet, *, progress_callback: ProgressCallback | None = None) -> Interpretation:
+    def interpret(
+        self, question: Question, packet: Packet, *, progress_callback: ProgressCallback | None = None
+    ) -> Interpretation:
         """The Interpreter over a packet, then, when tau(q) fires and self-calibration is on, the
         self-calibration pass over the IDENTICAL packet text."""
         check_answerable(question)
         stages = _Stages(("interpret", "calibrate"), progress_callback)
-        backend, sampling, adapter = self.interpreter_backend, self.config.interpreter_sampling, self.config.interpreter_adapter
+        backend, sampling, adapter = (
+            self.interpreter_backend,
+            self.config.interpreter_sampling,
+            self.config.interpreter_adapter,
+        )
         with stages.stage("interpret") as info:
             provisional = interpreter_pass(
-                backend, interpreter_messages(question, packet.text), question, packet.paragraph_ids, sampling, adapter=adapter
+                backend,
+                interpreter_messages(question, packet.text),
+                question,
+                packet.paragraph_ids,
+                sampling,
+                adapter=adapter,
             )
             info.update(answer=provisional.final.parsed.answer, retried=len(provisional.attempts) > 1)
         cues = calibration_cues(question, self.config.triggers)
@@ -546,7 +574,9 @@ class ClueWeaver:
         elif triggered:
             with stages.stage("calibrate") as info:
                 messages = calibration_messages(question, packet.text, provisional.final.generation.text)
-                calibration = interpreter_pass(backend, messages, question, packet.paragraph_ids, sampling, adapter=adapter)
+                calibration = interpreter_pass(
+                    backend, messages, question, packet.paragraph_ids, sampling, adapter=adapter
+                )
                 info.update(answer=calibration.final.parsed.answer, retried=len(calibration.attempts) > 1)
         return Interpretation(question, provisional, calibration, triggered, cues, skipped, stages.timings)
 
@@ -597,7 +627,9 @@ class ClueWeaver:
                 raise ValueError("answer(segments=...): no candidate segments given")
             beyond = [s.end for s in segments if s.end > last]
             if beyond:
-                raise NarrativeError(f"{narrative.title}: given segments reach paragraph {max(beyond)}, past the reading limit {last}")
+                raise NarrativeError(
+                    f"{narrative.title}: given segments reach paragraph {max(beyond)}, past the reading limit {last}"
+                )
 
         fallback = None
         if config.use_finder:
@@ -606,10 +638,16 @@ class ClueWeaver:
                 info.update(segments=len(verdicts), kept=sum(v.kept for v in verdicts))
             for verdict in verdicts:
                 if verdict.status == PROMPT_TOO_LONG:
-                    warnings.append(f"finder: segment {verdict.segment.start}-{verdict.segment.end} kept unread: {verdict.generation['error']}")
+                    warnings.append(
+                        f"finder: segment {verdict.segment.start}-{verdict.segment.end} kept unread: "
+                        f"{verdict.generation['error']}"
+                    )
             unreadable = sum(v.status == UNPARSEABLE for v in verdicts)
             if unreadable:
-                warnings.append(f"finder: {unreadable} of {len(verdicts)} outputs could not be read; their segments were kept (recall first)")
+                warnings.append(
+                    f"finder: {unreadable} of {len(verdicts)} outputs could not be read; their segments were kept "
+                    "(recall first)"
+                )
             kept = [v.segment for v in verdicts if v.kept]
             if not kept:
                 fallback = "the Finder kept no segment: packed the retrieved segments (as without a Finder)"
@@ -621,7 +659,9 @@ class ClueWeaver:
 
         with stages.stage("pack") as info:
             cited = sorted({i for v in verdicts if v.kept for i in v.cited_ids})
-            packet = pack(narrative, sorted(kept, key=lambda s: s.start), config.preset, cited_ids=cited, max_paragraph=last)
+            packet = pack(
+                narrative, sorted(kept, key=lambda s: s.start), config.preset, cited_ids=cited, max_paragraph=last
+            )
             info.update(paragraphs=len(packet.paragraph_ids), chars=packet.chars)
 
         interpretation = self.interpret(question, packet, progress_callback=progress_callback)
@@ -682,9 +722,10 @@ def _last_fitting(
     locate: Callable[[float], int],
 ) -> tuple[int, int, int]:
     """The largest ``k`` in ``[lo, hi)`` with ``cost(k) <= budget``, given ``cost(lo) <= budget <
-    cost(hi)``, with its cost and the cost of ``k + 1``: interpolation on ``position`` (tokens grow about linearly with characters, so one
-    or two probes land next to the answer), with a bisection step whenever a probe fails to halve
-    the bracket. Every returned cost was counted, never estimated."""
+    cost(hi)``, with its cost and the cost of ``k + 1``: interpolation on ``position`` (tokens grow
+    about linearly with characters, so one or two probes land next to the answer), with a bisection
+    step whenever a probe fails to halve the bracket. Every returned cost was counted, never
+    estimated."""
     bisect_next = False
     while hi - lo > 1:
         if bisect_next:
@@ -746,7 +787,10 @@ class DirectReader:
     ) -> None:
         if isinstance(budget, str):
             if budget not in DIRECT_INPUT_BUDGETS:
-                raise ValueError(f"direct reader: unknown budget {budget!r}; use {', '.join(DIRECT_INPUT_BUDGETS)} or a number of tokens")
+                raise ValueError(
+                    f"direct reader: unknown budget {budget!r}; use {', '.join(DIRECT_INPUT_BUDGETS)} or a number of "
+                    "tokens"
+                )
             budget = DIRECT_INPUT_BUDGETS[budget]
         if budget < 1:
             raise ValueError(f"direct reader: the input budget must be positive, got {budget}")
@@ -759,7 +803,9 @@ class DirectReader:
     def input_budget(self) -> int:
         return min(self.requested_budget, self.backend.max_model_len - self.sampling.max_new_tokens)
 
-    def _prompt(self, narrative: Narrative, question: Question, paragraphs: int, chars: int) -> tuple[list[dict], Packet]:
+    def _prompt(
+        self, narrative: Narrative, question: Question, paragraphs: int, chars: int
+    ) -> tuple[list[dict], Packet]:
         ids = list(range(paragraphs + (1 if chars else 0)))
         truncate = {paragraphs: chars} if chars else {}
         text = narrative.render(ids, truncate=truncate)
@@ -780,7 +826,9 @@ class DirectReader:
 
         overhead = count(interpreter_messages(question, "(nothing)"))
         if overhead > budget:
-            raise ValueError(f"direct reader: the prompt without any text takes {overhead} tokens, over the budget of {budget}")
+            raise ValueError(
+                f"direct reader: the prompt without any text takes {overhead} tokens, over the budget of {budget}"
+            )
         # Bracket the answer: probe where the overhead-to-budget line says it is, overshooting a
         # little, until a probe does not fit or the whole readable book does.
         lo, cost_lo, probe = 0, overhead, 0
@@ -833,7 +881,9 @@ class DirectReader:
                 self.sampling, adapter=self.adapter, retry=False,
             )  # fmt: skip
             info["answer"] = provisional.final.parsed.answer
-        interpretation = Interpretation(question, provisional, None, False, {}, None, {"interpret": stages.timings["interpret"]})
+        interpretation = Interpretation(
+            question, provisional, None, False, {}, None, {"interpret": stages.timings["interpret"]}
+        )
         timings = stages.finish()
         tokens = interpretation.tokens()
         trace = {
@@ -890,7 +940,8 @@ def format_result(result: Result, narrative: Narrative | None = None) -> str:
     if finder and finder["ran"]:
         lines.append(
             f"Finder: {finder['segments']} segments in {finder['calls']} batched call; kept {finder['kept']} "
-            f"(YES {finder['yes']}, NO {finder['no']}, unreadable {finder['unparseable']}, too long {finder['prompt_too_long']})"
+            f"(YES {finder['yes']}, NO {finder['no']}, unreadable {finder['unparseable']}, too long "
+            f"{finder['prompt_too_long']})"
         )
     elif finder:
         lines.append(f"Finder: off (no-Finder ablation): {finder['segments']} retrieved segments packed directly")
@@ -917,13 +968,24 @@ def format_result(result: Result, narrative: Narrative | None = None) -> str:
         f"Evidence packet: {len(packet['paragraph_ids'])} paragraphs in {len(packet['spans'])} spans, "
         f"{packet['chars']} characters"
         + (f"; segments over the cap: {len(packet['dropped_segments'])}" if packet["dropped_segments"] else "")
-        + (f"; paragraphs over the budget: {len(packet['dropped_paragraphs'])}" if packet["dropped_paragraphs"] else "")
+        + (
+            f"; paragraphs over the budget: {len(packet['dropped_paragraphs'])}"
+            if packet["dropped_paragraphs"]
+            else ""
+        )
     )
     tokens = trace["tokens"]
     lines.append(
         "Tokens (prompt/completion): "
-        + ", ".join(f"{stage} {t['prompt']}/{t['completion']}" for stage, t in tokens.items() if stage == "total" or t["calls"])
+        + ", ".join(
+            f"{stage} {t['prompt']}/{t['completion']}" for stage, t in tokens.items() if stage == "total" or t["calls"]
+        )
     )
-    lines.append("Seconds: " + ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in trace["timings"].items() if seconds or stage == "total"))
+    lines.append(
+        "Seconds: "
+        + ", ".join(
+            f"{stage} {seconds:.2f}" for stage, seconds in trace["timings"].items() if seconds or stage == "total"
+        )
+    )
     lines += [f"! {warning}" for warning in trace["warnings"]]
     return "\n".join(lines)

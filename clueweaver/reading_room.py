@@ -46,9 +46,13 @@ def load_models(models: ModelsConfig) -> Agents:
 
         unknown = sorted(set(models.options) - {"calibration"})
         if unknown:
-            raise ConfigError(f"models.options {unknown} do not apply to the scripted backend (it takes calibration: keep or switch)")
+            raise ConfigError(
+                f"models.options {unknown} do not apply to the scripted backend (it takes calibration: keep or switch)"
+            )
         backend = scripted_reader_backend(**models.options)
-        return Agents(backend, backend, notes=["both agents: the scripted reader (no model; its answers mean nothing)"])
+        return Agents(
+            backend, backend, notes=["both agents: the scripted reader (no model; its answers mean nothing)"]
+        )
     return load_agents(
         models.finder, models.interpreter, backend=models.backend, finder_adapter=models.finder_adapter,
         interpreter_adapter=models.interpreter_adapter, options=models.options,
@@ -73,11 +77,15 @@ class AskRequest:
         text = (self.text or "").strip()
         what = "claim" if self.kind == "claim" else "question"
         if len(text) > limits.max_question_chars:
-            raise QuestionError(f"the {what} is {len(text)} characters long; the limit is {limits.max_question_chars}: shorten it")
+            raise QuestionError(
+                f"the {what} is {len(text)} characters long; the limit is {limits.max_question_chars}: shorten it"
+            )
         options = {str(label).strip().upper(): str(value).strip() for label, value in self.options.items()}
         for label, value in options.items():
             if len(value) > limits.max_option_chars:
-                raise QuestionError(f"option {label} is {len(value)} characters long; the limit is {limits.max_option_chars}")
+                raise QuestionError(
+                    f"option {label} is {len(value)} characters long; the limit is {limits.max_option_chars}"
+                )
         if self.kind == "claim":
             if options:
                 raise QuestionError("a claim takes no options; send kind 'mcq' for a question with options")
@@ -135,7 +143,9 @@ class ReadingRoom:
             raise ConfigError(f"pipeline: {exc}") from None
         self.config = config
         self.library = Library(
-            config.resolved_data_dir(), encoder=config.encoder, max_upload_bytes=int(config.limits.max_upload_mb * 2**20)
+            config.resolved_data_dir(),
+            encoder=config.encoder,
+            max_upload_bytes=int(config.limits.max_upload_mb * 2**20),
         )
         try:
             self.agents = agents or load_models(config.models)
@@ -148,11 +158,19 @@ class ReadingRoom:
             sequential=config.models.sequential,
         )
         self.finder = self.engine.backend(self.agents.finder)
-        self.interpreter = self.finder if self.agents.interpreter is self.agents.finder else self.engine.backend(self.agents.interpreter)
+        self.interpreter = (
+            self.finder
+            if self.agents.interpreter is self.agents.finder
+            else self.engine.backend(self.agents.interpreter)
+        )
         self.pipeline_config = dataclasses.replace(
-            base, encoder=self.library.encoder(), cache_dir=str(self.library.index_dir), nwm_dir=str(self.library.nwm_dir),
-            finder_adapter=self.agents.finder_adapter, interpreter_adapter=self.agents.interpreter_adapter,
-        )  # fmt: skip
+            base,
+            encoder=self.library.encoder(),
+            cache_dir=str(self.library.index_dir),
+            nwm_dir=str(self.library.nwm_dir),
+            finder_adapter=self.agents.finder_adapter,
+            interpreter_adapter=self.agents.interpreter_adapter,
+        )
         self._workers = ThreadPoolExecutor(config.limits.question_workers, thread_name_prefix="question")
         self._jobs: OrderedDict[str, QuestionJob] = OrderedDict()
         self._jobs_lock = threading.Lock()
@@ -178,14 +196,20 @@ class ReadingRoom:
             except ValueError as exc:
                 raise QuestionError(str(exc)) from None
         if request.max_chapter is not None and record.chapters == 0:
-            raise NarrativeError(f"{record.title!r} has no chapters that ClueWeaver could detect, so it cannot be read up to a chapter; leave the chapter limit empty")
+            raise NarrativeError(
+                f"{record.title!r} has no chapters that ClueWeaver could detect, so it cannot be read up to a "
+                "chapter; leave the chapter limit empty"
+            )
         reading_limit(self.library.narrative(book_id), request.max_chapter, None)
         self.library.index(book_id)  # BookNotReady while indexing
         if self.active_questions() >= self.config.limits.max_pending_questions:
             raise TooBusy(
-                f"{self.config.limits.max_pending_questions} questions are already waiting or running; ask again in a moment"
+                f"{self.config.limits.max_pending_questions} questions are already waiting or running; ask again in "
+                "a moment"
             )
-        question_id = self.library.add_question(book_id, {**request.to_dict(), "text": question.text, "options": question.options})
+        question_id = self.library.add_question(
+            book_id, {**request.to_dict(), "text": question.text, "options": question.options}
+        )
         job = QuestionJob(question_id, book_id, request, question)
         with self._jobs_lock:
             self._jobs[question_id] = job
@@ -256,7 +280,10 @@ class ReadingRoom:
         with self._jobs_lock:
             never_started = [job for job in self._jobs.values() if not job.finished.is_set()]
         for job in never_started:  # recorded as queued: the next start marks them interrupted
-            job.emit("failed", {"question_id": job.id, "error": "the server stopped before this question was answered; ask it again"})
+            job.emit(
+                "failed",
+                {"question_id": job.id, "error": "the server stopped before this question was answered; ask it again"},
+            )
             job.finished.set()
         self.engine.close()
         self.agents.close()

@@ -14,9 +14,9 @@ import tempfile
 import unicodedata
 import warnings
 from collections import OrderedDict
-from itertools import chain
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
@@ -82,7 +82,8 @@ def _word_tokens(word: str) -> tuple[str, ...]:
         base = base[:-2] if base.endswith("'s") else base
         parts = (base, *base.split("-")) if "-" in base else (base,)
         tokens = tuple(
-            _stem(t) for t in (p.strip("'_") for p in parts)
+            _stem(t)
+            for t in (p.strip("'_") for p in parts)
             if t and t not in STOP_WORDS and (len(t) > 1 or t.isdigit())
         )
     if len(_WORD_TOKENS) < 500_000:
@@ -219,7 +220,7 @@ class BM25Index:
                 np.cumsum(np.bincount(m.indices, minlength=len(m.vocabulary)), out=starts[1:])
                 self._by_term = (starts, docs[order], m.counts[order].astype(np.float64))
             starts, docs, counts = self._by_term
-            ids, tfs = docs[starts[number]:starts[number + 1]], counts[starts[number]:starts[number + 1]]
+            ids, tfs = docs[starts[number] : starts[number + 1]], counts[starts[number] : starts[number + 1]]
             k1 = self._okapi.k1
             vector = np.zeros(len(self.matrix))
             vector[ids] = self._okapi.idf[term] * tfs * (k1 + 1) / (tfs + self._norm[ids])
@@ -273,7 +274,14 @@ class SentenceTransformerEncoder:
     ``encode`` (fixed batches of 32 sorted by characters), with identical vectors
     (docs/retrieval.md)."""
 
-    def __init__(self, model: str | Path, *, device: str | None = None, batch_tokens: int = 1024, max_seq_length: int | None = None):
+    def __init__(
+        self,
+        model: str | Path,
+        *,
+        device: str | None = None,
+        batch_tokens: int = 1024,
+        max_seq_length: int | None = None,
+    ):
         self.model_path = str(model)
         self.name = "st:" + Path(self.model_path).name if Path(self.model_path).exists() else "st:" + self.model_path
         if self.name == "st:model":  # the offline package's folder is called "model"
@@ -336,7 +344,14 @@ class BGEM3Encoder:
     """BGE-M3 dense vectors through FlagEmbedding: fp16 on GPU, devices set explicitly (FlagEmbedding
     otherwise spreads over every visible GPU and starts worker processes)."""
 
-    def __init__(self, model: str = "BAAI/bge-m3", *, devices: str | list[str] | None = None, batch_size: int = 32, max_length: int = 512):
+    def __init__(
+        self,
+        model: str = "BAAI/bge-m3",
+        *,
+        devices: str | list[str] | None = None,
+        batch_size: int = 32,
+        max_length: int = 512,
+    ):
         self.model_path = model
         self.name = "bge-m3:" + Path(model).name
         self.devices = devices
@@ -356,8 +371,12 @@ class BGEM3Encoder:
 
     def encode(self, texts, *, is_query=False, show_progress=False):
         output = self.model.encode(
-            list(texts), batch_size=self.batch_size, max_length=self.max_length, return_dense=True,
-            return_sparse=False, return_colbert_vecs=False,
+            list(texts),
+            batch_size=self.batch_size,
+            max_length=self.max_length,
+            return_dense=True,
+            return_sparse=False,
+            return_colbert_vecs=False,
         )
         return _normalize_rows(output["dense_vecs"])
 
@@ -375,7 +394,9 @@ def load_encoder(spec: str | DenseEncoder | None = "auto", *, device: str | None
     if spec == "auto":
         path = offline_minilm_path()
         if path is None:
-            warnings.warn("no dense encoder is installed (pip install 'clueweaver[offline]' or FlagEmbedding); using BM25 alone")
+            warnings.warn(
+                "no dense encoder is installed (pip install 'clueweaver[offline]' or FlagEmbedding); using BM25 alone"
+            )
             return None
         try:
             import sentence_transformers  # noqa: F401
@@ -404,7 +425,9 @@ def ranking_from_scores(scores: np.ndarray, limit: int | None = None) -> list[tu
     return [(int(i), float(scores[i])) for i in order]
 
 
-def reciprocal_rank_fusion(rankings: Sequence[Sequence[tuple[int, float]]], k: int = RRF_K, weights: Sequence[float] | None = None) -> list[tuple[int, float]]:
+def reciprocal_rank_fusion(
+    rankings: Sequence[Sequence[tuple[int, float]]], k: int = RRF_K, weights: Sequence[float] | None = None
+) -> list[tuple[int, float]]:
     """RRF (Cormack et al., 2009): score(d) = sum_i w_i / (k + rank_i(d)), with rank counted from 1
     (the best item of each ranking adds w / (k + 1)). Items absent from a ranking add nothing."""
     weights = weights or [1.0] * len(rankings)
@@ -548,10 +571,14 @@ class RetrievalIndex:
         signals = [(_smooth(lexical, config.smoothing), 1.0, True)]  # (scores, weight, lexical?)
         expansion = self.feedback_terms(lexical, queries)
         if expansion:
-            signals.append((_smooth(self.bm25_scores(expansion)[:limit], config.smoothing), config.feedback_weight, True))
+            signals.append(
+                (_smooth(self.bm25_scores(expansion)[:limit], config.smoothing), config.feedback_weight, True)
+            )
         dense = self.dense_scores(queries)
         if dense:
-            signals.append((_smooth(sum(d[:limit] for d in dense) / len(dense), config.smoothing), config.dense_weight, False))
+            signals.append(
+                (_smooth(sum(d[:limit] for d in dense) / len(dense), config.smoothing), config.dense_weight, False)
+            )
         weights = [weight for _, weight, _ in signals]
         if config.fusion == "weighted":
             return ranking_from_scores(weighted_score_fusion([scores for scores, _, _ in signals], weights))
@@ -584,13 +611,20 @@ def _load_terms(path: Path) -> TermMatrix:
     with np.load(path, allow_pickle=False) as data:
         if int(data["format"]) != CACHE_FORMAT:
             raise ValueError("unexpected cache format")
-        return TermMatrix(data["vocabulary"].tolist(), data["indptr"], data["indices"], data["counts"], data["lengths"])
+        return TermMatrix(
+            data["vocabulary"].tolist(), data["indptr"], data["indices"], data["counts"], data["lengths"]
+        )
 
 
 def _save_terms(matrix: TermMatrix, f) -> None:
     np.savez(
-        f, format=CACHE_FORMAT, vocabulary=np.asarray(matrix.vocabulary, dtype=str), indptr=matrix.indptr,
-        indices=matrix.indices, counts=matrix.counts, lengths=matrix.lengths,
+        f,
+        format=CACHE_FORMAT,
+        vocabulary=np.asarray(matrix.vocabulary, dtype=str),
+        indptr=matrix.indptr,
+        indices=matrix.indices,
+        counts=matrix.counts,
+        lengths=matrix.lengths,
     )
 
 
@@ -656,7 +690,13 @@ _MEMORY: "OrderedDict[tuple, RetrievalIndex]" = OrderedDict()
 _MEMORY_SIZE = 8
 
 
-def get_index(narrative: Narrative, encoder: str | DenseEncoder | None = "auto", *, cache_dir: str | Path | None = None, **options) -> RetrievalIndex:
+def get_index(
+    narrative: Narrative,
+    encoder: str | DenseEncoder | None = "auto",
+    *,
+    cache_dir: str | Path | None = None,
+    **options,
+) -> RetrievalIndex:
     """The book's index, from this process's memory when it was built here before."""
     encoder_key = encoder if isinstance(encoder, (str, type(None))) else getattr(encoder, "name", id(encoder))
     key = (narrative.content_hash, encoder_key, str(cache_dir), tuple(sorted(options.items())))

@@ -57,7 +57,11 @@ class Preset:
 
 def load_presets(path: str | Path | None = None) -> dict[str, Preset]:
     """Presets from a YAML mapping name -> fields; the packaged paper presets by default."""
-    text = Path(path).read_text(encoding="utf-8") if path else files("clueweaver").joinpath("presets.yaml").read_text(encoding="utf-8")
+    text = (
+        Path(path).read_text(encoding="utf-8")
+        if path
+        else files("clueweaver").joinpath("presets.yaml").read_text(encoding="utf-8")
+    )
     raw = yaml.safe_load(text) or {}
     return {name: Preset(name=name, **fields) for name, fields in raw.items()}
 
@@ -204,7 +208,10 @@ def segment_narrative(
         scores[paragraph_id] = score
 
     if not ranking and not exhaustive:
-        warnings.warn(f"no paragraph of {narrative.title} shares a word with the question; reading the whole book (exhaustive mode)")
+        warnings.warn(
+            f"no paragraph of {narrative.title} shares a word with the question; reading the whole book (exhaustive "
+            "mode)"
+        )
         exhaustive = True
     if exhaustive:
         segments = []

@@ -191,7 +191,9 @@ class ScriptedReader:
             answer = next(label for label in ranked if label != provisional.group(1))
         cited = self._best_paragraphs(text + " " + options.get(answer, ""), paragraphs, 2) or sorted(paragraphs)[:1]
         quoted = " ".join(text.replace("<", " ").replace(">", " ").split())
-        reason = f'Scripted reader, not a model. For "{quoted}" the packet points to {answer} in ' + ", ".join(f"[{i}]" for i in cited)
+        reason = f'Scripted reader, not a model. For "{quoted}" the packet points to {answer} in ' + ", ".join(
+            f"[{i}]" for i in cited
+        )
         return f"<reason>{reason}.</reason><answer>{answer}</answer>"
 
     @staticmethod
@@ -212,7 +214,10 @@ class ScriptedReader:
     def _find(self, text: str, options: dict[str, str], paragraphs: dict[int, str]) -> str:
         cited = self._best_paragraphs(" ".join([text, *options.values()]), paragraphs, 3, minimum=2)
         if not cited:
-            return "<reason>The segment shares nothing with the question; it is about other matters.</reason><answer>NO</answer>"
+            return (
+                "<reason>The segment shares nothing with the question; it is about other "
+                "matters.</reason><answer>NO</answer>"
+            )
         ids = ", ".join(map(str, cited))
         return f"<reason>Words of the question recur in [{ids}].</reason><answer>YES</answer>"
 

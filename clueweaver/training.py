@@ -62,13 +62,19 @@ class GRPOScriptArguments:
 
     dataset_name: str | None = field(
         default=None,
-        metadata={"help": "Training data: a `datasets` save_to_disk folder, a .jsonl/.json file, or a Hub dataset name."},
+        metadata={
+            "help": "Training data: a `datasets` save_to_disk folder, a .jsonl/.json file, or a Hub dataset name."
+        },
     )
     dataset_config: str | None = field(default=None, metadata={"help": "Hub dataset configuration name."})
     dataset_split: str = field(default="train", metadata={"help": "Split to train on."})
     max_train_samples: int | None = field(
         default=None,
-        metadata={"help": "Train on at most this many rows, drawn with the data seed (Table 7: Finder 12K, Interpreter 1.0K)."},
+        metadata={
+            "help": (
+                "Train on at most this many rows, drawn with the data seed (Table 7: Finder 12K, Interpreter 1.0K)."
+            )
+        },
     )
     max_prompt_length: int = field(
         default=MAX_PROMPT_TOKENS,
@@ -76,7 +82,12 @@ class GRPOScriptArguments:
     )
     overlong_prompts: str = field(
         default="error",
-        metadata={"help": "What to do with prompts over max_prompt_length: 'error' (stop with a report) or 'drop' (filter, report)."},
+        metadata={
+            "help": (
+                "What to do with prompts over max_prompt_length: 'error' (stop with a report) or 'drop' (filter, "
+                "report)."
+            )
+        },
     )
     check_protocol_prompts: bool = field(
         default=True,
@@ -88,7 +99,9 @@ class GRPOScriptArguments:
     )
     reward_funcs: list[str] | None = field(
         default=None,
-        metadata={"help": "Reward functions from clueweaver.protocol.rewards.REWARD_FUNCS (default: the agent's components)."},
+        metadata={
+            "help": "Reward functions from clueweaver.protocol.rewards.REWARD_FUNCS (default: the agent's components)."
+        },
     )
     allow_reward_ablation: bool = field(
         default=False,
@@ -133,7 +146,9 @@ def load_grpo_dataset(source: str, *, split: str = "train", config: str | None =
     path = Path(source).expanduser()
     if path.is_dir():
         if not any((path / name).is_file() for name in ("dataset_dict.json", "dataset_info.json", "state.json")):
-            raise TrainingSetupError(f"{path}: not a `datasets` save_to_disk folder (no dataset_info.json or dataset_dict.json)")
+            raise TrainingSetupError(
+                f"{path}: not a `datasets` save_to_disk folder (no dataset_info.json or dataset_dict.json)"
+            )
         loaded = datasets.load_from_disk(str(path))
         if isinstance(loaded, datasets.DatasetDict):
             if split not in loaded:
@@ -161,7 +176,8 @@ def check_columns(dataset, agent: str, source: str = "the dataset") -> None:
     first = dataset[0]["prompt"]
     if not (isinstance(first, list) and first and all(isinstance(m, dict) and "role" in m for m in first)):
         raise TrainingSetupError(
-            f"{source}: column 'prompt' must hold chat messages ([{{'role': ..., 'content': ...}}, ...]); row 0 has {first!r:.200}"
+            f"{source}: column 'prompt' must hold chat messages ([{{'role': ..., 'content': ...}}, ...]); row 0 has "
+            f"{first!r:.200}"
         )
 
 
@@ -195,7 +211,9 @@ def protocol_prompt_problem(messages: list[dict], agent: str) -> str | None:
             middle = text[len(prefix) : len(text) - len(suffix)]
             if _ANSWER_LINE.fullmatch(middle):
                 return None
-    return f"its system message is not the protocol's {agent} prompt (was the dataset built with another prompt version?)"
+    return (
+        f"its system message is not the protocol's {agent} prompt (was the dataset built with another prompt version?)"
+    )
 
 
 def check_protocol_prompts(dataset, agent: str, source: str = "the dataset", batch_size: int = 512) -> None:
@@ -206,7 +224,8 @@ def check_protocol_prompts(dataset, agent: str, source: str = "the dataset", bat
             problem = protocol_prompt_problem(messages, agent)
             if problem:
                 raise TrainingSetupError(
-                    f"{source}, row {row}: {problem}; rebuild it with data_prep/, or pass --check_protocol_prompts false"
+                    f"{source}, row {row}: {problem}; rebuild it with data_prep/, or pass --check_protocol_prompts "
+                    "false"
                 )
             row += 1
 
@@ -223,7 +242,10 @@ class PromptLengthReport:
     policy: str
 
     def describe(self) -> str:
-        head = f"{self.rows} prompts, {self.mean_tokens:.0f} tokens on average, longest {self.max_tokens} (limit {self.limit})"
+        head = (
+            f"{self.rows} prompts, {self.mean_tokens:.0f} tokens on average, longest {self.max_tokens} (limit "
+            f"{self.limit})"
+        )
         if not self.overlong_rows:
             return head + "; all fit"
         shown = ", ".join(map(str, self.overlong_rows[:10])) + (", ..." if len(self.overlong_rows) > 10 else "")
@@ -247,7 +269,9 @@ def prompt_token_counts(dataset, tokenizer, chat_template_kwargs: dict, batch_si
     return counts
 
 
-def enforce_prompt_length(dataset, tokenizer, limit: int, policy: str, chat_template_kwargs: dict, source: str = "the dataset"):
+def enforce_prompt_length(
+    dataset, tokenizer, limit: int, policy: str, chat_template_kwargs: dict, source: str = "the dataset"
+):
     """``(dataset, report)``: stop on overlong prompts ('error') or filter them out ('drop')."""
     if policy not in OVERLONG_POLICIES:
         raise TrainingSetupError(f"overlong_prompts must be one of {', '.join(OVERLONG_POLICIES)}, got {policy!r}")
@@ -272,7 +296,9 @@ def limit_rows(dataset, max_rows: int | None, seed: int):
     """At most ``max_rows`` rows, drawn at random with ``seed`` (all rows when fewer)."""
     if max_rows is None or len(dataset) <= max_rows:
         if max_rows is not None:
-            logger.warning("max_train_samples=%d but the dataset has %d rows; training on all of them", max_rows, len(dataset))
+            logger.warning(
+                "max_train_samples=%d but the dataset has %d rows; training on all of them", max_rows, len(dataset)
+            )
         return dataset
     return dataset.shuffle(seed=seed).select(range(max_rows))
 
@@ -303,7 +329,10 @@ def select_reward_funcs(
         raise TrainingSetupError(f"{len(names)} reward function(s) but {len(weights)} reward weight(s)")
     foreign = [n for n in names if not (n in components or n == f"{agent}_total")]
     if foreign:
-        raise TrainingSetupError(f"reward function(s) {', '.join(foreign)} are not {agent} rewards; use {', '.join(components)} or {agent}_total")
+        raise TrainingSetupError(
+            f"reward function(s) {', '.join(foreign)} are not {agent} rewards; use {', '.join(components)} or "
+            f"{agent}_total"
+        )
     try:
         funcs = get_reward_funcs(names)
     except ValueError as exc:
@@ -367,7 +396,9 @@ def configure_reporting(training_args, environ=os.environ) -> str | None:
     if "wandb" not in (training_args.report_to or []):
         return None
     if importlib.util.find_spec("wandb") is None:
-        raise TrainingSetupError("report_to includes wandb but wandb is not installed: pip install wandb, or pass --report_to none")
+        raise TrainingSetupError(
+            "report_to includes wandb but wandb is not installed: pip install wandb, or pass --report_to none"
+        )
     if "WANDB_MODE" not in environ and not environ.get("WANDB_API_KEY") and not _wandb_logged_in():
         environ["WANDB_MODE"] = "offline"
         logger.warning("no WANDB_API_KEY: wandb logs offline under ./wandb (upload later with `wandb sync`)")
@@ -381,7 +412,8 @@ def check_rollout_settings(training_args, max_prompt_length: int) -> None:
     needed = max_prompt_length + training_args.max_completion_length
     if training_args.vllm_max_model_length is not None and training_args.vllm_max_model_length < needed:
         raise TrainingSetupError(
-            f"vllm_max_model_length={training_args.vllm_max_model_length} cannot hold a {max_prompt_length}-token prompt "
+            f"vllm_max_model_length={training_args.vllm_max_model_length} cannot hold a {max_prompt_length}-token "
+            "prompt "
             f"plus a {training_args.max_completion_length}-token completion; set it to {needed}"
         )
     if training_args.vllm_enable_sleep_mode:
@@ -460,7 +492,8 @@ def load_tokenizer(model_args, chat_template_path: str | None = None, trust_remo
         tokenizer.chat_template = path.read_text(encoding="utf-8")
     if not getattr(tokenizer, "chat_template", None):
         raise TrainingSetupError(
-            f"{model_args.model_name_or_path}: the tokenizer has no chat template; pass --chat_template_path FILE.jinja"
+            f"{model_args.model_name_or_path}: the tokenizer has no chat template; pass --chat_template_path "
+            "FILE.jinja"
         )
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
@@ -489,7 +522,9 @@ def recipe_callback(recipe: dict):
     return SaveRecipe()
 
 
-def hub_revision_callback(repo_id: str, *, private: bool | None = None, token: str | None = None, endpoint: str | None = None):
+def hub_revision_callback(
+    repo_id: str, *, private: bool | None = None, token: str | None = None, endpoint: str | None = None
+):
     """A callback that pushes each checkpoint's model files to revision ``step-NNNNNN`` of
     ``repo_id`` (the optimizer state stays local)."""
     from transformers import TrainerCallback
@@ -503,8 +538,14 @@ def hub_revision_callback(repo_id: str, *, private: bool | None = None, token: s
                 return
             revision = checkpoint_revision(state.global_step)
             url = push_folder(
-                folder, repo_id, private=private, revision=revision, token=token, endpoint=endpoint,
-                ignore_patterns=RESUME_ONLY_FILES, commit_message=f"checkpoint at step {state.global_step}",
+                folder,
+                repo_id,
+                private=private,
+                revision=revision,
+                token=token,
+                endpoint=endpoint,
+                ignore_patterns=RESUME_ONLY_FILES,
+                commit_message=f"checkpoint at step {state.global_step}",
             )
             logger.info("pushed %s to %s", folder, url)
 
@@ -525,7 +566,9 @@ def write_recipe(folder: str | Path, recipe: dict) -> Path:
 # --- the run -------------------------------------------------------------------------------------
 
 
-def build_recipe_record(agent, script_args, training_args, model_args, reward_names, reward_weights, length_report, rows) -> dict:
+def build_recipe_record(
+    agent, script_args, training_args, model_args, reward_names, reward_weights, length_report, rows
+) -> dict:
     """What a checkpoint was trained with, for its model card and for reproducing it."""
     import transformers
     import trl
@@ -537,8 +580,12 @@ def build_recipe_record(agent, script_args, training_args, model_args, reward_na
         "model": asdict(model_args),
         "grpo": training_args.to_dict(),
         "reward": reward_design(agent, reward_names, reward_weights),
-        "data": {"source": script_args.dataset_name, "split": script_args.dataset_split, "rows": rows,
-                 "prompt_tokens": asdict(length_report)},
+        "data": {
+            "source": script_args.dataset_name,
+            "split": script_args.dataset_split,
+            "rows": rows,
+            "prompt_tokens": asdict(length_report),
+        },
         "versions": {"trl": trl.__version__, "transformers": transformers.__version__},
     }
 
@@ -558,8 +605,11 @@ def build_trainer(agent: str, script_args: GRPOScriptArguments, training_args, m
     check_rollout_settings(training_args, script_args.max_prompt_length)
     chat_kwargs = apply_protocol_chat_template_kwargs(training_args)
     funcs, weights = select_reward_funcs(
-        agent, script_args.reward_funcs, training_args.reward_weights,
-        allow_ablation=script_args.allow_reward_ablation, aggregation=training_args.multi_objective_aggregation,
+        agent,
+        script_args.reward_funcs,
+        training_args.reward_weights,
+        allow_ablation=script_args.allow_reward_ablation,
+        aggregation=training_args.multi_objective_aggregation,
     )
     training_args.reward_weights = weights
     reward_names = [f.__name__ for f in funcs]
@@ -579,12 +629,18 @@ def build_trainer(agent: str, script_args: GRPOScriptArguments, training_args, m
 
     training_args.model_init_kwargs = model_init_kwargs(model_args, training_args)
     score_completion_tokens_only_on_cpu(training_args.device)
-    recipe = build_recipe_record(agent, script_args, training_args, model_args, reward_names, weights, length_report, len(dataset))
+    recipe = build_recipe_record(
+        agent, script_args, training_args, model_args, reward_names, weights, length_report, len(dataset)
+    )
     callbacks = [recipe_callback(recipe), *callbacks]
     if script_args.hub_revision_per_checkpoint:
         if not training_args.hub_model_id:
             raise TrainingSetupError("hub_revision_per_checkpoint needs hub_model_id (the Hub repository to push to)")
-        callbacks.append(hub_revision_callback(training_args.hub_model_id, private=training_args.hub_private_repo, token=training_args.hub_token))
+        callbacks.append(
+            hub_revision_callback(
+                training_args.hub_model_id, private=training_args.hub_private_repo, token=training_args.hub_token
+            )
+        )
 
     trainer = GRPOTrainer(
         model=model_args.model_name_or_path,

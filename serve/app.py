@@ -76,7 +76,13 @@ _ERRORS = (
     (TooBusy, 429, "too_busy"),
     (QuestionError, 422, "bad_question"),
 )
-_STATUS_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+_STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+}
 
 
 class ApiError(Exception):
@@ -159,7 +165,11 @@ class _Guard:
         if self.token and path.startswith("/api"):
             given = headers.get("authorization", "")
             if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
-                response = _error(401, "unauthorized", "this server needs its bearer token: send the header 'Authorization: Bearer TOKEN'")
+                response = _error(
+                    401,
+                    "unauthorized",
+                    "this server needs its bearer token: send the header 'Authorization: Bearer TOKEN'",
+                )
                 response.headers["WWW-Authenticate"] = "Bearer"
                 return response
         length = headers.get("content-length", "")
@@ -168,7 +178,11 @@ class _Guard:
             limit = self.max_upload_bytes + _MULTIPART_OVERHEAD_BYTES if upload else MAX_JSON_BODY_BYTES
             if int(length) > limit:
                 what = f"the upload limit of {self.max_upload_bytes / 2**20:g} MB" if upload else f"{limit // 1024} KB"
-                return _error(413, "upload_too_large" if upload else "too_large", f"the request body ({int(length) / 2**20:.1f} MB) is larger than {what}")
+                return _error(
+                    413,
+                    "upload_too_large" if upload else "too_large",
+                    f"the request body ({int(length) / 2**20:.1f} MB) is larger than {what}",
+                )
         return None
 
 
@@ -177,15 +191,23 @@ class AskBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["mcq", "claim"] = Field("mcq", description="mcq: a question with options A-D; claim: a TRUE/FALSE claim")
+    kind: Literal["mcq", "claim"] = Field(
+        "mcq", description="mcq: a question with options A-D; claim: a TRUE/FALSE claim"
+    )
     question: str = Field(..., description="the question, or the claim's text")
-    options: dict[str, str] = Field(default_factory=dict, description='for mcq: {"A": "...", "B": "..."}, two to four of A-D')
+    options: dict[str, str] = Field(
+        default_factory=dict, description='for mcq: {"A": "...", "B": "..."}, two to four of A-D'
+    )
     preset: str | None = Field(None, description="reading preset (GET /api/presets); default: the server's")
-    max_chapter: int | None = Field(None, ge=0, description="read chapters 1..N only (spoiler-free); default: the whole book")
+    max_chapter: int | None = Field(
+        None, ge=0, description="read chapters 1..N only (spoiler-free); default: the whole book"
+    )
     self_calibration: bool | None = Field(None, description="re-check risky answers; default: the server's setting")
 
     def request(self) -> AskRequest:
-        return AskRequest(self.question, dict(self.options), self.kind, self.preset, self.max_chapter, self.self_calibration)
+        return AskRequest(
+            self.question, dict(self.options), self.kind, self.preset, self.max_chapter, self.self_calibration
+        )
 
 
 def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
@@ -198,7 +220,11 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
         if where == ["file"]:
             parts.append("send the book as a multipart form field named 'file'")
         elif not where:
-            parts.append("the request needs a body: a JSON object" if error.get("type") == "missing" else "the request body must be a JSON object")
+            parts.append(
+                "the request needs a body: a JSON object"
+                if error.get("type") == "missing"
+                else "the request body must be a JSON object"
+            )
         else:
             parts.append(f"{'.'.join(where)}: {error.get('msg')}")
     return 422, "; ".join(parts) or "the request is not valid"
@@ -225,7 +251,9 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
         return _error(exc.status, exc.code, exc.detail)
 
     for exception, status, code in _ERRORS:
-        app.add_exception_handler(exception, lambda request, exc, status=status, code=code: _error(status, code, str(exc)))
+        app.add_exception_handler(
+            exception, lambda request, exc, status=status, code=code: _error(status, code, str(exc))
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError):
@@ -234,7 +262,9 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
-        detail = exc.detail if exc.status_code != 404 else f"no such route: {request.method} {request.url.path}; see /docs"
+        detail = (
+            exc.detail if exc.status_code != 404 else f"no such route: {request.method} {request.url.path}; see /docs"
+        )
         return _error(exc.status_code, _STATUS_CODES.get(exc.status_code, "error"), str(detail))
 
     @app.exception_handler(Exception)
@@ -276,7 +306,12 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
     def list_books():
         return {"books": [book.to_dict() for book in library.books()]}
 
-    @app.post("/api/books", status_code=201, tags=["books"], responses={200: {"description": "the book was already in the library"}})
+    @app.post(
+        "/api/books",
+        status_code=201,
+        tags=["books"],
+        responses={200: {"description": "the book was already in the library"}},
+    )
     def upload_book(response: Response, file: UploadFile = File(..., description="a .txt, .md or .epub file")):
         """Add a book. The same text uploaded again returns the book already there (200)."""
         with library.receive(file.filename or "") as upload:
@@ -310,7 +345,12 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
         return {
             "book_id": book_id,
             "chapters": [
-                {"number": c.number, "title": c.title, "first_paragraph": c.first_paragraph, "last_paragraph": c.last_paragraph}
+                {
+                    "number": c.number,
+                    "title": c.title,
+                    "first_paragraph": c.first_paragraph,
+                    "last_paragraph": c.last_paragraph,
+                }
                 for c in book.chapters
             ],
         }
@@ -319,17 +359,29 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
     def paragraphs(
         book_id: str,
         start: int = Query(0, ge=0, description="first paragraph ID"),
-        end: int | None = Query(None, ge=0, description=f"last paragraph ID (inclusive; default start + 99; at most {MAX_PARAGRAPHS_PER_REQUEST} at once)"),
+        end: int | None = Query(
+            None,
+            ge=0,
+            description=(
+                f"last paragraph ID (inclusive; default start + 99; at most {MAX_PARAGRAPHS_PER_REQUEST} at once)"
+            ),
+        ),
     ):
         book = narrative(book_id)
         last = len(book) - 1
         if start > last:
-            raise ApiError(422, "bad_range", f"the book has {len(book)} paragraphs (IDs 0-{last}); start {start} is beyond them")
+            raise ApiError(
+                422, "bad_range", f"the book has {len(book)} paragraphs (IDs 0-{last}); start {start} is beyond them"
+            )
         end = min(last, start + 99 if end is None else end)
         if end < start:
             raise ApiError(422, "bad_range", f"end {end} is before start {start}")
         if end - start + 1 > MAX_PARAGRAPHS_PER_REQUEST:
-            raise ApiError(422, "bad_range", f"ask for at most {MAX_PARAGRAPHS_PER_REQUEST} paragraphs at a time (asked {end - start + 1})")
+            raise ApiError(
+                422,
+                "bad_range",
+                f"ask for at most {MAX_PARAGRAPHS_PER_REQUEST} paragraphs at a time (asked {end - start + 1})",
+            )
         return {
             "book_id": book_id,
             "total": len(book),
@@ -347,8 +399,18 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
     def past_questions(book_id: str):
         return {"book_id": book_id, "questions": library.questions(book_id)}
 
-    @app.post("/api/books/{book_id}/questions", status_code=202, tags=["questions"], responses={200: {"description": "answered (wait=true)"}})
-    async def ask(book_id: str, body: AskBody, response: Response, wait: bool = Query(False, description="answer in this response")):
+    @app.post(
+        "/api/books/{book_id}/questions",
+        status_code=202,
+        tags=["questions"],
+        responses={200: {"description": "answered (wait=true)"}},
+    )
+    async def ask(
+        book_id: str,
+        body: AskBody,
+        response: Response,
+        wait: bool = Query(False, description="answer in this response"),
+    ):
         """Ask a question or check a claim. The answer comes in GET /api/questions/{id} (progress in
         its /events stream), or in this response with wait=true."""
         try:
@@ -398,7 +460,9 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
                     yield ": keep-alive\n\n"
                 await asyncio.sleep(_SSE_POLL_S)
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )
 
     app.add_middleware(_Guard, token=config.resolved_token(), max_upload_bytes=library.max_upload_bytes)
     return app

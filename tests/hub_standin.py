@@ -11,9 +11,9 @@ from __future__ import annotations
 import base64
 import json
 import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import yaml
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class HubStandIn:
@@ -72,7 +72,9 @@ class HubStandIn:
     def post(self, path: str, body: bytes, headers) -> tuple[int, dict]:
         if path == "/api/repos/create":
             request = json.loads(body)
-            repo_id = f"{request['organization']}/{request['name']}" if request.get("organization") else request["name"]
+            repo_id = (
+                f"{request['organization']}/{request['name']}" if request.get("organization") else request["name"]
+            )
             private = request.get("visibility") == "private" or bool(request.get("private"))
             self.repos.setdefault(repo_id, {"private": private, "branches": {"main": {}}})
             return 200, {"url": f"{self.url}/{repo_id}", "name": repo_id}
@@ -90,7 +92,9 @@ class HubStandIn:
                 return 200, {}
             if action == "preupload":
                 files = json.loads(body)["files"]
-                return 200, {"files": [{"path": f["path"], "uploadMode": "regular", "shouldIgnore": False} for f in files]}
+                return 200, {
+                    "files": [{"path": f["path"], "uploadMode": "regular", "shouldIgnore": False} for f in files]
+                }
             if action == "commit":
                 if revision not in repo["branches"]:
                     return 404, {"error": f"revision {revision} not found"}
@@ -100,7 +104,11 @@ class HubStandIn:
                     if record.get("key") == "file":
                         files[record["value"]["path"]] = base64.b64decode(record["value"]["content"])
                 oid = f"{len(self.requests):040x}"
-                return 200, {"commitUrl": f"{self.url}/{repo_id}/commit/{oid}", "commitOid": oid, "pullRequestUrl": None}
+                return 200, {
+                    "commitUrl": f"{self.url}/{repo_id}/commit/{oid}",
+                    "commitOid": oid,
+                    "pullRequestUrl": None,
+                }
         return 404, {"error": f"{path} is not served by the stand-in"}
 
     def validate_card(self, content: str) -> tuple[int, dict]:

@@ -66,19 +66,42 @@ def records(draw):
     text = SMALL_BOOK.paragraphs[pid].text
     start = draw(st.integers(0, len(text) - 12))
     who, other, where = draw(st.sampled_from(NAMES)), draw(st.sampled_from(NAMES)), draw(st.sampled_from(PLACES))
-    kind = draw(st.sampled_from(["character_state", "epistemic_state", "object_state", "relationship_delta",
-                                 "thread", "scene_beat", "object_delta", "revelation"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "character_state",
+                "epistemic_state",
+                "object_state",
+                "relationship_delta",
+                "thread",
+                "scene_beat",
+                "object_delta",
+                "revelation",
+            ]
+        )
+    )
     fields = {
         "character_state": dict(character=who, aspect="status", state="waiting", location=where),
         "epistemic_state": dict(character=who, proposition=f"the key is at {where}", knows=draw(st.booleans())),
         "object_state": dict(object="the key", description="a key", location=where, owner=who),
         "relationship_delta": dict(source=who, target=other, relation="trust", polarity="negative", change="doubt"),
-        "thread": dict(thread="the lost key", description="who has it", status="resolved", resolution=f"{who} found it"),
-        "scene_beat": dict(summary="a meeting", focalizer=other, function="clue", participants=[who, other], location=where),
+        "thread": dict(
+            thread="the lost key", description="who has it", status="resolved", resolution=f"{who} found it"
+        ),
+        "scene_beat": dict(
+            summary="a meeting", focalizer=other, function="clue", participants=[who, other], location=where
+        ),
         "object_delta": dict(target="the key", after="moved", cause=f"{who} took it"),
-        "revelation": dict(revealed=f"{who} hid the key", subject=who, revealed_to=[other], event_chapter=draw(st.integers(0, chapter))),
+        "revelation": dict(
+            revealed=f"{who} hid the key",
+            subject=who,
+            revealed_to=[other],
+            event_chapter=draw(st.integers(0, chapter)),
+        ),
     }[kind]
-    return record_from_dict({**record_json(kind, [pid], text[start:start + 12], draw(st.floats(0, 1)), **fields), "chapter": chapter})
+    return record_from_dict(
+        {**record_json(kind, [pid], text[start : start + 12], draw(st.floats(0, 1)), **fields), "chapter": chapter}
+    )
 
 
 def by_chapter(drawn) -> dict:

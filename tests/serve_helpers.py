@@ -42,7 +42,9 @@ def running_server(room: ReadingRoom, *, close_room: bool = True, timeout: float
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(room, room.config), log_level="warning", access_log=False, timeout_graceful_shutdown=2)
+    config = uvicorn.Config(
+        create_app(room, room.config), log_level="warning", access_log=False, timeout_graceful_shutdown=2
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -62,7 +64,9 @@ def running_server(room: ReadingRoom, *, close_room: bool = True, timeout: float
         assert not thread.is_alive(), "the test server did not stop"
 
 
-def upload(client: httpx.Client, path: Path = DEMO_BOOK, *, name: str | None = None, content: bytes | None = None) -> httpx.Response:
+def upload(
+    client: httpx.Client, path: Path = DEMO_BOOK, *, name: str | None = None, content: bytes | None = None
+) -> httpx.Response:
     data = path.read_bytes() if content is None else content
     return client.post("/api/books", files={"file": (name or path.name, data, "application/octet-stream")})
 

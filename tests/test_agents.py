@@ -84,7 +84,16 @@ def test_one_shared_backend_with_two_adapters(tmp_path, built):
         (folders[role] / "adapter_config.json").write_text("{}")
     loaded = load_agents(str(base), str(base), finder_adapter=str(folders["finder"]),
                          interpreter_adapter=str(folders["interpreter"]), options={"device": "cpu"})  # fmt: skip
-    assert built == [("hf", str(base), {"device": "cpu", "adapters": {"finder": str(folders["finder"]), "interpreter": str(folders["interpreter"])}})]
+    assert built == [
+        (
+            "hf",
+            str(base),
+            {
+                "device": "cpu",
+                "adapters": {"finder": str(folders["finder"]), "interpreter": str(folders["interpreter"])},
+            },
+        )
+    ]
     assert loaded.finder is loaded.interpreter
     assert (loaded.finder_adapter, loaded.interpreter_adapter) == ("finder", "interpreter")
     pipeline = loaded.pipeline(encoder=None)
@@ -100,15 +109,25 @@ def test_two_models_two_backends_and_served_adapter_names(tmp_path, built):
     assert [(kind, model) for kind, model, _ in built] == [("hf", str(finder)), ("hf", str(interpreter))]
     assert loaded.finder is not loaded.interpreter and loaded.finder_adapter is None
     built.clear()
-    served = load_agents("base", "base", backend="openai", finder_adapter="cw-finder", interpreter_adapter="cw-interpreter",
-                         options={"base_url": "http://127.0.0.1:8000/v1"})  # fmt: skip
-    assert built == [("openai", "base", {"base_url": "http://127.0.0.1:8000/v1", "adapters": ("cw-finder", "cw-interpreter")})]
+    served = load_agents(
+        "base",
+        "base",
+        backend="openai",
+        finder_adapter="cw-finder",
+        interpreter_adapter="cw-interpreter",
+        options={"base_url": "http://127.0.0.1:8000/v1"},
+    )
+    assert built == [
+        ("openai", "base", {"base_url": "http://127.0.0.1:8000/v1", "adapters": ("cw-finder", "cw-interpreter")})
+    ]
     assert (served.finder_adapter, served.interpreter_adapter) == ("cw-finder", "cw-interpreter")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("vllm") is not None, reason="vLLM is installed here")
 def test_a_backend_that_cannot_start_is_reported_by_name(tiny_qwen3_path):
-    with pytest.raises(ModelUnavailable, match=f"cannot load {tiny_qwen3_path} with the vllm backend: .*vLLM is not installed"):
+    with pytest.raises(
+        ModelUnavailable, match=f"cannot load {tiny_qwen3_path} with the vllm backend: .*vLLM is not installed"
+    ):
         load_agents(str(tiny_qwen3_path), str(tiny_qwen3_path), backend="vllm")
 
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 import pytest
 
 from clueweaver.backends import SamplingConfig
-from clueweaver.backends.base import REASON_ANSWER_REGEX
-from clueweaver.backends.base import BackendError
+from clueweaver.backends.base import REASON_ANSWER_REGEX, BackendError
 from clueweaver.backends.hf import offline_smoke_gguf
-from clueweaver.backends.prompting import encode_prompt, gguf_tokenizer, load_tokenizer, render_plain, resolve_chat_format
+from clueweaver.backends.prompting import (
+    encode_prompt,
+    gguf_tokenizer,
+    load_tokenizer,
+    render_plain,
+    resolve_chat_format,
+)
 from clueweaver.testing import qwen3_tokenizer
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Who hid the key?"}]

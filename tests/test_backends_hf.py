@@ -102,7 +102,9 @@ def test_stop_string_cuts_the_output(backend):
 
 def test_sampling_is_reproducible_with_a_seed(backend):
     def sample(seed):
-        return backend.generate(CONVERSATIONS[:2], SamplingConfig(temperature=1.0, top_k=50, max_new_tokens=8, seed=seed))
+        return backend.generate(
+            CONVERSATIONS[:2], SamplingConfig(temperature=1.0, top_k=50, max_new_tokens=8, seed=seed)
+        )
 
     assert sample(7) == sample(7)
     assert [g.text for g in sample(7)] != [g.text for g in sample(8)]
@@ -158,7 +160,10 @@ def _make_lora(base_path, folder, seed):
 @pytest.fixture(scope="module")
 def lora_paths(tiny_qwen3_path, tmp_path_factory):
     root = tmp_path_factory.mktemp("lora")
-    return {"finder": _make_lora(tiny_qwen3_path, root / "finder", 1), "interpreter": _make_lora(tiny_qwen3_path, root / "interpreter", 2)}
+    return {
+        "finder": _make_lora(tiny_qwen3_path, root / "finder", 1),
+        "interpreter": _make_lora(tiny_qwen3_path, root / "interpreter", 2),
+    }
 
 
 def test_lora_adapters_are_selected_per_call(tiny_qwen3_path, lora_paths, batched):
@@ -179,7 +184,9 @@ def test_lora_adapters_are_selected_per_call(tiny_qwen3_path, lora_paths, batche
     assert [g.text for g in interpreter] != [g.text for g in finder]
 
     # The finder adapter's output is what PEFT itself generates with that adapter.
-    reference = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(tiny_qwen3_path), lora_paths["finder"]).eval()
+    reference = PeftModel.from_pretrained(
+        AutoModelForCausalLM.from_pretrained(tiny_qwen3_path), lora_paths["finder"]
+    ).eval()
     tokenizer = agents.tokenizer
     ids = tokenizer(prompt, add_special_tokens=False, return_tensors="pt")
     with torch.inference_mode():
@@ -200,14 +207,18 @@ def test_missing_adapter_folder_is_named(tiny_qwen3_path, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("CLUEWEAVER_SLOW") != "1", reason="loads Gemma-3-270M from GGUF (~2 min); set CLUEWEAVER_SLOW=1")
+@pytest.mark.skipif(
+    os.environ.get("CLUEWEAVER_SLOW") != "1", reason="loads Gemma-3-270M from GGUF (~2 min); set CLUEWEAVER_SLOW=1"
+)
 def test_offline_gemma_smoke_model_gets_bos_and_plain_prompts():
     from clueweaver.backends.hf import OFFLINE_SMOKE_MODEL
 
     with load_backend("hf", OFFLINE_SMOKE_MODEL) as gemma:
         assert gemma.chat_format == "plain"
         messages = [{"role": "user", "content": "Complete the sentence: The capital of France is"}]
-        ids = gemma.tokenizer("User: Complete the sentence: The capital of France is\n\nAssistant:", add_special_tokens=False).input_ids
+        ids = gemma.tokenizer(
+            "User: Complete the sentence: The capital of France is\n\nAssistant:", add_special_tokens=False
+        ).input_ids
         assert gemma.count_tokens(messages) == len(ids) + 1  # BOS prepended, once
         generation = gemma.generate([messages], SamplingConfig(max_new_tokens=16))[0]
     assert generation.ok and generation.text.strip()

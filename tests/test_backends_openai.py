@@ -59,7 +59,11 @@ class ChatServer:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             number = len(self.requests)
-            body = json.loads(handler.rfile.read(int(handler.headers["Content-Length"]))) if handler.command == "POST" else None
+            body = (
+                json.loads(handler.rfile.read(int(handler.headers["Content-Length"])))
+                if handler.command == "POST"
+                else None
+            )
             self.requests.append({"path": handler.path, "body": body, "headers": dict(handler.headers)})
             failure = self.failures.pop(0) if self.failures else None
         try:
@@ -73,10 +77,14 @@ class ChatServer:
             else:
                 content = body["messages"][-1]["content"].upper()
                 finish = "length" if body["max_tokens"] <= 3 else "stop"
-                text = json.dumps({
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}],
-                    "usage": {"prompt_tokens": 10 + number, "completion_tokens": 3},
-                })
+                text = json.dumps(
+                    {
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}
+                        ],
+                        "usage": {"prompt_tokens": 10 + number, "completion_tokens": 3},
+                    }
+                )
                 status, headers = 200, {}
             payload = text.encode()
             handler.send_response(status)
@@ -134,7 +142,9 @@ def test_batch_is_answered_in_order_with_usage(server):
 
 def test_sampling_structured_output_and_adapter_reach_the_server(server):
     with _backend(server, adapters=("finder",)) as backend:
-        sampling = SamplingConfig(temperature=0.7, top_k=20, seed=5, stop=("</answer>",), max_new_tokens=3, structured_output=True)
+        sampling = SamplingConfig(
+            temperature=0.7, top_k=20, seed=5, stop=("</answer>",), max_new_tokens=3, structured_output=True
+        )
         (result,) = backend.generate(CONVERSATIONS[:1], sampling, adapter="finder")
         with pytest.raises(BackendError, match="unknown adapter 'judge'"):
             backend.generate(CONVERSATIONS[:1], adapter="judge")

@@ -13,15 +13,24 @@ from clueweaver.backends import (
     load_backend,
 )
 
-FINDER = [{"role": "system", "content": "You are the Finder."}, {"role": "user", "content": "[4] The key was in the vase."}]
-INTERPRETER = [{"role": "system", "content": "You are the Interpreter."}, {"role": "user", "content": "Who took the key?"}]
+FINDER = [
+    {"role": "system", "content": "You are the Finder."},
+    {"role": "user", "content": "[4] The key was in the vase."},
+]
+INTERPRETER = [
+    {"role": "system", "content": "You are the Interpreter."},
+    {"role": "user", "content": "Who took the key?"},
+]
 
 
 def test_rules_in_order_then_default_and_call_log():
     backend = load_backend(
         "scripted",
         "agents",
-        script=[(r"Finder", "<reason>[4] mentions it</reason><answer>YES</answer>"), (r"key", lambda m: f"{len(m)} messages")],
+        script=[
+            (r"Finder", "<reason>[4] mentions it</reason><answer>YES</answer>"),
+            (r"key", lambda m: f"{len(m)} messages"),
+        ],
         default="<answer>NO</answer>",
         adapters=("finder",),
     )
@@ -40,7 +49,12 @@ def test_rules_in_order_then_default_and_call_log():
 
 
 def test_callable_script_sees_the_adapter():
-    backend = load_backend("scripted", "agents", script=lambda messages, adapter: f"{adapter}:{messages[-1]['content']}", adapters=("interpreter",))
+    backend = load_backend(
+        "scripted",
+        "agents",
+        script=lambda messages, adapter: f"{adapter}:{messages[-1]['content']}",
+        adapters=("interpreter",),
+    )
     assert backend.generate([INTERPRETER], adapter="interpreter")[0].text == "interpreter:Who took the key?"
     with pytest.raises(BackendError, match="unknown adapter 'finder'"):
         backend.generate([INTERPRETER], adapter="finder")

@@ -174,11 +174,21 @@ def test_reason_answer_regex_accepts_only_the_agent_shape():
 def test_sampling_settings_are_translated(fake_vllm, tiny_qwen3_path):
     backend = load_backend("vllm", str(tiny_qwen3_path))
     backend.generate(CONVERSATIONS[:1])
-    backend.generate(CONVERSATIONS[:1], SamplingConfig(temperature=1.0, top_p=0.9, top_k=20, max_new_tokens=5, seed=3, stop=("</answer>",)))
+    backend.generate(
+        CONVERSATIONS[:1],
+        SamplingConfig(temperature=1.0, top_p=0.9, top_k=20, max_new_tokens=5, seed=3, stop=("</answer>",)),
+    )
     greedy, sampled = (call["sampling_params"].kwargs for call in fake_vllm.instances[0].calls)
     assert greedy["temperature"] == 0.0 and greedy["top_k"] == -1 and greedy["max_tokens"] == 256
     assert greedy["stop"] is None and greedy["seed"] is None
-    assert sampled == {"temperature": 1.0, "top_p": 0.9, "top_k": 20, "max_tokens": 5, "seed": 3, "stop": ["</answer>"]}
+    assert sampled == {
+        "temperature": 1.0,
+        "top_p": 0.9,
+        "top_k": 20,
+        "max_tokens": 5,
+        "seed": 3,
+        "stop": ["</answer>"],
+    }
 
 
 def test_ignore_eos_is_a_sampling_param(fake_vllm, tiny_qwen3_path):
@@ -193,7 +203,9 @@ def test_prompts_go_as_token_ids_in_one_call_and_results_keep_order(fake_vllm, t
     long = [{"role": "user", "content": "The rain kept falling on the moor. " * 20}]
     results = backend.generate([CONVERSATIONS[0], long, CONVERSATIONS[1]], SamplingConfig(max_new_tokens=8))
     (call,) = fake_vllm.instances[0].calls
-    expected = [encode_prompt(backend.tokenizer, messages, "template") for messages in (CONVERSATIONS[0], CONVERSATIONS[1])]
+    expected = [
+        encode_prompt(backend.tokenizer, messages, "template") for messages in (CONVERSATIONS[0], CONVERSATIONS[1])
+    ]
     assert [prompt["prompt_token_ids"] for prompt in call["prompts"]] == expected
     assert call["lora_request"] is None
     first, flagged, last = results

@@ -18,7 +18,9 @@ class SlowEcho(ScriptedBackend):
     so that requests pile up while the engine is busy. Records offload/restore for sequential mode."""
 
     def __init__(self, model="echo", *, delay=0.05, log=None, **options):
-        super().__init__(model, script=lambda messages, adapter: f"{adapter or 'base'}:{messages[-1]['content']}", **options)
+        super().__init__(
+            model, script=lambda messages, adapter: f"{adapter or 'base'}:{messages[-1]['content']}", **options
+        )
         self.delay = delay
         self.log = log if log is not None else []
 
@@ -89,7 +91,12 @@ def test_only_requests_with_the_same_sampling_and_adapter_share_a_call(engine):
     proxy = engine.backend(backend)
     short, long_ = SamplingConfig(max_new_tokens=8), SamplingConfig(max_new_tokens=64)
     callers = [
-        (f"{adapter}-{sampling.max_new_tokens}-{n}", lambda a=adapter, s=sampling, n=n: proxy.generate([conversation(f"{a} {s.max_new_tokens} {n}")], s, adapter=a))
+        (
+            f"{adapter}-{sampling.max_new_tokens}-{n}",
+            lambda a=adapter, s=sampling, n=n: proxy.generate(
+                [conversation(f"{a} {s.max_new_tokens} {n}")], s, adapter=a
+            ),
+        )
         for adapter in ("finder", "interpreter")
         for sampling in (short, long_)
         for n in range(3)
@@ -99,10 +106,15 @@ def test_only_requests_with_the_same_sampling_and_adapter_share_a_call(engine):
         adapter, tokens, n = tag.split("-")
         assert [g.text for g in generations] == [f"{adapter}:{adapter} {tokens} {n}"]
     for call in backend.calls:  # every conversation in a call asked for that call's adapter and sampling
-        assert {c[-1]["content"].rsplit(" ", 1)[0] for c in call.conversations} == {f"{call.adapter} {call.sampling.max_new_tokens}"}
+        assert {c[-1]["content"].rsplit(" ", 1)[0] for c in call.conversations} == {
+            f"{call.adapter} {call.sampling.max_new_tokens}"
+        }
     assert max(len(call.conversations) for call in backend.calls) > 1
     assert {(c.adapter, c.sampling.max_new_tokens) for c in backend.calls} == {
-        ("finder", 8), ("finder", 64), ("interpreter", 8), ("interpreter", 64)
+        ("finder", 8),
+        ("finder", 64),
+        ("interpreter", 8),
+        ("interpreter", 64),
     }
 
 
@@ -111,12 +123,16 @@ def test_merged_calls_stay_within_the_size_cap():
     backend = SlowEcho()
     proxy = engine.backend(backend)
     try:
-        results = ask_concurrently([(f"q{n}", lambda n=n: proxy.generate([conversation(f"{n}.{k}") for k in range(2)])) for n in range(8)])
+        results = ask_concurrently(
+            [(f"q{n}", lambda n=n: proxy.generate([conversation(f"{n}.{k}") for k in range(2)])) for n in range(8)]
+        )
         big = engine.backend(backend).generate([conversation(str(k)) for k in range(9)])  # larger than the cap: alone
     finally:
         engine.close()
     assert all(len(results[f"q{n}"]) == 2 for n in range(8))
-    assert [len(call.conversations) for call in backend.calls[:-1]] and max(len(c.conversations) for c in backend.calls[:-1]) <= 5
+    assert [len(call.conversations) for call in backend.calls[:-1]] and max(
+        len(c.conversations) for c in backend.calls[:-1]
+    ) <= 5
     assert len(backend.calls[-1].conversations) == 9 and len(big) == 9
 
 

@@ -125,7 +125,9 @@ def test_kdsh_backstories_become_claims_about_the_right_novel():
     assert first.item_id == "kdsh:train:46" and first.book_id == "castaways" and first.answer == "TRUE"
     assert first.question.text.startswith("Backstory of Thalcave: Thalcave’s people faded")
     faria = train.items[1]
-    assert faria.question.text.startswith("Backstory of Faria (The Origin of His Connection") and faria.answer == "FALSE"
+    assert (
+        faria.question.text.startswith("Backstory of Faria (The Origin of His Connection") and faria.answer == "FALSE"
+    )
     assert train.narratives["monte_cristo"].title == "The Count of Monte Cristo"
     assert len(train.narratives["monte_cristo"].chapters) > 100
     test = load_benchmark("kdsh", folder, split="test")
@@ -134,7 +136,9 @@ def test_kdsh_backstories_become_claims_about_the_right_novel():
 
 def test_bmds_stories_carry_clues_and_the_reveal_position():
     folder = shared_path("bmds")
-    with pytest.raises(BenchmarkError, match=r"BMDS_story_annotations\.csv, line 319: story text .*TEV02_02\.txt is missing"):
+    with pytest.raises(
+        BenchmarkError, match=r"BMDS_story_annotations\.csv, line 319: story text .*TEV02_02\.txt is missing"
+    ):
         load_benchmark("bmds", folder)
     benchmark = load_benchmark("bmds", folder, skip_bad=True)
     assert len(benchmark) == 427 and len(benchmark.narratives) == 427
@@ -153,7 +157,11 @@ def test_bmds_stories_carry_clues_and_the_reveal_position():
 
 def test_detectiveqa_maps_clue_and_answer_positions_to_paragraphs():
     benchmark = load_benchmark("detectiveqa", FIXTURES / "detectiveqa")
-    assert [item.item_id for item in benchmark] == ["detectiveqa:7:human:1", "detectiveqa:7:human:2", "detectiveqa:7:ai:1"]
+    assert [item.item_id for item in benchmark] == [
+        "detectiveqa:7:human:1",
+        "detectiveqa:7:human:2",
+        "detectiveqa:7:ai:1",
+    ]
     novel = benchmark.narratives["7"]
     assert novel.title == "The Lantern at Gull Point" and len(novel) == 13 and len(novel.chapters) == 3
     culprit = benchmark.items[0]
@@ -210,7 +218,9 @@ def test_detectiveqa_clue_outside_the_novel_is_an_error_or_a_counted_skip(tmp_pa
         questions[0]["clue_position"] = [7, 99]
 
     root = _detectiveqa_copy(tmp_path, edit=bad_clue)
-    with pytest.raises(BenchmarkError, match=r"human_anno/7\.json, sample 1, question 1: clue_position 99 is not a paragraph"):
+    with pytest.raises(
+        BenchmarkError, match=r"human_anno/7\.json, sample 1, question 1: clue_position 99 is not a paragraph"
+    ):
         load_benchmark("detectiveqa", root)
     benchmark = load_benchmark("detectiveqa", root, skip_bad=True)
     assert len(benchmark) == 2 and [row.row for row in benchmark.skipped] == ["sample 1, question 1"]
@@ -242,7 +252,9 @@ def test_infinitebench_answer_outside_the_options_is_a_bad_row(tmp_path):
     rows = [json.loads(line) for line in (FIXTURES / "infinitebench" / "longbook_choice_eng.jsonl").open()]
     rows[1]["answer"] = ["Somewhere else"]
     file = _write_jsonl(tmp_path / "longbook_choice_eng.jsonl", rows)
-    with pytest.raises(BenchmarkError, match=r"longbook_choice_eng\.jsonl, line 2: answer 'Somewhere else' is not of the options"):
+    with pytest.raises(
+        BenchmarkError, match=r"longbook_choice_eng\.jsonl, line 2: answer 'Somewhere else' is not of the options"
+    ):
         load_benchmark("infinitebench", tmp_path)
     benchmark = load_benchmark("infinitebench", file, skip_bad=True)
     assert [item.item_id for item in benchmark] == ["infinitebench:0", "infinitebench:2"]
@@ -275,7 +287,9 @@ def test_longbench_v2_bad_answer_letter_names_the_entry(tmp_path):
 
 
 def _nocha_folder(tmp_path: Path, claims: list) -> Path:
-    (tmp_path / "classic_books.json").write_text(json.dumps({"a_book": "title: A Book\nauthor: Someone\n\nOne.\n\nTwo."}))
+    (tmp_path / "classic_books.json").write_text(
+        json.dumps({"a_book": "title: A Book\nauthor: Someone\n\nOne.\n\nTwo."})
+    )
     (tmp_path / "data_sample.json").write_text(json.dumps(claims))
     return tmp_path
 
@@ -284,9 +298,16 @@ def test_nocha_bad_rows_name_file_and_entry(tmp_path):
     good = {"book_title": "a_book", "claim": "Two follows one.", "type": True, "index": 1}
     folder = _nocha_folder(
         tmp_path,
-        [good, {**good, "book_title": "missing_book"}, {**good, "type": "maybe", "index": 2}, {**good, "type": "False"}],
+        [
+            good,
+            {**good, "book_title": "missing_book"},
+            {**good, "type": "maybe", "index": 2},
+            {**good, "type": "False"},
+        ],
     )
-    with pytest.raises(BenchmarkError, match=r"data_sample\.json, entry 2: book 'missing_book' is not in classic_books\.json"):
+    with pytest.raises(
+        BenchmarkError, match=r"data_sample\.json, entry 2: book 'missing_book' is not in classic_books\.json"
+    ):
         load_benchmark("nocha", folder)
     benchmark = load_benchmark("nocha", folder, skip_bad=True)
     assert [item.item_id for item in benchmark] == ["nocha:1:TRUE", "nocha:1:FALSE"]
@@ -306,15 +327,28 @@ def test_limit_keeps_the_first_items_and_only_their_books(tmp_path):
 
 def _quality_row(**question) -> dict:
     article = "<html><body><h1>THE TIDE</h1><p>Nell kept the<br/>lighthouse.</p><p>The sea rose.</p></body></html>"
-    base = {"question": "Who kept the lighthouse?", "options": ["Nell", "Tom", "Ada", "Bo"], "gold_label": 1, "difficult": 1}
-    return {"article_id": "1", "set_unique_id": "1_A", "title": "The Tide", "article": article, "questions": [{**base, **question}]}
+    base = {
+        "question": "Who kept the lighthouse?",
+        "options": ["Nell", "Tom", "Ada", "Bo"],
+        "gold_label": 1,
+        "difficult": 1,
+    }
+    return {
+        "article_id": "1",
+        "set_unique_id": "1_A",
+        "title": "The Tide",
+        "article": article,
+        "questions": [{**base, **question}],
+    }
 
 
 def test_quality_release_format_gold_labels_and_hard_subset(tmp_path):
     rows = [_quality_row(), _quality_row(gold_label=5), _quality_row(question_unique_id="1_A_3", gold_label=None)]
     rows[1]["set_unique_id"], rows[2]["set_unique_id"] = "1_B", "1_C"
     file = _write_jsonl(tmp_path / "QuALITY.v1.0.1.dev", rows)
-    with pytest.raises(BenchmarkError, match=r"QuALITY\.v1\.0\.1\.dev, line 2, question 1: gold_label 5 is not an option number 1-4"):
+    with pytest.raises(
+        BenchmarkError, match=r"QuALITY\.v1\.0\.1\.dev, line 2, question 1: gold_label 5 is not an option number 1-4"
+    ):
         load_benchmark("quality", tmp_path, split="dev")
     benchmark = load_benchmark("quality", file, skip_bad=True)
     assert [(item.item_id, item.answer, item.hard) for item in benchmark] == [
@@ -339,10 +373,14 @@ def test_quality_leval_output_must_match_its_option(tmp_path):
 def test_leval_scifi_bad_output_and_claim_cleaning(tmp_path):
     story = "\n\n".join(["A story.", "Robots run the mines on Ceres."])
     instructions = [
-        "Question1: Robots run the mines, True or False? Answer this question based on the world described in the document.",
+        "Question1: Robots run the mines, True or False? Answer this question based on the world described in the "
+        "document.",
         "2.\tHumans run the mines, True or False? Answer this question based on the world described in the document.",
     ]
-    file = _write_jsonl(tmp_path / "sci_fi.jsonl", [{"input": story, "instructions": instructions, "outputs": ["True [fact: False]", "Maybe"]}])
+    file = _write_jsonl(
+        tmp_path / "sci_fi.jsonl",
+        [{"input": story, "instructions": instructions, "outputs": ["True [fact: False]", "Maybe"]}],
+    )
     with pytest.raises(BenchmarkError, match=r"question 2: output 'Maybe' is not like 'True \[fact: False\]'"):
         load_benchmark("leval_scifi", file)
     (item,) = load_benchmark("leval_scifi", file, skip_bad=True).items
@@ -350,16 +388,27 @@ def test_leval_scifi_bad_output_and_claim_cleaning(tmp_path):
 
 
 def test_gutenqa_string_in_two_paragraphs_keeps_empty_gold(tmp_path):
-    _write_jsonl(tmp_path / "tale_paragraphs.jsonl", [
-        {"paragraph": 0, "chapter": "I", "text": "The bell rang twice."},
-        {"paragraph": 1, "chapter": "I", "text": "Later the bell   rang twice again."},
-        {"paragraph": 2, "chapter": "II", "text": "Nobody came."},
-    ])
-    _write_jsonl(tmp_path / "tale_questions.jsonl", [
-        {"id": 0, "Question": "How often did the bell ring?", "Answer": "Twice.", "Chunk Must Contain": "bell rang\ntwice"},
-        {"id": 1, "Question": "Who came?", "Answer": "Nobody.", "Chunk Must Contain": "Nobody came."},
-        {"id": 2, "Question": "", "Answer": "x", "Chunk Must Contain": "x"},
-    ])
+    _write_jsonl(
+        tmp_path / "tale_paragraphs.jsonl",
+        [
+            {"paragraph": 0, "chapter": "I", "text": "The bell rang twice."},
+            {"paragraph": 1, "chapter": "I", "text": "Later the bell   rang twice again."},
+            {"paragraph": 2, "chapter": "II", "text": "Nobody came."},
+        ],
+    )
+    _write_jsonl(
+        tmp_path / "tale_questions.jsonl",
+        [
+            {
+                "id": 0,
+                "Question": "How often did the bell ring?",
+                "Answer": "Twice.",
+                "Chunk Must Contain": "bell rang\ntwice",
+            },
+            {"id": 1, "Question": "Who came?", "Answer": "Nobody.", "Chunk Must Contain": "Nobody came."},
+            {"id": 2, "Question": "", "Answer": "x", "Chunk Must Contain": "x"},
+        ],
+    )
     benchmark = load_benchmark("gutenqa", tmp_path, split="tale", skip_bad=True)
     ambiguous, unique = benchmark.items
     assert ambiguous.gold_evidence == () and ambiguous.metadata["gold_match"] == "ambiguous"
@@ -370,7 +419,9 @@ def test_gutenqa_string_in_two_paragraphs_keeps_empty_gold(tmp_path):
 
 
 def test_kdsh_bad_label_and_unknown_novel(tmp_path):
-    (tmp_path / "lighthouse.txt").write_text("THE LIGHTHOUSE\n\nNell kept the light.\n\nThe sea rose.", encoding="utf-8")
+    (tmp_path / "lighthouse.txt").write_text(
+        "THE LIGHTHOUSE\n\nNell kept the light.\n\nThe sea rose.", encoding="utf-8"
+    )
     with open(tmp_path / "train.csv", "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["id", "book_name", "char", "caption", "content", "label"])
@@ -398,8 +449,17 @@ def test_bad_json_line_is_a_bad_row(tmp_path):
 
 def test_registry_and_paths(tmp_path, monkeypatch):
     assert set(BENCHMARKS) == {
-        "nocha", "quality", "quality_leval", "detectiveqa", "infinitebench", "longbench_v2",
-        "leval_scifi", "kdsh", "gutenqa", "bmds", "jsonl",
+        "nocha",
+        "quality",
+        "quality_leval",
+        "detectiveqa",
+        "infinitebench",
+        "longbench_v2",
+        "leval_scifi",
+        "kdsh",
+        "gutenqa",
+        "bmds",
+        "jsonl",
     }
     monkeypatch.setenv("CLUEWEAVER_SHARED_DATA", str(tmp_path))
     assert shared_data_dir() == tmp_path
@@ -431,7 +491,9 @@ def test_item_validation():
 def test_benchmark_rejects_gold_outside_its_narrative():
     narrative = load_benchmark("detectiveqa", FIXTURES / "detectiveqa").narratives["7"]
     item = BenchmarkItem("i", "b", "7", Question.claim("The lamp went out."), answer="TRUE", gold_evidence=(3, 13))
-    with pytest.raises(BenchmarkError, match=r"gold evidence paragraph\(s\) \[13\] outside the narrative .*paragraphs 0-12"):
+    with pytest.raises(
+        BenchmarkError, match=r"gold evidence paragraph\(s\) \[13\] outside the narrative .*paragraphs 0-12"
+    ):
         Benchmark("b", {"7": narrative}, [item])
     late = BenchmarkItem("j", "b", "7", Question.claim("The lamp went out."), position=40)
     with pytest.raises(BenchmarkError, match="position 40 outside"):
@@ -477,7 +539,9 @@ def test_common_jsonl_refuses_a_changed_book_and_out_of_range_gold(tmp_path):
     item = next(r for r in records if r["record"] == "item" and r["book_id"] != narrative["book_id"])
     item["gold_evidence"] = [999]
     _write_jsonl(path, records)
-    with pytest.raises(BenchmarkError, match=r"ib\.jsonl, line 4: its narrative record \(line 2\) is bad: .*text differs"):
+    with pytest.raises(
+        BenchmarkError, match=r"ib\.jsonl, line 4: its narrative record \(line 2\) is bad: .*text differs"
+    ):
         load_benchmark("jsonl", path)
     benchmark = load_benchmark("jsonl", path, skip_bad=True)
     assert len(benchmark) == 0 and len(benchmark.skipped) == 3

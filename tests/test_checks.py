@@ -8,6 +8,7 @@ import warnings
 from collections import Counter
 
 import pytest
+from conftest import shared_path
 
 from clueweaver.checks import (
     CHECKS_FILE,
@@ -20,7 +21,6 @@ from clueweaver.checks import (
     load_multihop_checks,
 )
 from clueweaver.narrative import Narrative
-from conftest import shared_path
 
 # ---------------------------------------------------------------- fixture books and checks
 
@@ -87,7 +87,9 @@ def test_resolves_evidence_strings_to_sorted_paragraph_ids(shared_dir, tmp_path)
 
 
 def test_books_filter_keeps_only_named_books(shared_dir, tmp_path):
-    path = _write(tmp_path, _record(), _record(id="t-02", book="kdsh:tiny", evidence=["event-tiny-1.", "event-tiny-40."]))
+    path = _write(
+        tmp_path, _record(), _record(id="t-02", book="kdsh:tiny", evidence=["event-tiny-1.", "event-tiny-40."])
+    )
     pairs = load_multihop_checks(shared_dir, checks_path=path, books={"kdsh:tiny"})
     assert [check.id for _, check in pairs] == ["t-02"]
 

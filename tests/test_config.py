@@ -36,7 +36,9 @@ def test_cli_overrides_any_field_nested_and_listed():
         "--sources", "[{name: gutenqa, limit: 3}]", "--encoder", "null", "--hard_negative_share", "0.25",
     ])  # fmt: skip
     assert config.target_samples == 100 and config.skip_bad is True and config.encoder is None
-    assert config.teacher.model == "Qwen/Qwen3-32B" and config.teacher.options == {"base_url": "http://127.0.0.1:9000/v1"}
+    assert config.teacher.model == "Qwen/Qwen3-32B" and config.teacher.options == {
+        "base_url": "http://127.0.0.1:9000/v1"
+    }
     assert config.sources == [SourceConfig("gutenqa", limit=3)] and config.hard_negative_share == 0.25
     assert config.random_negatives_per_case == 2  # from the file
 

@@ -32,12 +32,29 @@ def _benchmark(tmp_path: Path) -> Path:
     path = tmp_path / "gold.jsonl"
     records = [
         {"record": "narrative", "book_id": "b", "title": "Keys", "paragraphs": paragraphs},
-        {"record": "item", "item_id": "k1", "benchmark": "keys", "book_id": "b",
-         "question": {"text": "Where was the brass key hidden?", "kind": "open"}, "gold_evidence": [14, 50]},
-        {"record": "item", "item_id": "k2", "benchmark": "keys", "book_id": "b",
-         "question": {"text": "What lining hid the key?", "kind": "open"}, "gold_evidence": [14]},
-        {"record": "item", "item_id": "k3", "benchmark": "keys", "book_id": "b",
-         "question": {"text": "No gold here", "kind": "open"}},
+        {
+            "record": "item",
+            "item_id": "k1",
+            "benchmark": "keys",
+            "book_id": "b",
+            "question": {"text": "Where was the brass key hidden?", "kind": "open"},
+            "gold_evidence": [14, 50],
+        },
+        {
+            "record": "item",
+            "item_id": "k2",
+            "benchmark": "keys",
+            "book_id": "b",
+            "question": {"text": "What lining hid the key?", "kind": "open"},
+            "gold_evidence": [14],
+        },
+        {
+            "record": "item",
+            "item_id": "k3",
+            "benchmark": "keys",
+            "book_id": "b",
+            "question": {"text": "No gold here", "kind": "open"},
+        },
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
@@ -74,23 +91,50 @@ def test_presets_and_errors(tmp_path):
     with pytest.raises(DiagnosticsError, match="unknown preset.*bogus"):
         resolve_presets(["nocha", "bogus"])
     path = tmp_path / "nogold.jsonl"
-    path.write_text(json.dumps({"record": "narrative", "book_id": "b", "paragraphs": ["One.", "Two."]}) + "\n"
-                    + json.dumps({"record": "item", "item_id": "x", "benchmark": "n", "book_id": "b",
-                                  "question": {"text": "Is it?", "kind": "claim"}, "answer": "TRUE"}) + "\n")
+    path.write_text(
+        json.dumps({"record": "narrative", "book_id": "b", "paragraphs": ["One.", "Two."]})
+        + "\n"
+        + json.dumps(
+            {
+                "record": "item",
+                "item_id": "x",
+                "benchmark": "n",
+                "book_id": "b",
+                "question": {"text": "Is it?", "kind": "claim"},
+                "answer": "TRUE",
+            }
+        )
+        + "\n"
+    )
     with pytest.raises(DiagnosticsError, match="no item marks gold evidence"):
         load_gold_items("jsonl", str(path))
 
 
 def test_cli_eval_retrieval_writes_json_and_markdown(tmp_path, capsys):
     bench = _benchmark(tmp_path)
-    code = main(["eval-retrieval", "--benchmark", "jsonl", "--path", str(bench), "--presets", "focused",
-                 "--encoder", "none", "--output", str(tmp_path / "out")])
+    code = main(
+        [
+            "eval-retrieval",
+            "--benchmark",
+            "jsonl",
+            "--path",
+            str(bench),
+            "--presets",
+            "focused",
+            "--encoder",
+            "none",
+            "--output",
+            str(tmp_path / "out"),
+        ]
+    )
     assert code == 0
     assert "| focused | 2 |" in capsys.readouterr().out
     saved = json.loads((tmp_path / "out" / "retrieval.json").read_text())
     assert saved["presets"]["focused"]["segments"]["evidence_recall"] == 0.75
     assert (tmp_path / "out" / "retrieval.md").read_text().startswith("### Gold-evidence recall (2 items)")
-    code = main(["eval-retrieval", "--benchmark", "jsonl", "--path", str(bench), "--presets", "bogus", "--encoder", "none"])
+    code = main(
+        ["eval-retrieval", "--benchmark", "jsonl", "--path", str(bench), "--presets", "bogus", "--encoder", "none"]
+    )
     assert code == 2 and "unknown preset" in capsys.readouterr().err
 
 

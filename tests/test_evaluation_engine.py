@@ -52,27 +52,36 @@ def _reader(pipeline):
 
 def test_a_pipeline_result_becomes_a_record(tmp_path):
     bench = write_benchmark(tmp_path, ITEMS[:1])  # q1: who darkened the lantern? (B)
-    pipeline = _scripted_pipeline("<reason>His coat held the key [14]; see [999].</reason><answer>B</answer>",
-                                  self_calibration=False)
-    config = EvalConfig(benchmark="jsonl", system="clueweaver", path=str(bench), output=str(tmp_path / "run"), encoder=None)
+    pipeline = _scripted_pipeline(
+        "<reason>His coat held the key [14]; see [999].</reason><answer>B</answer>", self_calibration=False
+    )
+    config = EvalConfig(
+        benchmark="jsonl", system="clueweaver", path=str(bench), output=str(tmp_path / "run"), encoder=None
+    )
     run_evaluation(config, _reader(pipeline), progress=False)
     [record] = read_predictions(tmp_path / "run")
     assert record["prediction"] == "B" and record["correct"] and record["format_valid"] and record["answer_legal"]
     assert record["cited_ids"] == [14] and record["invalid_ids"] == [999] and 14 in record["packet_ids"]
     assert list(record["timings"]) == [*STAGES, "total"]
     assert record["details"]["finder"]["kept"] >= 1 and record["details"]["answer_source"] == "provisional"
-    assert record["outputs"] == {"interpreter": "<reason>His coat held the key [14]; see [999].</reason><answer>B</answer>"}
+    assert record["outputs"] == {
+        "interpreter": "<reason>His coat held the key [14]; see [999].</reason><answer>B</answer>"
+    }
 
 
 def test_a_flagged_fallback_answer_is_scored_as_no_answer(tmp_path):
     bench = write_benchmark(tmp_path, ITEMS[4:6])  # the TRUE and FALSE claims of pair p2
     pipeline = _scripted_pipeline("I cannot tell.")
-    config = EvalConfig(benchmark="jsonl", system="clueweaver", path=str(bench), output=str(tmp_path / "run"), encoder=None)
+    config = EvalConfig(
+        benchmark="jsonl", system="clueweaver", path=str(bench), output=str(tmp_path / "run"), encoder=None
+    )
     result = run_evaluation(config, _reader(pipeline), progress=False)
     records = read_predictions(tmp_path / "run")
     # the pipeline falls back to the first label, TRUE; counting it would score the TRUE claim right
     assert [r["details"]["fallback_answer"] for r in records] == ["TRUE", "TRUE"]
-    assert all(r["prediction"] is None and not r["correct"] and r["details"]["answer_source"] == "fallback" for r in records)
+    assert all(
+        r["prediction"] is None and not r["correct"] and r["details"]["answer_source"] == "fallback" for r in records
+    )
     assert all(r["details"]["retried"] == ["provisional"] for r in records)  # one retry with a format reminder
     assert result.summary["overall"]["correct"] == 0 and result.summary["format_audit"]["answer_legal"] == 0
 
@@ -81,7 +90,9 @@ def test_rag_baseline_uses_the_pipeline_interpreter_stage(tmp_path):
     bench = write_benchmark(tmp_path, ITEMS[2:4])  # claims of pair p1
     pipeline = _scripted_pipeline("<reason>Found in his coat [14].</reason><answer>TRUE</answer>")
     reader = RetrievalReader("bm25", "focused", interpreter_stage(pipeline, "rag-bm25"), encoder=None)
-    config = EvalConfig(benchmark="jsonl", system="rag-bm25", path=str(bench), output=str(tmp_path / "run"), encoder=None)
+    config = EvalConfig(
+        benchmark="jsonl", system="rag-bm25", path=str(bench), output=str(tmp_path / "run"), encoder=None
+    )
     run_evaluation(config, reader, progress=False)
     records = read_predictions(tmp_path / "run")
     assert [r["correct"] for r in records] == [True, False]  # TRUE claim right, FALSE claim wrong
@@ -103,8 +114,14 @@ SHORT_OUTPUTS = {"finder_sampling": {"max_new_tokens": 8}, "interpreter_sampling
 
 
 def _config(tmp_path, name: str, model, **overrides) -> EvalConfig:
-    settings = {"encoder": None, "model": str(model), "device": "cpu", "output": str(tmp_path / name),
-                "pipeline": SHORT_OUTPUTS, **overrides}
+    settings = {
+        "encoder": None,
+        "model": str(model),
+        "device": "cpu",
+        "output": str(tmp_path / name),
+        "pipeline": SHORT_OUTPUTS,
+        **overrides,
+    }
     return EvalConfig(**settings)
 
 
@@ -113,7 +130,11 @@ def _check_recomputes(summary: dict, records: list[dict]) -> None:
     assert summary["overall"]["items"] == expected["items"] and summary["overall"]["correct"] == expected["correct"]
     c, f = summary["citation_audit"], summary["format_audit"]
     assert (c["citation_bearing"], c["cited_ids"], c["valid_ids"], c["all_valid"]) == (
-        expected["citation_bearing"], expected["cited_ids"], expected["valid_ids"], expected["all_valid"])
+        expected["citation_bearing"],
+        expected["cited_ids"],
+        expected["valid_ids"],
+        expected["all_valid"],
+    )
     assert (f["format_valid"], f["answer_legal"]) == (expected["format_valid"], expected["answer_legal"])
     assert summary["latency"]["total"]["mean"] == pytest.approx(expected["mean_total"])
     for record in records:
@@ -166,8 +187,12 @@ def test_quality_systems_end_to_end_and_compare(tiny_qwen3_path, tmp_path, capsy
     quality = str(shared_path("quality_leval", "quality.jsonl"))
     runs = {}
     for system in ("direct", "rag-bm25"):
-        result = run_evaluation(_config(tmp_path, system, tiny_qwen3_path, benchmark="quality_leval", system=system,
-                                        path=quality, limit=2), progress=False)
+        result = run_evaluation(
+            _config(
+                tmp_path, system, tiny_qwen3_path, benchmark="quality_leval", system=system, path=quality, limit=2
+            ),
+            progress=False,
+        )
         records = read_predictions(tmp_path / system)
         assert len(records) == 2 and all(r["system"] == system for r in records)
         _check_recomputes(result.summary, records)
@@ -196,15 +221,35 @@ def test_quality_systems_end_to_end_and_compare(tiny_qwen3_path, tmp_path, capsy
 def test_cli_eval_with_a_config_yaml_runs_and_resumes(tiny_qwen3_path, tmp_path, capsys):
     settings = tmp_path / "short.yaml"
     settings.write_text("interpreter_sampling: {max_new_tokens: 24}\nself_calibration: false\n", encoding="utf-8")
-    command = ["eval", "--benchmark", "quality_leval", "--path", str(shared_path("quality_leval", "quality.jsonl")),
-               "--limit", "1", "--system", "rag-dense", "--encoder", "minilm", "--model", str(tiny_qwen3_path),
-               "--device", "cpu", "--config", str(settings), "--output", str(tmp_path / "run")]
+    command = [
+        "eval",
+        "--benchmark",
+        "quality_leval",
+        "--path",
+        str(shared_path("quality_leval", "quality.jsonl")),
+        "--limit",
+        "1",
+        "--system",
+        "rag-dense",
+        "--encoder",
+        "minilm",
+        "--model",
+        str(tiny_qwen3_path),
+        "--device",
+        "cpu",
+        "--config",
+        str(settings),
+        "--output",
+        str(tmp_path / "run"),
+    ]
     assert main(command) == 0
     out, err = capsys.readouterr()
     assert "| rag-dense no-self-cal model=tiny-qwen3 |" in out and "(1 new, 0 resumed)" in err
     run = json.loads((tmp_path / "run" / "run.json").read_text())
     # the YAML's own-field setting lands in its field, the rest in the pipeline settings
-    assert run["config"]["self_calibration"] is False and run["config"]["pipeline"] == {"interpreter_sampling": {"max_new_tokens": 24}}
+    assert run["config"]["self_calibration"] is False and run["config"]["pipeline"] == {
+        "interpreter_sampling": {"max_new_tokens": 24}
+    }
     [record] = read_predictions(tmp_path / "run")
     assert record["timings"]["calibrate"] == 0.0 and record["details"]["packet_chars"] <= 15000
     assert main(command) == 0

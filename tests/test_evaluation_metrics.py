@@ -61,9 +61,12 @@ def test_wilson_interval_edge_cases():
 
 def test_pair_accuracy_counts_a_pair_only_when_both_claims_are_right():
     outcomes = [
-        ("p1", True), ("p1", True),  # right pair
-        ("p2", True), ("p2", False),  # half right: does not count
-        ("p3", False), ("p3", False),
+        ("p1", True),
+        ("p1", True),  # right pair
+        ("p2", True),
+        ("p2", False),  # half right: does not count
+        ("p3", False),
+        ("p3", False),
         ("p4", True),  # its partner was cut off: incomplete
     ]
     result = pair_accuracy(outcomes)
@@ -125,7 +128,13 @@ def test_citation_audit_valid_means_inside_the_packet():
     ]
     audit = citation_audit(outputs).to_dict()
     # outputs 4; bearing 3; cited IDs 2 + 2 + 0 + 2 = 6; valid 2 + 1 = 3; all-valid 1 (the first)
-    assert (audit["outputs"], audit["citation_bearing"], audit["cited_ids"], audit["valid_ids"], audit["all_valid"]) == (4, 3, 6, 3, 1)
+    assert (
+        audit["outputs"],
+        audit["citation_bearing"],
+        audit["cited_ids"],
+        audit["valid_ids"],
+        audit["all_valid"],
+    ) == (4, 3, 6, 3, 1)
     assert audit["citation_bearing_rate"] == 0.75  # 3 / 4
     assert audit["valid_id_rate"] == 0.5  # 3 / 6
     assert audit["all_valid_rate"] == pytest.approx(1 / 3)  # 1 / 3 bearing

@@ -54,37 +54,92 @@ PARAGRAPHS = [
 
 # (item, scripted Interpreter reply); the comment says what the reply tests
 ITEMS = [
-    ({"item_id": "q1", "question": {"text": "Who darkened the lantern?", "kind": "mcq",
-      "options": {"A": "Mrs. Hale", "B": "Tobias", "C": "The constable", "D": "The tavern keeper"}},
-      "answer": "B"},
-     "<reason>The key was in Tobias's coat [14] and he left the tavern early [10].</reason><answer>B</answer>"),  # right
-    ({"item_id": "q2", "question": {"text": "When did the lantern go dark?", "kind": "mcq",
-      "options": {"A": "At nine o'clock", "B": "At midnight", "C": "At dawn"}}, "answer": "A"},
-     "<reason>The lamp was lit every evening [5].</reason><answer>C</answer>"),  # wrong
-    ({"item_id": "c1t", "question": {"text": "The brass key was found in Tobias's sea coat.", "kind": "claim"},
-      "answer": "TRUE", "pair_id": "p1"},
-     "<reason>Found in his coat [14], see also [999].</reason><answer>TRUE</answer>"),  # right, one invalid ID
-    ({"item_id": "c1f", "question": {"text": "The brass key was found in Mrs. Hale's apron.", "kind": "claim"},
-      "answer": "FALSE", "pair_id": "p1"},
-     "FALSE, obviously."),  # no tags: format invalid, no answer
-    ({"item_id": "c2t", "question": {"text": "The schooner struck the rocks below Gull Point.", "kind": "claim"},
-      "answer": "TRUE", "pair_id": "p2"},
-     "<reason>The schooner struck the rocks [8].</reason><answer>TRUE</answer>"),  # right
-    ({"item_id": "c2f", "question": {"text": "The schooner reached the harbour safely.", "kind": "claim"},
-      "answer": "FALSE", "pair_id": "p2"},
-     "<reason>It struck the rocks [8].</reason><answer>FALSE</answer>"),  # right: pair p2 complete
-    ({"item_id": "q3", "question": {"text": "How many steps lead to the lamp?", "kind": "mcq",
-      "options": {"A": "Ninety", "B": "One hundred and twelve"}}, "answer": "B"},
-     "<reason>No idea.</reason><answer>E</answer>"),  # illegal answer
-    ({"item_id": "open1", "question": {"text": "Describe Mrs. Hale.", "kind": "open"}, "answer": None}, None),  # skipped
+    (
+        {
+            "item_id": "q1",
+            "question": {
+                "text": "Who darkened the lantern?",
+                "kind": "mcq",
+                "options": {"A": "Mrs. Hale", "B": "Tobias", "C": "The constable", "D": "The tavern keeper"},
+            },
+            "answer": "B",
+        },
+        "<reason>The key was in Tobias's coat [14] and he left the tavern early [10].</reason><answer>B</answer>",
+    ),  # right
+    (
+        {
+            "item_id": "q2",
+            "question": {
+                "text": "When did the lantern go dark?",
+                "kind": "mcq",
+                "options": {"A": "At nine o'clock", "B": "At midnight", "C": "At dawn"},
+            },
+            "answer": "A",
+        },
+        "<reason>The lamp was lit every evening [5].</reason><answer>C</answer>",
+    ),  # wrong
+    (
+        {
+            "item_id": "c1t",
+            "question": {"text": "The brass key was found in Tobias's sea coat.", "kind": "claim"},
+            "answer": "TRUE",
+            "pair_id": "p1",
+        },
+        "<reason>Found in his coat [14], see also [999].</reason><answer>TRUE</answer>",
+    ),  # right, one invalid ID
+    (
+        {
+            "item_id": "c1f",
+            "question": {"text": "The brass key was found in Mrs. Hale's apron.", "kind": "claim"},
+            "answer": "FALSE",
+            "pair_id": "p1",
+        },
+        "FALSE, obviously.",
+    ),  # no tags: format invalid, no answer
+    (
+        {
+            "item_id": "c2t",
+            "question": {"text": "The schooner struck the rocks below Gull Point.", "kind": "claim"},
+            "answer": "TRUE",
+            "pair_id": "p2",
+        },
+        "<reason>The schooner struck the rocks [8].</reason><answer>TRUE</answer>",
+    ),  # right
+    (
+        {
+            "item_id": "c2f",
+            "question": {"text": "The schooner reached the harbour safely.", "kind": "claim"},
+            "answer": "FALSE",
+            "pair_id": "p2",
+        },
+        "<reason>It struck the rocks [8].</reason><answer>FALSE</answer>",
+    ),  # right: pair p2 complete
+    (
+        {
+            "item_id": "q3",
+            "question": {
+                "text": "How many steps lead to the lamp?",
+                "kind": "mcq",
+                "options": {"A": "Ninety", "B": "One hundred and twelve"},
+            },
+            "answer": "B",
+        },
+        "<reason>No idea.</reason><answer>E</answer>",
+    ),  # illegal answer
+    (
+        {"item_id": "open1", "question": {"text": "Describe Mrs. Hale.", "kind": "open"}, "answer": None},
+        None,
+    ),  # skipped
 ]
 SCRIPT = {item["question"]["text"]: reply for item, reply in ITEMS}
 
 
 def write_benchmark(folder: Path, items=ITEMS) -> Path:
     path = folder / "gull.jsonl"
-    lines = [{"record": "benchmark", "name": "gull", "format": "clueweaver-benchmark/1"},
-             {"record": "narrative", "book_id": "gull", "title": "The Lantern at Gull Point", "paragraphs": PARAGRAPHS}]
+    lines = [
+        {"record": "benchmark", "name": "gull", "format": "clueweaver-benchmark/1"},
+        {"record": "narrative", "book_id": "gull", "title": "The Lantern at Gull Point", "paragraphs": PARAGRAPHS},
+    ]
     lines += [{"record": "item", "benchmark": "gull", "book_id": "gull", **item} for item, _ in items]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return path
@@ -93,7 +148,9 @@ def write_benchmark(folder: Path, items=ITEMS) -> Path:
 def scripted_interpreter(narrative, question, packet) -> ReaderOutput:
     reply = SCRIPT[question.text]
     parsed = parse_interpreter(reply, question, allowed_ids=packet.paragraph_ids)
-    return ReaderOutput.from_parse(parsed, packet.paragraph_ids, timings={"interpreter": 0.01}, outputs={"interpreter": reply})
+    return ReaderOutput.from_parse(
+        parsed, packet.paragraph_ids, timings={"interpreter": 0.01}, outputs={"interpreter": reply}
+    )
 
 
 def scripted_reader(**kwargs) -> RetrievalReader:
@@ -106,8 +163,15 @@ def bench(tmp_path) -> Path:
 
 
 def config(bench: Path, output: Path, **overrides) -> EvalConfig:
-    return EvalConfig(benchmark="jsonl", system="rag-bm25", path=str(bench), preset="focused", encoder=None,
-                      output=str(output), **overrides)
+    return EvalConfig(
+        benchmark="jsonl",
+        system="rag-bm25",
+        path=str(bench),
+        preset="focused",
+        encoder=None,
+        output=str(output),
+        **overrides,
+    )
 
 
 def recompute(records: list[dict]) -> dict:
@@ -159,11 +223,19 @@ def test_every_number_of_the_summary_recomputes_from_the_predictions_file(bench,
     assert s["skipped_unlabelled"] == expected["skipped"] == s["datasets"]["gull"]["skipped_unlabelled"]
     pairs = s["datasets"]["gull"]["pair_accuracy"]
     assert (pairs["pairs"], pairs["correct_pairs"], pairs["incomplete_pairs"]) == (
-        expected["pairs"], expected["correct_pairs"], expected["incomplete_pairs"])
+        expected["pairs"],
+        expected["correct_pairs"],
+        expected["incomplete_pairs"],
+    )
     assert pairs["accuracy"] == expected["correct_pairs"] / expected["pairs"]
     c = s["citation_audit"]
     assert (c["outputs"], c["citation_bearing"], c["cited_ids"], c["valid_ids"], c["all_valid"]) == (
-        expected["items"], expected["citation_bearing"], expected["cited_ids"], expected["valid_ids"], expected["all_valid"])
+        expected["items"],
+        expected["citation_bearing"],
+        expected["cited_ids"],
+        expected["valid_ids"],
+        expected["all_valid"],
+    )
     f = s["format_audit"]
     assert (f["format_valid"], f["answer_legal"]) == (expected["format_valid"], expected["answer_legal"])
     assert s["latency"]["total"]["mean"] == pytest.approx(expected["mean_total"])
@@ -205,7 +277,9 @@ def test_a_resumed_run_gives_the_same_summary_as_an_uninterrupted_one(bench, tmp
         return scripted_interpreter(narrative, question, packet)
 
     with pytest.raises(Interrupted):
-        run_evaluation(config(bench, tmp_path / "split"), RetrievalReader("bm25", "focused", interrupting), progress=False)
+        run_evaluation(
+            config(bench, tmp_path / "split"), RetrievalReader("bm25", "focused", interrupting), progress=False
+        )
     assert len(read_predictions(tmp_path / "split")) == 3  # durable before the interruption
     # a line cut off mid-write by the interruption is dropped, not fatal
     with open(tmp_path / "split" / PREDICTIONS_FILE, "a", encoding="utf-8") as f:
@@ -217,7 +291,9 @@ def test_a_resumed_run_gives_the_same_summary_as_an_uninterrupted_one(bench, tmp
     assert sorted(r["item_id"] for r in records) == sorted(item["item_id"] for item, _ in ITEMS)
     assert without_latency(resumed.summary) == without_latency(whole.summary)
     # per item, the resumed records equal the uninterrupted ones (timings aside)
-    first = {r["item_id"]: {k: v for k, v in r.items() if k != "timings"} for r in read_predictions(tmp_path / "whole")}
+    first = {
+        r["item_id"]: {k: v for k, v in r.items() if k != "timings"} for r in read_predictions(tmp_path / "whole")
+    }
     assert {r["item_id"]: {k: v for k, v in r.items() if k != "timings"} for r in records} == first
 
 
@@ -235,15 +311,27 @@ def test_a_finished_run_resummarizes_without_building_a_reader(bench, tmp_path):
 def test_a_run_folder_resumes_only_with_the_same_settings(bench, tmp_path):
     run_evaluation(config(bench, tmp_path / "run", limit=2), scripted_reader(), progress=False)
     with pytest.raises(EvalError, match=r"other settings \(preset: 'focused' there, 'broader' now"):
-        run_evaluation(EvalConfig(benchmark="jsonl", system="rag-bm25", path=str(bench), preset="broader",
-                                  encoder=None, output=str(tmp_path / "run")), scripted_reader(), progress=False)
+        run_evaluation(
+            EvalConfig(
+                benchmark="jsonl",
+                system="rag-bm25",
+                path=str(bench),
+                preset="broader",
+                encoder=None,
+                output=str(tmp_path / "run"),
+            ),
+            scripted_reader(),
+            progress=False,
+        )
     # a larger --limit extends the same run
     extended = run_evaluation(config(bench, tmp_path / "run", limit=4), scripted_reader(), progress=False)
     assert (extended.resumed_records, extended.new_records) == (2, 2)
 
 
 def test_item_selection_and_its_errors(bench, tmp_path):
-    result = run_evaluation(config(bench, tmp_path / "run", item_ids=("c2f", "c2t")), scripted_reader(), progress=False)
+    result = run_evaluation(
+        config(bench, tmp_path / "run", item_ids=("c2f", "c2t")), scripted_reader(), progress=False
+    )
     assert result.summary["datasets"]["gull"]["pair_accuracy"]["correct_pairs"] == 1
     with pytest.raises(EvalError, match="no item.*nope"):
         run_evaluation(config(bench, tmp_path / "other", item_ids=("nope",)), scripted_reader(), progress=False)
@@ -255,11 +343,18 @@ def test_item_selection_and_its_errors(bench, tmp_path):
 
 def test_default_run_folder_is_stable_per_configuration():
     a = EvalConfig(benchmark="nocha", system="clueweaver")
-    assert a.preset == "nocha" and a.default_output() == EvalConfig(benchmark="nocha", system="clueweaver", limit=5).default_output()
-    assert a.default_output() != EvalConfig(benchmark="nocha", system="clueweaver", self_calibration=False).default_output()
+    assert (
+        a.preset == "nocha"
+        and a.default_output() == EvalConfig(benchmark="nocha", system="clueweaver", limit=5).default_output()
+    )
+    assert (
+        a.default_output()
+        != EvalConfig(benchmark="nocha", system="clueweaver", self_calibration=False).default_output()
+    )
     assert EvalConfig(benchmark="quality_leval", system="direct").preset == "broader"
-    assert EvalConfig(benchmark="nocha", system="clueweaver", use_finder=False, interpreter="/ckpt/interp-grpo").default_label() == (
-        "clueweaver no-finder interpreter=interp-grpo")
+    assert EvalConfig(
+        benchmark="nocha", system="clueweaver", use_finder=False, interpreter="/ckpt/interp-grpo"
+    ).default_label() == ("clueweaver no-finder interpreter=interp-grpo")
 
 
 # --- records ------------------------------------------------------------------------------------
@@ -267,8 +362,16 @@ def test_default_run_folder_is_stable_per_configuration():
 
 def test_predictions_file_errors_name_the_line(tmp_path):
     path = tmp_path / PREDICTIONS_FILE
-    good = {"item_id": "a", "benchmark": "b", "book_id": "x", "system": "s", "kind": "claim", "pair_id": None,
-            "answer": "TRUE", "skipped": "no gold answer"}
+    good = {
+        "item_id": "a",
+        "benchmark": "b",
+        "book_id": "x",
+        "system": "s",
+        "kind": "claim",
+        "pair_id": None,
+        "answer": "TRUE",
+        "skipped": "no gold answer",
+    }
     path.write_text(json.dumps(good) + "\n" + json.dumps({**good, "item_id": "b", "skipped": None}) + "\n")
     with pytest.raises(RecordError, match=r"line 2: record 'b' lacks field\(s\) prediction"):
         read_predictions(path)
@@ -295,7 +398,9 @@ def test_a_record_whose_correct_flag_contradicts_its_answer_is_rejected(bench, t
 
 
 def test_retrieval_packet_fills_the_budget_in_narrative_order_without_a_segment_cap():
-    narrative = from_paragraphs([f"Paragraph {i} mentions the lantern {'and the key ' * (i % 3)}." for i in range(60)], title="t")
+    narrative = from_paragraphs(
+        [f"Paragraph {i} mentions the lantern {'and the key ' * (i % 3)}." for i in range(60)], title="t"
+    )
     index = get_index(narrative, None)
     from clueweaver.protocol.question import Question
 
@@ -330,7 +435,9 @@ def _second_system(bench, tmp_path) -> Path:
         parsed = parse_interpreter(replies[question.text], question, allowed_ids=packet.paragraph_ids)
         return ReaderOutput.from_parse(parsed, packet.paragraph_ids)
 
-    run_evaluation(config(bench, tmp_path / "b", label="system B"), RetrievalReader("bm25", "focused", other), progress=False)
+    run_evaluation(
+        config(bench, tmp_path / "b", label="system B"), RetrievalReader("bm25", "focused", other), progress=False
+    )
     return tmp_path / "b"
 
 
@@ -345,8 +452,10 @@ def test_compare_gives_transitions_and_exact_mcnemar_on_identical_items(bench, t
     assert result["items"] == 7 and result["only_in_a"] == result["only_in_b"] == 0
     assert result["datasets"]["gull"]["transitions"] == result["transitions"]
 
-    other_gold = [dict(r, answer="FALSE", correct=r["prediction"] == "FALSE") if r["item_id"] == "c1t" else r
-                  for r in read_predictions(b)]
+    other_gold = [
+        dict(r, answer="FALSE", correct=r["prediction"] == "FALSE") if r["item_id"] == "c1t" else r
+        for r in read_predictions(b)
+    ]
     with pytest.raises(RecordError, match="disagree on the gold answer of 1 item"):
         compare(read_predictions(tmp_path / "a"), other_gold)
 
@@ -388,11 +497,39 @@ def test_runs_of_one_label_over_two_datasets_make_one_row(bench, tmp_path):
 
 
 def test_cli_eval_errors_are_clean(bench, tmp_path, capsys):
-    code = main(["eval", "--benchmark", "jsonl", "--path", str(bench), "--system", "rag-bm25", "--items", "nope",
-                 "--encoder", "none", "--output", str(tmp_path / "x")])
+    code = main(
+        [
+            "eval",
+            "--benchmark",
+            "jsonl",
+            "--path",
+            str(bench),
+            "--system",
+            "rag-bm25",
+            "--items",
+            "nope",
+            "--encoder",
+            "none",
+            "--output",
+            str(tmp_path / "x"),
+        ]
+    )
     assert code == 2 and "no item(s) nope" in capsys.readouterr().err
-    code = main(["eval", "--benchmark", "jsonl", "--path", str(bench), "--system", "direct",
-                 "--direct-budget", "lots", "--output", str(tmp_path / "y")])
+    code = main(
+        [
+            "eval",
+            "--benchmark",
+            "jsonl",
+            "--path",
+            str(bench),
+            "--system",
+            "direct",
+            "--direct-budget",
+            "lots",
+            "--output",
+            str(tmp_path / "y"),
+        ]
+    )
     assert code == 2 and "direct budget 'lots'" in capsys.readouterr().err
 
 

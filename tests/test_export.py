@@ -23,16 +23,33 @@ def checkpoint(tmp_path_factory):
     recipe = {
         "agent": "finder",
         "base_model": "Qwen/Qwen3-4B-Instruct-2507",
-        "grpo": {"learning_rate": 5e-7, "num_generations": 8, "loss_type": "grpo", "scale_rewards": "group", "beta": 0.04},
+        "grpo": {
+            "learning_rate": 5e-7,
+            "num_generations": 8,
+            "loss_type": "grpo",
+            "scale_rewards": "group",
+            "beta": 0.04,
+        },
         "model": {"use_peft": False},
-        "reward": {"functions": {"finder_format": 1.0, "finder_verdict": 1.0}, "config": {"positive_yes": 1.5}, "max_total": 4.5},
-        "data": {"source": "data/finder/hf", "split": "train", "rows": 12000,
-                 "prompt_tokens": {"mean_tokens": 3000.0, "max_tokens": 9100, "limit": 9216, "overlong_rows": []}},
+        "reward": {
+            "functions": {"finder_format": 1.0, "finder_verdict": 1.0},
+            "config": {"positive_yes": 1.5},
+            "max_total": 4.5,
+        },
+        "data": {
+            "source": "data/finder/hf",
+            "split": "train",
+            "rows": 12000,
+            "prompt_tokens": {"mean_tokens": 3000.0, "max_tokens": 9100, "limit": 9216, "overlong_rows": []},
+        },
         "versions": {"trl": "1.16.0", "transformers": "5.17.0"},
     }
     (folder / RECIPE_FILE).write_text(json.dumps(recipe))
-    log = [{"step": 1, "reward": 1.0, "rewards/finder_format/mean": 0.5}, {"step": 2, "loss": 0.1},
-           {"step": 2, "reward": 2.25, "rewards/finder_format/mean": 1.0, "rewards/finder_verdict/mean": 1.25}]
+    log = [
+        {"step": 1, "reward": 1.0, "rewards/finder_format/mean": 0.5},
+        {"step": 2, "loss": 0.1},
+        {"step": 2, "reward": 2.25, "rewards/finder_format/mean": 1.0, "rewards/finder_verdict/mean": 1.25},
+    ]
     (folder / "trainer_state.json").write_text(json.dumps({"log_history": log}))
     return folder
 
@@ -41,25 +58,50 @@ def test_export_writes_a_loadable_folder_with_its_card(checkpoint, tmp_path):
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    out = export_checkpoint(checkpoint, tmp_path / "out", eval_results={"DetectiveQA": {"accuracy": 0.61}, "NoCha": 0.5})
+    out = export_checkpoint(
+        checkpoint, tmp_path / "out", eval_results={"DetectiveQA": {"accuracy": 0.61}, "NoCha": 0.5}
+    )
     names = {p.name for p in out.iterdir()}
-    assert {"model.safetensors", "config.json", "generation_config.json", "tokenizer.json", "README.md", RECIPE_FILE} <= names
+    assert {
+        "model.safetensors",
+        "config.json",
+        "generation_config.json",
+        "tokenizer.json",
+        "README.md",
+        RECIPE_FILE,
+    } <= names
     model = AutoModelForCausalLM.from_pretrained(str(out))
     original = AutoModelForCausalLM.from_pretrained(str(checkpoint))
     assert all(torch.equal(a, b) for a, b in zip(model.state_dict().values(), original.state_dict().values()))
     tokenizer = AutoTokenizer.from_pretrained(str(out))
     assert tokenizer.chat_template == AutoTokenizer.from_pretrained(str(checkpoint)).chat_template
     assert 151645 in model.generation_config.eos_token_id  # <|im_end|> ends a reply
-    prompt = tokenizer.apply_chat_template(finder_rows()[0]["prompt"], add_generation_prompt=True, return_tensors="pt",
-                                           return_dict=True, enable_thinking=False)
+    prompt = tokenizer.apply_chat_template(
+        finder_rows()[0]["prompt"],
+        add_generation_prompt=True,
+        return_tensors="pt",
+        return_dict=True,
+        enable_thinking=False,
+    )
     assert model.generate(**prompt, max_new_tokens=4, do_sample=False).shape[1] > prompt["input_ids"].shape[1]
 
     card = (out / "README.md").read_text()
     assert card.startswith("---\n") and "base_model: Qwen/Qwen3-4B-Instruct-2507" in card and "- finder" in card
-    for expected in ("**Finder**", "| learning_rate | 5e-07 |", "| loss_type | grpo |", "| finder_verdict | 1.0 |",
-                     "| positive_yes | 1.5 |", "maximum 4.5", "`data/finder/hf` (split `train`), 12000 training prompts",
-                     "last logged step (2)", "| reward | 2.2500 |", "| DetectiveQA / accuracy | 0.61 |", "| NoCha | 0.5 |",
-                     "enable_thinking=False", "full weights"):  # fmt: skip
+    for expected in (
+        "**Finder**",
+        "| learning_rate | 5e-07 |",
+        "| loss_type | grpo |",
+        "| finder_verdict | 1.0 |",
+        "| positive_yes | 1.5 |",
+        "maximum 4.5",
+        "`data/finder/hf` (split `train`), 12000 training prompts",
+        "last logged step (2)",
+        "| reward | 2.2500 |",
+        "| DetectiveQA / accuracy | 0.61 |",
+        "| NoCha | 0.5 |",
+        "enable_thinking=False",
+        "full weights",
+    ):
         assert expected in card, expected
 
 
@@ -87,7 +129,10 @@ def test_cli_errors_are_clean(checkpoint, tmp_path, capsys):
     assert cli_main(["export", str(tmp_path), str(tmp_path / "out")]) == 2
     assert "not a checkpoint folder" in capsys.readouterr().err
     (tmp_path / "results.json").write_text("[1, 2]")
-    assert cli_main(["export", str(checkpoint), str(tmp_path / "out"), "--eval-results", str(tmp_path / "results.json")]) == 2
+    assert (
+        cli_main(["export", str(checkpoint), str(tmp_path / "out"), "--eval-results", str(tmp_path / "results.json")])
+        == 2
+    )
     assert "expected a JSON object" in capsys.readouterr().err
 
 
@@ -97,8 +142,12 @@ def test_card_without_a_training_record_still_names_the_model():
 
 
 def test_last_logged_rewards_reads_the_last_reward_entry(checkpoint, tmp_path):
-    assert last_logged_rewards(checkpoint) == {"step": 2, "reward": 2.25, "rewards/finder_format/mean": 1.0,
-                                               "rewards/finder_verdict/mean": 1.25}
+    assert last_logged_rewards(checkpoint) == {
+        "step": 2,
+        "reward": 2.25,
+        "rewards/finder_format/mean": 1.0,
+        "rewards/finder_verdict/mean": 1.25,
+    }
     assert last_logged_rewards(tmp_path) == {}
 
 
@@ -112,5 +161,10 @@ def test_push_creates_the_repo_and_uploads_through_huggingface_hub(checkpoint, t
     uploaded = repo["branches"]["main"]
     assert uploaded["model.safetensors"] == (out / "model.safetensors").read_bytes()
     assert set(uploaded) == {p.name for p in out.iterdir()}
-    assert [p.rsplit("/", 1)[-1] for _, p in hub.requests] == ["create", "validate-yaml", "main", "main"]  # no branch for main
+    assert [p.rsplit("/", 1)[-1] for _, p in hub.requests] == [
+        "create",
+        "validate-yaml",
+        "main",
+        "main",
+    ]  # no branch for main
     assert hub.cards[0]["base_model"] == "Qwen/Qwen3-4B-Instruct-2507" and "finder" in hub.cards[0]["tags"]

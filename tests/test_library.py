@@ -20,7 +20,10 @@ from clueweaver.library import (
 from clueweaver.narrative import NarrativeError, load_narrative
 from clueweaver.retrieval import book_cache_dir
 
-BOOK = "# Chapter 1: Arrival\n\nThe lantern hung by the door.\n\nMara lit it at dusk.\n\n# Chapter 2: Departure\n\nBy morning the lantern was gone.\n"
+BOOK = (
+    "# Chapter 1: Arrival\n\nThe lantern hung by the door.\n\nMara lit it at dusk.\n\n# Chapter 2: Departure\n\nBy "
+    "morning the lantern was gone.\n"
+)
 
 
 def add(library, content, name="book.md", chunk=7):
@@ -33,7 +36,9 @@ def add(library, content, name="book.md", chunk=7):
 def leftovers(library):
     """Files outside registered books: what a failed add must not leave."""
     registered = {record.book_id for record in library.books()}
-    return [p for p in library.tmp_dir.iterdir()] + [p for p in library.books_dir.iterdir() if p.name not in registered]
+    return [p for p in library.tmp_dir.iterdir()] + [
+        p for p in library.books_dir.iterdir() if p.name not in registered
+    ]
 
 
 @pytest.fixture

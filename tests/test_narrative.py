@@ -39,13 +39,19 @@ def test_text_paragraphs_offsets_and_chapters():
     assert [p.id for p in n.paragraphs] == list(range(len(n)))
     for p in n.paragraphs:
         assert n.text[p.start : p.end] == p.text
-    assert [c.title for c in n.chapters] == ["VOLUME I. CHAPTER I", "CHAPTER II. THE VISITOR", "ADVENTURE III. THE RED-HEADED LEAGUE"]
+    assert [c.title for c in n.chapters] == [
+        "VOLUME I. CHAPTER I",
+        "CHAPTER II. THE VISITOR",
+        "ADVENTURE III. THE RED-HEADED LEAGUE",
+    ]
     assert [p.chapter for p in n.paragraphs] == [1, 1, 1, 2, 2, 3, 3]
     assert [p.is_heading for p in n.paragraphs] == [True, False, False, True, False, True, False]
     assert n.last_paragraph_of_chapter(2) == n.chapters[1].last_paragraph
     assert n.render([1, 2], gap_markers=False).startswith("[1] It was a dark night")
     assert n.render([1, 2]).splitlines() == [
-        "[… 1 paragraph omitted …]", "[1] It was a dark night, and the rain fell.", "[2] “Who’s there?” asked Ann.",
+        "[… 1 paragraph omitted …]",
+        "[1] It was a dark night, and the rain fell.",
+        "[2] “Who’s there?” asked Ann.",
         "[… 4 paragraphs omitted …]",
     ]
     assert "[… 3 paragraphs omitted …]" in n.render([0, 4])
@@ -53,11 +59,27 @@ def test_text_paragraphs_offsets_and_chapters():
 
 def test_headings_in_common_styles_and_prose_that_is_not_a_heading():
     n = from_paragraphs(
-        ["Front matter.", "CHAPTER IV", "Text.", "Chapter 12: The Storm", "Text.", "XIV.", "Text.",
-         "Chapter one was the best of the book, she said.", "CHAPTER FORTY-SEVEN", "HARVEST TIME", "End."],
+        [
+            "Front matter.",
+            "CHAPTER IV",
+            "Text.",
+            "Chapter 12: The Storm",
+            "Text.",
+            "XIV.",
+            "Text.",
+            "Chapter one was the best of the book, she said.",
+            "CHAPTER FORTY-SEVEN",
+            "HARVEST TIME",
+            "End.",
+        ],
         title="t",
     )
-    assert [c.title for c in n.chapters] == ["CHAPTER IV", "Chapter 12: The Storm", "XIV.", "CHAPTER FORTY-SEVEN HARVEST TIME"]
+    assert [c.title for c in n.chapters] == [
+        "CHAPTER IV",
+        "Chapter 12: The Storm",
+        "XIV.",
+        "CHAPTER FORTY-SEVEN HARVEST TIME",
+    ]
     assert n.paragraphs[0].chapter == 0
     assert n.last_paragraph_of_chapter(0) == 0
 
@@ -90,7 +112,9 @@ def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
     header = epub.EpubHtml(title="h", file_name="h.xhtml")
     header.content = '<html><body><section id="pg-header"><p>Project Gutenberg licence</p></section></body></html>'
     one = epub.EpubHtml(title="1", file_name="c1.xhtml")
-    one.content = "<html><body><h2>Chapter I</h2><p>First paragraph.</p><div><p>Nested <i>text</i>.</p></div></body></html>"
+    one.content = (
+        "<html><body><h2>Chapter I</h2><p>First paragraph.</p><div><p>Nested <i>text</i>.</p></div></body></html>"
+    )
     two = epub.EpubHtml(title="2", file_name="c2.xhtml")
     two.content = "<html><body><h2>Chapter II</h2><p>Second chapter.</p></body></html>"
     for item in (header, one, two):
@@ -102,7 +126,13 @@ def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
     epub.write_epub(str(path), book)
     n = load_narrative(path)
     assert n.title == "Epub Test"
-    assert [p.text for p in n.paragraphs] == ["Chapter I", "First paragraph.", "Nested text .", "Chapter II", "Second chapter."]
+    assert [p.text for p in n.paragraphs] == [
+        "Chapter I",
+        "First paragraph.",
+        "Nested text .",
+        "Chapter II",
+        "Second chapter.",
+    ]
     assert [c.title for c in n.chapters] == ["Chapter I", "Chapter II"]
 
 

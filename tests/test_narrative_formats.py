@@ -37,14 +37,18 @@ def test_one_paragraph_per_line_text_keeps_every_line():
     long_line = "The inspector read the letter twice, " * 10
     text = "\n".join([long_line + "first.", '"Well?" said Holmes.', long_line + "second."])
     assert [p.text for p in from_text(text, title="t").paragraphs] == [
-        normalize_text(long_line + "first."), '"Well?" said Holmes.', normalize_text(long_line + "second.")
+        normalize_text(long_line + "first."),
+        '"Well?" said Holmes.',
+        normalize_text(long_line + "second."),
     ]
 
 
 def test_blank_line_paragraphs_are_left_alone():
     text = "CHAPTER I\n\nA short\nwrapped paragraph.\n\nContents\nChapter 1. The Sea\nChapter 2. The Shore"
     assert [p.text for p in from_text(text, title="t").paragraphs] == [
-        "CHAPTER I", "A short wrapped paragraph.", "Contents Chapter 1. The Sea Chapter 2. The Shore"
+        "CHAPTER I",
+        "A short wrapped paragraph.",
+        "Contents Chapter 1. The Sea Chapter 2. The Shore",
     ]
 
 
@@ -54,7 +58,13 @@ def test_html_document_blocks_become_paragraphs_and_headings_chapters():
         "<div><p>Second.</p></div><h2>Part Two</h2><p>Third.</p></body></html>"
     )
     narrative = from_html(html, title="The Tide", source="x.html")
-    assert [p.text for p in narrative.paragraphs] == ["THE TIDE", "Belgian politics were dull .", "Second.", "Part Two", "Third."]
+    assert [p.text for p in narrative.paragraphs] == [
+        "THE TIDE",
+        "Belgian politics were dull .",
+        "Second.",
+        "Part Two",
+        "Third.",
+    ]
     assert [(c.title, c.first_paragraph) for c in narrative.chapters] == [("THE TIDE", 0), ("Part Two", 3)]
 
 

@@ -31,7 +31,11 @@ def run(capsys, *argv):
 
 def test_import_state_export_status(book, tmp_path, capsys):
     data = ["--data-dir", str(tmp_path / "stores")]
-    assert run(capsys, "import", book, str(FIXTURE), *data) == (0, "chapter 2: 12 records\nchapter 3: 10 records\nchapter 4: 12 records\n", "")
+    assert run(capsys, "import", book, str(FIXTURE), *data) == (
+        0,
+        "chapter 2: 12 records\nchapter 3: 10 records\nchapter 4: 12 records\n",
+        "",
+    )
 
     code, out, _ = run(capsys, "state", book, "--as-of", "3", "--entity", "Irene Adler", *data)
     assert code == 0 and "== entity: irene adler ==" in out
@@ -43,7 +47,9 @@ def test_import_state_export_status(book, tmp_path, capsys):
     (photo,) = [e for e in view["registries"] if e["key"] == "the photograph"]
     assert photo["history_size"] == 4
     assert [r["location"] for r in photo["current"] if r["kind"] == "object_state"] == ["with Irene Adler abroad"]
-    superseded = [(e["target"], e["valid_from"], e["valid_to"]) for e in view["history"] if e["relation"] == "located_at"]
+    superseded = [
+        (e["target"], e["valid_from"], e["valid_to"]) for e in view["history"] if e["relation"] == "located_at"
+    ]
     assert superseded == [("a recess behind a sliding panel above the right bell-pull in Briony Lodge", 3, 4)]
 
     code, out, _ = run(capsys, "state", book, "--as-of", "4", "--max-chars", "700", *data)
@@ -62,7 +68,9 @@ def test_query_and_state_memory(book, tmp_path, capsys):
     data = ["--data-dir", str(tmp_path / "stores")]
     run(capsys, "import", book, str(FIXTURE), *data)
     question = "Who was the slim youth who said good-night to Holmes?"
-    code, out, _ = run(capsys, "query", book, question, "--as-of", "4", "--encoder", "none", "--top-k", "2", "--json", *data)
+    code, out, _ = run(
+        capsys, "query", book, question, "--as-of", "4", "--encoder", "none", "--top-k", "2", "--json", *data
+    )
     packet = json.loads(out)
     assert code == 0 and packet["mode"] == "query" and packet["queries"] == [question]
     assert {h["kind"] for h in packet["hits"] if h["via"] == "ranked"} == {"revelation", "scene_beat"}
@@ -93,7 +101,9 @@ def test_editing_the_book_file_makes_the_edited_chapter_stale(book, tmp_path, ca
     run(capsys, "import", book, str(FIXTURE), *data)
     path = tmp_path / f"{HOLMES}.txt"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("“Is the poor gentleman much hurt?” she asked.", "“Is he hurt?” she asked."), encoding="utf-8")
+    path.write_text(
+        text.replace("“Is the poor gentleman much hurt?” she asked.", "“Is he hurt?” she asked."), encoding="utf-8"
+    )
     code, out, err = run(capsys, "status", book, *data)
     assert "chapters [3] are stale; republish them" in err
     assert "chapter 2: published, 12 records" in out and "chapter 3: stale, 0 records" in out
@@ -112,18 +122,38 @@ def test_publish_extracts_the_chapters_not_yet_published(tmp_path, capsys, monke
         chapter = int(re.search(r"Chapter (\d+):", messages[1]["content"]).group(1))
         first = int(re.search(r"Excerpt \(paragraphs (\d+)-", messages[1]["content"]).group(1))
         text = SMALL_BOOK.paragraphs[first + 1].text
-        return json.dumps({"records": [record_json("character_state", [first + 1], text[:20], character="Ada",
-                                                     aspect="status", state=f"seen in chapter {chapter}")]})
+        return json.dumps(
+            {
+                "records": [
+                    record_json(
+                        "character_state",
+                        [first + 1],
+                        text[:20],
+                        character="Ada",
+                        aspect="status",
+                        state=f"seen in chapter {chapter}",
+                    )
+                ]
+            }
+        )
 
     asked = []
-    monkeypatch.setattr("clueweaver.nwm.commands._load_backend",
-                        lambda kind, model: asked.append((kind, model)) or ScriptedBackend(script=lambda m, a: record_for(m)))
+    monkeypatch.setattr(
+        "clueweaver.nwm.commands._load_backend",
+        lambda kind, model: asked.append((kind, model)) or ScriptedBackend(script=lambda m, a: record_for(m)),
+    )
     code, out, err = run(capsys, "publish", str(book), "--chapters", "2-3", "--backend", "vllm", "--model", "m", *data)
-    assert (code, out) == (0, "chapter 2: 1 records\nchapter 3: 1 records\n") and "publishing chapters" in err  # progress
+    assert (code, out) == (
+        0,
+        "chapter 2: 1 records\nchapter 3: 1 records\n",
+    ) and "publishing chapters" in err  # progress
     assert asked == [("vllm", "m")]
     code, out, _ = run(capsys, "publish", str(book), *data)  # the chapters not yet published
     assert code == 0 and out.splitlines() == ["chapter 1: 1 records", "chapter 4: 1 records", "chapter 5: 1 records"]
-    assert run(capsys, "publish", str(book), *data)[1] == "every chapter is already published; pass --chapters to republish\n"
+    assert (
+        run(capsys, "publish", str(book), *data)[1]
+        == "every chapter is already published; pass --chapters to republish\n"
+    )
     code, out, _ = run(capsys, "state", str(book), "--as-of", "3", "--entity", "Ada", *data)
     assert "seen in chapter 3" in out and "seen in chapter 4" not in out
 
@@ -131,8 +161,21 @@ def test_publish_extracts_the_chapters_not_yet_published(tmp_path, capsys, monke
 def test_publish_reports_a_failed_extraction_cleanly(tmp_path, capsys):
     book = tmp_path / "small.txt"
     book.write_text("\n\n".join(p.text for p in SMALL_BOOK.paragraphs), encoding="utf-8")
-    code, _, err = run(capsys, "publish", str(book), "--chapters", "2", "--backend", "scripted", "--model", "x",
-                       "--max-attempts", "2", "--data-dir", str(tmp_path / "stores"))
+    code, _, err = run(
+        capsys,
+        "publish",
+        str(book),
+        "--chapters",
+        "2",
+        "--backend",
+        "scripted",
+        "--model",
+        "x",
+        "--max-attempts",
+        "2",
+        "--data-dir",
+        str(tmp_path / "stores"),
+    )
     assert code == 2 and "chapter 2: no valid extraction" in err and "2 attempt(s)" in err
     code, _, err = run(capsys, "publish", str(book), "--backend", "llama", "--model", "x", "--data-dir", str(tmp_path))
     assert code == 2 and "unknown backend 'llama'" in err

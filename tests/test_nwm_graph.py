@@ -25,7 +25,12 @@ def test_records_project_every_relation_type():
     edges = fixture_edges()
     assert {e.relation for e in edges} == set(RELATIONS)
     knows = {(e.subject, e.target, e.value, e.valid_from) for e in edges if e.relation == "knows"}
-    assert ("Sherlock Holmes", "the slim youth who wished Holmes good-night was Irene Adler in male costume", "knows", 4) in knows
+    assert (
+        "Sherlock Holmes",
+        "the slim youth who wished Holmes good-night was Irene Adler in male costume",
+        "knows",
+        4,
+    ) in knows
     assert ("Irene Adler", "the injured clergyman is Sherlock Holmes", "does not know", 3) in knows
     (resolves,) = [e for e in edges if e.relation == "thread_resolves" and e.target == "recovering the photograph"]
     assert resolves.valid_from == 4
@@ -34,18 +39,26 @@ def test_records_project_every_relation_type():
 def test_state_is_the_latest_valid_edge_per_slot_and_history_keeps_the_rest():
     edges = fixture_edges()
     at3, at4 = TemporalGraph(edges, 3), TemporalGraph(edges, 4)
-    where = lambda g: [(e.target, e.valid_from) for e in g.state(node="irene adler", relation="located_at")]
+
+    def where(g):
+        return [(e.target, e.valid_from) for e in g.state(node="irene adler", relation="located_at")]
+
     assert where(at3) == [("Briony Lodge", 3)]
     assert where(at4) == [("the Continent", 4)]
     moves = [(e.target, e.valid_from, e.valid_to) for e in at4.history(node="Irene Adler", relation="located_at")]
     assert moves == [("Briony Lodge", 3, 4), ("the Continent", 4, None)]
-    knows = lambda g: [(e.value, e.valid_from) for e in g.state(node="irene adler", relation="knows")]
+
+    def knows(g):
+        return [(e.value, e.valid_from) for e in g.state(node="irene adler", relation="knows")]
+
     assert knows(at3) == [("does not know", 3)]
     assert knows(at4) == [("knows", 4)]
 
 
 def test_a_reader_never_sees_later_edges_or_when_an_edge_will_end():
-    edges = assign_validity([edge("Ada", "located_at", "the mill", 1, record_id=1), edge("Ada", "located_at", "the tower", 5, record_id=2)])
+    edges = assign_validity(
+        [edge("Ada", "located_at", "the mill", 1, record_id=1), edge("Ada", "located_at", "the tower", 5, record_id=2)]
+    )
     assert edges[0].valid_to == 5
     early = TemporalGraph(edges, 3)
     assert [(e.target, e.valid_to) for e in early.history()] == [("the mill", None)]
@@ -53,27 +66,33 @@ def test_a_reader_never_sees_later_edges_or_when_an_edge_will_end():
 
 
 def test_slots_follow_the_relation():
-    edges = assign_validity([
-        edge("Ada", "owns", "the key", 1, record_id=1),
-        edge("Bram", "owns", "the key", 2, record_id=2),  # the key changes hands: Ada's ownership ends
-        edge("Ada", "owns", "the lamp", 2, record_id=3),  # owning something else does not end it
-        edge("Ada", "knows", "the key is gold", 1, record_id=4),
-        edge("Ada", "knows", "the mill burned", 2, record_id=5),  # knowing one thing keeps the other
-        edge("Ada", "located_at", "the mill", 3, record_id=6),
-        edge("Ada", "located_at", "the harbour", 3, record_id=7),  # same chapter: the later one holds
-    ])
+    edges = assign_validity(
+        [
+            edge("Ada", "owns", "the key", 1, record_id=1),
+            edge("Bram", "owns", "the key", 2, record_id=2),  # the key changes hands: Ada's ownership ends
+            edge("Ada", "owns", "the lamp", 2, record_id=3),  # owning something else does not end it
+            edge("Ada", "knows", "the key is gold", 1, record_id=4),
+            edge("Ada", "knows", "the mill burned", 2, record_id=5),  # knowing one thing keeps the other
+            edge("Ada", "located_at", "the mill", 3, record_id=6),
+            edge("Ada", "located_at", "the harbour", 3, record_id=7),  # same chapter: the later one holds
+        ]
+    )
     current = {(e.subject, e.relation, e.target) for e in TemporalGraph(edges, 3).state()}
     assert current == {
-        ("Bram", "owns", "the key"), ("Ada", "owns", "the lamp"), ("Ada", "knows", "the key is gold"),
-        ("Ada", "knows", "the mill burned"), ("Ada", "located_at", "the harbour"),
+        ("Bram", "owns", "the key"),
+        ("Ada", "owns", "the lamp"),
+        ("Ada", "knows", "the key is gold"),
+        ("Ada", "knows", "the mill burned"),
+        ("Ada", "located_at", "the harbour"),
     }
     assert edges[5].valid_from == edges[5].valid_to == 3  # superseded within its chapter: history only
 
 
 def test_neighbours_are_current_typed_and_limited():
-    edges = assign_validity([
-        edge("Ada", "knows", f"fact {i}", 1, record_id=i, confidence=i / 10) for i in range(6)
-    ] + [edge("Ada", "located_at", "the mill", 2, record_id=9)])
+    edges = assign_validity(
+        [edge("Ada", "knows", f"fact {i}", 1, record_id=i, confidence=i / 10) for i in range(6)]
+        + [edge("Ada", "located_at", "the mill", 2, record_id=9)]
+    )
     graph = TemporalGraph(edges, 2)
     top = graph.neighbours("ada", limit=3)
     assert [e.record_id for e in top] == [9, 5, 4]  # most confident first

@@ -8,7 +8,13 @@ import pytest
 from nwm_helpers import record_json, scripted, small_book
 
 from clueweaver.nwm.publish import (
-    ExtractionConfig, ExtractionError, Extractor, constrained, parse_extraction, publish_chapters, windows,
+    ExtractionConfig,
+    ExtractionError,
+    Extractor,
+    constrained,
+    parse_extraction,
+    publish_chapters,
+    windows,
 )
 from clueweaver.nwm.records import RecordError, extraction_schema, record_from_dict
 from clueweaver.nwm.store import NarrativeStore, chapter_paragraph_ids
@@ -22,14 +28,21 @@ def output(*records) -> str:
 
 def where(chapter: int, who: str, place: str, i: int = 1) -> dict:
     pid = chapter_paragraph_ids(BOOK, chapter)[i]
-    return record_json("character_state", [pid], BOOK.paragraphs[pid].text[3:30], character=who, aspect="status",
-                       state="waiting", location=place)
+    return record_json(
+        "character_state",
+        [pid],
+        BOOK.paragraphs[pid].text[3:30],
+        character=who,
+        aspect="status",
+        state="waiting",
+        location=place,
+    )
 
 
 def shown_ids(conversation) -> list[int]:
     """The paragraph IDs rendered in the excerpt of a prompt."""
     excerpt = conversation[1]["content"].split("Excerpt (")[1]
-    return [int(line[1:line.index("]")]) for line in excerpt.splitlines()[1:]]
+    return [int(line[1 : line.index("]")]) for line in excerpt.splitlines()[1:]]
 
 
 @pytest.fixture
@@ -65,10 +78,19 @@ def test_invalid_output_is_sent_back_with_the_reason_then_accepted(store):
     "bad, reason",
     [
         (output(dict(where(3, "Bram", "the tower"), kind="gossip")), "kind"),
-        (output(dict(where(3, "Bram", "the tower"), evidence={"paragraph_ids": [2], "quote": "met"})), "not among the paragraphs given"),
-        (output(dict(where(3, "Bram", "the tower"), evidence={"paragraph_ids": [11], "quote": "invented words"})), "not verbatim"),
+        (
+            output(dict(where(3, "Bram", "the tower"), evidence={"paragraph_ids": [2], "quote": "met"})),
+            "not among the paragraphs given",
+        ),
+        (
+            output(dict(where(3, "Bram", "the tower"), evidence={"paragraph_ids": [11], "quote": "invented words"})),
+            "not verbatim",
+        ),
         (output(dict(where(3, "Bram", "the tower"), chapter=2)), "published as chapter 3"),
-        (output(record_json("revelation", [11], "chapter 3", revealed="x", subject="Bram", event_chapter=4)), "later chapter"),
+        (
+            output(record_json("revelation", [11], "chapter 3", revealed="x", subject="Bram", event_chapter=4)),
+            "later chapter",
+        ),
         (json.dumps({"records": [], "notes": "none"}), 'exactly one key, "records"'),
         (output(*[where(3, "Bram", "the tower")] * 5), "at most 4 records"),
         ("I cannot help with that.", "no JSON object"),
@@ -117,7 +139,9 @@ def test_windows_are_batched_and_one_bad_window_keeps_the_whole_chapter_out(stor
 
 
 def test_the_extractor_sees_only_the_state_before_its_chapter(store):
-    store.replace_chapters(BOOK, {1: [record_from_dict({**where(1, "Ada", "the mill"), "chapter": 1})], 4: []}, origin="test")
+    store.replace_chapters(
+        BOOK, {1: [record_from_dict({**where(1, "Ada", "the mill"), "chapter": 1})], 4: []}, origin="test"
+    )
     prompts = []
 
     def capture(conversation):
@@ -137,8 +161,13 @@ def test_the_schema_goes_with_the_sampling_settings():
     Extractor(backend).extract(BOOK, 2)
     sampling = backend.calls[0].sampling
     schema = json.loads(sampling.json_schema)
-    ids = schema["properties"]["records"]["items"]["anyOf"][0]["properties"]["evidence"]["properties"]["paragraph_ids"]["items"]
-    assert (ids["minimum"], ids["maximum"]) == (chapter_paragraph_ids(BOOK, 2).start, chapter_paragraph_ids(BOOK, 2).stop - 1)
+    ids = schema["properties"]["records"]["items"]["anyOf"][0]["properties"]["evidence"]["properties"][
+        "paragraph_ids"
+    ]["items"]
+    assert (ids["minimum"], ids["maximum"]) == (
+        chapter_paragraph_ids(BOOK, 2).start,
+        chapter_paragraph_ids(BOOK, 2).stop - 1,
+    )
     assert sampling.greedy and sampling.max_new_tokens == ExtractionConfig().max_new_tokens
     with pytest.raises(ValueError, match="exclusive"):
         SamplingConfig(structured_output=True, json_schema="{}")
@@ -171,10 +200,12 @@ def test_real_extraction_path_with_the_tiny_qwen3_model(tmp_path, tiny_qwen3_pat
     assert constrained(backend, SamplingConfig(), {"type": "object"}) == SamplingConfig()
     config = ExtractionConfig(max_attempts=2, max_new_tokens=24)
     with NarrativeStore.for_narrative(BOOK, tmp_path) as store:
-        store.replace_chapters(BOOK, {2: [record_from_dict({**where(2, "Ada", "the mill"), "chapter": 2})]}, origin="before")
+        store.replace_chapters(
+            BOOK, {2: [record_from_dict({**where(2, "Ada", "the mill"), "chapter": 2})]}, origin="before"
+        )
         with pytest.raises(ExtractionError) as caught:
             publish_chapters(store, BOOK, [2], Extractor(backend, config=config))
-        (ids, errors), = caught.value.failures
+        ((ids, errors),) = caught.value.failures
         assert ids == chapter_paragraph_ids(BOOK, 2) and len(errors) == 2
         assert all("JSON" in error or "records" in error for error in errors)
         assert [s.record.location for s in store.records(5)] == ["the mill"]

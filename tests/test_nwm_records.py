@@ -12,8 +12,15 @@ import pytest
 from nwm_helpers import FIXTURE, record_json, small_book
 
 from clueweaver.nwm.records import (
-    RECORD_TYPES, Record, RecordError, Registries, Revelation, check_grounding, extraction_schema,
-    record_from_dict, record_guide,
+    RECORD_TYPES,
+    Record,
+    RecordError,
+    Registries,
+    Revelation,
+    check_grounding,
+    extraction_schema,
+    record_from_dict,
+    record_guide,
 )
 
 BOOK = small_book()
@@ -51,7 +58,10 @@ def test_every_kind_in_the_fixture_round_trips():
     ],
 )
 def test_invalid_records_name_the_field(change, message):
-    row = {**record_json("character_state", [1], QUOTE, character="Bram", aspect="emotional", state="calm"), "chapter": 1}
+    row = {
+        **record_json("character_state", [1], QUOTE, character="Bram", aspect="emotional", state="calm"),
+        "chapter": 1,
+    }
     row.update(change)
     with pytest.raises(RecordError, match=message.replace("(", r"\(").replace(")", r"\)")):
         record_from_dict(row)
@@ -66,7 +76,9 @@ def test_missing_field_and_cross_field_rules():
     with pytest.raises(RecordError, match="open thread has no resolution"):
         record_from_dict({**base, "chapter": 1, "status": "open", "resolution": "found"})
     with pytest.raises(RecordError, match="cannot reveal a later chapter"):
-        record_from_dict({**record_json("revelation", [1], QUOTE, revealed="x", subject="Bram", event_chapter=3), "chapter": 2})
+        record_from_dict(
+            {**record_json("revelation", [1], QUOTE, revealed="x", subject="Bram", event_chapter=3), "chapter": 2}
+        )
 
 
 def test_publisher_stamps_the_chapter_and_refuses_a_conflicting_one():
@@ -78,8 +90,18 @@ def test_publisher_stamps_the_chapter_and_refuses_a_conflicting_one():
 
 def test_revelation_keeps_event_and_reveal_chapters_apart():
     record = record_from_dict(
-        {**record_json("revelation", [6], "Cleo met Dov", revealed="Cleo hid the key", subject="Cleo",
-                       revealed_to=["Dov", "reader"], event_chapter=1), "chapter": 2}
+        {
+            **record_json(
+                "revelation",
+                [6],
+                "Cleo met Dov",
+                revealed="Cleo hid the key",
+                subject="Cleo",
+                revealed_to=["Dov", "reader"],
+                event_chapter=1,
+            ),
+            "chapter": 2,
+        }
     )
     assert isinstance(record, Revelation) and (record.event_chapter, record.chapter) == (1, 2)
     assert ("entity", "dov") in record.registry_keys() and ("entity", "reader") not in record.registry_keys()
@@ -87,7 +109,12 @@ def test_revelation_keeps_event_and_reveal_chapters_apart():
 
 def test_grounding_checks_ids_chapters_window_and_verbatim_quote():
     def make(ids, quote, chapter=1):
-        return record_from_dict({**record_json("character_state", ids, quote, character="Bram", aspect="goal", state="find the key"), "chapter": chapter})
+        return record_from_dict(
+            {
+                **record_json("character_state", ids, quote, character="Bram", aspect="goal", state="find the key"),
+                "chapter": chapter,
+            }
+        )
 
     check_grounding(make([1], "bram  MET cleo at the mill"), BOOK)  # case and spacing do not matter
     with pytest.raises(RecordError, match="not in the book"):
@@ -118,15 +145,26 @@ def _conforms(value, schema) -> bool:
         return isinstance(value, bool)
     if kind in ("integer", "number"):
         ok = isinstance(value, int) if kind == "integer" else isinstance(value, (int, float))
-        return ok and not isinstance(value, bool) and schema.get("minimum", value) <= value <= schema.get("maximum", value)
+        return (
+            ok
+            and not isinstance(value, bool)
+            and schema.get("minimum", value) <= value <= schema.get("maximum", value)
+        )
     if kind == "array":
-        return (isinstance(value, list) and len(value) >= schema.get("minItems", 0)
-                and len(value) <= schema.get("maxItems", len(value)) and all(_conforms(v, schema["items"]) for v in value))
+        return (
+            isinstance(value, list)
+            and len(value) >= schema.get("minItems", 0)
+            and len(value) <= schema.get("maxItems", len(value))
+            and all(_conforms(v, schema["items"]) for v in value)
+        )
     if kind == "object":
         props = schema["properties"]
-        return (isinstance(value, dict) and set(schema["required"]) <= set(value)
-                and (schema.get("additionalProperties", True) or set(value) <= set(props))
-                and all(_conforms(v, props[k]) for k, v in value.items()))
+        return (
+            isinstance(value, dict)
+            and set(schema["required"]) <= set(value)
+            and (schema.get("additionalProperties", True) or set(value) <= set(props))
+            and all(_conforms(v, props[k]) for k, v in value.items())
+        )
     raise AssertionError(f"unexpected schema {schema}")
 
 
@@ -171,12 +209,18 @@ def test_registries_merge_by_key_and_keep_latest_state_per_slot():
     assert {r for r, _ in registries.keys()} == {"entity", "relationship", "object", "thread"}
     photo = registries.get("object", "The Photograph")
     assert [(r.chapter, r.KIND) for _, r in photo.history] == [
-        (2, "object_state"), (3, "object_state"), (4, "object_state"), (4, "object_delta")]
+        (2, "object_state"),
+        (3, "object_state"),
+        (4, "object_state"),
+        (4, "object_delta"),
+    ]
     (latest,) = [r for _, r in photo.current() if r.KIND == "object_state"]
     assert latest.chapter == 4 and latest.location == "with Irene Adler abroad"
     holmes = registries.get("entity", "sherlock holmes")
     identity = [r for _, r in holmes.current() if r.KIND == "character_state" and r.aspect == "identity"]
-    assert [r.state for r in identity] == ["disguised as a simple-minded Nonconformist clergyman"]  # same chapter: later wins
+    assert [r.state for r in identity] == [
+        "disguised as a simple-minded Nonconformist clergyman"
+    ]  # same chapter: later wins
     beats = [r for _, r in holmes.current() if r.KIND == "scene_beat"]
     assert len(beats) == 4  # events accumulate
     pair = registries.get("relationship", "godfrey norton | irene adler")

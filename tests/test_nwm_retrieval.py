@@ -91,7 +91,9 @@ def test_expansion_follows_current_typed_edges_within_the_limits(holmes):
     for hit in expanded:
         relation, seed_id = re.fullmatch(r"(\w+) from #(\d+)", hit.via).groups()
         (seed,) = [s for s in seeds if s.record_id == int(seed_id)]
-        edges = [e for node in _nodes(seed.record) for e in graph.neighbours(node, limit=2) if e.record_id == hit.record_id]
+        edges = [
+            e for node in _nodes(seed.record) for e in graph.neighbours(node, limit=2) if e.record_id == hit.record_id
+        ]
         assert any(e.relation == relation for e in edges)
     only_knows = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=5, relations={"knows"})
     assert {h.via.split()[0] for h in only_knows.hits} <= {"ranked", "knows"}
@@ -120,12 +122,14 @@ def test_state_memory_serializes_everything_up_to_n_without_a_query(holmes):
 def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
     book, store = holmes
     claim = Question.claim("Irene Adler, dressed as a young man, wished Holmes good-night at his door.")
-    segments = segments_from_source(book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=4,
-                                    top_k=2, neighbour_limit=0)
+    segments = segments_from_source(
+        book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=4, top_k=2, neighbour_limit=0
+    )
     assert {s.kind for s in segments} == {"nwm"}
     assert [(s.start, s.end, s.anchor_ids) for s in segments] == [(216, 219, (217, 218)), (248, 250, (249,))]
-    early = segments_from_source(book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=3,
-                                 top_k=2, neighbour_limit=0)
+    early = segments_from_source(
+        book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=3, top_k=2, neighbour_limit=0
+    )
     assert max(s.end for s in early) <= 219
     mixed = segments_from_source(book, claim, "detectiveqa", source="mix", store=store, encoder=None, max_chapter=3)
     kinds = {s.kind for s in mixed}
@@ -137,10 +141,15 @@ def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
     plain = segment_narrative(book, claim, preset, encoder=None, max_chapter=3)
     assert any(not s.is_contiguous for s in plain)  # retrieval segments group paragraphs far apart
     # ... and stay such groups in the mix, never a run from their first paragraph to their last
-    assert max(len(s) for s in mixed) <= max(preset.window_paragraphs, preset.retrieval_paragraphs) + preset.retrieval_paragraphs
+    assert (
+        max(len(s) for s in mixed)
+        <= max(preset.window_paragraphs, preset.retrieval_paragraphs) + preset.retrieval_paragraphs
+    )
     grouped = [s for s in mixed if s.kind == "retrieval"]
     assert grouped and all(len(s) <= preset.retrieval_paragraphs for s in grouped)
-    assert set(ids) == {i for s in plain for i in s.paragraph_ids} | {i for s in mixed if s.kind == "nwm" for i in s.paragraph_ids}
+    assert set(ids) == {i for s in plain for i in s.paragraph_ids} | {
+        i for s in mixed if s.kind == "nwm" for i in s.paragraph_ids
+    }
 
 
 def test_segment_source_errors_and_fallback(tmp_path):
@@ -164,14 +173,23 @@ WORDS = st.lists(st.sampled_from(NAMES + PLACES + ("key", "hid", "trust", "meeti
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(records(), max_size=20), st.integers(0, 5), WORDS, st.integers(1, 4), st.integers(0, 3), st.integers(1, 12))
+@given(
+    st.lists(records(), max_size=20),
+    st.integers(0, 5),
+    WORDS,
+    st.integers(1, 4),
+    st.integers(0, 3),
+    st.integers(1, 12),
+)
 def test_no_query_as_of_n_returns_anything_from_a_later_chapter(drawn, as_of, words, top_k, limit, max_records):
     question = Question.claim(" ".join(words))
     with tempfile.TemporaryDirectory() as data_dir, NarrativeStore.for_narrative(SMALL_BOOK, data_dir) as store:
         store.replace_chapters(SMALL_BOOK, by_chapter(drawn), origin="test")
         chapter_of = {s.id: s.record.chapter for s in store.records(5)}
         last = SMALL_BOOK.last_paragraph_of_chapter(as_of)
-        packet = query(store, question.queries(), as_of, encoder=None, top_k=top_k, neighbour_limit=limit, max_records=max_records)
+        packet = query(
+            store, question.queries(), as_of, encoder=None, top_k=top_k, neighbour_limit=limit, max_records=max_records
+        )
         assert all(chapter_of[h.record_id] <= as_of for h in packet.hits)
         assert all(chapter_of[int(i)] <= as_of for i in re.findall(r"#(\d+)", packet.text))
         assert all(i <= last for i in packet.paragraph_ids)
@@ -183,5 +201,7 @@ def test_no_query_as_of_n_returns_anything_from_a_later_chapter(drawn, as_of, wo
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a question with no shared word falls back to plain segments
             for source in ("nwm", "mix") if last >= 0 else ():  # chapter 0 of this book is empty
-                segments = segments_from_source(SMALL_BOOK, question, source=source, store=store, encoder=None, max_chapter=as_of)
+                segments = segments_from_source(
+                    SMALL_BOOK, question, source=source, store=store, encoder=None, max_chapter=as_of
+                )
                 assert all(s.end <= last for s in segments)

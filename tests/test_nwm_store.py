@@ -24,8 +24,20 @@ BOOK = SMALL_BOOK
 def located(chapter, who, where, paragraph=None):
     pid = paragraph if paragraph is not None else chapter_paragraph_ids(BOOK, chapter)[1]
     quote = BOOK.paragraphs[pid].text[:20]
-    return record_from_dict({**record_json("character_state", [pid], quote, character=who, aspect="status",
-                                           state=f"waits at {where}", location=where), "chapter": chapter})
+    return record_from_dict(
+        {
+            **record_json(
+                "character_state",
+                [pid],
+                quote,
+                character=who,
+                aspect="status",
+                state=f"waits at {where}",
+                location=where,
+            ),
+            "chapter": chapter,
+        }
+    )
 
 
 @pytest.fixture
@@ -42,11 +54,26 @@ def test_store_lives_in_the_data_dir_under_the_book_hash(tmp_path, monkeypatch):
 
 
 def test_republishing_a_chapter_replaces_it_and_recomputes_validity_downstream(store):
-    store.replace_chapters(BOOK, {1: [located(1, "Ada", "the mill")], 3: [located(3, "Ada", "the harbour")],
-                                  5: [located(5, "Ada", "the tower")]}, origin="test")
-    where = lambda n: [(e.target, e.valid_from) for e in store.graph(n).state(relation="located_at")]
+    store.replace_chapters(
+        BOOK,
+        {
+            1: [located(1, "Ada", "the mill")],
+            3: [located(3, "Ada", "the harbour")],
+            5: [located(5, "Ada", "the tower")],
+        },
+        origin="test",
+    )
+
+    def where(n):
+        return [(e.target, e.valid_from) for e in store.graph(n).state(relation="located_at")]
+
     assert [where(n) for n in (1, 2, 3, 4, 5)] == [
-        [("the mill", 1)], [("the mill", 1)], [("the harbour", 3)], [("the harbour", 3)], [("the tower", 5)]]
+        [("the mill", 1)],
+        [("the mill", 1)],
+        [("the harbour", 3)],
+        [("the harbour", 3)],
+        [("the tower", 5)],
+    ]
     old_ids = {s.id for s in store.records(3) if s.record.chapter == 3}
 
     store.replace_chapters(BOOK, {3: []}, origin="test")  # the edited chapter 3 no longer moves Ada
@@ -83,7 +110,9 @@ def test_a_bad_record_or_a_failure_midway_writes_nothing(store, monkeypatch):
 
     monkeypatch.setattr(store, "_insert", failing_insert)
     with pytest.raises(sqlite3.OperationalError):
-        store.replace_chapters(BOOK, {2: [located(2, "Cleo", "the tower")], 4: [located(4, "Dov", "the mill")]}, origin="test")
+        store.replace_chapters(
+            BOOK, {2: [located(2, "Cleo", "the tower")], 4: [located(4, "Dov", "the mill")]}, origin="test"
+        )
     assert len(calls) == 2
     assert [s.record for s in store.records(5)] == before
     assert [c.chapter for c in store.chapters()] == [2]
@@ -91,7 +120,9 @@ def test_a_bad_record_or_a_failure_midway_writes_nothing(store, monkeypatch):
 
 def test_import_checks_every_line_before_writing(store, tmp_path):
     good = located(1, "Ada", "the mill").to_dict()
-    bad_quote = dict(located(2, "Bram", "the mill").to_dict(), evidence={"paragraph_ids": [6], "quote": "not in the book"})
+    bad_quote = dict(
+        located(2, "Bram", "the mill").to_dict(), evidence={"paragraph_ids": [6], "quote": "not in the book"}
+    )
     path = tmp_path / "records.jsonl"
     path.write_text(json.dumps(good) + "\n\n" + json.dumps(bad_quote) + "\n", encoding="utf-8")
     with pytest.raises(StoreError, match=r"records.jsonl, line 3: .*not verbatim"):
@@ -112,7 +143,9 @@ def test_fixture_imports_exports_and_reads_as_of_each_chapter(tmp_path):
         assert first.import_jsonl(book, FIXTURE) == {2: 12, 3: 10, 4: 12}
         exported = tmp_path / "out.jsonl"
         assert first.export_jsonl(exported) == 34
-        assert [p.name for p in tmp_path.iterdir() if p.is_file()] == ["out.jsonl"]  # written whole, nothing left beside it
+        assert [p.name for p in tmp_path.iterdir() if p.is_file()] == [
+            "out.jsonl"
+        ]  # written whole, nothing left beside it
         with NarrativeStore.for_narrative(book, tmp_path / "b") as second:
             second.import_jsonl(book, exported)
             assert [s.record for s in second.records(4)] == [s.record for s in first.records(4)]
@@ -127,18 +160,37 @@ def test_fixture_imports_exports_and_reads_as_of_each_chapter(tmp_path):
 
 
 def test_an_edited_book_carries_unchanged_chapters_over_and_makes_edited_ones_stale(tmp_path):
-    p = lambda book, c, i: chapter_paragraph_ids(book, c)[1 + i]
+    def p(book, c, i):
+        return chapter_paragraph_ids(book, c)[1 + i]
 
     def rec(book, chapter, cited_chapter, i, who):
         pid = p(book, cited_chapter, i)
-        return record_from_dict({**record_json("epistemic_state", [pid], book.paragraphs[pid].text[-25:], character=who,
-                                               proposition=f"the key of chapter {cited_chapter}", knows=True), "chapter": chapter})
+        return record_from_dict(
+            {
+                **record_json(
+                    "epistemic_state",
+                    [pid],
+                    book.paragraphs[pid].text[-25:],
+                    character=who,
+                    proposition=f"the key of chapter {cited_chapter}",
+                    knows=True,
+                ),
+                "chapter": chapter,
+            }
+        )
 
     with NarrativeStore.for_narrative(BOOK, tmp_path) as old:
-        old.replace_chapters(BOOK, {
-            1: [rec(BOOK, 1, 1, 0, "Ada")], 2: [rec(BOOK, 2, 2, 1, "Bram")], 3: [rec(BOOK, 3, 3, 2, "Cleo")],
-            4: [rec(BOOK, 4, 4, 0, "Dov"), rec(BOOK, 4, 2, 1, "Dov")], 5: [rec(BOOK, 5, 1, 0, "Ada")],
-        }, origin="test")
+        old.replace_chapters(
+            BOOK,
+            {
+                1: [rec(BOOK, 1, 1, 0, "Ada")],
+                2: [rec(BOOK, 2, 2, 1, "Bram")],
+                3: [rec(BOOK, 3, 3, 2, "Cleo")],
+                4: [rec(BOOK, 4, 4, 0, "Dov"), rec(BOOK, 4, 2, 1, "Dov")],
+                5: [rec(BOOK, 5, 1, 0, "Ada")],
+            },
+            origin="test",
+        )
     edited = small_book(edits={(2, 1): ["In chapter 2, the key was rewritten.", "A paragraph was added."]})
     edited.source = BOOK.source
     with NarrativeStore.for_narrative(edited, tmp_path) as new:
@@ -166,6 +218,7 @@ def test_opening_a_file_that_is_not_a_store_is_a_clear_error(tmp_path):
 
 # --- property: nothing after chapter n is ever returned for a read as of n ----------------------
 
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(records(), max_size=25))
 def test_no_read_as_of_n_returns_anything_from_a_later_chapter(drawn):
@@ -187,7 +240,11 @@ def test_no_read_as_of_n_returns_anything_from_a_later_chapter(drawn):
             for e in raw:
                 latest[e.slot] = e.record_id, e.relation, e.subject, e.target
             current_sql = sorted((e.record_id, e.relation, e.subject, e.target) for e in store.edges(n, current=True))
-            assert current_sql == sorted((e.record_id, e.relation, e.subject, e.target) for e in graph.state()) == sorted(latest.values())
+            assert (
+                current_sql
+                == sorted((e.record_id, e.relation, e.subject, e.target) for e in graph.state())
+                == sorted(latest.values())
+            )
             view = state_view(store, n).to_dict()
             shown = {r["id"] for entry in view["registries"] for r in entry["current"]}
             assert all(chapter_of[i] <= n for i in shown)

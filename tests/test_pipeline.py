@@ -24,7 +24,10 @@ WHO = Question("Who hid the wages in the signal lantern?", dict(DEMO[0].question
 GOLD = set(DEMO[0].evidence_ids)
 YES = "<reason>the clue is in [{ids}]</reason><answer>YES</answer>"
 NO = "<reason>about the weather instead</reason><answer>NO</answer>"
-ANSWER_C = "<reason>[3] the rain began at eleven; [33] he said he was in bed by ten; [35] the umbrella was wet</reason><answer>C</answer>"
+ANSWER_C = (
+    "<reason>[3] the rain began at eleven; [33] he said he was in bed by ten; [35] the umbrella was "
+    "wet</reason><answer>C</answer>"
+)
 ANSWER_A = "<reason>[12] the clock; [26] the Anchor</reason><answer>A</answer>"
 GARBAGE = "I think it is probably something like that."
 
@@ -51,9 +54,13 @@ def run(question, *, finder=finder_citing_gold, interpret=ANSWER_C, calibrate=AN
             return calibrate
         return retry if "Reminder:" in messages[-1]["content"] else interpret
 
-    backend = load_backend("scripted", "agents", script=script, adapters=("finder", "interpreter"), **(backend_options or {}))
+    backend = load_backend(
+        "scripted", "agents", script=script, adapters=("finder", "interpreter"), **(backend_options or {})
+    )
     settings = {"encoder": None, "finder_adapter": "finder", "interpreter_adapter": "interpreter", **config}
-    result = ClueWeaver(backend, backend, config=PipelineConfig(**settings)).answer(narrative, question, **(answer_options or {}))
+    result = ClueWeaver(backend, backend, config=PipelineConfig(**settings)).answer(
+        narrative, question, **(answer_options or {})
+    )
     return result, backend
 
 
@@ -115,14 +122,21 @@ def test_interpreter_reads_the_packet_and_only_packet_citations_count():
     assert 50 not in packet_ids  # the solution chapter was never selected
     assert result.citations == tuple(sorted({3, 35} & packet_ids)) == (3, 35)
     assert result.invalid_citations == (50, 9999)
-    assert (result.answer, result.rationale, result.format_valid, result.fallback) == ("C", cites[8:cites.index("</reason>")], True, False)
+    assert (result.answer, result.rationale, result.format_valid, result.fallback) == (
+        "C",
+        cites[8 : cites.index("</reason>")],
+        True,
+        False,
+    )
 
 
 def test_tau_fires_for_claims_and_cue_words_only_and_calibration_sees_the_identical_packet():
     _, no_cue = run(WHO)
     assert calls_by_adapter(no_cue)[1:] == [("interpreter", 1)]
 
-    result, backend = run(CLAIM, interpret=ANSWER_A.replace(">A<", ">TRUE<"), calibrate=ANSWER_A.replace(">A<", ">TRUE<"))
+    result, backend = run(
+        CLAIM, interpret=ANSWER_A.replace(">A<", ">TRUE<"), calibrate=ANSWER_A.replace(">A<", ">TRUE<")
+    )
     assert calls_by_adapter(backend)[1:] == [("interpreter", 1), ("interpreter", 1)]
     provisional_call, calibration_call = backend.calls[1], backend.calls[2]
     provisional_output = result.trace["interpreter"]["provisional"]["attempts"][0]["output"]
@@ -183,7 +197,7 @@ def test_an_unreadable_interpreter_output_is_retried_once_with_a_reminder():
     assert first.conversations == [messages]
     assert second.conversations[0][:-1] == messages[:-1]
     assert second.conversations[0][-1]["content"].startswith(messages[-1]["content"])
-    assert "<answer>A/B/C/D</answer>" in second.conversations[0][-1]["content"][len(messages[-1]["content"]):]
+    assert "<answer>A/B/C/D</answer>" in second.conversations[0][-1]["content"][len(messages[-1]["content"]) :]
     provisional = result.trace["interpreter"]["provisional"]
     assert provisional["retried"] and [a["format_reminder"] for a in provisional["attempts"]] == [False, True]
     assert (result.answer, result.fallback, result.answer_legal) == ("C", False, True)
@@ -198,14 +212,24 @@ def test_an_unreadable_interpreter_output_is_retried_once_with_a_reminder():
 def test_still_unreadable_after_the_retry_gives_a_flagged_fallback():
     result, backend = run(CLAIM, interpret=GARBAGE, retry="<answer>maybe</answer>")
     assert calls_by_adapter(backend)[1:] == [("interpreter", 1), ("interpreter", 1)]  # no calibration of nothing
-    assert (result.answer, result.fallback, result.answer_legal, result.answer_source) == ("TRUE", True, False, "fallback")
+    assert (result.answer, result.fallback, result.answer_legal, result.answer_source) == (
+        "TRUE",
+        True,
+        False,
+        "fallback",
+    )
     assert result.citations == () and result.rationale == ""
     assert result.trace["interpreter"]["calibration_skipped"]
     assert any("fallback answer TRUE (flagged)" in w for w in result.trace["warnings"])
 
     # an unreadable calibration falls back to the provisional answer, not to the flagged fallback
     kept, _ = run(WHY, interpret=ANSWER_A, calibrate=GARBAGE, retry=GARBAGE)
-    assert (kept.answer, kept.answer_source, kept.fallback, kept.calibration_changed) == ("A", "provisional", False, False)
+    assert (kept.answer, kept.answer_source, kept.fallback, kept.calibration_changed) == (
+        "A",
+        "provisional",
+        False,
+        False,
+    )
     assert kept.trace["interpreter"]["calibration"]["retried"]
 
 
@@ -229,7 +253,9 @@ def test_a_chapter_limit_holds_end_to_end():
     assert max(result.packet.paragraph_ids) <= last
     assert 35 not in result.citations and 35 in result.invalid_citations
     later = [p.text for p in BOOK.paragraphs[last + 1 :]]
-    seen = "\n".join(m["content"] for call in backend.calls for conversation in call.conversations for m in conversation)
+    seen = "\n".join(
+        m["content"] for call in backend.calls for conversation in call.conversations for m in conversation
+    )
     assert not [text for text in later if text in seen]
     assert result.trace["reading_limit"] == {"max_chapter": limit, "max_paragraph": None, "last_paragraph": last}
 
@@ -256,7 +282,9 @@ def test_prompts_longer_than_the_window_are_reported_not_truncated():
 def test_given_segments_replace_the_segmenter_and_must_respect_the_limit():
     segments = [Segment.span(30, 37, "nwm"), Segment.span(0, 6, "nwm")]
     result, backend = run(WHY, answer_options={"segments": segments})
-    assert backend.calls[0].conversations == [finder_messages(WHY, s.render(BOOK)) for s in sorted(segments, key=lambda s: s.start)]
+    assert backend.calls[0].conversations == [
+        finder_messages(WHY, s.render(BOOK)) for s in sorted(segments, key=lambda s: s.start)
+    ]
     assert result.trace["timings"]["segment"] == 0.0
     with pytest.raises(NarrativeError, match="past the reading limit"):
         run(WHY, answer_options={"segments": segments, "max_chapter": 2})
@@ -269,7 +297,9 @@ def test_open_questions_get_a_clear_error():
 
 def test_trace_is_json_with_every_stage_timed_and_tokens_counted():
     events = []
-    result, backend = run(WHY, answer_options={"progress_callback": lambda stage, info: events.append((stage, info["status"]))})
+    result, backend = run(
+        WHY, answer_options={"progress_callback": lambda stage, info: events.append((stage, info["status"]))}
+    )
     payload = json.loads(json.dumps(result.to_dict()))
     trace = payload["trace"]
     assert set(trace["timings"]) == {*STAGES, "total"}
@@ -278,8 +308,14 @@ def test_trace_is_json_with_every_stage_timed_and_tokens_counted():
     assert events[-1] == ("done", "done")
     finder_prompts = [backend.count_tokens(m) for m in backend.calls[0].conversations]
     assert trace["tokens"]["finder"]["prompt"] == sum(finder_prompts)
-    assert trace["tokens"]["interpret"] == {"calls": 1, "prompt": backend.count_tokens(backend.calls[1].conversations[0]), "completion": len(ANSWER_C.split())}
-    assert trace["tokens"]["total"]["prompt"] == sum(trace["tokens"][s]["prompt"] for s in ("finder", "interpret", "calibrate"))
+    assert trace["tokens"]["interpret"] == {
+        "calls": 1,
+        "prompt": backend.count_tokens(backend.calls[1].conversations[0]),
+        "completion": len(ANSWER_C.split()),
+    }
+    assert trace["tokens"]["total"]["prompt"] == sum(
+        trace["tokens"][s]["prompt"] for s in ("finder", "interpret", "calibrate")
+    )
     assert payload["answer"] == "C" and payload["citations"] == [3, 33, 35]
     assert trace["config"]["finder_model"] == "agents" and trace["book"]["paragraphs"] == len(BOOK)
 
@@ -298,7 +334,9 @@ def test_two_backends_sampling_and_a_preset_from_configuration():
     (finder_call,) = finder_backend.calls
     assert finder_call.sampling == SamplingConfig(max_new_tokens=40) and finder_call.adapter is None
     assert [c.sampling for c in interpreter_backend.calls] == [config.interpreter_sampling]
-    assert len(finder_call.conversations) == len(expected_segments(WHO, get_preset("focused").with_overrides(char_budget=3000)))
+    assert len(finder_call.conversations) == len(
+        expected_segments(WHO, get_preset("focused").with_overrides(char_budget=3000))
+    )
     assert result.packet.chars <= 3000
     assert result.trace["config"]["interpreter_model"] == "interpreter-model"
     with pytest.raises(ValueError, match="unknown settings"):

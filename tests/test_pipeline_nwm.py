@@ -23,7 +23,11 @@ def run(narrative, source, nwm_dir, **limits):
 
     backend = load_backend("scripted", "agents", script=script, adapters=("finder", "interpreter"))
     config = PipelineConfig(
-        segment_source=source, nwm_dir=str(nwm_dir), encoder=None, finder_adapter="finder", interpreter_adapter="interpreter"
+        segment_source=source,
+        nwm_dir=str(nwm_dir),
+        encoder=None,
+        finder_adapter="finder",
+        interpreter_adapter="interpreter",
     )
     return ClueWeaver(backend, config=config).answer(narrative, QUESTION, **limits)
 
@@ -65,7 +69,9 @@ def test_a_paragraph_limit_bounds_the_ranking_of_mixed_segments_not_only_their_e
     ids = {i for segment in limited.trace["segments"] for i in segment["paragraph_ids"]}
     assert ids and max(ids) <= last and max(limited.packet.paragraph_ids) <= last
     plain = segment_narrative(narrative, QUESTION, "detectiveqa", encoder=None, max_paragraph=last)
-    assert {i for segment in plain for i in segment.paragraph_ids} <= ids  # the plain segmenter's own choice at that limit
+    assert {
+        i for segment in plain for i in segment.paragraph_ids
+    } <= ids  # the plain segmenter's own choice at that limit
 
 
 def test_unknown_segment_source_is_refused():

@@ -41,14 +41,22 @@ def emma_questions() -> set[str]:
 
 
 QUALITY_FIRE = {
-    "What is the most likely reason for Korvin's solitude in jail?": {"causal": ["reason"], "inferential": ["most likely"]},
+    "What is the most likely reason for Korvin's solitude in jail?": {
+        "causal": ["reason"],
+        "inferential": ["most likely"],
+    },
     "Within the article, which of the following is NOT a minus that's listed in the ratings?": {"negation": ["not"]},
-    "According to Slate's ratings, which of the orderings below correctly goes from most reprehensible to least reprehensible?": {"negation": ["least"]},
+    (
+        "According to Slate's ratings, which of the orderings below correctly goes from most reprehensible "
+        "to least reprehensible?"
+    ): {"negation": ["least"]},
     "What can we infer from the longest dialogue in the story？": {"inferential": ["infer"]},
     "If Ninon hadn't had as many procedures, what would've happened?": {"negation": ["not"]},
-    "How does Slate morally consider the implications of being loyal or unloyal to Clinton in the scandal?": {"inferential": ["implications"]},
+    "How does Slate morally consider the implications of being loyal or unloyal to Clinton in the scandal?": {
+        "inferential": ["implications"]
+    },
     "Why did Korvin have to word his questions to the guard carefully?": {"causal": ["why"]},
-}  # fmt: skip
+}
 QUALITY_QUIET = [
     "What was the most noteworthy feature of the spaceship provided for Dennis and his crew to chase down Koerber?",
     "How did the Ruler become the Ruler?",

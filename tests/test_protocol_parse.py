@@ -31,7 +31,9 @@ KORVIN = Question(
 
 
 def test_clean_reply_is_read_completely():
-    result = parse_finder("<reason>Emma praises Hannah in [12] and [14-15].</reason><answer>YES</answer>", {12, 14, 15})
+    result = parse_finder(
+        "<reason>Emma praises Hannah in [12] and [14-15].</reason><answer>YES</answer>", {12, 14, 15}
+    )
     assert result == ParseResult(
         format_valid=True,
         answer_legal=True,
@@ -63,7 +65,9 @@ def test_format_variations_are_forgiven(reply):
 
 
 def test_last_complete_answer_wins_over_earlier_and_unclosed_ones():
-    reply = "<reason>r [1]</reason><answer>NO</answer> Wait. <reason>better [2]</reason><answer>YES</answer> <answer>NO"
+    reply = (
+        "<reason>r [1]</reason><answer>NO</answer> Wait. <reason>better [2]</reason><answer>YES</answer> <answer>NO"
+    )
     result = parse_finder(reply)
     assert result.answer == "YES"
     assert result.rationale == "better [2]"
@@ -81,7 +85,13 @@ def test_unclosed_reason_ends_at_the_answer_tag():
 
 @pytest.mark.parametrize(
     "reply",
-    ["YES", "<answer>YES</answer>", "<reason>  </reason><answer>YES</answer>", "<reason>x</reason><answer></answer>", ""],
+    [
+        "YES",
+        "<answer>YES</answer>",
+        "<reason>  </reason><answer>YES</answer>",
+        "<reason>x</reason><answer></answer>",
+        "",
+    ],
 )
 def test_missing_reason_or_answer_is_not_format_valid(reply):
     assert not parse_finder(reply).format_valid
@@ -117,15 +127,33 @@ def test_claim_answers(text, expected):
 @pytest.mark.parametrize(
     "text,expected",
     [
-        ("B", "B"), ("(B)", "B"), ("B.", "B"), ("B)", "B"), ("[B]", "B"), ("Option B", "B"), ("option (b)", "B"),
-        ("**B**", "B"), ("`C`", "C"), ('"C"', "C"), ("Answer: A", "A"), ("The correct answer is (A)", "A"),
-        ("d", "D"), ("B. He would not tell the truth", "B"), ("(B) He would not tell the truth", "B"),
-        ("He would not tell the truth", "B"), ("he would NOT tell the truth.", "B"), ("He disrespected  the ruler", "C"),
+        ("B", "B"),
+        ("(B)", "B"),
+        ("B.", "B"),
+        ("B)", "B"),
+        ("[B]", "B"),
+        ("Option B", "B"),
+        ("option (b)", "B"),
+        ("**B**", "B"),
+        ("`C`", "C"),
+        ('"C"', "C"),
+        ("Answer: A", "A"),
+        ("The correct answer is (A)", "A"),
+        ("d", "D"),
+        ("B. He would not tell the truth", "B"),
+        ("(B) He would not tell the truth", "B"),
+        ("He would not tell the truth", "B"),
+        ("he would NOT tell the truth.", "B"),
+        ("He disrespected  the ruler", "C"),
         ("A dog barked", "D"),  # an option text starting with "A" is its option, not letter A
         ("B) He disrespected the ruler", None),  # letter and text disagree
-        ("B or C", None), ("A/B/C/D", None), ("E", None), ("", None), ("Korvin", None),
+        ("B or C", None),
+        ("A/B/C/D", None),
+        ("E", None),
+        ("", None),
+        ("Korvin", None),
     ],
-)  # fmt: skip
+)
 def test_multiple_choice_answers(text, expected):
     assert normalize_choice(text, KORVIN) == expected
 
@@ -191,7 +219,10 @@ def test_ids_are_read_from_the_rationale_only():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300) | st.text(alphabet="<>/[]-, 0123456789reasonYESanswer", max_size=300))
+@given(
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=300)
+    | st.text(alphabet="<>/[]-, 0123456789reasonYESanswer", max_size=300)
+)
 def test_any_text_parses_without_error(text):
     for result in (parse_finder(text, allowed_ids={1, 2, 3}), parse_interpreter(text, KORVIN)):
         assert result.raw == text

@@ -18,8 +18,13 @@ from clueweaver.protocol.question import Question
 
 KORVIN = Question(
     "Why did the Tr'en let Korvin go?",
-    {"A": "He represented an unsolveable problem", "B": "He would not tell the {truth}", "C": "He disrespected the ruler", "D": "He refused to answer"},
-)  # fmt: skip
+    {
+        "A": "He represented an unsolveable problem",
+        "B": "He would not tell the {truth}",
+        "C": "He disrespected the ruler",
+        "D": "He refused to answer",
+    },
+)
 CLAIM = Question.claim("Laurie and Amy celebrate their marriage quietly due to Beth's death.")
 SEGMENT = "[40] The guard brought Korvin his meal.\n[41] The Ruler sat alone, thinking of Earth."
 OTHER_SEGMENT = "[7] Korvin studied the lock of his cell door.\n[8] It was open."

@@ -149,11 +149,16 @@ def test_finder_perfect_beats_partial_beats_wrong():
 
 KORVIN = Question(
     "Why did the Tr'en let Korvin go?",
-    {"A": "He represented an unsolveable problem", "B": "He would not tell the truth", "C": "He disrespected the ruler", "D": "He refused to answer"},
-)  # fmt: skip
+    {
+        "A": "He represented an unsolveable problem",
+        "B": "He would not tell the truth",
+        "C": "He disrespected the ruler",
+        "D": "He refused to answer",
+    },
+)
 CLAIM = Question.claim("Korvin escapes through the front gate after 3 days.")
 EVIDENCE = (
-    "[40] The Ruler frowned. \"You are an insoluble problem,\" he said to Korvin.\n"
+    '[40] The Ruler frowned. "You are an insoluble problem," he said to Korvin.\n'
     "[41] After 3 days the guard left the door of the cell unlocked, and Korvin walked out."
 )
 ALLOWED = [40, 41]
@@ -167,14 +172,25 @@ def interpreter(text, question=KORVIN, answer="A", **case):
 
 def test_interpreter_maximum_follows_the_table():
     scores = interpreter(GOOD_MCQ, hard=True)
-    assert scores == {"format": 1.0, "correct": 2.5, "hard": 0.5, "id_use": 0.3, "length": pytest.approx(0.2 * 14 / 15),
-                      "specificity": 0.3, "invalid_id": 0.0, "hedging": 0.0}  # fmt: skip
+    assert scores == {
+        "format": 1.0,
+        "correct": 2.5,
+        "hard": 0.5,
+        "id_use": 0.3,
+        "length": pytest.approx(0.2 * 14 / 15),
+        "specificity": 0.3,
+        "invalid_id": 0.0,
+        "hedging": 0.0,
+    }
     long_enough = reply(
         'The Ruler tells Korvin he is "an insoluble problem" [40]; right after that the guard leaves '
-        "the cell unlocked and Korvin walks out [41], so the Tr'en let him go because he was a problem they could not solve.",
+        "the cell unlocked and Korvin walks out [41], so the Tr'en let him go because he was a problem they could "
+        "not solve.",
         "A",
     )
-    assert sum(interpreter(long_enough, hard=True).values()) == pytest.approx(INTERPRETER.max_total) == pytest.approx(4.8)
+    assert (
+        sum(interpreter(long_enough, hard=True).values()) == pytest.approx(INTERPRETER.max_total) == pytest.approx(4.8)
+    )
 
 
 @pytest.mark.parametrize("text", ["A", "<answer>A</answer>", reply("It is unclear.", "cannot determine"), ""])
@@ -272,8 +288,11 @@ FINDER_BATCH = {
 }
 INTERPRETER_BATCH = {
     "prompts": [[{"role": "system", "content": "rules"}, {"role": "user", "content": EVIDENCE}]] * 3,
-    "completions": [conversational(GOOD_MCQ), conversational(reply("Korvin is free after 3 days [41].", "True")),
-                    conversational(reply("I cannot determine it [40].", "B"))],  # fmt: skip
+    "completions": [
+        conversational(GOOD_MCQ),
+        conversational(reply("Korvin is free after 3 days [41].", "True")),
+        conversational(reply("I cannot determine it [40].", "B")),
+    ],  # fmt: skip
     "answer": ["A", "TRUE", "(A)"],
     "answer_kind": ["mcq", "claim", "mcq"],
     "options": [KORVIN.options, None, list(KORVIN.options.values())],
@@ -290,16 +309,25 @@ def test_trl_batches_match_single_reply_scores():
     )
     # No evidence column: specificity reads the prompt's last user message (the packet).
     assert interpreter_reward(**INTERPRETER_BATCH) == pytest.approx(
-        [sum(interpreter(GOOD_MCQ, hard=True).values()),
-         sum(interpreter(reply("Korvin is free after 3 days [41].", "TRUE"), question=CLAIM, answer="TRUE").values()),
-         1.0 - 0.4]  # fmt: skip
+        [
+            sum(interpreter(GOOD_MCQ, hard=True).values()),
+            sum(
+                interpreter(reply("Korvin is free after 3 days [41].", "TRUE"), question=CLAIM, answer="TRUE").values()
+            ),
+            1.0 - 0.4,
+        ]  # fmt: skip
     )
 
 
 def test_plain_string_and_conversational_completions_score_alike():
     plain = {**FINDER_BATCH, "prompts": ["case"] * 3, "completions": [GOOD_YES, GOOD_NO, "garbage"]}
     assert finder_reward(**plain) == finder_reward(**FINDER_BATCH)
-    assert completion_text([{"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]) == "ab"
+    assert (
+        completion_text(
+            [{"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]
+        )
+        == "ab"
+    )
     assert completion_text([{"role": "assistant", "content": ["a", {"type": "text", "text": None}]}]) == "a"
     assert completion_text({"role": "assistant", "content": "c"}) == "c"
     assert completion_text(None) == ""
@@ -315,7 +343,10 @@ def test_component_functions_sum_to_the_total_and_carry_their_names(agent, batch
 
 
 def test_registry_lookup_and_custom_configs():
-    assert get_reward_funcs(["finder_total", "interpreter_hedging"]) == [finder_reward, REWARD_FUNCS["interpreter_hedging"]]
+    assert get_reward_funcs(["finder_total", "interpreter_hedging"]) == [
+        finder_reward,
+        REWARD_FUNCS["interpreter_hedging"],
+    ]
     with pytest.raises(ValueError, match="finder_typo"):
         get_reward_funcs(["finder_typo"])
     with pytest.raises(ValueError, match="agent"):

@@ -5,11 +5,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clueweaver.narrative import from_paragraphs, from_text, load_narrative
+from clueweaver.narrative import from_paragraphs, load_narrative
 from clueweaver.packing import pack
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
-from clueweaver.segment import PRESETS, Preset, Segment, get_preset, load_presets, segment_narrative
+from clueweaver.segment import PRESETS, Segment, get_preset, load_presets, segment_narrative
 from tests.conftest import shared_path
 
 WORDS = "ship captain letter garden ball wedding storm hat ring horse sister doctor window".split()
@@ -17,11 +17,15 @@ WORDS = "ship captain letter garden ball wedding storm hat ring horse sister doc
 
 def story(n: int, seed: int = 0) -> list[str]:
     """Paragraphs with a rotating vocabulary, so every query word matches somewhere."""
-    return [f"{WORDS[(i * 7 + seed) % len(WORDS)]} and {WORDS[(i * 3 + seed) % len(WORDS)]} in part {i}." for i in range(n)]
+    return [
+        f"{WORDS[(i * 7 + seed) % len(WORDS)]} and {WORDS[(i * 3 + seed) % len(WORDS)]} in part {i}." for i in range(n)
+    ]
 
 
 def test_paper_presets_are_packaged():
-    assert {n: (p.max_selected, p.retrieval_paragraphs, p.window_paragraphs, p.char_budget) for n, p in PRESETS.items()} == {
+    assert {
+        n: (p.max_selected, p.retrieval_paragraphs, p.window_paragraphs, p.char_budget) for n, p in PRESETS.items()
+    } == {
         "detectiveqa": (10, 4, 6, 15000),
         "infinitebench": (7, 3, 6, 14000),
         "longbench_v2": (8, 4, 6, 15000),
@@ -37,7 +41,9 @@ def test_paper_presets_are_packaged():
 
 def test_custom_presets_from_yaml(tmp_path):
     path = tmp_path / "p.yaml"
-    path.write_text("tiny: {max_selected: 2, retrieval_paragraphs: 1, window_paragraphs: 3, char_budget: 500, num_anchors: 3}\n")
+    path.write_text(
+        "tiny: {max_selected: 2, retrieval_paragraphs: 1, window_paragraphs: 3, char_budget: 500, num_anchors: 3}\n"
+    )
     assert load_presets(path)["tiny"].num_anchors == 3
 
 
@@ -48,7 +54,9 @@ def test_segments_anchor_on_the_matching_paragraphs_and_merge_overlaps():
     texts[150] = "The gardener confessed that the emerald was never stolen."
     narrative = from_paragraphs(texts, title="emerald")
     index = build_index(narrative, None, use_cache=False)
-    question = Question("Where was the emerald hidden, and who hid it?", {"A": "greenhouse, gardener", "B": "attic, butler"})
+    question = Question(
+        "Where was the emerald hidden, and who hid it?", {"A": "greenhouse, gardener", "B": "attic, butler"}
+    )
     segments = segment_narrative(narrative, question, "detectiveqa", index=index)
     covered = {i for s in segments for i in s.paragraph_ids}
     assert {40, 150} <= covered
@@ -105,7 +113,9 @@ def test_segment_cap_drops_lowest_scores_and_reports_it():
 
 def test_overlong_paragraph_is_truncated_with_a_marker():
     narrative = from_paragraphs(["short", "y" * 5000, "short again"], title="long")
-    packet = pack(narrative, [Segment.span(1, 1, "retrieval", 1.0)], PRESETS["focused"].with_overrides(char_budget=1000))
+    packet = pack(
+        narrative, [Segment.span(1, 1, "retrieval", 1.0)], PRESETS["focused"].with_overrides(char_budget=1000)
+    )
     assert packet.truncated == (1,) and packet.chars <= 1000
     assert "paragraph truncated" in packet.text
 
@@ -130,7 +140,9 @@ def test_segments_and_packets_stay_inside_the_narrative(n, seed, preset_name, bu
     last = narrative.last_paragraph_of_chapter(max_chapter)
     preset = get_preset(preset_name).with_overrides(char_budget=budget)
     index = build_index(narrative, None, use_cache=False)
-    question = Question(f"Who brought the {WORDS[seed % len(WORDS)]}?", {"A": WORDS[(seed + 1) % len(WORDS)], "B": "the doctor"})
+    question = Question(
+        f"Who brought the {WORDS[seed % len(WORDS)]}?", {"A": WORDS[(seed + 1) % len(WORDS)], "B": "the doctor"}
+    )
     segments = segment_narrative(narrative, question, preset, index=index, max_chapter=max_chapter)
     assert segments
     seen = set()

@@ -11,11 +11,11 @@ import time
 
 import httpx
 import pytest
+from serve_helpers import running_server, scripted_room, upload, wait_until_ready
 
 from clueweaver.cli import main
 from clueweaver.testing import scripted_reader_backend
 from serve.app import UnsafeBind, check_bind
-from serve_helpers import running_server, scripted_room, upload, wait_until_ready
 
 WHY = {
     "question": "Why does Hester conclude that Silas Garrow lied about spending the night of the storm at home?",
@@ -26,7 +26,11 @@ WHY = {
         "D": "He had bought a railway ticket to Exeter for the morning after the storm.",
     },
 }
-CLAIM = {"kind": "claim", "question": "Tobias Wren was at the Anchor inn when the customs-house clock stopped.", "max_chapter": 6}
+CLAIM = {
+    "kind": "claim",
+    "question": "Tobias Wren was at the Anchor inn when the customs-house clock stopped.",
+    "max_chapter": 6,
+}
 
 
 def client(url: str, **headers) -> httpx.Client:
@@ -131,7 +135,11 @@ def test_bad_uploads_get_clear_4xx_errors_and_leave_nothing(tmp_path):
         assert_refused(upload(http, name="paper.pdf", content=b"%PDF-1.4"), 415, ".pdf", ".txt")
         assert_refused(upload(http, name="big.txt", content=b"word " * 3000), 413, "upload limit")
         assert_refused(http.post("/api/books", files={"other": ("x.txt", b"text")}), 422, "'file'")
-        assert_refused(http.post("/api/books", content=b"x" * 200_000, headers={"content-type": "text/plain"}), 413, "upload limit")
+        assert_refused(
+            http.post("/api/books", content=b"x" * 200_000, headers={"content-type": "text/plain"}),
+            413,
+            "upload limit",
+        )
         assert http.get("/api/books").json()["books"] == []
     data = tmp_path / "data"
     assert list((data / "books").iterdir()) == [] and list((data / "tmp").iterdir()) == []
@@ -141,7 +149,11 @@ def test_bad_requests_get_clear_4xx_errors_and_record_nothing(server):
     http, book, room = server
     ask = f"/api/books/{book['book_id']}/questions"
     cases = [
-        (http.post(ask, content=b'{"question": "Who', headers={"content-type": "application/json"}), 400, "not valid JSON"),
+        (
+            http.post(ask, content=b'{"question": "Who', headers={"content-type": "application/json"}),
+            400,
+            "not valid JSON",
+        ),
         (http.post(ask, content=b"[1, 2]", headers={"content-type": "application/json"}), 422, "JSON object"),
         (http.post(ask, json={}), 422, "question"),
         (http.post(ask, json={**WHY, "options": {**WHY["options"], "E": "a fifth option"}}), 422, "A, B, C, D"),
@@ -155,7 +167,15 @@ def test_bad_requests_get_clear_4xx_errors_and_record_nothing(server):
         (http.post(ask, json={**CLAIM, "options": {"A": "x", "B": "y"}}), 422, "claim takes no options"),
         (http.post(ask, json={**WHY, "kind": "open"}), 422, "kind"),
         (http.post(ask, json={**WHY, "answer": "C"}), 422, "answer"),
-        (http.post(ask, content=json.dumps({**WHY, "question": "x" * 1_100_000}), headers={"content-type": "application/json"}), 413, "larger than"),
+        (
+            http.post(
+                ask,
+                content=json.dumps({**WHY, "question": "x" * 1_100_000}),
+                headers={"content-type": "application/json"},
+            ),
+            413,
+            "larger than",
+        ),
         (http.post("/api/books/0000000000000000/questions", json=WHY), 404, "0000000000000000"),
         (http.get("/api/books/nope"), 404, "nope"),
         (http.delete("/api/books/nope"), 404, "nope"),
@@ -202,7 +222,10 @@ def test_twenty_concurrent_questions_are_batched_and_never_mixed(tmp_path):
     def question(n: int) -> dict:
         options = list(decoys)
         options.insert(n % 4, right)  # the right option moves, so answers differ across questions
-        return {"question": f"Case {n}: who polished the brass plate of the customs house?", "options": dict(zip("ABCD", options))}
+        return {
+            "question": f"Case {n}: who polished the brass plate of the customs house?",
+            "options": dict(zip("ABCD", options)),
+        }
 
     with running_server(room) as url, client(url) as http:
         book_id = wait_until_ready(http, upload(http).json()["book_id"])["book_id"]

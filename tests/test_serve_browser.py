@@ -11,7 +11,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from serve_helpers import DEMO_BOOK, running_server, scripted_room
 
 CHROMIUM_FLAGS = (
@@ -31,7 +30,9 @@ def _browser_binaries() -> tuple[str, str]:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
     if not chromium or not driver:
-        pytest.skip("headless Chromium is not installed (apt-get install chromium chromium-driver); the page test needs it")
+        pytest.skip(
+            "headless Chromium is not installed (apt-get install chromium chromium-driver); the page test needs it"
+        )
     return chromium, driver
 
 
@@ -66,7 +67,11 @@ def test_upload_ask_and_read_the_cited_paragraphs(browser, tmp_path):
         browser.find_element(By.ID, "upload-file").send_keys(str(DEMO_BOOK))
         browser.find_element(By.ID, "upload-button").click()
         wait.until(lambda d: "Added" in d.find_element(By.ID, "upload-message").text)
-        wait.until(lambda d: d.find_element(By.ID, "ask-form").is_displayed() and d.find_element(By.ID, "ask-button").is_enabled())
+        wait.until(
+            lambda d: (
+                d.find_element(By.ID, "ask-form").is_displayed() and d.find_element(By.ID, "ask-button").is_enabled()
+            )
+        )
         assert "demo_mystery" in browser.find_element(By.ID, "book-list").text
         assert "53 paragraphs" in browser.find_element(By.ID, "book-list").text
 
@@ -99,7 +104,11 @@ def test_upload_ask_and_read_the_cited_paragraphs(browser, tmp_path):
         assert first - 1 in shown and first + 1 in shown  # surrounding text, not the paragraph alone
         highlighted = browser.find_element(By.ID, f"p-{first}")
         assert highlighted.value_of_css_property("background-color") not in ("rgba(0, 0, 0, 0)", "transparent")
-        assert highlighted.text.endswith(httpx.get(f"{url}/api/books/{book_id}/paragraphs?start={first}&end={first}").json()["paragraphs"][0]["text"])
+        assert highlighted.text.endswith(
+            httpx.get(f"{url}/api/books/{book_id}/paragraphs?start={first}&end={first}").json()["paragraphs"][0][
+                "text"
+            ]
+        )
         # clicking a citation brings its paragraph into view, flashing
         links[0].click()
         wait.until(lambda d: "flash" in d.find_element(By.ID, f"p-{links[0].text}").get_attribute("class"))
@@ -125,5 +134,9 @@ def test_upload_ask_and_read_the_cited_paragraphs(browser, tmp_path):
         wait.until(lambda d: d.find_element(By.ID, "ask-error").is_displayed())
         assert "at least two options" in browser.find_element(By.ID, "ask-error").text
         assert not browser.find_element(By.ID, "progress").is_displayed()
-        errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE" and entry["source"] != "network"]
+        errors = [
+            entry
+            for entry in browser.get_log("browser")
+            if entry["level"] == "SEVERE" and entry["source"] != "network"
+        ]
         assert errors == []  # no JavaScript error along the way

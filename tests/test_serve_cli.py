@@ -13,6 +13,9 @@ import time
 
 import httpx
 import pytest
+from conftest import REPO_ROOT
+from serve_helpers import DEMO_BOOK
+from test_backends_vllm import FakeLLM, _install_fake_vllm
 
 from clueweaver.cli import main
 from clueweaver.config import load_config
@@ -20,10 +23,6 @@ from clueweaver.pipeline import PipelineConfig
 from clueweaver.reading_room import load_models
 from clueweaver.serve_config import ServeConfig
 from clueweaver.testing import qwen3_tokenizer_dir
-from serve_helpers import DEMO_BOOK
-from test_backends_vllm import FakeLLM, _install_fake_vllm
-
-from conftest import REPO_ROOT
 
 
 def _adapter(folder):
@@ -39,10 +38,16 @@ def test_the_one_gpu_configuration_loads_both_adapters_into_one_vllm_engine(monk
     assert PipelineConfig.from_dict(config.pipeline).preset.name == "detectiveqa"
     models = config.models
     models.finder = models.interpreter = str(tiny_qwen3_path)  # the base, here tiny; adapters over it
-    models.finder_adapter, models.interpreter_adapter = _adapter(tmp_path / "finder"), _adapter(tmp_path / "interpreter")
+    models.finder_adapter, models.interpreter_adapter = (
+        _adapter(tmp_path / "finder"),
+        _adapter(tmp_path / "interpreter"),
+    )
     agents = load_models(models)
     (engine,) = FakeLLM.instances  # one engine, one copy of the base weights
-    assert agents.finder is agents.interpreter and (agents.finder_adapter, agents.interpreter_adapter) == ("finder", "interpreter")
+    assert agents.finder is agents.interpreter and (agents.finder_adapter, agents.interpreter_adapter) == (
+        "finder",
+        "interpreter",
+    )
     assert engine.engine_args["enable_lora"] is True and engine.engine_args["max_loras"] == 2
     assert engine.engine_args["gpu_memory_utilization"] == 0.82 and engine.engine_args["max_model_len"] == 32768
 
@@ -51,7 +56,9 @@ def test_two_full_checkpoints_on_one_gpu_take_turns_in_sleep_mode(monkeypatch, t
     _install_fake_vllm(monkeypatch)
     asleep = []
     monkeypatch.setattr(FakeLLM, "reset_prefix_cache", lambda self: None, raising=False)
-    monkeypatch.setattr(FakeLLM, "sleep", lambda self, level=1: asleep.append(FakeLLM.instances.index(self)), raising=False)
+    monkeypatch.setattr(
+        FakeLLM, "sleep", lambda self, level=1: asleep.append(FakeLLM.instances.index(self)), raising=False
+    )
     config = load_config(ServeConfig, REPO_ROOT / "configs" / "serve.yaml", {"models.sequential": True})
     models = config.models
     second = tmp_path / "interpreter-model"
@@ -71,13 +78,28 @@ def test_the_two_gpu_configuration_gives_each_agent_its_server(monkeypatch):
     agents = load_models(config.models)
     assert agents.finder is not agents.interpreter
     assert (agents.finder.model, agents.interpreter.model) == ("finder", "interpreter")
-    assert agents.finder.base_url.startswith("http://127.0.0.1:8001") and agents.interpreter.base_url.startswith("http://127.0.0.1:8002")
+    assert agents.finder.base_url.startswith("http://127.0.0.1:8001") and agents.interpreter.base_url.startswith(
+        "http://127.0.0.1:8002"
+    )
     agents.close()
 
 
 def test_bad_settings_are_clean_errors(tmp_path, capsys):
     data = str(tmp_path / "data")
-    assert main(["serve", "--data-dir", data, "--models.backend", "scripted", "--models.options", "{gpu_memory_utilization: 0.8}"]) == 2
+    assert (
+        main(
+            [
+                "serve",
+                "--data-dir",
+                data,
+                "--models.backend",
+                "scripted",
+                "--models.options",
+                "{gpu_memory_utilization: 0.8}",
+            ]
+        )
+        == 2
+    )
     assert "do not apply to the scripted backend" in capsys.readouterr().err
     assert main(["serve", "--data-dir", data, "--models.backend", "scripted", "--pipeline", "{preset: fastest}"]) == 2
     assert "unknown preset 'fastest'" in capsys.readouterr().err
@@ -102,7 +124,9 @@ def test_the_command_serves_until_interrupted(tmp_path):
     env.pop("CLUEWEAVER_TOKEN", None)
     command = [sys.executable, "-m", "clueweaver", "serve", "--port", str(port), "--data-dir", str(data),
                "--encoder", "none", "--models.backend", "scripted"]  # fmt: skip
-    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -110,7 +134,9 @@ def test_the_command_serves_until_interrupted(tmp_path):
                 health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).json()
                 break
             except httpx.HTTPError:
-                assert process.poll() is None and time.monotonic() < deadline, process.stdout.read() if process.poll() is not None else "no server"
+                assert process.poll() is None and time.monotonic() < deadline, (
+                    process.stdout.read() if process.poll() is not None else "no server"
+                )
                 time.sleep(0.1)
         assert health["status"] == "ok" and health["backend"] == "scripted"
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:

@@ -9,13 +9,16 @@ import threading
 
 import httpx
 import pytest
+from serve_helpers import running_server, serve_config, upload, wait_until_ready
 
 from clueweaver.reading_room import ReadingRoom
-from serve_helpers import running_server, serve_config, upload, wait_until_ready
 
 QUESTIONS = [
     {"question": "Who hid the wages in the signal lantern?", "options": {"A": "Tobias Wren", "B": "Silas Garrow"}},
-    {"question": "Where was the umbrella left to dry?", "options": {"A": "In the hall", "B": "On the quay", "C": "At the Anchor"}},
+    {
+        "question": "Where was the umbrella left to dry?",
+        "options": {"A": "In the hall", "B": "On the quay", "C": "At the Anchor"},
+    },
     {"kind": "claim", "question": "The church clock struck eleven when the rain began.", "max_chapter": 3},
 ]
 
@@ -24,8 +27,17 @@ QUESTIONS = [
 def test_questions_on_the_tiny_model_share_the_engine_and_keep_their_own_answers(tmp_path, tiny_qwen3_path):
     config = serve_config(
         tmp_path / "data",
-        models={"backend": "hf", "finder": str(tiny_qwen3_path), "interpreter": str(tiny_qwen3_path), "options": {"device": "cpu"}},
-        pipeline={"preset": "focused", "finder_sampling": {"max_new_tokens": 8}, "interpreter_sampling": {"max_new_tokens": 8}},
+        models={
+            "backend": "hf",
+            "finder": str(tiny_qwen3_path),
+            "interpreter": str(tiny_qwen3_path),
+            "options": {"device": "cpu"},
+        },
+        pipeline={
+            "preset": "focused",
+            "finder_sampling": {"max_new_tokens": 8},
+            "interpreter_sampling": {"max_new_tokens": 8},
+        },
         batching={"max_wait_ms": 400},  # long enough for all three questions' Finder calls to meet
     )
     room = ReadingRoom(config)
@@ -55,7 +67,9 @@ def test_questions_on_the_tiny_model_share_the_engine_and_keep_their_own_answers
         assert result["fallback"] == (not result["answer_legal"])
         assert trace["config"]["finder_model"] == str(tiny_qwen3_path)
         # real chat-templated prompts, outputs capped by the configured sampling
-        assert all(s["finder"]["prompt_tokens"] > 300 and s["finder"]["completion_tokens"] <= 8 for s in trace["segments"])
+        assert all(
+            s["finder"]["prompt_tokens"] > 300 and s["finder"]["completion_tokens"] <= 8 for s in trace["segments"]
+        )
     assert responses[2].json()["result"]["trace"]["reading_limit"]["max_chapter"] == 3
     stats = room.engine.stats
     assert stats.merged_calls >= 1 and stats.calls < stats.requests

@@ -40,7 +40,9 @@ def test_components_sum_to_the_total_on_real_rows():
     columns = {k: [r[k] for r in rows] for k in ("label", "gold_ids", "allowed_ids")}
     funcs, weights = training.select_reward_funcs("finder")
     prompts = [r["prompt"] for r in rows]
-    weighted = [sum(w * f(prompts, completions, **columns)[i] for f, w in zip(funcs, weights)) for i in range(len(rows))]
+    weighted = [
+        sum(w * f(prompts, completions, **columns)[i] for f, w in zip(funcs, weights)) for i in range(len(rows))
+    ]
     assert weighted == pytest.approx(REWARD_FUNCS["finder_total"](prompts, completions, **columns))
     assert max(weighted) > 0  # the replies above earn real rewards, not all zeros
 
@@ -93,12 +95,17 @@ def test_protocol_prompts_are_recognised_per_agent():
         assert training.protocol_prompt_problem(interpreter_messages(question, packet), "interpreter") is None
         calibration = calibration_messages(question, packet, "<reason>[1]</reason><answer>A</answer>")
         assert training.protocol_prompt_problem(calibration, "interpreter") is None
-        assert "not the protocol's finder prompt" in training.protocol_prompt_problem(interpreter_messages(question, packet), "finder")
+        assert "not the protocol's finder prompt" in training.protocol_prompt_problem(
+            interpreter_messages(question, packet), "finder"
+        )
 
 
 def test_edited_or_malformed_prompts_are_caught():
     messages = finder_messages(QUESTION, "[1] text")
-    edited = [{**messages[0], "content": messages[0]["content"].replace("Favour recall", "Favour precision")}, messages[1]]
+    edited = [
+        {**messages[0], "content": messages[0]["content"].replace("Favour recall", "Favour precision")},
+        messages[1],
+    ]
     assert "another prompt version" in training.protocol_prompt_problem(edited, "finder")
     assert "exactly one system message" in training.protocol_prompt_problem(messages[1:], "finder")
     assert "no user message" in training.protocol_prompt_problem(messages[:1], "finder")
@@ -111,7 +118,9 @@ def test_dataset_sources_and_their_errors(tmp_path):
     jsonl = write_jsonl(tmp_path / "finder.jsonl", rows)
     assert len(training.load_grpo_dataset(str(jsonl))) == 8
     folder = tmp_path / "hf"
-    datasets.DatasetDict({"train": datasets.Dataset.from_list(rows), "test": datasets.Dataset.from_list(rows[:2])}).save_to_disk(str(folder))
+    datasets.DatasetDict(
+        {"train": datasets.Dataset.from_list(rows), "test": datasets.Dataset.from_list(rows[:2])}
+    ).save_to_disk(str(folder))
     assert len(training.load_grpo_dataset(str(folder), split="test")) == 2
     with pytest.raises(TrainingSetupError, match="no split 'validation'; it has train, test"):
         training.load_grpo_dataset(str(folder), split="validation")
@@ -128,14 +137,20 @@ def test_columns_are_checked_per_agent(tmp_path):
     training.check_columns(dataset, "finder")
     with pytest.raises(TrainingSetupError, match="the interpreter needs column\\(s\\) answer"):
         training.check_columns(dataset, "interpreter")
-    flat = training.load_grpo_dataset(str(write_jsonl(tmp_path / "s.jsonl", [{"prompt": "plain text", "label": "YES"}])))
+    flat = training.load_grpo_dataset(
+        str(write_jsonl(tmp_path / "s.jsonl", [{"prompt": "plain text", "label": "YES"}]))
+    )
     with pytest.raises(TrainingSetupError, match="must hold chat messages"):
         training.check_columns(flat, "finder")
     stale = finder_rows()
     stale[3]["prompt"][0]["content"] += " Be brief."
     with pytest.raises(TrainingSetupError, match="row 3: its system message is not the protocol's finder prompt"):
-        training.check_protocol_prompts(training.load_grpo_dataset(str(write_jsonl(tmp_path / "x.jsonl", stale))), "finder")
-    training.check_protocol_prompts(training.load_grpo_dataset(str(write_jsonl(tmp_path / "i.jsonl", interpreter_rows()))), "interpreter")
+        training.check_protocol_prompts(
+            training.load_grpo_dataset(str(write_jsonl(tmp_path / "x.jsonl", stale))), "finder"
+        )
+    training.check_protocol_prompts(
+        training.load_grpo_dataset(str(write_jsonl(tmp_path / "i.jsonl", interpreter_rows()))), "interpreter"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +166,9 @@ def qwen3_tokenizer():
 def test_prompt_lengths_are_counted_as_the_trainer_renders_them(tmp_path, qwen3_tokenizer):
     dataset = training.load_grpo_dataset(str(write_jsonl(tmp_path / "f.jsonl", finder_rows())))
     counts = training.prompt_token_counts(dataset, qwen3_tokenizer, {"enable_thinking": False}, batch_size=3)
-    rendered = qwen3_tokenizer.apply_chat_template(dataset[5]["prompt"], tokenize=False, add_generation_prompt=True, enable_thinking=False)
+    rendered = qwen3_tokenizer.apply_chat_template(
+        dataset[5]["prompt"], tokenize=False, add_generation_prompt=True, enable_thinking=False
+    )
     assert rendered.endswith("<think>\n\n</think>\n\n")  # thinking disabled: the empty block is part of the prompt
     assert counts[5] == len(qwen3_tokenizer(rendered, add_special_tokens=False)["input_ids"])
     assert len(counts) == 8 and min(counts) > 300
@@ -214,7 +231,9 @@ def test_wandb_reporting_without_wandb_installed_is_a_clear_error(monkeypatch):
 
 
 def test_vllm_context_must_hold_prompt_and_completion():
-    args = SimpleNamespace(use_vllm=True, max_completion_length=256, vllm_max_model_length=9216, vllm_enable_sleep_mode=False)
+    args = SimpleNamespace(
+        use_vllm=True, max_completion_length=256, vllm_max_model_length=9216, vllm_enable_sleep_mode=False
+    )
     with pytest.raises(TrainingSetupError, match="set it to 9472"):
         training.check_rollout_settings(args, 9216)
     args.vllm_max_model_length = 9472
@@ -269,8 +288,14 @@ def test_cpu_log_probs_match_the_full_vocabulary_computation(tmp_path, monkeypat
 def _fake_checkpoint(output_dir: Path, step: int) -> Path:
     folder = output_dir / f"checkpoint-{step}"
     folder.mkdir(parents=True)
-    for name, content in (("model.safetensors", b"weights"), ("config.json", b"{}"), ("tokenizer.json", b"{}"),
-                          ("optimizer.pt", b"state"), ("scheduler.pt", b"s"), ("rng_state.pth", b"r")):
+    for name, content in (
+        ("model.safetensors", b"weights"),
+        ("config.json", b"{}"),
+        ("tokenizer.json", b"{}"),
+        ("optimizer.pt", b"state"),
+        ("scheduler.pt", b"s"),
+        ("rng_state.pth", b"r"),
+    ):
         (folder / name).write_bytes(content)
     return folder
 
@@ -291,7 +316,9 @@ def test_each_checkpoint_is_pushed_to_its_own_hub_revision(tmp_path):
         for step in (2, 4):
             _fake_checkpoint(tmp_path, step)
             callback.on_save(args, SimpleNamespace(global_step=step, is_world_process_zero=True), None)
-        callback.on_save(args, SimpleNamespace(global_step=4, is_world_process_zero=False), None)  # other ranks: nothing
+        callback.on_save(
+            args, SimpleNamespace(global_step=4, is_world_process_zero=False), None
+        )  # other ranks: nothing
     repo = hub.repos["lab/finder"]
     assert repo["private"]
     assert set(repo["branches"]) == {"main", "step-000002", "step-000004"}

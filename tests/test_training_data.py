@@ -178,16 +178,28 @@ def test_finder_target_samples_pairs(counter, cache_dir, finder):
 def test_gold_outside_the_narrative_is_an_error_naming_the_row(tmp_path, counter, cache_dir):
     path = tmp_path / "bench.jsonl"
     records = [
-        {"record": "narrative", "book_id": "b", "paragraphs": ["The butler hid the key.", "Rain fell.", "The key was found."]},
-        {"record": "item", "item_id": "q1", "benchmark": "mine", "book_id": "b",
-         "question": {"text": "Who hid the key?", "kind": "mcq", "options": {"A": "butler", "B": "maid"}},
-         "answer": "A", "gold_evidence": [7]},
-    ]  # fmt: skip
+        {
+            "record": "narrative",
+            "book_id": "b",
+            "paragraphs": ["The butler hid the key.", "Rain fell.", "The key was found."],
+        },
+        {
+            "record": "item",
+            "item_id": "q1",
+            "benchmark": "mine",
+            "book_id": "b",
+            "question": {"text": "Who hid the key?", "kind": "mcq", "options": {"A": "butler", "B": "maid"}},
+            "answer": "A",
+            "gold_evidence": [7],
+        },
+    ]
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
     config = finder_config(cache_dir, sources=[{"name": "jsonl", "path": str(path)}])
     with pytest.raises(BenchmarkError, match=r"bench\.jsonl, line 2: .*gold evidence paragraph\(s\) \[7\] outside"):
         build_finder_rows(config, token_counter=counter)
-    skipped = build_finder_rows(finder_config(cache_dir, sources=[{"name": "jsonl", "path": str(path)}], skip_bad=True), token_counter=counter)
+    skipped = build_finder_rows(
+        finder_config(cache_dir, sources=[{"name": "jsonl", "path": str(path)}], skip_bad=True), token_counter=counter
+    )
     assert skipped.stats["sources"]["bench"]["skipped"] == 1 and skipped.stats["examples"] == 0
 
 
@@ -223,7 +235,9 @@ class KeywordTeacher:
             assert "correct answer is known" in messages[0]["content"]
             hits = keyword_paragraphs(messages[-1]["content"], self.keyword)
             if hits:
-                replies.append(Reply(f"<reason>The clue is in [{', '.join(map(str, hits))}].</reason><answer>YES</answer>"))
+                replies.append(
+                    Reply(f"<reason>The clue is in [{', '.join(map(str, hits))}].</reason><answer>YES</answer>")
+                )
             else:
                 replies.append(Reply("<reason>The segment does not mention it.</reason><answer>NO</answer>"))
         return replies
@@ -309,7 +323,9 @@ def failed_items(tmp_path_factory):
 def interpreter(counter, cache_dir, failed_items):
     shared_path("leval_scifi")
     shared_path("gutenqa_emma")
-    return build_interpreter_rows(interpreter_config(cache_dir, predictions=[str(failed_items)]), token_counter=counter)
+    return build_interpreter_rows(
+        interpreter_config(cache_dir, predictions=[str(failed_items)]), token_counter=counter
+    )
 
 
 def test_interpreter_rows_have_the_schema_and_the_protocols_prompt(interpreter):
@@ -348,7 +364,8 @@ def test_interpreter_mixture_follows_the_weights(interpreter):
 
 
 def test_interpreter_hard_share_and_flags_come_from_the_predictions(interpreter, failed_items):
-    failed = {json.loads(l)["item_id"] for l in open(failed_items) if not json.loads(l)["correct"]}
+    records = [json.loads(line) for line in open(failed_items)]
+    failed = {r["item_id"] for r in records if not r["correct"]}
     rows = all_rows(interpreter)
     for row in rows:
         assert row["hard"] == (row["item_id"] in failed)
@@ -374,7 +391,9 @@ def test_interpreter_synthetic_claims_share_their_items_packet(interpreter):
 def test_interpreter_splits_by_book(interpreter):
     books = {split: {row["book_key"] for row in rows} for split, rows in interpreter.rows_by_split.items()}
     assert sum(bool(b) for b in books.values()) >= 2
-    assert not (books["train"] & books["validation"] or books["train"] & books["test"] or books["validation"] & books["test"])
+    assert not (
+        books["train"] & books["validation"] or books["train"] & books["test"] or books["validation"] & books["test"]
+    )
 
 
 def test_interpreter_and_finder_rows_feed_the_rewards(interpreter, finder):
@@ -384,7 +403,9 @@ def test_interpreter_and_finder_rows_feed_the_rewards(interpreter, finder):
     labels = ("TRUE", "FALSE") if row["answer_kind"] == "claim" else [k for k, v in row["options"].items() if v]
     wrong = next(label for label in labels if label != row["answer"])
     bad = f"<reason>Paragraph [{cited}] decides it.</reason><answer>{wrong}</answer>"
-    columns = {k: [row[k]] * 2 for k in ("question", "answer", "answer_kind", "options", "allowed_ids", "hard", "evidence")}
+    columns = {
+        k: [row[k]] * 2 for k in ("question", "answer", "answer_kind", "options", "allowed_ids", "hard", "evidence")
+    }
     rewards = REWARD_FUNCS["interpreter_total"](prompts=[row["prompt"]] * 2, completions=[good, bad], **columns)
     assert rewards[0] > rewards[1]
 
@@ -416,7 +437,9 @@ def test_teacher_from_config_goes_through_the_backend_interface(tmp_path, monkey
 
     fake.load_backend, fake.SamplingConfig = load_backend, SamplingConfig
     monkeypatch.setitem(sys.modules, "clueweaver.backends", fake)
-    config = TeacherConfig(backend="openai", model="Qwen/Qwen3-32B", options={"base_url": "http://h:1/v1"}, cache_dir=str(tmp_path))
+    config = TeacherConfig(
+        backend="openai", model="Qwen/Qwen3-32B", options={"base_url": "http://h:1/v1"}, cache_dir=str(tmp_path)
+    )
     teacher = TeacherLabeler.from_config(config)
     assert calls["load"] == ("openai", "Qwen/Qwen3-32B", {"base_url": "http://h:1/v1"})
     assert teacher.sampling == ("sampling", 0.0) and teacher.cache_path.parent == tmp_path
@@ -426,8 +449,13 @@ def test_teacher_from_config_goes_through_the_backend_interface(tmp_path, monkey
 
 
 def test_a_teacher_cache_line_torn_by_an_interruption_is_cut_before_the_next_append(tmp_path):
-    conversations = [[{"role": "system", "content": "The correct answer is known."}, {"role": "user", "content": f"Segment:\n[{n}] a door"}]
-                     for n in range(3)]  # fmt: skip
+    conversations = [
+        [
+            {"role": "system", "content": "The correct answer is known."},
+            {"role": "user", "content": f"Segment:\n[{n}] a door"},
+        ]
+        for n in range(3)
+    ]
     first = TeacherLabeler(KeywordTeacher("door"), model="fake", cache_dir=tmp_path, batch_size=8)
     first.complete(conversations[:2])
     with open(first.cache_path, "a", encoding="utf-8") as f:

@@ -41,9 +41,18 @@ def test_build_script_writes_datasets_jsonl_and_cards(tmp_path, capsys, script, 
         assert [json.loads(line)[label] for line in lines] == data[split][label]
     card = (out / "hf" / "README.md").read_text()
     assert card == (out / "jsonl" / "README.md").read_text()
-    for heading in ("## Splits", "## Label provenance", "## Token lengths", "## Dropped along the way", "## Configuration"):
+    for heading in (
+        "## Splits",
+        "## Label provenance",
+        "## Token lengths",
+        "## Dropped along the way",
+        "## Configuration",
+    ):
         assert heading in card
-    assert "over-long prompts were dropped" in card and json.loads((out / "stats.json").read_text())["examples"] == summary["examples"]
+    assert (
+        "over-long prompts were dropped" in card
+        and json.loads((out / "stats.json").read_text())["examples"] == summary["examples"]
+    )
 
 
 def test_bad_data_exits_with_a_message_naming_the_row(tmp_path, capsys):
@@ -53,6 +62,13 @@ def test_bad_data_exits_with_a_message_naming_the_row(tmp_path, capsys):
         + json.dumps({"record": "item", "item_id": "q", "benchmark": "m", "book_id": "b",
                       "question": {"text": "Is it?", "kind": "claim"}, "answer": "TRUE", "gold_evidence": [5]}) + "\n"
     )  # fmt: skip
-    argv = ["--sources", f"[{{name: jsonl, path: '{bench}'}}]", "--output-dir", str(tmp_path / "out"), "--encoder", "none"]
+    argv = [
+        "--sources",
+        f"[{{name: jsonl, path: '{bench}'}}]",
+        "--output-dir",
+        str(tmp_path / "out"),
+        "--encoder",
+        "none",
+    ]
     assert run_script("build_finder_data", argv) == 2
     assert "bench.jsonl, line 2" in capsys.readouterr().err and not (tmp_path / "out").exists()

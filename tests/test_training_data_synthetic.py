@@ -38,14 +38,20 @@ BOOK = from_paragraphs(
     ],
     title="A study",
 )
-QUESTION = Question("Where did Holmes meet Lestrade?", {"A": "At the station", "B": "In the garden", "C": "At Briony Lodge"})
+QUESTION = Question(
+    "Where did Holmes meet Lestrade?", {"A": "At the station", "B": "In the garden", "C": "At Briony Lodge"}
+)
 
 
 def word_diff(a: str, b: str) -> list[tuple[str, str]]:
     """The (removed, inserted) word runs between two texts, punctuation aside."""
     left, right = re.findall(r"\w+", a), re.findall(r"\w+", b)
     matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
-    return [(" ".join(left[i1:i2]), " ".join(right[j1:j2])) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
+    return [
+        (" ".join(left[i1:i2]), " ".join(right[j1:j2]))
+        for op, i1, i2, j1, j2 in matcher.get_opcodes()
+        if op != "equal"
+    ]
 
 
 def test_option_claims_are_true_for_the_gold_option_and_differ_only_in_the_option():
@@ -82,15 +88,23 @@ def test_entity_swap_replaces_one_name_by_another_of_its_kind():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(min_value=0, max_value=9999), st.sampled_from(["two", "Seven", "12"]), st.integers(min_value=0, max_value=10**6))
+@given(
+    st.integers(min_value=0, max_value=9999),
+    st.sampled_from(["two", "Seven", "12"]),
+    st.integers(min_value=0, max_value=10**6),
+)
 @example(year=12, count="12", seed=0)
 def test_number_swap_changes_one_number_at_each_of_its_occurrences(year, count, seed):
     claim = f"In {year} the detective found {count} letters."
     edited = number_swap(claim, random.Random(seed))
     assert edited.label == "FALSE" and edited.edit == "number" and edited.original != edited.replacement.lower()
     diff = word_diff(claim, edited.text)
-    assert {(removed.lower(), inserted.lower()) for removed, inserted in diff} == {(edited.original.lower(), edited.replacement.lower())}
-    assert len(diff) == len(re.findall(rf"\b{edited.original}\b", claim, flags=re.IGNORECASE))  # "In 12 ... 12 letters": both
+    assert {(removed.lower(), inserted.lower()) for removed, inserted in diff} == {
+        (edited.original.lower(), edited.replacement.lower())
+    }
+    assert len(diff) == len(
+        re.findall(rf"\b{edited.original}\b", claim, flags=re.IGNORECASE)
+    )  # "In 12 ... 12 letters": both
 
 
 def test_number_swap_needs_a_number():
@@ -156,22 +170,30 @@ def test_assign_splits_is_per_group_seeded_and_disjoint():
 def test_readable_part_keeps_ids_and_cuts_chapters():
     narrative = from_paragraphs(["CHAPTER I", "a", "b", "CHAPTER II", "c", "d"], title="t")
     part = readable_part(narrative, 4)
-    assert [p.id for p in part.paragraphs] == [0, 1, 2, 3, 4] and part.render([4], gap_markers=False) == narrative.render([4], gap_markers=False)
+    assert [p.id for p in part.paragraphs] == [0, 1, 2, 3, 4] and part.render(
+        [4], gap_markers=False
+    ) == narrative.render([4], gap_markers=False)
     assert [(c.first_paragraph, c.last_paragraph) for c in part.chapters] == [(0, 2), (3, 4)]
     assert readable_part(narrative, None) is narrative
 
 
 def test_reading_cases_turn_open_items_into_claims_and_cut_before_the_reveal():
     preset = get_preset("detectiveqa")
-    narrative = from_paragraphs(["The mud on his boots.", "More talk.", "The reveal: the gardener did it."], title="Mud")
+    narrative = from_paragraphs(
+        ["The mud on his boots.", "More talk.", "The reveal: the gardener did it."], title="Mud"
+    )
     bmds = BenchmarkItem(
         "bmds:X", "bmds", "X", Question.open("What is the essential clue?"), position=2,
         metadata={"essential_clue": "The mud on the boots", "most_salient_clue": "_none", "title": "Mud"},
     )  # fmt: skip
     cases = reading_cases(bmds, narrative, preset, bmds_clue_fields=["essential_clue", "most_salient_clue"])
     assert len(cases) == 1 and cases[0].case_id == "bmds:X#essential_clue" and len(cases[0].narrative) == 2
-    assert cases[0].question.is_claim and cases[0].answer == "TRUE" and "The mud on the boots" in cases[0].question.text
-    gutenqa = BenchmarkItem("g:1", "gutenqa", "emma", Question.open("Why?"), gold_evidence=(1,), metadata={"reference_answer": "Because."})
+    assert (
+        cases[0].question.is_claim and cases[0].answer == "TRUE" and "The mud on the boots" in cases[0].question.text
+    )
+    gutenqa = BenchmarkItem(
+        "g:1", "gutenqa", "emma", Question.open("Why?"), gold_evidence=(1,), metadata={"reference_answer": "Because."}
+    )
     (case,) = reading_cases(gutenqa, narrative, preset)
     assert case.question == Question.claim("Because.") and case.evidence == (1,) and case.evidence_source == "gold"
     late_gold = BenchmarkItem("d:1", "detectiveqa", "d", QUESTION, answer="A", gold_evidence=(0, 2), position=2)

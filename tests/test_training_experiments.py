@@ -30,9 +30,13 @@ probe = _script("grpo_scale_probe")
 def test_demonstrations_show_a_fully_rewarded_reply():
     for row in finder_rows():
         reply = signal.demonstration_reply({**row, "answer_kind": "claim"})
-        scores = finder_reward_components(reply, label=row["label"], gold_ids=row["gold_ids"], allowed_ids=row["allowed_ids"])
-        expected = {"YES": ("format", "verdict", "id_f1", "compact_ids", "length"),
-                    "NO": ("format", "verdict", "negative_rationale", "length")}[row["label"]]
+        scores = finder_reward_components(
+            reply, label=row["label"], gold_ids=row["gold_ids"], allowed_ids=row["allowed_ids"]
+        )
+        expected = {
+            "YES": ("format", "verdict", "id_f1", "compact_ids", "length"),
+            "NO": ("format", "verdict", "negative_rationale", "length"),
+        }[row["label"]]
         assert all(scores[c] > 0 for c in expected), (row["label"], scores)
 
 

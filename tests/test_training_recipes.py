@@ -18,7 +18,16 @@ PAPER = {  # Table 7: (recipe, learning rate, grad accumulation, train samples, 
     "finder": ("configs/finder/qwen3-4b-grpo.yaml", 5e-7, 8, 12000, 150, 512),
     "interpreter": ("configs/interpreter/qwen3-4b-grpo.yaml", 3e-7, 2, 1000, 100, 128),
 }
-LORA_KEYS = {"use_peft", "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "learning_rate", "output_dir", "run_name"}
+LORA_KEYS = {
+    "use_peft",
+    "lora_r",
+    "lora_alpha",
+    "lora_dropout",
+    "lora_target_modules",
+    "learning_rate",
+    "output_dir",
+    "run_name",
+}
 
 
 def parse(recipe: Path, monkeypatch, *overrides):
@@ -29,8 +38,12 @@ def parse(recipe: Path, monkeypatch, *overrides):
 
 def test_recipes_are_found():
     names = {p.relative_to(ROOT).as_posix() for p in RECIPES}
-    assert {PAPER["finder"][0], PAPER["interpreter"][0], "configs/finder/qwen3-4b-grpo-lora.yaml",
-            "configs/interpreter/qwen3-4b-grpo-lora.yaml"} <= names
+    assert {
+        PAPER["finder"][0],
+        PAPER["interpreter"][0],
+        "configs/finder/qwen3-4b-grpo-lora.yaml",
+        "configs/interpreter/qwen3-4b-grpo-lora.yaml",
+    } <= names
 
 
 @pytest.mark.parametrize("recipe", RECIPES, ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -38,7 +51,10 @@ def test_every_key_is_accepted_by_trl(recipe, monkeypatch):
     script, grpo, model = parse(recipe, monkeypatch)
     agent = recipe.parent.name
     funcs, weights = training.select_reward_funcs(
-        agent, script.reward_funcs, grpo.reward_weights, allow_ablation=script.allow_reward_ablation,
+        agent,
+        script.reward_funcs,
+        grpo.reward_weights,
+        allow_ablation=script.allow_reward_ablation,
         aggregation=grpo.multi_objective_aggregation,
     )
     assert [f.__name__ for f in funcs] == component_names(agent)
@@ -77,22 +93,39 @@ def test_lora_recipe_is_the_paper_recipe_plus_an_adapter(agent, monkeypatch):
     full = yaml.safe_load((ROOT / PAPER[agent][0]).read_text())
     lora_path = ROOT / PAPER[agent][0].replace(".yaml", "-lora.yaml")
     lora = yaml.safe_load(lora_path.read_text())
-    assert {k: v for k, v in lora.items() if k not in LORA_KEYS} == {k: v for k, v in full.items() if k not in LORA_KEYS}
+    assert {k: v for k, v in lora.items() if k not in LORA_KEYS} == {
+        k: v for k, v in full.items() if k not in LORA_KEYS
+    }
     assert lora["output_dir"] != full["output_dir"]
     script, grpo, model = parse(lora_path, monkeypatch)
     assert model.use_peft and model.lora_r == 32 and "down_proj" in model.lora_target_modules
 
 
 def test_command_line_overrides_the_recipe(monkeypatch):
-    script, grpo, model = parse(ROOT / PAPER["finder"][0], monkeypatch, "--max_steps", "3", "--report_to", "none",
-                                "--dataset_name", "x.jsonl", "--use_peft", "true")
+    script, grpo, model = parse(
+        ROOT / PAPER["finder"][0],
+        monkeypatch,
+        "--max_steps",
+        "3",
+        "--report_to",
+        "none",
+        "--dataset_name",
+        "x.jsonl",
+        "--use_peft",
+        "true",
+    )
     assert grpo.max_steps == 3 and grpo.report_to == [] and script.dataset_name == "x.jsonl" and model.use_peft
 
 
 @pytest.mark.parametrize(
     "name, kind, processes, precision, stage",
-    [("zero3", "DEEPSPEED", 8, "bf16", 3), ("zero2", "DEEPSPEED", 8, "bf16", 2), ("ddp", "MULTI_GPU", 8, "bf16", None),
-     ("single_gpu", "NO", 1, "bf16", None), ("cpu", "NO", 1, "no", None)],
+    [
+        ("zero3", "DEEPSPEED", 8, "bf16", 3),
+        ("zero2", "DEEPSPEED", 8, "bf16", 2),
+        ("ddp", "MULTI_GPU", 8, "bf16", None),
+        ("single_gpu", "NO", 1, "bf16", None),
+        ("cpu", "NO", 1, "no", None),
+    ],
 )
 def test_accelerate_configs(name, kind, processes, precision, stage):
     from accelerate.commands.config.config_args import load_config_from_file

@@ -10,6 +10,7 @@ trips (load and generate)."""
 from __future__ import annotations
 
 import json
+
 import pytest
 
 from clueweaver.protocol.rewards import component_names
@@ -45,10 +46,19 @@ def _check_reward_logging(history: list[dict], agent: str) -> list[dict]:
 
 def _assert_checkpoint(folder, weights: str) -> None:
     names = {p.name for p in folder.iterdir()}
-    assert {weights, "tokenizer.json", "tokenizer_config.json", "clueweaver_training.json", "trainer_state.json",
-            "optimizer.pt"} <= names, names
-    template = (folder / "chat_template.jinja").read_text() if "chat_template.jinja" in names else \
-        json.loads((folder / "tokenizer_config.json").read_text()).get("chat_template", "")
+    assert {
+        weights,
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "clueweaver_training.json",
+        "trainer_state.json",
+        "optimizer.pt",
+    } <= names, names
+    template = (
+        (folder / "chat_template.jinja").read_text()
+        if "chat_template.jinja" in names
+        else json.loads((folder / "tokenizer_config.json").read_text()).get("chat_template", "")
+    )
     assert "enable_thinking" in template  # Qwen3's own template travels with the checkpoint
 
 
@@ -57,8 +67,9 @@ def _generate(folder, messages, max_new_tokens=40) -> str:
 
     tokenizer = AutoTokenizer.from_pretrained(str(folder))
     model = AutoModelForCausalLM.from_pretrained(str(folder))
-    inputs = tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_tensors="pt", return_dict=True,
-                                           enable_thinking=False)
+    inputs = tokenizer.apply_chat_template(
+        messages, add_generation_prompt=True, return_tensors="pt", return_dict=True, enable_thinking=False
+    )
     output = model.generate(**inputs, max_new_tokens=max_new_tokens, do_sample=False)
     return tokenizer.decode(output[0, inputs["input_ids"].shape[1] :], skip_special_tokens=True)
 
@@ -104,10 +115,15 @@ def test_finder_grpo_full_weights(finder_run):
     assert all(e["rewards/finder_format/mean"] > 0.5 for e in entries)
     assert sum(e["rewards/finder_verdict/mean"] + e["rewards/finder_negative_rationale/mean"] for e in entries) > 0
     assert all(e["rewards/finder_id_f1/mean"] == 0 for e in entries)  # it never cites an ID
-    assert sorted(p.name for p in (run / "completions").iterdir()) == ["completions_00001.parquet", "completions_00002.parquet"]
+    assert sorted(p.name for p in (run / "completions").iterdir()) == [
+        "completions_00001.parquet",
+        "completions_00002.parquet",
+    ]
     recipe = json.loads((run / "checkpoint-2" / "clueweaver_training.json").read_text())
     assert recipe["agent"] == "finder" and recipe["grpo"]["chat_template_kwargs"] == {"enable_thinking": False}
-    assert recipe["grpo"]["loss_type"] == "grpo" and recipe["reward"]["functions"] == dict.fromkeys(component_names("finder"), 1.0)
+    assert recipe["grpo"]["loss_type"] == "grpo" and recipe["reward"]["functions"] == dict.fromkeys(
+        component_names("finder"), 1.0
+    )
     pushed = hub.repos["lab/finder-tiny"]["branches"]["step-000002"]
     assert pushed["model.safetensors"] == (run / "checkpoint-2" / "model.safetensors").read_bytes()
     assert "optimizer.pt" not in pushed and "clueweaver_training.json" in pushed
@@ -117,8 +133,18 @@ def test_finder_resume_continues_from_the_last_checkpoint(finder_run):
     work, first, _ = finder_run
     assert first.returncode == 0
     data, model = work / "finder.jsonl", work / "model"
-    result = launch("finder_grpo.py", "configs/finder/qwen3-4b-grpo.yaml", "--model_name_or_path", str(model),
-                    "--dataset_name", str(data), "--output_dir", str(work / "run"), "--max_steps", "3")
+    result = launch(
+        "finder_grpo.py",
+        "configs/finder/qwen3-4b-grpo.yaml",
+        "--model_name_or_path",
+        str(model),
+        "--dataset_name",
+        str(data),
+        "--output_dir",
+        str(work / "run"),
+        "--max_steps",
+        "3",
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     assert f"resuming from {work / 'run' / 'checkpoint-2'}" in result.stderr
     state = json.loads((work / "run" / "trainer_state.json").read_text())
@@ -137,8 +163,15 @@ def test_finder_checkpoint_exports_and_pushes(finder_run, tmp_path, monkeypatch)
     with HubStandIn() as hub:
         monkeypatch.setattr(huggingface_hub.constants, "ENDPOINT", hub.url)  # what HF_ENDPOINT sets at import
         monkeypatch.setenv("HF_TOKEN", "hf_test")
-        summary = _export_cli(str(checkpoint), str(tmp_path / "out"), "--eval-results", str(results),
-                              "--push-to-hub", "lab/finder-export", "--private")
+        summary = _export_cli(
+            str(checkpoint),
+            str(tmp_path / "out"),
+            "--eval-results",
+            str(results),
+            "--push-to-hub",
+            "lab/finder-export",
+            "--private",
+        )
     out = tmp_path / "out"
     assert "model.safetensors" in summary["files"] and summary["pushed"].startswith(hub.url)
     assert set(hub.repos["lab/finder-export"]["branches"]["main"]) == {p.name for p in out.iterdir()}
@@ -153,10 +186,25 @@ def interpreter_lora_run(tmp_path_factory):
     work = tmp_path_factory.mktemp("interpreter-grpo")
     model = teach_reply(build_tiny_model(work / "model"), [r["prompt"] for r in interpreter_rows()], INTERPRETER_REPLY)
     data = write_jsonl(work / "interpreter.jsonl", interpreter_rows())
-    result = launch("interpreter_grpo.py", "configs/interpreter/qwen3-4b-grpo-lora.yaml", "--model_name_or_path", str(model),
-                    "--dataset_name", str(data), "--output_dir", str(work / "run"), "--max_steps", "2",
-                    "--lora_r", "8", "--lora_alpha", "16", "--report_to", "wandb",
-                    env={"WANDB_MODE": None, "WANDB_API_KEY": None, "WANDB_DIR": str(work), "NETRC": str(work / "no-netrc")})
+    result = launch(
+        "interpreter_grpo.py",
+        "configs/interpreter/qwen3-4b-grpo-lora.yaml",
+        "--model_name_or_path",
+        str(model),
+        "--dataset_name",
+        str(data),
+        "--output_dir",
+        str(work / "run"),
+        "--max_steps",
+        "2",
+        "--lora_r",
+        "8",
+        "--lora_alpha",
+        "16",
+        "--report_to",
+        "wandb",
+        env={"WANDB_MODE": None, "WANDB_API_KEY": None, "WANDB_DIR": str(work), "NETRC": str(work / "no-netrc")},
+    )
     return work, result
 
 
@@ -227,8 +275,12 @@ class LLM:
     "vllm/utils/network_utils.py": "def get_ip():\n    return '127.0.0.1'\n",
     "vllm/distributed/__init__.py": "",
     "vllm/distributed/weight_transfer/__init__.py": "",
-    "vllm/distributed/weight_transfer/nccl_common.py": "def trainer_init(*args, **kwargs):\n    raise RuntimeError('not here')\n",
-    "vllm/distributed/weight_transfer/packed_tensor.py": "def packed_nccl_broadcast_producer(*a, **k):\n    raise RuntimeError('not here')\n",
+    "vllm/distributed/weight_transfer/nccl_common.py": (
+        "def trainer_init(*args, **kwargs):\n    raise RuntimeError('not here')\n"
+    ),
+    "vllm/distributed/weight_transfer/packed_tensor.py": (
+        "def packed_nccl_broadcast_producer(*a, **k):\n    raise RuntimeError('not here')\n"
+    ),
 }
 
 
@@ -239,10 +291,21 @@ def test_recipe_rollout_settings_reach_the_colocated_vllm_engine(tmp_path):
         (tmp_path / "site" / name).write_text(text)
     model, data = build_tiny_model(tmp_path / "model"), write_jsonl(tmp_path / "finder.jsonl", finder_rows())
     record = tmp_path / "llm.json"
-    result = launch("finder_grpo.py", "configs/finder/qwen3-4b-grpo.yaml", "--model_name_or_path", str(model),
-                    "--dataset_name", str(data), "--output_dir", str(tmp_path / "run"),
-                    "--use_vllm", "true", "--max_steps", "1",
-                    env={"PYTHONPATH": str(tmp_path / "site"), "FAKE_VLLM_RECORD": str(record)})
+    result = launch(
+        "finder_grpo.py",
+        "configs/finder/qwen3-4b-grpo.yaml",
+        "--model_name_or_path",
+        str(model),
+        "--dataset_name",
+        str(data),
+        "--output_dir",
+        str(tmp_path / "run"),
+        "--use_vllm",
+        "true",
+        "--max_steps",
+        "1",
+        env={"PYTHONPATH": str(tmp_path / "site"), "FAKE_VLLM_RECORD": str(record)},
+    )
     assert result.returncode != 0 and "fake vLLM: engine arguments recorded" in result.stderr
     engine = json.loads(record.read_text())
     assert engine["model"] == str(model) and engine["gpu_memory_utilization"] == 0.35

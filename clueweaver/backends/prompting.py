@@ -79,14 +79,22 @@ def gguf_tokenizer(path: Path):
         return None
     tokens = [bytes(part).decode("utf-8") for part in field("tokenizer.ggml.tokens")]
     scores = [float(part[0]) for part in field("tokenizer.ggml.scores")]
-    types = [int(part[0]) for part in field("tokenizer.ggml.token_type")]  # 1 normal, 3 control, 4 user-defined, 6 byte
+    types = [
+        int(part[0]) for part in field("tokenizer.ggml.token_type")
+    ]  # 1 normal, 3 control, 4 user-defined, 6 byte
     vocab = {token: i for i, token in enumerate(tokens)}
     ranks = {token: score for token, score, kind in zip(tokens, scores, types) if kind == 1}
-    backend = Tokenizer(models.BPE(vocab=vocab, merges=generate_merges(vocab, ranks), unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    backend = Tokenizer(
+        models.BPE(
+            vocab=vocab, merges=generate_merges(vocab, ranks), unk_token="<unk>", byte_fallback=True, fuse_unk=True
+        )
+    )
     backend.normalizer = normalizers.Replace(" ", "\u2581")
     backend.decoder = decoders.Sequence([decoders.Replace("\u2581", " "), decoders.ByteFallback(), decoders.Fuse()])
     backend.add_tokens([AddedToken(t, normalized=False, special=False) for t, kind in zip(tokens, types) if kind == 4])
-    backend.add_special_tokens([AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types) if kind == 3])
+    backend.add_special_tokens(
+        [AddedToken(t, normalized=False, special=True) for t, kind in zip(tokens, types) if kind == 3]
+    )
     return PreTrainedTokenizerFast(
         tokenizer_object=backend, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>", unk_token="<unk>"
     )

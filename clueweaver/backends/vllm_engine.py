@@ -8,8 +8,8 @@ both (``enable_lora``; one ``LoRARequest`` per adapter name, chosen per call).
 
 vLLM is imported only when this backend is built; it cannot run on machines without a GPU.
 Structured outputs use the current API (``SamplingParams(structured_outputs=StructuredOutputsParams
-(regex=...))``, or ``json=`` a schema); the pre-0.12 names (``guided_decoding``, ``GuidedDecodingParams``) are gone, and a
-vLLM without the new name raises instead of decoding unconstrained.
+(regex=...))``, or ``json=`` a schema); the pre-0.12 names (``guided_decoding``, ``GuidedDecodingParams``)
+are gone, and a vLLM without the new name raises instead of decoding unconstrained.
 """
 
 from __future__ import annotations

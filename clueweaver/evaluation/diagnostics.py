@@ -31,7 +31,9 @@ def benchmark_gold_items(benchmark) -> list[GoldItem]:
     ]
 
 
-def multihop_gold_items(shared_data_dir: str | Path | None = None, *, limit: int | None = None, checks_path: str | Path | None = None) -> list[GoldItem]:
+def multihop_gold_items(
+    shared_data_dir: str | Path | None = None, *, limit: int | None = None, checks_path: str | Path | None = None
+) -> list[GoldItem]:
     """The project's multi-hop checks (``checks_path``: another checks file, e.g. the held-out set)."""
     from clueweaver.checks import CHECKS_FILE, load_multihop_checks
 
@@ -39,8 +41,9 @@ def multihop_gold_items(shared_data_dir: str | Path | None = None, *, limit: int
     return [GoldItem(narrative, check.question, check.gold_ids, check.id) for narrative, check in checks]
 
 
-def load_gold_items(name: str, path: str | None = None, *, split: str | None = None, limit: int | None = None,
-                    skip_bad: bool = False) -> list[GoldItem]:
+def load_gold_items(
+    name: str, path: str | None = None, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> list[GoldItem]:
     """Gold items of benchmark ``name`` (any loader, or ``multihop``); an error when it has none."""
     if name == MULTIHOP:
         items = multihop_gold_items(path, limit=limit)
@@ -63,8 +66,15 @@ def resolve_presets(names: Sequence[str] | None) -> list[str]:
     return list(names)
 
 
-def retrieval_diagnostics(items: Sequence[GoldItem], presets: Sequence[str], *, encoder="auto",
-                          cache_dir: str | None = None, title: str | None = None, progress: bool = True) -> dict:
+def retrieval_diagnostics(
+    items: Sequence[GoldItem],
+    presets: Sequence[str],
+    *,
+    encoder="auto",
+    cache_dir: str | None = None,
+    title: str | None = None,
+    progress: bool = True,
+) -> dict:
     """Per preset: the recall summary and its per-item rows, and the Markdown table."""
     from clueweaver.retrieval import get_index
 
@@ -86,6 +96,8 @@ def write_diagnostics(result: dict, output_dir: str | Path) -> dict[str, Path]:
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     paths = {"json": output_dir / "retrieval.json", "markdown": output_dir / "retrieval.md"}
-    paths["json"].write_text(json.dumps({k: v for k, v in result.items() if k != "markdown"}, indent=2) + "\n", encoding="utf-8")
+    paths["json"].write_text(
+        json.dumps({k: v for k, v in result.items() if k != "markdown"}, indent=2) + "\n", encoding="utf-8"
+    )
     paths["markdown"].write_text(result["markdown"] + "\n", encoding="utf-8")
     return paths

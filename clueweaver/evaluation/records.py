@@ -35,8 +35,17 @@ SKIPPED_UNLABELLED = "no gold answer"
 
 IDENTITY_FIELDS = ("item_id", "benchmark", "book_id", "system", "kind", "pair_id", "answer", "skipped")
 SCORED_FIELDS = (
-    "prediction", "correct", "format_valid", "answer_legal", "rationale",
-    "cited_ids", "invalid_ids", "packet_ids", "timings", "outputs", "details",
+    "prediction",
+    "correct",
+    "format_valid",
+    "answer_legal",
+    "rationale",
+    "cited_ids",
+    "invalid_ids",
+    "packet_ids",
+    "timings",
+    "outputs",
+    "details",
 )
 
 
@@ -61,7 +70,9 @@ def check_record(record: object) -> dict:
     missing = [name for name in IDENTITY_FIELDS if name not in record]
     if is_scored(record):
         missing += [name for name in SCORED_FIELDS if name not in record]
-        if not missing and record["correct"] != (record["prediction"] is not None and record["prediction"] == record["answer"]):
+        if not missing and record["correct"] != (
+            record["prediction"] is not None and record["prediction"] == record["answer"]
+        ):
             raise RecordError(f"item {record['item_id']}: 'correct' disagrees with prediction and answer")
     if missing:
         raise RecordError(f"record {record.get('item_id', '?')!r} lacks field(s) {', '.join(missing)}")

@@ -205,7 +205,11 @@ def markdown(summaries: dict[str, dict]) -> str:
     """Accuracy (per dataset, pair accuracy, overall, macro), audits and latency tables, one row
     per labelled summary. Accuracy cells: percent [Wilson 95% interval] n=items."""
     datasets = sorted({name for s in summaries.values() for name in s["datasets"]})
-    paired = [name for name in datasets if any((s["datasets"].get(name) or {}).get("pair_accuracy") for s in summaries.values())]
+    paired = [
+        name
+        for name in datasets
+        if any((s["datasets"].get(name) or {}).get("pair_accuracy") for s in summaries.values())
+    ]
     header = ["system", *datasets, *(f"{name} pairs" for name in paired), "overall", "macro"]
     rows = []
     for label, s in summaries.items():
@@ -213,13 +217,15 @@ def markdown(summaries: dict[str, dict]) -> str:
         for name in paired:
             pairs = (s["datasets"].get(name) or {}).get("pair_accuracy")
             pair_cells.append(_accuracy_cell(_pair_block(pairs)) if pairs else "–")
-        rows.append([
-            label,
-            *(_accuracy_cell(s["datasets"].get(name)) for name in datasets),
-            *pair_cells,
-            _accuracy_cell(s["overall"]),
-            _percent(s["macro_accuracy"]),
-        ])
+        rows.append(
+            [
+                label,
+                *(_accuracy_cell(s["datasets"].get(name)) for name in datasets),
+                *pair_cells,
+                _accuracy_cell(s["overall"]),
+                _percent(s["macro_accuracy"]),
+            ]
+        )
     lines = ["## Accuracy", "", "Percent correct [Wilson 95% interval] n=items; pairs: both claims right.", ""]
     lines += _table(header, rows)
 
@@ -227,16 +233,27 @@ def markdown(summaries: dict[str, dict]) -> str:
     audit_rows = []
     for label, s in summaries.items():
         c, f = s["citation_audit"], s["format_audit"]
-        audit_rows.append([
-            label, str(c["outputs"]),
-            _count_cell(c["citation_bearing"], c["citation_bearing_rate"]),
-            _count_cell(c["valid_ids"], c["valid_id_rate"], c["cited_ids"]),
-            _count_cell(c["all_valid"], c["all_valid_rate"]),
-            _count_cell(f["format_valid"], f["format_valid_rate"]),
-            _count_cell(f["answer_legal"], f["answer_legal_rate"]),
-        ])
+        audit_rows.append(
+            [
+                label,
+                str(c["outputs"]),
+                _count_cell(c["citation_bearing"], c["citation_bearing_rate"]),
+                _count_cell(c["valid_ids"], c["valid_id_rate"], c["cited_ids"]),
+                _count_cell(c["all_valid"], c["all_valid_rate"]),
+                _count_cell(f["format_valid"], f["format_valid_rate"]),
+                _count_cell(f["answer_legal"], f["answer_legal_rate"]),
+            ]
+        )
     lines += _table(
-        ["system", "outputs", "citation-bearing", "valid cited IDs", "all citations valid", "both tags", "legal answer"],
+        [
+            "system",
+            "outputs",
+            "citation-bearing",
+            "valid cited IDs",
+            "all citations valid",
+            "both tags",
+            "legal answer",
+        ],
         audit_rows,
     )
 
@@ -244,7 +261,9 @@ def markdown(summaries: dict[str, dict]) -> str:
     latency_rows = []
     for label, s in summaries.items():
         for stage, stats in s["latency"].items():
-            latency_rows.append([label, stage, *(f"{stats[k]:.3f}" for k in ("mean", "median", "p90", "max")), str(stats["items"])])
+            latency_rows.append(
+                [label, stage, *(f"{stats[k]:.3f}" for k in ("mean", "median", "p90", "max")), str(stats["items"])]
+            )
     lines += _table(["system", "stage", "mean", "median", "p90", "max", "items"], latency_rows)
     return "\n".join(lines) + "\n"
 
@@ -255,21 +274,43 @@ def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> st
     rows = []
     for name, block in [("overall", result), *result["datasets"].items()]:
         m, t = block["mcnemar"], block["transitions"]
-        rows.append([
-            name, str(block["a"]["items"]), _percent(block["a"]["accuracy"]), _percent(block["b"]["accuracy"]),
-            str(m["a_only"]), str(m["b_only"]), f"{m['p_value']:.4g}",
-            str(t["fixed"]), str(t["broken"]), str(t["both_right"]), str(t["both_wrong"]),
-        ])
+        rows.append(
+            [
+                name,
+                str(block["a"]["items"]),
+                _percent(block["a"]["accuracy"]),
+                _percent(block["b"]["accuracy"]),
+                str(m["a_only"]),
+                str(m["b_only"]),
+                f"{m['p_value']:.4g}",
+                str(t["fixed"]),
+                str(t["broken"]),
+                str(t["both_right"]),
+                str(t["both_wrong"]),
+            ]
+        )
     lines = [
         f"## {label_a} vs {label_b} (paired, identical items)",
         "",
-        f"Items in both runs: {result['items']}; only in {label_a}: {result['only_in_a']}; only in {label_b}: {result['only_in_b']}. "
+        f"Items in both runs: {result['items']}; only in {label_a}: {result['only_in_a']}; only in {label_b}: "
+        f"{result['only_in_b']}. "
         f"Fixed = {label_a} wrong and {label_b} right; broken = the reverse.",
         "",
     ]
     lines += _table(
-        ["dataset", "items", f"{label_a} %", f"{label_b} %", f"only {label_a} right", f"only {label_b} right",
-         "McNemar exact p", "fixed", "broken", "both right", "both wrong"],
+        [
+            "dataset",
+            "items",
+            f"{label_a} %",
+            f"{label_b} %",
+            f"only {label_a} right",
+            f"only {label_b} right",
+            "McNemar exact p",
+            "fixed",
+            "broken",
+            "both right",
+            "both wrong",
+        ],
         rows,
     )
     return "\n".join(lines) + "\n"

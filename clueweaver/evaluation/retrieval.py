@@ -63,7 +63,9 @@ class RecallReport:
         }
 
 
-def measure_recall(items: Iterable[GoldItem], preset: str | Preset, *, encoder="auto", index_for=None, progress: bool = False) -> RecallReport:
+def measure_recall(
+    items: Iterable[GoldItem], preset: str | Preset, *, encoder="auto", index_for=None, progress: bool = False
+) -> RecallReport:
     """Recall of candidate segments and packets for items with gold paragraph IDs.
 
     ``index_for(narrative)`` supplies indexes (default: the memoised ``get_index`` with ``encoder``).
@@ -86,17 +88,19 @@ def measure_recall(items: Iterable[GoldItem], preset: str | Preset, *, encoder="
         packet = pack(item.narrative, segments, preset)
         oracle = pack(item.narrative, [s for s in segments if gold & set(s.paragraph_ids)], preset, cited_ids=gold)
         bm25 = [i for i, _ in index.bm25_rank(item.question.queries())]
-        report.rows.append(RecallRow(
-            item_id=item.item_id,
-            gold=len(gold),
-            candidate_paragraphs=len(candidates),
-            segments=len(segments),
-            found_in_segments=len(gold & candidates),
-            found_in_packet=len(gold & set(packet.paragraph_ids)),
-            found_in_oracle_packet=len(gold & set(oracle.paragraph_ids)) if oracle.paragraph_ids else 0,
-            found_by_bm25_same_k=len(gold & set(bm25[: len(candidates)])),
-            found_by_bm25_top10=len(gold & set(bm25[:10])),
-        ))
+        report.rows.append(
+            RecallRow(
+                item_id=item.item_id,
+                gold=len(gold),
+                candidate_paragraphs=len(candidates),
+                segments=len(segments),
+                found_in_segments=len(gold & candidates),
+                found_in_packet=len(gold & set(packet.paragraph_ids)),
+                found_in_oracle_packet=len(gold & set(oracle.paragraph_ids)) if oracle.paragraph_ids else 0,
+                found_by_bm25_same_k=len(gold & set(bm25[: len(candidates)])),
+                found_by_bm25_top10=len(gold & set(bm25[:10])),
+            )
+        )
     return report
 
 
@@ -105,7 +109,8 @@ def format_report(reports: Sequence[RecallReport], title: str) -> str:
     lines = [
         f"### {title}",
         "",
-        "| preset | items | candidate paragraphs | segments: full / recall | packet (no Finder) | packet (perfect Finder) | BM25 same k | BM25 top-10 |",
+        "| preset | items | candidate paragraphs | segments: full / recall | packet (no Finder) | packet (perfect "
+        "Finder) | BM25 same k | BM25 top-10 |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for report in reports:
@@ -116,6 +121,7 @@ def format_report(reports: Sequence[RecallReport], title: str) -> str:
 
         lines.append(
             f"| {s['preset']} | {s['items']} | {s['mean_candidate_paragraphs']} | {cell('segments')} | "
-            f"{cell('packet_without_finder')} | {cell('packet_with_perfect_finder')} | {cell('bm25_same_k')} | {cell('bm25_top10')} |"
+            f"{cell('packet_without_finder')} | {cell('packet_with_perfect_finder')} | {cell('bm25_same_k')} | "
+            f"{cell('bm25_top10')} |"
         )
     return "\n".join(lines)

@@ -40,7 +40,12 @@ RUN_FORMAT = "clueweaver-eval/1"
 SYSTEMS = ("clueweaver", "direct", "rag-bm25", "rag-dense", "rag-hybrid")
 RAG_RANKINGS = {"rag-bm25": "bm25", "rag-dense": "dense", "rag-hybrid": "hybrid"}
 # The paper's per-benchmark presets; other sets use the general "broader" one.
-DEFAULT_PRESETS = {"nocha": "nocha", "detectiveqa": "detectiveqa", "infinitebench": "infinitebench", "longbench_v2": "longbench_v2"}
+DEFAULT_PRESETS = {
+    "nocha": "nocha",
+    "detectiveqa": "detectiveqa",
+    "infinitebench": "infinitebench",
+    "longbench_v2": "longbench_v2",
+}
 FALLBACK_PRESET = "broader"
 DIRECT_BUDGETS = ("32k", "128k")  # the direct reader's named input budgets (see clueweaver.pipeline)
 TRACES_FILE = "traces.jsonl"
@@ -86,7 +91,9 @@ class ReaderOutput:
 class Reader(Protocol):
     """Answers one question about one narrative, reading no paragraph after ``max_paragraph``."""
 
-    def __call__(self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None) -> ReaderOutput: ...
+    def __call__(
+        self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None
+    ) -> ReaderOutput: ...
 
 
 @dataclass
@@ -122,9 +129,24 @@ class EvalConfig:
 
     # settings that change what a record means: a run folder only resumes with the same ones
     IDENTITY = (
-        "benchmark", "system", "path", "split", "skip_bad", "backend", "model", "finder", "interpreter",
-        "finder_adapter", "interpreter_adapter", "base_url", "use_finder", "self_calibration", "preset",
-        "direct_budget", "pipeline", "encoder",
+        "benchmark",
+        "system",
+        "path",
+        "split",
+        "skip_bad",
+        "backend",
+        "model",
+        "finder",
+        "interpreter",
+        "finder_adapter",
+        "interpreter_adapter",
+        "base_url",
+        "use_finder",
+        "self_calibration",
+        "preset",
+        "direct_budget",
+        "pipeline",
+        "encoder",
     )
     # PipelineConfig settings that have their own field here
     OWN_FIELDS = ("preset", "use_finder", "self_calibration", "encoder", "cache_dir")
@@ -138,11 +160,16 @@ class EvalConfig:
             self.preset = DEFAULT_PRESETS.get(self.benchmark, FALLBACK_PRESET)
         clash = sorted(set(self.pipeline) & set(self.OWN_FIELDS))
         if clash:
-            raise EvalError(f"pipeline settings {', '.join(clash)} have their own options (--preset, --no-finder, ...); set them there")
+            raise EvalError(
+                f"pipeline settings {', '.join(clash)} have their own options (--preset, --no-finder, ...); set them "
+                "there"
+            )
         self.pipeline_config()  # reject an unknown preset or setting before anything loads
         self.direct_budget = str(self.direct_budget)
         if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
-            raise EvalError(f"direct budget {self.direct_budget!r}: use {' or '.join(DIRECT_BUDGETS)} or a number of tokens")
+            raise EvalError(
+                f"direct budget {self.direct_budget!r}: use {' or '.join(DIRECT_BUDGETS)} or a number of tokens"
+            )
         if self.path is not None:
             self.path = str(Path(self.path).resolve())
         self.item_ids = tuple(self.item_ids)
@@ -151,8 +178,14 @@ class EvalConfig:
         """The engine's PipelineConfig: ``pipeline`` settings plus this run's own fields."""
         from clueweaver.pipeline import PipelineConfig
 
-        values = {**self.pipeline, "preset": self.preset, "use_finder": self.use_finder,
-                  "self_calibration": self.self_calibration, "encoder": self.encoder, "cache_dir": self.cache_dir}
+        values = {
+            **self.pipeline,
+            "preset": self.preset,
+            "use_finder": self.use_finder,
+            "self_calibration": self.self_calibration,
+            "encoder": self.encoder,
+            "cache_dir": self.cache_dir,
+        }
         try:
             return PipelineConfig.from_dict(values)
         except (TypeError, ValueError) as exc:
@@ -164,7 +197,9 @@ class EvalConfig:
         from clueweaver.backends import SamplingConfig
         from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS
 
-        return SamplingConfig.from_dict({"max_new_tokens": DIRECT_OUTPUT_TOKENS, **self.pipeline.get("interpreter_sampling", {})})
+        return SamplingConfig.from_dict(
+            {"max_new_tokens": DIRECT_OUTPUT_TOKENS, **self.pipeline.get("interpreter_sampling", {})}
+        )
 
     def identity(self) -> dict:
         return {name: getattr(self, name) for name in self.IDENTITY}
@@ -198,12 +233,18 @@ def _prepare_run_folder(config: EvalConfig, output: Path) -> None:
         old = previous.get("config", {})
         differing = [name for name in EvalConfig.IDENTITY if old.get(name) != config.identity()[name]]
         if differing:
-            details = "; ".join(f"{name}: {old.get(name)!r} there, {config.identity()[name]!r} now" for name in differing)
+            details = "; ".join(
+                f"{name}: {old.get(name)!r} there, {config.identity()[name]!r} now" for name in differing
+            )
             raise EvalError(f"{output} holds a run with other settings ({details}); choose another --output")
     elif (output / PREDICTIONS_FILE).exists():
         raise EvalError(f"{output} has {PREDICTIONS_FILE} but no {RUN_FILE}: not a run folder this command can resume")
     output.mkdir(parents=True, exist_ok=True)
-    payload = {"format": RUN_FORMAT, "label": config.label or config.default_label(), "config": dataclasses.asdict(config)}
+    payload = {
+        "format": RUN_FORMAT,
+        "label": config.label or config.default_label(),
+        "config": dataclasses.asdict(config),
+    }
     run_file.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -275,7 +316,9 @@ def run_evaluation(
     from clueweaver.benchmarks import load_benchmark
 
     output = Path(config.output) if config.output else config.default_output()
-    benchmark = load_benchmark(config.benchmark, config.path, split=config.split, limit=config.limit, skip_bad=config.skip_bad)
+    benchmark = load_benchmark(
+        config.benchmark, config.path, split=config.split, limit=config.limit, skip_bad=config.skip_bad
+    )
     items = _select(benchmark, config.item_ids)
     _prepare_run_folder(config, output)
     log = PredictionLog(output / PREDICTIONS_FILE)
@@ -286,7 +329,17 @@ def run_evaluation(
     if reader is None and any(item.answer is not None for item in pending):
         reader = built = (reader_factory or build_reader)(config)
     try:
-        _answer(config, benchmark, pending, reader, log, output, done=len(items) - len(pending), total=len(items), progress=progress)
+        _answer(
+            config,
+            benchmark,
+            pending,
+            reader,
+            log,
+            output,
+            done=len(items) - len(pending),
+            total=len(items),
+            progress=progress,
+        )
     finally:
         if built is not None and hasattr(built, "close"):
             built.close()
@@ -297,13 +350,28 @@ def run_evaluation(
     return RunResult(output, label, summary, len(log.records) - resumed, resumed)
 
 
-def _answer(config: EvalConfig, benchmark, pending: list, reader, log: PredictionLog, output: Path, *,
-            done: int, total: int, progress: bool) -> None:
+def _answer(
+    config: EvalConfig,
+    benchmark,
+    pending: list,
+    reader,
+    log: PredictionLog,
+    output: Path,
+    *,
+    done: int,
+    total: int,
+    progress: bool,
+) -> None:
     """Ask the reader about each pending item; each record is durable before the next item."""
     from tqdm import tqdm
 
-    with tqdm(total=total, initial=done, desc=f"eval {config.system} on {config.benchmark}", unit="item",
-              disable=not progress) as bar:
+    with tqdm(
+        total=total,
+        initial=done,
+        desc=f"eval {config.system} on {config.benchmark}",
+        unit="item",
+        disable=not progress,
+    ) as bar:
         for item in pending:
             if item.answer is None:
                 log.append(skipped_record(item, config.system))
@@ -314,14 +382,18 @@ def _answer(config: EvalConfig, benchmark, pending: list, reader, log: Predictio
                 log.append(scored_record(item, config.system, answer, time.perf_counter() - started))
                 if config.save_traces and answer.trace is not None:
                     with open(output / TRACES_FILE, "a", encoding="utf-8") as f:
-                        f.write(json.dumps({"item_id": item.item_id, "trace": answer.trace}, ensure_ascii=False) + "\n")
+                        f.write(
+                            json.dumps({"item_id": item.item_id, "trace": answer.trace}, ensure_ascii=False) + "\n"
+                        )
             bar.update()
 
 
 # --- retrieval baselines ------------------------------------------------------------------------
 
 
-def rank_paragraphs(index, question: Question, ranking: str, *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
+def rank_paragraphs(
+    index, question: Question, ranking: str, *, max_paragraph: int | None = None
+) -> list[tuple[int, float]]:
     """Paragraphs best first for the question and its options by ``bm25`` (summed over the
     queries), ``dense`` (summed cosine) or ``hybrid`` (the segmenter's fused RRF ranking)."""
     from clueweaver.retrieval import ranking_from_scores
@@ -386,7 +458,11 @@ class RetrievalReader:
         retrieve_seconds = time.perf_counter() - started
         output = self.interpret(narrative, question, packet)
         output.timings = {"retrieve": retrieve_seconds, **output.timings}
-        output.details = {"packet_paragraphs": len(packet.paragraph_ids), "packet_chars": packet.chars, **output.details}
+        output.details = {
+            "packet_paragraphs": len(packet.paragraph_ids),
+            "packet_chars": packet.chars,
+            **output.details,
+        }
         return output
 
 
@@ -406,14 +482,18 @@ def reader_output(result) -> ReaderOutput:
         "fallback_answer": result.answer if result.fallback else None,
         "calibration_triggered": interpretation["calibration_triggered"],
         "calibration_changed": result.calibration_changed,
-        "retried": [name for name in ("provisional", "calibration") if (interpretation.get(name) or {}).get("retried")],
+        "retried": [
+            name for name in ("provisional", "calibration") if (interpretation.get(name) or {}).get("retried")
+        ],
         "packet_paragraphs": len(result.packet.paragraph_ids),
         "packet_chars": result.packet.chars,
         "tokens": trace["tokens"]["total"],
         "warnings": trace.get("warnings", []),
     }
     if "finder" in trace:
-        details["finder"] = {key: trace["finder"][key] for key in ("segments", "kept", "unparseable", "prompt_too_long", "fallback")}
+        details["finder"] = {
+            key: trace["finder"][key] for key in ("segments", "kept", "unparseable", "prompt_too_long", "fallback")
+        }
     if "truncation" in trace:
         details["truncation"] = trace["truncation"]
     return ReaderOutput(
@@ -471,25 +551,42 @@ def build_reader(config: EvalConfig) -> PipelineReader:
     options = {key: value for key, value in (("base_url", config.base_url), ("device", config.device)) if value}
     interpreter = config.interpreter or config.model
     if config.system == "clueweaver":
-        agents = load_agents(config.finder or config.model, interpreter, backend=config.backend,
-                             finder_adapter=config.finder_adapter, interpreter_adapter=config.interpreter_adapter,
-                             options=options)
+        agents = load_agents(
+            config.finder or config.model,
+            interpreter,
+            backend=config.backend,
+            finder_adapter=config.finder_adapter,
+            interpreter_adapter=config.interpreter_adapter,
+            options=options,
+        )
     else:
-        agents = load_agents(interpreter, interpreter, backend=config.backend,
-                             interpreter_adapter=config.interpreter_adapter, options=options)
+        agents = load_agents(
+            interpreter,
+            interpreter,
+            backend=config.backend,
+            interpreter_adapter=config.interpreter_adapter,
+            options=options,
+        )
     pipeline = agents.pipeline(config.pipeline_config())
 
     if config.system == "clueweaver":
+
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(pipeline.answer(narrative, question, max_paragraph=max_paragraph))
     elif config.system == "direct":
         budget = int(config.direct_budget) if config.direct_budget.isdigit() else config.direct_budget
-        direct = DirectReader(agents.interpreter, budget=budget, adapter=agents.interpreter_adapter,
-                              sampling=config.direct_sampling())
+        direct = DirectReader(
+            agents.interpreter, budget=budget, adapter=agents.interpreter_adapter, sampling=config.direct_sampling()
+        )
 
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(direct.answer(narrative, question, max_paragraph=max_paragraph))
     else:
-        answer = RetrievalReader(RAG_RANKINGS[config.system], pipeline.preset, interpreter_stage(pipeline, config.system),
-                                 encoder=config.encoder, cache_dir=config.cache_dir)
+        answer = RetrievalReader(
+            RAG_RANKINGS[config.system],
+            pipeline.preset,
+            interpreter_stage(pipeline, config.system),
+            encoder=config.encoder,
+            cache_dir=config.cache_dir,
+        )
     return PipelineReader(answer, agents)

@@ -15,24 +15,35 @@ DEFAULT_MODEL = "Qwen/Qwen3-4B-Instruct-2507"
 
 def add_nwm_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "nwm", help="Narrative World Model: typed, chapter-safe records of a book",
+        "nwm",
+        help="Narrative World Model: typed, chapter-safe records of a book",
         description="Build and read a book's Narrative World Model (one SQLite store per book in the data dir).",
     )
     actions = parser.add_subparsers(dest="nwm_command", required=True, metavar="ACTION")
     book = argparse.ArgumentParser(add_help=False)
     book.add_argument("book", help="the book (.txt, .md, .epub or .jsonl)")
-    book.add_argument("--data-dir", help="where stores live (default: $CLUEWEAVER_CACHE/nwm or ~/.cache/clueweaver/nwm)")
+    book.add_argument(
+        "--data-dir", help="where stores live (default: $CLUEWEAVER_CACHE/nwm or ~/.cache/clueweaver/nwm)"
+    )
     as_of = argparse.ArgumentParser(add_help=False)
-    as_of.add_argument("--as-of", type=int, required=True, metavar="N", help="the chapter the reader has reached (inclusive)")
+    as_of.add_argument(
+        "--as-of", type=int, required=True, metavar="N", help="the chapter the reader has reached (inclusive)"
+    )
     as_of.add_argument("--json", action="store_true", help="print JSON")
     as_of.add_argument("--max-chars", type=int, default=None, help="character budget of the printed state or packet")
 
     p = actions.add_parser("publish", parents=[book], help="extract records from chapters with a language model")
-    p.add_argument("--chapters", default=None, help="e.g. '2-4,7' or 'all' (default: chapters not yet published, or stale)")
+    p.add_argument(
+        "--chapters", default=None, help="e.g. '2-4,7' or 'all' (default: chapters not yet published, or stale)"
+    )
     p.add_argument("--backend", default="hf", help="generation backend: hf, vllm or openai (default: hf)")
     p.add_argument("--model", default=DEFAULT_MODEL, help=f"model name or path (default: {DEFAULT_MODEL})")
-    p.add_argument("--max-attempts", type=int, default=3, help="tries per chapter window before giving up (default: 3)")
-    p.add_argument("--window-chars", type=int, default=12000, help="longest chapter window given at once (default: 12000)")
+    p.add_argument(
+        "--max-attempts", type=int, default=3, help="tries per chapter window before giving up (default: 3)"
+    )
+    p.add_argument(
+        "--window-chars", type=int, default=12000, help="longest chapter window given at once (default: 12000)"
+    )
     p.set_defaults(run=_run_publish)
 
     p = actions.add_parser("import", parents=[book], help="load records from JSONL (replaces the chapters it covers)")
@@ -53,10 +64,16 @@ def add_nwm_parser(subparsers) -> None:
     p = actions.add_parser("query", parents=[book, as_of], help="records relevant to a question, as of a chapter")
     p.add_argument("question", help="the question or claim")
     p.add_argument("--top-k", type=int, default=8, help="records ranked by the question (default: 8)")
-    p.add_argument("--neighbours", type=int, default=3, help="records added per node by one-hop expansion (default: 3)")
+    p.add_argument(
+        "--neighbours", type=int, default=3, help="records added per node by one-hop expansion (default: 3)"
+    )
     p.add_argument("--max-records", type=int, default=24, help="records in the packet at most (default: 24)")
-    p.add_argument("--encoder", default="auto", help="dense encoder for ranking records: auto (offline MiniLM if "
-                   "installed), none (BM25 alone), bge-m3[:PATH], minilm, or a sentence-transformers name/path")
+    p.add_argument(
+        "--encoder",
+        default="auto",
+        help="dense encoder for ranking records: auto (offline MiniLM if "
+        "installed), none (BM25 alone), bge-m3[:PATH], minilm, or a sentence-transformers name/path",
+    )
     p.add_argument("--state-memory", action="store_true", help="serialize all state up to N instead (no query step)")
     p.set_defaults(run=_run_query)
 
@@ -87,8 +104,10 @@ def _open(args):
     narrative = load_narrative(args.book)
     store = NarrativeStore.for_narrative(narrative, args.data_dir)
     if store.invalidated:
-        print(f"the book changed since its store was built: chapters {store.invalidated} are stale; republish them",
-              file=sys.stderr)
+        print(
+            f"the book changed since its store was built: chapters {store.invalidated} are stale; republish them",
+            file=sys.stderr,
+        )
     return narrative, store
 
 
@@ -106,10 +125,15 @@ def parse_chapters(spec: str | None, available: list[int], pending: list[int]) -
             low, _, high = part.strip().partition("-")
             chosen += range(int(low), int(high or low) + 1)
         except ValueError:
-            raise UsageError(f"--chapters: cannot read {part!r}; use numbers and ranges like '2-4,7' or 'all'") from None
+            raise UsageError(
+                f"--chapters: cannot read {part!r}; use numbers and ranges like '2-4,7' or 'all'"
+            ) from None
     missing = sorted(set(chosen) - set(available))
     if missing:
-        raise UsageError(f"--chapters: the book has no chapter {', '.join(map(str, missing))} (it has {available[0]}-{available[-1]})")
+        raise UsageError(
+            f"--chapters: the book has no chapter {', '.join(map(str, missing))} (it has "
+            f"{available[0]}-{available[-1]})"
+        )
     return sorted(set(chosen))
 
 
@@ -139,8 +163,10 @@ def _load_backend(kind: str, model: str):
     try:
         return load_backend(kind, model)
     except OSError as exc:  # transformers: no such local folder and no way to download it
-        raise UsageError(f"cannot load model {model!r} for the {kind} backend ({exc}); pass --model PATH "
-                         "to a local checkpoint folder") from exc
+        raise UsageError(
+            f"cannot load model {model!r} for the {kind} backend ({exc}); pass --model PATH "
+            "to a local checkpoint folder"
+        ) from exc
 
 
 @_user_errors
@@ -167,7 +193,10 @@ def _run_status(args) -> int:
         statuses = {c.chapter: c for c in store.chapters()}
         for chapter in store.book_chapter_numbers():
             c = statuses.get(chapter)
-            print(f"chapter {chapter}: " + (f"{c.status}, {c.records} records, {c.origin}, {c.updated_at}" if c else "not published"))
+            print(
+                f"chapter {chapter}: "
+                + (f"{c.status}, {c.records} records, {c.origin}, {c.updated_at}" if c else "not published")
+            )
     return 0
 
 
@@ -189,9 +218,17 @@ def _run_query(args) -> int:
     _, store = _open(args)
     with store:
         _check_as_of(store, args.as_of)
-        packet = query(store, [args.question], args.as_of, top_k=args.top_k, neighbour_limit=args.neighbours,
-                       max_records=args.max_records, max_chars=args.max_chars or 6000, encoder=args.encoder,
-                       state_memory=args.state_memory)
+        packet = query(
+            store,
+            [args.question],
+            args.as_of,
+            top_k=args.top_k,
+            neighbour_limit=args.neighbours,
+            max_records=args.max_records,
+            max_chars=args.max_chars or 6000,
+            encoder=args.encoder,
+            state_memory=args.state_memory,
+        )
     return _emit(args, packet.to_dict(), packet.text)
 
 

@@ -16,8 +16,17 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from clueweaver.nwm.records import (
-    CharacterState, EpistemicState, Location, ObjectState, Record, RelationshipDelta, Revelation,
-    SceneBeat, _Closable, _Delta, name_key,
+    CharacterState,
+    EpistemicState,
+    Location,
+    ObjectState,
+    Record,
+    RelationshipDelta,
+    Revelation,
+    SceneBeat,
+    _Closable,
+    _Delta,
+    name_key,
 )
 
 # relation -> which ends identify its slot
@@ -57,14 +66,21 @@ class Edge:
 
     def to_dict(self) -> dict:
         return {
-            "subject": self.subject, "relation": self.relation, "target": self.target, "value": self.value,
-            "valid_from": self.valid_from, "valid_to": self.valid_to, "confidence": self.confidence,
+            "subject": self.subject,
+            "relation": self.relation,
+            "target": self.target,
+            "value": self.value,
+            "valid_from": self.valid_from,
+            "valid_to": self.valid_to,
+            "confidence": self.confidence,
             "record_id": self.record_id,
         }
 
     def describe(self) -> str:
         until = f", until chapter {self.valid_to}" if self.valid_to is not None else ""
-        return f"{self.subject} --{self.relation} [{self.value}]--> {self.target} (from chapter {self.valid_from}{until})"
+        return (
+            f"{self.subject} --{self.relation} [{self.value}]--> {self.target} (from chapter {self.valid_from}{until})"
+        )
 
 
 # --- projection of records to edges -------------------------------------------------------------
@@ -94,7 +110,9 @@ def _ends(record: Record) -> list[tuple[str, str, str, str]]:
         out += [(who, "knows", record.revealed, "knows") for who in record.revealed_to if name_key(who) != "reader"]
         return out
     if isinstance(record, SceneBeat):
-        return [(who, "located_at", record.location, "present") for who in record.participants] if record.location else []
+        return (
+            [(who, "located_at", record.location, "present") for who in record.participants] if record.location else []
+        )
     if isinstance(record, _Delta):
         return [(record.cause, "causes", record.target, record.after)] if record.cause else []
     return []
@@ -149,7 +167,8 @@ class TemporalGraph:
     def neighbours(self, node: str, *, limit: int, relations=None) -> list[Edge]:
         """Edges valid now that touch ``node``, most confident first, at most ``limit``."""
         found = [
-            e for e in self._by_node.get(name_key(node), [])
+            e
+            for e in self._by_node.get(name_key(node), [])
             if e.valid_at(self.as_of) and (relations is None or e.relation in relations)
         ]
         found.sort(key=lambda e: (-e.confidence, -e.valid_from, e.record_id or 0))

@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 
 from clueweaver.backends import BackendError, GenerationBackend, SamplingConfig
 from clueweaver.narrative import Narrative
-from clueweaver.nwm.records import Record, RecordError, check_grounding, extraction_schema, record_from_dict, record_guide
+from clueweaver.nwm.records import (
+    Record,
+    RecordError,
+    check_grounding,
+    extraction_schema,
+    record_from_dict,
+    record_guide,
+)
 from clueweaver.nwm.store import NarrativeStore, chapter_paragraph_ids
 
 
@@ -65,9 +72,13 @@ def extraction_messages(narrative: Narrative, chapter: int, paragraph_ids: range
     user = (
         f"Book: {narrative.title}\nChapter {chapter}: {title}\n\n"
         f"Known state before this chapter:\n{known}\n\n"
-        f"Excerpt (paragraphs {paragraph_ids.start}-{paragraph_ids.stop - 1}):\n{narrative.render(paragraph_ids, gap_markers=False)}"
+        f"Excerpt (paragraphs {paragraph_ids.start}-{paragraph_ids.stop - 1}):\n"
+        f"{narrative.render(paragraph_ids, gap_markers=False)}"
     )
-    return [{"role": "system", "content": SYSTEM_PROMPT.format(guide=record_guide())}, {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": SYSTEM_PROMPT.format(guide=record_guide())},
+        {"role": "user", "content": user},
+    ]
 
 
 def windows(narrative: Narrative, chapter: int, max_chars: int) -> list[range]:
@@ -89,14 +100,16 @@ def windows(narrative: Narrative, chapter: int, max_chars: int) -> list[range]:
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
-def parse_extraction(text: str, narrative: Narrative, chapter: int, paragraph_ids: range, max_records: int) -> list[Record]:
+def parse_extraction(
+    text: str, narrative: Narrative, chapter: int, paragraph_ids: range, max_records: int
+) -> list[Record]:
     """Records from one model output, or a RecordError saying what is wrong with it."""
     body = _THINK.sub("", text)
     start, end = body.find("{"), body.rfind("}")
     if start < 0 or end < start:
         raise RecordError("the output holds no JSON object")
     try:
-        data = json.loads(body[start:end + 1])
+        data = json.loads(body[start : end + 1])
     except json.JSONDecodeError as exc:
         raise RecordError(f"the output is not valid JSON ({exc.msg} at character {exc.pos})") from None
     if not isinstance(data, dict) or set(data) != {"records"} or not isinstance(data["records"], list):
@@ -149,7 +162,9 @@ class Extractor:
             # One schema per call: windows of one chapter share it, so the ID range spans the chapter.
             chapter_ids = range(parts[pending[0]].start, parts[pending[-1]].stop)
             schema = extraction_schema(paragraph_ids=chapter_ids, chapter=chapter, max_records=self.config.max_records)
-            outputs = self.backend.generate([conversations[i] for i in pending], constrained(self.backend, self.sampling, schema))
+            outputs = self.backend.generate(
+                [conversations[i] for i in pending], constrained(self.backend, self.sampling, schema)
+            )
             calls += 1
             for i, output in zip(pending, outputs):
                 try:
@@ -158,16 +173,25 @@ class Extractor:
                 except RecordError as exc:
                     errors[i].append(str(exc))
                     if len(errors[i]) >= self.config.max_attempts:
-                        raise ExtractionError(chapter, [(parts[j], errors[j]) for j in errors if errors[j] and j not in results]) from None
+                        raise ExtractionError(
+                            chapter, [(parts[j], errors[j]) for j in errors if errors[j] and j not in results]
+                        ) from None
                     conversations[i] = conversations[i] + [
                         {"role": "assistant", "content": output.text},
-                        {"role": "user", "content": f"That output was rejected: {exc}. Reply again with the complete JSON object only."},
+                        {
+                            "role": "user",
+                            "content": (
+                                f"That output was rejected: {exc}. Reply again with the complete JSON object only."
+                            ),
+                        },
                     ]
         records = [record for i in sorted(results) for record in results[i]]
         return ExtractionResult(records, calls, [e for i in sorted(errors) for e in errors[i]])
 
 
-def publish_chapters(store: NarrativeStore, narrative: Narrative, chapters: list[int], extractor: Extractor) -> dict[int, int]:
+def publish_chapters(
+    store: NarrativeStore, narrative: Narrative, chapters: list[int], extractor: Extractor
+) -> dict[int, int]:
     """Extract and merge chapters in narrative order, each in its own transaction. The extractor
     sees the state as of the previous chapter only. Stops at the first chapter that cannot be extracted
     (raising ExtractionError); chapters merged before it stay merged."""
@@ -177,7 +201,9 @@ def publish_chapters(store: NarrativeStore, narrative: Narrative, chapters: list
 
     counts = {}
     for chapter in tqdm(sorted(chapters), desc="publishing chapters", unit="chapter", disable=len(chapters) < 2):
-        prior = serialize_state(store, chapter - 1, max_chars=extractor.config.prior_state_chars) if chapter > 0 else ""
+        prior = (
+            serialize_state(store, chapter - 1, max_chars=extractor.config.prior_state_chars) if chapter > 0 else ""
+        )
         result = extractor.extract(narrative, chapter, prior_state=prior)
         counts.update(store.replace_chapters(narrative, {chapter: result.records}, origin=extractor.origin))
     return counts

@@ -109,8 +109,19 @@ class Record:
 Aspect = Literal["identity", "physical", "emotional", "goal", "social", "status"]
 Polarity = Literal["positive", "negative", "neutral"]
 DramaticFunction = Literal[
-    "exposition", "setup", "inciting", "complication", "clue", "misdirection", "confrontation",
-    "climax", "reversal", "revelation", "resolution", "denouement", "transition",
+    "exposition",
+    "setup",
+    "inciting",
+    "complication",
+    "clue",
+    "misdirection",
+    "confrontation",
+    "climax",
+    "reversal",
+    "revelation",
+    "resolution",
+    "denouement",
+    "transition",
 ]
 
 
@@ -408,8 +419,19 @@ class ObjectDelta(_Delta):
 RECORD_TYPES: dict[str, type[Record]] = {
     cls.KIND: cls
     for cls in (
-        CharacterState, EpistemicState, RelationshipDelta, ObjectState, Location, Thread, Promise,
-        WorldFact, Revelation, SceneBeat, CharacterDelta, ArcDelta, ObjectDelta,
+        CharacterState,
+        EpistemicState,
+        RelationshipDelta,
+        ObjectState,
+        Location,
+        Thread,
+        Promise,
+        WorldFact,
+        Revelation,
+        SceneBeat,
+        CharacterDelta,
+        ArcDelta,
+        ObjectDelta,
     )
 }
 REGISTRIES = ("entity", "relationship", "object", "thread")
@@ -479,7 +501,9 @@ def _build(cls, data, path: str, *, overrides: dict | None = None):
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(set(data) - set(known) - {"kind"})
     if unknown:
-        raise RecordError(f"{path}: unknown field(s) {', '.join(unknown)} for {getattr(cls, 'KIND', '') or cls.__name__}")
+        raise RecordError(
+            f"{path}: unknown field(s) {', '.join(unknown)} for {getattr(cls, 'KIND', '') or cls.__name__}"
+        )
     values = dict(overrides or {})
     for name, f in known.items():
         if name in values:
@@ -510,7 +534,9 @@ def record_from_dict(data, *, chapter: int | None = None, path: str = "record") 
     if chapter is not None:
         given = data.get("chapter")
         if given is not None and given != chapter:
-            raise RecordError(f"{path}.chapter: the record says chapter {given!r} but is published as chapter {chapter}")
+            raise RecordError(
+                f"{path}.chapter: the record says chapter {given!r} but is published as chapter {chapter}"
+            )
         overrides["chapter"] = chapter
     return _build(RECORD_TYPES[kind], data, path, overrides=overrides)
 
@@ -544,7 +570,9 @@ def check_grounding(record: Record, narrative: "Narrative", *, allowed_ids=None,
         )
     haystack = _fold(" ".join(narrative.paragraphs[i].text for i in ids))
     if _fold(record.evidence.quote) not in haystack:
-        raise RecordError(f"{path}.evidence.quote: {record.evidence.quote!r} is not verbatim in paragraphs {list(ids)}")
+        raise RecordError(
+            f"{path}.evidence.quote: {record.evidence.quote!r} is not verbatim in paragraphs {list(ids)}"
+        )
 
 
 # --- JSON schema for the extractor, from the same dataclasses -----------------------------------

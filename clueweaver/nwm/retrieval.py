@@ -51,7 +51,8 @@ class StateView:
             "stale_chapters": [c.chapter for c in self.chapters if c.status == "stale"],
             "registries": [
                 {
-                    "registry": e.registry, "key": e.key,
+                    "registry": e.registry,
+                    "key": e.key,
                     "current": [{"id": rid, **record.to_dict()} for rid, record in e.current()],
                     "history_size": len(e.history),
                 }
@@ -64,7 +65,9 @@ class StateView:
     def blocks(self) -> list[str]:
         """Text blocks in a fixed order (registries, then edges, then history), for budgeting."""
         published = [c.chapter for c in self.chapters if c.status == "published"]
-        out = [f"World model as of chapter {self.as_of} (published chapters: {', '.join(map(str, published)) or 'none'})"]
+        out = [
+            f"World model as of chapter {self.as_of} (published chapters: {', '.join(map(str, published)) or 'none'})"
+        ]
         shown: set[int] = set()  # a record filed under several keys is written out once
         for entry in self.entries:
             lines = [f"== {entry.registry}: {entry.key} =="]
@@ -166,8 +169,14 @@ class NWMPacket:
 
     def to_dict(self) -> dict:
         return {
-            "as_of": self.as_of, "mode": self.mode, "queries": self.queries, "hits": [h.to_dict() for h in self.hits],
-            "dropped": self.dropped, "paragraph_ids": self.paragraph_ids, "chars": len(self.text), "text": self.text,
+            "as_of": self.as_of,
+            "mode": self.mode,
+            "queries": self.queries,
+            "hits": [h.to_dict() for h in self.hits],
+            "dropped": self.dropped,
+            "paragraph_ids": self.paragraph_ids,
+            "chars": len(self.text),
+            "text": self.text,
         }
 
 
@@ -185,8 +194,13 @@ def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=No
     if encoder is not None and vectors is None:
         vectors = encoder.encode(texts)
     collection = from_paragraphs(texts, title="world-model records", detect_headings=False)
-    index = RetrievalIndex(collection, BM25Index.from_texts(texts), encoder if vectors is not None else None, vectors,
-                           RankingConfig(smoothing=0.0, feedback_docs=0, dense_weight=1.0))
+    index = RetrievalIndex(
+        collection,
+        BM25Index.from_texts(texts),
+        encoder if vectors is not None else None,
+        vectors,
+        RankingConfig(smoothing=0.0, feedback_docs=0, dense_weight=1.0),
+    )
     return index.rank(queries)
 
 
@@ -254,8 +268,14 @@ def query(
                     if len(hits) >= max_records or edge.record_id in seen or edge.record_id not in by_id:
                         continue
                     seen.add(edge.record_id)
-                    hits.append(Hit(edge.record_id, by_id[edge.record_id], seed.score * edge.confidence,
-                                    f"{edge.relation} from #{seed.record_id}"))
+                    hits.append(
+                        Hit(
+                            edge.record_id,
+                            by_id[edge.record_id],
+                            seed.score * edge.confidence,
+                            f"{edge.relation} from #{seed.record_id}",
+                        )
+                    )
     _check_causal(as_of, [StoredRecord(h.record_id, h.record) for h in hits])
     blocks = [_cite(h.record_id, h.record) + ("" if h.via == "ranked" else f" (via {h.via})") for h in hits]
     text, kept = _bounded(blocks, max_chars)

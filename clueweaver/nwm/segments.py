@@ -15,7 +15,7 @@ from clueweaver.narrative import Narrative
 from clueweaver.nwm.retrieval import query
 from clueweaver.nwm.store import NarrativeStore, StoreError
 from clueweaver.protocol.question import Question
-from clueweaver.segment import Preset, Segment, merge_spans, get_preset, segment_narrative
+from clueweaver.segment import Preset, Segment, get_preset, merge_spans, segment_narrative
 
 SEGMENT_SOURCES = ("plain", "nwm", "mix")
 
@@ -55,7 +55,9 @@ def nwm_spans(
     last = narrative.last_paragraph_of_chapter(max_chapter)
     if max_paragraph is not None:
         last = min(last, max_paragraph)
-    packet = query(store, question.queries(), _as_of(narrative, max_chapter), encoder=encoder, max_chars=None, **query_options)
+    packet = query(
+        store, question.queries(), _as_of(narrative, max_chapter), encoder=encoder, max_chars=None, **query_options
+    )
     return [
         (start, end, "nwm", hit.score, anchors)
         for hit in packet.hits
@@ -103,7 +105,9 @@ def segments_from_source(
     )  # fmt: skip
     if source == "nwm":
         if not spans:
-            warnings.warn(f"the world model of {narrative.title} holds nothing for this question; using the plain segments")
+            warnings.warn(
+                f"the world model of {narrative.title} holds nothing for this question; using the plain segments"
+            )
             return plain()
         return merge_spans(spans, max_len=max_len)
     # Windows are runs of the book and merge with the records' runs; a retrieval segment groups

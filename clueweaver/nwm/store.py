@@ -109,7 +109,9 @@ def chapter_paragraph_ids(narrative: Narrative, chapter: int) -> range:
         end = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative.paragraphs)
         return range(0, end)
     if not 1 <= chapter <= len(narrative.chapters):
-        raise NarrativeError(f"{narrative.title}: no chapter {chapter} (the book has {len(narrative.chapters)} chapters)")
+        raise NarrativeError(
+            f"{narrative.title}: no chapter {chapter} (the book has {len(narrative.chapters)} chapters)"
+        )
     return narrative.chapters[chapter - 1].paragraph_ids
 
 
@@ -219,8 +221,12 @@ class NarrativeStore:
             if old_rows:
                 stale = self._carry_over(db, old_rows, new_by_chapter)
             source = str(Path(narrative.source).resolve()) if narrative.source else ""
-            for key, value in (("content_hash", narrative.content_hash), ("title", narrative.title),
-                               ("source", source), ("paragraphs", str(len(narrative.paragraphs)))):
+            for key, value in (
+                ("content_hash", narrative.content_hash),
+                ("title", narrative.title),
+                ("source", source),
+                ("paragraphs", str(len(narrative.paragraphs))),
+            ):
                 db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
             db.execute("DELETE FROM book_chapters")
             db.executemany("INSERT INTO book_chapters VALUES (?, ?, ?, ?, ?)", new_rows)
@@ -228,7 +234,8 @@ class NarrativeStore:
 
     def _carry_over(self, db, old_rows, new_by_chapter) -> set[int]:
         changed = {
-            chapter for chapter, _, _, text_hash in old_rows
+            chapter
+            for chapter, _, _, text_hash in old_rows
             if chapter not in new_by_chapter or new_by_chapter[chapter][4] != text_hash
         }
         firsts = [row[1] for row in old_rows]
@@ -251,12 +258,16 @@ class NarrativeStore:
             elif new_ids != list(stored.record.evidence.paragraph_ids):
                 payload = stored.record.to_dict()
                 payload["evidence"]["paragraph_ids"] = new_ids
-                db.execute("UPDATE records SET payload = ?, last_evidence = ? WHERE id = ?",
-                           (json.dumps(payload, ensure_ascii=False), max(new_ids), stored.id))
+                db.execute(
+                    "UPDATE records SET payload = ?, last_evidence = ? WHERE id = ?",
+                    (json.dumps(payload, ensure_ascii=False), max(new_ids), stored.id),
+                )
         self._delete_records(db, doomed)
         for chapter in stale:
-            db.execute("UPDATE published SET status = 'stale', records = 0, updated_at = ? WHERE chapter = ?",
-                       (_now(), chapter))
+            db.execute(
+                "UPDATE published SET status = 'stale', records = 0, updated_at = ? WHERE chapter = ?",
+                (_now(), chapter),
+            )
             db.execute("DELETE FROM records WHERE chapter = ?", (chapter,))  # a stale chapter is republished whole
         self._recompute_validity(db, None)
         return stale
@@ -266,7 +277,9 @@ class NarrativeStore:
 
     # -- writing ---------------------------------------------------------------------------------
 
-    def replace_chapters(self, narrative: Narrative, records_by_chapter: dict[int, list[Record]], *, origin: str) -> dict[int, int]:
+    def replace_chapters(
+        self, narrative: Narrative, records_by_chapter: dict[int, list[Record]], *, origin: str
+    ) -> dict[int, int]:
         """Replace everything derived from these chapters by these records, in one transaction.
 
         Every record is validated against the book first (evidence exists, comes from chapters up
@@ -303,8 +316,14 @@ class NarrativeStore:
     def _insert(self, db, record: Record) -> set[str]:
         cursor = db.execute(
             "INSERT INTO records (chapter, kind, confidence, last_evidence, text, payload) VALUES (?, ?, ?, ?, ?, ?)",
-            (record.chapter, record.KIND, record.confidence, max(record.evidence.paragraph_ids), record.text(),
-             json.dumps(record.to_dict(), ensure_ascii=False)),
+            (
+                record.chapter,
+                record.KIND,
+                record.confidence,
+                max(record.evidence.paragraph_ids),
+                record.text(),
+                json.dumps(record.to_dict(), ensure_ascii=False),
+            ),
         )
         record_id = cursor.lastrowid
         db.executemany(
@@ -315,17 +334,26 @@ class NarrativeStore:
         for edge in project_edges(record, record_id):
             slots.add(_slot_key(edge))
             db.execute(
-                "INSERT INTO edges (record_id, subject, relation, target, value, slot, valid_from, valid_to, confidence)"
+                "INSERT INTO edges (record_id, subject, relation, target, value, slot, valid_from, valid_to, "
+                "confidence)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)",
-                (record_id, edge.subject, edge.relation, edge.target, edge.value, _slot_key(edge), edge.valid_from,
-                 edge.confidence),
+                (
+                    record_id,
+                    edge.subject,
+                    edge.relation,
+                    edge.target,
+                    edge.value,
+                    _slot_key(edge),
+                    edge.valid_from,
+                    edge.confidence,
+                ),
             )
         return slots
 
     def _delete_records(self, db, record_ids: list[int]) -> set[str]:
         slots = set()
         for start in range(0, len(record_ids), 500):
-            chunk = record_ids[start:start + 500]
+            chunk = record_ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             slots |= {row[0] for row in db.execute(f"SELECT slot FROM edges WHERE record_id IN ({marks})", chunk)}
             db.execute(f"DELETE FROM records WHERE id IN ({marks})", chunk)  # keys and edges cascade
@@ -339,12 +367,14 @@ class NarrativeStore:
             ordered = sorted(slots)
             batches = [
                 (f"WHERE slot IN ({','.join('?' * len(chunk))})", chunk)
-                for chunk in (ordered[i:i + 500] for i in range(0, len(ordered), 500))
+                for chunk in (ordered[i : i + 500] for i in range(0, len(ordered), 500))
             ]
         for where, args in batches:
             rows = db.execute(f"{_EDGE_SELECT} {where} ORDER BY valid_from, record_id, id", args).fetchall()
             closed = assign_validity([_edge(row) for row in rows])
-            db.executemany("UPDATE edges SET valid_to = ? WHERE id = ?", [(e.valid_to, row[0]) for e, row in zip(closed, rows)])
+            db.executemany(
+                "UPDATE edges SET valid_to = ? WHERE id = ?", [(e.valid_to, row[0]) for e, row in zip(closed, rows)]
+            )
 
     def import_jsonl(self, narrative: Narrative, path: str | Path) -> dict[int, int]:
         """Load records (one JSON object per line, each with its chapter). Every line is checked
@@ -385,7 +415,9 @@ class NarrativeStore:
         row = self._db.execute("SELECT max(last_paragraph) FROM book_chapters WHERE chapter <= ?", (as_of,)).fetchone()
         return -1 if row[0] is None else row[0]
 
-    def records(self, as_of: int, *, kinds=None, registry: str | None = None, key: str | None = None) -> list[StoredRecord]:
+    def records(
+        self, as_of: int, *, kinds=None, registry: str | None = None, key: str | None = None
+    ) -> list[StoredRecord]:
         """Records a reader at chapter ``as_of`` may see, in chapter order."""
         limit = self.last_readable_paragraph(as_of)
         sql = "SELECT r.id, r.payload FROM records r WHERE r.chapter <= ? AND r.last_evidence <= ?"
@@ -397,7 +429,10 @@ class NarrativeStore:
             sql += " AND r.id IN (SELECT record_id FROM record_keys WHERE registry = ? AND (? IS NULL OR key = ?))"
             args += [registry, key, key]
         rows = self._db.execute(sql + " ORDER BY r.chapter, r.id", args).fetchall()
-        decoded = [StoredRecord(rid, record_from_dict(json.loads(payload), path=f"stored record {rid}")) for rid, payload in rows]
+        decoded = [
+            StoredRecord(rid, record_from_dict(json.loads(payload), path=f"stored record {rid}"))
+            for rid, payload in rows
+        ]
         return [s for s in decoded if s.record.chapter <= as_of and max(s.record.evidence.paragraph_ids) <= limit]
 
     def edges(self, as_of: int, *, current: bool = False) -> list[Edge]:
@@ -441,7 +476,10 @@ class NarrativeStore:
 
     def _all_records(self, db) -> list[StoredRecord]:
         rows = db.execute("SELECT id, payload FROM records ORDER BY chapter, id").fetchall()
-        return [StoredRecord(rid, record_from_dict(json.loads(payload), path=f"stored record {rid}")) for rid, payload in rows]
+        return [
+            StoredRecord(rid, record_from_dict(json.loads(payload), path=f"stored record {rid}"))
+            for rid, payload in rows
+        ]
 
 
 _EDGE_SELECT = "SELECT id, subject, relation, target, value, valid_from, valid_to, confidence, record_id FROM edges"

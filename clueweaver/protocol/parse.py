@@ -156,7 +156,9 @@ def normalize_choice(answer: str, question: Question) -> str | None:
         letter = next(group for group in prefixed.groups()[:4] if group).upper()
         rest = prefixed.group(5)
         # "B) <text of another option>" contradicts itself.
-        if rest and any(_comparable(o) == _comparable(rest) for l, o in question.options.items() if l != letter):
+        if rest and any(
+            _comparable(o) == _comparable(rest) for label, o in question.options.items() if label != letter
+        ):
             return None
     return letter if letter in question.options else None
 
@@ -250,4 +252,3 @@ def parse_interpreter(text: str, question: Question, allowed_ids: Iterable[int] 
     if not isinstance(question, Question):
         raise TypeError(f"parse_interpreter needs a clueweaver Question, got {type(question).__name__}")
     return _parse(text, lambda answer: normalize_answer(answer, question), allowed_ids)
-

@@ -32,7 +32,8 @@ _OUTPUT_FORMAT = """Output format, exactly (nothing before or after):
 <reason>...</reason>
 {answer_format}"""
 
-_FINDER_SYSTEM = """You are the Finder, an evidence scout for a reader of a long narrative (a novel, story, script or archive). You read one segment of the narrative at a time and decide whether it contains any clue that helps {task}.
+_FINDER_SYSTEM = (
+    """You are the Finder, an evidence scout for a reader of a long narrative (a novel, story, script or archive). You read one segment of the narrative at a time and decide whether it contains any clue that helps {task}.
 
 Rules:
 1. Each paragraph of the segment starts with its ID in square brackets, like [12].
@@ -43,9 +44,12 @@ Rules:
 6. If NO, the reason says in one sentence why the segment is irrelevant (what it is about instead) and cites no paragraph ID.
 7. Use only the segment, not outside knowledge of the work. Keep the reason to one to three sentences; do not summarize the segment.
 
-""" + _OUTPUT_FORMAT
+"""
+    + _OUTPUT_FORMAT
+)
 
-_INTERPRETER_SYSTEM = """You are the Interpreter, the final reader of a long narrative (a novel, story, script or archive). You {task} using only an evidence packet: excerpts chosen from the narrative, in narrative order, each paragraph starting with its ID in square brackets, like [12]. Text between excerpts is left out.
+_INTERPRETER_SYSTEM = (
+    """You are the Interpreter, the final reader of a long narrative (a novel, story, script or archive). You {task} using only an evidence packet: excerpts chosen from the narrative, in narrative order, each paragraph starting with its ID in square brackets, like [12]. Text between excerpts is left out.
 
 Rules:
 1. Use only the evidence packet, not outside knowledge of the work.
@@ -54,7 +58,9 @@ Rules:
 5. Keep the reason concise: two to five sentences.
 6. Always commit to one answer; never reply that the evidence is insufficient.
 
-""" + _OUTPUT_FORMAT
+"""
+    + _OUTPUT_FORMAT
+)
 
 _MCQ_DECISION_RULES = """2. Read all options before choosing and pick the one the evidence supports best, even when the support is indirect.
 3. Watch the polarity of the question: for NOT, EXCEPT, false or least questions, choose the option that does not hold."""
@@ -62,7 +68,8 @@ _MCQ_DECISION_RULES = """2. Read all options before choosing and pick the one th
 _CLAIM_DECISION_RULES = """2. The claim is TRUE only if it holds in its entirety; it is FALSE if any part of it (who, what, when, where, why, or the order of events) is contradicted by the narrative.
 3. Check every detail of the claim against the evidence, not only its overall gist."""
 
-_CALIBRATION_SYSTEM = """You are the Interpreter, re-checking your provisional answer before it becomes final. You {task} using only an evidence packet: excerpts chosen from the narrative, in narrative order, each paragraph starting with its ID in square brackets, like [12]. Text between excerpts is left out.
+_CALIBRATION_SYSTEM = (
+    """You are the Interpreter, re-checking your provisional answer before it becomes final. You {task} using only an evidence packet: excerpts chosen from the narrative, in narrative order, each paragraph starting with its ID in square brackets, like [12]. Text between excerpts is left out.
 
 Rules:
 1. {polarity}
@@ -71,7 +78,9 @@ Rules:
 4. Keep the provisional answer when the evidence supports it; change it only when the evidence clearly supports another answer.
 5. Give the final reason with the IDs of the paragraphs you rely on, like [12] or [12, 14], and the specific detail that decides the answer. Keep it concise and always commit to one answer.
 
-""" + _OUTPUT_FORMAT
+"""
+    + _OUTPUT_FORMAT
+)
 
 _FINDER_TASK = {"mcq": "answer the question or choose between its options", "claim": "verify or refute the claim"}
 _INTERPRETER_TASK = {
@@ -95,7 +104,9 @@ _CLOSING = {
     "mcq": "Answer the question above from the evidence packet.",
     "claim": "Judge the claim above from the evidence packet.",
 }
-_CALIBRATION_CLOSING = "Provisional output:\n{provisional}\n\nRe-check the provisional answer and give the final output."
+_CALIBRATION_CLOSING = (
+    "Provisional output:\n{provisional}\n\nRe-check the provisional answer and give the final output."
+)
 
 
 def _build_templates() -> dict[tuple[str, str], PromptTemplate]:

@@ -43,7 +43,9 @@ def phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern:
 
 def find_phrases(text: str, phrases: tuple[str, ...]) -> list[str]:
     """The cue phrases present in ``text`` (whole words, case-insensitive), in order of appearance."""
-    return [" ".join(m.group(0).split()) for m in phrase_pattern(tuple(phrases)).finditer(normalize_for_matching(text))]
+    return [
+        " ".join(m.group(0).split()) for m in phrase_pattern(tuple(phrases)).finditer(normalize_for_matching(text))
+    ]
 
 
 def words(text: str) -> list[str]:

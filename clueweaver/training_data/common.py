@@ -126,7 +126,9 @@ def load_sources(sources: Iterable[SourceConfig], *, skip_bad: bool = False) -> 
     return [
         LoadedSource(
             source,
-            load_benchmark(source.name, source.path, split=source.split, limit=source.limit, skip_bad=skip_bad or source.skip_bad),
+            load_benchmark(
+                source.name, source.path, split=source.split, limit=source.limit, skip_bad=skip_bad or source.skip_bad
+            ),
         )
         for source in sources
     ]
@@ -137,10 +139,17 @@ def provenance_stats(loaded: list[LoadedSource], teacher: Any, counter: "PromptT
     tokenizer and the teacher's work (replies generated, failed, cached)."""
     return {
         "sources": {s.benchmark.name: s.benchmark.summary() for s in loaded},
-        "skipped_rows": {s.benchmark.name: [list(r) for r in s.benchmark.skipped] for s in loaded if s.benchmark.skipped},
+        "skipped_rows": {
+            s.benchmark.name: [list(r) for r in s.benchmark.skipped] for s in loaded if s.benchmark.skipped
+        },
         "tokenizer": counter.name,
-        "teacher": None if teacher is None else {
-            "model": teacher.model, "generated": teacher.generated, "failed": teacher.failed, "cached": len(teacher),
+        "teacher": None
+        if teacher is None
+        else {
+            "model": teacher.model,
+            "generated": teacher.generated,
+            "failed": teacher.failed,
+            "cached": len(teacher),
         },
     }
 
@@ -233,7 +242,11 @@ def reading_cases(
                 continue
             seen.add(clue.casefold())
             claim = BMDS_CLUE_CLAIMS[name].format(title=narrative.title, clue=clue.rstrip("."))
-            cases.append(ReadingCase(f"{item.item_id}#{name}", question=Question.claim(claim), answer="TRUE", clue=clue, **common))
+            cases.append(
+                ReadingCase(
+                    f"{item.item_id}#{name}", question=Question.claim(claim), answer="TRUE", clue=clue, **common
+                )
+            )
         return cases
     reference = _clean_annotation(item.metadata.get("reference_answer"))
     if reference is None:
@@ -430,7 +443,9 @@ def length_summary(lengths: list[int]) -> dict:
 
 def crosstab(rows_by_split: dict[str, list[dict]], column: str) -> dict[str, dict[str, int]]:
     """Counts of each value of ``column`` per split (and in total)."""
-    table = {split: dict(sorted(Counter(str(row[column]) for row in rows).items())) for split, rows in rows_by_split.items()}
+    table = {
+        split: dict(sorted(Counter(str(row[column]) for row in rows).items())) for split, rows in rows_by_split.items()
+    }
     table["total"] = dict(sorted(Counter(str(row[column]) for rows in rows_by_split.values() for row in rows).items()))
     return table
 
@@ -472,8 +487,9 @@ def config_section(config: Any) -> str:
     return "## Configuration\n\n```yaml\n" + yaml.safe_dump(config_to_dict(config), sort_keys=False) + "```\n"
 
 
-
-def run_build_script(config_class: type, build: Callable[[Any], DatasetBuild], argv: list[str] | None, description: str) -> int:
+def run_build_script(
+    config_class: type, build: Callable[[Any], DatasetBuild], argv: list[str] | None, description: str
+) -> int:
     """The body of a ``data_prep/build_*_data.py`` script: parse ``--config`` and overrides, build,
     print where the data went and its split sizes. Bad data exits with status 2 and one message
     naming the file and row."""

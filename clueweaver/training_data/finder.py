@@ -114,7 +114,9 @@ class FinderCandidate:
         return f"{self.case.case_id}@{self.segment.start}-{self.segment.end}"
 
 
-def random_spans(case: ReadingCase, segments: list[Segment], count: int, margin: int, rng: random.Random) -> list[Segment]:
+def random_spans(
+    case: ReadingCase, segments: list[Segment], count: int, margin: int, rng: random.Random
+) -> list[Segment]:
     """Up to ``count`` spans shaped like the case's segments, placed at random where no candidate
     segment, no evidence paragraph (within ``margin``) and no earlier random span lies."""
     last = len(case.narrative) - 1
@@ -135,7 +137,9 @@ def random_spans(case: ReadingCase, segments: list[Segment], count: int, margin:
     return spans
 
 
-def _label_from_evidence(candidate: FinderCandidate, match: ClueMatch | None, config: FinderDataConfig, drops: Counter) -> None:
+def _label_from_evidence(
+    candidate: FinderCandidate, match: ClueMatch | None, config: FinderDataConfig, drops: Counter
+) -> None:
     case, ids = candidate.case, candidate.segment.paragraph_ids
     inside = tuple(i for i in case.evidence if i in set(ids))
     if inside:
@@ -146,7 +150,9 @@ def _label_from_evidence(candidate: FinderCandidate, match: ClueMatch | None, co
         candidate.label = "NO"
 
 
-def _prepare_case(case: ReadingCase, config: FinderDataConfig, teacher: TeacherLabeler | None, drops: Counter) -> ClueMatch | None | bool:
+def _prepare_case(
+    case: ReadingCase, config: FinderDataConfig, teacher: TeacherLabeler | None, drops: Counter
+) -> ClueMatch | None | bool:
     """Settle where the case's labels come from; False when it cannot be labelled."""
     if case.gold_after_limit:
         drops["gold paragraphs after the reading limit (left out)"] += case.gold_after_limit
@@ -154,7 +160,9 @@ def _prepare_case(case: ReadingCase, config: FinderDataConfig, teacher: TeacherL
         return None
     if case.clue is not None:
         match = match_clue(case.narrative, case.clue)
-        case.evidence = match.evidence(min_coverage=config.weak_min_coverage, max_paragraphs=config.weak_max_paragraphs)
+        case.evidence = match.evidence(
+            min_coverage=config.weak_min_coverage, max_paragraphs=config.weak_max_paragraphs
+        )
         if not case.evidence:
             drops["bmds clue matched no paragraph before the reveal"] += 1
             return False
@@ -254,8 +262,11 @@ def build_finder_rows(
             book_groups.setdefault(source.benchmark.narrative(item).book_id, source.benchmark.name)
             cases.extend(
                 reading_cases(
-                    item, source.benchmark.narrative(item), source.config.segment_preset,
-                    bmds_clue_fields=config.bmds_clue_fields, drops=drops,
+                    item,
+                    source.benchmark.narrative(item),
+                    source.config.segment_preset,
+                    bmds_clue_fields=config.bmds_clue_fields,
+                    drops=drops,
                 )
             )
 
@@ -268,7 +279,9 @@ def build_finder_rows(
         segments = case_segments(case, encoder=config.encoder, index_cache_dir=config.index_cache_dir)
         rng = random.Random(f"{config.seed}:finder:{case.case_id}")
         spans = random_spans(case, segments, config.random_negatives_per_case, config.random_negative_margin, rng)
-        candidates = [FinderCandidate(case, s, s.kind) for s in segments] + [FinderCandidate(case, s, "random") for s in spans]
+        candidates = [FinderCandidate(case, s, s.kind) for s in segments] + [
+            FinderCandidate(case, s, "random") for s in spans
+        ]
         for candidate in candidates:
             if case.evidence_source == "silver_teacher":
                 silver.append(candidate)
@@ -290,7 +303,9 @@ def build_finder_rows(
         candidate.label = None
 
     fitting = [c for c in labelled if c.label is not None]
-    kept = {id(c) for c in unique_prompts(fitting, lambda c: c.label, drops, "identical prompt with conflicting labels")}
+    kept = {
+        id(c) for c in unique_prompts(fitting, lambda c: c.label, drops, "identical prompt with conflicting labels")
+    }
     for candidate in fitting:
         if id(candidate) not in kept:
             candidate.label = None
@@ -299,7 +314,9 @@ def build_finder_rows(
     pairs = [pair for candidates in candidates_by_case for pair in _select_pairs(candidates, config, tally, drops)]
     available = len(pairs)
     if 2 * len(pairs) > config.target_samples:
-        chosen = set(random.Random(f"{config.seed}:finder:target").sample(range(len(pairs)), config.target_samples // 2))
+        chosen = set(
+            random.Random(f"{config.seed}:finder:target").sample(range(len(pairs)), config.target_samples // 2)
+        )
         pairs = [pair for n, pair in enumerate(pairs) if n in chosen]
 
     splits = assign_splits(book_groups, config.split_fractions, config.seed)
@@ -342,11 +359,14 @@ def finder_card(build: DatasetBuild, config: FinderDataConfig) -> str:
     shortfall = (
         f"The target was {stats['target_samples']} examples; the data gave {2 * stats['pairs_available']} "
         f"balanced examples ({stats['pairs_available']} pairs)"
-        + (", so pairs were sampled." if 2 * stats["pairs_available"] > stats["target_samples"] else ", all of which are used.")
+        + (
+            ", so pairs were sampled."
+            if 2 * stats["pairs_available"] > stats["target_samples"]
+            else ", all of which are used."
+        )
     )
     return (
-        card_front_matter("ClueWeaver Finder GRPO data")
-        + "# ClueWeaver Finder GRPO data\n\n"
+        card_front_matter("ClueWeaver Finder GRPO data") + "# ClueWeaver Finder GRPO data\n\n"
         "Per-segment keep/drop decisions for training the Finder with GRPO (TRL conversational format: "
         "`prompt` is the protocol's Finder prompt; the reward reads `label`, `gold_ids`, `allowed_ids`). "
         "Segments come from the inference segmenter; a segment is YES when it holds an evidence paragraph "
@@ -361,8 +381,11 @@ def finder_card(build: DatasetBuild, config: FinderDataConfig) -> str:
         "`gold`: benchmark paragraph labels (DetectiveQA clue positions, GutenQA must-contain strings); "
         "`weak_bmds`: BMDS clue descriptions matched to paragraphs before the reveal; "
         "`silver_teacher`: a teacher model's verdict given the known answer.\n\n"
-        + markdown_table(crosstab(rows, "label_source"), first="label_source") + "\n\n"
-        "## Negatives\n\n" + markdown_table(crosstab(rows, "negative_kind"), first="negative_kind (empty: positive)") + "\n\n"
+        + markdown_table(crosstab(rows, "label_source"), first="label_source")
+        + "\n\n"
+        "## Negatives\n\n"
+        + markdown_table(crosstab(rows, "negative_kind"), first="negative_kind (empty: positive)")
+        + "\n\n"
         "## Token lengths\n\n" + token_section(stats["tokens"], stats["max_prompt_tokens"], stats["overflow"]) + "\n\n"
         "## Dropped along the way\n\n" + markdown_counts(stats["dropped"], first="reason") + "\n\n"
         f"Cases: {stats['cases']}; labelled cases by label source: {stats['labelled_cases']}; "
@@ -375,6 +398,11 @@ def build_finder_dataset(config: FinderDataConfig, *, teacher: TeacherLabeler | 
     """Build the Finder dataset and write it to ``config.output_dir`` (see ``write_dataset``)."""
     build = build_finder_rows(config, teacher=teacher)
     build.paths = write_dataset(
-        build.rows_by_split, FINDER_SCHEMA, config.output_dir, card=finder_card(build, config), stats=build.stats, config=config
+        build.rows_by_split,
+        FINDER_SCHEMA,
+        config.output_dir,
+        card=finder_card(build, config),
+        stats=build.stats,
+        config=config,
     )
     return build

@@ -103,7 +103,9 @@ class SyntheticConfig:
     def __post_init__(self) -> None:
         unknown = set(self.edits) - set(EDIT_KINDS)
         if unknown:
-            raise ValueError(f"synthetic.edits: unknown edit(s) {', '.join(sorted(unknown))}; use {', '.join(EDIT_KINDS)}")
+            raise ValueError(
+                f"synthetic.edits: unknown edit(s) {', '.join(sorted(unknown))}; use {', '.join(EDIT_KINDS)}"
+            )
         if self.weight < 0 or self.false_per_true < 1:
             raise ValueError("synthetic.weight cannot be negative and synthetic.false_per_true must be at least 1")
 
@@ -205,7 +207,9 @@ def evidence_packet(case: ReadingCase, segments: list[Segment]) -> Packet:
         segment = Segment.span(start, min(last, start + length - 1), "retrieval", top_score, (paragraph_id,))
         bearing.append(segment)
         covered.update(segment.paragraph_ids)
-    distractors = sorted((s for s in segments if not gold.intersection(s.paragraph_ids)), key=lambda s: (-s.score, s.start))
+    distractors = sorted(
+        (s for s in segments if not gold.intersection(s.paragraph_ids)), key=lambda s: (-s.score, s.start)
+    )
     room = max(0, case.preset.max_selected - len(bearing))
     return pack(case.narrative, bearing + distractors[:room], case.preset, cited_ids=gold)
 
@@ -233,9 +237,13 @@ def _synthetic_examples(case: ReadingCase, config: InterpreterDataConfig) -> lis
     elif case.question.is_claim and case.answer == "TRUE":
         if case.item.question.kind == "open":  # a reference answer stated as a claim is itself synthetic
             claims.append(SyntheticClaim(case.question.text, "TRUE", "statement"))
-        claims += false_claims(case.question.text, case.narrative, rng, edits=edits, count=config.synthetic.false_per_true)
+        claims += false_claims(
+            case.question.text, case.narrative, rng, edits=edits, count=config.synthetic.false_per_true
+        )
     return [
-        InterpreterExample(case, Question.claim(c.text), c.label, f"{case.case_id}#synthetic-{c.edit}-{n}", SYNTHETIC_SOURCE, c)
+        InterpreterExample(
+            case, Question.claim(c.text), c.label, f"{case.case_id}#synthetic-{c.edit}-{n}", SYNTHETIC_SOURCE, c
+        )
         for n, c in enumerate(claims)
     ]
 
@@ -244,7 +252,9 @@ def _silver_evidence(cases_segments: list[tuple[ReadingCase, list[Segment]]], te
     requests, owners = [], []
     for case, segments in cases_segments:
         for segment in segments:
-            requests.append(TeacherRequest(case.question, case.answer, segment.render(case.narrative), segment.paragraph_ids))
+            requests.append(
+                TeacherRequest(case.question, case.answer, segment.render(case.narrative), segment.paragraph_ids)
+            )
             owners.append(case)
     evidence: dict[str, set[int]] = {}
     for case, parsed in zip(owners, teacher.label(requests)):
@@ -334,7 +344,11 @@ def build_interpreter_rows(
     hard_items, skipped_predictions = read_predictions(config.predictions, skip_bad=config.skip_bad)
     drops: Counter = Counter()
     loaded = load_sources(config.sources, skip_bad=config.skip_bad)
-    seeds = set(config.synthetic.seed_benchmarks or [s.benchmark.name for s in loaded]) if config.synthetic.weight > 0 else set()
+    seeds = (
+        set(config.synthetic.seed_benchmarks or [s.benchmark.name for s in loaded])
+        if config.synthetic.weight > 0
+        else set()
+    )
     book_groups: dict[str, str] = {}
     wanted: list[tuple[ReadingCase, bool, bool]] = []  # case, real example, synthetic seed
     for source in loaded:
@@ -349,16 +363,22 @@ def build_interpreter_rows(
                 else:
                     drops["item neither sampled nor seeding synthetic claims (weight 0, no answer)"] += 1
 
-    segmented = [(case, case_segments(case, encoder=config.encoder, index_cache_dir=config.index_cache_dir))
-                 for case, _, _ in tqdm(wanted, desc="segmenting cases", unit="case")]
+    segmented = [
+        (case, case_segments(case, encoder=config.encoder, index_cache_dir=config.index_cache_dir))
+        for case, _, _ in tqdm(wanted, desc="segmenting cases", unit="case")
+    ]
     if teacher is not None:
-        _silver_evidence([(case, segments) for case, segments in segmented if not case.evidence and case.answer], teacher)
+        _silver_evidence(
+            [(case, segments) for case, segments in segmented if not case.evidence and case.answer], teacher
+        )
     examples: list[InterpreterExample] = []
     for (case, real, seed), (_, segments) in zip(wanted, tqdm(segmented, desc="packing evidence", unit="case")):
         if not case.evidence:
             case.evidence_source = "retrieval"
         packet = evidence_packet(case, segments)
-        made = [InterpreterExample(case, case.question, case.answer, case.item.item_id, case.benchmark)] if real else []
+        made = (
+            [InterpreterExample(case, case.question, case.answer, case.item.item_id, case.benchmark)] if real else []
+        )
         made += _synthetic_examples(case, config) if seed else []
         for example in made:
             example.packet = packet
@@ -367,7 +387,9 @@ def build_interpreter_rows(
         examples += made
 
     counter = token_counter or PromptTokenCounter(config.tokenizer)
-    for example, tokens in zip(examples, counter.count([e.prompt for e in examples], desc="Interpreter prompt tokens")):
+    for example, tokens in zip(
+        examples, counter.count([e.prompt for e in examples], desc="Interpreter prompt tokens")
+    ):
         example.tokens = tokens
     overflow = sum(e.tokens > config.max_prompt_tokens for e in examples)
     # an identical prompt has identical tokens, so leaving out the overflow first changes no verdict
@@ -407,7 +429,11 @@ def build_interpreter_rows(
             "realized_share": round(sum(r["hard"] for r in all_rows) / len(all_rows), 4) if all_rows else 0.0,
         },
         "splits": {
-            split: {"examples": len(rows), "books": len({r["book_key"] for r in rows}), "hard": sum(r["hard"] for r in rows)}
+            split: {
+                "examples": len(rows),
+                "books": len({r["book_key"] for r in rows}),
+                "hard": sum(r["hard"] for r in rows),
+            }
             for split, rows in rows_by_split.items()
         },
         "tokens": length_summary([r["prompt_tokens"] for r in all_rows]),
@@ -429,11 +455,11 @@ def interpreter_card(build: DatasetBuild, config: InterpreterDataConfig) -> str:
     hard = stats["hard"]
     hard_note = (
         f"Hard items (failed by the model in {', '.join(hard['predictions_files'])}): {hard['items_failed']}; "
-        if hard["predictions_files"] else "No predictions file was given, so no example is flagged hard; "
+        if hard["predictions_files"]
+        else "No predictions file was given, so no example is flagged hard; "
     )
     return (
-        card_front_matter("ClueWeaver Interpreter GRPO data")
-        + "# ClueWeaver Interpreter GRPO data\n\n"
+        card_front_matter("ClueWeaver Interpreter GRPO data") + "# ClueWeaver Interpreter GRPO data\n\n"
         "Evidence packets for training the Interpreter with GRPO (TRL conversational format: `prompt` is the "
         "protocol's Interpreter prompt; the reward reads `answer`, `answer_kind`, `options`, `question`, "
         "`allowed_ids`, `hard`, `evidence`). Packets hold the segments with the case's evidence plus "
@@ -442,22 +468,28 @@ def interpreter_card(build: DatasetBuild, config: InterpreterDataConfig) -> str:
         f"{stats['examples']} examples (asked for {stats['num_samples']}).\n\n"
         "## Splits\n\n" + markdown_table(stats["splits"], first="count") + "\n\n"
         "## Source mixture\n\n" + markdown_table(mixture_table, first="source") + "\n\n"
-        "## Answers\n\n" + markdown_table(crosstab(rows, "answer"), first="answer") + "\n\n"
-        + markdown_table(crosstab(rows, "answer_kind"), first="answer_kind") + "\n\n"
+        "## Answers\n\n"
+        + markdown_table(crosstab(rows, "answer"), first="answer")
+        + "\n\n"
+        + markdown_table(crosstab(rows, "answer_kind"), first="answer_kind")
+        + "\n\n"
         "## Label provenance\n\n"
         "`benchmark`: the benchmark's gold answer; `synthetic`: a claim made from a gold answer "
         "(`statement`, TRUE) or by one minimal edit of one (`option`, `entity`, `number`: FALSE).\n\n"
-        + markdown_table(crosstab(rows, "label_source"), first="label_source") + "\n\n"
-        + markdown_table(crosstab(rows, "synthetic_edit"), first="synthetic_edit (empty: none)") + "\n\n"
+        + markdown_table(crosstab(rows, "label_source"), first="label_source")
+        + "\n\n"
+        + markdown_table(crosstab(rows, "synthetic_edit"), first="synthetic_edit (empty: none)")
+        + "\n\n"
         "Evidence in the packet: `gold` (benchmark paragraph labels), `silver_teacher` (teacher-labelled "
         "segments), `retrieval` (no evidence labels: the retrieval packet inference would build).\n\n"
-        + markdown_table(crosstab(rows, "evidence_source"), first="evidence_source") + "\n\n"
-        "## Hard items\n\n" + hard_note
+        + markdown_table(crosstab(rows, "evidence_source"), first="evidence_source")
+        + "\n\n"
+        "## Hard items\n\n"
+        + hard_note
         + f"target share {hard['target_share']}, realized {hard['realized_share']}.\n\n"
         "## Token lengths\n\n" + token_section(stats["tokens"], stats["max_prompt_tokens"], stats["overflow"]) + "\n\n"
         "## Dropped along the way\n\n" + markdown_counts(stats["dropped"], first="reason") + "\n\n"
-        f"Teacher: {stats['teacher'] or 'none'}.\n\n"
-        + config_section(config)
+        f"Teacher: {stats['teacher'] or 'none'}.\n\n" + config_section(config)
     )
 
 
@@ -465,7 +497,11 @@ def build_interpreter_dataset(config: InterpreterDataConfig, *, teacher: Teacher
     """Build the Interpreter dataset and write it to ``config.output_dir``."""
     build = build_interpreter_rows(config, teacher=teacher)
     build.paths = write_dataset(
-        build.rows_by_split, INTERPRETER_SCHEMA, config.output_dir,
-        card=interpreter_card(build, config), stats=build.stats, config=config,
+        build.rows_by_split,
+        INTERPRETER_SCHEMA,
+        config.output_dir,
+        card=interpreter_card(build, config),
+        stats=build.stats,
+        config=config,
     )
     return build

@@ -50,7 +50,9 @@ class ClueMatch:
         """The best-covered paragraphs with coverage >= ``min_coverage`` and at least two clue
         words (one when the clue has a single content word), ascending; empty when none passes."""
         needed = min(2, len(self.terms))
-        passing = [i for i in range(len(self.coverage)) if self.coverage[i] >= min_coverage and self.matched[i] >= needed]
+        passing = [
+            i for i in range(len(self.coverage)) if self.coverage[i] >= min_coverage and self.matched[i] >= needed
+        ]
         passing.sort(key=lambda i: (-self.coverage[i], i))
         return tuple(sorted(passing[:max_paragraphs]))
 
@@ -175,12 +177,17 @@ class TeacherLabeler:
         missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
         by_key = dict(zip(keys, conversations))
         self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.cache_path, "a", encoding="utf-8") as cache, tqdm(total=len(missing), desc="teacher labels", unit="segment") as bar:
+        with (
+            open(self.cache_path, "a", encoding="utf-8") as cache,
+            tqdm(total=len(missing), desc="teacher labels", unit="segment") as bar,
+        ):
             for start in range(0, len(missing), self.batch_size):
                 batch = missing[start : start + self.batch_size]
                 generations = self.backend.generate([by_key[k] for k in batch], self.sampling)
                 if len(generations) != len(batch):
-                    raise RuntimeError(f"the teacher backend returned {len(generations)} replies for {len(batch)} prompts")
+                    raise RuntimeError(
+                        f"the teacher backend returned {len(generations)} replies for {len(batch)} prompts"
+                    )
                 self.generated += len(batch)
                 for key, generation in zip(batch, generations):
                     if getattr(generation, "error", None):

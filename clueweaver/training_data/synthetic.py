@@ -43,10 +43,14 @@ class SyntheticClaim:
 
 
 def option_claim(question: Question, label: str) -> str:
-    return OPTION_CLAIM.format(question=question.text.strip().rstrip("?") + "?", option=" ".join(question.options[label].split()))
+    return OPTION_CLAIM.format(
+        question=question.text.strip().rstrip("?") + "?", option=" ".join(question.options[label].split())
+    )
 
 
-def option_claims(question: Question, answer: str, rng: random.Random, false_per_true: int = 1) -> list[SyntheticClaim]:
+def option_claims(
+    question: Question, answer: str, rng: random.Random, false_per_true: int = 1
+) -> list[SyntheticClaim]:
     """The TRUE claim of the gold option and ``false_per_true`` FALSE claims of other options."""
     if question.kind != "mcq" or answer not in question.options:
         raise ValueError(f"option claims need a multiple-choice question and its gold option, got {answer!r}")
@@ -54,7 +58,9 @@ def option_claims(question: Question, answer: str, rng: random.Random, false_per
     claims = [SyntheticClaim(option_claim(question, answer), "TRUE", "statement")]
     for label in rng.sample(wrong, min(false_per_true, len(wrong))):
         claims.append(
-            SyntheticClaim(option_claim(question, label), "FALSE", "option", question.options[answer], question.options[label])
+            SyntheticClaim(
+                option_claim(question, label), "FALSE", "option", question.options[answer], question.options[label]
+            )
         )
     return claims
 
@@ -83,7 +89,8 @@ def name_inventory(narrative: Narrative, min_count: int = 3) -> dict[str, str]:
         lowered = Counter(re.findall(r"\b[a-z]+\b", text))
         as_person = Counter(next(g for g in m.groups() if g) for m in _PERSON_CONTEXT.finditer(text))
         names = [
-            (n, c) for n, c in mid_sentence.items()
+            (n, c)
+            for n, c in mid_sentence.items()
             if c >= min_count and lowered[n.lower()] * 10 < c and n not in TITLES
         ]
         names.sort(key=lambda nc: (-nc[1], nc[0]))
@@ -133,7 +140,12 @@ def number_swap(claim: str, rng: random.Random) -> SyntheticClaim | None:
 
 
 def false_claims(
-    claim: str, narrative: Narrative, rng: random.Random, *, edits: tuple[str, ...] = ("entity", "number"), count: int = 1
+    claim: str,
+    narrative: Narrative,
+    rng: random.Random,
+    *,
+    edits: tuple[str, ...] = ("entity", "number"),
+    count: int = 1,
 ) -> list[SyntheticClaim]:
     """Up to ``count`` FALSE variants of a TRUE claim, each one edit of a different kind, tried in
     a seeded order among ``edits`` (entity and number; option edits need a question)."""

@@ -115,7 +115,9 @@ def build_rows(data: str, tokenizer, *, max_tokens: int, seed: int) -> list[dict
     for n, row in enumerate(train):
         demo = rng.choice(by_label["YES" if n % 2 else "NO"])
         candidate = with_demonstration(row, demo)
-        text = tokenizer.apply_chat_template(candidate["prompt"], tokenize=True, add_generation_prompt=True, return_dict=True)
+        text = tokenizer.apply_chat_template(
+            candidate["prompt"], tokenize=True, add_generation_prompt=True, return_dict=True
+        )
         if len(text["input_ids"]) <= max_tokens:
             rows.append(candidate)
     rng.shuffle(rows)
@@ -155,7 +157,10 @@ def plot(series: dict[str, list[tuple[int, float]]], path: Path, window: int, ti
     import matplotlib.pyplot as plt
 
     def smooth(values):
-        return [sum(values[max(0, i - window + 1) : i + 1]) / len(values[max(0, i - window + 1) : i + 1]) for i in range(len(values))]
+        return [
+            sum(values[max(0, i - window + 1) : i + 1]) / len(values[max(0, i - window + 1) : i + 1])
+            for i in range(len(values))
+        ]
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
     steps, values = zip(*series["reward"])
@@ -194,9 +199,13 @@ def latest_log_history(output_dir: Path) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", required=True, help="a Finder dataset from data_prep/build_finder_data.py (the hf/ folder)")
+    parser.add_argument(
+        "--data", required=True, help="a Finder dataset from data_prep/build_finder_data.py (the hf/ folder)"
+    )
     parser.add_argument("--work-dir", type=Path, default=ROOT / "runs" / "finder_learning_signal")
-    parser.add_argument("--max-prompt-tokens", type=int, default=1000, help="keep training prompts within this many tokens")
+    parser.add_argument(
+        "--max-prompt-tokens", type=int, default=1000, help="keep training prompts within this many tokens"
+    )
     parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "finder_learning_signal.png")
     parser.add_argument("--summary", type=Path, default=ROOT / "docs" / "finder_learning_signal.json")
     parser.add_argument("--window", type=int, default=5, help="steps averaged at the start and end, and for the curve")
@@ -228,7 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     steps = len(series["reward"])
     plot(series, args.plot, args.window, f"Finder GRPO on Gemma-3-270M base (CPU), {steps} steps")
     for label, stats in summary.items():
-        print(f"{label:>28}: first {args.window} steps {stats['first']:.3f} -> last {args.window} steps {stats['last']:.3f}")
+        print(
+            f"{label:>28}: first {args.window} steps {stats['first']:.3f} -> last {args.window} steps "
+            f"{stats['last']:.3f}"
+        )
     print(f"curve: {args.plot}\nsummary: {args.summary}")
     return 0
 

