@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, NamedTuple
 
+from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import (
     Narrative,
     NarrativeError,
@@ -57,7 +58,7 @@ COMMON_FORMAT = "clueweaver-benchmark/1"
 SHARED_DATA_ENV = "CLUEWEAVER_SHARED_DATA"
 
 
-class BenchmarkError(ValueError):
+class BenchmarkError(ClueWeaverError, ValueError):
     """A benchmark file or row that cannot be used; the message names the file, the row and why."""
 
 

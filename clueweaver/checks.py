@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clueweaver import benchmarks
+from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
 from clueweaver.protocol.question import Question, QuestionError
 
@@ -27,7 +28,7 @@ MIN_SPREAD = 30  # paragraphs between the first and last evidence paragraph of a
 NOCHA_BOOKS = Path("nocha", "data_sample", "classic_books.json")
 
 
-class CheckError(ValueError):
+class CheckError(ClueWeaverError, ValueError):
     """A check that cannot be resolved against its book; the message names the check and the problem."""
 
 

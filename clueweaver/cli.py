@@ -11,10 +11,7 @@ import json
 import sys
 
 from clueweaver import __version__
-
-
-class UsageError(Exception):
-    """A command-line mistake the user can fix; printed without a traceback."""
+from clueweaver.errors import ClueWeaverError, UsageError
 
 
 def _print_json(payload) -> None:
@@ -792,7 +789,8 @@ def add_export(subparsers) -> None:
 
 
 def _run_export(args) -> int:
-    from clueweaver.export import ExportError, export_checkpoint, push_folder
+    from clueweaver.export import ExportError, export_checkpoint
+    from clueweaver.hub import push_folder
 
     eval_results = None
     if args.eval_results:
@@ -826,14 +824,10 @@ COMMANDS.append(add_export)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from clueweaver.benchmarks import BenchmarkError
-    from clueweaver.narrative import NarrativeError
-    from clueweaver.protocol.question import QuestionError
-
     args = build_parser().parse_args(argv)
     try:
         return args.run(args) or 0
-    except (UsageError, NarrativeError, QuestionError, BenchmarkError, FileNotFoundError) as exc:
+    except (ClueWeaverError, FileNotFoundError) as exc:
         print(f"clueweaver {args.command}: error: {exc}", file=sys.stderr)
         return 2
 

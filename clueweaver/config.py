@@ -21,11 +21,13 @@ from typing import Any, Sequence, TypeVar
 
 import yaml
 
+from clueweaver.errors import ClueWeaverError
+
 T = TypeVar("T")
 _MISSING = object()
 
 
-class ConfigError(ValueError):
+class ConfigError(ClueWeaverError, ValueError):
     """A configuration file or override that does not fit its dataclass; names the field."""
 
 

@@ -7,9 +7,7 @@ and a model card (``README.md``) built from what the trainer saved beside the ch
 ``trainer_state.json`` (last logged rewards), plus evaluation numbers when given. The folder loads
 with ``AutoModelForCausalLM.from_pretrained`` and serves with the inference engine.
 
-``push_folder`` uploads a folder through the ``huggingface_hub`` API (``create_repo``,
-``create_branch`` for a revision, ``upload_folder``); the trainer's per-checkpoint revision
-callback uses it too.
+``clueweaver.hub.push_folder`` uploads the folder (``clueweaver export --push-to-hub``).
 """
 
 from __future__ import annotations
@@ -21,7 +19,8 @@ from typing import Any
 
 import yaml
 
-from clueweaver.training import RECIPE_FILE, write_recipe
+from clueweaver.errors import ClueWeaverError
+from clueweaver.hub import RECIPE_FILE, write_recipe
 
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
 AGENT_ROLES = {
@@ -64,7 +63,7 @@ CARD_HYPERPARAMETERS = (
 )
 
 
-class ExportError(ValueError):
+class ExportError(ClueWeaverError, ValueError):
     """A checkpoint or output folder that cannot be exported; the message says which and why."""
 
 
@@ -273,33 +272,3 @@ def export_checkpoint(
     if recipe:
         write_recipe(out, recipe)
     return out
-
-
-def push_folder(
-    folder: str | Path,
-    repo_id: str,
-    *,
-    private: bool | None = None,
-    revision: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
-    ignore_patterns: list[str] | None = None,
-    commit_message: str = "Upload ClueWeaver agent",
-) -> str:
-    """Upload ``folder`` to the model repository ``repo_id`` (created if needed; ``revision``, a
-    branch, too); returns the commit URL."""
-    from huggingface_hub import HfApi
-
-    api = HfApi(endpoint=endpoint, token=token)
-    api.create_repo(repo_id, private=private, repo_type="model", exist_ok=True)
-    if revision:
-        api.create_branch(repo_id, branch=revision, repo_type="model", exist_ok=True)
-    info = api.upload_folder(
-        repo_id=repo_id,
-        folder_path=str(folder),
-        repo_type="model",
-        revision=revision,
-        commit_message=commit_message,
-        ignore_patterns=ignore_patterns,
-    )
-    return info.commit_url

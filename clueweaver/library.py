@@ -35,6 +35,7 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative, NarrativeError, load_narrative
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ CREATE INDEX IF NOT EXISTS questions_by_book ON questions(book_id, asked_at);
 """
 
 
-class LibraryError(Exception):
+class LibraryError(ClueWeaverError):
     """A request the library cannot serve; the message says what to do."""
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from clueweaver.errors import ClueWeaverError
+
 PARAGRAPH_SEPARATOR = "\n\n"
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".epub", ".jsonl")
 
@@ -27,7 +29,7 @@ def gap_marker(first_missing: int, last_missing: int) -> str:
     return f"[… {count} paragraph{'' if count == 1 else 's'} omitted …]"
 
 
-class NarrativeError(ValueError):
+class NarrativeError(ClueWeaverError, ValueError):
     """A book that cannot be read; the message names the file and the problem."""
 
 

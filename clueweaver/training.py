@@ -27,7 +27,6 @@ What this module adds around the trainer, and why:
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 import math
 import os
@@ -37,6 +36,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from clueweaver.errors import ClueWeaverError
+from clueweaver.hub import push_folder, write_recipe
+
 logger = logging.getLogger("clueweaver.training")
 
 AGENTS = ("finder", "interpreter")
@@ -45,14 +47,13 @@ REQUIRED_COLUMNS = {"finder": ("prompt", "label"), "interpreter": ("prompt", "an
 # Prompt families of the protocol each agent is trained on (the Interpreter's self-calibration
 # pass is the Interpreter too).
 PROMPT_FAMILIES = {"finder": ("finder",), "interpreter": ("interpreter", "calibration")}
-RECIPE_FILE = "clueweaver_training.json"
 OVERLONG_POLICIES = ("error", "drop")
 MAX_PROMPT_TOKENS = 9216  # Table 7: the longest prompt, after the chat template, either agent trains on
 # Checkpoint files that only matter for resuming; a pushed revision leaves them out.
 RESUME_ONLY_FILES = ["optimizer.pt", "scheduler.pt", "rng_state*.pth", "global_step*"]
 
 
-class TrainingSetupError(ValueError):
+class TrainingSetupError(ClueWeaverError, ValueError):
     """A recipe, dataset or environment that cannot train; the message says what and how to fix it."""
 
 
@@ -529,8 +530,6 @@ def hub_revision_callback(
     ``repo_id`` (the optimizer state stays local)."""
     from transformers import TrainerCallback
 
-    from clueweaver.export import push_folder
-
     class PushCheckpointRevision(TrainerCallback):
         def on_save(self, args, state, control, **kwargs):
             folder = _checkpoint_dir(args, state)
@@ -555,12 +554,6 @@ def hub_revision_callback(
 def checkpoint_revision(step: int) -> str:
     """The Hub branch of the checkpoint at ``step``: sorts in step order."""
     return f"step-{step:06d}"
-
-
-def write_recipe(folder: str | Path, recipe: dict) -> Path:
-    path = Path(folder) / RECIPE_FILE
-    path.write_text(json.dumps(recipe, indent=2, default=str, ensure_ascii=False), encoding="utf-8")
-    return path
 
 
 # --- the run -------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 from clueweaver import __version__
+from clueweaver.errors import ClueWeaverError
 from clueweaver.library import (
     BOOK_SUFFIXES,
     BookNotFound,
@@ -85,7 +86,7 @@ _STATUS_CODES = {
 }
 
 
-class ApiError(Exception):
+class ApiError(ClueWeaverError):
     def __init__(self, status: int, code: str, detail: str) -> None:
         super().__init__(detail)
         self.status, self.code, self.detail = status, code, detail
@@ -100,7 +101,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-class UnsafeBind(ValueError):
+class UnsafeBind(ClueWeaverError, ValueError):
     """Listening beyond this machine without a bearer token."""
 
 

@@ -185,7 +185,7 @@ def test_chapter_specs():
     assert parse_chapters("2-4,7", [1, 2, 3, 4, 5, 6, 7], []) == [2, 3, 4, 7]
     assert parse_chapters(None, [1, 2, 3], [3]) == [3]
     assert parse_chapters("all", [0, 1, 2], []) == [0, 1, 2]
-    from clueweaver.cli import UsageError
+    from clueweaver.errors import UsageError
 
     with pytest.raises(UsageError, match="no chapter 9"):
         parse_chapters("8-9", [1, 2, 3, 4, 5, 6, 7, 8], [])

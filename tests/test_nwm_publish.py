@@ -16,7 +16,7 @@ from clueweaver.nwm.publish import (
     publish_chapters,
     windows,
 )
-from clueweaver.nwm.records import RecordError, extraction_schema, record_from_dict
+from clueweaver.nwm.records import WorldRecordError, extraction_schema, record_from_dict
 from clueweaver.nwm.store import NarrativeStore, chapter_paragraph_ids
 
 BOOK = small_book()
@@ -97,7 +97,7 @@ def test_invalid_output_is_sent_back_with_the_reason_then_accepted(store):
     ],
 )
 def test_each_kind_of_invalid_output_is_rejected(bad, reason):
-    with pytest.raises(RecordError, match=reason):
+    with pytest.raises(WorldRecordError, match=reason):
         parse_extraction(bad, BOOK, 3, chapter_paragraph_ids(BOOK, 3), max_records=4)
 
 

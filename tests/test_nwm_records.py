@@ -14,9 +14,9 @@ from nwm_helpers import FIXTURE, record_json, small_book
 from clueweaver.nwm.records import (
     RECORD_TYPES,
     Record,
-    RecordError,
     Registries,
     Revelation,
+    WorldRecordError,
     check_grounding,
     extraction_schema,
     record_from_dict,
@@ -63,19 +63,19 @@ def test_invalid_records_name_the_field(change, message):
         "chapter": 1,
     }
     row.update(change)
-    with pytest.raises(RecordError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(WorldRecordError, match=message.replace("(", r"\(").replace(")", r"\)")):
         record_from_dict(row)
 
 
 def test_missing_field_and_cross_field_rules():
     base = record_json("thread", [1], QUOTE, thread="the key", description="where is the key")
-    with pytest.raises(RecordError, match="status: missing"):
+    with pytest.raises(WorldRecordError, match="status: missing"):
         record_from_dict({**base, "chapter": 1})
-    with pytest.raises(RecordError, match="resolved thread needs its resolution"):
+    with pytest.raises(WorldRecordError, match="resolved thread needs its resolution"):
         record_from_dict({**base, "chapter": 1, "status": "resolved"})
-    with pytest.raises(RecordError, match="open thread has no resolution"):
+    with pytest.raises(WorldRecordError, match="open thread has no resolution"):
         record_from_dict({**base, "chapter": 1, "status": "open", "resolution": "found"})
-    with pytest.raises(RecordError, match="cannot reveal a later chapter"):
+    with pytest.raises(WorldRecordError, match="cannot reveal a later chapter"):
         record_from_dict(
             {**record_json("revelation", [1], QUOTE, revealed="x", subject="Bram", event_chapter=3), "chapter": 2}
         )
@@ -84,7 +84,7 @@ def test_missing_field_and_cross_field_rules():
 def test_publisher_stamps_the_chapter_and_refuses_a_conflicting_one():
     row = record_json("world_fact", [1], QUOTE, subject="the mill", statement="it stands", is_rule=False)
     assert record_from_dict(row, chapter=4).chapter == 4
-    with pytest.raises(RecordError, match="published as chapter 4"):
+    with pytest.raises(WorldRecordError, match="published as chapter 4"):
         record_from_dict({**row, "chapter": 2}, chapter=4)
 
 
@@ -117,13 +117,13 @@ def test_grounding_checks_ids_chapters_window_and_verbatim_quote():
         )
 
     check_grounding(make([1], "bram  MET cleo at the mill"), BOOK)  # case and spacing do not matter
-    with pytest.raises(RecordError, match="not in the book"):
+    with pytest.raises(WorldRecordError, match="not in the book"):
         check_grounding(make([99], QUOTE), BOOK)
-    with pytest.raises(RecordError, match="chapters after the record's chapter 1"):
+    with pytest.raises(WorldRecordError, match="chapters after the record's chapter 1"):
         check_grounding(make([1, 6], QUOTE), BOOK)
-    with pytest.raises(RecordError, match="not among the paragraphs given"):
+    with pytest.raises(WorldRecordError, match="not among the paragraphs given"):
         check_grounding(make([1], QUOTE), BOOK, allowed_ids=range(2, 5))
-    with pytest.raises(RecordError, match="not verbatim"):
+    with pytest.raises(WorldRecordError, match="not verbatim"):
         check_grounding(make([1], "Bram met Dov at the mill"), BOOK)
     check_grounding(make([1, 6], "lost key number 0", chapter=2), BOOK)  # earlier chapters may be cited
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nwm_helpers import FIXTURE, SMALL_BOOK, by_chapter, holmes_book, record_json, records, small_book
 
-from clueweaver.nwm.records import RecordError, check_grounding, record_from_dict
+from clueweaver.nwm.records import WorldRecordError, check_grounding, record_from_dict
 from clueweaver.nwm.retrieval import serialize_state, state_view
 from clueweaver.nwm.store import NarrativeStore, StoreError, chapter_paragraph_ids
 
@@ -92,9 +92,9 @@ def test_a_bad_record_or_a_failure_midway_writes_nothing(store, monkeypatch):
     store.replace_chapters(BOOK, {2: [located(2, "Bram", "the mill")]}, origin="test")
     before = [s.record for s in store.records(5)]
     late_evidence = located(2, "Bram", "the tower", paragraph=chapter_paragraph_ids(BOOK, 3)[1])
-    with pytest.raises(RecordError, match="after the record's chapter 2"):
+    with pytest.raises(WorldRecordError, match="after the record's chapter 2"):
         store.replace_chapters(BOOK, {2: [located(2, "Cleo", "the tower"), late_evidence]}, origin="test")
-    with pytest.raises(RecordError, match="stamped with chapter 3"):
+    with pytest.raises(WorldRecordError, match="stamped with chapter 3"):
         store.replace_chapters(BOOK, {2: [located(3, "Cleo", "the tower")]}, origin="test")
     with pytest.raises(StoreError, match="no chapter 9"):
         store.replace_chapters(BOOK, {9: []}, origin="test")

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from clueweaver import training
+from clueweaver import hub, training
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.rewards import REWARD_FUNCS, component_names
 from clueweaver.training import TrainingSetupError
@@ -304,7 +304,7 @@ def test_recipe_is_written_beside_each_checkpoint(tmp_path):
     folder = _fake_checkpoint(tmp_path, 4)
     state = SimpleNamespace(global_step=4, is_world_process_zero=True)
     training.recipe_callback({"agent": "finder"}).on_save(SimpleNamespace(output_dir=str(tmp_path)), state, None)
-    assert json.loads((folder / training.RECIPE_FILE).read_text()) == {"agent": "finder"}
+    assert json.loads((folder / hub.RECIPE_FILE).read_text()) == {"agent": "finder"}
 
 
 def test_each_checkpoint_is_pushed_to_its_own_hub_revision(tmp_path):

@@ -23,6 +23,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from clueweaver.errors import ClueWeaverError
+
 logger = logging.getLogger("clueweaver.backends")
 
 # The agents' output shape. ``[^<]*`` rather than a lazy ``.*?``: constrained-decoding engines
@@ -34,7 +36,7 @@ FINISH_LENGTH = "length"  # ran into max_new_tokens
 FINISH_PROMPT_TOO_LONG = "prompt_too_long"  # not generated: prompt + max_new_tokens > window
 
 
-class BackendError(RuntimeError):
+class BackendError(ClueWeaverError, RuntimeError):
     """A generation backend that cannot do what was asked (setup, server or option problem)."""
 
 

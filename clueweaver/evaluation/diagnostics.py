@@ -12,13 +12,14 @@ import json
 from pathlib import Path
 from typing import Sequence
 
+from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.retrieval import GoldItem, format_report, measure_recall
 from clueweaver.segment import PRESETS
 
 MULTIHOP = "multihop"  # the bundled multi-hop checks (clueweaver/data/multihop_checks.jsonl)
 
 
-class DiagnosticsError(ValueError):
+class DiagnosticsError(ClueWeaverError, ValueError):
     """Nothing to measure (no gold evidence) or an unknown preset; the message says which."""
 
 

@@ -29,6 +29,8 @@ import os
 import warnings
 from pathlib import Path
 
+from clueweaver.errors import ClueWeaverError
+
 PREDICTIONS_FILE = "predictions.jsonl"
 RUN_FILE = "run.json"  # the run's configuration and label, written by the runner
 SKIPPED_UNLABELLED = "no gold answer"
@@ -49,7 +51,7 @@ SCORED_FIELDS = (
 )
 
 
-class RecordError(ValueError):
+class RecordError(ClueWeaverError, ValueError):
     """A predictions file that cannot be read as evaluation records; names the file and line."""
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
+from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
     RUN_FILE,
@@ -51,7 +52,7 @@ DIRECT_BUDGETS = ("32k", "128k")  # the direct reader's named input budgets (see
 TRACES_FILE = "traces.jsonl"
 
 
-class EvalError(ValueError):
+class EvalError(ClueWeaverError, ValueError):
     """A run that cannot start or resume as asked (message names the folder and the conflict)."""
 
 

@@ -84,7 +84,7 @@ def _user_errors(run):
     @functools.wraps(run)
     def wrapper(args):
         from clueweaver.backends import BackendError
-        from clueweaver.cli import UsageError
+        from clueweaver.errors import UsageError
         from clueweaver.nwm.publish import ExtractionError
         from clueweaver.nwm.retrieval import EntityNotFound
         from clueweaver.nwm.store import StoreError
@@ -113,7 +113,7 @@ def _open(args):
 
 def parse_chapters(spec: str | None, available: list[int], pending: list[int]) -> list[int]:
     """'2-4,7' or 'all' -> chapter numbers, each checked against the book."""
-    from clueweaver.cli import UsageError
+    from clueweaver.errors import UsageError
 
     if spec is None:
         return pending
@@ -158,7 +158,7 @@ def _run_publish(args) -> int:
 
 def _load_backend(kind: str, model: str):
     from clueweaver.backends import load_backend
-    from clueweaver.cli import UsageError
+    from clueweaver.errors import UsageError
 
     try:
         return load_backend(kind, model)
@@ -249,7 +249,7 @@ def _emit(args, payload: dict, text: str) -> int:
 
 
 def _check_as_of(store, as_of: int) -> None:
-    from clueweaver.cli import UsageError
+    from clueweaver.errors import UsageError
 
     chapters = store.book_chapter_numbers()
     if not chapters[0] <= as_of <= chapters[-1]:

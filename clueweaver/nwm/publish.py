@@ -15,10 +15,11 @@ import re
 from dataclasses import dataclass, field
 
 from clueweaver.backends import BackendError, GenerationBackend, SamplingConfig
+from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative
 from clueweaver.nwm.records import (
     Record,
-    RecordError,
+    WorldRecordError,
     check_grounding,
     extraction_schema,
     record_from_dict,
@@ -27,7 +28,7 @@ from clueweaver.nwm.records import (
 from clueweaver.nwm.store import NarrativeStore, chapter_paragraph_ids
 
 
-class ExtractionError(RuntimeError):
+class ExtractionError(ClueWeaverError, RuntimeError):
     """The model gave no valid output for part of a chapter within the allowed attempts."""
 
     def __init__(self, chapter: int, failures: list[tuple[range, list[str]]]) -> None:
@@ -103,19 +104,19 @@ _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 def parse_extraction(
     text: str, narrative: Narrative, chapter: int, paragraph_ids: range, max_records: int
 ) -> list[Record]:
-    """Records from one model output, or a RecordError saying what is wrong with it."""
+    """Records from one model output, or a WorldRecordError saying what is wrong with it."""
     body = _THINK.sub("", text)
     start, end = body.find("{"), body.rfind("}")
     if start < 0 or end < start:
-        raise RecordError("the output holds no JSON object")
+        raise WorldRecordError("the output holds no JSON object")
     try:
         data = json.loads(body[start : end + 1])
     except json.JSONDecodeError as exc:
-        raise RecordError(f"the output is not valid JSON ({exc.msg} at character {exc.pos})") from None
+        raise WorldRecordError(f"the output is not valid JSON ({exc.msg} at character {exc.pos})") from None
     if not isinstance(data, dict) or set(data) != {"records"} or not isinstance(data["records"], list):
-        raise RecordError('the output must be an object with exactly one key, "records", holding a list')
+        raise WorldRecordError('the output must be an object with exactly one key, "records", holding a list')
     if len(data["records"]) > max_records:
-        raise RecordError(f"at most {max_records} records, got {len(data['records'])}")
+        raise WorldRecordError(f"at most {max_records} records, got {len(data['records'])}")
     records = []
     for index, item in enumerate(data["records"]):
         record = record_from_dict(item, chapter=chapter, path=f"records[{index}]")
@@ -170,7 +171,7 @@ class Extractor:
                 try:
                     results[i] = parse_extraction(output.text, narrative, chapter, parts[i], self.config.max_records)
                     del conversations[i]
-                except RecordError as exc:
+                except WorldRecordError as exc:
                     errors[i].append(str(exc))
                     if len(errors[i]) >= self.config.max_attempts:
                         raise ExtractionError(

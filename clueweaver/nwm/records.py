@@ -19,11 +19,13 @@ import unicodedata
 from dataclasses import MISSING, dataclass, field, fields
 from typing import ClassVar, Literal
 
+from clueweaver.errors import ClueWeaverError
+
 if typing.TYPE_CHECKING:
     from clueweaver.narrative import Narrative
 
 
-class RecordError(ValueError):
+class WorldRecordError(ClueWeaverError, ValueError):
     """A record that does not fit its type or its book; the message names the field and the problem."""
 
 
@@ -50,7 +52,7 @@ class Evidence:
 
     def __post_init__(self) -> None:
         if not self.paragraph_ids:
-            raise RecordError("evidence.paragraph_ids: at least one paragraph ID is needed")
+            raise WorldRecordError("evidence.paragraph_ids: at least one paragraph ID is needed")
         object.__setattr__(self, "paragraph_ids", tuple(sorted(set(self.paragraph_ids))))
 
 
@@ -67,9 +69,9 @@ class Record:
 
     def __post_init__(self) -> None:
         if self.chapter < 0:
-            raise RecordError(f"{self.KIND}.chapter: must be >= 0, got {self.chapter}")
+            raise WorldRecordError(f"{self.KIND}.chapter: must be >= 0, got {self.chapter}")
         if not 0.0 <= self.confidence <= 1.0:
-            raise RecordError(f"{self.KIND}.confidence: must be between 0 and 1, got {self.confidence}")
+            raise WorldRecordError(f"{self.KIND}.confidence: must be between 0 and 1, got {self.confidence}")
 
     # -- how a record is keyed -------------------------------------------------------------------
 
@@ -259,9 +261,9 @@ class _Closable(Record):
     def __post_init__(self):
         super().__post_init__()
         if self.closed and not self.closer:
-            raise RecordError(f"{self.KIND}.{self.CLOSER}: a {self.CLOSED} {self.KIND} needs its {self.CLOSER}")
+            raise WorldRecordError(f"{self.KIND}.{self.CLOSER}: a {self.CLOSED} {self.KIND} needs its {self.CLOSER}")
         if not self.closed and self.closer:
-            raise RecordError(f"{self.KIND}.{self.CLOSER}: an open {self.KIND} has no {self.CLOSER} yet")
+            raise WorldRecordError(f"{self.KIND}.{self.CLOSER}: an open {self.KIND} has no {self.CLOSER} yet")
 
     def registry_keys(self):
         return [("thread", name_key(self.label))]
@@ -339,7 +341,7 @@ class Revelation(Record):
     def __post_init__(self):
         super().__post_init__()
         if self.event_chapter is not None and not 0 <= self.event_chapter <= self.chapter:
-            raise RecordError(
+            raise WorldRecordError(
                 f"revelation.event_chapter: {self.event_chapter} must be between 0 and the reveal chapter "
                 f"{self.chapter} (a revelation cannot reveal a later chapter's event)"
             )
@@ -455,39 +457,39 @@ def _coerce(value, hint, path: str):
         if value is None:
             if type(None) in args:
                 return None
-            raise RecordError(f"{path}: must not be null")
+            raise WorldRecordError(f"{path}: must not be null")
         (inner,) = [a for a in args if a is not type(None)]
         return _coerce(value, inner, path)
     if value is None:
-        raise RecordError(f"{path}: must not be null")
+        raise WorldRecordError(f"{path}: must not be null")
     if origin is Literal:
         if value not in args:
-            raise RecordError(f"{path}: {value!r} is not one of {', '.join(map(str, args))}")
+            raise WorldRecordError(f"{path}: {value!r} is not one of {', '.join(map(str, args))}")
         return value
     if origin is tuple:
         if not isinstance(value, list):
-            raise RecordError(f"{path}: expected a list, got {type(value).__name__}")
+            raise WorldRecordError(f"{path}: expected a list, got {type(value).__name__}")
         return tuple(_coerce(v, args[0], f"{path}[{i}]") for i, v in enumerate(value))
     if hint is bool:
         if not isinstance(value, bool):
-            raise RecordError(f"{path}: expected true or false, got {value!r}")
+            raise WorldRecordError(f"{path}: expected true or false, got {value!r}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RecordError(f"{path}: expected an integer, got {value!r}")
+            raise WorldRecordError(f"{path}: expected an integer, got {value!r}")
         if value < 0:
-            raise RecordError(f"{path}: must be >= 0, got {value}")
+            raise WorldRecordError(f"{path}: must be >= 0, got {value}")
         return value
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise RecordError(f"{path}: expected a number, got {value!r}")
+            raise WorldRecordError(f"{path}: expected a number, got {value!r}")
         return float(value)
     if hint is str:
         if not isinstance(value, str):
-            raise RecordError(f"{path}: expected a string, got {type(value).__name__}")
+            raise WorldRecordError(f"{path}: expected a string, got {type(value).__name__}")
         value = " ".join(value.split())
         if not value:
-            raise RecordError(f"{path}: must not be empty")
+            raise WorldRecordError(f"{path}: must not be empty")
         return value
     if isinstance(hint, type) and hasattr(hint, "__dataclass_fields__"):
         return _build(hint, value, path)
@@ -496,12 +498,12 @@ def _coerce(value, hint, path: str):
 
 def _build(cls, data, path: str, *, overrides: dict | None = None):
     if not isinstance(data, dict):
-        raise RecordError(f"{path}: expected an object, got {type(data).__name__}")
+        raise WorldRecordError(f"{path}: expected an object, got {type(data).__name__}")
     hints = _hints(cls)
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(set(data) - set(known) - {"kind"})
     if unknown:
-        raise RecordError(
+        raise WorldRecordError(
             f"{path}: unknown field(s) {', '.join(unknown)} for {getattr(cls, 'KIND', '') or cls.__name__}"
         )
     values = dict(overrides or {})
@@ -510,13 +512,13 @@ def _build(cls, data, path: str, *, overrides: dict | None = None):
             continue
         if name not in data:
             if f.default is MISSING:
-                raise RecordError(f"{path}.{name}: missing")
+                raise WorldRecordError(f"{path}.{name}: missing")
             continue
         values[name] = _coerce(data[name], hints[name], f"{path}.{name}")
     try:
         return cls(**values)
-    except RecordError as exc:
-        raise RecordError(f"{path}: {exc}") from None
+    except WorldRecordError as exc:
+        raise WorldRecordError(f"{path}: {exc}") from None
 
 
 def record_from_dict(data, *, chapter: int | None = None, path: str = "record") -> Record:
@@ -526,15 +528,15 @@ def record_from_dict(data, *, chapter: int | None = None, path: str = "record") 
     chapter of its own is refused rather than silently moved.
     """
     if not isinstance(data, dict):
-        raise RecordError(f"{path}: expected an object, got {type(data).__name__}")
+        raise WorldRecordError(f"{path}: expected an object, got {type(data).__name__}")
     kind = data.get("kind")
     if kind not in RECORD_TYPES:
-        raise RecordError(f"{path}.kind: {kind!r} is not one of {', '.join(RECORD_TYPES)}")
+        raise WorldRecordError(f"{path}.kind: {kind!r} is not one of {', '.join(RECORD_TYPES)}")
     overrides = {}
     if chapter is not None:
         given = data.get("chapter")
         if given is not None and given != chapter:
-            raise RecordError(
+            raise WorldRecordError(
                 f"{path}.chapter: the record says chapter {given!r} but is published as chapter {chapter}"
             )
         overrides["chapter"] = chapter
@@ -558,19 +560,21 @@ def check_grounding(record: Record, narrative: "Narrative", *, allowed_ids=None,
     ids = record.evidence.paragraph_ids
     bad = [i for i in ids if not 0 <= i < len(narrative.paragraphs)]
     if bad:
-        raise RecordError(f"{path}.evidence.paragraph_ids: {bad} not in the book (0..{len(narrative.paragraphs) - 1})")
+        raise WorldRecordError(
+            f"{path}.evidence.paragraph_ids: {bad} not in the book (0..{len(narrative.paragraphs) - 1})"
+        )
     if allowed_ids is not None:
         outside = [i for i in ids if i not in allowed_ids]
         if outside:
-            raise RecordError(f"{path}.evidence.paragraph_ids: {outside} are not among the paragraphs given")
+            raise WorldRecordError(f"{path}.evidence.paragraph_ids: {outside} are not among the paragraphs given")
     later = [i for i in ids if narrative.paragraphs[i].chapter > record.chapter]
     if later:
-        raise RecordError(
+        raise WorldRecordError(
             f"{path}.evidence.paragraph_ids: {later} belong to chapters after the record's chapter {record.chapter}"
         )
     haystack = _fold(" ".join(narrative.paragraphs[i].text for i in ids))
     if _fold(record.evidence.quote) not in haystack:
-        raise RecordError(
+        raise WorldRecordError(
             f"{path}.evidence.quote: {record.evidence.quote!r} is not verbatim in paragraphs {list(ids)}"
         )
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from clueweaver.errors import ClueWeaverError
 from clueweaver.nwm.graph import Edge, project_edges
 from clueweaver.nwm.records import Record, RegistryEntry
 from clueweaver.nwm.store import ChapterStatus, NarrativeStore, StoredRecord
 
 
-class EntityNotFound(LookupError):
+class EntityNotFound(ClueWeaverError, LookupError):
     """No registry key matches the name; the message lists the closest ones."""
 
 

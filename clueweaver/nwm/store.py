@@ -44,9 +44,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import NamedTuple
 
+from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.nwm.graph import Edge, TemporalGraph, assign_validity, project_edges
-from clueweaver.nwm.records import Record, RecordError, Registries, check_grounding, record_from_dict
+from clueweaver.nwm.records import Record, Registries, WorldRecordError, check_grounding, record_from_dict
 from clueweaver.retrieval import atomic_write
 
 SCHEMA_VERSION = "1"
@@ -79,7 +80,7 @@ CREATE INDEX IF NOT EXISTS edges_time ON edges (valid_from, valid_to);
 """
 
 
-class StoreError(RuntimeError):
+class StoreError(ClueWeaverError, RuntimeError):
     """The store cannot do what was asked (wrong book, corrupt file, bad import); nothing was written."""
 
 
@@ -295,7 +296,7 @@ class NarrativeStore:
                 raise StoreError(f"{narrative.title}: no chapter {chapter} in the book (chapters: {sorted(known)})")
             for index, record in enumerate(records):
                 if record.chapter != chapter:
-                    raise RecordError(f"chapter {chapter} record {index}: stamped with chapter {record.chapter}")
+                    raise WorldRecordError(f"chapter {chapter} record {index}: stamped with chapter {record.chapter}")
                 check_grounding(record, narrative, path=f"chapter {chapter} record {index}")
         hashes = dict(self._db.execute("SELECT chapter, text_hash FROM book_chapters"))
         with self._transaction() as db:
@@ -393,14 +394,14 @@ class NarrativeStore:
                     check_grounding(record, narrative, path=where)
                 except json.JSONDecodeError as exc:
                     raise StoreError(f"{path}, line {line_no}: not valid JSON ({exc.msg})") from exc
-                except RecordError as exc:
+                except WorldRecordError as exc:
                     raise StoreError(str(exc)) from exc
                 by_chapter.setdefault(record.chapter, []).append(record)
         if not by_chapter:
             raise StoreError(f"{path}: no records")
         try:
             return self.replace_chapters(narrative, by_chapter, origin=f"import:{path.name}")
-        except RecordError as exc:
+        except WorldRecordError as exc:
             raise StoreError(f"{path}: {exc}") from exc
 
     def export_jsonl(self, path: str | Path) -> int:

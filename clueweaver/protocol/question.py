@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from clueweaver.errors import ClueWeaverError
+
 OPTION_LABELS = ("A", "B", "C", "D")
 CLAIM_LABELS = ("TRUE", "FALSE")
 QUESTION_KINDS = ("mcq", "claim", "open")
 
 
-class QuestionError(ValueError):
+class QuestionError(ClueWeaverError, ValueError):
     """A question that cannot be asked (no text, bad option labels)."""
 
 

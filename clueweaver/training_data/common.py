@@ -23,7 +23,8 @@ from typing import Any, Callable, Iterable
 import yaml
 
 from clueweaver.benchmarks import Benchmark, BenchmarkItem, load_benchmark
-from clueweaver.config import config_to_dict
+from clueweaver.config import config_to_dict, parse_config
+from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Chapter, Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.segment import PRESETS, Preset, Segment, get_preset, segment_narrative
@@ -493,16 +494,10 @@ def run_build_script(
     """The body of a ``data_prep/build_*_data.py`` script: parse ``--config`` and overrides, build,
     print where the data went and its split sizes. Bad data exits with status 2 and one message
     naming the file and row."""
-    from clueweaver.benchmarks import BenchmarkError
-    from clueweaver.config import parse_config
-    from clueweaver.narrative import NarrativeError
-    from clueweaver.protocol.question import QuestionError
-    from clueweaver.training_data.interpreter import PredictionsError
-
     config = parse_config(config_class, argv, description=description)
     try:
         result = build(config)
-    except (BenchmarkError, NarrativeError, QuestionError, PredictionsError, FileNotFoundError) as exc:
+    except (ClueWeaverError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary = {

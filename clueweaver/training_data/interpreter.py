@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clueweaver.benchmarks import SkippedRow
+from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.records import is_scored
 from clueweaver.packing import Packet, pack
 from clueweaver.protocol.prompts import interpreter_messages
@@ -89,7 +90,7 @@ INTERPRETER_SCHEMA = {
 }
 
 
-class PredictionsError(ValueError):
+class PredictionsError(ClueWeaverError, ValueError):
     """A predictions file or line that cannot be read; names the file and line."""
 
 
