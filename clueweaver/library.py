@@ -37,6 +37,7 @@ from pathlib import Path
 
 from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative, NarrativeError, load_narrative
+from clueweaver.retrieval import book_cache_dir, build_index, load_encoder
 
 log = logging.getLogger(__name__)
 
@@ -371,8 +372,6 @@ class Library:
         log.info("deleted %s (%s)", book_id, record.title)
 
     def _forget_derived(self, content_hash: str, book_id: str) -> None:
-        from clueweaver.retrieval import book_cache_dir
-
         shutil.rmtree(book_cache_dir(content_hash, self.index_dir), ignore_errors=True)
         (self.nwm_dir / f"{book_id}.sqlite").unlink(missing_ok=True)
 
@@ -420,8 +419,6 @@ class Library:
             return None
         with self._encoder_lock:
             if self._encoder is None:
-                from clueweaver.retrieval import load_encoder
-
                 loaded = load_encoder(self._encoder_spec)
                 if loaded is None:  # "auto" found no encoder installed
                     self._encoder_spec = None
@@ -430,8 +427,6 @@ class Library:
             return self._encoder
 
     def _build_index(self, book_id: str, progress=None):
-        from clueweaver.retrieval import build_index
-
         narrative = self.narrative(book_id)
         index = build_index(
             narrative, self.encoder(), cache_dir=self.index_dir, show_progress=False, progress=progress
