@@ -283,6 +283,43 @@ def test_books_indexes_and_past_questions_survive_a_restart(tmp_path):
     assert sorted(p.name for p in (data / "index-cache").rglob("*") if p.is_file()) == index_files  # reused
 
 
+def test_openapi_documents_every_route_and_response(tmp_path):
+    """Every route's success responses have a schema (a model for JSON; the event stream its media
+    type), every route documents the {error, detail} body of its refusals, and the page stays out."""
+    with running_server(scripted_room(tmp_path / "data")) as url, client(url) as http:
+        schema = http.get("/openapi.json").json()
+    operations = {(method.upper(), path): op for path, ops in schema["paths"].items() for method, op in ops.items()}
+    assert set(operations) == {
+        ("GET", "/health"),
+        ("GET", "/api/presets"),
+        ("GET", "/api/books"),
+        ("POST", "/api/books"),
+        ("GET", "/api/books/{book_id}"),
+        ("DELETE", "/api/books/{book_id}"),
+        ("GET", "/api/books/{book_id}/chapters"),
+        ("GET", "/api/books/{book_id}/paragraphs"),
+        ("GET", "/api/books/{book_id}/questions"),
+        ("POST", "/api/books/{book_id}/questions"),
+        ("GET", "/api/questions/{question_id}"),
+        ("GET", "/api/questions/{question_id}/events"),
+    }  # the page, /, stays out
+    components = schema["components"]["schemas"]
+    for (method, path), operation in operations.items():
+        responses = operation["responses"]
+        assert responses["4XX"]["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/ApiErrorBody"
+        }
+        for status in (status for status in responses if status.startswith("2")):
+            where, content = f"{method} {path} {status}", responses[status].get("content") or {}
+            assert content and all(body.get("schema") for body in content.values()), f"{where}: no schema"
+            if "application/json" in content:
+                ref = content["application/json"]["schema"].get("$ref", "")
+                assert ref.rpartition("/")[2] in components, f"{where}: no response model"
+    events = operations["GET", "/api/questions/{question_id}/events"]["responses"]["200"]["content"]
+    assert list(events) == ["text/event-stream"]
+    assert set(operations["POST", "/api/books/{book_id}/questions"]["responses"]) == {"200", "202", "4XX"}
+
+
 def test_the_token_guards_the_api_and_requests_are_logged(tmp_path, caplog):
     room = scripted_room(tmp_path / "data", token="s3cret")
     caplog.set_level(logging.INFO, logger="clueweaver.serve")

@@ -1,0 +1,117 @@
+"""Who may call the server: the bind check (a bearer token whenever it listens beyond the
+loopback interface) and the guard middleware in front of every request (the token on /api,
+loopback Host names without one, no writes from other sites, a cap on request bodies, one log
+line per request with its status and duration)."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import time
+from urllib.parse import urlsplit
+
+from fastapi.responses import JSONResponse
+
+from clueweaver.errors import ClueWeaverError
+from serve.errors import error_response
+
+log = logging.getLogger("clueweaver.serve")
+
+MAX_JSON_BODY_BYTES = 1 << 20
+_MULTIPART_OVERHEAD_BYTES = 1 << 16
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class UnsafeBind(ClueWeaverError, ValueError):
+    """Listening beyond this machine without a bearer token."""
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to listen beyond this machine without a bearer token."""
+    if not is_loopback(host) and not token:
+        raise UnsafeBind(
+            f"listening on {host} exposes the library to the network: set a bearer token (the CLUEWEAVER_TOKEN "
+            "environment variable, or token in the configuration), or listen on 127.0.0.1"
+        )
+
+
+class Guard:
+    """ASGI middleware: the bearer token on /api; without a token, loopback Host names only (no
+    DNS rebinding); no writes from pages of other sites (a form posted to 127.0.0.1); a size cap
+    on request bodies (read from Content-Length before anything is received); one log line per
+    request."""
+
+    def __init__(self, app, *, token: str | None, max_upload_bytes: int) -> None:
+        self.app = app
+        self.token = token
+        self.max_upload_bytes = max_upload_bytes
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = time.perf_counter()
+        status = {"code": 0}
+
+        async def send_logged(message) -> None:
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            await send(message)
+
+        try:
+            refusal = self._refusal(scope)
+            if refusal is not None:
+                await refusal(scope, receive, send_logged)
+            else:
+                await self.app(scope, receive, send_logged)
+        finally:
+            client = scope.get("client") or ("-", 0)
+            log.info(
+                "%s %s %s -> %d (%.1f ms)", client[0], scope["method"], scope["path"], status["code"],
+                (time.perf_counter() - started) * 1000,
+            )  # fmt: skip
+
+    def _refusal(self, scope) -> JSONResponse | None:
+        path = scope["path"]
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+        host = headers.get("host", "")
+        if not self.token and not is_loopback(urlsplit(f"//{host}").hostname or ""):
+            # without a token only this machine may call; a foreign name is DNS rebinding
+            return error_response(
+                403, "forbidden", f"this server answers only on its loopback address, not as {host!r}"
+            )
+        origin = headers.get("origin")
+        if scope["method"] not in ("GET", "HEAD", "OPTIONS") and origin and urlsplit(origin).netloc != host:
+            return error_response(
+                403, "cross_site", f"requests from another site ({origin}) may not change the library"
+            )
+        if self.token and path.startswith("/api"):
+            given = headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
+                response = error_response(
+                    401,
+                    "unauthorized",
+                    "this server needs its bearer token: send the header 'Authorization: Bearer TOKEN'",
+                )
+                response.headers["WWW-Authenticate"] = "Bearer"
+                return response
+        length = headers.get("content-length", "")
+        if length.isdigit():
+            upload = scope["method"] == "POST" and path == "/api/books"
+            limit = self.max_upload_bytes + _MULTIPART_OVERHEAD_BYTES if upload else MAX_JSON_BODY_BYTES
+            if int(length) > limit:
+                what = f"the upload limit of {self.max_upload_bytes / 2**20:g} MB" if upload else f"{limit // 1024} KB"
+                return error_response(
+                    413,
+                    "upload_too_large" if upload else "too_large",
+                    f"the request body ({int(length) / 2**20:.1f} MB) is larger than {what}",
+                )
+        return None

@@ -1,0 +1,218 @@
+"""The API's request and response bodies as pydantic models, so that ``/openapi.json`` and
+``/docs`` describe every response.
+
+Response models declare their fields in the order the library writes them (the JSON bodies are
+the library's records, unchanged) and allow extra fields: a field the library adds reaches the
+clients instead of being dropped silently. The free-form parts (an answer's ``trace``, written by
+the pipeline, and the engine's counters) stay mappings.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from clueweaver.reading_room import AskRequest
+
+# -- requests ------------------------------------------------------------------------------------
+
+
+class AskBody(BaseModel):
+    """A question with options, or a claim to check."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["mcq", "claim"] = Field(
+        "mcq", description="mcq: a question with options A-D; claim: a TRUE/FALSE claim"
+    )
+    question: str = Field(..., description="the question, or the claim's text")
+    options: dict[str, str] = Field(
+        default_factory=dict, description='for mcq: {"A": "...", "B": "..."}, two to four of A-D'
+    )
+    preset: str | None = Field(None, description="reading preset (GET /api/presets); default: the server's")
+    max_chapter: int | None = Field(
+        None, ge=0, description="read chapters 1..N only (spoiler-free); default: the whole book"
+    )
+    self_calibration: bool | None = Field(None, description="re-check risky answers; default: the server's setting")
+
+    def request(self) -> AskRequest:
+        return AskRequest(
+            self.question, dict(self.options), self.kind, self.preset, self.max_chapter, self.self_calibration
+        )
+
+
+# -- responses -----------------------------------------------------------------------------------
+
+
+class Body(BaseModel):
+    """A response body (see the module docstring for why extra fields are allowed)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ApiErrorBody(Body):
+    error: str = Field(..., description="a stable code, e.g. book_not_found, too_busy, invalid_request")
+    detail: str = Field(..., description="what went wrong and what to do, for a person")
+
+
+class PresetSettings(Body):
+    """A reading preset's settings (``clueweaver.segment.Preset``)."""
+
+    max_selected: int = Field(..., description="segments the Finder may keep (N_E)")
+    retrieval_paragraphs: int = Field(..., description="paragraphs retrieved per question (P_r)")
+    window_paragraphs: int = Field(..., description="paragraphs per segment (P_w)")
+    char_budget: int = Field(..., description="characters of evidence the Interpreter reads (B_c)")
+    num_anchors: int
+    num_windows: int
+    neighbours: int
+
+
+class Limits(Body):
+    max_upload_mb: float
+    max_question_chars: int
+    max_option_chars: int
+    formats: list[str] = Field(..., description="the file suffixes an upload may have")
+
+
+class Settings(Body):
+    presets: dict[str, PresetSettings]
+    default_preset: str
+    self_calibration: bool = Field(..., description="whether risky answers are re-checked by default")
+    limits: Limits
+    models: list[str] = Field(..., description="notes on the models the server runs")
+
+
+class Health(Body):
+    status: str = Field(..., description='"ok"')
+    version: str
+    models: list[str]
+    smoke_model: bool = Field(..., description="the offline smoke model stands in for unavailable models")
+    backend: str
+    books: int
+    questions_active: int = Field(..., description="questions queued or running")
+    engine: dict[str, int] = Field(..., description="the generation engine's counters and its pending requests")
+    uptime_s: float
+
+
+class Book(Body):
+    """A book of the library (``clueweaver.library.BookRecord``)."""
+
+    book_id: str = Field(..., description="the first 16 hex digits of content_hash")
+    content_hash: str = Field(..., description="SHA-256 of the canonical text")
+    title: str
+    filename: str = Field(..., description="as uploaded")
+    format: str = Field(..., description="the file's suffix: .txt, .md, .markdown or .epub")
+    bytes: int
+    paragraphs: int
+    chapters: int
+    characters: int
+    added_at: float = Field(..., description="Unix time")
+    index_status: str = Field(..., description="queued, indexing, ready or failed")
+    index_message: str = Field(..., description="why indexing failed")
+    indexed_at: float | None
+    index_progress: float = Field(..., description="0..1 while indexing; 1 when ready")
+
+
+class UploadedBook(Book):
+    created: bool = Field(..., description="false when the library already held this text")
+
+
+class BookList(Body):
+    books: list[Book] = Field(..., description="oldest first")
+
+
+class Deleted(Body):
+    deleted: str = Field(..., description="the deleted book's ID")
+
+
+class Chapter(Body):
+    number: int = Field(..., description="1-based")
+    title: str
+    first_paragraph: int
+    last_paragraph: int
+
+
+class Chapters(Body):
+    book_id: str
+    chapters: list[Chapter]
+
+
+class Paragraph(Body):
+    id: int
+    text: str
+    chapter: int = Field(..., description="1-based; 0 for front matter before the first heading")
+    is_heading: bool
+    offset: int = Field(..., description="the first character's offset in the book's text")
+
+
+class Paragraphs(Body):
+    book_id: str
+    total: int = Field(..., description="paragraphs in the book")
+    start: int
+    end: int = Field(..., description="inclusive")
+    paragraphs: list[Paragraph]
+
+
+class AskedRequest(Body):
+    """What was asked, with which settings (null: the server's default)."""
+
+    text: str
+    options: dict[str, str]
+    kind: str
+    preset: str | None
+    max_chapter: int | None
+    self_calibration: bool | None
+
+
+class Answer(Body):
+    """An answer (``clueweaver.pipeline.Result.to_dict()``)."""
+
+    system: str
+    answer: str = Field(..., description="an option's label, or TRUE/FALSE for a claim")
+    rationale: str = Field(..., description="cites paragraphs as [N]")
+    citations: list[int] = Field(..., description="the cited paragraph IDs that are in the evidence packet")
+    invalid_citations: list[int]
+    format_valid: bool
+    answer_legal: bool
+    fallback: bool = Field(..., description="no Interpreter output could be read; the answer is the fallback")
+    answer_source: str = Field(..., description="calibration, provisional or fallback")
+    calibration_changed: bool
+    trace: dict[str, Any] = Field(..., description="segments, Finder decisions, packet, Interpreter, timings")
+
+
+class QuestionQueued(Body):
+    question_id: str
+    book_id: str
+    status: str = Field(..., description='"queued"')
+    url: str = Field(..., description="where the answer will be")
+    events_url: str = Field(..., description="the progress stream")
+
+
+class _QuestionFields(Body):
+    question_id: str
+    book_id: str
+    asked_at: float
+    started_at: float | None
+    finished_at: float | None
+    status: str = Field(..., description="queued, running, done, failed or interrupted")
+    error: str | None
+    request: AskedRequest
+
+
+class QuestionRecord(_QuestionFields):
+    """A question with its whole answer."""
+
+    result: Answer | None
+
+
+class PastQuestion(_QuestionFields):
+    """A past question without its whole answer."""
+
+    answer: str | None
+    calibration_changed: bool
+
+
+class PastQuestions(Body):
+    book_id: str
+    questions: list[PastQuestion] = Field(..., description="newest first")
