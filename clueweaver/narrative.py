@@ -11,9 +11,13 @@ import hashlib
 import json
 import re
 import unicodedata
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+
+from bs4 import BeautifulSoup
+from ebooklib import ITEM_DOCUMENT, epub
 
 from clueweaver.errors import ClueWeaverError
 
@@ -391,8 +395,6 @@ _BLOCK_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "li
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
     """Each innermost block element of the documents (in order) is a paragraph; an h1-h3 heading
     starts a chapter. Gutenberg's licence sections are dropped."""
-    from bs4 import BeautifulSoup
-
     texts, chapter_titles, current = [], [], None
     for markup in documents:
         soup = BeautifulSoup(markup, "html.parser")
@@ -425,10 +427,6 @@ def from_html(html: str, *, title: str, source: str = "") -> Narrative:
 def from_epub(path: str | Path) -> Narrative:
     """EPUB: spine documents in reading order; each block element is a paragraph and a document
     that opens with a heading starts a chapter. Gutenberg's licence sections are dropped."""
-    import warnings
-
-    from ebooklib import ITEM_DOCUMENT, epub
-
     path = str(path)
     try:
         with warnings.catch_warnings():

@@ -24,6 +24,7 @@ import yaml
 
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.protocol.question import Question
+from clueweaver.retrieval import get_index
 
 KINDS = ("retrieval", "window", "exhaustive", "nwm")
 
@@ -193,8 +194,6 @@ def segment_narrative(
     recall-first research mode that costs one Finder call per window. It is also the fallback when
     retrieval ranks nothing (no dense encoder and no shared word).
     """
-    from clueweaver.retrieval import get_index
-
     preset = get_preset(preset)
     last = narrative.last_paragraph_of_chapter(max_chapter)
     if max_paragraph is not None:

@@ -11,6 +11,7 @@ from clueweaver.retrieval import (
     RetrievalIndex,
     TermMatrix,
     build_index,
+    dense,
     get_index,
     load_encoder,
     ranking_from_scores,
@@ -18,6 +19,7 @@ from clueweaver.retrieval import (
     tokenize,
     weighted_score_fusion,
 )
+from clueweaver.retrieval import index as book_index
 
 PARAGRAPHS = [
     "Holmes examined the red-headed man's hat with great care.",
@@ -130,7 +132,7 @@ def test_get_index_memoises_per_book(tmp_path):
 def test_embedding_with_progress_keeps_every_vector_on_its_paragraph(tmp_path):
     texts = [("word%d " % n) * (n % 7 + 1) + f"tail{n}" for n in range(600)]
     reported = []
-    vectors = retrieval._embed(texts, CountingEncoder(), False, lambda done, total: reported.append((done, total)))
+    vectors = book_index._embed(texts, CountingEncoder(), False, lambda done, total: reported.append((done, total)))
     np.testing.assert_allclose(vectors, CountingEncoder().encode(texts))
     assert reported == [(256, 600), (512, 600), (600, 600)]
 
@@ -160,7 +162,7 @@ def test_minilm_batches_fit_the_token_budget_and_give_sentence_transformers_vect
 
 def test_no_dense_encoder_means_bm25_with_a_warning(monkeypatch):
     load_encoder.cache_clear()
-    monkeypatch.setattr(retrieval, "offline_minilm_path", lambda: None)
+    monkeypatch.setattr(dense, "offline_minilm_path", lambda: None)
     with pytest.warns(UserWarning, match="BM25 alone"):
         assert load_encoder("auto") is None
     load_encoder.cache_clear()

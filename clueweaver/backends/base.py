@@ -15,6 +15,7 @@ Two kinds of failure are kept apart on purpose:
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import re
@@ -204,8 +205,6 @@ def check_model_source(model: str, *, gguf_file: str | None = None) -> None:
 
 def release_accelerator_memory() -> None:
     """Return cached GPU memory after a model is dropped, so the next model can load."""
-    import gc
-
     import torch
 
     gc.collect()

@@ -9,6 +9,7 @@ of compiled shapes stays small. LoRA adapters are loaded once with PEFT and sele
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from tqdm.auto import tqdm
@@ -157,8 +158,6 @@ class HFBackend(GenerationBackend):
     def _generate(
         self, conversations, prompts: list[list[int]], sampling: SamplingConfig, adapter: str | None
     ) -> list[Generation]:
-        import contextlib
-
         import torch
 
         order = sorted(range(len(prompts)), key=lambda index: len(prompts[index]), reverse=True)

@@ -22,6 +22,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import httpx
 from tqdm.auto import tqdm
 
 from clueweaver.backends.base import (
@@ -68,8 +69,6 @@ class OpenAIBackend(GenerationBackend):
         chat_template_kwargs: dict | None = CHAT_TEMPLATE_KWARGS,
         adapters: tuple[str, ...] | list[str] = (),
     ) -> None:
-        import httpx
-
         if max_concurrency < 1 or max_retries < 0 or timeout <= 0:
             raise ValueError(
                 f"openai backend: need max_concurrency >= 1, max_retries >= 0, timeout > 0; got "
@@ -187,8 +186,6 @@ class OpenAIBackend(GenerationBackend):
 
     def _request(self, method: str, url: str, **options):
         """Send with retries on transient failures; the last response otherwise, or BackendError."""
-        import httpx
-
         last_problem = ""
         for attempt in range(self.max_retries + 1):
             wait = min(self.backoff * 2**attempt, self.max_backoff)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from clueweaver.nwm.records import (
+from clueweaver.nwm.records.kinds import (
     CharacterState,
     EpistemicState,
     Location,

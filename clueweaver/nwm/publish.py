@@ -14,6 +14,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from tqdm import tqdm
+
 from clueweaver.backends import BackendError, GenerationBackend, SamplingConfig
 from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative
@@ -25,6 +27,7 @@ from clueweaver.nwm.records import (
     record_from_dict,
     record_guide,
 )
+from clueweaver.nwm.retrieval import serialize_state
 from clueweaver.nwm.store import NarrativeStore, chapter_paragraph_ids
 
 
@@ -196,10 +199,6 @@ def publish_chapters(
     """Extract and merge chapters in narrative order, each in its own transaction. The extractor
     sees the state as of the previous chapter only. Stops at the first chapter that cannot be extracted
     (raising ExtractionError); chapters merged before it stay merged."""
-    from tqdm import tqdm
-
-    from clueweaver.nwm.retrieval import serialize_state
-
     counts = {}
     for chapter in tqdm(sorted(chapters), desc="publishing chapters", unit="chapter", disable=len(chapters) < 2):
         prior = (

@@ -11,12 +11,17 @@ module checks the decoded records and edges again, so nothing from a later chapt
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from clueweaver.errors import ClueWeaverError
+from clueweaver.narrative import from_paragraphs
 from clueweaver.nwm.graph import Edge, project_edges
 from clueweaver.nwm.records import Record, RegistryEntry
 from clueweaver.nwm.store import ChapterStatus, NarrativeStore, StoredRecord
+from clueweaver.retrieval import BM25Index, RankingConfig, RetrievalIndex, load_encoder
 
 
 class EntityNotFound(ClueWeaverError, LookupError):
@@ -125,8 +130,6 @@ def _dedupe(edges) -> list[Edge]:
 
 
 def _no_match(name: str, keys: list[str], as_of: int) -> str:
-    import difflib
-
     close = difflib.get_close_matches(name.casefold(), keys, n=5, cutoff=0.5)
     hint = f"; closest: {', '.join(close)}" if close else ""
     return f"nothing in the world model as of chapter {as_of} is named {name!r}{hint}"
@@ -189,9 +192,6 @@ def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=No
     similarity weighs as much as BM25: records are short paraphrases of the book, where wording
     differs from the question more often than in the book's own paragraphs.
     ``vectors`` are the texts' embeddings when already computed."""
-    from clueweaver.narrative import from_paragraphs
-    from clueweaver.retrieval import BM25Index, RankingConfig, RetrievalIndex
-
     if encoder is not None and vectors is None:
         vectors = encoder.encode(texts)
     collection = from_paragraphs(texts, title="world-model records", detect_headings=False)
@@ -207,8 +207,6 @@ def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=No
 
 def _record_vectors(store: NarrativeStore, stored: list[StoredRecord], encoder):
     """Embeddings of the records' texts, computed once per record and encoder and kept in the store."""
-    import numpy as np
-
     cached = store.record_vectors([s.id for s in stored], encoder.name)
     missing = [s for s in stored if s.id not in cached]
     if missing:
@@ -253,8 +251,6 @@ def query(
     _check_causal(as_of, stored)
     hits: list[Hit] = []
     if stored:
-        from clueweaver.retrieval import load_encoder
-
         dense = load_encoder(encoder)
         vectors = _record_vectors(store, stored, dense) if dense is not None else None
         ranking = rank_texts([s.record.text() for s in stored], list(queries), encoder=dense, vectors=vectors)

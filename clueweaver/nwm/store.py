@@ -44,11 +44,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.nwm.graph import Edge, TemporalGraph, assign_validity, project_edges
 from clueweaver.nwm.records import Record, Registries, WorldRecordError, check_grounding, record_from_dict
-from clueweaver.retrieval import atomic_write
+from clueweaver.retrieval import atomic_write, default_cache_dir
 
 SCHEMA_VERSION = "1"
 
@@ -99,8 +101,6 @@ class ChapterStatus:
 
 
 def default_data_dir() -> Path:
-    from clueweaver.retrieval import default_cache_dir
-
     return default_cache_dir().expanduser() / "nwm"
 
 
@@ -453,15 +453,11 @@ class NarrativeStore:
         return Registries(self.records(as_of))
 
     def record_vectors(self, record_ids: list[int], encoder: str) -> dict:
-        import numpy as np
-
         wanted = set(record_ids)
         rows = self._db.execute("SELECT record_id, vector FROM record_vectors WHERE encoder = ?", (encoder,))
         return {rid: np.frombuffer(blob, dtype=np.float32) for rid, blob in rows if rid in wanted}
 
     def save_record_vectors(self, encoder: str, vectors: dict) -> None:
-        import numpy as np
-
         with self._transaction() as db:
             db.executemany(
                 "INSERT OR REPLACE INTO record_vectors VALUES (?, ?, ?)",

@@ -1,28 +1,24 @@
-"""Typed, evidence-backed narrative records (NWM section 3.2) and their cumulative registries.
+"""The record kinds: typed, evidence-backed narrative records (NWM section 3.2).
 
 Every record is stamped with the chapter it was derived from and carries evidence (paragraph IDs
 of the book plus a verbatim quote) and a confidence, so that anything the world model says can be
-traced back to the text and never leaks a later chapter.
+traced back to the text and never leaks a later chapter. Each kind says under which registry keys
+it is filed and which slot it is the state of.
 
-The dataclasses below are the single source of truth: the validator (``record_from_dict``) and
-the JSON schema handed to a constrained decoder (``extraction_schema``) are both derived from
-their type hints and field docs, so they cannot drift apart.
+These dataclasses are the single source of truth: the validator (``validation``) and the
+extractor's JSON schema (``schema``) are both derived from their type hints (``record_hints``)
+and field docs, so they cannot drift apart.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-import types
 import typing
 import unicodedata
 from dataclasses import MISSING, dataclass, field, fields
 from typing import ClassVar, Literal
 
 from clueweaver.errors import ClueWeaverError
-
-if typing.TYPE_CHECKING:
-    from clueweaver.narrative import Narrative
 
 
 class WorldRecordError(ClueWeaverError, ValueError):
@@ -439,266 +435,8 @@ RECORD_TYPES: dict[str, type[Record]] = {
 REGISTRIES = ("entity", "relationship", "object", "thread")
 
 
-# --- validation from JSON, driven by the type hints ---------------------------------------------
-
-
 @functools.cache
-def _hints(cls) -> dict:
+def record_hints(cls) -> dict:
     """A record class's resolved type hints, resolved once: every record read from the store is
     checked against them, and resolving them costs about half of decoding a record."""
     return typing.get_type_hints(cls)
-
-
-def _coerce(value, hint, path: str):
-    """Check ``value`` (parsed JSON) against a type hint; return it in the dataclass's form."""
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        if value is None:
-            if type(None) in args:
-                return None
-            raise WorldRecordError(f"{path}: must not be null")
-        (inner,) = [a for a in args if a is not type(None)]
-        return _coerce(value, inner, path)
-    if value is None:
-        raise WorldRecordError(f"{path}: must not be null")
-    if origin is Literal:
-        if value not in args:
-            raise WorldRecordError(f"{path}: {value!r} is not one of {', '.join(map(str, args))}")
-        return value
-    if origin is tuple:
-        if not isinstance(value, list):
-            raise WorldRecordError(f"{path}: expected a list, got {type(value).__name__}")
-        return tuple(_coerce(v, args[0], f"{path}[{i}]") for i, v in enumerate(value))
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise WorldRecordError(f"{path}: expected true or false, got {value!r}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise WorldRecordError(f"{path}: expected an integer, got {value!r}")
-        if value < 0:
-            raise WorldRecordError(f"{path}: must be >= 0, got {value}")
-        return value
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise WorldRecordError(f"{path}: expected a number, got {value!r}")
-        return float(value)
-    if hint is str:
-        if not isinstance(value, str):
-            raise WorldRecordError(f"{path}: expected a string, got {type(value).__name__}")
-        value = " ".join(value.split())
-        if not value:
-            raise WorldRecordError(f"{path}: must not be empty")
-        return value
-    if isinstance(hint, type) and hasattr(hint, "__dataclass_fields__"):
-        return _build(hint, value, path)
-    raise TypeError(f"unsupported field type {hint!r} at {path}")  # a programming error, not bad input
-
-
-def _build(cls, data, path: str, *, overrides: dict | None = None):
-    if not isinstance(data, dict):
-        raise WorldRecordError(f"{path}: expected an object, got {type(data).__name__}")
-    hints = _hints(cls)
-    known = {f.name: f for f in fields(cls)}
-    unknown = sorted(set(data) - set(known) - {"kind"})
-    if unknown:
-        raise WorldRecordError(
-            f"{path}: unknown field(s) {', '.join(unknown)} for {getattr(cls, 'KIND', '') or cls.__name__}"
-        )
-    values = dict(overrides or {})
-    for name, f in known.items():
-        if name in values:
-            continue
-        if name not in data:
-            if f.default is MISSING:
-                raise WorldRecordError(f"{path}.{name}: missing")
-            continue
-        values[name] = _coerce(data[name], hints[name], f"{path}.{name}")
-    try:
-        return cls(**values)
-    except WorldRecordError as exc:
-        raise WorldRecordError(f"{path}: {exc}") from None
-
-
-def record_from_dict(data, *, chapter: int | None = None, path: str = "record") -> Record:
-    """Validate one record given as parsed JSON.
-
-    ``chapter`` stamps the record (the publisher's chapter); a record that carries a different
-    chapter of its own is refused rather than silently moved.
-    """
-    if not isinstance(data, dict):
-        raise WorldRecordError(f"{path}: expected an object, got {type(data).__name__}")
-    kind = data.get("kind")
-    if kind not in RECORD_TYPES:
-        raise WorldRecordError(f"{path}.kind: {kind!r} is not one of {', '.join(RECORD_TYPES)}")
-    overrides = {}
-    if chapter is not None:
-        given = data.get("chapter")
-        if given is not None and given != chapter:
-            raise WorldRecordError(
-                f"{path}.chapter: the record says chapter {given!r} but is published as chapter {chapter}"
-            )
-        overrides["chapter"] = chapter
-    return _build(RECORD_TYPES[kind], data, path, overrides=overrides)
-
-
-# --- grounding in the book ----------------------------------------------------------------------
-
-_QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2014": "-", "\u2013": "-"})
-
-
-def _fold(text: str) -> str:
-    """Compare quotes modulo case, spacing and typographic punctuation, which models rewrite."""
-    return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTE_FOLD).casefold().split())
-
-
-def check_grounding(record: Record, narrative: "Narrative", *, allowed_ids=None, path: str = "record") -> None:
-    """The evidence must exist in the book, come from chapters up to the record's own (so a
-    record never carries a later chapter's text), stay within ``allowed_ids`` when given (the
-    paragraphs the extractor was shown), and contain the quote."""
-    ids = record.evidence.paragraph_ids
-    bad = [i for i in ids if not 0 <= i < len(narrative.paragraphs)]
-    if bad:
-        raise WorldRecordError(
-            f"{path}.evidence.paragraph_ids: {bad} not in the book (0..{len(narrative.paragraphs) - 1})"
-        )
-    if allowed_ids is not None:
-        outside = [i for i in ids if i not in allowed_ids]
-        if outside:
-            raise WorldRecordError(f"{path}.evidence.paragraph_ids: {outside} are not among the paragraphs given")
-    later = [i for i in ids if narrative.paragraphs[i].chapter > record.chapter]
-    if later:
-        raise WorldRecordError(
-            f"{path}.evidence.paragraph_ids: {later} belong to chapters after the record's chapter {record.chapter}"
-        )
-    haystack = _fold(" ".join(narrative.paragraphs[i].text for i in ids))
-    if _fold(record.evidence.quote) not in haystack:
-        raise WorldRecordError(
-            f"{path}.evidence.quote: {record.evidence.quote!r} is not verbatim in paragraphs {list(ids)}"
-        )
-
-
-# --- JSON schema for the extractor, from the same dataclasses -----------------------------------
-
-
-def _schema(hint, *, id_range: tuple[int, int] | None, max_chapter: int | None, name: str) -> dict:
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        (inner,) = [a for a in args if a is not type(None)]
-        return {"anyOf": [_schema(inner, id_range=id_range, max_chapter=max_chapter, name=name), {"type": "null"}]}
-    if origin is Literal:
-        return {"type": "string", "enum": list(args)}
-    if origin is tuple:
-        items = _schema(args[0], id_range=id_range, max_chapter=max_chapter, name=name)
-        out = {"type": "array", "items": items}
-        if name == "paragraph_ids":
-            out["minItems"] = 1
-        return out
-    if hint is bool:
-        return {"type": "boolean"}
-    if hint is int:
-        out = {"type": "integer", "minimum": 0}
-        if name == "paragraph_ids" and id_range:
-            out.update(minimum=id_range[0], maximum=id_range[1])
-        if name == "event_chapter" and max_chapter is not None:
-            out["maximum"] = max_chapter
-        return out
-    if hint is float:
-        return {"type": "number", "minimum": 0, "maximum": 1}
-    if hint is str:
-        return {"type": "string", "minLength": 1}
-    return _object_schema(hint, id_range=id_range, max_chapter=max_chapter)
-
-
-def _object_schema(cls, *, id_range, max_chapter) -> dict:
-    hints = _hints(cls)
-    properties, required = {}, []
-    kind = getattr(cls, "KIND", "")
-    if kind:
-        properties["kind"] = {"const": kind}
-        required.append("kind")
-    for f in fields(cls):
-        if f.metadata.get("stamped"):
-            continue
-        prop = _schema(hints[f.name], id_range=id_range, max_chapter=max_chapter, name=f.name)
-        if f.metadata.get("doc"):
-            prop["description"] = f.metadata["doc"]
-        properties[f.name] = prop
-        required.append(f.name)  # constrained decoders fill every field (null when unknown)
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
-
-
-def extraction_schema(
-    *, paragraph_ids: range | None = None, chapter: int | None = None, max_records: int = 40
-) -> dict:
-    """JSON schema of the extractor's output ``{"records": [...]}``; with ``paragraph_ids`` and
-    ``chapter`` the decoder cannot cite a paragraph it was not shown or date an event later."""
-    id_range = (paragraph_ids.start, paragraph_ids.stop - 1) if paragraph_ids else None
-    variants = [_object_schema(cls, id_range=id_range, max_chapter=chapter) for cls in RECORD_TYPES.values()]
-    return {
-        "type": "object",
-        "properties": {"records": {"type": "array", "items": {"anyOf": variants}, "maxItems": max_records}},
-        "required": ["records"],
-        "additionalProperties": False,
-    }
-
-
-def record_guide() -> str:
-    """The record kinds and their fields in words, for the extractor's instructions."""
-    lines = []
-    for kind, cls in RECORD_TYPES.items():
-        own = [f for f in fields(cls) if f.name not in {g.name for g in fields(Record)}]
-        described = "; ".join(f"{f.name}: {f.metadata['doc']}" for f in own)
-        lines.append(f"- {kind}: {cls.SUMMARY}. Fields: {described}.")
-    common = "; ".join(f"{f.name}: {f.metadata['doc']}" for f in fields(Record) if not f.metadata["stamped"])
-    quote = fields(Evidence)[1].metadata["doc"]
-    lines.append(f"Every record also has {common} (an object with paragraph_ids and quote: {quote}).")
-    return "\n".join(lines)
-
-
-# --- cumulative registries ----------------------------------------------------------------------
-
-
-@dataclass
-class RegistryEntry:
-    """Everything filed under one key, in chapter order, with the latest record per slot."""
-
-    registry: str
-    key: str
-    history: list = field(default_factory=list)  # (record_id, Record), chapter order
-
-    def current(self) -> list:
-        """The latest record for each slot, plus every event (records without a slot)."""
-        latest: dict = {}
-        for rid, record in self.history:
-            latest[record.slot() or ("event", rid)] = (rid, record)
-        return sorted(latest.values(), key=lambda item: (item[1].chapter, item[0]))
-
-
-class Registries:
-    """Records merged into the four cumulative registries of the NWM: entity, relationship,
-    object and thread. Built from records already restricted to the chapters a reader may see."""
-
-    def __init__(self, records) -> None:
-        self.entries: dict[tuple[str, str], RegistryEntry] = {}
-        for rid, record in sorted(records, key=lambda item: (item[1].chapter, item[0])):
-            for registry, key in dict.fromkeys(record.registry_keys()):
-                entry = self.entries.setdefault((registry, key), RegistryEntry(registry, key))
-                entry.history.append((rid, record))
-
-    def keys(self, registry: str | None = None) -> list[tuple[str, str]]:
-        return sorted(k for k in self.entries if registry is None or k[0] == registry)
-
-    def get(self, registry: str, key: str) -> RegistryEntry | None:
-        return self.entries.get((registry, name_key(key)))
-
-    def find(self, name: str) -> list[RegistryEntry]:
-        """Entries whose key is the name, or else whose key contains it as whole words."""
-        wanted = name_key(name)
-        exact = [e for (_, key), e in sorted(self.entries.items()) if key == wanted or wanted in key.split(" | ")]
-        if exact:
-            return exact
-        pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
-        return [e for (_, key), e in sorted(self.entries.items()) if pattern.search(key)]

@@ -1,0 +1,56 @@
+"""Paragraph retrieval: BM25, dense encoders, rank fusion and an on-disk index cache.
+
+``lexical`` (tokenizer, stemmer, document-term matrix, BM25), ``dense`` (encoders and
+``load_encoder``), ``fusion`` (reciprocal rank and weighted score fusion) and ``index`` (the
+per-book ``RetrievalIndex``, ``build_index``/``get_index`` and the disk cache). Rankings are lists of
+``(paragraph_id, score)``, best first. The public names are importable from this package; code
+that patches one (a test) patches the submodule that owns it.
+"""
+
+from __future__ import annotations
+
+from clueweaver.retrieval.dense import (
+    BGEM3Encoder,
+    DenseEncoder,
+    SentenceTransformerEncoder,
+    load_encoder,
+    offline_minilm_path,
+)
+from clueweaver.retrieval.fusion import RRF_K, ranking_from_scores, reciprocal_rank_fusion, weighted_score_fusion
+from clueweaver.retrieval.index import (
+    CACHE_FORMAT,
+    PROGRESS_CHUNK,
+    RankingConfig,
+    RetrievalIndex,
+    atomic_write,
+    book_cache_dir,
+    build_index,
+    default_cache_dir,
+    get_index,
+)
+from clueweaver.retrieval.lexical import STOP_WORDS, BM25Index, TermMatrix, tokenize
+
+__all__ = [
+    "CACHE_FORMAT",
+    "PROGRESS_CHUNK",
+    "RRF_K",
+    "STOP_WORDS",
+    "BGEM3Encoder",
+    "BM25Index",
+    "DenseEncoder",
+    "RankingConfig",
+    "RetrievalIndex",
+    "SentenceTransformerEncoder",
+    "TermMatrix",
+    "atomic_write",
+    "book_cache_dir",
+    "build_index",
+    "default_cache_dir",
+    "get_index",
+    "load_encoder",
+    "offline_minilm_path",
+    "ranking_from_scores",
+    "reciprocal_rank_fusion",
+    "tokenize",
+    "weighted_score_fusion",
+]
