@@ -3,7 +3,8 @@
 ``load_benchmark(name, path=None, split=..., limit=..., skip_bad=...)`` picks a loader from
 :data:`BENCHMARKS`; without ``path`` it reads the default file under the shared data folder
 (``$CLUEWEAVER_SHARED_DATA``, else ``../shared/data`` next to the project root). A new loader
-family is one module beside this one and one line in :data:`BENCHMARKS`.
+family is one module beside this one, whose loader this module imports and names in one line of
+:data:`BENCHMARKS`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def shared_data_dir() -> Path:
     """The shared benchmark data folder: ``$CLUEWEAVER_SHARED_DATA`` or ``../shared/data`` beside
     the project root."""
     override = os.environ.get(SHARED_DATA_ENV)
+    # parents: benchmarks/, clueweaver/, the project root, the folder that holds it
     return Path(override) if override else Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
