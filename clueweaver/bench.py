@@ -21,9 +21,18 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from clueweaver.narrative import Narrative, load_narrative
+from clueweaver import retrieval
+from clueweaver.backends import SamplingConfig, load_backend
+from clueweaver.benchmarks import load_benchmark, shared_data_dir
+from clueweaver.checks import HELDOUT_FILE
+from clueweaver.checks import load_book as load_shared_book
+from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items, retrieval_diagnostics
+from clueweaver.narrative import Narrative, from_paragraphs, load_narrative
+from clueweaver.pipeline import ClueWeaver, DirectReader, PipelineConfig
+from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
-from clueweaver.testing import QWEN3_4B_SHAPE
+from clueweaver.segment import Segment, get_preset, segment_narrative
+from clueweaver.testing import QWEN3_4B_SHAPE, build_tiny_qwen3
 
 # A question a reader of Little Women might ask, with four options: the shape of a benchmark item.
 SAMPLE_QUESTION = Question(
@@ -41,9 +50,6 @@ def load_book(book: str) -> Narrative:
     """A file path, or a shared-data key such as ``nocha:little_women_louisa_may_alcott``."""
     if Path(book).exists():
         return load_narrative(book)
-    from clueweaver.benchmarks import shared_data_dir
-    from clueweaver.checks import load_book as load_shared_book
-
     return load_shared_book(book, shared_data_dir())
 
 
@@ -59,9 +65,6 @@ def bench_retrieval(
     reload times, all on one book in this process. ``reference`` also times sentence-transformers'
     own ``encode`` with its defaults on the same texts (the speed of a machine varies from run to
     run; the ratio of the two does much less)."""
-    from clueweaver import retrieval
-    from clueweaver.segment import segment_narrative
-
     narrative = load_book(book)
     texts = [p.text for p in narrative.paragraphs]
     started = time.perf_counter()
@@ -109,10 +112,6 @@ def bench_recall(
     """Recall on GutenQA's single-paragraph questions, the multi-hop checks and the held-out
     multi-hop checks, per encoder and preset, beside plain BM25 with the same number of
     paragraphs. Returns (JSON, Markdown)."""
-    from clueweaver.benchmarks import load_benchmark
-    from clueweaver.checks import HELDOUT_FILE
-    from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items, retrieval_diagnostics
-
     sets = {
         "GutenQA Emma (single gold paragraph)": [
             item for item in benchmark_gold_items(load_benchmark("gutenqa")) if len(item.gold_ids) == 1
@@ -218,8 +217,6 @@ class _WellFormedReplies:
 
 
 def _synthetic_book(paragraphs: int, words_per_paragraph: int = 60, seed: int = 0) -> Narrative:
-    from clueweaver.narrative import from_paragraphs
-
     rng = random.Random(seed)
     texts = [
         " ".join(rng.choice(_BENCH_WORDS) for _ in range(words_per_paragraph)).capitalize() + "."
@@ -232,9 +229,6 @@ def _bench_inputs(backend, shape: BenchShape):
     """The synthetic book, ``shape.segments`` contiguous segments spread over it whose Finder
     prompts hold about ``finder_prompt_tokens``, and a preset whose character budget makes the
     Interpreter prompt about ``interpreter_prompt_tokens``."""
-    from clueweaver.protocol.prompts import finder_messages, interpreter_messages
-    from clueweaver.segment import Segment, get_preset
-
     probe = _synthetic_book(10)
     finder_overhead = backend.count_tokens(finder_messages(BENCH_QUESTION, "x"))
     sample = probe.render(range(10))
@@ -281,12 +275,6 @@ def bench_pipeline(
     of the target size, which retrieval over a synthetic book would not produce)."""
     import torch
 
-    from clueweaver.backends import SamplingConfig, load_backend
-    from clueweaver.pipeline import ClueWeaver, DirectReader, PipelineConfig
-    from clueweaver.retrieval import default_cache_dir, get_index
-    from clueweaver.segment import segment_narrative
-    from clueweaver.testing import build_tiny_qwen3
-
     if shape not in BENCH_SHAPES or model_shape not in MODEL_SHAPES or agents not in ("separate", "shared"):
         raise ValueError(
             f"bench pipeline: shape in {list(BENCH_SHAPES)}, model shape in {list(MODEL_SHAPES)}, agents "
@@ -304,7 +292,7 @@ def bench_pipeline(
             "wiring check"
         )
     dtype = "bfloat16" if model_shape == "qwen3-4b" else "float32"
-    folder = Path(model_dir) if model_dir else default_cache_dir() / "bench-models" / model_shape
+    folder = Path(model_dir) if model_dir else retrieval.default_cache_dir() / "bench-models" / model_shape
     started = time.perf_counter()
     path = str(build_tiny_qwen3(folder, dtype=dtype, **MODEL_SHAPES[model_shape]))
     build_s = time.perf_counter() - started
@@ -319,7 +307,7 @@ def bench_pipeline(
     weights_bytes = torch.cuda.memory_allocated() if on_gpu else None
     try:
         narrative, segments, preset = _bench_inputs(finder_inner, target)
-        index = get_index(narrative, None)
+        index = retrieval.get_index(narrative, None)
         finder = _WellFormedReplies(finder_inner, "finder")
         interpreter = _WellFormedReplies(interpreter_inner, "interpreter")
         direct_backend = _WellFormedReplies(interpreter_inner, "interpreter")

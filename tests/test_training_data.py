@@ -25,6 +25,7 @@ from clueweaver.training_data import (
     build_finder_rows,
     build_interpreter_rows,
 )
+from clueweaver.training_data import labels as labels_module
 from clueweaver.training_data.common import readable_part
 from clueweaver.training_data.labels import match_clue
 from tests.conftest import REPO_ROOT, shared_path
@@ -419,11 +420,7 @@ def test_interpreter_and_finder_rows_feed_the_rewards(interpreter, finder):
 
 
 def test_teacher_from_config_goes_through_the_backend_interface(tmp_path, monkeypatch):
-    import sys
-    import types
-
     calls = {}
-    fake = types.ModuleType("clueweaver.backends")
 
     def load_backend(kind, model, **options):
         calls["load"] = (kind, model, options)
@@ -435,8 +432,9 @@ def test_teacher_from_config_goes_through_the_backend_interface(tmp_path, monkey
             calls["sampling"] = values
             return ("sampling", values["temperature"])
 
-    fake.load_backend, fake.SamplingConfig = load_backend, SamplingConfig
-    monkeypatch.setitem(sys.modules, "clueweaver.backends", fake)
+    # the backend interface as labels.py imported it
+    monkeypatch.setattr(labels_module, "load_backend", load_backend)
+    monkeypatch.setattr(labels_module, "SamplingConfig", SamplingConfig)
     config = TeacherConfig(
         backend="openai", model="Qwen/Qwen3-32B", options={"base_url": "http://h:1/v1"}, cache_dir=str(tmp_path)
     )

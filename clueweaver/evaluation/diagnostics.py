@@ -12,8 +12,11 @@ import json
 from pathlib import Path
 from typing import Sequence
 
+from clueweaver.benchmarks import load_benchmark
+from clueweaver.checks import CHECKS_FILE, load_multihop_checks
 from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.retrieval import GoldItem, format_report, measure_recall
+from clueweaver.retrieval import get_index
 from clueweaver.segment import PRESETS
 
 MULTIHOP = "multihop"  # the bundled multi-hop checks (clueweaver/data/multihop_checks.jsonl)
@@ -36,8 +39,6 @@ def multihop_gold_items(
     shared_data_dir: str | Path | None = None, *, limit: int | None = None, checks_path: str | Path | None = None
 ) -> list[GoldItem]:
     """The project's multi-hop checks (``checks_path``: another checks file, e.g. the held-out set)."""
-    from clueweaver.checks import CHECKS_FILE, load_multihop_checks
-
     checks = load_multihop_checks(shared_data_dir, checks_path=checks_path or CHECKS_FILE)[:limit]
     return [GoldItem(narrative, check.question, check.gold_ids, check.id) for narrative, check in checks]
 
@@ -49,8 +50,6 @@ def load_gold_items(
     if name == MULTIHOP:
         items = multihop_gold_items(path, limit=limit)
     else:
-        from clueweaver.benchmarks import load_benchmark
-
         items = benchmark_gold_items(load_benchmark(name, path, split=split, limit=limit, skip_bad=skip_bad))
     if not items:
         raise DiagnosticsError(f"{name}: no item marks gold evidence paragraphs, so there is no recall to measure")
@@ -77,7 +76,6 @@ def retrieval_diagnostics(
     progress: bool = True,
 ) -> dict:
     """Per preset: the recall summary and its per-item rows, and the Markdown table."""
-    from clueweaver.retrieval import get_index
 
     def index_for(narrative):
         return get_index(narrative, encoder, cache_dir=cache_dir)

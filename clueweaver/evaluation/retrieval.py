@@ -10,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from tqdm import tqdm
+
 from clueweaver.narrative import Narrative
 from clueweaver.packing import pack
 from clueweaver.protocol.question import Question
+from clueweaver.retrieval import get_index
 from clueweaver.segment import Preset, get_preset, segment_narrative
 
 
@@ -70,15 +73,11 @@ def measure_recall(
 
     ``index_for(narrative)`` supplies indexes (default: the memoised ``get_index`` with ``encoder``).
     """
-    from clueweaver.retrieval import get_index
-
     preset = get_preset(preset)
     index_for = index_for or (lambda narrative: get_index(narrative, encoder))
     report = RecallReport(preset.name)
     items = list(items)
     if progress:
-        from tqdm import tqdm
-
         items = tqdm(items, desc=f"recall {preset.name}", unit="item")
     for item in items:
         index = index_for(item.narrative)

@@ -20,8 +20,13 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
+from tqdm import tqdm
+
+from clueweaver.agents import load_agents
+from clueweaver.backends import SamplingConfig
+from clueweaver.benchmarks import load_benchmark
 from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
@@ -32,10 +37,11 @@ from clueweaver.evaluation.records import (
 )
 from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.narrative import Narrative
+from clueweaver.packing import Packet, pack
+from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, DirectReader, PipelineConfig, Result, with_total
 from clueweaver.protocol.question import Question
-
-if TYPE_CHECKING:
-    from clueweaver.packing import Packet
+from clueweaver.retrieval import get_index, ranking_from_scores
+from clueweaver.segment import Segment, get_preset
 
 RUN_FORMAT = "clueweaver-eval/1"
 SYSTEMS = ("clueweaver", "direct", "rag-bm25", "rag-dense", "rag-hybrid")
@@ -177,8 +183,6 @@ class EvalConfig:
 
     def pipeline_config(self):
         """The engine's PipelineConfig: ``pipeline`` settings plus this run's own fields."""
-        from clueweaver.pipeline import PipelineConfig
-
         values = {
             **self.pipeline,
             "preset": self.preset,
@@ -195,9 +199,6 @@ class EvalConfig:
     def direct_sampling(self):
         """The Interpreter's sampling settings for the direct reader, whose output length stays
         the paper's 128 tokens unless ``pipeline.interpreter_sampling`` sets one."""
-        from clueweaver.backends import SamplingConfig
-        from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS
-
         return SamplingConfig.from_dict(
             {"max_new_tokens": DIRECT_OUTPUT_TOKENS, **self.pipeline.get("interpreter_sampling", {})}
         )
@@ -314,8 +315,6 @@ def run_evaluation(
     The reader is built (by ``reader_factory``, default :func:`build_reader`) only when some
     labelled item is still to be answered, so a finished run re-summarizes without loading models.
     """
-    from clueweaver.benchmarks import load_benchmark
-
     output = Path(config.output) if config.output else config.default_output()
     benchmark = load_benchmark(
         config.benchmark, config.path, split=config.split, limit=config.limit, skip_bad=config.skip_bad
@@ -364,8 +363,6 @@ def _answer(
     progress: bool,
 ) -> None:
     """Ask the reader about each pending item; each record is durable before the next item."""
-    from tqdm import tqdm
-
     with tqdm(
         total=total,
         initial=done,
@@ -397,8 +394,6 @@ def rank_paragraphs(
 ) -> list[tuple[int, float]]:
     """Paragraphs best first for the question and its options by ``bm25`` (summed over the
     queries), ``dense`` (summed cosine) or ``hybrid`` (the segmenter's fused RRF ranking)."""
-    from clueweaver.retrieval import ranking_from_scores
-
     queries = question.queries()
     if ranking == "bm25":
         return index.bm25_rank(queries, max_paragraph=max_paragraph)
@@ -419,9 +414,6 @@ def retrieval_packet(narrative: Narrative, ranking: Sequence[tuple[int, float]],
 
     Candidates are taken until they hold twice the budget, so short paragraphs lower in the
     ranking can fill what a long one left."""
-    from clueweaver.packing import pack
-    from clueweaver.segment import Segment, get_preset
-
     preset = get_preset(preset)
     candidates, chars = [], 0
     for paragraph_id, score in ranking:
@@ -432,7 +424,7 @@ def retrieval_packet(narrative: Narrative, ranking: Sequence[tuple[int, float]],
     return pack(narrative, candidates, preset.with_overrides(max_selected=max(1, len(candidates)), neighbours=0))
 
 
-Interpret = Callable[[Narrative, Question, "Packet"], ReaderOutput]
+Interpret = Callable[[Narrative, Question, Packet], ReaderOutput]
 
 
 class RetrievalReader:
@@ -440,8 +432,6 @@ class RetrievalReader:
     the packet to ``interpret`` (the Interpreter stage, without a Finder)."""
 
     def __init__(self, ranking: str, preset, interpret: Interpret, *, encoder="auto", cache_dir: str | None = None):
-        from clueweaver.segment import get_preset
-
         if ranking not in RAG_RANKINGS.values():
             raise EvalError(f"unknown ranking {ranking!r}; use {', '.join(RAG_RANKINGS.values())}")
         self.ranking, self.preset, self.interpret = ranking, get_preset(preset), interpret
@@ -450,8 +440,6 @@ class RetrievalReader:
         self.cache_dir = cache_dir
 
     def __call__(self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None) -> ReaderOutput:
-        from clueweaver.retrieval import get_index
-
         started = time.perf_counter()
         index = get_index(narrative, self.encoder, cache_dir=self.cache_dir)
         ranked = rank_paragraphs(index, question, self.ranking, max_paragraph=max_paragraph)
@@ -514,7 +502,6 @@ def reader_output(result) -> ReaderOutput:
 
 def interpreter_stage(pipeline, system: str) -> Interpret:
     """The pipeline's Interpreter stage (with self-calibration when on) over a given packet."""
-    from clueweaver.pipeline import Result, with_total
 
     def interpret(narrative: Narrative, question: Question, packet) -> ReaderOutput:
         interpretation = pipeline.interpret(question, packet)
@@ -546,9 +533,6 @@ class PipelineReader:
 def build_reader(config: EvalConfig) -> PipelineReader:
     """The reader of ``config.system`` on the inference engine: models loaded once per run (the
     Interpreter alone for ``direct`` and ``rag-*``), never the offline smoke model."""
-    from clueweaver.agents import load_agents
-    from clueweaver.pipeline import DirectReader
-
     options = {key: value for key, value in (("base_url", config.base_url), ("device", config.device)) if value}
     interpreter = config.interpreter or config.model
     if config.system == "clueweaver":

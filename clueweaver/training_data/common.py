@@ -21,13 +21,17 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import yaml
+from tqdm.auto import tqdm
 
 from clueweaver.benchmarks import Benchmark, BenchmarkItem, load_benchmark
 from clueweaver.config import config_to_dict, parse_config
 from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Chapter, Narrative
+from clueweaver.protocol.prompts import apply_chat_template
 from clueweaver.protocol.question import Question
+from clueweaver.retrieval import get_index
 from clueweaver.segment import PRESETS, Preset, Segment, get_preset, segment_narrative
+from clueweaver.testing import qwen3_tokenizer_dir
 from clueweaver.training import MAX_PROMPT_TOKENS  # the trainer's own limit, so the data fits it
 
 SPLITS = ("train", "validation", "test")
@@ -258,8 +262,6 @@ def reading_cases(
 
 def case_segments(case: ReadingCase, *, encoder: str | None, index_cache_dir: str | None = None) -> list[Segment]:
     """The inference segmenter's candidate segments for the case."""
-    from clueweaver.retrieval import get_index
-
     index = get_index(case.narrative, encoder, cache_dir=index_cache_dir)
     return segment_narrative(case.narrative, case.question, case.preset, index=index)
 
@@ -308,17 +310,11 @@ class PromptTokenCounter:
         from transformers import AutoTokenizer
 
         self.name = tokenizer
-        from clueweaver.testing import qwen3_tokenizer_dir
-
         source = str(qwen3_tokenizer_dir()) if tokenizer == "qwen3" else tokenizer
         self.tokenizer = AutoTokenizer.from_pretrained(source)
         self.batch_size = batch_size
 
     def count(self, prompts: list[list[dict]], *, desc: str = "counting prompt tokens") -> list[int]:
-        from tqdm.auto import tqdm
-
-        from clueweaver.protocol.prompts import apply_chat_template
-
         counts: list[int] = []
         with tqdm(total=len(prompts), desc=desc, unit="prompt") as bar:
             for start in range(0, len(prompts), self.batch_size):

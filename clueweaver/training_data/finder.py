@@ -18,6 +18,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+from tqdm.auto import tqdm
+
 from clueweaver.protocol.prompts import finder_messages
 from clueweaver.protocol.question import OPTION_LABELS
 from clueweaver.segment import Segment
@@ -250,8 +252,6 @@ def build_finder_rows(
 ) -> DatasetBuild:
     """The Finder examples of every split, and the statistics of how they were made (nothing is
     written). ``teacher`` overrides ``config.teacher``."""
-    from tqdm.auto import tqdm
-
     teacher = teacher if teacher is not None else TeacherLabeler.from_config(config.teacher)
     drops: Counter = Counter()
     loaded = load_sources(config.sources, skip_bad=config.skip_bad)

@@ -29,6 +29,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tqdm.auto import tqdm
+
 from clueweaver.benchmarks import SkippedRow
 from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.records import is_scored
@@ -339,8 +341,6 @@ def build_interpreter_rows(
     token_counter: PromptTokenCounter | None = None,
 ) -> DatasetBuild:
     """The Interpreter examples of every split and how they were made (nothing is written)."""
-    from tqdm.auto import tqdm
-
     teacher = teacher if teacher is not None else TeacherLabeler.from_config(config.teacher)
     hard_items, skipped_predictions = read_predictions(config.predictions, skip_bad=config.skip_bad)
     drops: Counter = Counter()

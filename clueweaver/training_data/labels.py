@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
+from tqdm.auto import tqdm
 
+from clueweaver.backends import SamplingConfig, load_backend
 from clueweaver.evaluation.records import complete_lines
 from clueweaver.narrative import Narrative
 from clueweaver.protocol.parse import ParseResult, parse_finder
@@ -149,8 +151,6 @@ class TeacherLabeler:
         """The configured teacher (None when ``config.backend`` is null)."""
         if config.backend is None:
             return None
-        from clueweaver.backends import SamplingConfig, load_backend
-
         backend = load_backend(config.backend, config.model, **config.options)
         return cls(
             backend,
@@ -171,8 +171,6 @@ class TeacherLabeler:
     def complete(self, conversations: list[list[dict]]) -> list[str | None]:
         """The teacher's reply to each conversation, from the cache or the backend; None where the
         backend flagged a failure (not cached, so a later run retries it)."""
-        from tqdm.auto import tqdm
-
         keys = [self.key(messages) for messages in conversations]
         missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
         by_key = dict(zip(keys, conversations))

@@ -1,0 +1,149 @@
+"""DetectiveQA (English): multiple-choice questions over detective novels with numbered paragraphs,
+the clue paragraphs as gold evidence and the paragraph where the answer is revealed as position."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+from clueweaver.benchmarks.loading import (
+    _Builder,
+    _cached,
+    _check_split,
+    _file_key,
+    _integer,
+    _object,
+    _option_letter,
+    _raw_fields,
+    _read_json,
+    _text,
+)
+from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
+from clueweaver.narrative import Narrative, NarrativeError, from_paragraphs, normalize_text
+from clueweaver.protocol.question import Question
+
+_NUMBERED_PARAGRAPH = re.compile(r"^\[(\d+)\][ \t]?(.*)$")
+
+
+def _detectiveqa_novel(novel_file: Path) -> tuple[Narrative, dict[int, int]]:
+    """A DetectiveQA novel (lines "[n] text" start paragraph n; other lines continue it) and the
+    map from its paragraph numbers to paragraph IDs, which annotation positions refer to."""
+
+    def build() -> tuple[Narrative, dict[int, int]]:
+        numbers: list[int | None] = []
+        texts: list[str] = []
+        with open(novel_file, encoding="utf-8-sig") as f:
+            for line in f:
+                match = _NUMBERED_PARAGRAPH.match(line.rstrip("\n"))
+                if match:
+                    numbers.append(int(match.group(1)))
+                    texts.append(match.group(2))
+                elif texts:
+                    texts[-1] += "\n" + line
+                elif line.strip():  # text before the first numbered paragraph
+                    numbers.append(None)
+                    texts.append(line)
+        if not any(n is not None for n in numbers):
+            raise NarrativeError(f"{novel_file}: no numbered paragraphs ('[0] text' lines)")
+        kept = [(n, t) for n, t in zip(numbers, texts) if normalize_text(t)]
+        seen = [n for n, _ in kept if n is not None]
+        if len(seen) != len(set(seen)):
+            raise NarrativeError(f"{novel_file}: a paragraph number occurs twice")
+        title = novel_file.stem.split("-", 1)[-1]
+        narrative = from_paragraphs([t for _, t in kept], title=title, source=str(novel_file))
+        return narrative, {n: i for i, (n, _) in enumerate(kept) if n is not None}
+
+    return _cached(("detectiveqa", *_file_key(novel_file)), build)
+
+
+def _detectiveqa_position(value: Any, numbers: dict[int, int], what: str) -> int | None:
+    """A paragraph number of the novel -> paragraph ID; a negative number or null means "not given"."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BenchmarkError(f"{what} must be a paragraph number, got {value!r}")
+    if value < 0:
+        return None
+    if value not in numbers:
+        raise BenchmarkError(f"{what} {value} is not a paragraph of the novel (numbers {min(numbers)}-{max(numbers)})")
+    return numbers[value]
+
+
+_DETECTIVEQA_SOURCES = {"human_anno": "human", "AIsup_anno": "ai"}
+
+
+def load_detectiveqa(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
+    """DetectiveQA (English) as released: ``novel_data_en/{novel_id}-{title}.txt`` with numbered
+    paragraphs, and ``anno_data_en/human_anno/{novel_id}.json`` / ``anno_data_en/AIsup_anno/...``
+    each a list of samples {novel_id, num_paragraphs, time_cost, questions: [{question, options
+    {A-D}, answer, reasoning, clue_position [numbers], answer_position, distraction}]}.
+
+    ``clue_position`` becomes gold evidence and ``answer_position`` the item's ``position`` (both
+    mapped from the novel's paragraph numbers to IDs); ``split`` is "human" or "ai" annotations.
+    """
+    _check_split("detectiveqa", split, (None, *_DETECTIVEQA_SOURCES.values()))
+    novels_dir, annotations_dir = path / "novel_data_en", path / "anno_data_en"
+    if not novels_dir.is_dir() or not annotations_dir.is_dir():
+        raise BenchmarkError(f"{path}: expected the folders novel_data_en/ and anno_data_en/ of DetectiveQA")
+    builder = _Builder("detectiveqa", limit=limit, skip_bad=skip_bad)
+    for folder_name, source in _DETECTIVEQA_SOURCES.items():
+        if split not in (None, source):
+            continue
+        for anno_file in sorted((annotations_dir / folder_name).glob("*.json"), key=lambda f: (len(f.stem), f.stem)):
+            samples = _read_json(anno_file)
+            samples = samples if isinstance(samples, list) else [samples]
+            numbered = ((f"sample {n}", sample) for n, sample in enumerate(samples, start=1))
+            counter = itertools.count(1)  # question numbers run on across the samples of a file
+
+            def questions_of(where: str, record: Any) -> list[tuple[str, Any]]:
+                sample = _object(record)
+                novel_id = _integer(sample, "novel_id")
+                if not isinstance(sample.get("questions"), list):
+                    raise BenchmarkError("field 'questions' must be a list")
+                found = sorted(novels_dir.glob(f"{novel_id}-*.txt")) or sorted(novels_dir.glob(f"{novel_id}.txt"))
+                if len(found) != 1:
+                    raise BenchmarkError(
+                        f"expected one novel file {novel_id}-*.txt in {novels_dir}, found {len(found)}"
+                    )
+                novel = _detectiveqa_novel(found[0])
+                return [
+                    (f"{where}, question {number}", (sample, novel, number, raw))
+                    for number, raw in zip(counter, sample["questions"])
+                ]
+
+            def question(where: str, payload: tuple) -> None:
+                sample, (narrative, numbers), number, raw = payload
+                raw = _object(raw)
+                options = raw.get("options")
+                if not isinstance(options, dict):
+                    raise BenchmarkError("field 'options' must be an object {A: ..., B: ...}")
+                mcq = Question(_text(raw, "question"), {k: str(v).strip() for k, v in options.items()})
+                clues = raw.get("clue_position", [])
+                clues = clues if isinstance(clues, list) else [clues]
+                gold = [_detectiveqa_position(c, numbers, "clue_position") for c in clues]
+                item = BenchmarkItem(
+                    item_id=f"detectiveqa:{sample['novel_id']}:{source}:{number}",
+                    benchmark="detectiveqa",
+                    book_id=str(sample["novel_id"]),
+                    question=mcq,
+                    answer=_option_letter(_text(raw, "answer"), mcq.options),
+                    gold_evidence=tuple(g for g in gold if g is not None),
+                    position=_detectiveqa_position(raw.get("answer_position"), numbers, "answer_position"),
+                    metadata={
+                        "novel_id": sample["novel_id"],
+                        "annotation": source,
+                        "clue_position": clues,
+                        "answer_position": raw.get("answer_position"),
+                        "clues_without_position": sum(g is None for g in gold),
+                        **_raw_fields(raw, ("question", "options", "answer", "clue_position", "answer_position")),
+                        **_raw_fields(sample, ("novel_id", "questions")),
+                    },
+                )
+                builder.add(item, narrative)
+
+            builder.each(anno_file, builder.nested(anno_file, numbered, questions_of), question)
+    return builder.build()

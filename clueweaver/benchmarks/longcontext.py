@@ -1,0 +1,88 @@
+"""Long-context suites whose rows carry the whole book inline as ``context``: InfiniteBench's
+English multiple choice and LongBench v2 (its detective and literary domains among others)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from clueweaver.benchmarks.loading import (
+    _Builder,
+    _check_split,
+    _inline_text,
+    _jsonl_or_dir,
+    _object,
+    _option_letter,
+    _options_from_list,
+    _raw_fields,
+    _records,
+    _text,
+)
+from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
+from clueweaver.protocol.question import OPTION_LABELS, Question
+
+
+def load_infinitebench(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
+    """InfiniteBench ``longbook_choice_eng.jsonl``: ``context`` (the book), ``input`` (the
+    question), ``options`` (texts) and ``answer`` (a list holding the correct option's text)."""
+    _check_split("infinitebench", split, (None,))
+    file = _jsonl_or_dir(path, "longbook_choice_eng.jsonl")
+    builder = _Builder("infinitebench", limit=limit, skip_bad=skip_bad)
+
+    def question(where: str, record: Any) -> None:
+        row = _object(record)
+        options = _options_from_list(row.get("options"))
+        answers = row.get("answer")
+        if isinstance(answers, str):
+            answers = [answers]
+        if not isinstance(answers, list) or len(answers) != 1 or not isinstance(answers[0], str):
+            raise BenchmarkError(f"answer must be a list holding one option text, got {answers!r:.120}")
+        narrative = _inline_text(_text(row, "context"), f"{file}#{where}")
+        item = BenchmarkItem(
+            item_id=f"infinitebench:{row.get('id', where)}",
+            benchmark="infinitebench",
+            book_id=narrative.book_id,
+            question=Question(_text(row, "input"), options),
+            answer=_option_letter(answers[0], options),
+            metadata={"answer_text": answers[0], **_raw_fields(row, ("context", "input", "options", "answer"))},
+        )
+        builder.add(item, narrative)
+
+    builder.each(file, _records(file), question)
+    return builder.build()
+
+
+def load_longbench_v2(
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+) -> Benchmark:
+    """LongBench v2 ``data.json`` (a JSON array; JSONL also read): ``context``, ``question``,
+    ``choice_A``-``choice_D``, ``answer`` letter, ``difficulty``, ``length``, ``domain``,
+    ``sub_domain``, ``_id``. ``split`` keeps rows whose domain or sub_domain is one of its
+    comma-separated names (case-insensitive), e.g. "Detective,Literary"."""
+    file = _jsonl_or_dir(path, "data.json")
+    wanted = {name.strip().casefold() for name in split.split(",") if name.strip()} if split else set()
+    builder = _Builder("longbench_v2", limit=limit, skip_bad=skip_bad)
+
+    def question(where: str, record: Any) -> None:
+        row = _object(record)
+        if wanted and not {str(row.get("domain", "")).casefold(), str(row.get("sub_domain", "")).casefold()} & wanted:
+            return
+        options = {label: _text(row, f"choice_{label}") for label in OPTION_LABELS}
+        narrative = _inline_text(_text(row, "context"), f"{file}#{where}")
+        item = BenchmarkItem(
+            item_id=f"longbench_v2:{_text(row, '_id')}",
+            benchmark="longbench_v2",
+            book_id=narrative.book_id,
+            question=Question(_text(row, "question"), options),
+            answer=_option_letter(_text(row, "answer"), options),
+            hard=str(row.get("difficulty", "")).lower() == "hard",
+            metadata=_raw_fields(
+                row, ("_id", "context", "question", "answer", *(f"choice_{x}" for x in OPTION_LABELS))
+            ),
+        )
+        builder.add(item, narrative)
+
+    builder.each(file, _records(file), question)
+    return builder.build()
