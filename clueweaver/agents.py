@@ -20,8 +20,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import httpx
+
 from clueweaver.backends import BackendError, GenerationBackend, load_backend
 from clueweaver.backends.hf import OFFLINE_SMOKE_MODEL
+from clueweaver.pipeline import ClueWeaver
 
 DEFAULT_MODEL = "Qwen/Qwen3-4B-Instruct-2507"
 ROLES = ("finder", "interpreter")
@@ -57,8 +60,6 @@ def _in_hub_cache(model: str) -> bool:
 
 
 def _hub_reachable() -> bool:
-    import httpx
-
     try:
         httpx.head(os.environ.get("HF_ENDPOINT", "https://huggingface.co"), timeout=_HUB_PROBE_TIMEOUT_S)
     except httpx.HTTPError:
@@ -115,8 +116,6 @@ class Agents:
 
     def pipeline(self, config=None, **overrides):
         """A ``ClueWeaver`` over these backends, with these adapters."""
-        from clueweaver.pipeline import ClueWeaver
-
         overrides = {
             "finder_adapter": self.finder_adapter,
             "interpreter_adapter": self.interpreter_adapter,

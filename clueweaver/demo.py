@@ -12,7 +12,9 @@ import json
 from dataclasses import dataclass
 from importlib.resources import files
 
+from clueweaver.checks import evidence_paragraphs
 from clueweaver.narrative import Narrative, from_markdown
+from clueweaver.pipeline import Result, format_result
 from clueweaver.protocol.question import Question
 
 
@@ -26,8 +28,6 @@ class DemoQuestion:
 
 def load_demo() -> tuple[Narrative, list[DemoQuestion]]:
     """The bundled mystery and its questions, with evidence quotes resolved to paragraph IDs."""
-    from clueweaver.checks import evidence_paragraphs
-
     data = files("clueweaver").joinpath("data")
     spec = json.loads(data.joinpath("demo_questions.json").read_text(encoding="utf-8"))
     book = data.joinpath(spec["book"])
@@ -47,10 +47,8 @@ def load_demo() -> tuple[Narrative, list[DemoQuestion]]:
     return narrative, questions
 
 
-def demo_report(narrative: Narrative, demo: DemoQuestion, result) -> str:
+def demo_report(narrative: Narrative, demo: DemoQuestion, result: Result) -> str:
     """The readable trace, framed by what the right answer and evidence were."""
-    from clueweaver.pipeline import format_result
-
     verdict = "right" if result.answer == demo.answer and not result.fallback else "wrong"
     found = sorted(set(demo.evidence_ids) & set(result.packet.paragraph_ids))
     return "\n".join(

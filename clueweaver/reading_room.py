@@ -32,6 +32,7 @@ from clueweaver.pipeline import ClueWeaver, PipelineConfig, reading_limit
 from clueweaver.protocol.question import Question, QuestionError
 from clueweaver.segment import get_preset
 from clueweaver.serve_config import LimitsConfig, ModelsConfig, ServeConfig
+from clueweaver.testing import scripted_reader_backend
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,6 @@ _OWNED_PIPELINE_SETTINGS = ("encoder", "cache_dir", "nwm_dir", "finder_adapter",
 def load_models(models: ModelsConfig) -> Agents:
     """The agents' backends for a models configuration (``ModelUnavailable`` names what is missing)."""
     if models.backend == "scripted":
-        from clueweaver.testing import scripted_reader_backend
-
         unknown = sorted(set(models.options) - {"calibration"})
         if unknown:
             raise ConfigError(

@@ -536,7 +536,7 @@ def test_cli_eval_errors_are_clean(bench, tmp_path, capsys):
 def test_bad_pipeline_settings_fail_before_anything_loads():
     with pytest.raises(EvalError, match="unknown preset 'nope'"):
         EvalConfig(benchmark="nocha", system="clueweaver", preset="nope")
-    with pytest.raises(EvalError, match="unknown settings.*finder_temperature"):
+    with pytest.raises(EvalError, match="unknown field.*finder_temperature"):
         EvalConfig(benchmark="nocha", system="clueweaver", pipeline={"finder_temperature": 0.7})
     with pytest.raises(EvalError, match="pipeline settings preset have their own options"):
         EvalConfig(benchmark="nocha", system="clueweaver", pipeline={"preset": "focused"})

@@ -320,6 +320,20 @@ def test_trace_is_json_with_every_stage_timed_and_tokens_counted():
     assert trace["config"]["finder_model"] == "agents" and trace["book"]["paragraphs"] == len(BOOK)
 
 
+def test_the_trace_records_every_setting_and_they_load_back(tmp_path):
+    preset = get_preset("focused").with_overrides(char_budget=3000)
+    result, _ = run(WHO, preset=preset, cache_dir=str(tmp_path), nwm_dir="nwm")
+    recorded = json.loads(json.dumps(result.trace))["config"]
+    settings = {name: value for name, value in recorded.items() if name not in ("finder_model", "interpreter_model")}
+    assert set(settings) == set(PipelineConfig.__dataclass_fields__)
+    assert settings["segment_source"] == "plain" and settings["nwm_dir"] == "nwm"
+    assert settings["cache_dir"] == str(tmp_path) and settings["preset"]["char_budget"] == 3000
+    assert PipelineConfig.from_dict(settings) == PipelineConfig.from_dict({
+        "preset": {"base": "focused", "char_budget": 3000}, "encoder": None, "finder_adapter": "finder",
+        "interpreter_adapter": "interpreter", "cache_dir": str(tmp_path), "nwm_dir": "nwm",
+    })  # fmt: skip
+
+
 def test_two_backends_sampling_and_a_preset_from_configuration():
     finder_backend = load_backend("scripted", "finder-model", default=YES.format(ids=3))
     interpreter_backend = load_backend("scripted", "interpreter-model", default=ANSWER_C)
@@ -339,7 +353,7 @@ def test_two_backends_sampling_and_a_preset_from_configuration():
     )
     assert result.packet.chars <= 3000
     assert result.trace["config"]["interpreter_model"] == "interpreter-model"
-    with pytest.raises(ValueError, match="unknown settings"):
+    with pytest.raises(ValueError, match="unknown field.*finder_tokens"):
         PipelineConfig.from_dict({"finder_tokens": 3})
-    with pytest.raises(ValueError, match="unknown settings"):
+    with pytest.raises(ValueError, match="finder_sampling: unknown field.*max_tokens"):
         PipelineConfig.from_dict({"finder_sampling": {"max_tokens": 3}})

@@ -1,0 +1,61 @@
+"""How ClueWeaver reads: ``PipelineConfig``, built from YAML or command-line settings by
+``clueweaver.config``'s dataclass loader (a typo in a key or a wrong type fails naming the field),
+and recorded whole in every trace (``trace["config"]``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from clueweaver.backends.base import SamplingConfig
+from clueweaver.config import config_from_dict, config_to_dict, named
+from clueweaver.protocol.calibration import DEFAULT_TRIGGERS, CalibrationTriggers
+from clueweaver.segment import Preset, get_preset
+
+SEGMENT_SOURCES = ("plain", "nwm", "mix")
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """How ClueWeaver reads. Build from YAML with ``PipelineConfig.from_dict``: the preset by name
+    or as a mapping of overrides on top of ``base`` (default detectiveqa); sampling settings and
+    triggers as nested mappings, which override this class's default for that agent (a
+    ``finder_sampling`` mapping keeps the Finder's 128 tokens unless it sets its own).
+
+    Token limits: the Finder's reason is one to three sentences (its length reward is full up to
+    60 words), the Interpreter's two to five (full up to 120 words); the limits leave room for
+    the tags and cut off rambling. Greedy decoding by default, as in evaluation.
+    """
+
+    preset: str | Preset = field(default="detectiveqa", metadata=named(get_preset))
+    use_finder: bool = True  # False: the no-Finder ablation (pack the retrieved segments)
+    self_calibration: bool = True  # False: the no-self-calibration ablation
+    finder_adapter: str | None = None  # adapter names, when one base model serves both agents
+    interpreter_adapter: str | None = None
+    finder_sampling: SamplingConfig = SamplingConfig(max_new_tokens=128)
+    interpreter_sampling: SamplingConfig = SamplingConfig(max_new_tokens=320)
+    encoder: str | None = "auto"  # dense encoder of the retrieval index, when none is passed in
+    cache_dir: str | None = None  # retrieval index cache
+    exhaustive: bool = False  # tile the whole book instead of retrieving (one Finder call per window)
+    triggers: CalibrationTriggers = DEFAULT_TRIGGERS  # tau(q)
+    segment_source: str = "plain"  # "nwm": the world model's records; "mix": both (clueweaver/nwm)
+    nwm_dir: str | None = None  # world-model stores (default: $CLUEWEAVER_CACHE/nwm)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "preset", get_preset(self.preset))
+        if self.segment_source not in SEGMENT_SOURCES:
+            raise ValueError(f"unknown segment source {self.segment_source!r}; use plain, nwm or mix")
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any] | None) -> PipelineConfig:
+        """From a YAML/CLI mapping; a ``ConfigError`` (a ValueError) names a bad or unknown field."""
+        return config_from_dict(cls, values)
+
+    def to_dict(self) -> dict:
+        """Every field as plain data: the preset, sampling settings and triggers as their fields,
+        an encoder object (one passed in instead of a name) by its name."""
+        encoder = self.encoder
+        if not isinstance(encoder, (str, type(None))):
+            encoder = getattr(encoder, "name", "custom")
+        return config_to_dict(dataclasses.replace(self, encoder=encoder))

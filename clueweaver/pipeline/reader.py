@@ -1,0 +1,240 @@
+"""Algorithm 1: segment, find (one batched Finder call), pack, interpret, re-check.
+
+``ClueWeaver.answer(narrative, question)`` selects the candidate segments (the segmenter over the
+retrieval index, the book's world-model records, or segments passed in), runs the Finder step,
+packs the kept segments, interprets the packet (self-calibrating when tau(q) fires) and returns a
+``Result`` whose trace records every stage.
+
+A Finder output that cannot be read keeps its segment (recall first: a dropped segment is never
+read again, while an extra one is only filtered by the packer); when the Finder keeps nothing, the
+retrieved segments are packed as in the no-Finder ablation (the Interpreter must commit to an
+answer, and retrieval's best guess beats an empty packet).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from clueweaver.backends.base import GenerationBackend
+from clueweaver.narrative import Narrative, NarrativeError
+from clueweaver.nwm.segments import segments_from_source
+from clueweaver.nwm.store import NarrativeStore
+from clueweaver.packing import Packet, pack
+from clueweaver.pipeline.config import PipelineConfig
+from clueweaver.pipeline.records import FinderStep, FinderVerdict, Interpretation, InterpreterPass, Result, with_total
+from clueweaver.pipeline.steps import check_answerable, interpreter_pass, reading_limit
+from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
+from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
+from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
+from clueweaver.protocol.question import Question
+from clueweaver.retrieval import get_index
+from clueweaver.segment import Preset, Segment, segment_narrative
+
+# Stage names, in order: keys of trace["timings"] (each always present, 0.0 when skipped) and the
+# ``stage`` argument of progress callbacks.
+STAGES = ("index", "segment", "finder", "pack", "interpret", "calibrate")
+
+
+def _world_model_segments(
+    narrative: Narrative, question: Question, config: PipelineConfig, index, max_chapter: int | None, last: int
+) -> list[Segment]:
+    """Segments from the book's world-model records (or mixed with the plain ones) within the
+    reading limit."""
+    with NarrativeStore.for_narrative(narrative, data_dir=config.nwm_dir) as store:
+        return segments_from_source(
+            narrative, question, config.preset, source=config.segment_source, store=store, index=index,
+            encoder=config.encoder, max_chapter=max_chapter, max_paragraph=last, exhaustive=config.exhaustive,
+        )  # fmt: skip
+
+
+def _given_segments(narrative: Narrative, segments: list[Segment], last: int) -> list[Segment]:
+    """Candidate segments from another source, in narrative order, none past the reading limit."""
+    segments = sorted(segments, key=lambda s: s.start)
+    if not segments:
+        raise ValueError("answer(segments=...): no candidate segments given")
+    beyond = [s.end for s in segments if s.end > last]
+    if beyond:
+        raise NarrativeError(
+            f"{narrative.title}: given segments reach paragraph {max(beyond)}, past the reading limit {last}"
+        )
+    return segments
+
+
+class ClueWeaver:
+    """Finder + Interpreter over one or two backends.
+
+    The same backend may serve both agents (one model, or one base model with two LoRA adapters
+    named by ``config.finder_adapter`` / ``config.interpreter_adapter``). Keyword ``overrides``
+    replace fields of ``config`` (``ClueWeaver(backend, preset="nocha", use_finder=False)``).
+    """
+
+    def __init__(
+        self,
+        finder_backend: GenerationBackend,
+        interpreter_backend: GenerationBackend | None = None,
+        *,
+        config: PipelineConfig | None = None,
+        **overrides,
+    ) -> None:
+        config = config or PipelineConfig()
+        self.config = dataclasses.replace(config, **overrides) if overrides else config
+        self.finder_backend = finder_backend
+        self.interpreter_backend = interpreter_backend or finder_backend
+
+    @property
+    def preset(self) -> Preset:
+        return self.config.preset
+
+    # stages ------------------------------------------------------------------------------------
+
+    def find(self, narrative: Narrative, question: Question, segments: list[Segment]) -> list[FinderVerdict]:
+        """The Finder over every segment in ONE batched generate call."""
+        conversations = [finder_messages(question, segment.render(narrative)) for segment in segments]
+        generations = self.finder_backend.generate(
+            conversations, self.config.finder_sampling, adapter=self.config.finder_adapter
+        )
+        return [FinderVerdict.read(segment, generation) for segment, generation in zip(segments, generations)]
+
+    def interpret(
+        self, question: Question, packet: Packet, *, progress_callback: ProgressCallback | None = None
+    ) -> Interpretation:
+        """The Interpreter over a packet, then, when tau(q) fires and self-calibration is on, the
+        self-calibration pass over the IDENTICAL packet text."""
+        check_answerable(question)
+        stages = Stages(("interpret", "calibrate"), progress_callback)
+        with stages.stage("interpret") as info:
+            provisional = self._pass(interpreter_messages(question, packet.text), question, packet, info)
+        triggers = self.config.triggers
+        triggered = self.config.self_calibration and needs_self_calibration(question, triggers)
+        calibration, skipped = None, None
+        if triggered and not provisional.legal:
+            skipped = "the provisional output has no legal answer to re-check"
+        elif triggered:
+            with stages.stage("calibrate") as info:
+                messages = calibration_messages(question, packet.text, provisional.final.generation.text)
+                calibration = self._pass(messages, question, packet, info)
+        cues = calibration_cues(question, triggers)
+        return Interpretation(question, provisional, calibration, triggered, cues, skipped, stages.timings)
+
+    def _pass(self, messages: list[dict], question: Question, packet: Packet, info: dict) -> InterpreterPass:
+        """One Interpreter pass over ``packet`` with this reader's backend, sampling and adapter; its
+        answer and whether it retried go to the stage's progress ``info``."""
+        config = self.config
+        done = interpreter_pass(
+            self.interpreter_backend, messages, question, packet.paragraph_ids, config.interpreter_sampling,
+            adapter=config.interpreter_adapter,
+        )  # fmt: skip
+        info.update(answer=done.final.parsed.answer, retried=len(done.attempts) > 1)
+        return done
+
+    # the whole algorithm -----------------------------------------------------------------------
+
+    def answer(
+        self,
+        narrative: Narrative,
+        question: Question,
+        *,
+        max_chapter: int | None = None,
+        max_paragraph: int | None = None,
+        index=None,
+        segments: list[Segment] | None = None,
+        progress_callback: ProgressCallback | None = None,
+    ) -> Result:
+        """Answer ``question`` about ``narrative`` reading no paragraph past the limits.
+
+        ``index``: the book's retrieval index (built or loaded from the cache when None).
+        ``segments``: candidate segments from another source (e.g. NWM records) instead of the
+        segmenter; they must lie within the reading limit. ``progress_callback(stage, info)`` is
+        called when each stage of ``STAGES`` starts and ends, then once with stage ``"done"``.
+        """
+        check_answerable(question)
+        last = reading_limit(narrative, max_chapter, max_paragraph)
+        stages = Stages(STAGES, progress_callback)
+        if segments is None:
+            segments = self._candidates(narrative, question, stages, index, (max_chapter, max_paragraph), last)
+        else:
+            segments = _given_segments(narrative, segments, last)
+        step = self._finder_step(narrative, question, segments, stages)
+        packet = self._pack(narrative, step, stages, last)
+        interpretation = self.interpret(question, packet, progress_callback=progress_callback)
+        stages.timings.update(interpretation.timings)
+        timings = stages.finish()
+        head = trace_head("clueweaver", narrative, question, (max_chapter, max_paragraph), last)
+        trace = self._trace(head, narrative, step, packet, interpretation, timings)
+        return Result.from_interpretation("clueweaver", interpretation, packet, trace)
+
+    def _candidates(
+        self,
+        narrative: Narrative,
+        question: Question,
+        stages: Stages,
+        index,
+        limits: tuple[int | None, int | None],
+        last: int,
+    ) -> list[Segment]:
+        """The segments the Finder reads: the segmenter's over the retrieval index (built or loaded
+        from the cache when None), or the book's world-model records (``segment_source``)."""
+        config = self.config
+        if index is None:
+            with stages.stage("index"):
+                index = get_index(narrative, config.encoder, cache_dir=config.cache_dir)
+        with stages.stage("segment") as info:
+            if config.segment_source == "plain":
+                segments = segment_narrative(
+                    narrative, question, config.preset, index=index, max_chapter=limits[0], max_paragraph=limits[1],
+                    exhaustive=config.exhaustive,
+                )  # fmt: skip
+            else:
+                segments = _world_model_segments(narrative, question, config, index, limits[0], last)
+            info["segments"] = len(segments)
+        return segments
+
+    def _finder_step(
+        self, narrative: Narrative, question: Question, segments: list[Segment], stages: Stages
+    ) -> FinderStep:
+        """The Finder's verdicts on the candidates and the segments kept (all of them without a Finder)."""
+        if not self.config.use_finder:
+            return FinderStep.skipped(segments)
+        with stages.stage("finder") as info:
+            verdicts = self.find(narrative, question, segments)
+            info.update(segments=len(verdicts), kept=sum(v.kept for v in verdicts))
+        return FinderStep.read(verdicts)
+
+    def _pack(self, narrative: Narrative, step: FinderStep, stages: Stages, last: int) -> Packet:
+        """The kept segments packed in narrative order, the paragraphs the Finder cited first."""
+        with stages.stage("pack") as info:
+            kept = sorted(step.kept, key=lambda s: s.start)
+            packet = pack(narrative, kept, self.config.preset, cited_ids=step.cited_ids, max_paragraph=last)
+            info.update(paragraphs=len(packet.paragraph_ids), chars=packet.chars)
+        return packet
+
+    def _trace(
+        self,
+        head: dict,
+        narrative: Narrative,
+        step: FinderStep,
+        packet: Packet,
+        interpretation: Interpretation,
+        timings: dict,
+    ) -> dict:
+        """The JSON trace: the head, the configuration with both models, each candidate segment with
+        the Finder's verdict, the Finder step, the packet, the Interpreter's passes, tokens, timings
+        and warnings."""
+        return {
+            **head,
+            "config": {
+                **self.config.to_dict(),
+                "finder_model": self.finder_backend.model,
+                "interpreter_model": self.interpreter_backend.model,
+            },
+            "segments": [
+                {"index": n, **v.segment.to_dict(narrative), "finder": v.to_dict()}
+                for n, v in enumerate(step.verdicts)
+            ],
+            "finder": step.to_dict(),
+            "packet": packet.to_dict(),
+            "interpreter": interpretation.to_dict(),
+            "tokens": with_total({"finder": step.tokens(), **interpretation.tokens()}),
+            "timings": timings,
+            "warnings": [*step.warnings, *warnings_for(interpretation)],
+        }

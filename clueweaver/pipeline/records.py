@@ -1,0 +1,323 @@
+"""The records a reading leaves: the Finder's verdict per segment and what the Finder step kept,
+the Interpreter's attempts and passes, the interpretation they add up to, and the ``Result`` with
+its trace. Each has a ``to_dict`` for the JSON trace; model output never raises here, the records
+say what could not be read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from clueweaver.backends.base import Generation
+from clueweaver.packing import Packet
+from clueweaver.protocol.parse import ParseResult, parse_finder
+from clueweaver.protocol.question import Question
+from clueweaver.segment import Segment
+
+# Finder statuses in the trace.
+PARSED, UNPARSEABLE, PROMPT_TOO_LONG, NOT_RUN = "parsed", "unparseable", "prompt_too_long", "not_run"
+
+
+def _generation_fields(generation: Generation) -> dict:
+    return {
+        "prompt_tokens": generation.prompt_tokens,
+        "completion_tokens": generation.completion_tokens,
+        "finish_reason": generation.finish_reason,
+        "error": generation.error,
+    }
+
+
+@dataclass(frozen=True)
+class FinderVerdict:
+    """The Finder's reading of one segment. ``kept``: the segment goes to the packer."""
+
+    segment: Segment
+    status: str  # parsed | unparseable | prompt_too_long | not_run
+    verdict: str | None  # YES / NO when parsed
+    kept: bool
+    rationale: str = ""
+    cited_ids: tuple[int, ...] = ()  # inside the segment
+    invalid_ids: tuple[int, ...] = ()  # cited but not in the segment
+    format_valid: bool = False
+    output: str = ""
+    generation: dict = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, segment: Segment, generation: Generation) -> FinderVerdict:
+        fields = _generation_fields(generation)
+        if not generation.ok:
+            return cls(segment, PROMPT_TOO_LONG, None, True, generation=fields)
+        parsed = parse_finder(generation.text, allowed_ids=segment.paragraph_ids)
+        if not parsed.answer_legal:
+            return cls(segment, UNPARSEABLE, None, True, parsed.rationale, (), parsed.invalid_ids,
+                       parsed.format_valid, generation.text, fields)  # fmt: skip
+        yes = parsed.answer == "YES"
+        return cls(
+            segment, PARSED, parsed.answer, yes, parsed.rationale,
+            parsed.cited_ids if yes else (), parsed.invalid_ids, parsed.format_valid, generation.text, fields,
+        )  # fmt: skip
+
+    def to_dict(self) -> dict:
+        return {
+            "status": self.status,
+            "verdict": self.verdict,
+            "kept": self.kept,
+            "rationale": self.rationale,
+            "cited_ids": list(self.cited_ids),
+            "invalid_ids": list(self.invalid_ids),
+            "format_valid": self.format_valid,
+            "output": self.output,
+            **self.generation,
+        }
+
+
+@dataclass(frozen=True)
+class FinderStep:
+    """What the Finder step hands the packer: a verdict per candidate segment and the segments to
+    pack. Recall first: an unreadable output keeps its segment, and when the Finder keeps nothing,
+    the retrieved segments are packed as without a Finder (``fallback`` says so)."""
+
+    ran: bool  # False: the no-Finder ablation
+    verdicts: tuple[FinderVerdict, ...]
+    kept: tuple[Segment, ...]
+    fallback: str | None = None
+    warnings: tuple[str, ...] = ()
+
+    @classmethod
+    def skipped(cls, segments: list[Segment]) -> FinderStep:
+        """The no-Finder ablation: every candidate segment is packed."""
+        return cls(False, tuple(FinderVerdict(s, NOT_RUN, None, True) for s in segments), tuple(segments))
+
+    @classmethod
+    def read(cls, verdicts: list[FinderVerdict]) -> FinderStep:
+        """The kept segments of the Finder's verdicts, and the warnings about the ones it could not read."""
+        warnings = [
+            f"finder: segment {v.segment.start}-{v.segment.end} kept unread: {v.generation['error']}"
+            for v in verdicts
+            if v.status == PROMPT_TOO_LONG
+        ]
+        unreadable = sum(v.status == UNPARSEABLE for v in verdicts)
+        if unreadable:
+            warnings.append(
+                f"finder: {unreadable} of {len(verdicts)} outputs could not be read; their segments were kept "
+                "(recall first)"
+            )
+        kept = [v.segment for v in verdicts if v.kept]
+        fallback = None
+        if not kept:
+            fallback = "the Finder kept no segment: packed the retrieved segments (as without a Finder)"
+            warnings.append(f"finder: {fallback}")
+            kept = [v.segment for v in verdicts]
+        return cls(True, tuple(verdicts), tuple(kept), fallback, tuple(warnings))
+
+    @property
+    def calls(self) -> int:
+        """Generate calls: one batched call over every segment, none without a Finder."""
+        return 1 if self.ran else 0
+
+    @property
+    def cited_ids(self) -> list[int]:
+        """The paragraphs the kept verdicts cite (the packer keeps them first)."""
+        return sorted({i for v in self.verdicts if v.kept for i in v.cited_ids})
+
+    def tokens(self) -> dict:
+        generations = [v.generation for v in self.verdicts if v.generation]
+        return {
+            "calls": self.calls,
+            "prompt": sum(g["prompt_tokens"] for g in generations),
+            "completion": sum(g["completion_tokens"] for g in generations),
+        }
+
+    def to_dict(self) -> dict:
+        verdicts = self.verdicts
+        return {
+            "ran": self.ran,
+            "calls": self.calls,
+            "segments": len(verdicts),
+            "kept": sum(v.kept for v in verdicts),
+            **{status: sum(v.status == status for v in verdicts) for status in (UNPARSEABLE, PROMPT_TOO_LONG)},
+            "yes": sum(v.verdict == "YES" for v in verdicts),
+            "no": sum(v.verdict == "NO" for v in verdicts),
+            "cited_ids": self.cited_ids,
+            "fallback": self.fallback,
+        }
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One Interpreter generation, parsed against the packet's paragraph IDs."""
+
+    parsed: ParseResult
+    generation: Generation
+    reminder: bool  # the retry with a format reminder
+
+    @property
+    def legal(self) -> bool:
+        return self.parsed.answer_legal
+
+    def to_dict(self) -> dict:
+        return {
+            "output": self.generation.text,
+            "answer": self.parsed.answer,
+            "rationale": self.parsed.rationale,
+            "cited_ids": list(self.parsed.cited_ids),
+            "invalid_ids": list(self.parsed.invalid_ids),
+            "format_valid": self.parsed.format_valid,
+            "answer_legal": self.parsed.answer_legal,
+            "format_reminder": self.reminder,
+            **_generation_fields(self.generation),
+        }
+
+
+@dataclass(frozen=True)
+class InterpreterPass:
+    """The provisional pass or the self-calibration pass: one attempt, or two after a retry."""
+
+    attempts: tuple[Attempt, ...]
+
+    @property
+    def final(self) -> Attempt:
+        return self.attempts[-1]
+
+    @property
+    def legal(self) -> bool:
+        return self.final.legal
+
+    def to_dict(self) -> dict:
+        return {
+            "answer": self.final.parsed.answer,
+            "retried": len(self.attempts) > 1,
+            "attempts": [a.to_dict() for a in self.attempts],
+        }
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """What the Interpreter stage decided over one packet (used by ClueWeaver, the direct reader
+    and the evaluation harness's retrieval baselines)."""
+
+    question: Question
+    provisional: InterpreterPass
+    calibration: InterpreterPass | None
+    calibration_triggered: bool
+    calibration_cues: dict
+    calibration_skipped: str | None  # why tau(q) fired but no pass ran
+    timings: dict  # interpret, calibrate (seconds)
+
+    @property
+    def source(self) -> str:
+        """Which output the answer comes from: calibration, provisional or fallback."""
+        if self.calibration is not None and self.calibration.legal:
+            return "calibration"
+        return "provisional" if self.provisional.legal else "fallback"
+
+    @property
+    def fallback(self) -> bool:
+        return self.source == "fallback"
+
+    @property
+    def chosen(self) -> ParseResult | None:
+        if self.source == "fallback":
+            return None
+        return (self.calibration if self.source == "calibration" else self.provisional).final.parsed
+
+    @property
+    def answer(self) -> str:
+        """A legal label; the question's first label when no output could be read (flagged)."""
+        return self.chosen.answer if self.chosen else self.question.labels[0]
+
+    @property
+    def calibration_changed(self) -> bool:
+        return (
+            self.source == "calibration"
+            and self.provisional.legal
+            and (self.calibration.final.parsed.answer != self.provisional.final.parsed.answer)
+        )
+
+    def tokens(self) -> dict:
+        return {
+            "interpret": _token_sum(a.generation for a in self.provisional.attempts),
+            "calibrate": _token_sum(a.generation for a in (self.calibration.attempts if self.calibration else ())),
+        }
+
+    def to_dict(self) -> dict:
+        return {
+            "provisional": self.provisional.to_dict(),
+            "calibration": self.calibration.to_dict() if self.calibration else None,
+            "calibration_triggered": self.calibration_triggered,
+            "calibration_cues": self.calibration_cues,
+            "calibration_skipped": self.calibration_skipped,
+            "calibration_changed": self.calibration_changed,
+            "answer_source": self.source,
+        }
+
+
+def with_total(tokens: dict) -> dict:
+    """Token counts per stage, plus their ``total`` (prompt and completion)."""
+    return {**tokens, "total": {key: sum(stage[key] for stage in tokens.values()) for key in ("prompt", "completion")}}
+
+
+def _token_sum(generations) -> dict:
+    generations = list(generations)
+    return {
+        "calls": len(generations),
+        "prompt": sum(g.prompt_tokens for g in generations),
+        "completion": sum(g.completion_tokens for g in generations),
+    }
+
+
+@dataclass
+class Result:
+    """The answer to one question. ``answer`` is always a legal label of the question; when no
+    Interpreter output could be read it is the flagged fallback (``fallback=True``; evaluation
+    should count it as the system's answer and report the flag in the format audit).
+    ``citations`` are the rationale's paragraph IDs that are in the packet; ``invalid_citations``
+    the ones that are not. ``trace`` is JSON-serializable (see ``README`` / docs)."""
+
+    system: str  # "clueweaver" or "direct"
+    question: Question
+    answer: str
+    rationale: str
+    citations: tuple[int, ...]
+    invalid_citations: tuple[int, ...]
+    format_valid: bool
+    answer_legal: bool
+    fallback: bool
+    answer_source: str  # calibration | provisional | fallback
+    calibration_changed: bool
+    packet: Packet
+    trace: dict
+
+    @classmethod
+    def from_interpretation(cls, system: str, interpretation: Interpretation, packet: Packet, trace: dict) -> Result:
+        chosen = interpretation.chosen
+        return cls(
+            system=system,
+            question=interpretation.question,
+            answer=interpretation.answer,
+            rationale=chosen.rationale if chosen else "",
+            citations=tuple(chosen.cited_ids) if chosen else (),
+            invalid_citations=tuple(chosen.invalid_ids) if chosen else (),
+            format_valid=bool(chosen and chosen.format_valid),
+            answer_legal=chosen is not None,
+            fallback=interpretation.fallback,
+            answer_source=interpretation.source,
+            calibration_changed=interpretation.calibration_changed,
+            packet=packet,
+            trace=trace,
+        )
+
+    def to_dict(self) -> dict:
+        """The answer fields and the trace, ready for ``json.dumps``."""
+        return {
+            "system": self.system,
+            "answer": self.answer,
+            "rationale": self.rationale,
+            "citations": list(self.citations),
+            "invalid_citations": list(self.invalid_citations),
+            "format_valid": self.format_valid,
+            "answer_legal": self.answer_legal,
+            "fallback": self.fallback,
+            "answer_source": self.answer_source,
+            "calibration_changed": self.calibration_changed,
+            "trace": self.trace,
+        }

@@ -1,0 +1,67 @@
+"""The steps both readers share: checking that a question can be answered and where the reading
+stops, and one Interpreter pass. An Interpreter output without a legal answer is retried once with
+a format reminder; then the answer is a flagged fallback (the first label), never a silent guess."""
+
+from __future__ import annotations
+
+from clueweaver.backends.base import GenerationBackend, SamplingConfig
+from clueweaver.narrative import Narrative, NarrativeError
+from clueweaver.pipeline.records import Attempt, InterpreterPass
+from clueweaver.protocol.parse import parse_interpreter
+from clueweaver.protocol.prompts import answer_format
+from clueweaver.protocol.question import Question, QuestionError
+
+
+def check_answerable(question: Question) -> None:
+    """The agents answer multiple-choice questions and TRUE/FALSE claims only."""
+    if not isinstance(question, Question):
+        raise TypeError(f"expected a clueweaver Question, got {type(question).__name__}")
+    if question.is_open:
+        raise QuestionError(
+            f"open questions (free-text answers) cannot be answered by ClueWeaver's agents, which answer "
+            f"multiple-choice questions and TRUE/FALSE claims only; give options or a claim: {question.text[:80]!r}"
+        )
+
+
+def reading_limit(narrative: Narrative, max_chapter: int | None, max_paragraph: int | None) -> int:
+    """The last paragraph ID a reader may see (chapters up to ``max_chapter``, IDs up to ``max_paragraph``)."""
+    last = narrative.last_paragraph_of_chapter(max_chapter)
+    if max_paragraph is not None:
+        if max_paragraph < 0:
+            raise NarrativeError(f"{narrative.title}: paragraph limit {max_paragraph} leaves nothing to read")
+        last = min(last, max_paragraph)
+    if last < 0:
+        raise NarrativeError(f"{narrative.title}: the reading limit leaves nothing to read")
+    return last
+
+
+def with_format_reminder(messages: list[dict], question: Question) -> list[dict]:
+    """The same conversation with a format reminder closing the user message (the one retry)."""
+    reminder = (
+        f"\n\nReminder: reply with exactly <reason>...</reason> followed by {answer_format(question)}, "
+        "with nothing before or after."
+    )
+    return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + reminder}]
+
+
+def interpreter_pass(
+    backend: GenerationBackend,
+    messages: list[dict],
+    question: Question,
+    allowed_ids,
+    sampling: SamplingConfig,
+    *,
+    adapter: str | None = None,
+    retry: bool = True,
+) -> InterpreterPass:
+    """One Interpreter pass; without a legal answer, one retry with a format reminder (not for a
+    prompt that did not fit: the retry would be longer still)."""
+
+    def attempt(conversation, reminder: bool) -> Attempt:
+        generation = backend.generate([conversation], sampling, adapter=adapter)[0]
+        return Attempt(parse_interpreter(generation.text, question, allowed_ids), generation, reminder)
+
+    first = attempt(messages, False)
+    if first.legal or not retry or not first.generation.ok:
+        return InterpreterPass((first,))
+    return InterpreterPass((first, attempt(with_format_reminder(messages, question), True)))
