@@ -17,6 +17,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from clueweaver.backends.scripted import ScriptedBackend
+from clueweaver.protocol.prompts import TEMPLATES
+from clueweaver.retrieval import tokenize
+
 # Qwen3's real special tokens: <|endoftext|> pads (and is the config's BOS), <|im_end|> ends a turn.
 QWEN3_PAD_TOKEN_ID = 151643
 QWEN3_IM_END_TOKEN_ID = 151645
@@ -172,8 +176,6 @@ class ScriptedReader:
         self.calibration = calibration
 
     def __call__(self, messages: list[dict], adapter: str | None = None) -> str:
-        from clueweaver.protocol.prompts import TEMPLATES
-
         system, user = messages[0]["content"], messages[-1]["content"]
         family = next(
             name for (name, _kind), template in TEMPLATES.items() if system.startswith(template.system.split("{")[0])
@@ -198,8 +200,6 @@ class ScriptedReader:
 
     @staticmethod
     def _words(text: str) -> set[str]:
-        from clueweaver.retrieval import tokenize
-
         return set(tokenize(text))
 
     def _overlaps(self, query: str, paragraphs: dict[int, str]) -> dict[int, int]:
@@ -238,6 +238,4 @@ class ScriptedReader:
 
 def scripted_reader_backend(calibration: str = "keep", **options):
     """A ``ScriptedBackend`` answering as ``ScriptedReader`` for both agents."""
-    from clueweaver.backends.scripted import ScriptedBackend
-
     return ScriptedBackend("scripted-reader", script=ScriptedReader(calibration), **options)

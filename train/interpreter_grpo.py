@@ -4,7 +4,7 @@
         --config configs/interpreter/qwen3-4b-grpo.yaml [--FIELD VALUE ...]
 
 Any field of the recipe (clueweaver.training.GRPOScriptArguments, TRL's GRPOConfig and ModelConfig)
-can be overridden on the command line; the logic lives in clueweaver/training.py.
+can be overridden on the command line; the logic lives in the package clueweaver/training/.
 """
 
 import importlib.util

