@@ -11,7 +11,7 @@ from nwm_helpers import FIXTURE, HOLMES, SMALL_BOOK, record_json
 
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
-from clueweaver.nwm.commands import parse_chapters
+from clueweaver.cli.nwm import parse_chapters
 
 
 @pytest.fixture
@@ -139,7 +139,7 @@ def test_publish_extracts_the_chapters_not_yet_published(tmp_path, capsys, monke
 
     asked = []
     monkeypatch.setattr(
-        "clueweaver.nwm.commands._load_backend",
+        "clueweaver.cli.nwm._load_backend",
         lambda kind, model: asked.append((kind, model)) or ScriptedBackend(script=lambda m, a: record_for(m)),
     )
     code, out, err = run(capsys, "publish", str(book), "--chapters", "2-3", "--backend", "vllm", "--model", "m", *data)

@@ -1,0 +1,200 @@
+"""What several commands share: the question, model, pipeline and encoder arguments and how their
+values are read, the ``--output`` path of a long command, and JSON printing.
+
+Bad values are a ``UsageError`` naming the flag; errors the library raises on purpose reach
+``clueweaver.cli.main`` unchanged, which prints them once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from clueweaver.agents import DEFAULT_MODEL, load_agents
+from clueweaver.config import ConfigError, read_yaml_mapping
+from clueweaver.errors import UsageError
+from clueweaver.pipeline import PipelineConfig
+from clueweaver.protocol.question import Question
+
+ENCODER_CHOICES = (
+    "auto (offline MiniLM if installed), none (BM25 alone), bge-m3[:PATH], minilm, or a sentence-transformers "
+    "name/path"
+)
+
+
+def print_json(payload) -> None:
+    """``payload`` on stdout, indented, non-ASCII text as is."""
+    json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def output_path(option: str | None, *, folder: bool = False) -> Path | None:
+    """The ``--output`` file (or ``folder``) of a long command, its folder made before the run,
+    not after it."""
+    if not option:
+        return None
+    path = Path(option)
+    if path.is_dir() != folder and path.exists():
+        raise UsageError(
+            f"--output {option} is a {'file' if folder else 'folder'}; give a {'folder' if folder else 'file'} name"
+        )
+    try:
+        (path if folder else path.parent).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--output {option}: cannot create its folder ({exc.strerror})") from exc
+    return path
+
+
+def add_question_arguments(parser: argparse.ArgumentParser) -> None:
+    """--question/--option/--claim, shared by every command that asks something of a book."""
+    parser.add_argument("--question", help="a multiple-choice question (give its options with --option)")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar='A="text"', help="an answer option, repeatable"
+    )
+    parser.add_argument(
+        "--claim",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="TEXT",
+        help='a TRUE/FALSE claim: --claim "text", or a bare --claim to read --question as a claim',
+    )
+
+
+def question_from_args(args) -> Question:
+    """The question or claim the arguments ask; a UsageError says which combination is wrong."""
+    options = {}
+    for raw in args.option:
+        label, sep, text = raw.partition("=")
+        if not sep:
+            raise UsageError(f'--option must look like A="text", got {raw!r}')
+        options[label.strip().upper()] = text.strip()
+    if isinstance(args.claim, str):
+        if args.question or options:
+            raise UsageError("give either --claim TEXT or --question with --option, not both")
+        return Question.claim(args.claim)
+    if not args.question:
+        raise UsageError("give --question (with --option A=... for each option) or --claim")
+    if args.claim:
+        if options:
+            raise UsageError("a claim takes no --option")
+        return Question.claim(args.question)
+    return Question(args.question, options)
+
+
+def add_encoder_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--encoder", default="auto", help=f"dense encoder: {ENCODER_CHOICES}")
+    parser.add_argument(
+        "--cache-dir", default=None, help="index cache folder (default ~/.cache/clueweaver or $CLUEWEAVER_CACHE)"
+    )
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, *, agents: bool = True, model_help: str = "") -> None:
+    """Which models answer, on which backend (ask, demo, eval)."""
+    parser.add_argument("--model", default=None, help=model_help or "one checkpoint folder or hub id for both agents")
+    if agents:
+        parser.add_argument("--finder", default=None, help=f"the Finder's checkpoint (default {DEFAULT_MODEL})")
+        parser.add_argument(
+            "--interpreter", default=None, help=f"the Interpreter's checkpoint (default {DEFAULT_MODEL})"
+        )
+        parser.add_argument(
+            "--finder-adapter",
+            default=None,
+            metavar="PATH|NAME",
+            help="the Finder's LoRA adapter over its base model (a folder; with --backend openai, the served name)",
+        )
+        parser.add_argument(
+            "--interpreter-adapter", default=None, metavar="PATH|NAME", help="the Interpreter's LoRA adapter"
+        )
+    parser.add_argument("--backend", choices=["hf", "vllm", "openai"], default="hf")
+    parser.add_argument("--base-url", default=None, help="openai backend: the server's URL ending in /v1")
+    parser.add_argument(
+        "--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)"
+    )
+
+
+def load_agents_from_args(args, *, model: str | None = None):
+    """The agents the arguments name; the offline smoke model stands in only when no model was
+    named at all (and the demo extra is installed). An unloadable model raises ``ModelUnavailable``."""
+    model = model or args.model
+    finder = getattr(args, "finder", None) or model
+    interpreter = getattr(args, "interpreter", None) or model
+    finder_adapter, interpreter_adapter = (
+        getattr(args, "finder_adapter", None),
+        getattr(args, "interpreter_adapter", None),
+    )
+    options = {}
+    if args.base_url:
+        if args.backend != "openai":
+            raise UsageError("--base-url applies to --backend openai only")
+        options["base_url"] = args.base_url
+    if args.device:
+        if args.backend != "hf":
+            raise UsageError("--device applies to --backend hf only")
+        options["device"] = args.device
+    named = finder or interpreter or finder_adapter or interpreter_adapter
+    return load_agents(
+        finder, interpreter, backend=args.backend, finder_adapter=finder_adapter,
+        interpreter_adapter=interpreter_adapter, options=options, smoke_fallback=not named,
+    )  # fmt: skip
+
+
+def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bool = True) -> None:
+    """How the pipeline reads (ask, demo, eval): a YAML of settings, overridden by the flags.
+    ``reading_limit=False`` leaves out --max-chapter (eval items carry their own limits)."""
+    parser.add_argument(
+        "--config", default=None, help="YAML of pipeline settings (see configs/pipeline.yaml); flags override it"
+    )
+    parser.add_argument(
+        "--preset",
+        default=None,
+        help="segmentation and packing preset (default detectiveqa, in eval the "
+        "benchmark's own; see clueweaver/presets.yaml)",
+    )
+    if reading_limit:
+        parser.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
+    parser.add_argument(
+        "--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder"
+    )
+    parser.add_argument(
+        "--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass"
+    )
+    parser.add_argument(
+        "--segment-source",
+        choices=("plain", "nwm", "mix"),
+        default=None,
+        help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
+        "Model records (nwm; build them with 'clueweaver nwm publish/import'), or both (mix)",
+    )
+    add_encoder_argument(parser)
+
+
+def pipeline_settings_from_args(args) -> dict:
+    """The ``--config`` YAML with the flags on top (encoder and cache folder aside)."""
+    values = {}
+    if args.config:
+        try:
+            values = read_yaml_mapping(args.config, "pipeline settings")
+        except ConfigError as exc:
+            raise UsageError(f"--config: {exc}") from None
+    if args.preset:
+        values["preset"] = args.preset
+    if args.no_finder:
+        values["use_finder"] = False
+    if args.no_self_calibration:
+        values["self_calibration"] = False
+    if args.segment_source:
+        values["segment_source"] = args.segment_source
+    return values
+
+
+def pipeline_config_from_args(args, **overrides) -> PipelineConfig:
+    """``--config`` YAML, then the flags, then ``overrides``; bad settings are a UsageError."""
+    values = pipeline_settings_from_args(args)
+    values.update(encoder=None if args.encoder == "none" else args.encoder, cache_dir=args.cache_dir, **overrides)
+    try:
+        return PipelineConfig.from_dict(values)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"pipeline settings: {exc}") from None

@@ -1,0 +1,199 @@
+"""Benchmarks and evaluation: ``benchmark`` (load one into the common schema), ``eval`` (a
+system on a benchmark, resumable), ``eval-report`` and ``eval-compare`` (tables and tests over
+finished runs) and ``eval-retrieval`` (gold-evidence recall without a model)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from clueweaver.benchmarks import load_benchmark
+from clueweaver.cli.common import (
+    add_encoder_argument,
+    add_model_arguments,
+    add_pipeline_arguments,
+    output_path,
+    pipeline_settings_from_args,
+    print_json,
+)
+from clueweaver.evaluation.diagnostics import (
+    load_gold_items,
+    resolve_presets,
+    retrieval_diagnostics,
+    write_diagnostics,
+)
+from clueweaver.evaluation.records import read_predictions
+from clueweaver.evaluation.report import (
+    compare,
+    compare_markdown,
+    load_runs,
+    markdown,
+    run_label,
+    summarize,
+    write_report,
+)
+from clueweaver.evaluation.runner import SYSTEMS, EvalConfig, run_evaluation
+
+
+def add_benchmark(sub) -> None:
+    p = sub.add_parser(
+        "benchmark",
+        help="load a benchmark into the common schema; print its counts (and skipped rows), optionally export it",
+    )
+    p.add_argument(
+        "name",
+        help="nocha, quality, quality_leval, leval_scifi, gutenqa, kdsh, bmds, detectiveqa, "
+        "infinitebench, longbench_v2 or jsonl (the common schema)",
+    )
+    p.add_argument("--path", help="the benchmark's file or folder (default: under the shared data folder)")
+    p.add_argument("--split", help="a split or subset, where the benchmark has them")
+    p.add_argument("--limit", type=int, help="keep only the first N items")
+    p.add_argument("--skip-bad", action="store_true", help="skip and count bad rows instead of stopping")
+    p.add_argument("--export", metavar="JSONL", help="write the benchmark in the common JSONL schema")
+    p.set_defaults(run=run_benchmark)
+
+
+def run_benchmark(args) -> int:
+    benchmark = load_benchmark(args.name, args.path, split=args.split, limit=args.limit, skip_bad=args.skip_bad)
+    summary = benchmark.summary()
+    summary["skipped_rows"] = [row._asdict() for row in benchmark.skipped]
+    if args.export:
+        summary["exported"] = str(benchmark.to_jsonl(args.export))
+    print_json(summary)
+    return 0
+
+
+def _benchmark_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--benchmark", required=True, help="a loader name (see `clueweaver benchmark --help`)")
+    parser.add_argument("--path", help="the benchmark's file or folder (default: under the shared data folder)")
+    parser.add_argument("--split", help="a split or subset, where the benchmark has them")
+    parser.add_argument("--limit", type=int, help="only the first N items")
+    parser.add_argument("--skip-bad", action="store_true", help="skip and count bad rows instead of stopping")
+
+
+def add_eval(sub) -> None:
+    p = sub.add_parser("eval", help="evaluate a system on a benchmark: per-item records (resumable), summary, audits")
+    _benchmark_selection(p)
+    p.add_argument("--items", help="only these item IDs (comma-separated)")
+    p.add_argument("--system", required=True, choices=SYSTEMS)
+    add_model_arguments(p)
+    add_pipeline_arguments(p, reading_limit=False)
+    p.add_argument(
+        "--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number"
+    )
+    p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
+    p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
+    p.add_argument("--save-traces", action="store_true", help="also write every item's full trace to traces.jsonl")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of Markdown")
+    p.set_defaults(run=run_eval)
+
+
+def run_eval(args) -> int:
+    settings = pipeline_settings_from_args(args)
+    own = {name: settings.pop(name) for name in ("preset", "use_finder", "self_calibration") if name in settings}
+    config = EvalConfig(
+        benchmark=args.benchmark,
+        system=args.system,
+        path=args.path,
+        split=args.split,
+        limit=args.limit,
+        item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()),
+        skip_bad=args.skip_bad,
+        backend=args.backend,
+        model=args.model,
+        finder=args.finder,
+        interpreter=args.interpreter,
+        finder_adapter=args.finder_adapter,
+        interpreter_adapter=args.interpreter_adapter,
+        base_url=args.base_url,
+        device=args.device,
+        direct_budget=args.direct_budget,
+        pipeline=settings,
+        **own,
+        encoder=None if args.encoder == "none" else args.encoder,
+        cache_dir=args.cache_dir,
+        output=args.output,
+        label=args.label,
+        save_traces=args.save_traces,
+    )
+    result = run_evaluation(config)
+    label = config.label or config.default_label()
+    if args.json:
+        print_json({label: result.summary})
+    else:
+        print(markdown({label: result.summary}))
+    print(f"run folder: {result.output} ({result.new_records} new, {result.resumed_records} resumed)", file=sys.stderr)
+    return 0
+
+
+def add_eval_report(sub) -> None:
+    p = sub.add_parser("eval-report", help="one table (and accuracy-latency plot) from several run folders")
+    p.add_argument("runs", nargs="+", help="run folders or predictions files; runs with one label form one row")
+    p.add_argument("--output", help="folder for summary.json, summary.md and accuracy_latency.png")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_report)
+
+
+def run_eval_report(args) -> int:
+    summaries = {label: summarize(records) for label, records in load_runs(args.runs).items()}
+    if args.output:
+        write_report(summaries, args.output)
+    if args.json:
+        print_json(summaries)
+    else:
+        print(markdown(summaries))
+    return 0
+
+
+def add_eval_compare(sub) -> None:
+    p = sub.add_parser(
+        "eval-compare", help="exact McNemar test and error transitions between two runs on identical items"
+    )
+    p.add_argument("run_a", help="run folder or predictions file of system A")
+    p.add_argument("run_b", help="run folder or predictions file of system B")
+    p.add_argument("--output", help="folder for compare.json and compare.md")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_compare)
+
+
+def run_eval_compare(args) -> int:
+    def label(path: str) -> str:
+        return run_label(path if Path(path).is_dir() else Path(path).parent)
+
+    folder = output_path(args.output, folder=True)
+    result = compare(read_predictions(args.run_a), read_predictions(args.run_b))
+    table = compare_markdown(result, label(args.run_a), label(args.run_b))
+    if folder:
+        (folder / "compare.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        (folder / "compare.md").write_text(table, encoding="utf-8")
+    if args.json:
+        print_json(result)
+    else:
+        print(table)
+    return 0
+
+
+def add_eval_retrieval(sub) -> None:
+    p = sub.add_parser("eval-retrieval", help="gold-evidence recall of segments and packets at each preset (no model)")
+    _benchmark_selection(p)
+    p.add_argument("--presets", default="all", help="comma-separated preset names, or all")
+    add_encoder_argument(p)
+    p.add_argument("--output", help="folder for retrieval.json and retrieval.md")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_eval_retrieval)
+
+
+def run_eval_retrieval(args) -> int:
+    output = output_path(args.output, folder=True)
+    presets = resolve_presets([p.strip() for p in args.presets.split(",") if p.strip()])
+    items = load_gold_items(args.benchmark, args.path, split=args.split, limit=args.limit, skip_bad=args.skip_bad)
+    result = retrieval_diagnostics(items, presets, encoder=args.encoder, cache_dir=args.cache_dir)
+    if output:
+        write_diagnostics(result, output)
+    if args.json:
+        print_json({k: v for k, v in result.items() if k not in ("markdown", "rows")})
+    else:
+        print(result["markdown"])
+    return 0
