@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from clueweaver.config import config_from_dict
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
@@ -64,7 +65,7 @@ def load_presets(path: str | Path | None = None) -> dict[str, Preset]:
         else files("clueweaver").joinpath("presets.yaml").read_text(encoding="utf-8")
     )
     raw = yaml.safe_load(text) or {}
-    return {name: Preset(name=name, **fields) for name, fields in raw.items()}
+    return {name: config_from_dict(Preset, {"name": name, **fields}, f"preset {name}") for name, fields in raw.items()}
 
 
 @lru_cache(maxsize=1)

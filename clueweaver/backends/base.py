@@ -20,10 +20,11 @@ import json
 import logging
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clueweaver.config import config_from_dict
 from clueweaver.errors import ClueWeaverError
 
 logger = logging.getLogger("clueweaver.backends")
@@ -119,13 +120,9 @@ class SamplingConfig:
 
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> SamplingConfig:
-        """Build from a YAML/CLI mapping, rejecting unknown keys by name."""
-        values = dict(values or {})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"SamplingConfig: unknown settings {unknown}; known: {sorted(known)}")
-        return cls(**values)
+        """Build from a YAML/CLI mapping through the project's dataclass loader: unknown keys and
+        wrong types are named."""
+        return config_from_dict(cls, values, "SamplingConfig")
 
 
 @dataclass(frozen=True)
