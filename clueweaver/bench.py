@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 from clueweaver import retrieval
 from clueweaver.backends import SamplingConfig, load_backend
 from clueweaver.benchmarks import load_benchmark, shared_data_dir
-from clueweaver.checks import HELDOUT_FILE
+from clueweaver.checks import FROZEN_FILE
 from clueweaver.checks import load_book as load_shared_book
 from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items, retrieval_diagnostics
 from clueweaver.narrative import Narrative, from_paragraphs, load_narrative
@@ -109,15 +109,15 @@ def bench_retrieval(
 def bench_recall(
     *, encoders=(None, "minilm"), presets=("detectiveqa", "nocha"), progress: bool = True
 ) -> tuple[dict, str]:
-    """Recall on GutenQA's single-paragraph questions, the multi-hop checks and the held-out
-    multi-hop checks, per encoder and preset, beside plain BM25 with the same number of
+    """Recall on GutenQA's single-paragraph questions, the tuning multi-hop checks and the frozen
+    held-out multi-hop checks, per encoder and preset, beside plain BM25 with the same number of
     paragraphs. Returns (JSON, Markdown)."""
     sets = {
         "GutenQA Emma (single gold paragraph)": [
             item for item in benchmark_gold_items(load_benchmark("gutenqa")) if len(item.gold_ids) == 1
         ],
-        "Multi-hop checks (2-4 distant gold paragraphs)": multihop_gold_items(),
-        "Held-out multi-hop checks (never used for tuning)": multihop_gold_items(checks_path=HELDOUT_FILE),
+        "Tuning multi-hop checks (2-4 distant gold paragraphs)": multihop_gold_items(),
+        "Frozen held-out multi-hop checks (never used for tuning)": multihop_gold_items(checks_path=FROZEN_FILE),
     }
     payload, tables = {}, []
     for encoder in encoders:
