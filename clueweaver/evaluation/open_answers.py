@@ -42,7 +42,6 @@ METRIC_NAMES = {
     "judge": "LLM judge",
     "gold_citation_recall": "gold citation recall",
 }
-OPEN_RECORD_FIELDS = ("references", "gold_evidence", "temporal", "scores", "not_scored")
 JUDGE_CACHE_FILE = "judge_cache.jsonl"
 
 
