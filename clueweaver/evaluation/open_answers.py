@@ -29,9 +29,9 @@ from clueweaver.evaluation.open_metrics import (
     paired_bootstrap_interval,
     paired_permutation_test,
     rouge_l,
-    token_f1,
 )
 from clueweaver.evaluation.tables import markdown_table
+from clueweaver.protocol.text import token_f1
 from clueweaver.retrieval.dense import load_encoder
 
 OPEN_METRICS = ("rouge_l", "token_f1", "embedding_cosine", "judge", "gold_citation_recall")

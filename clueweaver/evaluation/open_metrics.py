@@ -3,8 +3,8 @@ continuous scores, as plain functions (the way ChronoRAG evaluates NarrativeQA a
 
 - ``rouge_l``: ROUGE-L F-measure from the ``rouge-score`` package (its tokenizer: lower case,
   letters and digits; no stemming), the best over the references;
-- ``token_f1``: SQuAD's token F1 (lower case, punctuation and articles removed), the best over
-  the references;
+- ``token_f1`` (:mod:`clueweaver.protocol.text`, shared with the open-answer rewards): SQuAD's
+  token F1 (lower case, punctuation and articles removed), the best over the references;
 - ``embedding_cosine``: cosine of the answer's and each reference's embedding by a dense encoder,
   the best over the references;
 - ``gold_citation_recall``: the share of gold evidence paragraphs the answer's reason cites;
@@ -20,9 +20,6 @@ items). Every resampling takes a seed, so the same records give the same numbers
 from __future__ import annotations
 
 import itertools
-import re
-import string
-from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -34,33 +31,10 @@ TEMPORAL_CUES = ("when", "while", "during", "after", "before")
 BOOTSTRAP_RESAMPLES = 2000
 PERMUTATION_RESAMPLES = 10_000
 EXACT_PERMUTATION_ITEMS = 16  # up to 2**16 sign patterns are enumerated; beyond, they are sampled
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 
 class MetricUnavailable(ClueWeaverError, RuntimeError):
     """A requested score whose package is not installed (the message says what to install)."""
-
-
-def normalize_answer_text(text: str) -> str:
-    """SQuAD's answer normalization: lower case, no punctuation, no articles, single spaces."""
-    return " ".join(_ARTICLES.sub(" ", str(text).lower().translate(_PUNCTUATION)).split())
-
-
-def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
-    common = sum((Counter(prediction_tokens) & Counter(reference_tokens)).values())
-    if common == 0:
-        return 0.0
-    precision, recall = common / len(prediction_tokens), common / len(reference_tokens)
-    return 2 * precision * recall / (precision + recall)
-
-
-def token_f1(prediction: str, references: Sequence[str]) -> float:
-    """The best SQuAD token F1 of ``prediction`` against any reference (0 for an empty answer)."""
-    tokens = normalize_answer_text(prediction).split()
-    if not tokens or not references:
-        return 0.0
-    return max(_f1(tokens, normalize_answer_text(reference).split() or [""]) for reference in references)
 
 
 def _rouge_scorer():
