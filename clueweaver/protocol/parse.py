@@ -97,6 +97,7 @@ def _extract(text: str) -> tuple[str | None, str | None]:
 # --- answers ----------------------------------------------------------------------------------
 
 _MARKDOWN = re.compile(r"[*_`]")
+_OPEN_PREFIX = re.compile(r"^(?:(?:the|my)\s+)?(?:final\s+)?answer(?:\s+is)?\s*:\s*", re.IGNORECASE)
 _OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echoed by a confused model
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
 _ANSWER_PREFIX = re.compile(
@@ -168,7 +169,7 @@ def normalize_choice(answer: str, question: Question) -> str | None:
 def normalize_open_answer(answer: str) -> str | None:
     """A free-text answer on one line, without markdown emphasis, surrounding quotes or an "Answer:"
     prefix; None when nothing with a letter or a digit is left (an empty or "..." answer)."""
-    text = _clean(re.sub(r"^\s*(?:(?:the|my)\s+)?(?:final\s+)?answer(?:\s+is)?\s*:\s*", "", answer, flags=re.I))
+    text = _clean(_OPEN_PREFIX.sub("", _clean(answer)))
     if not re.search(r"[^\W_]", text) or _comparable(text) == _comparable(_OPEN_PLACEHOLDER):
         return None
     return text
