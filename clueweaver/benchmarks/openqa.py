@@ -75,7 +75,7 @@ def load_narrativeqa(
 
     def question(where: str, record: Any) -> None:
         row = _object(record)
-        if split is None or row.get("set", split) == split:
+        if split is None or row.get("set") == split:
             _narrativeqa_item(where, row, builder, path)
 
     builder.each(path, _records(path), question)

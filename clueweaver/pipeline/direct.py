@@ -17,7 +17,7 @@ from clueweaver.backends.base import GenerationBackend, SamplingConfig
 from clueweaver.narrative import Narrative
 from clueweaver.packing import Packet
 from clueweaver.pipeline.records import Interpretation, Result, with_total
-from clueweaver.pipeline.steps import check_answerable, interpreter_pass, reading_limit
+from clueweaver.pipeline.steps import check_answerable, evidence_tokens, interpreter_pass, reading_limit
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import Question
@@ -139,8 +139,8 @@ class DirectReader:
         count = self.backend.count_tokens
         overhead = count(interpreter_messages(question, "(nothing)"))
         budget = self.input_budget
-        if self.evidence_tokens is not None:
-            budget = min(budget, overhead + self.evidence_tokens)
+        if self.evidence_tokens is not None:  # the "(nothing)" placeholder's own tokens are the book's
+            budget = min(budget, overhead - evidence_tokens(self.backend)("(nothing)") + self.evidence_tokens)
         available = len(narrative) if max_paragraph is None else max_paragraph + 1
         starts = [0]
         for paragraph in narrative.paragraphs[:available]:
