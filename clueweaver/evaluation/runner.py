@@ -137,9 +137,7 @@ class EvalConfig:
     output: str | None = None
     label: str | None = None
     save_traces: bool = False
-    judge: dict = field(
-        default_factory=dict
-    )  # the LLM judge of open answers: {base_url, model, cache}; off when empty
+    judge: dict = field(default_factory=dict)  # LLM judge of open answers {base_url, model, cache}; off if empty
 
     # settings that change what a record means: a run folder only resumes with the same ones
     IDENTITY = (
