@@ -13,7 +13,7 @@ from clueweaver.narrative import NarrativeError
 from clueweaver.packing import pack
 from clueweaver.pipeline import STAGES, ClueWeaver, PipelineConfig
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
-from clueweaver.protocol.question import Question, QuestionError
+from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
 from clueweaver.segment import Segment, get_preset, segment_narrative
 
@@ -288,11 +288,6 @@ def test_given_segments_replace_the_segmenter_and_must_respect_the_limit():
     assert result.trace["timings"]["segment"] == 0.0
     with pytest.raises(NarrativeError, match="past the reading limit"):
         run(WHY, answer_options={"segments": segments, "max_chapter": 2})
-
-
-def test_open_questions_get_a_clear_error():
-    with pytest.raises(QuestionError, match="multiple-choice questions and TRUE/FALSE claims only"):
-        run(Question.open("What is the name of the lamplighter?"))
 
 
 def test_trace_is_json_with_every_stage_timed_and_tokens_counted():

@@ -10,6 +10,9 @@ A scored record (one per item with a gold answer)::
      "timings": {"segment": 0.1, "finder": 2.3, ..., "total": 4.1},
      "outputs": {"interpreter": "<reason>...", ...}, "details": {...}}
 
+An open question's record has the free-text answer as ``prediction``, ``correct`` null, and its
+reference answers and scores (``OPEN_RECORD_FIELDS``, see :mod:`clueweaver.evaluation.open_answers`).
+
 ``cited_ids`` are the rationale's paragraph IDs inside the packet, ``invalid_ids`` those outside
 it (the protocol parser's split against ``packet_ids``). ``timings.total`` is the wall time the
 runner measured around the whole item. An item without a gold answer (open question, unlabelled
@@ -49,6 +52,7 @@ SCORED_FIELDS = (
     "outputs",
     "details",
 )
+OPEN_RECORD_FIELDS = ("references", "gold_evidence", "temporal", "scores", "not_scored")
 
 
 class RecordError(ClueWeaverError, ValueError):
@@ -70,7 +74,11 @@ def check_record(record: object) -> dict:
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     missing = [name for name in IDENTITY_FIELDS if name not in record]
-    if is_scored(record):
+    if is_scored(record) and record.get("kind") == "open":
+        missing += [name for name in (*SCORED_FIELDS, *OPEN_RECORD_FIELDS) if name not in record]
+        if not missing and record["correct"] is not None:
+            raise RecordError(f"item {record['item_id']}: an open question's 'correct' must be null (it has scores)")
+    elif is_scored(record):
         missing += [name for name in SCORED_FIELDS if name not in record]
         if not missing and record["correct"] != (
             record["prediction"] is not None and record["prediction"] == record["answer"]

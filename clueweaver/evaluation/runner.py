@@ -9,7 +9,8 @@ already holds, asks the reader about every remaining labelled item, appends each
 
 Systems: ``clueweaver`` (Finder + Interpreter, Algorithm 1), ``direct`` (the tokenizer-exact
 end-to-end reader) and ``rag-bm25`` / ``rag-dense`` / ``rag-hybrid`` (the top paragraphs of one
-ranking packed to the preset's character budget, then the Interpreter; no Finder).
+ranking packed to the preset's character budget, then the Interpreter; no Finder). Open questions
+are scored against references (:mod:`clueweaver.evaluation.open_answers`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from clueweaver.agents import load_agents
 from clueweaver.backends import SamplingConfig
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.errors import ClueWeaverError
+from clueweaver.evaluation.judge import JudgeConfig
+from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
 from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
     RUN_FILE,
@@ -39,6 +42,7 @@ from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.narrative import Narrative
 from clueweaver.packing import Packet, pack
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, DirectReader, PipelineConfig, Result, with_total
+from clueweaver.pipeline.steps import evidence_token_budget
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index, ranking_from_scores
 from clueweaver.segment import Segment, get_preset
@@ -133,6 +137,7 @@ class EvalConfig:
     output: str | None = None
     label: str | None = None
     save_traces: bool = False
+    judge: dict = field(default_factory=dict)  # LLM judge of open answers {base_url, model, cache}; off if empty
 
     # settings that change what a record means: a run folder only resumes with the same ones
     IDENTITY = (
@@ -154,6 +159,7 @@ class EvalConfig:
         "direct_budget",
         "pipeline",
         "encoder",
+        "judge",
     )
     # PipelineConfig settings that have their own field here
     OWN_FIELDS = ("preset", "use_finder", "self_calibration", "encoder", "cache_dir")
@@ -172,6 +178,7 @@ class EvalConfig:
                 "there"
             )
         self.pipeline_config()  # reject an unknown preset or setting before anything loads
+        JudgeConfig.from_dict(self.judge)
         self.direct_budget = str(self.direct_budget)
         if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
             raise EvalError(
@@ -325,15 +332,17 @@ def run_evaluation(
     resumed = len(log.records)
     pending = [item for item in items if (item.benchmark, item.item_id) not in log]
 
-    built = None
-    if reader is None and any(item.answer is not None for item in pending):
+    built = scorer = None
+    if reader is None and any(item.labelled for item in pending):
         reader = built = (reader_factory or build_reader)(config)
+    if any(item.labelled and item.question.is_open for item in pending):
+        scorer = OpenScorer.for_run(config.encoder, config.judge, output)
     try:
         _answer(
             config,
             benchmark,
             pending,
-            reader,
+            (reader, scorer),
             log,
             output,
             done=len(items) - len(pending),
@@ -341,8 +350,9 @@ def run_evaluation(
             progress=progress,
         )
     finally:
-        if built is not None and hasattr(built, "close"):
-            built.close()
+        for resource in (built, scorer):
+            if resource is not None and hasattr(resource, "close"):
+                resource.close()
 
     label = config.label or config.default_label()
     summary = summarize(read_predictions(output / PREDICTIONS_FILE))
@@ -354,7 +364,7 @@ def _answer(
     config: EvalConfig,
     benchmark,
     pending: list,
-    reader,
+    answerers: tuple,
     log: PredictionLog,
     output: Path,
     *,
@@ -362,7 +372,9 @@ def _answer(
     total: int,
     progress: bool,
 ) -> None:
-    """Ask the reader about each pending item; each record is durable before the next item."""
+    """Ask the reader about each pending item (open answers scored by the scorer); each record is
+    durable before the next item."""
+    reader, scorer = answerers
     with tqdm(
         total=total,
         initial=done,
@@ -371,13 +383,14 @@ def _answer(
         disable=not progress,
     ) as bar:
         for item in pending:
-            if item.answer is None:
+            if not item.labelled:
                 log.append(skipped_record(item, config.system))
             else:
                 narrative = benchmark.narrative(item)
                 started = time.perf_counter()
                 answer = reader(narrative, item.question, max_paragraph=item.reading_limit(narrative))
-                log.append(scored_record(item, config.system, answer, time.perf_counter() - started))
+                record = scored_record(item, config.system, answer, time.perf_counter() - started)
+                log.append(score_open_record(record, item, scorer) if item.question.is_open else record)
                 if config.save_traces and answer.trace is not None:
                     with open(output / TRACES_FILE, "a", encoding="utf-8") as f:
                         f.write(
@@ -408,20 +421,23 @@ def rank_paragraphs(
     raise EvalError(f"unknown ranking {ranking!r}; use bm25, dense or hybrid")
 
 
-def retrieval_packet(narrative: Narrative, ranking: Sequence[tuple[int, float]], preset):
+def retrieval_packet(narrative: Narrative, ranking: Sequence[tuple[int, float]], preset, token_budget=None):
     """The top paragraphs of ``ranking`` packed in narrative order within the preset's character
-    budget (``B_c``), the same budget the Finder's packet gets; no segment cap, no neighbours.
+    budget (``B_c``), the same budget the Finder's packet gets, or within ``token_budget`` (tokens,
+    counter; see ``pack``); no segment cap, no neighbours.
 
     Candidates are taken until they hold twice the budget, so short paragraphs lower in the
     ranking can fill what a long one left."""
     preset = get_preset(preset)
-    candidates, chars = [], 0
+    budget, measure = token_budget or (preset.char_budget, len)
+    candidates, size = [], 0
     for paragraph_id, score in ranking:
-        if chars > 2 * preset.char_budget:
+        if size > 2 * budget:
             break
         candidates.append(Segment.span(paragraph_id, paragraph_id, "retrieval", score, (paragraph_id,)))
-        chars += len(narrative[paragraph_id].text)
-    return pack(narrative, candidates, preset.with_overrides(max_selected=max(1, len(candidates)), neighbours=0))
+        size += measure(narrative[paragraph_id].text)
+    settings = preset.with_overrides(max_selected=max(1, len(candidates)), neighbours=0)
+    return pack(narrative, candidates, settings, token_budget=token_budget)
 
 
 Interpret = Callable[[Narrative, Question, Packet], ReaderOutput]
@@ -431,19 +447,21 @@ class RetrievalReader:
     """The rag-* baselines: rank paragraphs, pack the top ones to the preset's budget, and hand
     the packet to ``interpret`` (the Interpreter stage, without a Finder)."""
 
-    def __init__(self, ranking: str, preset, interpret: Interpret, *, encoder="auto", cache_dir: str | None = None):
+    def __init__(
+        self, ranking: str, preset, interpret: Interpret, *, encoder="auto", cache_dir=None, token_budget=None
+    ):
         if ranking not in RAG_RANKINGS.values():
             raise EvalError(f"unknown ranking {ranking!r}; use {', '.join(RAG_RANKINGS.values())}")
         self.ranking, self.preset, self.interpret = ranking, get_preset(preset), interpret
         # BM25 needs no dense vectors: do not embed the book for it
         self.encoder = None if ranking == "bm25" else encoder
-        self.cache_dir = cache_dir
+        self.cache_dir, self.token_budget = cache_dir, token_budget
 
     def __call__(self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None) -> ReaderOutput:
         started = time.perf_counter()
         index = get_index(narrative, self.encoder, cache_dir=self.cache_dir)
         ranked = rank_paragraphs(index, question, self.ranking, max_paragraph=max_paragraph)
-        packet = retrieval_packet(narrative, ranked, self.preset)
+        packet = retrieval_packet(narrative, ranked, self.preset, self.token_budget)
         retrieve_seconds = time.perf_counter() - started
         output = self.interpret(narrative, question, packet)
         output.timings = {"retrieve": retrieve_seconds, **output.timings}
@@ -561,8 +579,9 @@ def build_reader(config: EvalConfig) -> PipelineReader:
     elif config.system == "direct":
         budget = int(config.direct_budget) if config.direct_budget.isdigit() else config.direct_budget
         direct = DirectReader(
-            agents.interpreter, budget=budget, adapter=agents.interpreter_adapter, sampling=config.direct_sampling()
-        )
+            agents.interpreter, budget=budget, adapter=agents.interpreter_adapter, sampling=config.direct_sampling(),
+            evidence_tokens=pipeline.config.context_tokens,
+        )  # fmt: skip
 
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(direct.answer(narrative, question, max_paragraph=max_paragraph))
@@ -573,5 +592,6 @@ def build_reader(config: EvalConfig) -> PipelineReader:
             interpreter_stage(pipeline, config.system),
             encoder=config.encoder,
             cache_dir=config.cache_dir,
+            token_budget=evidence_token_budget(agents.interpreter, pipeline.config.context_tokens),
         )
     return PipelineReader(answer, agents)

@@ -22,7 +22,7 @@ from clueweaver.nwm.store import NarrativeStore
 from clueweaver.packing import Packet, pack
 from clueweaver.pipeline.config import PipelineConfig
 from clueweaver.pipeline.records import FinderStep, FinderVerdict, Interpretation, InterpreterPass, Result, with_total
-from clueweaver.pipeline.steps import check_answerable, interpreter_pass, reading_limit
+from clueweaver.pipeline.steps import check_answerable, evidence_token_budget, interpreter_pass, reading_limit
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
@@ -105,7 +105,8 @@ class ClueWeaver:
         with stages.stage("interpret") as info:
             provisional = self._pass(interpreter_messages(question, packet.text), question, packet, info)
         triggers = self.config.triggers
-        triggered = self.config.self_calibration and needs_self_calibration(question, triggers)
+        always = self.config.always_calibrate
+        triggered = self.config.self_calibration and needs_self_calibration(question, triggers, always)
         calibration, skipped = None, None
         if triggered and not provisional.legal:
             skipped = "the provisional output has no legal answer to re-check"
@@ -204,7 +205,10 @@ class ClueWeaver:
         """The kept segments packed in narrative order, the paragraphs the Finder cited first."""
         with stages.stage("pack") as info:
             kept = sorted(step.kept, key=lambda s: s.start)
-            packet = pack(narrative, kept, self.config.preset, cited_ids=step.cited_ids, max_paragraph=last)
+            packet = pack(
+                narrative, kept, self.config.preset, cited_ids=step.cited_ids, max_paragraph=last,
+                token_budget=evidence_token_budget(self.interpreter_backend, self.config.context_tokens),
+            )  # fmt: skip
             info.update(paragraphs=len(packet.paragraph_ids), chars=packet.chars)
         return packet
 

@@ -222,8 +222,20 @@ class Interpretation:
 
     @property
     def answer(self) -> str:
-        """A legal label; the question's first label when no output could be read (flagged)."""
-        return self.chosen.answer if self.chosen else self.question.labels[0]
+        """A legal answer; when no output could be read (flagged), the question's first label, or
+        no text for an open question."""
+        if self.chosen:
+            return self.chosen.answer
+        return self.question.labels[0] if self.question.labels else ""
+
+    @property
+    def calibration_dropped_ids(self) -> list[int]:
+        """Paragraphs the provisional reason cited that the self-calibration pass no longer cites
+        (it found they do not support the answer)."""
+        if self.source != "calibration" or not self.provisional.legal:
+            return []
+        final = set(self.calibration.final.parsed.cited_ids)
+        return [i for i in self.provisional.final.parsed.cited_ids if i not in final]
 
     @property
     def calibration_changed(self) -> bool:
@@ -247,6 +259,7 @@ class Interpretation:
             "calibration_cues": self.calibration_cues,
             "calibration_skipped": self.calibration_skipped,
             "calibration_changed": self.calibration_changed,
+            "calibration_dropped_ids": self.calibration_dropped_ids,
             "answer_source": self.source,
         }
 
@@ -267,9 +280,10 @@ def _token_sum(generations) -> dict:
 
 @dataclass
 class Result:
-    """The answer to one question. ``answer`` is always a legal label of the question; when no
-    Interpreter output could be read it is the flagged fallback (``fallback=True``; evaluation
-    should count it as the system's answer and report the flag in the format audit).
+    """The answer to one question. ``answer`` is always a legal label of the question (an open
+    question's free text); when no Interpreter output could be read it is the flagged fallback
+    (``fallback=True``; evaluation should count it as the system's answer and report the flag in
+    the format audit).
     ``citations`` are the rationale's paragraph IDs that are in the packet; ``invalid_citations``
     the ones that are not. ``trace`` is JSON-serializable (see ``README`` / docs)."""
 
