@@ -191,17 +191,31 @@ def merge_spans(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_l
     return segments
 
 
-def _groups(anchors: list[tuple[int, float]], size: int, window_starts: list[int]) -> list[list[tuple[int, float]]]:
-    """Anchors in narrative order cut into groups of ``size``, and also where a window lies between
-    two anchors, so that no segment's span straddles another segment."""
+def _retrieval_segments(anchors: list[tuple[int, float]], size: int, window_starts: list[int]) -> list[Segment]:
+    """Retrieval-anchored segments: (paragraph, score) anchors in narrative order cut into groups of
+    ``size``, and also where a window lies between two anchors, so that no segment's span
+    straddles another segment."""
     groups: list[list[tuple[int, float]]] = []
-    for anchor in anchors:
+    for anchor in sorted(anchors):
         previous = groups[-1][-1][0] if groups else None
         if groups and len(groups[-1]) < size and not any(previous < w < anchor[0] for w in window_starts):
             groups[-1].append(anchor)
         else:
             groups.append([anchor])
-    return groups
+    return [
+        Segment(tuple(p for p, _ in group), "retrieval", max(s for _, s in group), tuple(p for p, _ in group))
+        for group in groups
+    ]
+
+
+def second_round_segments(
+    narrative: Narrative, ranking: list[tuple[int, float]], read: set[int], preset: str | Preset
+) -> list[Segment]:
+    """A second retrieval round's segments: the best half of the preset's anchors among paragraphs
+    the first round did not read, grouped in narrative order like retrieval-anchored segments."""
+    preset = get_preset(preset)
+    fresh = [(p, s) for p, s in ranking if p not in read and not narrative[p].is_heading]
+    return _retrieval_segments(fresh[: max(1, preset.num_anchors // 2)], preset.retrieval_paragraphs, [])
 
 
 def segment_narrative(
@@ -261,8 +275,6 @@ def segment_narrative(
         windows.append((start, end, "window", score, (paragraph_id,)))
     segments = merge_spans(windows, max_len=w + r)
     in_window = {i for s in segments for i in s.paragraph_ids}
-    loose = sorted((p, s) for p, s in anchors if p not in in_window)
-    for group in _groups(loose, r, [s.start for s in segments]):
-        ids = tuple(p for p, _ in group)
-        segments.append(Segment(ids, "retrieval", max(s for _, s in group), ids))
+    loose = [(p, s) for p, s in anchors if p not in in_window]
+    segments += _retrieval_segments(loose, r, [s.start for s in segments])
     return sorted(segments, key=lambda s: s.start)

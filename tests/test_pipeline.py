@@ -104,12 +104,13 @@ def test_yes_segments_keep_their_valid_cited_ids_and_the_packet_follows_narrativ
     assert result.trace["finder"] | {"cited_ids": None} == {
         "ran": True, "calls": 1, "segments": len(segments), "kept": len(kept), "unparseable": 0,
         "prompt_too_long": 0, "yes": len(kept), "no": len(segments) - len(kept), "cited_ids": None, "fallback": None,
+        "rounds": [{"round": 1, "segments": len(segments), "kept": len(kept), "cited_ids": sorted(GOLD)}],
     }  # fmt: skip
     expected = pack(BOOK, kept, "detectiveqa", cited_ids=sorted(GOLD), max_paragraph=len(BOOK) - 1)
     assert result.packet == expected
     assert list(result.packet.paragraph_ids) == sorted(result.packet.paragraph_ids)
     assert GOLD <= set(result.packet.paragraph_ids)
-    assert result.trace["packet"] == expected.to_dict()
+    assert result.trace["packet"] == {**expected.to_dict(), "found_by_round": {"1": list(expected.paragraph_ids)}}
 
 
 def test_interpreter_reads_the_packet_and_only_packet_citations_count():

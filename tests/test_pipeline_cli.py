@@ -178,11 +178,14 @@ def test_demo_runs_end_to_end_on_the_tiny_model(tiny_qwen3_path, capsys, monkeyp
 
 
 @pytest.mark.slow
-def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, capsys):
+@pytest.mark.parametrize("hops", [1, 2])
+def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, capsys, hops):
     output = tmp_path / "bench.json"
     args = [
         "bench",
         "pipeline",
+        "--hops",
+        str(hops),
         "--shape",
         "tiny",
         "--model-shape",
@@ -206,7 +209,9 @@ def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, c
     assert all(seconds > 0 for stage, seconds in payload["pipeline_s"].items() if stage != "pack")
     assert payload["ratio"] == round(payload["pipeline_s"]["total"] / payload["direct_s"]["total"], 3) > 0
     shape, target = payload["measured_shape"], payload["target_shape"]
-    assert shape["finder_generate_calls_per_question"] == 1 and shape["finder_batch"] == target["segments"] == 4
+    assert shape["finder_generate_calls_per_question"] == hops and shape["finder_batch"] == target["segments"] == 4
+    # the second round: segments of unread paragraphs the first round's citations lead to
+    assert (shape["second_round_batch"] > 0) == (hops == 2) and ("--hops 2" in payload["command"]) == (hops == 2)
     assert shape["interpreter_calls_per_question"] == 2  # the provisional pass and one self-calibration pass
     # forced output lengths (random weights never stop by themselves on cue)
     assert shape["finder_new_tokens"] == {"min": 8, "mean": 8, "max": 8}

@@ -195,6 +195,14 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
         help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
         "Model records (nwm; build them with 'clueweaver nwm publish/import'), or both (mix)",
     )
+    parser.add_argument(
+        "--hops",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="2: the paragraphs the Finder cites seed a second retrieval round over the rest of the book and one "
+        "more batched Finder call (off by default: docs/retrieval.md has its recall and cost)",
+    )
     add_encoder_argument(parser)
 
 
@@ -214,6 +222,8 @@ def pipeline_settings_from_args(args) -> dict:
         values["self_calibration"] = False
     if args.segment_source:
         values["segment_source"] = args.segment_source
+    if args.hops:
+        values["hops"] = args.hops
     return values
 
 

@@ -45,6 +45,7 @@ from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, DirectReader, PipelineConf
 from clueweaver.pipeline.steps import evidence_token_budget
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index, ranking_from_scores
+from clueweaver.retrieval.ranking import lexical_queries
 from clueweaver.segment import Segment, get_preset
 
 RUN_FORMAT = "clueweaver-eval/1"
@@ -405,13 +406,14 @@ def _answer(
 def rank_paragraphs(
     index, question: Question, ranking: str, *, max_paragraph: int | None = None
 ) -> list[tuple[int, float]]:
-    """Paragraphs best first for the question and its options by ``bm25`` (summed over the
-    queries), ``dense`` (summed cosine) or ``hybrid`` (the segmenter's fused RRF ranking)."""
-    queries = question.queries()
+    """Paragraphs best first for the question and its options, asked as the index's ranking asks
+    them (``RankingConfig.query``: one joined query by default), by ``bm25``, ``dense`` (cosine)
+    or ``hybrid`` (the segmenter's fused ranking)."""
+    queries = lexical_queries(question, index.config.query)
     if ranking == "bm25":
         return index.bm25_rank(queries, max_paragraph=max_paragraph)
     if ranking == "hybrid":
-        return index.rank(queries, max_paragraph=max_paragraph)
+        return index.rank_question(question, max_paragraph=max_paragraph)
     if ranking == "dense":
         scores = index.dense_scores(queries)
         if not scores:

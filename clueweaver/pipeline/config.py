@@ -39,6 +39,7 @@ class PipelineConfig:
     encoder: str | None = "auto"  # dense encoder of the retrieval index, when none is passed in
     cache_dir: str | None = None  # retrieval index cache
     exhaustive: bool = False  # tile the whole book instead of retrieving (one Finder call per window)
+    hops: int = 1  # 2: the paragraphs the Finder cites seed a second retrieval round and Finder call
     triggers: CalibrationTriggers = DEFAULT_TRIGGERS  # tau(q)
     always_calibrate: tuple[str, ...] = ALWAYS_CALIBRATED  # question kinds tau(q) always fires for
     context_tokens: int | None = None  # evidence budget in the Interpreter's tokens instead of the preset's B_c
@@ -53,6 +54,8 @@ class PipelineConfig:
         if unknown:
             raise ValueError(f"always_calibrate: unknown question kind(s) {unknown}; use {', '.join(QUESTION_KINDS)}")
         object.__setattr__(self, "always_calibrate", tuple(self.always_calibrate))
+        if self.hops not in (1, 2):
+            raise ValueError(f"hops must be 1 or 2 (a second retrieval round), got {self.hops}")
         if self.context_tokens is not None and self.context_tokens < 1:
             raise ValueError(f"context_tokens must be a positive number of tokens, got {self.context_tokens}")
 

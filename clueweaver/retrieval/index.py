@@ -86,20 +86,24 @@ class RetrievalIndex:
         vectors = self.encoder.encode(list(queries), is_query=True)
         return [self.embeddings @ v for v in vectors]
 
-    def feedback_terms(self, lexical: np.ndarray, queries: Sequence[str]) -> list[str]:
-        """The highest summed-idf terms of the top lexical hits that the queries do not contain."""
-        config = self.config
-        if config.feedback_docs <= 0 or config.feedback_terms <= 0 or not lexical.any():
-            return []
+    def distinctive_terms(self, docs: Sequence[int], queries: Sequence[str], count: int) -> list[str]:
+        """The ``count`` terms of ``docs`` with the highest summed idf that the queries do not contain."""
         matrix, idf = self.bm25.matrix, self.bm25.idf
         asked = set(tokenize(" ".join(queries)))
         weight: dict[str, float] = {}
-        for doc in _best(lexical, config.feedback_docs):
+        for doc in docs:
             for term_number in matrix.indices[matrix.indptr[doc] : matrix.indptr[doc + 1]]:
                 term = matrix.vocabulary[term_number]
                 if term not in asked:
                     weight[term] = weight.get(term, 0.0) + idf.get(term, 0.0)
-        return sorted(weight, key=lambda t: (-weight[t], t))[: config.feedback_terms]
+        return sorted(weight, key=lambda t: (-weight[t], t))[:count]
+
+    def feedback_terms(self, lexical: np.ndarray, queries: Sequence[str]) -> list[str]:
+        """Pseudo-relevance feedback: the distinctive terms of the top lexical hits."""
+        config = self.config
+        if config.feedback_docs <= 0 or config.feedback_terms <= 0 or not lexical.any():
+            return []
+        return self.distinctive_terms(_best(lexical, config.feedback_docs), queries, config.feedback_terms)
 
     def entity_hop_terms(self, lexical: np.ndarray, question: Question) -> list[str]:
         """The names in the best lexical hits that the question does not name, as query terms."""
@@ -172,6 +176,22 @@ class RetrievalIndex:
             for query in question.queries()[1:]
         ]
         return reserve_first(ranking, reserved)
+
+    def rank_second_hop(
+        self, question: Question, evidence_ids: Sequence[int], *, max_paragraph: int | None = None
+    ) -> list[tuple[int, float]]:
+        """A second round's ranking: the distinctive terms of the paragraphs the Finder cited (relevance
+        feedback from the Finder, not from retrieval's own guesses), fused with the question's query
+        at half weight so the new paragraphs stay about the question."""
+        config = self.config
+        queries = _non_empty(lexical_queries(question, config.query))
+        limit = self._limit(max_paragraph)
+        lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
+        terms = self.distinctive_terms(evidence_ids, queries, config.feedback_terms)
+        signals = [(self._smooth(lexical), 0.5, True)]
+        if terms:
+            signals.append((self._smooth(self.bm25_scores(terms)[:limit]), 1.0, True))
+        return self._fuse(signals)
 
     def bm25_rank(self, queries: Sequence[str], *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
         """BM25 alone, the queries' scores summed: the plain lexical baseline."""
