@@ -13,6 +13,7 @@ from clueweaver.cli.common import (
     add_model_arguments,
     add_pipeline_arguments,
     add_question_arguments,
+    announce,
     load_agents_from_args,
     pipeline_config_from_args,
     print_json,
@@ -37,7 +38,7 @@ def add_index(sub) -> None:
 def run_index(args) -> int:
     narrative = load_narrative(args.book)
     started = time.perf_counter()
-    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir)
+    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
     summary = {
         "book": args.book,
         "title": narrative.title,
@@ -76,7 +77,7 @@ def run_segment(args) -> int:
     except ValueError as exc:  # a plain ValueError: main would not print it
         raise UsageError(str(exc)) from None
     narrative = load_narrative(args.book)
-    index = get_index(narrative, args.encoder, cache_dir=args.cache_dir)
+    index = get_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
     segments = segment_narrative(
         narrative, question, preset, index=index, max_chapter=args.max_chapter, exhaustive=args.exhaustive
     )
@@ -121,9 +122,10 @@ def run_ask(args) -> int:
     narrative = load_narrative(args.book)
     narrative.last_paragraph_of_chapter(args.max_chapter)  # a bad limit fails before models load
     agents = load_agents_from_args(args)
+    index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
     try:
         result = agents.pipeline(config).answer(
-            narrative, question, max_chapter=args.max_chapter, progress_callback=_print_progress
+            narrative, question, max_chapter=args.max_chapter, index=index, progress_callback=_print_progress
         )
     finally:
         agents.close()
