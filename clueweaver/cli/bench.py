@@ -8,7 +8,7 @@ import json
 import yaml
 
 from clueweaver.bench import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
-from clueweaver.bench.recall import SET_NAMES
+from clueweaver.bench.recall import SET_NAMES, bench_second_round
 from clueweaver.cli.common import output_path, print_json
 from clueweaver.config import ConfigError, config_from_dict
 from clueweaver.errors import UsageError
@@ -62,6 +62,9 @@ def add_recall(kinds) -> None:
         help="a RankingConfig setting to measure instead of its default, e.g. query=per_option (repeatable)",
     )  # fmt: skip
     p.add_argument("--ablations", action="store_true", help="each ranking and shape choice against the default")
+    p.add_argument(
+        "--hops", action="store_true", help="what a second retrieval round adds with a perfect Finder (detectiveqa)"
+    )
     p.add_argument("--curve", metavar="PNG", help="plot all-gold recall against paragraphs read (20-200) to this PNG")
     p.add_argument("--output", help="also write the Markdown tables and JSON next to this path (.md)")
     p.set_defaults(run=run_recall)
@@ -76,7 +79,9 @@ def run_recall(args) -> int:
         curve.with_suffix(".json").write_text(json.dumps(points, indent=2) + "\n", encoding="utf-8")
         print(f"recall curve: {curve} (points in {curve.with_suffix('.json')})")
         return 0
-    if args.ablations:
+    if args.hops:
+        payload, markdown = bench_second_round(preset=(args.preset or ["detectiveqa"])[0], sets=sets)
+    elif args.ablations:
         payload, markdown = bench_ablations(presets=args.preset or ["detectiveqa", "infinitebench"], sets=sets)
     else:
         encoders = [None if e == "none" else e for e in (args.encoder or ["none"])]
