@@ -83,7 +83,7 @@ class OpenAIBackend(GenerationBackend):
         self.chat_template_kwargs = dict(chat_template_kwargs) if chat_template_kwargs else None
         self._adapter_names = tuple(adapters)
         self._max_model_len = max_model_len
-        self.tokenizer = load_tokenizer(tokenizer) if tokenizer else None
+        self.tokenizer = _local_tokenizer(tokenizer) if tokenizer else None
         self.chat_format = resolve_chat_format(self.tokenizer, chat_format) if self.tokenizer else None
         api_key = api_key or os.environ.get("OPENAI_API_KEY")
         self._client = httpx.Client(
@@ -117,8 +117,8 @@ class OpenAIBackend(GenerationBackend):
     def count_tokens(self, messages: Conversation) -> int:
         if self.tokenizer is None:
             raise BackendError(
-                f"openai backend for {self.model}: counting tokens locally needs the model's tokenizer; "
-                "pass tokenizer=<folder or hub id>"
+                f"openai backend for {self.model}: counting tokens locally needs the model's tokenizer; pass "
+                "--tokenizer NAME|PATH (tokenizer= in Python): a local folder, or a Hugging Face id in the local cache"
             )
         return super().count_tokens(messages)
 
@@ -208,6 +208,19 @@ class OpenAIBackend(GenerationBackend):
 
     def close(self) -> None:
         self._client.close()
+
+
+def _local_tokenizer(name_or_path: str):
+    """The served model's tokenizer, loaded here; a name that cannot be loaded is a BackendError
+    saying what to pass instead."""
+    try:
+        return load_tokenizer(name_or_path)
+    except (OSError, ValueError) as exc:
+        raise BackendError(
+            f"openai backend: cannot load the tokenizer {name_or_path!r} ({type(exc).__name__}: {str(exc)[:200]}); "
+            "pass --tokenizer a local folder with the served model's tokenizer files, or a Hugging Face id in the "
+            "local cache"
+        ) from None
 
 
 def _retry_after(response) -> float:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 import time
 
-from clueweaver import testing
 from clueweaver.agents import DEFAULT_MODEL
 from clueweaver.cli.common import (
     add_encoder_argument,
@@ -14,6 +13,7 @@ from clueweaver.cli.common import (
     add_pipeline_arguments,
     add_question_arguments,
     load_agents_from_args,
+    model_from_args,
     pipeline_config_from_args,
     print_json,
     question_from_args,
@@ -22,7 +22,7 @@ from clueweaver.demo import demo_report, load_demo
 from clueweaver.errors import UsageError
 from clueweaver.narrative import load_narrative
 from clueweaver.pipeline import format_result
-from clueweaver.retrieval import build_index, default_cache_dir, get_index
+from clueweaver.retrieval import build_index, get_index
 from clueweaver.segment import get_preset, segment_narrative
 
 
@@ -117,10 +117,11 @@ def add_ask(sub) -> None:
 
 def run_ask(args) -> int:
     question = question_from_args(args)
-    config = pipeline_config_from_args(args)
+    model, overrides = model_from_args(args)
+    config = pipeline_config_from_args(args, **overrides)
     narrative = load_narrative(args.book)
     narrative.last_paragraph_of_chapter(args.max_chapter)  # a bad limit fails before models load
-    agents = load_agents_from_args(args)
+    agents = load_agents_from_args(args, model=model)
     try:
         result = agents.pipeline(config).answer(
             narrative, question, max_chapter=args.max_chapter, progress_callback=_print_progress
@@ -155,13 +156,7 @@ def add_demo(sub) -> None:
 
 
 def run_demo(args) -> int:
-    model, overrides = args.model, {}
-    if model == "tiny":
-        print("warning: --model tiny is a tiny RANDOM model: this checks the wiring (16 tokens per reply), "
-              "its answers mean nothing", file=sys.stderr)  # fmt: skip
-        # through the module, so a test can hand over the tiny model its session already built
-        model = str(testing.build_tiny_qwen3(default_cache_dir() / "tiny-qwen3"))
-        overrides = {"finder_sampling": {"max_new_tokens": 16}, "interpreter_sampling": {"max_new_tokens": 16}}
+    model, overrides = model_from_args(args)
     config = pipeline_config_from_args(args, **overrides)
     narrative, questions = load_demo()
     agents = load_agents_from_args(args, model=model)

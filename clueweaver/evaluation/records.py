@@ -33,6 +33,7 @@ from clueweaver.errors import ClueWeaverError
 
 PREDICTIONS_FILE = "predictions.jsonl"
 RUN_FILE = "run.json"  # the run's configuration and label, written by the runner
+TRACES_FILE = "traces.jsonl"  # every item's full trace, with --save-traces
 SKIPPED_UNLABELLED = "no gold answer"
 
 IDENTITY_FIELDS = ("item_id", "benchmark", "book_id", "system", "kind", "pair_id", "answer", "skipped")
@@ -160,3 +161,18 @@ class PredictionLog:
             os.fsync(f.fileno())
         self.records.append(record)
         self.done.add(key)
+
+
+class TraceLog:
+    """Append-only traces file of one run (``{"item_id": ..., "trace": {...}}`` per line). A last
+    line torn by an interrupted run is cut when the log is opened, so a resumed run's first trace
+    starts a line of its own instead of gluing onto the fragment."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        if self.path.exists():
+            complete_lines(self.path)
+
+    def append(self, item_id: str, trace: dict) -> None:
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"item_id": item_id, "trace": trace}, ensure_ascii=False) + "\n")

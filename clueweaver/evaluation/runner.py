@@ -32,13 +32,16 @@ from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
     RUN_FILE,
     SKIPPED_UNLABELLED,
+    TRACES_FILE,
     PredictionLog,
+    TraceLog,
     read_predictions,
 )
 from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.narrative import Narrative
 from clueweaver.packing import Packet, pack
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, DirectReader, PipelineConfig, Result, with_total
+from clueweaver.pipeline.trace import warnings_for
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index, ranking_from_scores
 from clueweaver.segment import Segment, get_preset
@@ -55,7 +58,6 @@ DEFAULT_PRESETS = {
 }
 FALLBACK_PRESET = "broader"
 DIRECT_BUDGETS = ("32k", "128k")  # the direct reader's named input budgets (see clueweaver.pipeline)
-TRACES_FILE = "traces.jsonl"
 
 
 class EvalError(ClueWeaverError, ValueError):
@@ -122,6 +124,7 @@ class EvalConfig:
     finder_adapter: str | None = None
     interpreter_adapter: str | None = None
     base_url: str | None = None  # openai backend
+    tokenizer: str | None = None  # openai/vllm: the served model's tokenizer, for counting tokens locally
     device: str | None = None  # hf backend; not part of the run's identity
     use_finder: bool = True
     self_calibration: bool = True
@@ -148,6 +151,7 @@ class EvalConfig:
         "finder_adapter",
         "interpreter_adapter",
         "base_url",
+        "tokenizer",
         "use_finder",
         "self_calibration",
         "preset",
@@ -176,6 +180,12 @@ class EvalConfig:
         if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
             raise EvalError(
                 f"direct budget {self.direct_budget!r}: use {' or '.join(DIRECT_BUDGETS)} or a number of tokens"
+            )
+        if self.system == "direct" and self.backend == "openai" and not self.tokenizer:
+            raise EvalError(
+                "the direct reader cuts the book to a token budget, and an OpenAI-compatible server cannot count "
+                "tokens before a request: pass --tokenizer NAME|PATH, the served model's tokenizer (a local folder "
+                "with tokenizer.json, or a Hugging Face id in the local cache)"
             )
         if self.path is not None:
             self.path = str(Path(self.path).resolve())
@@ -227,8 +237,8 @@ class EvalConfig:
         return Path("eval_runs") / f"{self.benchmark}-{self.system}-{digest}"
 
 
-def _prepare_run_folder(config: EvalConfig, output: Path) -> None:
-    """Write ``run.json``, or check that the folder's earlier run had the same identity."""
+def _check_run_folder(config: EvalConfig, output: Path) -> None:
+    """A run folder this run may write to: new, or holding an earlier run with the same identity."""
     run_file = output / RUN_FILE
     if run_file.exists():
         previous = json.loads(run_file.read_text(encoding="utf-8"))
@@ -241,13 +251,18 @@ def _prepare_run_folder(config: EvalConfig, output: Path) -> None:
             raise EvalError(f"{output} holds a run with other settings ({details}); choose another --output")
     elif (output / PREDICTIONS_FILE).exists():
         raise EvalError(f"{output} has {PREDICTIONS_FILE} but no {RUN_FILE}: not a run folder this command can resume")
+
+
+def _write_run_file(config: EvalConfig, output: Path) -> None:
+    """``run.json``: written once the reader is ready, so a run whose models fail to load leaves a
+    folder that any later run may take."""
     output.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": RUN_FORMAT,
         "label": config.label or config.default_label(),
         "config": dataclasses.asdict(config),
     }
-    run_file.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (output / RUN_FILE).write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _identity_fields(item, system: str) -> dict:
@@ -320,7 +335,7 @@ def run_evaluation(
         config.benchmark, config.path, split=config.split, limit=config.limit, skip_bad=config.skip_bad
     )
     items = _select(benchmark, config.item_ids)
-    _prepare_run_folder(config, output)
+    _check_run_folder(config, output)
     log = PredictionLog(output / PREDICTIONS_FILE)
     resumed = len(log.records)
     pending = [item for item in items if (item.benchmark, item.item_id) not in log]
@@ -329,13 +344,15 @@ def run_evaluation(
     if reader is None and any(item.answer is not None for item in pending):
         reader = built = (reader_factory or build_reader)(config)
     try:
+        _write_run_file(config, output)
+        traces = TraceLog(output / TRACES_FILE) if config.save_traces else None
         _answer(
             config,
             benchmark,
             pending,
             reader,
             log,
-            output,
+            traces,
             done=len(items) - len(pending),
             total=len(items),
             progress=progress,
@@ -356,7 +373,7 @@ def _answer(
     pending: list,
     reader,
     log: PredictionLog,
-    output: Path,
+    traces: TraceLog | None,
     *,
     done: int,
     total: int,
@@ -378,11 +395,8 @@ def _answer(
                 started = time.perf_counter()
                 answer = reader(narrative, item.question, max_paragraph=item.reading_limit(narrative))
                 log.append(scored_record(item, config.system, answer, time.perf_counter() - started))
-                if config.save_traces and answer.trace is not None:
-                    with open(output / TRACES_FILE, "a", encoding="utf-8") as f:
-                        f.write(
-                            json.dumps({"item_id": item.item_id, "trace": answer.trace}, ensure_ascii=False) + "\n"
-                        )
+                if traces is not None and answer.trace is not None:
+                    traces.append(item.item_id, answer.trace)
             bar.update()
 
 
@@ -511,6 +525,7 @@ def interpreter_stage(pipeline, system: str) -> Interpret:
             "interpreter": interpretation.to_dict(),
             "tokens": with_total(interpretation.tokens()),
             "timings": dict(interpretation.timings),
+            "warnings": warnings_for(interpretation),
         }
         return reader_output(Result.from_interpretation(system, interpretation, packet, trace))
 
@@ -533,7 +548,8 @@ class PipelineReader:
 def build_reader(config: EvalConfig) -> PipelineReader:
     """The reader of ``config.system`` on the inference engine: models loaded once per run (the
     Interpreter alone for ``direct`` and ``rag-*``), never the offline smoke model."""
-    options = {key: value for key, value in (("base_url", config.base_url), ("device", config.device)) if value}
+    given = (("base_url", config.base_url), ("tokenizer", config.tokenizer), ("device", config.device))
+    options = {key: value for key, value in given if value}
     interpreter = config.interpreter or config.model
     if config.system == "clueweaver":
         agents = load_agents(
