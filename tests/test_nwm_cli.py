@@ -92,6 +92,7 @@ def test_user_mistakes_are_reported_without_a_traceback(book, tmp_path, capsys):
     run(capsys, "import", book, str(FIXTURE), *data)
     code, _, err = run(capsys, "state", book, "--as-of", "4", "--entity", "Irene Adlr", *data)
     assert code == 2 and "closest: irene adler" in err
+    assert "is named 'Irene Adlr'; closest" in err  # the name keeps its closing quote
     code, _, err = run(capsys, "import", book, str(tmp_path / "none.jsonl"), *data)
     assert code == 2 and "no such file" in err
 
@@ -113,41 +114,35 @@ def test_editing_the_book_file_makes_the_edited_chapter_stale(book, tmp_path, ca
     assert len(list((tmp_path / "stores").glob("*.sqlite"))) == 2  # the old text's store is kept
 
 
+def record_for(messages) -> str:
+    """An extractor's reply for a chapter window of SMALL_BOOK: one record quoting its second paragraph."""
+    chapter = int(re.search(r"Chapter (\d+):", messages[1]["content"]).group(1))
+    first = int(re.search(r"Excerpt \(paragraphs (\d+)-", messages[1]["content"]).group(1))
+    text = SMALL_BOOK.paragraphs[first + 1].text
+    record = record_json(
+        "character_state", [first + 1], text[:20], character="Ada", aspect="status", state=f"seen in chapter {chapter}"
+    )
+    return json.dumps({"records": [record]})
+
+
 def test_publish_extracts_the_chapters_not_yet_published(tmp_path, capsys, monkeypatch):
     book = tmp_path / "small.txt"
     book.write_text("\n\n".join(p.text for p in SMALL_BOOK.paragraphs), encoding="utf-8")
     data = ["--data-dir", str(tmp_path / "stores")]
 
-    def record_for(messages):
-        chapter = int(re.search(r"Chapter (\d+):", messages[1]["content"]).group(1))
-        first = int(re.search(r"Excerpt \(paragraphs (\d+)-", messages[1]["content"]).group(1))
-        text = SMALL_BOOK.paragraphs[first + 1].text
-        return json.dumps(
-            {
-                "records": [
-                    record_json(
-                        "character_state",
-                        [first + 1],
-                        text[:20],
-                        character="Ada",
-                        aspect="status",
-                        state=f"seen in chapter {chapter}",
-                    )
-                ]
-            }
-        )
-
     asked = []
     monkeypatch.setattr(
         "clueweaver.cli.nwm._load_backend",
-        lambda kind, model: asked.append((kind, model)) or ScriptedBackend(script=lambda m, a: record_for(m)),
+        lambda kind, model, options: (
+            asked.append((kind, model, options)) or ScriptedBackend(script=lambda m, a: record_for(m))
+        ),
     )
     code, out, err = run(capsys, "publish", str(book), "--chapters", "2-3", "--backend", "vllm", "--model", "m", *data)
     assert (code, out) == (
         0,
         "chapter 2: 1 records\nchapter 3: 1 records\n",
     ) and "publishing chapters" in err  # progress
-    assert asked == [("vllm", "m")]
+    assert asked == [("vllm", "m", {})]
     code, out, _ = run(capsys, "publish", str(book), *data)  # the chapters not yet published
     assert code == 0 and out.splitlines() == ["chapter 1: 1 records", "chapter 4: 1 records", "chapter 5: 1 records"]
     assert (
@@ -191,3 +186,22 @@ def test_chapter_specs():
         parse_chapters("8-9", [1, 2, 3, 4, 5, 6, 7, 8], [])
     with pytest.raises(UsageError, match="cannot read 'x'"):
         parse_chapters("1,x", [1, 2], [])
+
+
+def test_publish_reaches_an_openai_server_at_the_given_address(tmp_path, capsys):
+    from tests.test_backends_openai import ChatServer
+
+    book = tmp_path / "small.txt"
+    book.write_text("\n\n".join(p.text for p in SMALL_BOOK.paragraphs), encoding="utf-8")
+    data = ["--data-dir", str(tmp_path / "stores")]
+    server = ChatServer()
+    server.reply = lambda body: record_for(body["messages"])
+    server.start()
+    try:
+        options = ["--chapters", "2", "--backend", "openai", "--model", "m", "--base-url", server.base_url]
+        assert run(capsys, "publish", str(book), *options, *data)[:2] == (0, "chapter 2: 1 records\n")
+    finally:
+        server.stop()
+    assert [r["body"]["model"] for r in server.requests] == ["m"]
+    code, _, err = run(capsys, "publish", str(book), "--backend", "openai", "--device", "cpu", *data)
+    assert code == 2 and "--device applies to --backend hf only" in err

@@ -12,7 +12,7 @@ import sys
 
 from clueweaver.agents import DEFAULT_MODEL
 from clueweaver.backends import load_backend
-from clueweaver.cli.common import ENCODER_CHOICES, print_json
+from clueweaver.cli.common import ENCODER_CHOICES, backend_options_from_args, print_json
 from clueweaver.errors import UsageError
 from clueweaver.narrative import load_narrative
 from clueweaver.nwm.publish import ExtractionConfig, Extractor, publish_chapters
@@ -73,6 +73,12 @@ def add_publish(actions) -> None:
     p.add_argument("--backend", default="hf", help="generation backend: hf, vllm or openai (default: hf)")
     p.add_argument("--model", default=DEFAULT_MODEL, help=f"model name or path (default: {DEFAULT_MODEL})")
     p.add_argument(
+        "--base-url",
+        default=None,
+        help="openai backend: the server's URL ending in /v1 (default http://127.0.0.1:8000/v1)",
+    )
+    p.add_argument("--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)")
+    p.add_argument(
         "--max-attempts", type=int, default=3, help="tries per chapter window before giving up (default: 3)"
     )
     p.add_argument(
@@ -90,7 +96,7 @@ def run_publish(args) -> int:
         if not chapters:
             print("every chapter is already published; pass --chapters to republish")
             return 0
-        backend = _load_backend(args.backend, args.model)
+        backend = _load_backend(args.backend, args.model, backend_options_from_args(args))
         config = ExtractionConfig(max_attempts=args.max_attempts, window_chars=args.window_chars)
         extractor = Extractor(backend, config=config)
         counts = publish_chapters(store, narrative, chapters, extractor)
@@ -121,9 +127,9 @@ def parse_chapters(spec: str | None, available: list[int], pending: list[int]) -
     return sorted(set(chosen))
 
 
-def _load_backend(kind: str, model: str):
+def _load_backend(kind: str, model: str, options: dict):
     try:
-        return load_backend(kind, model)
+        return load_backend(kind, model, **options)
     except OSError as exc:  # transformers: no such local folder and no way to download it
         raise UsageError(
             f"cannot load model {model!r} for the {kind} backend ({exc}); pass --model PATH "
