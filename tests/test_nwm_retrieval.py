@@ -15,10 +15,20 @@ from hypothesis import strategies as st
 from nwm_helpers import FIXTURE, NAMES, PLACES, SMALL_BOOK, by_chapter, holmes_book, records
 
 from clueweaver.nwm.retrieval import _nodes, query, rank_texts, serialize_state
-from clueweaver.nwm.segments import segments_from_source
+from clueweaver.nwm.segments import nwm_spans
 from clueweaver.nwm.store import NarrativeStore, StoreError
+from clueweaver.pipeline.sources import SegmentSourceError, SourceRequest, candidate_segments
 from clueweaver.protocol.question import Question
-from clueweaver.segment import get_preset, segment_narrative
+from clueweaver.retrieval import get_index
+from clueweaver.segment import get_preset, merge_spans, segment_narrative
+
+
+def request(book, question, store_dir, **limits) -> SourceRequest:
+    """What a segment source reads, BM25 alone, the detectiveqa preset."""
+    index = get_index(book, None)
+    return SourceRequest(
+        book, question, get_preset("detectiveqa"), index, encoder=None, nwm_dir=str(store_dir), **limits
+    )
 
 
 class HashingEncoder:
@@ -122,16 +132,14 @@ def test_state_memory_serializes_everything_up_to_n_without_a_query(holmes):
 def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
     book, store = holmes
     claim = Question.claim("Irene Adler, dressed as a young man, wished Holmes good-night at his door.")
-    segments = segments_from_source(
-        book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=4, top_k=2, neighbour_limit=0
-    )
-    assert {s.kind for s in segments} == {"nwm"}
+    spans = nwm_spans(book, store, claim, max_chapter=4, encoder=None, top_k=2, neighbour_limit=0)
+    segments = merge_spans(spans, max_len=16)
+    assert {(s.kind, s.source) for s in segments} == {("nwm", "nwm")}
     assert [(s.start, s.end, s.anchor_ids) for s in segments] == [(216, 219, (217, 218)), (248, 250, (249,))]
-    early = segments_from_source(
-        book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=3, top_k=2, neighbour_limit=0
-    )
+    early = nwm_spans(book, store, claim, max_chapter=3, encoder=None, top_k=2, neighbour_limit=0)
     assert max(s.end for s in early) <= 219
-    mixed = segments_from_source(book, claim, "detectiveqa", source="mix", store=store, encoder=None, max_chapter=3)
+    mixed = candidate_segments(request(book, claim, store.path.parent, max_chapter=3), "mix").segments
+    assert {s.source for s in mixed} >= {"nwm", "plain"}
     kinds = {s.kind for s in mixed}
     assert "nwm" in kinds and kinds & {"retrieval", "window"} and max(s.end for s in mixed) <= 219
     ids = [i for s in mixed for i in s.paragraph_ids]
@@ -154,19 +162,26 @@ def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
 
 def test_segment_source_errors_and_fallback(tmp_path):
     claim = Question.claim("Ada met Bram at the mill.")
-    with NarrativeStore.for_narrative(SMALL_BOOK, tmp_path) as empty:
-        with pytest.warns(UserWarning, match="holds nothing"):
-            segments = segments_from_source(SMALL_BOOK, claim, source="nwm", store=empty, encoder=None)
-        assert segments and {s.kind for s in segments} <= {"retrieval", "window"}
-        with pytest.raises(ValueError, match="unknown segment source"):
-            segments_from_source(SMALL_BOOK, claim, source="graph", store=empty, encoder=None)
-        with pytest.raises(ValueError, match="needs the book's world-model store"):
-            segments_from_source(SMALL_BOOK, claim, source="mix", encoder=None)
+    folder = tmp_path / "stores"
+    for source in ("nwm", "mix"):  # no store: an error naming how to build one, and no file left behind
+        with pytest.raises(SegmentSourceError, match="no world model of 'small book'.*clueweaver nwm publish"):
+            candidate_segments(request(SMALL_BOOK, claim, folder), source)
+    assert not folder.exists()
+    with NarrativeStore.for_narrative(SMALL_BOOK, folder):
+        pass  # a store with no records
+    with pytest.raises(SegmentSourceError, match="holds no records.*--segment-fallback"):
+        candidate_segments(request(SMALL_BOOK, claim, folder), "nwm")
+    fallen = candidate_segments(request(SMALL_BOOK, claim, folder), "nwm", fallback=True)
+    assert fallen.segments and {s.source for s in fallen.segments} == {"plain"}
+    assert fallen.to_dict()["used"] == "plain" and "holds no records" in fallen.fallback
+    assert fallen.warnings == [f"segment source nwm: {fallen.fallback}; the plain segments were read instead"]
+    with pytest.raises(SegmentSourceError, match="unknown segment source 'graph'"):
+        candidate_segments(request(SMALL_BOOK, claim, folder), "graph")
     from nwm_helpers import small_book
 
     other = small_book(chapters=4)
     with NarrativeStore.for_narrative(other, tmp_path) as wrong, pytest.raises(StoreError, match="another text"):
-        segments_from_source(SMALL_BOOK, claim, source="nwm", store=wrong, encoder=None)
+        nwm_spans(SMALL_BOOK, wrong, claim, encoder=None)
 
 
 WORDS = st.lists(st.sampled_from(NAMES + PLACES + ("key", "hid", "trust", "meeting")), min_size=1, max_size=4)
@@ -199,9 +214,8 @@ def test_no_query_as_of_n_returns_anything_from_a_later_chapter(drawn, as_of, wo
             grown = [h for h in packet.hits if h.via.endswith(f"from #{seed.record_id}")]
             assert len(grown) <= limit * len(_nodes(seed.record))
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a question with no shared word falls back to plain segments
+            warnings.simplefilter("ignore")  # a question with no shared word: the segmenter reads everything
             for source in ("nwm", "mix") if last >= 0 else ():  # chapter 0 of this book is empty
-                segments = segments_from_source(
-                    SMALL_BOOK, question, source=source, store=store, encoder=None, max_chapter=as_of
-                )
+                asked = request(SMALL_BOOK, question, data_dir, max_chapter=as_of)
+                segments = candidate_segments(asked, source, fallback=True).segments
                 assert all(s.end <= last for s in segments)

@@ -17,6 +17,7 @@ from clueweaver.agents import DEFAULT_MODEL, load_agents
 from clueweaver.config import ConfigError, read_yaml_mapping
 from clueweaver.errors import UsageError
 from clueweaver.pipeline import PipelineConfig
+from clueweaver.pipeline.sources import SEGMENT_SOURCES
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import default_cache_dir
 
@@ -200,14 +201,43 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
     parser.add_argument(
         "--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass"
     )
+    add_segment_source_arguments(parser, default=None)
+    add_encoder_argument(parser)
+
+
+def add_segment_source_arguments(parser: argparse.ArgumentParser, *, default: str | None) -> None:
+    """Where the Finder's segments come from (segment, ask, demo, eval), and where world-model stores live."""
     parser.add_argument(
         "--segment-source",
-        choices=("plain", "nwm", "mix"),
-        default=None,
+        choices=SEGMENT_SOURCES,
+        default=default,
         help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
         "Model records (nwm; build them with 'clueweaver nwm publish/import'), or both (mix)",
     )
-    add_encoder_argument(parser)
+    parser.add_argument(
+        "--segment-fallback",
+        action="store_true",
+        help="when the world model has nothing to give (no store, an empty one, no record retrieved), read the plain "
+        "segments instead of stopping; the fallback is recorded in the trace",
+    )
+    parser.add_argument(
+        "--data-dir",
+        default=None,
+        help="where world-model stores live, as for 'clueweaver nwm' (default: $CLUEWEAVER_CACHE/nwm or "
+        "~/.cache/clueweaver/nwm)",
+    )
+
+
+def segment_source_settings(args) -> dict:
+    """The segment-source flags as pipeline settings (only those given)."""
+    values = {}
+    if args.segment_source:
+        values["segment_source"] = args.segment_source
+    if args.segment_fallback:
+        values["segment_fallback"] = True
+    if args.data_dir:
+        values["nwm_dir"] = str(Path(args.data_dir).resolve())
+    return values
 
 
 def pipeline_settings_from_args(args) -> dict:
@@ -224,8 +254,7 @@ def pipeline_settings_from_args(args) -> dict:
         values["use_finder"] = False
     if args.no_self_calibration:
         values["self_calibration"] = False
-    if args.segment_source:
-        values["segment_source"] = args.segment_source
+    values.update(segment_source_settings(args))
     return values
 
 

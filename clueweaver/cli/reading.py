@@ -12,18 +12,22 @@ from clueweaver.cli.common import (
     add_model_arguments,
     add_pipeline_arguments,
     add_question_arguments,
+    add_segment_source_arguments,
     load_agents_from_args,
     model_from_args,
     pipeline_config_from_args,
     print_json,
     question_from_args,
+    segment_source_settings,
 )
 from clueweaver.demo import demo_report, load_demo
 from clueweaver.errors import UsageError
 from clueweaver.narrative import load_narrative
 from clueweaver.pipeline import format_result
+from clueweaver.pipeline.sources import SourceRequest, candidate_segments
+from clueweaver.pipeline.steps import reading_limit
 from clueweaver.retrieval import build_index, get_index
-from clueweaver.segment import get_preset, segment_narrative
+from clueweaver.segment import get_preset
 
 
 def add_index(sub) -> None:
@@ -64,6 +68,7 @@ def add_segment(sub) -> None:
     p.add_argument("--preset", default="detectiveqa", help="segmentation preset (see clueweaver/presets.yaml)")
     p.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
     p.add_argument("--exhaustive", action="store_true", help="tile the whole book instead of retrieving")
+    add_segment_source_arguments(p, default="plain")
     add_encoder_argument(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_segment)
@@ -76,10 +81,16 @@ def run_segment(args) -> int:
     except ValueError as exc:  # a plain ValueError: main would not print it
         raise UsageError(str(exc)) from None
     narrative = load_narrative(args.book)
-    index = get_index(narrative, args.encoder, cache_dir=args.cache_dir)
-    segments = segment_narrative(
-        narrative, question, preset, index=index, max_chapter=args.max_chapter, exhaustive=args.exhaustive
+    last = reading_limit(narrative, args.max_chapter, None)
+    encoder = None if args.encoder == "none" else args.encoder
+    index = get_index(narrative, encoder, cache_dir=args.cache_dir)
+    settings = segment_source_settings(args)
+    request = SourceRequest(
+        narrative, question, preset, index, args.max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir")
     )
+    candidates = candidate_segments(request, args.segment_source, fallback=args.segment_fallback)
+    for warning in candidates.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.json:
         print_json(
             {
@@ -87,12 +98,16 @@ def run_segment(args) -> int:
                 "question": question.text,
                 "kind": question.kind,
                 "preset": preset.name,
-                "segments": [s.to_dict(narrative) for s in segments],
+                "segment_source": candidates.to_dict(),
+                "segments": [s.to_dict(narrative) for s in candidates.segments],
             }
         )
         return 0
-    for n, s in enumerate(segments, start=1):
-        print(f"#{n} {s.kind:<10} paragraphs {s.start}-{s.end}  score {s.score:.4f}  anchors {list(s.anchor_ids)}")
+    for n, s in enumerate(candidates.segments, start=1):
+        print(
+            f"#{n} {s.kind:<10} paragraphs {s.start}-{s.end}  score {s.score:.4f}  anchors {list(s.anchor_ids)}  "
+            f"source {s.source}"
+        )
         print("   " + narrative[s.start].text[:100].replace("\n", " "))
     return 0
 

@@ -493,6 +493,8 @@ def reader_output(result) -> ReaderOutput:
         "tokens": trace["tokens"]["total"],
         "warnings": trace.get("warnings", []),
     }
+    if "segment_source" in trace:  # where the segments came from, and each segment's source
+        details["segment_source"] = {**trace["segment_source"], "segments": [s["source"] for s in trace["segments"]]}
     if "finder" in trace:
         details["finder"] = {
             key: trace["finder"][key] for key in ("segments", "kept", "unparseable", "prompt_too_long", "fallback")

@@ -176,6 +176,16 @@ class NarrativeStore:
                     src.backup(dst)
         return cls(path, narrative)
 
+    @classmethod
+    def existing(cls, narrative: Narrative, data_dir: str | Path | None = None) -> "NarrativeStore | None":
+        """The book's store when one was built (for this text, or for an earlier text of the same
+        file, carried over as ``for_narrative`` does); None when there is none. A reader asking
+        for the world model must not leave an empty store behind."""
+        data_dir = Path(data_dir) if data_dir else default_data_dir()
+        if not (data_dir / f"{narrative.book_id}.sqlite").exists() and _predecessor(data_dir, narrative) is None:
+            return None
+        return cls.for_narrative(narrative, data_dir)
+
     def close(self) -> None:
         self._db.close()
 

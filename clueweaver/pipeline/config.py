@@ -10,10 +10,9 @@ from typing import Any
 
 from clueweaver.backends.base import SamplingConfig
 from clueweaver.config import config_from_dict, config_to_dict, named
+from clueweaver.pipeline.sources import SEGMENT_SOURCES
 from clueweaver.protocol.calibration import DEFAULT_TRIGGERS, CalibrationTriggers
 from clueweaver.segment import Preset, get_preset
-
-SEGMENT_SOURCES = ("plain", "nwm", "mix")
 
 
 @dataclass(frozen=True)
@@ -40,12 +39,13 @@ class PipelineConfig:
     exhaustive: bool = False  # tile the whole book instead of retrieving (one Finder call per window)
     triggers: CalibrationTriggers = DEFAULT_TRIGGERS  # tau(q)
     segment_source: str = "plain"  # "nwm": the world model's records; "mix": both (clueweaver/nwm)
+    segment_fallback: bool = False  # True: plain segments (recorded) when the source has nothing to give
     nwm_dir: str | None = None  # world-model stores (default: $CLUEWEAVER_CACHE/nwm)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", get_preset(self.preset))
         if self.segment_source not in SEGMENT_SOURCES:
-            raise ValueError(f"unknown segment source {self.segment_source!r}; use plain, nwm or mix")
+            raise ValueError(f"unknown segment source {self.segment_source!r}; use {', '.join(SEGMENT_SOURCES)}")
 
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> PipelineConfig:
