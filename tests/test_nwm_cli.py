@@ -79,6 +79,12 @@ def test_query_and_state_memory(book, tmp_path, capsys):
     assert code == 0 and "a slim youth in an ulster" in out and "male costume" not in out
     code, out, _ = run(capsys, "query", book, question, "--as-of", "2", "--state-memory", "--max-chars", "900", *data)
     assert code == 0 and out.startswith("World model as of chapter 2") and len(out) <= 901 and "ulster" not in out
+    state = ["--as-of", "4", "--state-memory", "--max-chars", "900", "--json", *data]
+    code, out, _ = run(capsys, "query", book, question, *state)
+    packet = json.loads(out)
+    shown = {int(i) for i in re.findall(r"#(\d+) \[", packet["text"])}
+    assert packet["dropped"] > 0 and shown and {h["id"] for h in packet["hits"]} == shown  # only what fits
+    assert set(packet["paragraph_ids"]) == {i for h in packet["hits"] for i in h["evidence"]["paragraph_ids"]}
 
 
 def test_user_mistakes_are_reported_without_a_traceback(book, tmp_path, capsys):

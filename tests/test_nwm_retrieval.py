@@ -12,8 +12,9 @@ import pytest
 from conftest import shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nwm_helpers import FIXTURE, NAMES, PLACES, SMALL_BOOK, by_chapter, holmes_book, records
+from nwm_helpers import CONTENT_IDS, FIXTURE, NAMES, PLACES, SMALL_BOOK, by_chapter, holmes_book, records
 
+from clueweaver.nwm.records import record_from_dict
 from clueweaver.nwm.retrieval import _nodes, query, rank_texts, serialize_state
 from clueweaver.nwm.segments import nwm_spans
 from clueweaver.nwm.store import NarrativeStore, StoreError
@@ -68,6 +69,64 @@ def test_ranking_finds_the_revelation_only_once_it_is_revealed(holmes):
     at3 = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=0)
     assert at3.hits[0].record.KIND == "scene_beat" and "male costume" not in at3.text
     assert at3.paragraph_ids[-1] <= 219  # chapter 3 ends at paragraph 219
+
+
+PHOTOGRAPH_NOW = "Where is the photograph now?"
+
+
+def test_current_records_outrank_superseded_ones_which_say_when_they_were_superseded(holmes):
+    _, store = holmes
+    encoder = None
+    packet = query(store, [PHOTOGRAPH_NOW], 4, encoder=encoder, max_chars=None)
+    first = packet.hits[0]
+    assert first.record.KIND == "object_state" and first.record.location == "with Irene Adler abroad"
+    marks = [hit.superseded_in for hit in packet.hits]
+    superseded = [hit for hit in packet.hits if hit.superseded_in is not None]
+    assert superseded and marks == sorted(marks, key=lambda m: m is not None)  # every current record first
+    locations = {h.record.location: h.superseded_in for h in superseded if h.record.KIND == "object_state"}
+    assert locations == {None: 3, "a recess behind a sliding panel above the right bell-pull in Briony Lodge": 4}
+    for hit in superseded:
+        assert f"#{hit.record_id} [ch {hit.record.chapter};" in packet.text
+        assert f"(superseded in chapter {hit.superseded_in})" in packet.text.split(f"#{hit.record_id} [")[1]
+    # under a small budget the current location is what survives, not a stale one
+    small = query(store, [PHOTOGRAPH_NOW], 4, encoder=encoder, max_chars=500)
+    assert "with Irene Adler abroad" in small.text and "right bell-pull" not in small.text
+    assert [h.record_id for h in small.hits] == [first.record_id]
+    # as of chapter 3 the bell-pull recess is the current place, and nothing is marked superseded by chapter 4
+    at3 = query(store, [PHOTOGRAPH_NOW], 3, encoder=encoder, max_chars=None)
+    assert "right bell-pull" in at3.hits[0].record.location and "chapter 4" not in at3.text
+
+
+def test_with_dense_ranking_too_every_current_record_comes_before_the_superseded_ones(holmes):
+    _, store = holmes
+
+    class Encoder(HashingEncoder):
+        name = "test:hashing-current-first"  # its own vectors in the shared store
+
+    packet = query(store, [PHOTOGRAPH_NOW], 4, encoder=Encoder(), max_chars=None)
+    marks = [hit.superseded_in is not None for hit in packet.hits]
+    assert any(marks) and marks == sorted(marks)
+    photographs = [h for h in packet.hits if h.record.KIND == "object_state" and h.record.object == "the photograph"]
+    assert photographs[0].superseded_in is None and photographs[0].record.location == "with Irene Adler abroad"
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_bm25_alone_ranks_a_world_model_of_three_or_fewer_records(tmp_path, count):
+    pool = [
+        ("character_state", dict(character="Ada", aspect="status", state="hiding", location="the mill")),
+        ("object_state", dict(object="the key", description="a brass key", location="the tower", owner="Bram")),
+        ("thread", dict(thread="the lost key", description="who has it", status="open")),
+    ]
+    drawn = []
+    for n, (kind, fields) in enumerate(pool[:count]):
+        pid = CONTENT_IDS[n]
+        text = SMALL_BOOK.paragraphs[pid].text
+        record = {"kind": kind, "evidence": {"paragraph_ids": [pid], "quote": text[:15]}, "confidence": 0.9}
+        drawn.append(record_from_dict({**record, **fields, "chapter": SMALL_BOOK.paragraphs[pid].chapter}))
+    with NarrativeStore.for_narrative(SMALL_BOOK, tmp_path) as store:
+        store.replace_chapters(SMALL_BOOK, by_chapter(drawn), origin="test")
+        packet = query(store, ["Where is Ada hiding?"], 5, encoder=None, neighbour_limit=0)
+    assert packet.hits and packet.hits[0].record.KIND == "character_state"
 
 
 def test_dense_vectors_are_fused_and_computed_once_per_record(holmes):
