@@ -63,12 +63,12 @@ YOUTH = "Who was the slim youth who said good-night to Holmes?"
 
 def test_ranking_finds_the_revelation_only_once_it_is_revealed(holmes):
     _, store = holmes
-    at4 = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=0)
-    assert {h.record.KIND for h in at4.hits} == {"revelation", "scene_beat"}
-    assert "Irene Adler in male costume" in at4.text
     at3 = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=0)
-    assert at3.hits[0].record.KIND == "scene_beat" and "male costume" not in at3.text
-    assert at3.paragraph_ids[-1] <= 219  # chapter 3 ends at paragraph 219
+    assert {h.record.KIND for h in at3.hits} == {"revelation", "scene_beat"}
+    assert "Irene Adler in male costume" in at3.text
+    at2 = query(store, [YOUTH], 2, encoder=None, top_k=2, neighbour_limit=0)
+    assert at2.hits[0].record.KIND == "scene_beat" and "male costume" not in at2.text
+    assert at2.paragraph_ids[-1] <= 219  # chapter 2 (1.2) ends at paragraph 219
 
 
 PHOTOGRAPH_NOW = "Where is the photograph now?"
@@ -77,24 +77,24 @@ PHOTOGRAPH_NOW = "Where is the photograph now?"
 def test_current_records_outrank_superseded_ones_which_say_when_they_were_superseded(holmes):
     _, store = holmes
     encoder = None
-    packet = query(store, [PHOTOGRAPH_NOW], 4, encoder=encoder, max_chars=None)
+    packet = query(store, [PHOTOGRAPH_NOW], 3, encoder=encoder, max_chars=None)
     first = packet.hits[0]
     assert first.record.KIND == "object_state" and first.record.location == "with Irene Adler abroad"
     marks = [hit.superseded_in for hit in packet.hits]
     superseded = [hit for hit in packet.hits if hit.superseded_in is not None]
     assert superseded and marks == sorted(marks, key=lambda m: m is not None)  # every current record first
     locations = {h.record.location: h.superseded_in for h in superseded if h.record.KIND == "object_state"}
-    assert locations == {None: 3, "a recess behind a sliding panel above the right bell-pull in Briony Lodge": 4}
+    assert locations == {None: 2, "a recess behind a sliding panel above the right bell-pull in Briony Lodge": 3}
     for hit in superseded:
         assert f"#{hit.record_id} [ch {hit.record.chapter};" in packet.text
         assert f"(superseded in chapter {hit.superseded_in})" in packet.text.split(f"#{hit.record_id} [")[1]
     # under a small budget the current location is what survives, not a stale one
-    small = query(store, [PHOTOGRAPH_NOW], 4, encoder=encoder, max_chars=500)
+    small = query(store, [PHOTOGRAPH_NOW], 3, encoder=encoder, max_chars=500)
     assert "with Irene Adler abroad" in small.text and "right bell-pull" not in small.text
     assert [h.record_id for h in small.hits] == [first.record_id]
-    # as of chapter 3 the bell-pull recess is the current place, and nothing is marked superseded by chapter 4
-    at3 = query(store, [PHOTOGRAPH_NOW], 3, encoder=encoder, max_chars=None)
-    assert "right bell-pull" in at3.hits[0].record.location and "chapter 4" not in at3.text
+    # as of chapter 2 (1.2) the bell-pull recess is the current place, and nothing is marked superseded by chapter 3
+    at2 = query(store, [PHOTOGRAPH_NOW], 2, encoder=encoder, max_chars=None)
+    assert "right bell-pull" in at2.hits[0].record.location and "chapter 3" not in at2.text
 
 
 def test_with_dense_ranking_too_every_current_record_comes_before_the_superseded_ones(holmes):
@@ -103,7 +103,7 @@ def test_with_dense_ranking_too_every_current_record_comes_before_the_superseded
     class Encoder(HashingEncoder):
         name = "test:hashing-current-first"  # its own vectors in the shared store
 
-    packet = query(store, [PHOTOGRAPH_NOW], 4, encoder=Encoder(), max_chars=None)
+    packet = query(store, [PHOTOGRAPH_NOW], 3, encoder=Encoder(), max_chars=None)
     marks = [hit.superseded_in is not None for hit in packet.hits]
     assert any(marks) and marks == sorted(marks)
     photographs = [h for h in packet.hits if h.record.KIND == "object_state" and h.record.object == "the photograph"]
@@ -132,9 +132,9 @@ def test_bm25_alone_ranks_a_world_model_of_three_or_fewer_records(tmp_path, coun
 def test_dense_vectors_are_fused_and_computed_once_per_record(holmes):
     _, store = holmes
     encoder = HashingEncoder()
-    first = query(store, [YOUTH], 4, encoder=encoder, top_k=3, neighbour_limit=0)
+    first = query(store, [YOUTH], 3, encoder=encoder, top_k=3, neighbour_limit=0)
     assert encoder.encoded == len(store.records(4)) + 1  # the records, then the query
-    again = query(store, [YOUTH], 4, encoder=encoder, top_k=3, neighbour_limit=0)
+    again = query(store, [YOUTH], 3, encoder=encoder, top_k=3, neighbour_limit=0)
     assert encoder.encoded == len(store.records(4)) + 2  # only the query is encoded again
     assert [h.record_id for h in again.hits] == [h.record_id for h in first.hits]
     assert first.hits[0].record.KIND == "revelation"
@@ -152,7 +152,7 @@ def test_rank_texts_fuses_lexical_and_dense_rankings():
 
 def test_expansion_follows_current_typed_edges_within_the_limits(holmes):
     _, store = holmes
-    packet = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=2, max_records=10)
+    packet = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=2, max_records=10)
     seeds = [h for h in packet.hits if h.via == "ranked"]
     expanded = [h for h in packet.hits if h.via != "ranked"]
     assert len(seeds) == 2 and expanded and len(packet.hits) <= 10
@@ -164,15 +164,15 @@ def test_expansion_follows_current_typed_edges_within_the_limits(holmes):
             e for node in _nodes(seed.record) for e in graph.neighbours(node, limit=2) if e.record_id == hit.record_id
         ]
         assert any(e.relation == relation for e in edges)
-    only_knows = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=5, relations={"knows"})
+    only_knows = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=5, relations={"knows"})
     assert {h.via.split()[0] for h in only_knows.hits} <= {"ranked", "knows"}
-    small = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=5, max_records=3)
+    small = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=5, max_records=3)
     assert len(small.hits) == 3
 
 
 def test_the_packet_keeps_to_its_budget_and_says_what_it_left_out(holmes):
     _, store = holmes
-    packet = query(store, [YOUTH], 4, encoder=None, top_k=8, neighbour_limit=3, max_chars=600)
+    packet = query(store, [YOUTH], 3, encoder=None, top_k=8, neighbour_limit=3, max_chars=600)
     assert len(packet.text) <= 600 and packet.dropped > 0
     assert f"{packet.dropped} more block(s) left out" in packet.text
     assert len(packet.hits) == len(re.findall(r"^#\d+ \[", packet.text, flags=re.M))
@@ -180,24 +180,24 @@ def test_the_packet_keeps_to_its_budget_and_says_what_it_left_out(holmes):
 
 def test_state_memory_serializes_everything_up_to_n_without_a_query(holmes):
     _, store = holmes
-    packet = query(store, ["ignored"], 3, state_memory=True, max_chars=None)
-    assert packet.mode == "state" and packet.text == serialize_state(store, 3)
-    assert {h.record.chapter for h in packet.hits} == {2, 3}
+    packet = query(store, ["ignored"], 2, state_memory=True, max_chars=None)
+    assert packet.mode == "state" and packet.text == serialize_state(store, 2)
+    assert {h.record.chapter for h in packet.hits} == {1, 2}
     assert {h.record_id for h in packet.hits} == {int(i) for i in re.findall(r"#(\d+) \[", packet.text)}
-    bounded = query(store, ["ignored"], 4, state_memory=True, max_chars=1000)
+    bounded = query(store, ["ignored"], 3, state_memory=True, max_chars=1000)
     assert len(bounded.text) <= 1000 and bounded.dropped > 0
 
 
 def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
     book, store = holmes
     claim = Question.claim("Irene Adler, dressed as a young man, wished Holmes good-night at his door.")
-    spans = nwm_spans(book, store, claim, max_chapter=4, encoder=None, top_k=2, neighbour_limit=0)
+    spans = nwm_spans(book, store, claim, max_chapter=3, encoder=None, top_k=2, neighbour_limit=0)
     segments = merge_spans(spans, max_len=16)
     assert {(s.kind, s.source) for s in segments} == {("nwm", "nwm")}
     assert [(s.start, s.end, s.anchor_ids) for s in segments] == [(216, 219, (217, 218)), (248, 250, (249,))]
-    early = nwm_spans(book, store, claim, max_chapter=3, encoder=None, top_k=2, neighbour_limit=0)
+    early = nwm_spans(book, store, claim, max_chapter=2, encoder=None, top_k=2, neighbour_limit=0)
     assert max(s.end for s in early) <= 219
-    mixed = candidate_segments(request(book, claim, store.path.parent, max_chapter=3), "mix").segments
+    mixed = candidate_segments(request(book, claim, store.path.parent, max_chapter=2), "mix").segments
     assert {s.source for s in mixed} >= {"nwm", "plain"}
     kinds = {s.kind for s in mixed}
     assert "nwm" in kinds and kinds & {"retrieval", "window"} and max(s.end for s in mixed) <= 219
@@ -205,7 +205,7 @@ def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
     assert len(ids) == len(set(ids))  # no paragraph read twice
     assert [s.start for s in mixed] == sorted(s.start for s in mixed)  # narrative order, as the plain segmenter gives
     preset = get_preset("detectiveqa")
-    plain = segment_narrative(book, claim, preset, encoder=None, max_chapter=3)
+    plain = segment_narrative(book, claim, preset, encoder=None, max_chapter=2)
     assert any(not s.is_contiguous for s in plain)  # retrieval segments group paragraphs far apart
     # ... and stay such groups in the mix, never a run from their first paragraph to their last
     assert (

@@ -78,7 +78,7 @@ def test_ask_json_holds_the_result_and_the_trace_and_flags_reach_the_pipeline(sc
 
 def test_bad_requests_are_clean_errors(scripted_server, capsys, tmp_path):
     assert main(ask("--max-chapter", "12")) == 2
-    assert "chapter limit 12 is beyond the book's 7 chapters" in capsys.readouterr().err
+    assert "no chapter 12 (the book's chapters are 1-7" in capsys.readouterr().err
     assert main(ask("--preset", "nope")) == 2
     assert "unknown preset 'nope'" in capsys.readouterr().err
     assert main(ask("--device", "cpu")) == 2

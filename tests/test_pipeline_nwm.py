@@ -49,8 +49,8 @@ def test_world_model_records_become_finder_segments(holmes_store):
     result = run(narrative, "nwm", nwm_dir)
     kinds = {segment["kind"] for segment in result.trace["segments"]}
     assert kinds == {"nwm"}
-    # the records are about "A Scandal in Bohemia": chapters 2-4 of the book
-    last = narrative.chapters[3].last_paragraph
+    # the records are about "A Scandal in Bohemia": chapters 1.1-1.3 of the book
+    last = narrative.chapters[2].last_paragraph
     assert all(segment["span"][1] <= last for segment in result.trace["segments"])
     assert result.answer == "TRUE" and set(result.citations) <= set(result.packet.paragraph_ids)
 
@@ -67,7 +67,7 @@ def test_mix_adds_the_plain_segments_and_chapter_limits_hold(holmes_store):
 
 def test_a_paragraph_limit_bounds_the_ranking_of_mixed_segments_not_only_their_ends(holmes_store):
     narrative, nwm_dir = holmes_store
-    last = narrative.chapters[3].first_paragraph + 5  # a reading position inside the story
+    last = narrative.chapters[2].first_paragraph + 5  # a reading position inside the story
     limited = run(narrative, "mix", nwm_dir, max_paragraph=last)
     ids = {i for segment in limited.trace["segments"] for i in segment["paragraph_ids"]}
     assert ids and max(ids) <= last and max(limited.packet.paragraph_ids) <= last

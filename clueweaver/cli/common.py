@@ -194,7 +194,7 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
         "benchmark's own; see clueweaver/presets.yaml)",
     )
     if reading_limit:
-        parser.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
+        add_max_chapter_argument(parser)
     parser.add_argument(
         "--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder"
     )
@@ -203,6 +203,16 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
     )
     add_segment_source_arguments(parser, default=None)
     add_encoder_argument(parser)
+
+
+def add_max_chapter_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-chapter",
+        default=None,
+        metavar="N",
+        help="read up to chapter N only (spoiler-free), N as the book numbers it: '24', or '1.2' for chapter II of "
+        "story I ('1' reads all of story I); 'clueweaver chapters BOOK' lists them",
+    )
 
 
 def add_segment_source_arguments(parser: argparse.ArgumentParser, *, default: str | None) -> None:

@@ -9,6 +9,7 @@ import time
 from clueweaver.agents import DEFAULT_MODEL
 from clueweaver.cli.common import (
     add_encoder_argument,
+    add_max_chapter_argument,
     add_model_arguments,
     add_pipeline_arguments,
     add_question_arguments,
@@ -61,12 +62,47 @@ def run_index(args) -> int:
     return 0
 
 
+def add_chapters(sub) -> None:
+    p = sub.add_parser(
+        "chapters", help="a book's chapters as the book numbers them: the numbers --max-chapter and --as-of take"
+    )
+    p.add_argument("book", help=".txt, .md, .epub or .jsonl of paragraphs")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_chapters)
+
+
+def run_chapters(args) -> int:
+    narrative = load_narrative(args.book)
+    rows = [
+        {
+            "label": c.label,
+            "number": c.number,
+            "title": c.title,
+            "part": c.part,
+            "first_paragraph": c.first_paragraph,
+            "last_paragraph": c.last_paragraph,
+        }
+        for c in narrative.chapters
+    ]
+    if args.json:
+        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative), "chapters": rows})
+        return 0
+    print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs")
+    front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
+    if front:
+        print(f"{'0':>6}  {'(front matter)':<64} paragraphs 0-{front - 1}")
+    for chapter in narrative.chapters:
+        title = chapter.full_title if len(chapter.full_title) <= 64 else chapter.full_title[:63] + "…"
+        print(f"{chapter.label:>6}  {title:<64} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
+    return 0
+
+
 def add_segment(sub) -> None:
     p = sub.add_parser("segment", help="the candidate segments the Finder would read for a question")
     p.add_argument("book")
     add_question_arguments(p)
     p.add_argument("--preset", default="detectiveqa", help="segmentation preset (see clueweaver/presets.yaml)")
-    p.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
+    add_max_chapter_argument(p)
     p.add_argument("--exhaustive", action="store_true", help="tile the whole book instead of retrieving")
     add_segment_source_arguments(p, default="plain")
     add_encoder_argument(p)
@@ -81,12 +117,13 @@ def run_segment(args) -> int:
     except ValueError as exc:  # a plain ValueError: main would not print it
         raise UsageError(str(exc)) from None
     narrative = load_narrative(args.book)
-    last = reading_limit(narrative, args.max_chapter, None)
+    max_chapter = narrative.chapter_limit(args.max_chapter)
+    last = reading_limit(narrative, max_chapter, None)
     encoder = None if args.encoder == "none" else args.encoder
     index = get_index(narrative, encoder, cache_dir=args.cache_dir)
     settings = segment_source_settings(args)
     request = SourceRequest(
-        narrative, question, preset, index, args.max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir")
+        narrative, question, preset, index, max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir")
     )
     candidates = candidate_segments(request, args.segment_source, fallback=args.segment_fallback)
     for warning in candidates.warnings:
@@ -135,11 +172,11 @@ def run_ask(args) -> int:
     model, overrides = model_from_args(args)
     config = pipeline_config_from_args(args, **overrides)
     narrative = load_narrative(args.book)
-    narrative.last_paragraph_of_chapter(args.max_chapter)  # a bad limit fails before models load
+    max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
     agents = load_agents_from_args(args, model=model)
     try:
         result = agents.pipeline(config).answer(
-            narrative, question, max_chapter=args.max_chapter, progress_callback=_print_progress
+            narrative, question, max_chapter=max_chapter, progress_callback=_print_progress
         )
     finally:
         agents.close()
@@ -174,13 +211,14 @@ def run_demo(args) -> int:
     model, overrides = model_from_args(args)
     config = pipeline_config_from_args(args, **overrides)
     narrative, questions = load_demo()
+    max_chapter = narrative.chapter_limit(args.max_chapter)
     agents = load_agents_from_args(args, model=model)
     pipeline = agents.pipeline(config)
     reports = []
     try:
         for demo in questions:
             result = pipeline.answer(
-                narrative, demo.question, max_chapter=args.max_chapter, progress_callback=_print_progress
+                narrative, demo.question, max_chapter=max_chapter, progress_callback=_print_progress
             )
             reports.append((demo, result))
     finally:

@@ -303,7 +303,9 @@ def query(
         text, kept = _bounded(blocks, max_chars)
         # the header is block 0 and each registry entry one block: list the records of the entries that fit
         shown = [
-            Hit(rid, record, 0.0, "state") for entry in view.entries[: max(kept - 1, 0)] for rid, record in entry.current()
+            Hit(rid, record, 0.0, "state")
+            for entry in view.entries[: max(kept - 1, 0)]
+            for rid, record in entry.current()
         ]
         hits = list({h.record_id: h for h in shown}.values())
         empty = not (view.entries or view.edges)

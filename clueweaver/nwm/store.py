@@ -219,13 +219,16 @@ class NarrativeStore:
         """Attach the store to this text of the book. When the text differs from the one the store
         was built on, chapters whose text changed lose their records and become stale, as do
         chapters whose records cited changed text; records of unchanged chapters follow their
-        paragraphs to the new IDs; validity is recomputed. Returns the chapters made stale."""
-        if self.content_hash == narrative.content_hash:
-            return []
+        paragraphs to the new IDs; validity is recomputed. The same holds when the text is the
+        same but its chapters are cut or numbered differently (an older chapter detector).
+        Returns the chapters made stale."""
         new_rows = _book_chapters(narrative)
         old_rows = self._db.execute(
             "SELECT chapter, first_paragraph, last_paragraph, text_hash FROM book_chapters ORDER BY first_paragraph"
         ).fetchall()
+        layout = [(number, first, last, text_hash) for number, _, first, last, text_hash in new_rows]
+        if self.content_hash == narrative.content_hash and sorted(old_rows) == layout:
+            return []
         new_by_chapter = {row[0]: row for row in new_rows}
         with self._transaction() as db:
             stale: set[int] = set()
