@@ -159,6 +159,30 @@ def test_fixture_imports_exports_and_reads_as_of_each_chapter(tmp_path):
         assert "Irene Adler in male costume" not in serialize_state(first, 2)
 
 
+def test_the_same_text_cut_into_other_chapters_rebinds_the_store(tmp_path):
+    # a store built when chapters were counted differently (an older chapter detector) must not
+    # keep records stamped with the old numbers: chapters that no longer match become stale
+    from clueweaver.narrative import Chapter, Narrative
+
+    pid = chapter_paragraph_ids(BOOK, 3)[1]
+    record = record_json(
+        "thread", [pid], BOOK.paragraphs[pid].text[:20], thread="the key", description="lost", status="open"
+    )
+    with NarrativeStore.for_narrative(BOOK, tmp_path) as store:
+        store.replace_chapters(BOOK, {2: [], 3: [record_from_dict({**record, "chapter": 3})]}, origin="test")
+    merged = [Chapter(1, BOOK.chapters[0].title, BOOK.chapters[0].first_paragraph, BOOK.chapters[1].last_paragraph)]
+    merged += [
+        Chapter(n - 1, c.title, c.first_paragraph, c.last_paragraph) for n, c in enumerate(BOOK.chapters[2:], 3)
+    ]
+    recut = Narrative(BOOK.title, BOOK.paragraphs, merged, BOOK.source)
+    assert recut.content_hash == BOOK.content_hash
+    with NarrativeStore.for_narrative(recut, tmp_path) as store:
+        assert store.invalidated == [2, 3] and store.records(5) == []
+        assert store.book_chapter_numbers() == [1, 2, 3, 4]
+    with NarrativeStore.for_narrative(recut, tmp_path) as store:
+        assert store.invalidated == []  # bound to this layout now
+
+
 def test_an_edited_book_carries_unchanged_chapters_over_and_makes_edited_ones_stale(tmp_path):
     def p(book, c, i):
         return chapter_paragraph_ids(book, c)[1 + i]
