@@ -93,16 +93,16 @@ def test_error_bars_are_never_negative_at_0_and_100_percent():
             assert below >= 0 and above >= 0
 
 
-@pytest.mark.parametrize("reply", ["TRUE", "FALSE"])
-def test_eval_report_writes_its_plot_for_a_run_at_an_extreme(tmp_path, capsys, reply):
-    # three TRUE claims: all right (100%) or all wrong (0%); 0/3 and 3/3 used to crash the plot
-    items = [(dict(ITEMS[2][0], item_id=f"t{n}", pair_id=None), None) for n in range(3)]
+@pytest.mark.parametrize("reply, n", [("TRUE", 10), ("FALSE", 3)])
+def test_eval_report_writes_its_plot_for_a_run_at_an_extreme(tmp_path, capsys, reply, n):
+    # n TRUE claims, all right (10/10) or all wrong (0/3): both used to crash the plot
+    items = [(dict(ITEMS[2][0], item_id=f"t{k}", pair_id=None), None) for k in range(n)]
     bench = write_benchmark(tmp_path, items)
     answer = f"<reason>See [14].</reason><answer>{reply}</answer>"
     run_evaluation(_config(bench, tmp_path / "run"), _rag_reader(answer), progress=False)
     assert main(["eval-report", str(tmp_path / "run"), "--output", str(tmp_path / "report")]) == 0
     assert (tmp_path / "report" / "accuracy_latency.png").read_bytes().startswith(b"\x89PNG")
-    expected = "100.0 [43.9, 100.0] n=3" if reply == "TRUE" else "0.0 [0.0, 56.1] n=3"
+    expected = "100.0 [72.2, 100.0] n=10" if reply == "TRUE" else "0.0 [0.0, 56.1] n=3"
     assert expected in capsys.readouterr().out
 
 
