@@ -13,6 +13,7 @@ never reads a paragraph twice.
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -29,6 +30,9 @@ from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
 
 KINDS = ("retrieval", "window", "exhaustive", "nwm")
+# The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
+# the shared data have 1,600-4,500 paragraphs (The Count of Monte Cristo: 15,000).
+REFERENCE_PARAGRAPHS = 4000
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,7 @@ class Preset:
     num_anchors: int = 48
     num_windows: int = 4
     neighbours: int = 1
+    max_length_scale: float = 1.0  # anchors grow with sqrt(book length / REFERENCE_PARAGRAPHS), at most this factor
 
     def __post_init__(self) -> None:
         for name in ("max_selected", "retrieval_paragraphs", "window_paragraphs", "char_budget", "num_anchors"):
@@ -50,6 +55,16 @@ class Preset:
             raise ValueError(f"preset {self.name}: char_budget must be at least 200 characters")
         if self.num_windows < 0 or self.neighbours < 0:
             raise ValueError(f"preset {self.name}: num_windows and neighbours cannot be negative")
+        if self.max_length_scale < 1:
+            raise ValueError(f"preset {self.name}: max_length_scale must be at least 1 (1: no scaling)")
+
+    def anchors_for(self, readable_paragraphs: int) -> int:
+        """How many anchors a book of ``readable_paragraphs`` gets: ``num_anchors`` up to
+        REFERENCE_PARAGRAPHS, then growing with the square root of the length (a fixed count reads
+        half a percent of a 15,000-paragraph novel), capped at ``max_length_scale`` times: the cap
+        on the Finder's cost."""
+        scale = min(max(1.0, math.sqrt(readable_paragraphs / REFERENCE_PARAGRAPHS)), self.max_length_scale)
+        return round(self.num_anchors * scale)
 
     def with_overrides(self, **overrides) -> "Preset":
         unknown = set(overrides) - {f.name for f in dataclasses.fields(self)}
@@ -199,6 +214,33 @@ def merge_spans(spans: list[Span], max_len: int) -> list[Segment]:
     return segments
 
 
+def _retrieval_segments(anchors: list[tuple[int, float]], size: int, window_starts: list[int]) -> list[Segment]:
+    """Retrieval-anchored segments: (paragraph, score) anchors in narrative order cut into groups of
+    ``size``, and also where a window lies between two anchors, so that no segment's span
+    straddles another segment."""
+    groups: list[list[tuple[int, float]]] = []
+    for anchor in sorted(anchors):
+        previous = groups[-1][-1][0] if groups else None
+        if groups and len(groups[-1]) < size and not any(previous < w < anchor[0] for w in window_starts):
+            groups[-1].append(anchor)
+        else:
+            groups.append([anchor])
+    return [
+        Segment(tuple(p for p, _ in group), "retrieval", max(s for _, s in group), tuple(p for p, _ in group))
+        for group in groups
+    ]
+
+
+def second_round_segments(
+    narrative: Narrative, ranking: list[tuple[int, float]], read: set[int], preset: str | Preset
+) -> list[Segment]:
+    """A second retrieval round's segments: the best half of the preset's anchors among paragraphs
+    the first round did not read, grouped in narrative order like retrieval-anchored segments."""
+    preset = get_preset(preset)
+    fresh = [(p, s) for p, s in ranking if p not in read and not narrative[p].is_heading]
+    return _retrieval_segments(fresh[: max(1, preset.num_anchors // 2)], preset.retrieval_paragraphs, [])
+
+
 def segment_narrative(
     narrative: Narrative,
     question: Question,
@@ -225,7 +267,7 @@ def segment_narrative(
     if last < 0:
         raise NarrativeError(f"{narrative.title}: nothing to read before chapter 1")
     index = index if index is not None else get_index(narrative, encoder)
-    ranking = index.rank(question.queries(), max_paragraph=last)
+    ranking = index.rank_question(question, max_paragraph=last)
     scores = np.zeros(last + 1)
     for paragraph_id, score in ranking:
         scores[paragraph_id] = score
@@ -247,7 +289,7 @@ def segment_narrative(
     r, w = preset.retrieval_paragraphs, preset.window_paragraphs
     # chapter headings match title words but are rarely evidence; keep them only as a last resort
     candidates = [(p, s) for p, s in ranking if not narrative[p].is_heading] or ranking
-    anchors = candidates[: preset.num_anchors]
+    anchors = candidates[: preset.anchors_for(last + 1)]
     windows = []
     for paragraph_id, score in anchors[: preset.num_windows]:
         if any(s <= paragraph_id <= e for s, e, *_ in windows):
@@ -256,9 +298,6 @@ def segment_narrative(
         windows.append(Span(start, end, "window", score, (paragraph_id,)))
     segments = merge_spans(windows, max_len=w + r)
     in_window = {i for s in segments for i in s.paragraph_ids}
-    loose = sorted((p, s) for p, s in anchors if p not in in_window)
-    for n in range(0, len(loose), r):
-        group = loose[n : n + r]
-        ids = tuple(p for p, _ in group)
-        segments.append(Segment(ids, "retrieval", max(s for _, s in group), ids))
+    loose = [(p, s) for p, s in anchors if p not in in_window]
+    segments += _retrieval_segments(loose, r, [s.start for s in segments])
     return sorted(segments, key=lambda s: s.start)

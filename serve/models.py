@@ -19,12 +19,13 @@ from clueweaver.reading_room import AskRequest
 
 
 class AskBody(BaseModel):
-    """A question with options, or a claim to check."""
+    """A question with options, a claim to check, or an open question."""
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["mcq", "claim"] = Field(
-        "mcq", description="mcq: a question with options A-D; claim: a TRUE/FALSE claim"
+    kind: Literal["mcq", "claim", "open"] = Field(
+        "mcq",
+        description="mcq: a question with options A-D; claim: a TRUE/FALSE claim; open: a free-text answer",
     )
     question: str = Field(..., description="the question, or the claim's text")
     options: dict[str, str] = Field(
@@ -176,7 +177,9 @@ class Answer(Body):
     """An answer (``clueweaver.pipeline.Result.to_dict()``)."""
 
     system: str
-    answer: str = Field(..., description="an option's label, or TRUE/FALSE for a claim")
+    answer: str = Field(
+        ..., description="an option's label, TRUE/FALSE for a claim, or an open question's free-text answer"
+    )
     rationale: str = Field(..., description="cites paragraphs as [N]")
     citations: list[int] = Field(..., description="the cited paragraph IDs that are in the evidence packet")
     invalid_citations: list[int]

@@ -179,11 +179,14 @@ def test_demo_runs_end_to_end_on_the_tiny_model(tiny_qwen3_path, capsys, monkeyp
 
 
 @pytest.mark.slow
-def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, capsys):
+@pytest.mark.parametrize("hops", [1, 2])
+def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, capsys, hops):
     output = tmp_path / "bench.json"
     args = [
         "bench",
         "pipeline",
+        "--hops",
+        str(hops),
         "--shape",
         "tiny",
         "--model-shape",
@@ -207,7 +210,9 @@ def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, c
     assert all(seconds > 0 for stage, seconds in payload["pipeline_s"].items() if stage != "pack")
     assert payload["ratio"] == round(payload["pipeline_s"]["total"] / payload["direct_s"]["total"], 3) > 0
     shape, target = payload["measured_shape"], payload["target_shape"]
-    assert shape["finder_generate_calls_per_question"] == 1 and shape["finder_batch"] == target["segments"] == 4
+    assert shape["finder_generate_calls_per_question"] == hops and shape["finder_batch"] == target["segments"] == 4
+    # the second round: segments of unread paragraphs the first round's citations lead to
+    assert (shape["second_round_batch"] > 0) == (hops == 2) and ("--hops 2" in payload["command"]) == (hops == 2)
     assert shape["interpreter_calls_per_question"] == 2  # the provisional pass and one self-calibration pass
     # forced output lengths (random weights never stop by themselves on cue)
     assert shape["finder_new_tokens"] == {"min": 8, "mean": 8, "max": 8}
@@ -250,7 +255,7 @@ def test_bench_recall_meets_the_retrieval_bars_on_the_shared_books(tmp_path, cap
     (gutenqa,), (tuning,), (held_out,) = json.loads(output.with_suffix(".json").read_text()).values()
     assert gutenqa["segments"]["fully_covered"] >= 25 and gutenqa["items"] == 26
     assert gutenqa["segments"]["fully_covered"] > gutenqa["bm25_top10"]["fully_covered"]
-    assert (tuning["items"], held_out["items"]) == (63, 24)
+    assert (tuning["items"], held_out["items"]) == (87, 72)
     for result in (tuning, held_out):
         assert result["segments"]["evidence_recall"] > result["bm25_same_k"]["evidence_recall"]
         assert result["mean_candidate_paragraphs"] < 64

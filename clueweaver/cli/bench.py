@@ -82,6 +82,9 @@ def add_pipeline(kinds) -> None:
     p.add_argument(
         "--model-dir", default=None, help="where the random checkpoint is built (default: the cache folder)"
     )
+    p.add_argument(
+        "--hops", type=int, choices=(1, 2), default=1, help="2: with the second retrieval round and its Finder call"
+    )
     p.add_argument("--output", default=None, help="also write the JSON to this file")
     p.set_defaults(run=run_pipeline)
 
@@ -91,7 +94,7 @@ def run_pipeline(args) -> int:
     payload = bench_pipeline(
         shape=args.shape, model_shape=args.model_shape, device=args.device, agents=args.agents,
         repeats=args.repeats, warmup=args.warmup, fast_decode=False if args.dynamic_cache else None,
-        max_batch_size=args.max_batch_size, model_dir=args.model_dir,
+        max_batch_size=args.max_batch_size, model_dir=args.model_dir, hops=args.hops,
     )  # fmt: skip
     print_json(payload)
     if output:

@@ -53,10 +53,15 @@ def output_path(option: str | None, *, folder: bool = False) -> Path | None:
 
 
 def add_question_arguments(parser: argparse.ArgumentParser) -> None:
-    """--question/--option/--claim, shared by every command that asks something of a book."""
-    parser.add_argument("--question", help="a multiple-choice question (give its options with --option)")
+    """--question/--option/--claim/--open, shared by every command that asks something of a book."""
+    parser.add_argument(
+        "--question", help="a question: multiple-choice with --option, an open question (free-text answer) without"
+    )
     parser.add_argument(
         "--option", action="append", default=[], metavar='A="text"', help="an answer option, repeatable"
+    )
+    parser.add_argument(
+        "--open", action="store_true", help="read --question as an open question (the default without --option)"
     )
     parser.add_argument(
         "--claim",
@@ -68,25 +73,47 @@ def add_question_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def question_from_args(args) -> Question:
-    """The question or claim the arguments ask; a UsageError says which combination is wrong."""
+def _options_from_args(raw_options: list[str]) -> dict[str, str]:
     options = {}
-    for raw in args.option:
+    for raw in raw_options:
         label, sep, text = raw.partition("=")
         if not sep:
             raise UsageError(f'--option must look like A="text", got {raw!r}')
         options[label.strip().upper()] = text.strip()
+    return options
+
+
+def question_from_args(args) -> Question:
+    """The question, claim or open question the arguments ask; a UsageError says which combination
+    is wrong. ``--question`` without ``--option`` is an open question (a free-text answer)."""
+    options = _options_from_args(args.option)
     if isinstance(args.claim, str):
-        if args.question or options:
-            raise UsageError("give either --claim TEXT or --question with --option, not both")
+        if args.question or options or args.open:
+            raise UsageError("give either --claim TEXT or --question (with --option, or --open), not both")
+        if not args.claim.strip():
+            raise UsageError("--claim is empty: give the claim's text")
         return Question.claim(args.claim)
-    if not args.question:
-        raise UsageError("give --question (with --option A=... for each option) or --claim")
+    if args.question is None:
+        raise UsageError(
+            "give --question (with --option A=... for each option, or none for an open question) or --claim"
+        )
+    if not args.question.strip():
+        raise UsageError("--question is empty: give the question's text")
     if args.claim:
-        if options:
-            raise UsageError("a claim takes no --option")
+        if options or args.open:
+            raise UsageError("a claim takes no --option and is not --open")
         return Question.claim(args.question)
-    return Question(args.question, options)
+    if args.open and options:
+        raise UsageError(
+            f"an open question takes no --option (got {', '.join(options)}); drop --open to ask a multiple-choice "
+            "question, or the --option flags to ask an open one"
+        )
+    if len(options) == 1:
+        raise UsageError(
+            f"one --option ({next(iter(options))}) makes no multiple-choice question: give two to four, or none "
+            "for an open question"
+        )
+    return Question(args.question, options) if options else Question.open(args.question)
 
 
 def add_encoder_argument(parser: argparse.ArgumentParser) -> None:
@@ -202,6 +229,14 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
         "--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass"
     )
     add_segment_source_arguments(parser, default=None)
+    parser.add_argument(
+        "--hops",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="2: the paragraphs the Finder cites seed a second retrieval round over the rest of the book and one "
+        "more batched Finder call (off by default: docs/retrieval.md has its recall and cost)",
+    )
     add_encoder_argument(parser)
 
 
@@ -265,6 +300,8 @@ def pipeline_settings_from_args(args) -> dict:
     if args.no_self_calibration:
         values["self_calibration"] = False
     values.update(segment_source_settings(args))
+    if args.hops:
+        values["hops"] = args.hops
     return values
 
 

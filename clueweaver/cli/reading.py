@@ -157,7 +157,7 @@ def _print_progress(stage: str, info: dict) -> None:
 
 def add_ask(sub) -> None:
     p = sub.add_parser(
-        "ask", help="answer a multiple-choice question or check a claim about a book, with cited evidence"
+        "ask", help="answer a question (multiple-choice or open) or check a claim about a book, with cited evidence"
     )
     p.add_argument("book", help=".txt, .md, .epub or .jsonl")
     add_question_arguments(p)

@@ -23,6 +23,13 @@ from clueweaver.evaluation.metrics import (
     pair_accuracy,
     wilson_interval,
 )
+from clueweaver.evaluation.open_answers import (
+    compare_open,
+    compare_open_markdown,
+    is_open_record,
+    open_markdown,
+    open_summary,
+)
 from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
     RUN_FILE,
@@ -31,6 +38,7 @@ from clueweaver.evaluation.records import (
     read_predictions,
     record_key,
 )
+from clueweaver.evaluation.tables import markdown_table
 
 SUMMARY_FORMAT = "clueweaver-eval-summary/1"
 TOTAL_STAGE = "total"
@@ -65,10 +73,12 @@ def _latency(scored: Sequence[dict]) -> dict:
 
 
 def summarize(records: Iterable[dict]) -> dict:
-    """The summary of one system's records (one or several datasets)."""
+    """The summary of one system's records (one or several datasets): accuracy over labelled
+    items, open-answer scores over open questions (``open_answers``), audits and latency over both."""
     records = list(records)
     system = _single_system(records)
     scored = [r for r in records if is_scored(r)]
+    closed = [r for r in scored if not is_open_record(r)]
     by_dataset: dict[str, list[dict]] = defaultdict(list)
     for record in scored:
         by_dataset[record["benchmark"]].append(record)
@@ -79,20 +89,22 @@ def summarize(records: Iterable[dict]) -> dict:
 
     datasets = {}
     for name in sorted(set(by_dataset) | set(skipped)):
-        rows = by_dataset.get(name, [])
+        rows = [r for r in by_dataset.get(name, []) if not is_open_record(r)]
         block = _accuracy_block([r["correct"] for r in rows])
         block["skipped_unlabelled"] = skipped.get(name, 0)
         paired = [(r["pair_id"], r["correct"]) for r in rows if r["pair_id"] is not None]
         block["pair_accuracy"] = pair_accuracy(paired).to_dict() if paired else None
-        datasets[name] = {**block, **_audits(rows)}
+        block["open_answers"] = open_summary([r for r in by_dataset.get(name, []) if is_open_record(r)])
+        datasets[name] = {**block, **_audits(by_dataset.get(name, []))}
     accuracies = [d["accuracy"] for d in datasets.values() if d["accuracy"] is not None]
     return {
         "format": SUMMARY_FORMAT,
         "system": system,
         "skipped_unlabelled": sum(skipped.values()),
-        "overall": _accuracy_block([r["correct"] for r in scored]),
+        "overall": _accuracy_block([r["correct"] for r in closed]),
         "macro_accuracy": sum(accuracies) / len(accuracies) if accuracies else None,
         "datasets": datasets,
+        "open_answers": open_summary([r for r in scored if is_open_record(r)]),
         **_audits(scored),
         "latency": _latency(scored),
     }
@@ -107,13 +119,18 @@ def _audits(scored: Sequence[dict]) -> dict:
 
 
 def compare(records_a: Iterable[dict], records_b: Iterable[dict]) -> dict:
-    """McNemar and error transitions from A to B on the items both scored, overall and per dataset."""
+    """McNemar and error transitions from A to B on the labelled items both scored, overall and per
+    dataset; on open questions, paired bootstrap intervals and permutation tests (``open_answers``)."""
     a = {record_key(r): r for r in records_a if is_scored(r)}
     b = {record_key(r): r for r in records_b if is_scored(r)}
     common = sorted(a.keys() & b.keys())
     if not common:
         raise RecordError("the two runs share no scored item; a paired comparison needs identical items")
-    differing = [key for key in common if a[key]["answer"] != b[key]["answer"]]
+    differing = [
+        key
+        for key in common
+        if (a[key]["answer"], a[key].get("references")) != (b[key]["answer"], b[key].get("references"))
+    ]
     if differing:
         benchmark, item_id = differing[0]
         raise RecordError(
@@ -131,8 +148,10 @@ def compare(records_a: Iterable[dict], records_b: Iterable[dict]) -> dict:
             "transitions": error_transitions(outcomes_a, outcomes_b).to_dict(),
         }
 
+    closed = [key for key in common if not is_open_record(a[key])]
+    opened = [key for key in common if is_open_record(a[key])]
     by_dataset: dict[str, list] = defaultdict(list)
-    for key in common:
+    for key in closed:
         by_dataset[key[0]].append(key)
     return {
         "system_a": _single_system(list(a.values())),
@@ -140,8 +159,9 @@ def compare(records_a: Iterable[dict], records_b: Iterable[dict]) -> dict:
         "items": len(common),
         "only_in_a": len(a.keys() - b.keys()),
         "only_in_b": len(b.keys() - a.keys()),
-        **paired(common),
+        **(paired(closed) if closed else {}),
         "datasets": {name: paired(keys) for name, keys in sorted(by_dataset.items())},
+        "open_answers": compare_open([a[k] for k in opened], [b[k] for k in opened]) if opened else None,
     }
 
 
@@ -213,14 +233,6 @@ def _audit_cells(block: dict) -> list[str]:
     ]
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    return [
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join("---" for _ in header) + "|",
-        *("| " + " | ".join(row) + " |" for row in rows),
-    ]
-
-
 def markdown(summaries: dict[str, dict]) -> str:
     """Accuracy (per dataset, pair accuracy, overall, macro), audits and latency tables, one row
     per labelled summary. Accuracy cells: percent [Wilson 95% interval] n=items."""
@@ -247,7 +259,7 @@ def markdown(summaries: dict[str, dict]) -> str:
             ]
         )
     lines = ["## Accuracy", "", "Percent correct [Wilson 95% interval] n=items; pairs: both claims right.", ""]
-    lines += _table(header, rows)
+    lines += markdown_table(header, rows)
 
     lines += ["", "## Citation and format audit", "", "count/denominator (rate); per dataset, then all datasets.", ""]
     audit_rows = []
@@ -256,7 +268,7 @@ def markdown(summaries: dict[str, dict]) -> str:
         if len(blocks) != 1:
             blocks.append(("all", s))
         audit_rows += [[label, name, *_audit_cells(block)] for name, block in blocks]
-    lines += _table(
+    lines += markdown_table(
         [
             "system",
             "dataset",
@@ -277,13 +289,17 @@ def markdown(summaries: dict[str, dict]) -> str:
             latency_rows.append(
                 [label, stage, *(f"{stats[k]:.3f}" for k in ("mean", "median", "p90", "max")), str(stats["items"])]
             )
-    lines += _table(["system", "stage", "mean", "median", "p90", "max", "items"], latency_rows)
-    return "\n".join(lines) + "\n"
+    lines += markdown_table(["system", "stage", "mean", "median", "p90", "max", "items"], latency_rows)
+    opened = open_markdown(summaries)
+    return "\n".join(lines) + "\n" + (f"\n{opened}" if opened else "")
 
 
 def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> str:
     """The paired comparison as a table: accuracies, discordant counts, exact McNemar p and
-    transitions from A to B, overall and per dataset."""
+    transitions from A to B, overall and per dataset; then the open-answer comparison, if any."""
+    opened = compare_open_markdown(result["open_answers"], label_a, label_b) if result.get("open_answers") else ""
+    if "mcnemar" not in result:  # open questions only
+        return f"Items in both runs: {result['items']}.\n\n{opened}"
     rows = []
     for name, block in [("overall", result), *result["datasets"].items()]:
         m, t = block["mcnemar"], block["transitions"]
@@ -310,7 +326,7 @@ def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> st
         f"Fixed = {label_a} wrong and {label_b} right; broken = the reverse.",
         "",
     ]
-    lines += _table(
+    lines += markdown_table(
         [
             "dataset",
             "items",
@@ -326,7 +342,7 @@ def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> st
         ],
         rows,
     )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + (f"\n{opened}" if opened else "")
 
 
 # --- plot ---------------------------------------------------------------------------------------

@@ -85,5 +85,6 @@ def warnings_for(interpretation: Interpretation) -> list[str]:
     if interpretation.calibration_skipped:
         notes.append(f"self-calibration skipped: {interpretation.calibration_skipped}")
     if interpretation.fallback:
-        notes.append(f"no Interpreter output could be read: fallback answer {interpretation.answer} (flagged)")
+        fallback = f"fallback answer {interpretation.answer}" if interpretation.answer else "no answer"
+        notes.append(f"no Interpreter output could be read: {fallback} (flagged)")
     return notes

@@ -31,10 +31,11 @@ class ParseResult:
     """One agent reply, read.
 
     ``format_valid``: a non-empty ``<reason>`` and an ``<answer>`` were found. ``answer_legal``:
-    the answer normalizes to a legal label (YES/NO, a letter of the question, TRUE/FALSE), then
-    in ``answer``. ``cited_ids``: paragraph IDs referenced in the rationale that are allowed (all
-    of them when no allowed set was given), ascending; ``invalid_ids``: the referenced IDs outside
-    the allowed set, and the ends of ranges too long to expand. ``raw``: the reply as received.
+    the answer normalizes to a legal label (YES/NO, a letter of the question, TRUE/FALSE) or, for
+    an open question, to non-empty text, then in ``answer``. ``cited_ids``: paragraph IDs
+    referenced in the rationale that are allowed (all of them when no allowed set was given),
+    ascending; ``invalid_ids``: the referenced IDs outside the allowed set, and the ends of ranges
+    too long to expand. ``raw``: the reply as received.
     """
 
     format_valid: bool
@@ -96,6 +97,8 @@ def _extract(text: str) -> tuple[str | None, str | None]:
 # --- answers ----------------------------------------------------------------------------------
 
 _MARKDOWN = re.compile(r"[*_`]")
+_OPEN_PREFIX = re.compile(r"^(?:(?:the|my)\s+)?(?:final\s+)?answer(?:\s+is)?\s*:\s*", re.IGNORECASE)
+_OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echoed by a confused model
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
 _ANSWER_PREFIX = re.compile(
     r"^(?:(?:the|my)\s+)?(?:final\s+|correct\s+|best\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\-]?\s*",
@@ -163,8 +166,19 @@ def normalize_choice(answer: str, question: Question) -> str | None:
     return letter if letter in question.options else None
 
 
+def normalize_open_answer(answer: str) -> str | None:
+    """A free-text answer on one line, without markdown emphasis, surrounding quotes or an "Answer:"
+    prefix; None when nothing with a letter or a digit is left (an empty or "..." answer)."""
+    text = _clean(_OPEN_PREFIX.sub("", _clean(answer)))
+    if not re.search(r"[^\W_]", text) or _comparable(text) == _comparable(_OPEN_PLACEHOLDER):
+        return None
+    return text
+
+
 def normalize_answer(answer: str, question: Question) -> str | None:
-    """A legal label of ``question`` (a letter or TRUE/FALSE), or None."""
+    """A legal answer of ``question`` (a letter, TRUE/FALSE, or an open question's text), or None."""
+    if question.is_open:
+        return normalize_open_answer(answer)
     return normalize_claim_answer(answer) if question.is_claim else normalize_choice(answer, question)
 
 
@@ -247,8 +261,8 @@ def parse_finder(text: str, allowed_ids: Iterable[int] | None = None) -> ParseRe
 
 
 def parse_interpreter(text: str, question: Question, allowed_ids: Iterable[int] | None = None) -> ParseResult:
-    """An Interpreter reply: an option letter of ``question`` or TRUE/FALSE; ``allowed_ids`` is
-    normally the evidence packet's paragraph IDs."""
+    """An Interpreter reply: an option letter of ``question``, TRUE/FALSE, or an open question's
+    free text; ``allowed_ids`` is normally the evidence packet's paragraph IDs."""
     if not isinstance(question, Question):
         raise TypeError(f"parse_interpreter needs a clueweaver Question, got {type(question).__name__}")
     return _parse(text, lambda answer: normalize_answer(answer, question), allowed_ids)
