@@ -114,12 +114,15 @@ class OpenAIBackend(GenerationBackend):
         """Token IDs when a local tokenizer is given; otherwise the server is the judge of length."""
         return encode_prompt(self.tokenizer, messages, self.chat_format) if self.tokenizer else None
 
-    def count_tokens(self, messages: Conversation) -> int:
+    def check_counting(self) -> None:
         if self.tokenizer is None:
             raise BackendError(
                 f"openai backend for {self.model}: counting tokens locally needs the model's tokenizer; pass "
                 "--tokenizer NAME|PATH (tokenizer= in Python): a local folder, or a Hugging Face id in the local cache"
             )
+
+    def count_tokens(self, messages: Conversation) -> int:
+        self.check_counting()
         return super().count_tokens(messages)
 
     def _generate(self, conversations, prompts, sampling: SamplingConfig, adapter: str | None) -> list[Generation]:

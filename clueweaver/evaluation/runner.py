@@ -28,6 +28,7 @@ from tqdm import tqdm
 from clueweaver.agents import load_agents
 from clueweaver.backends import SamplingConfig
 from clueweaver.benchmarks import load_benchmark
+from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.judge import JudgeConfig
 from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
 from clueweaver.evaluation.records import (
@@ -184,12 +185,6 @@ class EvalConfig:
         if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
             raise EvalError(
                 f"direct budget {self.direct_budget!r}: use {' or '.join(DIRECT_BUDGETS)} or a number of tokens"
-            )
-        if self.system == "direct" and self.backend == "openai" and not self.tokenizer:
-            raise EvalError(
-                "the direct reader cuts the book to a token budget, and an OpenAI-compatible server cannot count "
-                "tokens before a request: pass --tokenizer NAME|PATH, the served model's tokenizer (a local folder "
-                "with tokenizer.json, or a Hugging Face id in the local cache)"
             )
         if self.path is not None:
             self.path = str(Path(self.path).resolve())
@@ -566,10 +561,14 @@ def build_reader(config: EvalConfig) -> PipelineReader:
             return reader_output(pipeline.answer(narrative, question, max_paragraph=max_paragraph))
     elif config.system == "direct":
         budget = int(config.direct_budget) if config.direct_budget.isdigit() else config.direct_budget
-        direct = DirectReader(
-            agents.interpreter, budget=budget, adapter=agents.interpreter_adapter, sampling=config.direct_sampling(),
-            evidence_tokens=pipeline.config.context_tokens,
-        )  # fmt: skip
+        try:
+            direct = DirectReader(
+                agents.interpreter, budget=budget, adapter=agents.interpreter_adapter,
+                sampling=config.direct_sampling(), evidence_tokens=pipeline.config.context_tokens,
+            )  # fmt: skip
+        except ClueWeaverError:  # e.g. a served model whose tokens cannot be counted here
+            agents.close()
+            raise
 
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(direct.answer(narrative, question, max_paragraph=max_paragraph))
