@@ -7,15 +7,18 @@ frozen held-out multi-hop checks, and the recall-vs-cost curve; ``pipeline``
 """
 
 from clueweaver.bench.pipeline import BENCH_SHAPES, MODEL_SHAPES, bench_pipeline
-from clueweaver.bench.recall import bench_recall
+from clueweaver.bench.recall import bench_ablations, bench_recall, plot_curve, recall_curve
 from clueweaver.bench.retrieval import SAMPLE_QUESTION, bench_retrieval, load_book
 
 __all__ = [
     "BENCH_SHAPES",
     "MODEL_SHAPES",
     "SAMPLE_QUESTION",
+    "bench_ablations",
     "bench_pipeline",
     "bench_recall",
     "bench_retrieval",
     "load_book",
+    "plot_curve",
+    "recall_curve",
 ]

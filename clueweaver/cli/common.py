@@ -35,6 +35,11 @@ def print_json(payload) -> None:
     sys.stdout.write("\n")
 
 
+def announce(line: str) -> None:
+    """A one-line notice for the person at the terminal (stderr, so --json output stays clean)."""
+    print(line, file=sys.stderr)
+
+
 def output_path(option: str | None, *, folder: bool = False) -> Path | None:
     """The ``--output`` file (or ``folder``) of a long command, its folder made before the run,
     not after it."""

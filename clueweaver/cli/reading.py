@@ -14,6 +14,7 @@ from clueweaver.cli.common import (
     add_pipeline_arguments,
     add_question_arguments,
     add_segment_source_arguments,
+    announce,
     load_agents_from_args,
     model_from_args,
     pipeline_config_from_args,
@@ -42,7 +43,7 @@ def add_index(sub) -> None:
 def run_index(args) -> int:
     narrative = load_narrative(args.book)
     started = time.perf_counter()
-    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir)
+    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
     summary = {
         "book": args.book,
         "title": narrative.title,
@@ -120,7 +121,7 @@ def run_segment(args) -> int:
     max_chapter = narrative.chapter_limit(args.max_chapter)
     last = reading_limit(narrative, max_chapter, None)
     encoder = None if args.encoder == "none" else args.encoder
-    index = get_index(narrative, encoder, cache_dir=args.cache_dir)
+    index = get_index(narrative, encoder, cache_dir=args.cache_dir, announce=announce)
     settings = segment_source_settings(args)
     request = SourceRequest(
         narrative, question, preset, index, max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir")
@@ -174,9 +175,10 @@ def run_ask(args) -> int:
     narrative = load_narrative(args.book)
     max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
     agents = load_agents_from_args(args, model=model)
+    index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
     try:
         result = agents.pipeline(config).answer(
-            narrative, question, max_chapter=max_chapter, progress_callback=_print_progress
+            narrative, question, max_chapter=max_chapter, index=index, progress_callback=_print_progress
         )
     finally:
         agents.close()

@@ -34,10 +34,13 @@ def _plain_bm25(narrative: Narrative) -> BM25Okapi:
     return _PLAIN_INDEXES[narrative.content_hash]
 
 
-def plain_bm25_ranking(narrative: Narrative, question: Question) -> list[int]:
+def plain_bm25_ranking(narrative: Narrative, question: Question, *, per_option: bool = False) -> list[int]:
     """Paragraph IDs, best first, by the reference baseline: rank-bm25's Okapi over lowercase word
-    tokens (no stemming, no stop words) with the question and its options joined into ONE query."""
-    scores = _plain_bm25(narrative).get_scores(_PLAIN_WORD.findall(joined_query(question).lower()))
+    tokens (no stemming, no stop words) with the question and its options joined into ONE query
+    (``per_option``: scores summed over the question and each question-plus-option query)."""
+    bm25 = _plain_bm25(narrative)
+    queries = question.queries() if per_option else [joined_query(question)]
+    scores = sum(bm25.get_scores(_PLAIN_WORD.findall(query.lower())) for query in queries)
     return [i for i, _ in ranking_from_scores(scores)]
 
 
@@ -130,9 +133,9 @@ def format_report(reports: Sequence[RecallReport], title: str) -> str:
     lines = [
         f"### {title}",
         "",
-        "| preset | items | candidate paragraphs | segments: full / recall | packet (no Finder) | packet (perfect "
-        "Finder) | BM25 same k | BM25 top-10 |",
-        "|---|---|---|---|---|---|---|---|",
+        "| preset | items | candidate paragraphs | segments: full / recall | BM25 same k | margin (full) | packet (no "
+        "Finder) | packet (perfect Finder) | BM25 top-10 |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for report in reports:
         s = report.summary()
@@ -140,9 +143,11 @@ def format_report(reports: Sequence[RecallReport], title: str) -> str:
         def cell(key):
             return f"{s[key]['fully_covered']}/{s['items']} / {s[key]['evidence_recall']:.3f}"
 
+        ours, bm25 = s["segments"]["fully_covered"], s["bm25_same_k"]["fully_covered"]
+        margin = f"{ours / bm25 - 1:+.0%}" if bm25 else "-"
         lines.append(
             f"| {s['preset']} | {s['items']} | {s['mean_candidate_paragraphs']} | {cell('segments')} | "
-            f"{cell('packet_without_finder')} | {cell('packet_with_perfect_finder')} | {cell('bm25_same_k')} | "
-            f"{cell('bm25_top10')} |"
+            f"{cell('bm25_same_k')} | {margin} | {cell('packet_without_finder')} | "
+            f"{cell('packet_with_perfect_finder')} | {cell('bm25_top10')} |"
         )
     return "\n".join(lines)

@@ -271,15 +271,25 @@ def build_index(
     use_cache: bool = True,
     show_progress: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    announce: Callable[[str], None] | None = None,
     **options,
 ) -> RetrievalIndex:
     """Tokenize and embed a narrative, reading and writing the disk cache. ``progress(done,
     total)`` hears how many paragraphs are embedded so far (the embedding then runs in chunks of
-    ``PROGRESS_CHUNK``), for a caller that shows indexing progress."""
+    ``PROGRESS_CHUNK``), for a caller that shows indexing progress; ``announce(line)`` hears once,
+    before any work, that the index is being built and where it will be cached (nothing when the
+    cache has it)."""
     encoder = load_encoder(encoder)
     book_dir = book_cache_dir(narrative.content_hash, cache_dir)
-
     terms_path = book_dir / "bm25_terms.npz"
+    vectors_path = book_dir / f"dense_{_safe_name(encoder.name)}.npy" if encoder is not None else None
+    if announce and not (use_cache and terms_path.exists() and (vectors_path is None or vectors_path.exists())):
+        what = "BM25" + (f" and {encoder.name} embeddings" if encoder is not None else "")
+        announce(
+            f"Indexing {narrative.title!r} ({len(narrative):,} paragraphs: {what}); this happens once"
+            + (f", later runs read the cache in {book_dir}" if use_cache else "")
+        )
+
     terms = _load_cached(terms_path, _load_terms) if use_cache else None
     if terms is None or len(terms) != len(narrative):
         terms = TermMatrix.from_texts([p.text for p in narrative.paragraphs])
@@ -289,7 +299,6 @@ def build_index(
 
     embeddings = None
     if encoder is not None:
-        vectors_path = book_dir / f"dense_{_safe_name(encoder.name)}.npy"
         embeddings = _load_cached(vectors_path, lambda p: np.load(p, allow_pickle=False)) if use_cache else None
         if embeddings is not None and embeddings.shape[0] != len(narrative):
             warnings.warn(f"index cache entry {vectors_path} has the wrong shape; rebuilding it")
@@ -311,15 +320,17 @@ def get_index(
     encoder: str | DenseEncoder | None = "auto",
     *,
     cache_dir: str | Path | None = None,
+    announce: Callable[[str], None] | None = None,
     **options,
 ) -> RetrievalIndex:
-    """The book's index, from this process's memory when it was built here before."""
+    """The book's index, from this process's memory when it was built here before (``announce``:
+    see ``build_index``)."""
     encoder_key = encoder if isinstance(encoder, (str, type(None))) else getattr(encoder, "name", id(encoder))
     key = (narrative.content_hash, encoder_key, str(cache_dir), tuple(sorted(options.items())))
     if key in _MEMORY:
         _MEMORY.move_to_end(key)
         return _MEMORY[key]
-    index = build_index(narrative, encoder, cache_dir=cache_dir, **options)
+    index = build_index(narrative, encoder, cache_dir=cache_dir, announce=announce, **options)
     _MEMORY[key] = index
     while len(_MEMORY) > _MEMORY_SIZE:
         _MEMORY.popitem(last=False)
