@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import yaml
@@ -103,12 +104,15 @@ def get_preset(name: str | Preset) -> Preset:
 @dataclass(frozen=True)
 class Segment:
     """Paragraphs the Finder reads as one unit: a contiguous run (windows, exhaustive tiles) or a
-    group of top-ranked paragraphs in narrative order (retrieval-anchored segments)."""
+    group of top-ranked paragraphs in narrative order (retrieval-anchored segments). ``source``
+    names what proposed it (``plain``: the segmenter; ``nwm``: the world model's records; two
+    sources joined by ``+`` when their spans merged), so a trace says where each one came from."""
 
     paragraph_ids: tuple[int, ...]
     kind: str
     score: float = 0.0  # best fused retrieval score among its anchors
     anchor_ids: tuple[int, ...] = field(default=())
+    source: str = "plain"
 
     def __post_init__(self) -> None:
         ids = self.paragraph_ids
@@ -118,8 +122,10 @@ class Segment:
             raise ValueError(f"unknown segment kind {self.kind!r}")
 
     @classmethod
-    def span(cls, start: int, end: int, kind: str, score: float = 0.0, anchor_ids=()) -> "Segment":
-        return cls(tuple(range(start, end + 1)), kind, score, tuple(sorted(anchor_ids)))
+    def span(
+        cls, start: int, end: int, kind: str, score: float = 0.0, anchor_ids=(), source: str = "plain"
+    ) -> "Segment":
+        return cls(tuple(range(start, end + 1)), kind, score, tuple(sorted(anchor_ids)), source)
 
     @property
     def is_contiguous(self) -> bool:
@@ -150,6 +156,7 @@ class Segment:
             "span": [self.start, self.end],
             "score": round(self.score, 6),
             "anchor_ids": list(self.anchor_ids),
+            "source": self.source,
         }
         if narrative is not None:
             payload["chars"] = self.chars(narrative)
@@ -168,26 +175,42 @@ def _best_run(scores: np.ndarray, anchor: int, length: int, last: int) -> tuple[
     return int(best), int(best + length - 1)
 
 
-def merge_spans(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
+class Span(NamedTuple):
+    """A candidate run of paragraphs before merging: ``start``-``end``, its kind and score, the
+    paragraphs that earned it (``anchors``) and the source that proposed it."""
+
+    start: int
+    end: int
+    kind: str
+    score: float
+    anchors: tuple[int, ...]
+    source: str = "plain"
+
+
+def merge_spans(spans: list[Span], max_len: int) -> list[Segment]:
     """Merge overlapping spans while the union stays within ``max_len`` paragraphs; otherwise trim
-    the later span to start after the earlier one, so segments never share a paragraph."""
+    the later span to start after the earlier one, so segments never share a paragraph. A merged
+    segment keeps the first span's kind and names every source that went into it."""
     merged: list[list] = []
-    for start, end, kind, score, anchors in sorted(spans):
+    for start, end, kind, score, anchors, source in sorted(spans):
         if merged and start <= merged[-1][1]:
             last = merged[-1]
             if max(end, last[1]) - last[0] + 1 <= max_len:
                 last[1] = max(last[1], end)
                 last[3] = max(last[3], score)
                 last[4] = last[4] + anchors
+                last[5].add(source)
                 continue
             start = last[1] + 1
             if start > end:
                 last[4] = last[4] + anchors
+                last[5].add(source)
                 continue
-        merged.append([start, end, kind, score, anchors])
+        merged.append([start, end, kind, score, anchors, {source}])
     segments = []
-    for start, end, kind, score, anchors in merged:
-        segments.append(Segment.span(start, end, kind, score, {a for a in anchors if start <= a <= end}))
+    for start, end, kind, score, anchors, sources in merged:
+        kept = {a for a in anchors if start <= a <= end}
+        segments.append(Segment.span(start, end, kind, score, kept, "+".join(sorted(sources))))
     return segments
 
 
@@ -272,7 +295,7 @@ def segment_narrative(
         if any(s <= paragraph_id <= e for s, e, *_ in windows):
             continue
         start, end = _best_run(scores, paragraph_id, w, last)
-        windows.append((start, end, "window", score, (paragraph_id,)))
+        windows.append(Span(start, end, "window", score, (paragraph_id,)))
     segments = merge_spans(windows, max_len=w + r)
     in_window = {i for s in segments for i in s.paragraph_ids}
     loose = [(p, s) for p, s in anchors if p not in in_window]

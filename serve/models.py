@@ -33,7 +33,10 @@ class AskBody(BaseModel):
     )
     preset: str | None = Field(None, description="reading preset (GET /api/presets); default: the server's")
     max_chapter: int | None = Field(
-        None, ge=0, description="read chapters 1..N only (spoiler-free); default: the whole book"
+        None,
+        ge=0,
+        description="read chapters 1..N only (spoiler-free), N a chapter's number from /chapters (its position; "
+        "show its label); default: the whole book",
     )
     self_calibration: bool | None = Field(None, description="re-check risky answers; default: the server's setting")
 
@@ -128,8 +131,12 @@ class Deleted(Body):
 
 
 class Chapter(Body):
-    number: int = Field(..., description="1-based")
+    number: int = Field(..., description="1-based position in reading order: what max_chapter takes")
+    label: str = Field(
+        ..., description="the number a reader uses, as the book numbers it: '24', or '1.2' for chapter II of story I"
+    )
     title: str
+    part: str | None = Field(..., description="the heading of the part or story the chapter belongs to")
     first_paragraph: int
     last_paragraph: int
 

@@ -258,7 +258,9 @@ def test_a_chapter_limit_holds_end_to_end():
         m["content"] for call in backend.calls for conversation in call.conversations for m in conversation
     )
     assert not [text for text in later if text in seen]
-    assert result.trace["reading_limit"] == {"max_chapter": limit, "max_paragraph": None, "last_paragraph": last}
+    assert result.trace["reading_limit"] == {
+        "max_chapter": limit, "max_chapter_label": str(limit), "max_paragraph": None, "last_paragraph": last
+    }  # fmt: skip
 
     by_paragraph, _ = run(WHY, answer_options={"max_paragraph": 20})
     assert max(i for s in by_paragraph.trace["segments"] for i in s["paragraph_ids"]) <= 20

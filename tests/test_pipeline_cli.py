@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
@@ -77,7 +78,7 @@ def test_ask_json_holds_the_result_and_the_trace_and_flags_reach_the_pipeline(sc
 
 def test_bad_requests_are_clean_errors(scripted_server, capsys, tmp_path):
     assert main(ask("--max-chapter", "12")) == 2
-    assert "chapter limit 12 is beyond the book's 7 chapters" in capsys.readouterr().err
+    assert "no chapter 12 (the book's chapters are 1-7" in capsys.readouterr().err
     assert main(ask("--preset", "nope")) == 2
     assert "unknown preset 'nope'" in capsys.readouterr().err
     assert main(ask("--device", "cpu")) == 2
@@ -260,3 +261,34 @@ def test_a_bad_pipeline_config_is_a_clear_error(scripted_server, tmp_path, capsy
                           (tmp_path / "absent.yaml", "does not exist")):  # fmt: skip
         assert main(ask("--config", str(path))) == 2
         assert message in capsys.readouterr().err
+
+
+# --- the commands take the store's folder ------------------------------------------------------------------------
+
+
+def test_segment_and_ask_read_a_store_imported_with_data_dir(scripted_server, tmp_path, capsys):
+    from tests.nwm_helpers import record_json
+
+    records = tmp_path / "records.jsonl"
+    record = record_json(
+        "scene_beat", [3], BOOK[3].text[:25], summary="the rain begins", focalizer="the narrator", function="setup"
+    )
+    records.write_text(json.dumps({**record, "chapter": BOOK[3].chapter}) + "\n", encoding="utf-8")
+    stores = ["--data-dir", str(tmp_path / "stores")]
+    assert main(["nwm", "import", BOOK_FILE, str(records), *stores]) == 0
+    segment = ["segment", BOOK_FILE, *QUESTION_ARGS, "--encoder", "none", "--segment-source", "nwm", "--json"]
+
+    assert main(segment) == 2  # the default folder holds no store: a clear error, and none is created
+    assert "no world model of 'demo_mystery'" in capsys.readouterr().err
+    assert not (Path(os.environ["CLUEWEAVER_CACHE"]) / "nwm").exists()
+    assert main([*segment, "--segment-fallback"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["segment_source"]["used"] == "plain" and "the plain segments were read instead" in err
+
+    assert main([*segment, *stores]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [s["source"] for s in payload["segments"]] == ["nwm"] and payload["segments"][0]["anchor_ids"] == [3]
+    assert main(ask("--json", "--segment-source", "nwm", *stores)) == 0
+    trace = json.loads(capsys.readouterr().out)["trace"]
+    assert [s["source"] for s in trace["segments"]] == ["nwm"]
+    assert trace["config"]["nwm_dir"] == str((tmp_path / "stores").resolve())

@@ -14,6 +14,8 @@ from clueweaver.cli.common import (
     add_encoder_argument,
     add_model_arguments,
     add_pipeline_arguments,
+    backend_options_from_args,
+    model_from_args,
     output_path,
     pipeline_settings_from_args,
     print_json,
@@ -113,7 +115,9 @@ def _judge_settings(args) -> dict:
 
 
 def run_eval(args) -> int:
-    settings = pipeline_settings_from_args(args)
+    backend_options_from_args(args)  # a flag the backend has no use for fails before anything runs
+    model, overrides = model_from_args(args)
+    settings = {**pipeline_settings_from_args(args), **overrides}
     if args.context_budget is not None:
         settings["context_tokens"] = args.context_budget
     own = {name: settings.pop(name) for name in ("preset", "use_finder", "self_calibration") if name in settings}
@@ -126,12 +130,13 @@ def run_eval(args) -> int:
         item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()),
         skip_bad=args.skip_bad,
         backend=args.backend,
-        model=args.model,
+        model=model,
         finder=args.finder,
         interpreter=args.interpreter,
         finder_adapter=args.finder_adapter,
         interpreter_adapter=args.interpreter_adapter,
         base_url=args.base_url,
+        tokenizer=args.tokenizer,
         device=args.device,
         direct_budget=args.direct_budget,
         pipeline=settings,

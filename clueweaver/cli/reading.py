@@ -6,25 +6,30 @@ from __future__ import annotations
 import sys
 import time
 
-from clueweaver import testing
 from clueweaver.agents import DEFAULT_MODEL
 from clueweaver.cli.common import (
     add_encoder_argument,
+    add_max_chapter_argument,
     add_model_arguments,
     add_pipeline_arguments,
     add_question_arguments,
+    add_segment_source_arguments,
     announce,
     load_agents_from_args,
+    model_from_args,
     pipeline_config_from_args,
     print_json,
     question_from_args,
+    segment_source_settings,
 )
 from clueweaver.demo import demo_report, load_demo
 from clueweaver.errors import UsageError
 from clueweaver.narrative import load_narrative
 from clueweaver.pipeline import format_result
-from clueweaver.retrieval import build_index, default_cache_dir, get_index
-from clueweaver.segment import get_preset, segment_narrative
+from clueweaver.pipeline.sources import SourceRequest, candidate_segments
+from clueweaver.pipeline.steps import reading_limit
+from clueweaver.retrieval import build_index, get_index
+from clueweaver.segment import get_preset
 
 
 def add_index(sub) -> None:
@@ -58,13 +63,49 @@ def run_index(args) -> int:
     return 0
 
 
+def add_chapters(sub) -> None:
+    p = sub.add_parser(
+        "chapters", help="a book's chapters as the book numbers them: the numbers --max-chapter and --as-of take"
+    )
+    p.add_argument("book", help=".txt, .md, .epub or .jsonl of paragraphs")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_chapters)
+
+
+def run_chapters(args) -> int:
+    narrative = load_narrative(args.book)
+    rows = [
+        {
+            "label": c.label,
+            "number": c.number,
+            "title": c.title,
+            "part": c.part,
+            "first_paragraph": c.first_paragraph,
+            "last_paragraph": c.last_paragraph,
+        }
+        for c in narrative.chapters
+    ]
+    if args.json:
+        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative), "chapters": rows})
+        return 0
+    print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs")
+    front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
+    if front:
+        print(f"{'0':>6}  {'(front matter)':<64} paragraphs 0-{front - 1}")
+    for chapter in narrative.chapters:
+        title = chapter.full_title if len(chapter.full_title) <= 64 else chapter.full_title[:63] + "…"
+        print(f"{chapter.label:>6}  {title:<64} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
+    return 0
+
+
 def add_segment(sub) -> None:
     p = sub.add_parser("segment", help="the candidate segments the Finder would read for a question")
     p.add_argument("book")
     add_question_arguments(p)
     p.add_argument("--preset", default="detectiveqa", help="segmentation preset (see clueweaver/presets.yaml)")
-    p.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
+    add_max_chapter_argument(p)
     p.add_argument("--exhaustive", action="store_true", help="tile the whole book instead of retrieving")
+    add_segment_source_arguments(p, default="plain")
     add_encoder_argument(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_segment)
@@ -77,10 +118,17 @@ def run_segment(args) -> int:
     except ValueError as exc:  # a plain ValueError: main would not print it
         raise UsageError(str(exc)) from None
     narrative = load_narrative(args.book)
-    index = get_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
-    segments = segment_narrative(
-        narrative, question, preset, index=index, max_chapter=args.max_chapter, exhaustive=args.exhaustive
+    max_chapter = narrative.chapter_limit(args.max_chapter)
+    last = reading_limit(narrative, max_chapter, None)
+    encoder = None if args.encoder == "none" else args.encoder
+    index = get_index(narrative, encoder, cache_dir=args.cache_dir, announce=announce)
+    settings = segment_source_settings(args)
+    request = SourceRequest(
+        narrative, question, preset, index, max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir")
     )
+    candidates = candidate_segments(request, args.segment_source, fallback=args.segment_fallback)
+    for warning in candidates.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.json:
         print_json(
             {
@@ -88,12 +136,16 @@ def run_segment(args) -> int:
                 "question": question.text,
                 "kind": question.kind,
                 "preset": preset.name,
-                "segments": [s.to_dict(narrative) for s in segments],
+                "segment_source": candidates.to_dict(),
+                "segments": [s.to_dict(narrative) for s in candidates.segments],
             }
         )
         return 0
-    for n, s in enumerate(segments, start=1):
-        print(f"#{n} {s.kind:<10} paragraphs {s.start}-{s.end}  score {s.score:.4f}  anchors {list(s.anchor_ids)}")
+    for n, s in enumerate(candidates.segments, start=1):
+        print(
+            f"#{n} {s.kind:<10} paragraphs {s.start}-{s.end}  score {s.score:.4f}  anchors {list(s.anchor_ids)}  "
+            f"source {s.source}"
+        )
         print("   " + narrative[s.start].text[:100].replace("\n", " "))
     return 0
 
@@ -118,14 +170,15 @@ def add_ask(sub) -> None:
 
 def run_ask(args) -> int:
     question = question_from_args(args)
-    config = pipeline_config_from_args(args)
+    model, overrides = model_from_args(args)
+    config = pipeline_config_from_args(args, **overrides)
     narrative = load_narrative(args.book)
-    narrative.last_paragraph_of_chapter(args.max_chapter)  # a bad limit fails before models load
-    agents = load_agents_from_args(args)
+    max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
+    agents = load_agents_from_args(args, model=model)
     index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
     try:
         result = agents.pipeline(config).answer(
-            narrative, question, max_chapter=args.max_chapter, index=index, progress_callback=_print_progress
+            narrative, question, max_chapter=max_chapter, index=index, progress_callback=_print_progress
         )
     finally:
         agents.close()
@@ -157,22 +210,17 @@ def add_demo(sub) -> None:
 
 
 def run_demo(args) -> int:
-    model, overrides = args.model, {}
-    if model == "tiny":
-        print("warning: --model tiny is a tiny RANDOM model: this checks the wiring (16 tokens per reply), "
-              "its answers mean nothing", file=sys.stderr)  # fmt: skip
-        # through the module, so a test can hand over the tiny model its session already built
-        model = str(testing.build_tiny_qwen3(default_cache_dir() / "tiny-qwen3"))
-        overrides = {"finder_sampling": {"max_new_tokens": 16}, "interpreter_sampling": {"max_new_tokens": 16}}
+    model, overrides = model_from_args(args)
     config = pipeline_config_from_args(args, **overrides)
     narrative, questions = load_demo()
+    max_chapter = narrative.chapter_limit(args.max_chapter)
     agents = load_agents_from_args(args, model=model)
     pipeline = agents.pipeline(config)
     reports = []
     try:
         for demo in questions:
             result = pipeline.answer(
-                narrative, demo.question, max_chapter=args.max_chapter, progress_callback=_print_progress
+                narrative, demo.question, max_chapter=max_chapter, progress_callback=_print_progress
             )
             reports.append((demo, result))
     finally:

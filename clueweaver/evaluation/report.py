@@ -95,7 +95,7 @@ def summarize(records: Iterable[dict]) -> dict:
         paired = [(r["pair_id"], r["correct"]) for r in rows if r["pair_id"] is not None]
         block["pair_accuracy"] = pair_accuracy(paired).to_dict() if paired else None
         block["open_answers"] = open_summary([r for r in by_dataset.get(name, []) if is_open_record(r)])
-        datasets[name] = block
+        datasets[name] = {**block, **_audits(by_dataset.get(name, []))}
     accuracies = [d["accuracy"] for d in datasets.values() if d["accuracy"] is not None]
     return {
         "format": SUMMARY_FORMAT,
@@ -105,9 +105,16 @@ def summarize(records: Iterable[dict]) -> dict:
         "macro_accuracy": sum(accuracies) / len(accuracies) if accuracies else None,
         "datasets": datasets,
         "open_answers": open_summary([r for r in scored if is_open_record(r)]),
+        **_audits(scored),
+        "latency": _latency(scored),
+    }
+
+
+def _audits(scored: Sequence[dict]) -> dict:
+    """The citation and format audits (the paper's Table 9) of these scored records."""
+    return {
         "citation_audit": citation_audit((r["cited_ids"], r["invalid_ids"]) for r in scored).to_dict(),
         "format_audit": format_audit((r["format_valid"], r["answer_legal"]) for r in scored).to_dict(),
-        "latency": _latency(scored),
     }
 
 
@@ -196,10 +203,10 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
-def _count_cell(count: int, rate: float | None, of: int | None = None) -> str:
-    """``count (rate%)`` or ``count/of (rate%)``; a rate without a denominator shows as –."""
+def _count_cell(count: int, rate: float | None, of: int) -> str:
+    """``count/of (rate%)``; a rate without a denominator shows as –."""
     share = "–" if rate is None else f"{_percent(rate)}%"
-    return f"{count}{'' if of is None else f'/{of}'} ({share})"
+    return f"{count}/{of} ({share})"
 
 
 def _accuracy_cell(block: dict | None) -> str:
@@ -211,6 +218,19 @@ def _accuracy_cell(block: dict | None) -> str:
 
 def _pair_block(pairs: dict) -> dict:
     return {"accuracy": pairs["accuracy"], "wilson95": pairs["wilson95"], "items": pairs["pairs"]}
+
+
+def _audit_cells(block: dict) -> list[str]:
+    """One audit row: every count over its own denominator, so a reader can recompute each rate."""
+    c, f = block["citation_audit"], block["format_audit"]
+    return [
+        str(c["outputs"]),
+        _count_cell(c["citation_bearing"], c["citation_bearing_rate"], c["outputs"]),
+        _count_cell(c["valid_ids"], c["valid_id_rate"], c["cited_ids"]),
+        _count_cell(c["all_valid"], c["all_valid_rate"], c["citation_bearing"]),
+        _count_cell(f["format_valid"], f["format_valid_rate"], f["outputs"]),
+        _count_cell(f["answer_legal"], f["answer_legal_rate"], f["outputs"]),
+    ]
 
 
 def markdown(summaries: dict[str, dict]) -> str:
@@ -241,24 +261,17 @@ def markdown(summaries: dict[str, dict]) -> str:
     lines = ["## Accuracy", "", "Percent correct [Wilson 95% interval] n=items; pairs: both claims right.", ""]
     lines += markdown_table(header, rows)
 
-    lines += ["", "## Citation and format audit", ""]
+    lines += ["", "## Citation and format audit", "", "count/denominator (rate); per dataset, then all datasets.", ""]
     audit_rows = []
     for label, s in summaries.items():
-        c, f = s["citation_audit"], s["format_audit"]
-        audit_rows.append(
-            [
-                label,
-                str(c["outputs"]),
-                _count_cell(c["citation_bearing"], c["citation_bearing_rate"]),
-                _count_cell(c["valid_ids"], c["valid_id_rate"], c["cited_ids"]),
-                _count_cell(c["all_valid"], c["all_valid_rate"]),
-                _count_cell(f["format_valid"], f["format_valid_rate"]),
-                _count_cell(f["answer_legal"], f["answer_legal_rate"]),
-            ]
-        )
+        blocks = [(name, block) for name, block in s["datasets"].items() if "citation_audit" in block]
+        if len(blocks) != 1:
+            blocks.append(("all", s))
+        audit_rows += [[label, name, *_audit_cells(block)] for name, block in blocks]
     lines += markdown_table(
         [
             "system",
+            "dataset",
             "outputs",
             "citation-bearing",
             "valid cited IDs",
@@ -335,6 +348,14 @@ def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> st
 # --- plot ---------------------------------------------------------------------------------------
 
 
+def error_bar(block: dict) -> tuple[float, list[list[float]]]:
+    """An accuracy block as a point in percent and its Wilson interval as matplotlib's
+    ``[[below], [above]]`` (never negative: the interval holds the estimate)."""
+    y = 100 * block["accuracy"]
+    low, high = (100 * v for v in block["wilson95"])
+    return y, [[y - low], [high - y]]
+
+
 def accuracy_latency_plot(summaries: dict[str, dict], path: str | Path) -> Path:
     """Overall accuracy (with its Wilson interval) against mean seconds per item, one point per
     labelled summary, written as PNG."""
@@ -348,9 +369,8 @@ def accuracy_latency_plot(summaries: dict[str, dict], path: str | Path) -> Path:
         overall, total = s["overall"], s["latency"].get(TOTAL_STAGE)
         if overall["accuracy"] is None or total is None:
             continue
-        y = 100 * overall["accuracy"]
-        low, high = (100 * v for v in overall["wilson95"])
-        ax.errorbar([total["mean"]], [y], yerr=[[y - low], [high - y]], fmt="o", capsize=4)
+        y, yerr = error_bar(overall)
+        ax.errorbar([total["mean"]], [y], yerr=yerr, fmt="o", capsize=4)
         ax.annotate(label, (total["mean"], y), textcoords="offset points", xytext=(6, 6), fontsize=8)
     ax.set_xlabel("mean seconds per item")
     ax.set_ylabel("accuracy (%) with Wilson 95% interval")

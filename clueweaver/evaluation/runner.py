@@ -33,22 +33,26 @@ from clueweaver.evaluation.judge import JudgeConfig
 from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
 from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
-    RUN_FILE,
     SKIPPED_UNLABELLED,
+    TRACES_FILE,
+    EvalError,
     PredictionLog,
+    TraceLog,
+    check_run_folder,
     read_predictions,
+    write_run_file,
 )
 from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.narrative import Narrative
 from clueweaver.packing import Packet, pack
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, DirectReader, PipelineConfig, Result, with_total
 from clueweaver.pipeline.steps import evidence_token_budget
+from clueweaver.pipeline.trace import warnings_for
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index, ranking_from_scores
 from clueweaver.retrieval.ranking import lexical_queries
 from clueweaver.segment import Segment, get_preset
 
-RUN_FORMAT = "clueweaver-eval/1"
 SYSTEMS = ("clueweaver", "direct", "rag-bm25", "rag-dense", "rag-hybrid")
 RAG_RANKINGS = {"rag-bm25": "bm25", "rag-dense": "dense", "rag-hybrid": "hybrid"}
 # The paper's per-benchmark presets; other sets use the general "broader" one.
@@ -60,11 +64,6 @@ DEFAULT_PRESETS = {
 }
 FALLBACK_PRESET = "broader"
 DIRECT_BUDGETS = ("32k", "128k")  # the direct reader's named input budgets (see clueweaver.pipeline)
-TRACES_FILE = "traces.jsonl"
-
-
-class EvalError(ClueWeaverError, ValueError):
-    """A run that cannot start or resume as asked (message names the folder and the conflict)."""
 
 
 @dataclass
@@ -127,6 +126,7 @@ class EvalConfig:
     finder_adapter: str | None = None
     interpreter_adapter: str | None = None
     base_url: str | None = None  # openai backend
+    tokenizer: str | None = None  # openai/vllm: the served model's tokenizer, for counting tokens locally
     device: str | None = None  # hf backend; not part of the run's identity
     use_finder: bool = True
     self_calibration: bool = True
@@ -154,6 +154,7 @@ class EvalConfig:
         "finder_adapter",
         "interpreter_adapter",
         "base_url",
+        "tokenizer",
         "use_finder",
         "self_calibration",
         "preset",
@@ -235,29 +236,6 @@ class EvalConfig:
         return Path("eval_runs") / f"{self.benchmark}-{self.system}-{digest}"
 
 
-def _prepare_run_folder(config: EvalConfig, output: Path) -> None:
-    """Write ``run.json``, or check that the folder's earlier run had the same identity."""
-    run_file = output / RUN_FILE
-    if run_file.exists():
-        previous = json.loads(run_file.read_text(encoding="utf-8"))
-        old = previous.get("config", {})
-        differing = [name for name in EvalConfig.IDENTITY if old.get(name) != config.identity()[name]]
-        if differing:
-            details = "; ".join(
-                f"{name}: {old.get(name)!r} there, {config.identity()[name]!r} now" for name in differing
-            )
-            raise EvalError(f"{output} holds a run with other settings ({details}); choose another --output")
-    elif (output / PREDICTIONS_FILE).exists():
-        raise EvalError(f"{output} has {PREDICTIONS_FILE} but no {RUN_FILE}: not a run folder this command can resume")
-    output.mkdir(parents=True, exist_ok=True)
-    payload = {
-        "format": RUN_FORMAT,
-        "label": config.label or config.default_label(),
-        "config": dataclasses.asdict(config),
-    }
-    run_file.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
 def _identity_fields(item, system: str) -> dict:
     return {
         "item_id": item.item_id,
@@ -328,7 +306,7 @@ def run_evaluation(
         config.benchmark, config.path, split=config.split, limit=config.limit, skip_bad=config.skip_bad
     )
     items = _select(benchmark, config.item_ids)
-    _prepare_run_folder(config, output)
+    check_run_folder(output, config.identity())
     log = PredictionLog(output / PREDICTIONS_FILE)
     resumed = len(log.records)
     pending = [item for item in items if (item.benchmark, item.item_id) not in log]
@@ -339,13 +317,15 @@ def run_evaluation(
     if any(item.labelled and item.question.is_open for item in pending):
         scorer = OpenScorer.for_run(config.encoder, config.judge, output)
     try:
+        write_run_file(output, config.label or config.default_label(), dataclasses.asdict(config))
+        traces = TraceLog(output / TRACES_FILE) if config.save_traces else None
         _answer(
             config,
             benchmark,
             pending,
             (reader, scorer),
             log,
-            output,
+            traces,
             done=len(items) - len(pending),
             total=len(items),
             progress=progress,
@@ -367,7 +347,7 @@ def _answer(
     pending: list,
     answerers: tuple,
     log: PredictionLog,
-    output: Path,
+    traces: TraceLog | None,
     *,
     done: int,
     total: int,
@@ -392,11 +372,8 @@ def _answer(
                 answer = reader(narrative, item.question, max_paragraph=item.reading_limit(narrative))
                 record = scored_record(item, config.system, answer, time.perf_counter() - started)
                 log.append(score_open_record(record, item, scorer) if item.question.is_open else record)
-                if config.save_traces and answer.trace is not None:
-                    with open(output / TRACES_FILE, "a", encoding="utf-8") as f:
-                        f.write(
-                            json.dumps({"item_id": item.item_id, "trace": answer.trace}, ensure_ascii=False) + "\n"
-                        )
+                if traces is not None and answer.trace is not None:
+                    traces.append(item.item_id, answer.trace)
             bar.update()
 
 
@@ -499,6 +476,8 @@ def reader_output(result) -> ReaderOutput:
         "tokens": trace["tokens"]["total"],
         "warnings": trace.get("warnings", []),
     }
+    if "segment_source" in trace:  # where the segments came from, and each segment's source
+        details["segment_source"] = {**trace["segment_source"], "segments": [s["source"] for s in trace["segments"]]}
     if "finder" in trace:
         details["finder"] = {
             key: trace["finder"][key] for key in ("segments", "kept", "unparseable", "prompt_too_long", "fallback")
@@ -531,6 +510,7 @@ def interpreter_stage(pipeline, system: str) -> Interpret:
             "interpreter": interpretation.to_dict(),
             "tokens": with_total(interpretation.tokens()),
             "timings": dict(interpretation.timings),
+            "warnings": warnings_for(interpretation),
         }
         return reader_output(Result.from_interpretation(system, interpretation, packet, trace))
 
@@ -553,7 +533,8 @@ class PipelineReader:
 def build_reader(config: EvalConfig) -> PipelineReader:
     """The reader of ``config.system`` on the inference engine: models loaded once per run (the
     Interpreter alone for ``direct`` and ``rag-*``), never the offline smoke model."""
-    options = {key: value for key, value in (("base_url", config.base_url), ("device", config.device)) if value}
+    given = (("base_url", config.base_url), ("tokenizer", config.tokenizer), ("device", config.device))
+    options = {key: value for key, value in given if value}
     interpreter = config.interpreter or config.model
     if config.system == "clueweaver":
         agents = load_agents(
@@ -580,10 +561,14 @@ def build_reader(config: EvalConfig) -> PipelineReader:
             return reader_output(pipeline.answer(narrative, question, max_paragraph=max_paragraph))
     elif config.system == "direct":
         budget = int(config.direct_budget) if config.direct_budget.isdigit() else config.direct_budget
-        direct = DirectReader(
-            agents.interpreter, budget=budget, adapter=agents.interpreter_adapter, sampling=config.direct_sampling(),
-            evidence_tokens=pipeline.config.context_tokens,
-        )  # fmt: skip
+        try:
+            direct = DirectReader(
+                agents.interpreter, budget=budget, adapter=agents.interpreter_adapter,
+                sampling=config.direct_sampling(), evidence_tokens=pipeline.config.context_tokens,
+            )  # fmt: skip
+        except ClueWeaverError:  # e.g. a served model whose tokens cannot be counted here
+            agents.close()
+            raise
 
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(direct.answer(narrative, question, max_paragraph=max_paragraph))

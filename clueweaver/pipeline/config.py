@@ -10,11 +10,10 @@ from typing import Any
 
 from clueweaver.backends.base import SamplingConfig
 from clueweaver.config import config_from_dict, config_to_dict, named
+from clueweaver.pipeline.sources import SEGMENT_SOURCES
 from clueweaver.protocol.calibration import ALWAYS_CALIBRATED, DEFAULT_TRIGGERS, CalibrationTriggers
 from clueweaver.protocol.question import QUESTION_KINDS
 from clueweaver.segment import Preset, get_preset
-
-SEGMENT_SOURCES = ("plain", "nwm", "mix")
 
 
 @dataclass(frozen=True)
@@ -44,12 +43,13 @@ class PipelineConfig:
     always_calibrate: tuple[str, ...] = ALWAYS_CALIBRATED  # question kinds tau(q) always fires for
     context_tokens: int | None = None  # evidence budget in the Interpreter's tokens instead of the preset's B_c
     segment_source: str = "plain"  # "nwm": the world model's records; "mix": both (clueweaver/nwm)
+    segment_fallback: bool = False  # True: plain segments (recorded) when the source has nothing to give
     nwm_dir: str | None = None  # world-model stores (default: $CLUEWEAVER_CACHE/nwm)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", get_preset(self.preset))
         if self.segment_source not in SEGMENT_SOURCES:
-            raise ValueError(f"unknown segment source {self.segment_source!r}; use plain, nwm or mix")
+            raise ValueError(f"unknown segment source {self.segment_source!r}; use {', '.join(SEGMENT_SOURCES)}")
         unknown = [kind for kind in self.always_calibrate if kind not in QUESTION_KINDS]
         if unknown:
             raise ValueError(f"always_calibrate: unknown question kind(s) {unknown}; use {', '.join(QUESTION_KINDS)}")

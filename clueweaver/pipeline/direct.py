@@ -115,6 +115,7 @@ class DirectReader:
             budget = DIRECT_INPUT_BUDGETS[budget]
         if budget < 1:
             raise ValueError(f"direct reader: the input budget must be positive, got {budget}")
+        backend.check_counting()  # the cut is counted, never estimated: fail before the first book
         self.backend = backend
         self.adapter = adapter
         self.sampling = sampling or SamplingConfig(max_new_tokens=DIRECT_OUTPUT_TOKENS)

@@ -17,37 +17,24 @@ import dataclasses
 
 from clueweaver.backends.base import GenerationBackend
 from clueweaver.narrative import Narrative, NarrativeError
-from clueweaver.nwm.segments import segments_from_source
-from clueweaver.nwm.store import NarrativeStore
 from clueweaver.packing import Packet, pack
 from clueweaver.pipeline.config import PipelineConfig
 from clueweaver.pipeline.records import FinderStep, FinderVerdict, Interpretation, InterpreterPass, Result, with_total
+from clueweaver.pipeline.sources import Candidates, SourceRequest, candidate_segments
 from clueweaver.pipeline.steps import check_answerable, evidence_token_budget, interpreter_pass, reading_limit
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RetrievalIndex, get_index
-from clueweaver.segment import Preset, Segment, second_round_segments, segment_narrative
+from clueweaver.segment import Preset, Segment, second_round_segments
 
 # Stage names, in order: keys of trace["timings"] (each always present, 0.0 when skipped) and the
 # ``stage`` argument of progress callbacks.
 STAGES = ("index", "segment", "finder", "pack", "interpret", "calibrate")
 
 
-def _world_model_segments(
-    narrative: Narrative, question: Question, config: PipelineConfig, index, max_chapter: int | None, last: int
-) -> list[Segment]:
-    """Segments from the book's world-model records (or mixed with the plain ones) within the
-    reading limit."""
-    with NarrativeStore.for_narrative(narrative, data_dir=config.nwm_dir) as store:
-        return segments_from_source(
-            narrative, question, config.preset, source=config.segment_source, store=store, index=index,
-            encoder=config.encoder, max_chapter=max_chapter, max_paragraph=last, exhaustive=config.exhaustive,
-        )  # fmt: skip
-
-
-def _given_segments(narrative: Narrative, segments: list[Segment], last: int) -> list[Segment]:
+def _given_segments(narrative: Narrative, segments: list[Segment], last: int) -> Candidates:
     """Candidate segments from another source, in narrative order, none past the reading limit."""
     segments = sorted(segments, key=lambda s: s.start)
     if not segments:
@@ -57,7 +44,7 @@ def _given_segments(narrative: Narrative, segments: list[Segment], last: int) ->
         raise NarrativeError(
             f"{narrative.title}: given segments reach paragraph {max(beyond)}, past the reading limit {last}"
         )
-    return segments
+    return Candidates(segments, "given")
 
 
 def _found_by_round(step: FinderStep, packet: Packet) -> dict[str, list[int]]:
@@ -165,44 +152,36 @@ class ClueWeaver:
         last = reading_limit(narrative, max_chapter, max_paragraph)
         stages = Stages(STAGES, progress_callback)
         if segments is None:
-            segments, index = self._candidates(narrative, question, stages, index, (max_chapter, max_paragraph), last)
+            candidates, index = self._candidates(narrative, question, stages, index, max_chapter, last)
         else:
-            segments = _given_segments(narrative, segments, last)
-        step = self._finder_step(narrative, question, segments, stages, index, last)
+            candidates = _given_segments(narrative, segments, last)
+        step = self._finder_step(narrative, question, candidates.segments, stages, index, last)
         packet = self._pack(narrative, step, stages, last)
         interpretation = self.interpret(question, packet, progress_callback=progress_callback)
         stages.timings.update(interpretation.timings)
         timings = stages.finish()
         head = trace_head("clueweaver", narrative, question, (max_chapter, max_paragraph), last)
-        trace = self._trace(head, narrative, step, packet, interpretation, timings)
+        trace = self._trace(head, narrative, candidates, step, packet, interpretation, timings)
         return Result.from_interpretation("clueweaver", interpretation, packet, trace)
 
     def _candidates(
-        self,
-        narrative: Narrative,
-        question: Question,
-        stages: Stages,
-        index,
-        limits: tuple[int | None, int | None],
-        last: int,
-    ) -> tuple[list[Segment], RetrievalIndex]:
-        """The segments the Finder reads: the segmenter's over the retrieval index (built or loaded
-        from the cache when None), or the book's world-model records (``segment_source``); and the
-        index."""
+        self, narrative: Narrative, question: Question, stages: Stages, index, max_chapter: int | None, last: int
+    ) -> tuple[Candidates, RetrievalIndex]:
+        """The segments the Finder reads, from the configured ``segment_source`` (the segmenter's
+        over the retrieval index, built or loaded from the cache when None, the book's world-model
+        records, or both); and the index."""
         config = self.config
         if index is None:
             with stages.stage("index"):
                 index = self._index(narrative)
         with stages.stage("segment") as info:
-            if config.segment_source == "plain":
-                segments = segment_narrative(
-                    narrative, question, config.preset, index=index, max_chapter=limits[0], max_paragraph=limits[1],
-                    exhaustive=config.exhaustive,
-                )  # fmt: skip
-            else:
-                segments = _world_model_segments(narrative, question, config, index, limits[0], last)
-            info["segments"] = len(segments)
-        return segments, index
+            request = SourceRequest(
+                narrative, question, config.preset, index, max_chapter, last, config.exhaustive, config.encoder,
+                config.nwm_dir,
+            )  # fmt: skip
+            candidates = candidate_segments(request, config.segment_source, fallback=config.segment_fallback)
+            info["segments"] = len(candidates.segments)
+        return candidates, index
 
     def _index(self, narrative: Narrative) -> RetrievalIndex:
         return get_index(narrative, self.config.encoder, cache_dir=self.config.cache_dir)
@@ -256,14 +235,15 @@ class ClueWeaver:
         self,
         head: dict,
         narrative: Narrative,
+        candidates: Candidates,
         step: FinderStep,
         packet: Packet,
         interpretation: Interpretation,
         timings: dict,
     ) -> dict:
-        """The JSON trace: the head, the configuration with both models, each candidate segment with
-        the Finder's verdict, the Finder step, the packet, the Interpreter's passes, tokens, timings
-        and warnings."""
+        """The JSON trace: the head, the configuration with both models, where the segments came
+        from, each candidate segment (with its source) and the Finder's verdict, the Finder step,
+        the packet, the Interpreter's passes, tokens, timings and warnings."""
         return {
             **head,
             "config": {
@@ -271,6 +251,7 @@ class ClueWeaver:
                 "finder_model": self.finder_backend.model,
                 "interpreter_model": self.interpreter_backend.model,
             },
+            "segment_source": candidates.to_dict(),
             "segments": [
                 {"index": n, "round": v.round, **v.segment.to_dict(narrative), "finder": v.to_dict()}
                 for n, v in enumerate(step.verdicts)
@@ -280,5 +261,5 @@ class ClueWeaver:
             "interpreter": interpretation.to_dict(),
             "tokens": with_total({"finder": step.tokens(), **interpretation.tokens()}),
             "timings": timings,
-            "warnings": [*step.warnings, *warnings_for(interpretation)],
+            "warnings": [*candidates.warnings, *step.warnings, *warnings_for(interpretation)],
         }

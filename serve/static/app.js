@@ -194,9 +194,11 @@ async function selectBook(bookId) {
   loadHistory();
 }
 
-// "Chapter 6: A Ticket to Exeter" names itself; "PLAYING PILGRIMS" needs its number.
+// Chapters as the book numbers them (label: "24", "1.2" for chapter II of story I), with their part
+// or story; "Chapter 6: A Ticket to Exeter" names itself, "II." needs its number.
 function chapterLabel(chapter) {
-  return /^(chapter|part|book|volume|act|scene|letter|stave|canto|adventure)\b/i.test(chapter.title) ? chapter.title : `chapter ${chapter.number}: ${chapter.title}`;
+  const title = chapter.part && !chapter.title.startsWith(chapter.part) ? `${chapter.part} — ${chapter.title}` : chapter.title;
+  return /^(chapter|part|book|volume|act|scene|letter|stave|canto|adventure)\b/i.test(title) ? title : `chapter ${chapter.label}: ${title}`;
 }
 
 async function loadHistory() {
@@ -344,7 +346,8 @@ function renderAnswer(record) {
   const fallback = $("fallback-note");
   fallback.textContent = "No model output could be read, so this answer is a flagged placeholder, not the model's answer.";
   show(fallback, result.fallback);
-  const limit = request.max_chapter != null ? `, reading up to chapter ${request.max_chapter}` : "";
+  const limitChapter = state.chapters.find((c) => c.number === request.max_chapter);
+  const limit = request.max_chapter != null ? `, reading up to chapter ${limitChapter ? limitChapter.label : request.max_chapter}` : "";
   const asked = { claim: "Claim", open: "Open question" }[request.kind] || "Question";
   $("asked").textContent = `${asked}: ${request.text}${limit}`;
   $("rationale").innerHTML = citeLinks(result.rationale || "(no rationale)");
