@@ -35,8 +35,13 @@ ABLATIONS: dict[str, tuple[dict, dict]] = {
     "per-option reserve: each option's best 2 paragraphs first": ({"option_reserve": 2}, {}),
     "entity second hop (names in the best hits), weight 0.3": ({"entity_hop_weight": 0.3}, {}),
     "no length scaling of the anchors": ({}, {"max_length_scale": 1.0}),
-    "four windows instead of one (earlier shape, same paragraphs)": ({}, {"num_windows": 4, "num_anchors": 48}),
+    "the earlier windows and anchors (more windows, about as many paragraphs)": ({}, {"earlier_shape": True}),
 }
+# The presets' windows and anchors before the tuning (docs/retrieval.md): (num_windows, num_anchors).
+EARLIER_SHAPES = {
+    "detectiveqa": (4, 48), "infinitebench": (4, 25), "longbench_v2": (4, 38), "nocha": (4, 72), "focused": (2, 12),
+    "broader": (6, 96),
+}  # fmt: skip
 CURVE_ANCHORS = (15, 25, 35, 50, 70, 95, 125, 160, 195)  # the segmenter reads about 20-200 paragraphs
 
 
@@ -54,6 +59,8 @@ def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
 
 
 def _report(items, preset, encoder, ranking: dict, progress: bool, **overrides) -> RecallReport:
+    if overrides.pop("earlier_shape", False):
+        overrides["num_windows"], overrides["num_anchors"] = EARLIER_SHAPES[preset]
     preset = get_preset(preset).with_overrides(**overrides) if overrides else get_preset(preset)
     return measure_recall(
         items, preset, index_for=lambda narrative: get_index(narrative, encoder, **ranking), progress=progress
@@ -172,36 +179,24 @@ def recall_curve(*, sets: Sequence[str] = tuple(SET_NAMES), preset: str = "detec
     joined query and with one query per option."""
     curves = {}
     for name, items in load_sets(sets).items():
-        ours = []
-        for anchors in CURVE_ANCHORS:
-            shape = dataclasses.replace(get_preset(preset), num_anchors=anchors, max_length_scale=1.0)
-            found, read = 0, 0
-            for item in items:
-                segments = segment_narrative(
-                    item.narrative, item.question, shape, index=get_index(item.narrative, None)
-                )
-                candidates = {i for s in segments for i in s.paragraph_ids}
-                found += set(item.gold_ids) <= candidates
-                read += len(candidates)
-            ours.append((round(read / len(items), 1), round(found / len(items), 4)))
+        read, found = [0] * len(CURVE_ANCHORS), [0] * len(CURVE_ANCHORS)
+        for item in items:
+            index, gold = get_index(item.narrative, None), set(item.gold_ids)
+            for n, anchors in enumerate(CURVE_ANCHORS):
+                shape = dataclasses.replace(get_preset(preset), num_anchors=anchors, max_length_scale=1.0)
+                candidates = _candidates(item, shape, index)
+                read[n] += len(candidates)
+                found[n] += gold <= candidates
+        ours = [(round(r / len(items), 1), round(f / len(items), 4)) for r, f in zip(read, found)]
         depths = [round(paragraphs) for paragraphs, _ in ours]
-        curves[name] = {
-            "items": len(items),
-            "clueweaver": ours,
-            **{
-                label: [(k, _all_gold(items, k, per_option)) for k in depths]
-                for label, per_option in (("bm25_joined", False), ("bm25_per_option", True))
-            },
-        }
+        curves[name] = {"items": len(items), "clueweaver": ours}
+        for label, per_option in (("bm25_joined", False), ("bm25_per_option", True)):
+            rankings = [plain_bm25_ranking(i.narrative, i.question, per_option=per_option) for i in items]
+            curves[name][label] = [
+                (k, round(sum(set(i.gold_ids) <= set(r[:k]) for i, r in zip(items, rankings)) / len(items), 4))
+                for k in depths
+            ]
     return curves
-
-
-def _all_gold(items: Sequence[GoldItem], k: int, per_option: bool) -> float:
-    found = sum(
-        set(item.gold_ids) <= set(plain_bm25_ranking(item.narrative, item.question, per_option=per_option)[:k])
-        for item in items
-    )
-    return round(found / len(items), 4)
 
 
 def plot_curve(curves: dict, path) -> None:
