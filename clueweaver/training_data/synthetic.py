@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from clueweaver.narrative import Narrative
+from clueweaver.protocol.details import TITLES
 from clueweaver.protocol.question import Question
 
 EDIT_KINDS = ("option", "entity", "number")
@@ -65,10 +66,6 @@ def option_claims(
     return claims
 
 
-TITLES = (
-    "Mr", "Mrs", "Miss", "Ms", "Dr", "Sir", "Lady", "Lord", "Madam", "Madame", "Monsieur", "Mademoiselle",
-    "Captain", "Colonel", "Major", "General", "Professor", "Uncle", "Aunt", "Father", "Mother", "Saint",
-)  # fmt: skip
 _PERSON_CONTEXT = re.compile(
     r"\b(?:" + "|".join(TITLES) + r")\.? ([A-Z][a-z]+)\b|\b(?:said|says|replied|cried|asked) ([A-Z][a-z]+)\b"
     r"|\b([A-Z][a-z]+) (?:said|says|replied|cried|asked)\b"
