@@ -83,7 +83,9 @@ def test_finder_row_unparseable_output_scores_zero(shape):
 
 
 def test_finder_row_format_validity_tolerates_whitespace_only():
-    spaced = "\n  <reason>The segment does not mention Hannah at all, only the weather.</reason>\n\n<answer> NO </answer>\n"
+    spaced = (
+        "\n  <reason>The segment does not mention Hannah at all, only the weather.</reason>\n\n<answer> NO </answer>\n"
+    )
     assert finder(spaced, NEGATIVE)["format"] == 1.0
     assert finder(GOOD_NO.replace("\n", ""), NEGATIVE)["format"] == 1.0
 
@@ -240,7 +242,9 @@ def test_interpreter_maximum_follows_the_table():
 @pytest.mark.parametrize("shape", OFF_FORMAT)
 def test_interpreter_row_unparseable_scores_zero(shape):
     reason = 'The Ruler calls him "an insoluble problem" [40], so they let Korvin leave [41].'
-    assert interpreter(OFF_FORMAT[shape].format(reason=reason, answer="A")) == dict.fromkeys(INTERPRETER_COMPONENTS, 0.0)
+    assert interpreter(OFF_FORMAT[shape].format(reason=reason, answer="A")) == dict.fromkeys(
+        INTERPRETER_COMPONENTS, 0.0
+    )
     assert interpreter(reply("It is unclear.", "cannot determine")) == dict.fromkeys(INTERPRETER_COMPONENTS, 0.0)
 
 

@@ -344,7 +344,8 @@ def _column(columns: dict, name: str, size: int, default: Any = _REQUIRED) -> li
     return list(values)
 
 
-def _finder_label(value: Any, row: int) -> str:
+def finder_label(value: Any, row: int) -> str:
+    """A dataset row's Finder label as YES or NO (from YES/NO in any case, or a bool)."""
     if isinstance(value, bool):
         return "YES" if value else "NO"
     if isinstance(value, str) and value.strip().upper() in ("YES", "NO"):
@@ -459,7 +460,7 @@ def _finder_row(row: int, text: str, label: Any, gold: Any, allowed: Any, config
         row,
         finder_reward_components,
         text,
-        label=_finder_label(label, row),
+        label=finder_label(label, row),
         gold_ids=_ids(gold, "gold_ids", row) or (),
         allowed_ids=_ids(allowed, "allowed_ids", row),
         config=config,
