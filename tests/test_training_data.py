@@ -12,6 +12,7 @@ import pytest
 from clueweaver.benchmarks import BenchmarkError, load_benchmark
 from clueweaver.config import load_config
 from clueweaver.evaluation.records import PredictionLog
+from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import REWARD_FUNCS
@@ -27,7 +28,9 @@ from clueweaver.training_data import (
     build_interpreter_rows,
 )
 from clueweaver.training_data import labels as labels_module
-from clueweaver.training_data.common import readable_part
+from clueweaver.training_data.audit import audit_section
+from clueweaver.training_data.common import DatasetBuild, readable_part
+from clueweaver.training_data.finder import finder_card, finder_weak_label_audit
 from clueweaver.training_data.labels import match_clue
 from tests.conftest import REPO_ROOT, shared_path
 
@@ -109,10 +112,42 @@ def test_finder_positives_hold_gold_and_negatives_do_not(finder):
             assert row["segment_end"] < item.position  # the story is cut before its reveal
             readable = readable_part(bmds.narrative(item), item.position - 1)
             match = match_clue(readable, item.metadata[row["case_id"].split("#")[1]])
-            evidence = match.evidence(min_coverage=0.5, max_paragraphs=3)
+            evidence = match.evidence(min_coverage=0.6, max_paragraphs=3)  # the defaults the hand check set
             assert set(row["gold_ids"]) == set(evidence) & span
+            if row["label"] == "NO":  # a weak negative shares almost nothing with the clue
+                assert all(match.coverage[i] < 0.15 for i in span)
             checked["weak"] += 1
     assert checked["gold"] and checked["weak"]
+
+
+def test_a_clue_matching_more_paragraphs_than_a_citation_holds_is_too_generic():
+    story = from_paragraphs(
+        ["A telegram came at noon.", "He read the telegram twice.", "The telegram was from Leeds.",
+         "Nobody answered the telegram.", "The hair lay coiled in the locked drawer."],
+        title="A story",
+    )  # fmt: skip
+    assert match_clue(story, "The telegram").evidence(min_coverage=0.6, max_paragraphs=3) == ()
+    assert match_clue(story, "The telegram").evidence(min_coverage=0.6, max_paragraphs=4) == (0, 1, 2, 3)
+    assert match_clue(story, "The hair in the drawer").evidence(min_coverage=0.6, max_paragraphs=3) == (4,)
+
+
+def test_finder_card_reports_the_hand_check_of_its_weak_rows(finder, cache_dir, tmp_path):
+    config = finder_config(cache_dir)
+    assert "Hand check (`docs/finder_weak_label_audit.jsonl`" in finder_card(finder, config)  # the repository's audit
+    weak = [row for row in all_rows(finder) if row["label_source"] == "weak_bmds"]
+    entries = [
+        {"example_id": row["example_id"], "label": row["label"], "gold_ids": row["gold_ids"], "verdict": verdict}
+        for row, verdict in zip(weak[:4], ("correct", "correct", "correct", "wrong"))
+    ]
+    changed = {**entries[0], "gold_ids": [*entries[0]["gold_ids"], 99999]}  # checked with other gold IDs: not counted
+    audit = tmp_path / "audit.jsonl"
+    audit.write_text("".join(json.dumps(e) + "\n" for e in [*entries[1:], changed]))
+    summary = finder_weak_label_audit(finder.rows_by_split, str(audit))
+    assert summary["all"] == {"checked": 3, "correct": 2, "precision": 0.667} and summary["weak_rows"] == len(weak)
+    card = finder_card(DatasetBuild(finder.rows_by_split, {**finder.stats, "weak_label_audit": summary}), config)
+    assert f"3 of this build's {len(weak)} weak rows were checked; **66.7%** precise" in card
+    missing = finder_weak_label_audit(finder.rows_by_split, str(tmp_path / "none.jsonl"))
+    assert "was not found, so the weak rows' precision is unknown" in audit_section(missing)
 
 
 def test_finder_is_balanced_per_case_and_per_split(finder):
