@@ -15,6 +15,7 @@ from clueweaver.training import (
     paper_grpo_trainer_class,
     sequence_grpo_terms,
 )
+from clueweaver.training.objective import UNSUPPORTED_WITH_PAPER
 from tests.training_fixtures import build_tiny_model
 
 EPSILON, BETA, TEMPERATURE, GROUP = 0.2, 0.04, 0.7, 4
@@ -178,18 +179,14 @@ def test_paper_loss_and_gradient_match_a_hand_computation(tmp_path):
 
 
 def _args(**overrides):
+    """Settings the paper objective accepts (TRL's extra loss terms off), with ``overrides``."""
     values = {
+        **UNSUPPORTED_WITH_PAPER,
         "loss_type": "grpo",
         "importance_sampling_level": "sequence",
         "use_vllm": True,
         "vllm_importance_sampling_correction": True,
         "vllm_importance_sampling_mode": "sequence_mask",
-        "off_policy_mask_threshold": None,
-        "top_entropy_quantile": 1.0,
-        "entropy_coef": 0.0,
-        "use_adaptive_entropy": False,
-        "delta": None,
-        "use_bias_correction_kl": False,
     }
     return SimpleNamespace(**{**values, **overrides})
 

@@ -10,6 +10,7 @@ trips (load and generate)."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -245,7 +246,7 @@ def test_interpreter_grpo_lora_and_merged_export(interpreter_lora_run, tmp_path)
     assert "<answer>B</answer>" in reply
     card = (tmp_path / "merged" / "README.md").read_text()
     assert "**Interpreter**" in card and "merged into the base weights" in card and "| lora_r | 8 |" in card
-    assert "base_model: lab/tiny" in card and "license: apache-2.0" in card and str(work) not in card
+    assert "base_model: lab/tiny" in card and "license: apache-2.0" in card and f"`{work / 'model'}`" not in card
 
     adapter = _export_cli(str(checkpoint), str(tmp_path / "adapter"), "--base-model-id", "lab/tiny")
     assert {"adapter_model.safetensors", "adapter_config.json", "README.md"} <= set(adapter["files"])
@@ -308,7 +309,10 @@ def test_recipe_rollout_settings_reach_the_colocated_vllm_engine(tmp_path):
         "true",
         "--max_steps",
         "1",
-        env={"PYTHONPATH": str(tmp_path / "site"), "FAKE_VLLM_RECORD": str(record)},
+        env={
+            "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), os.environ.get("PYTHONPATH", "")]),
+            "FAKE_VLLM_RECORD": str(record),
+        },  # the stand-in first, the checkout under test after it
     )
     assert result.returncode != 0 and "fake vLLM: engine arguments recorded" in result.stderr
     engine = json.loads(record.read_text())
