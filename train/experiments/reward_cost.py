@@ -1,7 +1,7 @@
 """The reward-cost benchmark: every Interpreter reward component vs the total alone, on 64
 completions over a ~29k-character packet (see clueweaver.training.reward_cost).
 
-    python train/experiments/reward_cost.py [--completions 64] [--packet-chars 29000] [--repeats 5]
+    python train/experiments/reward_cost.py [--completions 64] [--packet-chars 29000] [--repeats 9]
 """
 
 import sys
