@@ -370,7 +370,12 @@ def build_interpreter_rows(
             miner.close()
 
 
-def _build_rows(config, teacher, token_counter, miner) -> DatasetBuild:
+def _build_rows(
+    config: InterpreterDataConfig,
+    teacher: TeacherLabeler | None,
+    token_counter: PromptTokenCounter | None,
+    miner: HardCaseMiner | None,
+) -> DatasetBuild:
     hard_items, skipped_predictions = read_predictions(config.predictions, skip_bad=config.skip_bad)
     drops: Counter = Counter()
     loaded = load_sources(config.sources, skip_bad=config.skip_bad)
