@@ -11,7 +11,7 @@ import pytest
 
 from clueweaver.cli import main as cli_main
 from clueweaver.export import ExportError, export_checkpoint, last_logged_rewards, model_card
-from clueweaver.hub import RECIPE_FILE, push_folder
+from clueweaver.hub import RECIPE_FILE, base_model_identity, push_folder
 from tests.hub_standin import HubStandIn
 from tests.training_fixtures import build_tiny_model, finder_rows
 
@@ -152,8 +152,6 @@ def test_the_card_needs_the_base_models_hub_id_and_license(checkpoint, tmp_path)
 
 
 def test_base_model_identity_from_a_hub_id_a_cache_folder_or_a_readme(tmp_path):
-    from clueweaver.hub import base_model_identity
-
     assert base_model_identity("Qwen/Qwen3-4B-Instruct-2507", license="apache-2.0") == {
         "hub_id": "Qwen/Qwen3-4B-Instruct-2507",
         "license": "apache-2.0",

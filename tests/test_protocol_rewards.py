@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clueweaver.protocol import rewards
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import (
     FINDER_COMPONENTS,
@@ -436,8 +437,6 @@ def test_component_functions_sum_to_the_total_and_carry_their_names(agent, batch
      ("interpreter", INTERPRETER_BATCH, "interpreter_reward_components")],
 )  # fmt: skip
 def test_each_completion_is_scored_once_whatever_functions_ask(monkeypatch, agent, batch, scorer):
-    from clueweaver.protocol import rewards
-
     calls = []
     original = getattr(rewards, scorer)
     monkeypatch.setattr(rewards, scorer, lambda *a, **k: calls.append(a[0]) or original(*a, **k))

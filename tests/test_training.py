@@ -4,6 +4,8 @@ resume, callbacks (the GRPO runs themselves are in test_training_runs.py)."""
 from __future__ import annotations
 
 import json
+import shutil
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -13,6 +15,7 @@ from clueweaver import hub, training
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.rewards import REWARD_FUNCS, component_names
 from clueweaver.training import TrainingSetupError
+from clueweaver.training.grpo import recorded_base_model
 from tests.training_fixtures import CLAIM, QUESTION, finder_rows, interpreter_rows, write_jsonl
 
 # --- rewards -------------------------------------------------------------------------------------
@@ -342,8 +345,6 @@ def test_paper_recipe_builds_the_sequence_trainer_and_leaves_trl_private_switch_
 
 
 def test_the_recorded_base_model_is_what_the_model_tells_or_the_recipe_states(tmp_path):
-    from clueweaver.training.grpo import recorded_base_model
-
     assert recorded_base_model("Qwen/Qwen3-4B-Instruct-2507", None, "apache-2.0") == {
         "hub_id": "Qwen/Qwen3-4B-Instruct-2507",
         "license": "apache-2.0",
@@ -420,8 +421,6 @@ def test_each_checkpoint_is_pushed_to_its_own_hub_revision(tmp_path):
 def test_checkpoints_upload_in_the_background_and_survive_rotation(tmp_path):
     """on_save returns while the upload still runs; the checkpoint may be deleted meanwhile (the
     trainer's save_total_limit) and is still uploaded whole; failures surface at the end."""
-    import threading
-
     release, seen = threading.Event(), {}
 
     def slow_push(folder, repo_id, *, revision, **options):
@@ -437,8 +436,6 @@ def test_checkpoints_upload_in_the_background_and_survive_rotation(tmp_path):
         folder = _fake_checkpoint(tmp_path, step)
         callback.on_save(args, SimpleNamespace(global_step=step, is_world_process_zero=True), None)
         assert not seen  # training went on while the upload waits
-    import shutil
-
     shutil.rmtree(tmp_path / "checkpoint-2")  # rotated away before its upload ran
     release.set()
     callback.on_train_end(args, SimpleNamespace(global_step=4, is_world_process_zero=True), None)

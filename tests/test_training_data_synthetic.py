@@ -7,18 +7,20 @@ import difflib
 import json
 import random
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from clueweaver.benchmarks import BenchmarkItem
+from clueweaver.config import load_config
 from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.question import Question
 from clueweaver.segment import get_preset
 from clueweaver.training_data.common import assign_splits, readable_part, reading_cases
 from clueweaver.training_data.hard_cases import PredictionsError, read_predictions
-from clueweaver.training_data.interpreter import allocate
+from clueweaver.training_data.interpreter import InterpreterDataConfig, _synthetic_examples, allocate
 from clueweaver.training_data.synthetic import (
     entity_swap,
     false_claims,
@@ -137,11 +139,6 @@ def test_false_edits_replace_only_details_the_evidence_holds():
 
 
 def test_kdsh_consistent_backstories_are_not_edited_into_false_claims():
-    from collections import Counter
-
-    from clueweaver.config import load_config
-    from clueweaver.training_data.interpreter import InterpreterDataConfig, _synthetic_examples
-
     config = load_config(
         InterpreterDataConfig, None, {"sources": [{"name": "kdsh"}], "synthetic": {"edits": ["entity"]}}
     )

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from clueweaver.protocol.rewards import finder_reward_components
-from clueweaver.training import protocol_prompt_problem
+from clueweaver.protocol.rewards import build_reward_funcs, finder_reward_components
+from clueweaver.training import protocol_prompt_problem, reward_cost
 from tests.training_fixtures import finder_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,9 +100,6 @@ def test_scale_probe_runs_on_tiny_shapes(tmp_path):
 
 
 def test_reward_cost_benchmark_prints_the_ratio_of_all_components_to_the_total(capsys):
-    from clueweaver.protocol.rewards import build_reward_funcs
-    from clueweaver.training import reward_cost
-
     assert reward_cost.main(["--completions", "16", "--packet-chars", "4000", "--repeats", "1"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["completions"] == 16 and report["packet_chars"] >= 4000 and report["component_functions"] == 8
