@@ -4,12 +4,16 @@ Small models break the format in predictable ways (capitalised or spaced tags, a
 around the reply, a chatty sentence before it, the final closing tag cut off by the token
 limit), so extraction forgives those; what it cannot read is reported (``format_valid``,
 ``answer_legal``, ``invalid_ids``), never guessed or silently dropped.
+
+Training is strict instead: ``strict_format_problem`` says why a reply is not exactly the two
+tags, and ``parse_finder_strict`` / ``parse_interpreter_strict`` read only such replies as
+well-formed, so no reward pays a reply that inference would have to forgive.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from clueweaver.protocol.question import Question
@@ -266,3 +270,48 @@ def parse_interpreter(text: str, question: Question, allowed_ids: Iterable[int] 
     if not isinstance(question, Question):
         raise TypeError(f"parse_interpreter needs a clueweaver Question, got {type(question).__name__}")
     return _parse(text, lambda answer: normalize_answer(answer, question), allowed_ids)
+
+
+# --- the strict format of training ------------------------------------------------------------
+
+_EXACT_TAGS = ("<reason>", "</reason>", "<answer>", "</answer>")
+
+
+def strict_format_problem(text: str) -> str | None:
+    """Why ``text`` is not exactly ``<reason>...</reason>`` then ``<answer>...</answer>`` (each tag
+    once, lower case, closed, both non-empty, nothing but whitespace around or between them); None
+    when it is. Training pays only such replies (Tables 5 and 6: an unparseable reply earns
+    nothing), while inference reads what it can and records the problem."""
+    raw = text if isinstance(text, str) else ("" if text is None else str(text))
+    tags = list(_ANY_TAG.finditer(raw))
+    if [m.group(0) for m in tags] != list(_EXACT_TAGS):
+        found = ", ".join(m.group(0) for m in tags) or "none"
+        return f"tags {found}; expected {', '.join(_EXACT_TAGS)}, once each, in this order"
+    gaps = {
+        "before <reason>": raw[: tags[0].start()],
+        "between </reason> and <answer>": raw[tags[1].end() : tags[2].start()],
+        "after </answer>": raw[tags[3].end() :],
+    }
+    for where, gap in gaps.items():
+        if gap.strip():
+            return f"text {where}: {gap.strip()[:40]!r}"
+    for name, (opening, closing) in (("reason", tags[:2]), ("answer", tags[2:])):
+        if not raw[opening.end() : closing.start()].strip():
+            return f"empty <{name}>"
+    return None
+
+
+def _strictly(parsed: ParseResult) -> ParseResult:
+    if parsed.format_valid and strict_format_problem(parsed.raw) is not None:
+        return replace(parsed, format_valid=False)
+    return parsed
+
+
+def parse_finder_strict(text: str, allowed_ids: Iterable[int] | None = None) -> ParseResult:
+    """``parse_finder``, with ``format_valid`` only for a reply in the strict format (training)."""
+    return _strictly(parse_finder(text, allowed_ids))
+
+
+def parse_interpreter_strict(text: str, question: Question, allowed_ids: Iterable[int] | None = None) -> ParseResult:
+    """``parse_interpreter``, with ``format_valid`` only for a reply in the strict format (training)."""
+    return _strictly(parse_interpreter(text, question, allowed_ids))
