@@ -355,3 +355,18 @@ def test_two_backends_sampling_and_a_preset_from_configuration():
         PipelineConfig.from_dict({"finder_tokens": 3})
     with pytest.raises(ValueError, match="finder_sampling: unknown field.*max_tokens"):
         PipelineConfig.from_dict({"finder_sampling": {"max_tokens": 3}})
+
+
+def test_inference_reads_off_format_replies_and_the_trace_says_they_were_off_format():
+    def chatty(ids):
+        reply = finder_citing_gold(ids)
+        return f"Sure! {reply} Hope this helps!" if GOLD & set(ids) else reply
+
+    result, _ = run(WHY, finder=chatty, interpret="```\n" + ANSWER_C + "\n```")
+    verdicts = [s["finder"] for s in result.trace["segments"]]
+    kept = [v for v in verdicts if v["kept"]]
+    assert kept and all(v["status"] == "parsed" and v["verdict"] == "YES" for v in kept)  # read all the same
+    assert all("text before <reason>" in v["off_format"] for v in kept)
+    assert all(v["off_format"] is None for v in verdicts if not v["kept"])
+    provisional = result.trace["interpreter"]["provisional"]["attempts"][0]
+    assert provisional["answer"] == result.answer == "C" and "text before <reason>" in provisional["off_format"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from clueweaver.backends.base import Generation
 from clueweaver.packing import Packet
-from clueweaver.protocol.parse import ParseResult, parse_finder
+from clueweaver.protocol.parse import ParseResult, parse_finder, strict_format_problem
 from clueweaver.protocol.question import Question
 from clueweaver.segment import Segment
 
@@ -67,6 +67,7 @@ class FinderVerdict:
             "cited_ids": list(self.cited_ids),
             "invalid_ids": list(self.invalid_ids),
             "format_valid": self.format_valid,
+            "off_format": strict_format_problem(self.output) if self.output else None,
             "output": self.output,
             **self.generation,
         }
@@ -197,6 +198,7 @@ class Attempt:
             "cited_ids": list(self.parsed.cited_ids),
             "invalid_ids": list(self.parsed.invalid_ids),
             "format_valid": self.parsed.format_valid,
+            "off_format": strict_format_problem(self.generation.text),
             "answer_legal": self.parsed.answer_legal,
             "format_reminder": self.reminder,
             **_generation_fields(self.generation),

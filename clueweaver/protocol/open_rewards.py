@@ -15,7 +15,8 @@ registry (``clueweaver.protocol.rewards.REWARD_FUNCS``) as ``interpreter_open_<c
   answer overlaps a reference at all (``reference_overlap`` > 0);
 - ``hedging``: Table 6's penalty, for a hedging phrase in the reason or the answer.
 
-An unparseable reply earns nothing (Table 6's "Unparseable output"). Batch columns: ``answer``
+A reply that is not exactly ``<reason>...</reason><answer>...</answer>`` earns nothing (Table 6's
+"Unparseable output"; the strict training format of ``parse_interpreter_strict``). Batch columns: ``answer``
 (the reference answers: one text or a list), optional ``gold_ids``, ``evidence`` (the packet;
 the prompt's last user message when absent) and ``question``.
 """
@@ -23,19 +24,25 @@ the prompt's last user message when absent) and ``question``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Iterable
 
-from clueweaver.protocol.parse import parse_interpreter
+from clueweaver.protocol.parse import parse_interpreter_strict
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import (
+    _REQUIRED,
+    BATCH_COLUMNS,
     HEDGING_PHRASES,
     REWARD_FUNCS,
     UNPARSEABLE_REWARD,
     LengthBand,
+    ScoreCache,
     _column,
     _ids,
+    _key_part,
     _prompt_text,
     _reward_func,
+    _score_row,
     completion_text,
     id_f1,
     specific_details,
@@ -80,7 +87,7 @@ def open_answer_reward_components(
     if not references:
         raise ValueError("an open-answer reward needs at least one reference answer")
     scores = dict.fromkeys(OPEN_COMPONENTS, UNPARSEABLE_REWARD)
-    parsed = parse_interpreter(completion, Question.open(question), allowed_ids)
+    parsed = parse_interpreter_strict(completion, Question.open(question), allowed_ids)
     if not (parsed.format_valid and parsed.answer_legal):
         return scores
     scores["format"] = config.format_valid
@@ -105,43 +112,52 @@ def _references(value: Any, row: int) -> list[str]:
     return [v for v in value if isinstance(v, str)]
 
 
+def _open_row(row: int, text: str, references: Any, gold: Any, allowed: Any, evidence: str, question: Any, config):
+    """One row's scores from its raw columns (checked here, so a cached row is not checked again)."""
+    return open_answer_reward_components(
+        text,
+        references=_references(references, row),
+        gold_ids=_ids(gold, "gold_ids", row) or (),
+        allowed_ids=_ids(allowed, "allowed_ids", row),
+        evidence=evidence,
+        question=str(question or "(question)"),
+        config=config,
+    )
+
+
 def open_answer_batch_components(
-    prompts, completions, config: OpenAnswerRewardConfig, columns: dict
+    prompts, completions, config: OpenAnswerRewardConfig, columns: dict, cache: ScoreCache | None = None
 ) -> list[dict[str, float]]:
-    """Component scores of a TRL batch (columns in the module docstring)."""
+    """Component scores of a TRL batch (columns in the module docstring), each reply scored once
+    per ``cache``."""
     size = len(completions)
-    answers = _column(columns, "answer", size)
-    gold = _column(columns, "gold_ids", size, None)
-    allowed = _column(columns, "allowed_ids", size, None)
-    evidence = _column(columns, "evidence", size, None)
-    questions = _column(columns, "question", size, None)
+    values = [_column(columns, name, size, default) for name, default in _OPEN_COLUMNS.items()]
     prompts = list(prompts) if prompts is not None and len(prompts) == size else [None] * size
-    return [
-        open_answer_reward_components(
-            completion_text(completion),
-            references=_references(answers[row], row),
-            gold_ids=_ids(gold[row], "gold_ids", row) or (),
-            allowed_ids=_ids(allowed[row], "allowed_ids", row),
-            evidence=evidence[row] if evidence[row] is not None else _prompt_text(prompts[row]),
-            question=str(questions[row] or "(question)"),
-            config=config,
-        )
-        for row, completion in enumerate(completions)
-    ]
+    rows = []
+    for row, completion in enumerate(completions):
+        text = completion_text(completion)
+        answers, gold, allowed, evidence, question = (column[row] for column in values)
+        packet = evidence if evidence is not None else _prompt_text(prompts[row])
+        key = (text, packet, *(_key_part(v) for v in (answers, gold, allowed, question)))
+        compute = partial(_open_row, row, text, answers, gold, allowed, packet, question, config)
+        rows.append(_score_row(cache, key, compute))
+    return rows
+
+
+_OPEN_COLUMNS = {"answer": _REQUIRED, "gold_ids": None, "allowed_ids": None, "evidence": None, "question": None}
+BATCH_COLUMNS[open_answer_batch_components] = tuple(_OPEN_COLUMNS)
 
 
 def build_open_reward_funcs(config: OpenAnswerRewardConfig = OpenAnswerRewardConfig()) -> dict:
-    """TRL reward functions ``interpreter_open_<component>`` and ``interpreter_open_total``."""
-    funcs = {
-        f"{OPEN_REWARD_PREFIX}{component}": _reward_func(
-            f"{OPEN_REWARD_PREFIX}{component}", open_answer_batch_components, config, component
+    """TRL reward functions ``interpreter_open_<component>`` and ``interpreter_open_total``, sharing
+    one ``ScoreCache``."""
+    cache = ScoreCache()
+    return {
+        f"{OPEN_REWARD_PREFIX}{component or 'total'}": _reward_func(
+            f"{OPEN_REWARD_PREFIX}{component or 'total'}", open_answer_batch_components, config, cache, component
         )
-        for component in OPEN_COMPONENTS
+        for component in (*OPEN_COMPONENTS, None)
     }
-    funcs[f"{OPEN_REWARD_PREFIX}total"] = _reward_func(
-        f"{OPEN_REWARD_PREFIX}total", open_answer_batch_components, config, None
-    )
-    return funcs
 
 
 def open_component_names() -> list[str]:
