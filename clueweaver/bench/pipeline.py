@@ -90,6 +90,9 @@ class _WellFormedReplies:
     def count_tokens(self, messages) -> int:
         return self.inner.count_tokens(messages)
 
+    def check_counting(self) -> None:
+        self.inner.check_counting()
+
     def _reply(self, messages) -> str:
         found = re.search(r"^\[(\d+)\]", messages[-1]["content"], re.MULTILINE)
         cited = found.group(1) if found else "0"
