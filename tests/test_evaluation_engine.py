@@ -14,16 +14,11 @@ import pytest
 
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
+from clueweaver.evaluation.readers import RetrievalReader, interpreter_stage, reader_output
 from clueweaver.evaluation.records import PREDICTIONS_FILE, read_predictions
 from clueweaver.evaluation.report import summarize
-from clueweaver.evaluation.runner import (
-    EvalConfig,
-    RetrievalReader,
-    build_reader,
-    interpreter_stage,
-    reader_output,
-    run_evaluation,
-)
+from clueweaver.evaluation.runner import EvalConfig, run_evaluation
+from clueweaver.evaluation.systems import build_reader
 from clueweaver.pipeline import STAGES, ClueWeaver
 from clueweaver.protocol.calibration import needs_self_calibration
 from clueweaver.protocol.question import Question

@@ -12,9 +12,10 @@ import pytest
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
 from clueweaver.evaluation.metrics import wilson_interval
+from clueweaver.evaluation.readers import RetrievalReader, interpreter_stage
 from clueweaver.evaluation.records import RUN_FILE, TRACES_FILE, read_predictions
 from clueweaver.evaluation.report import error_bar, markdown, summarize
-from clueweaver.evaluation.runner import EvalConfig, RetrievalReader, interpreter_stage, run_evaluation
+from clueweaver.evaluation.runner import EvalConfig, run_evaluation
 from clueweaver.pipeline import ClueWeaver
 from tests.test_backends_openai import ChatServer
 from tests.test_evaluation_runner import ITEMS, PARAGRAPHS, write_benchmark

@@ -16,17 +16,10 @@ import pytest
 
 from clueweaver.cli import main
 from clueweaver.evaluation.metrics import wilson_interval
+from clueweaver.evaluation.readers import ReaderOutput, RetrievalReader, rank_paragraphs, retrieval_packet
 from clueweaver.evaluation.records import PREDICTIONS_FILE, RUN_FILE, PredictionLog, RecordError, read_predictions
 from clueweaver.evaluation.report import compare, load_runs, summarize
-from clueweaver.evaluation.runner import (
-    EvalConfig,
-    EvalError,
-    ReaderOutput,
-    RetrievalReader,
-    rank_paragraphs,
-    retrieval_packet,
-    run_evaluation,
-)
+from clueweaver.evaluation.runner import EvalConfig, EvalError, run_evaluation
 from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.parse import parse_interpreter
 from clueweaver.retrieval import get_index

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clueweaver.backends import load_backend
-from clueweaver.evaluation.runner import reader_output
+from clueweaver.evaluation.readers import reader_output
 from clueweaver.nwm.records import record_from_dict
 from clueweaver.nwm.store import NarrativeStore
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
