@@ -1,0 +1,169 @@
+"""Indexing books in a separate, low-priority process, so that questions never wait on it.
+
+Why a process: on a 2-core CPU with the offline MiniLM encoder, a question on a short book took
+0.16 s alone and 0.5-40 s while Monte Cristo was indexed by a thread of the server's process. That
+thread held the shared dense encoder (and its lock) for 256 paragraphs at a time, so a question's
+query encoding waited behind a whole chunk, and its tokenizing competed with the questions for the
+GIL and both cores. The indexing process has its own copy of the encoder, runs at the lowest CPU
+priority (nice 19, so questions come first when the cores are busy), writes the index into the disk
+cache (``clueweaver.retrieval.build_index``), from which the server then loads it in milliseconds,
+and is killed at once when its book is deleted or the library closes.
+
+The cost: while a book is indexed, a second copy of the encoder is in memory (2.1 GiB of GPU memory
+for BGE-M3; docs/serving.md counts it).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+from clueweaver.errors import ClueWeaverError
+from clueweaver.narrative import load_narrative
+from clueweaver.retrieval import build_index, load_encoder
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.05  # how often the server checks for a deletion or a stop while a book is indexed
+_NICENESS = 19
+
+
+class IndexingFailed(ClueWeaverError):
+    """The book could not be indexed; the message says why (it becomes the book's status)."""
+
+
+class IndexingCancelled(ClueWeaverError):
+    """The book was deleted, or the library closed, while it was being indexed."""
+
+
+@dataclass(frozen=True)
+class IndexJob:
+    """What the indexing process needs to read one book exactly as the library reads it."""
+
+    source: str
+    title: str
+    encoding: str | None
+    content_hash: str
+    cache_dir: str
+
+
+def _report_progress(conn, done: int, total: int) -> None:
+    conn.send(("progress", done / max(total, 1)))
+
+
+def _index_one(conn, job: IndexJob, encoder) -> None:
+    narrative = load_narrative(job.source, encoding=job.encoding, title=job.title)
+    if narrative.content_hash != job.content_hash:
+        raise IndexingFailed("the book's file no longer holds the text it was added with; upload it again")
+    build_index(
+        narrative,
+        encoder,
+        cache_dir=job.cache_dir,
+        show_progress=False,
+        progress=lambda done, total: _report_progress(conn, done, total),
+    )
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(_NICENESS - os.nice(0))
+    except (AttributeError, OSError):  # not on this system: indexing still runs apart from questions
+        log.warning("could not lower the indexing process's CPU priority")
+
+
+def _serve_jobs(conn, encoder_spec) -> None:
+    """The indexing process: index each job it receives until it receives None."""
+    _lower_priority()
+    encoder, loaded = None, False
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:  # the server is gone
+            return
+        if job is None:
+            return
+        try:
+            if not loaded:
+                encoder, loaded = load_encoder(encoder_spec), True
+            _index_one(conn, job, encoder)
+            conn.send(("done", None))
+        except Exception as exc:  # the book's failure, reported; the process lives on
+            message = str(exc) if isinstance(exc, IndexingFailed) else f"{type(exc).__name__}: {exc}"
+            conn.send(("failed", message))
+
+
+class IndexerProcess:
+    """The server's side of the indexing process: started on first use, one book at a time,
+    killed when a book is cancelled (and started afresh for the next one).
+
+    ``encoder_spec``: what ``load_encoder`` takes (a name, or a picklable encoder object).
+    """
+
+    def __init__(self, encoder_spec) -> None:
+        self.encoder_spec = encoder_spec
+        self._process = None
+        self._conn = None
+
+    def _connection(self):
+        if self._process is None or not self._process.is_alive():
+            context = multiprocessing.get_context("spawn")  # no fork of a threaded server (or of CUDA)
+            self._conn, child = context.Pipe()
+            self._process = context.Process(
+                target=_serve_jobs, args=(child, self.encoder_spec), name="clueweaver-indexer", daemon=True
+            )
+            self._process.start()
+            child.close()
+        return self._conn
+
+    def index(self, job: IndexJob, *, progress: Callable[[float], None], cancelled: Callable[[], bool]) -> None:
+        """Index one book into the disk cache. ``progress(fraction)`` hears how far it got;
+        ``cancelled()`` is asked every ``POLL_S``: when it turns true the process is killed and
+        ``IndexingCancelled`` raised. A failure raises ``IndexingFailed`` with the reason."""
+        conn = self._connection()
+        conn.send(job)
+        while True:
+            if cancelled():
+                self.kill()
+                raise IndexingCancelled(job.source)
+            if not conn.poll(POLL_S):
+                if not self._process.is_alive():
+                    raise IndexingFailed(self._died())
+                continue
+            try:
+                kind, value = conn.recv()
+            except EOFError:
+                raise IndexingFailed(self._died()) from None
+            if kind == "progress":
+                progress(value)
+            elif kind == "done":
+                return
+            else:
+                raise IndexingFailed(value)
+
+    def _died(self) -> str:
+        self._process.join(1)
+        return (
+            f"the indexing process ended unexpectedly (exit code {self._process.exitcode}); out of memory? "
+            "The server log may say more; delete the book and upload it again"
+        )
+
+    def kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.join()
+            self._conn.close()
+            self._process = self._conn = None
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Let an idle process end by itself; kill it when it does not within ``timeout``."""
+        if self._process is None:
+            return
+        try:
+            self._conn.send(None)
+        except OSError:  # it is gone already
+            pass
+        self._process.join(timeout)
+        self.kill()
