@@ -16,9 +16,11 @@ for BGE-M3; docs/serving.md counts it).
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
+import subprocess
+import sys
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Callable
 
 from clueweaver.errors import ClueWeaverError
@@ -74,13 +76,14 @@ def _lower_priority() -> None:
         log.warning("could not lower the indexing process's CPU priority")
 
 
-def _serve_jobs(conn, encoder_spec) -> None:
-    """The indexing process: index each job it receives until it receives None."""
+def serve_jobs(jobs: Connection, results: Connection) -> None:
+    """The indexing process: the encoder spec first, then each job it receives until None."""
     _lower_priority()
+    encoder_spec = jobs.recv()
     encoder, loaded = None, False
     while True:
         try:
-            job = conn.recv()
+            job = jobs.recv()
         except EOFError:  # the server is gone
             return
         if job is None:
@@ -88,52 +91,70 @@ def _serve_jobs(conn, encoder_spec) -> None:
         try:
             if not loaded:
                 encoder, loaded = load_encoder(encoder_spec), True
-            _index_one(conn, job, encoder)
-            conn.send(("done", None))
+            _index_one(results, job, encoder)
+            results.send(("done", None))
         except Exception as exc:  # the book's failure, reported; the process lives on
             message = str(exc) if isinstance(exc, IndexingFailed) else f"{type(exc).__name__}: {exc}"
-            conn.send(("failed", message))
+            results.send(("failed", message))
+
+
+# The child runs this: a plain interpreter (no re-import of the server's main module, as
+# multiprocessing's spawn would do), talking over two pipes given by number.
+_CHILD_CODE = (
+    "import sys; from multiprocessing.connection import Connection; from clueweaver.indexing import serve_jobs; "
+    "serve_jobs(Connection(int(sys.argv[1]), writable=False), Connection(int(sys.argv[2]), readable=False))"
+)
 
 
 class IndexerProcess:
     """The server's side of the indexing process: started on first use, one book at a time,
     killed when a book is cancelled (and started afresh for the next one).
 
-    ``encoder_spec``: what ``load_encoder`` takes (a name, or a picklable encoder object).
+    ``encoder_spec``: what ``load_encoder`` takes (a name, or a picklable encoder object whose
+    class the child can import: it gets this process's ``sys.path``).
     """
 
     def __init__(self, encoder_spec) -> None:
         self.encoder_spec = encoder_spec
-        self._process = None
-        self._conn = None
+        self._process: subprocess.Popen | None = None
+        self._jobs: Connection | None = None
+        self._results: Connection | None = None
 
-    def _connection(self):
-        if self._process is None or not self._process.is_alive():
-            context = multiprocessing.get_context("spawn")  # no fork of a threaded server (or of CUDA)
-            self._conn, child = context.Pipe()
-            self._process = context.Process(
-                target=_serve_jobs, args=(child, self.encoder_spec), name="clueweaver-indexer", daemon=True
+    def _start(self) -> None:
+        job_read, job_write = os.pipe()
+        result_read, result_write = os.pipe()
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", _CHILD_CODE, str(job_read), str(result_write)],
+                pass_fds=(job_read, result_write),
+                env=environment,
             )
-            self._process.start()
-            child.close()
-        return self._conn
+        finally:
+            os.close(job_read)
+            os.close(result_write)
+        self._jobs = Connection(job_write, readable=False)
+        self._results = Connection(result_read, writable=False)
+        self._jobs.send(self.encoder_spec)
 
     def index(self, job: IndexJob, *, progress: Callable[[float], None], cancelled: Callable[[], bool]) -> None:
         """Index one book into the disk cache. ``progress(fraction)`` hears how far it got;
         ``cancelled()`` is asked every ``POLL_S``: when it turns true the process is killed and
         ``IndexingCancelled`` raised. A failure raises ``IndexingFailed`` with the reason."""
-        conn = self._connection()
-        conn.send(job)
+        if self._process is None or self._process.poll() is not None:
+            self.kill()
+            self._start()
+        self._jobs.send(job)
         while True:
             if cancelled():
                 self.kill()
                 raise IndexingCancelled(job.source)
-            if not conn.poll(POLL_S):
-                if not self._process.is_alive():
+            if not self._results.poll(POLL_S):
+                if self._process.poll() is not None:
                     raise IndexingFailed(self._died())
                 continue
             try:
-                kind, value = conn.recv()
+                kind, value = self._results.recv()
             except EOFError:
                 raise IndexingFailed(self._died()) from None
             if kind == "progress":
@@ -144,26 +165,28 @@ class IndexerProcess:
                 raise IndexingFailed(value)
 
     def _died(self) -> str:
-        self._process.join(1)
+        code = self._process.wait()
+        self.kill()
         return (
-            f"the indexing process ended unexpectedly (exit code {self._process.exitcode}); out of memory? "
-            "The server log may say more; delete the book and upload it again"
+            f"the indexing process ended unexpectedly (exit code {code}); out of memory? The server log may say "
+            "more; delete the book and upload it again"
         )
 
     def kill(self) -> None:
         if self._process is not None:
             self._process.kill()
-            self._process.join()
-            self._conn.close()
-            self._process = self._conn = None
+            self._process.wait()
+            self._jobs.close()
+            self._results.close()
+            self._process = self._jobs = self._results = None
 
     def stop(self, timeout: float = 5.0) -> None:
         """Let an idle process end by itself; kill it when it does not within ``timeout``."""
         if self._process is None:
             return
         try:
-            self._conn.send(None)
-        except OSError:  # it is gone already
+            self._jobs.send(None)
+            self._process.wait(timeout)
+        except (OSError, subprocess.TimeoutExpired):  # gone already, or stuck
             pass
-        self._process.join(timeout)
         self.kill()
