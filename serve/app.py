@@ -5,7 +5,8 @@ Routes (JSON unless said otherwise; every error is ``{"error": code, "detail": m
 
     GET    /                               the reading room page (serve/static, works offline)
     GET    /health                         status, models, engine statistics
-    GET    /docs, /openapi.json            the API, browsable
+    GET    /docs, /openapi.json            the API, browsable (Swagger UI served from the
+                                           fastapi-offline package: no CDN, works offline)
     GET    /api/presets                    reading presets and the server's limits
     GET    /api/books                      the library
     POST   /api/books                      upload a book (multipart field "file": .txt, .md, .epub)
@@ -35,6 +36,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from clueweaver import __version__
 from clueweaver.reading_room import ReadingRoom
@@ -52,7 +54,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
     """The FastAPI application over a running ``ReadingRoom`` (which the caller closes)."""
-    app = FastAPI(
+    app: FastAPI = FastAPIOffline(  # /docs with its scripts served here, not from a CDN
         title="ClueWeaver reading room",
         version=__version__,
         description="Ask questions about long texts and check claims, with paragraph-cited evidence. "
@@ -60,6 +62,9 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
         # bodies rendered by json.dumps, as they always were (pydantic's own JSON writes some
         # numbers differently)
         default_response_class=JSONResponse,
+        static_url="/static-docs",
+        redoc_url=None,  # ReDoc would still fetch its logo from its CDN
+        swagger_ui_parameters={"validatorUrl": None},  # Swagger UI would send the schema to an online validator
     )
     app.state.room, app.state.config = room, config
     add_error_handlers(app)
