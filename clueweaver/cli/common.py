@@ -15,6 +15,7 @@ from pathlib import Path
 from clueweaver.agents import DEFAULT_MODEL, load_agents
 from clueweaver.config import ConfigError, read_yaml_mapping
 from clueweaver.errors import UsageError
+from clueweaver.narrative import Narrative, load_narrative
 from clueweaver.pipeline import PipelineConfig
 from clueweaver.protocol.question import Question
 
@@ -82,6 +83,26 @@ def question_from_args(args) -> Question:
             raise UsageError("a claim takes no --option")
         return Question.claim(args.question)
     return Question(args.question, options)
+
+
+def add_encoding_argument(parser: argparse.ArgumentParser) -> None:
+    """--encoding, for every command that reads a book file."""
+    parser.add_argument(
+        "--encoding",
+        default=None,
+        help="a text book's encoding, e.g. latin-1 or cp1252 (default: UTF-8, else detected and named on stderr)",
+    )
+
+
+def load_book(args) -> Narrative:
+    """The book of ``args.book``, read with ``--encoding``; a detected encoding is said on stderr."""
+    narrative = load_narrative(args.book, encoding=args.encoding)
+    if narrative.encoding_detected:
+        print(
+            f"note: {args.book} is not UTF-8; read as {narrative.encoding} (detected; --encoding names another)",
+            file=sys.stderr,
+        )
+    return narrative
 
 
 def add_encoder_argument(parser: argparse.ArgumentParser) -> None:
