@@ -4,12 +4,14 @@ Routes (JSON unless said otherwise; every error is ``{"error": code, "detail": m
 4xx status and a message a person can act on):
 
     GET    /                               the reading room page (serve/static, works offline)
-    GET    /health                         status, models, engine statistics
+    GET    /health                         status, models; library counts and engine statistics
+                                           (with the token, when the server has one)
     GET    /docs, /openapi.json            the API, browsable (Swagger UI served from the
                                            fastapi-offline package: no CDN, works offline)
     GET    /api/presets                    reading presets and the server's limits
     GET    /api/books                      the library
-    POST   /api/books                      upload a book (multipart field "file": .txt, .md, .epub)
+    POST   /api/books                      upload a book (multipart field "file": .txt, .md, .epub;
+                                           optional field "encoding" for a text that is not UTF-8)
     GET    /api/books/{book_id}            one book, with its indexing status and progress
     DELETE /api/books/{book_id}            remove a book, its indexes and its past questions
     GET    /api/books/{book_id}/chapters
