@@ -7,7 +7,8 @@ query encoding waited behind a whole chunk, and its tokenizing competed with the
 GIL and both cores. The indexing process has its own copy of the encoder, runs at the lowest CPU
 priority (nice 19, so questions come first when the cores are busy), writes the index into the disk
 cache (``clueweaver.retrieval.build_index``), from which the server then loads it in milliseconds,
-and is killed at once when its book is deleted or the library closes.
+and is killed at once when its book is deleted or the library closes. The same questions then took
+0.14-0.74 s while Monte Cristo was indexed.
 
 The cost: while a book is indexed, a second copy of the encoder is in memory (2.1 GiB of GPU memory
 for BGE-M3; docs/serving.md counts it).
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -52,10 +54,6 @@ class IndexJob:
     cache_dir: str
 
 
-def _report_progress(conn, done: int, total: int) -> None:
-    conn.send(("progress", done / max(total, 1)))
-
-
 def _index_one(conn, job: IndexJob, encoder) -> None:
     narrative = load_narrative(job.source, encoding=job.encoding, title=job.title)
     if narrative.content_hash != job.content_hash:
@@ -65,7 +63,7 @@ def _index_one(conn, job: IndexJob, encoder) -> None:
         encoder,
         cache_dir=job.cache_dir,
         show_progress=False,
-        progress=lambda done, total: _report_progress(conn, done, total),
+        progress=lambda done, total: conn.send(("progress", done / max(total, 1))),
     )
 
 
@@ -123,6 +121,8 @@ class IndexerProcess:
     def _start(self) -> None:
         job_read, job_write = os.pipe()
         result_read, result_write = os.pipe()
+        self._jobs = Connection(job_write, readable=False)
+        self._results = Connection(result_read, writable=False)
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
         try:
             self._process = subprocess.Popen(
@@ -133,9 +133,13 @@ class IndexerProcess:
         finally:
             os.close(job_read)
             os.close(result_write)
-        self._jobs = Connection(job_write, readable=False)
-        self._results = Connection(result_read, writable=False)
-        self._jobs.send(self.encoder_spec)
+        try:
+            self._jobs.send(self.encoder_spec)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            raise IndexingFailed(
+                f"the dense encoder cannot be handed to the indexing process ({exc}); give the library an encoder "
+                "name (e.g. minilm, bge-m3) instead of an encoder object"
+            ) from None
 
     def index(self, job: IndexJob, *, progress: Callable[[float], None], cancelled: Callable[[], bool]) -> None:
         """Index one book into the disk cache. ``progress(fraction)`` hears how far it got;
@@ -143,7 +147,13 @@ class IndexerProcess:
         ``IndexingCancelled`` raised. A failure raises ``IndexingFailed`` with the reason."""
         if self._process is None or self._process.poll() is not None:
             self.kill()
-            self._start()
+            try:
+                self._start()
+            except (OSError, IndexingFailed) as exc:
+                self.kill()
+                if isinstance(exc, IndexingFailed):
+                    raise
+                raise IndexingFailed(f"the indexing process could not start ({exc})") from None
         self._jobs.send(job)
         while True:
             if cancelled():
@@ -176,9 +186,10 @@ class IndexerProcess:
         if self._process is not None:
             self._process.kill()
             self._process.wait()
-            self._jobs.close()
-            self._results.close()
-            self._process = self._jobs = self._results = None
+        for connection in (self._jobs, self._results):
+            if connection is not None:
+                connection.close()
+        self._process = self._jobs = self._results = None
 
     def stop(self, timeout: float = 5.0) -> None:
         """Let an idle process end by itself; kill it when it does not within ``timeout``."""

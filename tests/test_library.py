@@ -254,3 +254,21 @@ def test_a_version_1_library_gains_the_encoding_column(tmp_path):
         assert record.encoding == "utf-8" and library.narrative(record.book_id)[2].text == "Mara lit it at dusk."
     finally:
         library.close()
+
+
+class UnpicklableEncoder:
+    name = "unpicklable-test-encoder"
+
+    def __init__(self):
+        self.encode = lambda texts, **options: None  # a lambda cannot be pickled
+
+
+def test_an_encoder_the_indexing_process_cannot_receive_fails_the_book_with_a_reason(tmp_path):
+    library = Library(tmp_path / "data", encoder=UnpicklableEncoder())
+    try:
+        for name in ("one.md", "two.md"):  # the indexer lives on after a failure
+            record, _ = add(library, BOOK.replace("lantern", name).encode(), name=name)
+            failed = library.wait_until_indexed(record.book_id, timeout=30)
+            assert failed.index_status == "failed" and "instead of an encoder object" in failed.index_message
+    finally:
+        library.close()
