@@ -1,14 +1,14 @@
 """Indexing books in a separate, low-priority process, so that questions never wait on it.
 
 Why a process: on a 2-core CPU with the offline MiniLM encoder, a question on a short book took
-0.16 s alone and 0.5-40 s while Monte Cristo was indexed by a thread of the server's process. That
+0.1 s alone and 0.4-18 s while Monte Cristo was indexed by a thread of the server's process. That
 thread held the shared dense encoder (and its lock) for 256 paragraphs at a time, so a question's
 query encoding waited behind a whole chunk, and its tokenizing competed with the questions for the
 GIL and both cores. The indexing process has its own copy of the encoder, runs at the lowest CPU
 priority (nice 19, so questions come first when the cores are busy), writes the index into the disk
 cache (``clueweaver.retrieval.build_index``), from which the server then loads it in milliseconds,
 and is killed at once when its book is deleted or the library closes. The same questions then took
-0.14-0.74 s while Monte Cristo was indexed.
+0.08-0.10 s while Monte Cristo was indexed.
 
 The cost: while a book is indexed, a second copy of the encoder is in memory (2.1 GiB of GPU memory
 for BGE-M3; docs/serving.md counts it).
