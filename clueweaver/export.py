@@ -4,8 +4,10 @@
 ``merge_lora``, or kept as an adapter), the tokenizer with its chat template, the generation config
 and a model card (``README.md``) built from what the trainer saved beside the checkpoint
 (``clueweaver_training.json``: base model, agent, data, reward design, hyperparameters) and its
-``trainer_state.json`` (last logged rewards), plus evaluation numbers when given. The folder loads
-with ``AutoModelForCausalLM.from_pretrained`` and serves with the inference engine.
+``trainer_state.json`` (last logged rewards), plus evaluation numbers when given. The card names the
+base model by its Hub id (never a local path) with its license, and the run's scale (processes,
+global batch, prompts per step, epochs). The folder loads with ``AutoModelForCausalLM.from_pretrained``
+and serves with the inference engine.
 
 ``clueweaver.hub.push_folder`` uploads the folder (``clueweaver export --push-to-hub``).
 """
@@ -20,7 +22,7 @@ from typing import Any
 import yaml
 
 from clueweaver.errors import ClueWeaverError
-from clueweaver.hub import RECIPE_FILE, write_recipe
+from clueweaver.hub import RECIPE_FILE, base_model_identity, write_recipe
 
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
 AGENT_ROLES = {
@@ -104,10 +106,24 @@ def _flatten(results: dict, prefix: str = "") -> list[tuple[str, Any]]:
     return rows
 
 
+def _batch_rows(recipe: dict) -> list[tuple[str, Any]]:
+    """The run's scale: processes, completions and prompts per optimizer step, passes over the data."""
+    batch = recipe.get("batch", {})
+    names = {
+        "objective": recipe.get("objective"),
+        "processes": batch.get("processes"),
+        "global batch (completions per optimizer step)": batch.get("global_batch_completions"),
+        "prompts per optimizer step": batch.get("prompts_per_step"),
+        "epochs over the training data": batch.get("epochs"),
+    }
+    return [(name, value) for name, value in names.items() if value is not None]
+
+
 def model_card(
     recipe: dict,
     *,
     base_model: str | None,
+    base_model_license: str | None = None,
     merged_lora: bool,
     adapter_only: bool,
     rewards: dict[str, float],
@@ -124,14 +140,17 @@ def model_card(
         "pipeline_tag": "text-generation",
         "tags": ["clueweaver", "grpo", "trl", "long-narrative-qa", *([agent] if agent else [])],
     }
+    if base_model_license:
+        meta["license"] = base_model_license
     if base_model:
         meta["base_model"] = base_model
     name = title or f"ClueWeaver {agent.capitalize() if agent else 'agent'}"
     parts = [f"---\n{yaml.safe_dump(meta, sort_keys=False)}---\n", f"# {name}\n"]
     role = AGENT_ROLES.get(agent, "a ClueWeaver reader agent.")
+    licensed = f" (license: {base_model_license}, which this model inherits)" if base_model_license else ""
     parts.append(
-        f"This model is {role}\n\nIt was fine-tuned from `{base_model or 'an unrecorded base model'}` with GRPO "
-        "(TRL's `GRPOTrainer`) and the rule-based rewards of the ClueWeaver agent protocol.\n"
+        f"This model is {role}\n\nIt was fine-tuned from `{base_model or 'an unrecorded base model'}`{licensed} with "
+        "GRPO (TRL's `GRPOTrainer`) and the rule-based rewards of the ClueWeaver agent protocol.\n"
     )
     weights = (
         "LoRA adapter (load it on top of the base model)"
@@ -146,7 +165,7 @@ def model_card(
         "model = AutoModelForCausalLM.from_pretrained(PATH)\ntokenizer = AutoTokenizer.from_pretrained(PATH)\n```\n"
     )
     if grpo:
-        rows = [(key, grpo[key]) for key in CARD_HYPERPARAMETERS if key in grpo]
+        rows = _batch_rows(recipe) + [(key, grpo[key]) for key in CARD_HYPERPARAMETERS if key in grpo]
         if model.get("use_peft"):
             rows += [
                 ("lora_r", model.get("lora_r")),
@@ -195,6 +214,27 @@ def model_card(
     return "\n".join(parts)
 
 
+def card_identity(recipe: dict, base_model: str | None, hub_id: str | None = None, license: str | None = None) -> dict:
+    """The base model's Hub id and license for the card: given, recorded by the trainer, or found
+    from ``base_model``; an ExportError when either stays unknown (a card needs both, and a local
+    path is no Hub id)."""
+    identity = base_model_identity(
+        base_model or "",
+        hub_id or recipe.get("base_model_hub_id"),
+        license or recipe.get("base_model_license"),
+    )
+    flags = {"hub_id": ("Hub id", "--base-model-id"), "license": ("license", "--base-model-license")}
+    missing = [flags[key] for key in flags if not identity[key]]
+    if missing:
+        raise ExportError(
+            f"the model card needs the base model's {' and '.join(what for what, _ in missing)}, which "
+            f"{base_model or 'the checkpoint'} does not tell (a local folder is no Hub id; the license comes from "
+            f"its README): pass {' and '.join(flag for _, flag in missing)} (for the paper's base model: "
+            "--base-model-id Qwen/Qwen3-4B-Instruct-2507 --base-model-license apache-2.0)"
+        )
+    return identity
+
+
 def _prepare_output(out: Path, overwrite: bool) -> None:
     if out.exists() and any(out.iterdir()):
         if not overwrite:
@@ -209,6 +249,8 @@ def export_checkpoint(
     *,
     merge_lora: bool = False,
     base_model: str | None = None,
+    base_model_id: str | None = None,
+    base_model_license: str | None = None,
     eval_results: dict | None = None,
     title: str | None = None,
     overwrite: bool = False,
@@ -231,6 +273,7 @@ def export_checkpoint(
         base_model = base_model or adapter_base
     else:
         base_model = base_model or recipe.get("base_model")
+    identity = card_identity(recipe, base_model, base_model_id, base_model_license)
     tokenizer = AutoTokenizer.from_pretrained(str(checkpoint))
     if not getattr(tokenizer, "chat_template", None):
         raise ExportError(f"{checkpoint}: the tokenizer has no chat template; the agents' prompts need one")
@@ -261,7 +304,8 @@ def export_checkpoint(
         generation_config.save_pretrained(out)
     card = model_card(
         recipe,
-        base_model=base_model,
+        base_model=identity["hub_id"],
+        base_model_license=identity["license"],
         merged_lora=is_adapter and merge_lora,
         adapter_only=is_adapter and not merge_lora,
         rewards=last_logged_rewards(checkpoint),

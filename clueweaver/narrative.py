@@ -7,6 +7,7 @@ paragraphs joined by one blank line. The web page highlights citations with thos
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import hashlib
 import json
@@ -20,6 +21,15 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 from ebooklib import ITEM_DOCUMENT, epub
 
+from clueweaver.chapters import (
+    describe_labels,
+    detect_units,
+    heading_groups,
+    is_heading,
+    label_span,
+    labels,
+    units_from_titles,
+)
 from clueweaver.errors import ClueWeaverError
 
 PARAGRAPH_SEPARATOR = "\n\n"
@@ -50,14 +60,25 @@ class Paragraph:
 
 @dataclass(frozen=True)
 class Chapter:
-    number: int  # 1-based, in narrative order
+    number: int  # 1-based position in reading order: what paragraphs, limits and stores count in
     title: str
     first_paragraph: int
     last_paragraph: int
+    label: str = ""  # the number a reader uses, as the book numbers it ("24", "1.2"); see clueweaver.chapters
+    part: str | None = None  # the heading of the part or story the chapter belongs to
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", str(self.number))
 
     @property
     def paragraph_ids(self) -> range:
         return range(self.first_paragraph, self.last_paragraph + 1)
+
+    @property
+    def full_title(self) -> str:
+        """The title with its part or story, as a reader finds it in a contents list."""
+        return f"{self.part} — {self.title}" if self.part and not self.title.startswith(self.part) else self.title
 
 
 @dataclass
@@ -96,6 +117,31 @@ class Narrative:
     @property
     def num_chars(self) -> int:
         return len(self.text)
+
+    def chapter_limit(self, label: str | None) -> int | None:
+        """The position of the last chapter a reader who read up to ``label`` has read: a chapter
+        as the book numbers it ("24", "1.2"; ``clueweaver chapters`` lists them), a part or story
+        ("1": all its chapters), or "0" (the front matter only). None reads the whole book."""
+        return None if label is None else self.chapter_span(label)[1]
+
+    def chapter_span(self, label: str) -> tuple[int, int]:
+        """First and last chapter position that ``label`` names (``chapter_limit``); 0 is the
+        front matter."""
+        if str(label).strip() == "0":
+            return 0, 0
+        if not self.chapters:
+            raise NarrativeError(f"{self.title}: no chapters were detected, so no chapter limit applies")
+        span = label_span(str(label), [c.label for c in self.chapters])
+        if span is None:
+            raise NarrativeError(
+                f"{self.title}: no chapter {label} (the book's chapters are "
+                f"{describe_labels([c.label for c in self.chapters])}; 'clueweaver chapters BOOK' lists them)"
+            )
+        return span
+
+    def chapter_label(self, number: int) -> str:
+        """How the book numbers the chapter at position ``number`` ("0": the front matter)."""
+        return self.chapters[number - 1].label if number else "0"
 
     def last_paragraph_of_chapter(self, chapter: int | None) -> int:
         """Last paragraph ID readable when reading up to ``chapter`` (inclusive); None means all."""
@@ -142,37 +188,6 @@ class Narrative:
 
 # --- building a narrative from paragraph texts --------------------------------------------------
 
-_NUMBER_WORDS = (
-    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
-)
-_NUMBER = rf"(?:\d+|[ivxlcdm]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th))"
-_CHAPTER_WORD = r"(?:chapter|chap\.|adventure|book|part|volume|vol\.|letter|stave|canto|section|episode|act|scene)"
-# "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm"
-_HEADING = re.compile(rf"^(?:{_CHAPTER_WORD}\s+{_NUMBER}\.?\s*[.:—–-]?\s*)+(?P<rest>.{{0,80}})$", re.IGNORECASE)
-# A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts.
-_BARE_NUMERAL = re.compile(r"^(?:[IVXLC]+|\d{1,3})\.?$")
-_PART_ONLY = re.compile(rf"^(?:book|part|volume|vol\.)\s+{_NUMBER}\.?$", re.IGNORECASE)
-
-
-def _is_heading(text: str) -> bool:
-    if "\n" in text or len(text) > 100:
-        return False
-    if _BARE_NUMERAL.match(text):
-        return True
-    match = _HEADING.match(text)
-    if not match:
-        return False
-    rest = match.group("rest")
-    # "Chapter one was the best of the book." is prose, not a heading.
-    return not rest or rest.isupper() or rest.istitle() or not rest.rstrip().endswith((".", "?", "!", ","))
-
-
-def _is_title_line(text: str) -> bool:
-    """A short line in capitals after a heading is the chapter's name ("PLAYING PILGRIMS")."""
-    letters = [c for c in text if c.isalpha()]
-    return 0 < len(text) <= 80 and bool(letters) and all(c.isupper() for c in letters)
-
 
 def normalize_text(text: str) -> str:
     """The form paragraph texts are stored in (NFC, single spaces); apply it to a string before
@@ -192,8 +207,8 @@ def from_paragraphs(
     """Number paragraphs and find chapters.
 
     Chapters come from ``chapter_titles`` (one per paragraph, e.g. a JSONL's chapter field or an
-    EPUB's spine document) when given, else from heading paragraphs. A part heading directly
-    followed by a chapter heading ("PART 1", "CHAPTER ONE") becomes one chapter title.
+    EPUB's spine document) when given, else from heading paragraphs, with parts and stories
+    folded into their first chapter and numbered as the book numbers them (``clueweaver.chapters``).
     """
     cleaned = [normalize_text(t) for t in texts]
     keep = [i for i, t in enumerate(cleaned) if t]
@@ -203,42 +218,27 @@ def from_paragraphs(
     if not cleaned:
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
-    heading_flags = [detect_headings and _is_heading(t) for t in cleaned]
-    starts: dict[int, str] = {}  # paragraph index -> chapter title
+    heading_flags = [detect_headings and is_heading(t) for t in cleaned]
     if chapter_titles is not None:
-        previous = None
+        starts, previous = {}, None
         for i, name in enumerate(chapter_titles):
             if name and name != previous:
                 starts[i] = name
             previous = name
+        units = units_from_titles(starts)
     else:
-        i = 0
-        while i < len(cleaned):
-            if heading_flags[i]:
-                first, parts = i, [cleaned[i]]
-                if _PART_ONLY.match(cleaned[i]) and i + 1 < len(cleaned) and heading_flags[i + 1]:
-                    i += 1
-                    parts.append(cleaned[i])
-                if i + 1 < len(cleaned) and not heading_flags[i + 1] and _is_title_line(cleaned[i + 1]):
-                    i += 1
-                    parts.append(cleaned[i])
-                    heading_flags[i] = True
-                starts[first] = " ".join(parts)
-                for j in range(first, i + 1):
-                    heading_flags[j] = True
-            i += 1
+        units = detect_units(cleaned, heading_groups(cleaned, heading_flags))
 
-    paragraphs, chapters, offset = [], [], 0
-    chapter = 0
-    boundaries = sorted(starts)
+    paragraphs, offset = [], 0
+    firsts = [u.first for u in units]
     for i, text in enumerate(cleaned):
-        if i in starts:
-            chapter += 1
+        chapter = bisect.bisect_right(firsts, i)
         paragraphs.append(Paragraph(i, text, offset, offset + len(text), chapter, heading_flags[i]))
         offset += len(text) + len(PARAGRAPH_SEPARATOR)
-    for n, first in enumerate(boundaries, start=1):
-        last = boundaries[n] - 1 if n < len(boundaries) else len(cleaned) - 1
-        chapters.append(Chapter(n, starts[first], first, last))
+    chapters = [
+        Chapter(n, u.title, u.first, (firsts[n] - 1 if n < len(units) else len(cleaned) - 1), label, u.part)
+        for n, (u, label) in enumerate(zip(units, labels(units)), start=1)
+    ]
     return Narrative(title=title, paragraphs=paragraphs, chapters=chapters, source=source)
 
 

@@ -10,7 +10,7 @@ marker between non-adjacent spans, so the Interpreter sees the story in the orde
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from clueweaver.narrative import Narrative
 from clueweaver.segment import Preset, Segment, get_preset
@@ -53,6 +53,19 @@ def _spans(ids: Sequence[int]) -> list[tuple[int, int]]:
     return spans
 
 
+def _longest_fitting_cut(narrative: Narrative, paragraph: int, budget: int, measure: Callable[[str], int]) -> int:
+    """The most characters of ``paragraph`` whose rendering (with its cut marker) fits ``budget``:
+    a bisection, since ``measure`` may be a tokenizer."""
+    low, high = 0, len(narrative[paragraph].text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if measure(narrative.render([paragraph], truncate={paragraph: middle})) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 def pack(
     narrative: Narrative,
     segments: Sequence[Segment],
@@ -60,13 +73,16 @@ def pack(
     *,
     cited_ids: Iterable[int] | None = None,
     max_paragraph: int | None = None,
+    token_budget: tuple[int, Callable[[str], int]] | None = None,
 ) -> Packet:
     """Pack selected segments within N_E segments and B_c characters (the rendered text, markers
     included, never exceeds B_c). ``cited_ids`` are the Finder's citations (IDs outside the
     selected segments are ignored); neighbours never go past ``max_paragraph`` (a chapter limit).
+    ``token_budget`` = (tokens, counter) replaces B_c by a budget in a model's tokens (a context
+    budget shared by systems compared at, e.g., 1,500 tokens).
     """
     preset = get_preset(preset)
-    budget = preset.char_budget
+    budget, measure = token_budget or (preset.char_budget, len)
     last = len(narrative) - 1 if max_paragraph is None else max_paragraph
     cited = set(cited_ids or ())
 
@@ -95,7 +111,7 @@ def pack(
     over_budget: list[int] = []
     for i in wanted:
         trial = sorted(chosen + [i])
-        if len(narrative.render(trial)) <= budget:
+        if measure(narrative.render(trial)) <= budget:
             chosen = trial
         else:
             over_budget.append(i)
@@ -106,10 +122,7 @@ def pack(
         first = wanted[0]
         over_budget.remove(first)
         chosen = [first]
-        overhead = len(narrative.render(chosen, truncate={first: 0}))
-        truncate[first] = max(0, budget - overhead)
-        while truncate[first] > 0 and len(narrative.render(chosen, truncate=truncate)) > budget:
-            truncate[first] -= 1
+        truncate[first] = _longest_fitting_cut(narrative, first, budget, measure)
     text = narrative.render(chosen, truncate=truncate)
     return Packet(
         paragraph_ids=tuple(chosen),

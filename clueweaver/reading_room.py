@@ -62,7 +62,8 @@ def load_models(models: ModelsConfig) -> Agents:
 
 @dataclass(frozen=True)
 class AskRequest:
-    """A question with options (``kind="mcq"``) or a claim (``kind="claim"``), and how to read."""
+    """A question with options (``kind="mcq"``), a claim (``kind="claim"``) or an open question
+    (``kind="open"``, a free-text answer), and how to read."""
 
     text: str
     options: dict[str, str] = field(default_factory=dict)
@@ -74,7 +75,9 @@ class AskRequest:
     def question(self, limits: LimitsConfig) -> Question:
         """The ``Question``; anything a person must fix raises ``QuestionError`` saying what."""
         text = (self.text or "").strip()
-        what = "claim" if self.kind == "claim" else "question"
+        what = {"claim": "claim", "open": "open question"}.get(self.kind, "question")
+        if not text:
+            raise QuestionError(f"the {what} is empty: write it first")
         if len(text) > limits.max_question_chars:
             raise QuestionError(
                 f"the {what} is {len(text)} characters long; the limit is {limits.max_question_chars}: shorten it"
@@ -89,8 +92,17 @@ class AskRequest:
             if options:
                 raise QuestionError("a claim takes no options; send kind 'mcq' for a question with options")
             return Question.claim(text)
+        if self.kind == "open":
+            if options:
+                raise QuestionError(
+                    f"an open question takes no options (got {', '.join(options)}); send kind 'mcq' to choose "
+                    "between options"
+                )
+            return Question.open(text)
         if self.kind != "mcq":
-            raise QuestionError(f"unknown kind {self.kind!r}; use 'mcq' (a question with options A-D) or 'claim'")
+            raise QuestionError(
+                f"unknown kind {self.kind!r}; use 'mcq' (a question with options A-D), 'claim' or 'open'"
+            )
         return Question(text, options)
 
     def to_dict(self) -> dict:

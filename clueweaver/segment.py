@@ -13,11 +13,13 @@ never reads a paragraph twice.
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import yaml
@@ -28,6 +30,9 @@ from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
 
 KINDS = ("retrieval", "window", "exhaustive", "nwm")
+# The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
+# the shared data have 1,600-4,500 paragraphs (The Count of Monte Cristo: 15,000).
+REFERENCE_PARAGRAPHS = 4000
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,7 @@ class Preset:
     num_anchors: int = 48
     num_windows: int = 4
     neighbours: int = 1
+    max_length_scale: float = 1.0  # anchors grow with sqrt(book length / REFERENCE_PARAGRAPHS), at most this factor
 
     def __post_init__(self) -> None:
         for name in ("max_selected", "retrieval_paragraphs", "window_paragraphs", "char_budget", "num_anchors"):
@@ -49,6 +55,16 @@ class Preset:
             raise ValueError(f"preset {self.name}: char_budget must be at least 200 characters")
         if self.num_windows < 0 or self.neighbours < 0:
             raise ValueError(f"preset {self.name}: num_windows and neighbours cannot be negative")
+        if self.max_length_scale < 1:
+            raise ValueError(f"preset {self.name}: max_length_scale must be at least 1 (1: no scaling)")
+
+    def anchors_for(self, readable_paragraphs: int) -> int:
+        """How many anchors a book of ``readable_paragraphs`` gets: ``num_anchors`` up to
+        REFERENCE_PARAGRAPHS, then growing with the square root of the length (a fixed count reads
+        half a percent of a 15,000-paragraph novel), capped at ``max_length_scale`` times: the cap
+        on the Finder's cost."""
+        scale = min(max(1.0, math.sqrt(readable_paragraphs / REFERENCE_PARAGRAPHS)), self.max_length_scale)
+        return round(self.num_anchors * scale)
 
     def with_overrides(self, **overrides) -> "Preset":
         unknown = set(overrides) - {f.name for f in dataclasses.fields(self)}
@@ -88,12 +104,15 @@ def get_preset(name: str | Preset) -> Preset:
 @dataclass(frozen=True)
 class Segment:
     """Paragraphs the Finder reads as one unit: a contiguous run (windows, exhaustive tiles) or a
-    group of top-ranked paragraphs in narrative order (retrieval-anchored segments)."""
+    group of top-ranked paragraphs in narrative order (retrieval-anchored segments). ``source``
+    names what proposed it (``plain``: the segmenter; ``nwm``: the world model's records; two
+    sources joined by ``+`` when their spans merged), so a trace says where each one came from."""
 
     paragraph_ids: tuple[int, ...]
     kind: str
     score: float = 0.0  # best fused retrieval score among its anchors
     anchor_ids: tuple[int, ...] = field(default=())
+    source: str = "plain"
 
     def __post_init__(self) -> None:
         ids = self.paragraph_ids
@@ -103,8 +122,10 @@ class Segment:
             raise ValueError(f"unknown segment kind {self.kind!r}")
 
     @classmethod
-    def span(cls, start: int, end: int, kind: str, score: float = 0.0, anchor_ids=()) -> "Segment":
-        return cls(tuple(range(start, end + 1)), kind, score, tuple(sorted(anchor_ids)))
+    def span(
+        cls, start: int, end: int, kind: str, score: float = 0.0, anchor_ids=(), source: str = "plain"
+    ) -> "Segment":
+        return cls(tuple(range(start, end + 1)), kind, score, tuple(sorted(anchor_ids)), source)
 
     @property
     def is_contiguous(self) -> bool:
@@ -135,6 +156,7 @@ class Segment:
             "span": [self.start, self.end],
             "score": round(self.score, 6),
             "anchor_ids": list(self.anchor_ids),
+            "source": self.source,
         }
         if narrative is not None:
             payload["chars"] = self.chars(narrative)
@@ -153,27 +175,70 @@ def _best_run(scores: np.ndarray, anchor: int, length: int, last: int) -> tuple[
     return int(best), int(best + length - 1)
 
 
-def merge_spans(spans: list[tuple[int, int, str, float, tuple[int, ...]]], max_len: int) -> list[Segment]:
+class Span(NamedTuple):
+    """A candidate run of paragraphs before merging: ``start``-``end``, its kind and score, the
+    paragraphs that earned it (``anchors``) and the source that proposed it."""
+
+    start: int
+    end: int
+    kind: str
+    score: float
+    anchors: tuple[int, ...]
+    source: str = "plain"
+
+
+def merge_spans(spans: list[Span], max_len: int) -> list[Segment]:
     """Merge overlapping spans while the union stays within ``max_len`` paragraphs; otherwise trim
-    the later span to start after the earlier one, so segments never share a paragraph."""
+    the later span to start after the earlier one, so segments never share a paragraph. A merged
+    segment keeps the first span's kind and names every source that went into it."""
     merged: list[list] = []
-    for start, end, kind, score, anchors in sorted(spans):
+    for start, end, kind, score, anchors, source in sorted(spans):
         if merged and start <= merged[-1][1]:
             last = merged[-1]
             if max(end, last[1]) - last[0] + 1 <= max_len:
                 last[1] = max(last[1], end)
                 last[3] = max(last[3], score)
                 last[4] = last[4] + anchors
+                last[5].add(source)
                 continue
             start = last[1] + 1
             if start > end:
                 last[4] = last[4] + anchors
+                last[5].add(source)
                 continue
-        merged.append([start, end, kind, score, anchors])
+        merged.append([start, end, kind, score, anchors, {source}])
     segments = []
-    for start, end, kind, score, anchors in merged:
-        segments.append(Segment.span(start, end, kind, score, {a for a in anchors if start <= a <= end}))
+    for start, end, kind, score, anchors, sources in merged:
+        kept = {a for a in anchors if start <= a <= end}
+        segments.append(Segment.span(start, end, kind, score, kept, "+".join(sorted(sources))))
     return segments
+
+
+def _retrieval_segments(anchors: list[tuple[int, float]], size: int, window_starts: list[int]) -> list[Segment]:
+    """Retrieval-anchored segments: (paragraph, score) anchors in narrative order cut into groups of
+    ``size``, and also where a window lies between two anchors, so that no segment's span
+    straddles another segment."""
+    groups: list[list[tuple[int, float]]] = []
+    for anchor in sorted(anchors):
+        previous = groups[-1][-1][0] if groups else None
+        if groups and len(groups[-1]) < size and not any(previous < w < anchor[0] for w in window_starts):
+            groups[-1].append(anchor)
+        else:
+            groups.append([anchor])
+    return [
+        Segment(tuple(p for p, _ in group), "retrieval", max(s for _, s in group), tuple(p for p, _ in group))
+        for group in groups
+    ]
+
+
+def second_round_segments(
+    narrative: Narrative, ranking: list[tuple[int, float]], read: set[int], preset: str | Preset
+) -> list[Segment]:
+    """A second retrieval round's segments: the best half of the preset's anchors among paragraphs
+    the first round did not read, grouped in narrative order like retrieval-anchored segments."""
+    preset = get_preset(preset)
+    fresh = [(p, s) for p, s in ranking if p not in read and not narrative[p].is_heading]
+    return _retrieval_segments(fresh[: max(1, preset.num_anchors // 2)], preset.retrieval_paragraphs, [])
 
 
 def segment_narrative(
@@ -202,7 +267,7 @@ def segment_narrative(
     if last < 0:
         raise NarrativeError(f"{narrative.title}: nothing to read before chapter 1")
     index = index if index is not None else get_index(narrative, encoder)
-    ranking = index.rank(question.queries(), max_paragraph=last)
+    ranking = index.rank_question(question, max_paragraph=last)
     scores = np.zeros(last + 1)
     for paragraph_id, score in ranking:
         scores[paragraph_id] = score
@@ -224,18 +289,15 @@ def segment_narrative(
     r, w = preset.retrieval_paragraphs, preset.window_paragraphs
     # chapter headings match title words but are rarely evidence; keep them only as a last resort
     candidates = [(p, s) for p, s in ranking if not narrative[p].is_heading] or ranking
-    anchors = candidates[: preset.num_anchors]
+    anchors = candidates[: preset.anchors_for(last + 1)]
     windows = []
     for paragraph_id, score in anchors[: preset.num_windows]:
         if any(s <= paragraph_id <= e for s, e, *_ in windows):
             continue
         start, end = _best_run(scores, paragraph_id, w, last)
-        windows.append((start, end, "window", score, (paragraph_id,)))
+        windows.append(Span(start, end, "window", score, (paragraph_id,)))
     segments = merge_spans(windows, max_len=w + r)
     in_window = {i for s in segments for i in s.paragraph_ids}
-    loose = sorted((p, s) for p, s in anchors if p not in in_window)
-    for n in range(0, len(loose), r):
-        group = loose[n : n + r]
-        ids = tuple(p for p, _ in group)
-        segments.append(Segment(ids, "retrieval", max(s for _, s in group), ids))
+    loose = [(p, s) for p, s in anchors if p not in in_window]
+    segments += _retrieval_segments(loose, r, [s.start for s in segments])
     return sorted(segments, key=lambda s: s.start)

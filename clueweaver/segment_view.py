@@ -27,17 +27,16 @@ KIND_LEGEND = {
 }
 
 
-def chapter_label(narrative: Narrative, number: int) -> str:
-    """A chapter's title as the book gives it ("" when the book has no chapters)."""
-    for chapter in narrative.chapters:
-        if chapter.number == number:
-            return chapter.title
-    return "before the first chapter" if narrative.chapters else ""
+def _chapter_title(narrative: Narrative, position: int) -> str:
+    """A chapter's title as the book gives it, with its part or story ("" without chapters)."""
+    if not narrative.chapters:
+        return ""
+    return narrative.chapters[position - 1].full_title if position else "front matter"
 
 
 def _chapters_of(narrative: Narrative, segment: Segment) -> str:
     numbers = sorted({narrative[i].chapter for i in segment.paragraph_ids})
-    labels = [label for label in (chapter_label(narrative, n) for n in numbers) if label]
+    labels = [label for label in (_chapter_title(narrative, n) for n in numbers) if label]
     return "; ".join(labels) if labels else "no chapters detected"
 
 

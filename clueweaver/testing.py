@@ -153,6 +153,7 @@ _CASE_LINE = re.compile(r"^(Question|Claim): (.*)$", re.MULTILINE)
 _OPTION_LINE = re.compile(r"^\(([A-D])\) (.*)$", re.MULTILINE)
 _PARAGRAPH_LINE = re.compile(r"^\[(\d+)\] (.*)$", re.MULTILINE)
 _PROVISIONAL_ANSWER = re.compile(r"Provisional output:\n.*<answer>\s*([A-Z]+)\s*</answer>", re.DOTALL)
+_PROVISIONAL_OPEN = re.compile(r"Provisional output:\n.*<answer>(.*?)</answer>", re.DOTALL)
 
 
 class ScriptedReader:
@@ -168,6 +169,11 @@ class ScriptedReader:
       and cites the two packet paragraphs that overlap the question most.
     - Self-calibration: keeps the provisional answer; with ``calibration="switch"`` it moves to the
       runner-up option (a claim flips), so the "self-calibration changed the answer" path shows.
+    - Open questions: the answer is the opening words (at most twelve) of the packet paragraph
+      that overlaps the question most (up to its first sentence end), and the reason cites the two
+      best paragraphs; the self-calibration pass keeps the answer and drops the cited paragraphs
+      that share none of the answer's words beyond the question's (with ``calibration="switch"``
+      it answers from the runner-up paragraph instead).
     """
 
     def __init__(self, calibration: str = "keep") -> None:
@@ -177,8 +183,8 @@ class ScriptedReader:
 
     def __call__(self, messages: list[dict], adapter: str | None = None) -> str:
         system, user = messages[0]["content"], messages[-1]["content"]
-        family = next(
-            name for (name, _kind), template in TEMPLATES.items() if system.startswith(template.system.split("{")[0])
+        family, kind = next(
+            key for key, template in TEMPLATES.items() if system.startswith(template.system.split("{")[0])
         )
         case = _CASE_LINE.search(user)
         text = case.group(2).strip() if case else ""
@@ -186,6 +192,8 @@ class ScriptedReader:
         paragraphs = {int(i): body for i, body in _PARAGRAPH_LINE.findall(user)}
         if family == "finder":
             return self._find(text, options, paragraphs)
+        if kind == "open":
+            return self._answer_openly(family, text, paragraphs, _PROVISIONAL_OPEN.search(user))
         ranked = self._rank_answers(text, options, paragraphs)
         answer = ranked[0]
         provisional = _PROVISIONAL_ANSWER.search(user)
@@ -196,6 +204,19 @@ class ScriptedReader:
         reason = f'Scripted reader, not a model. For "{quoted}" the packet points to {answer} in ' + ", ".join(
             f"[{i}]" for i in cited
         )
+        return f"<reason>{reason}.</reason><answer>{answer}</answer>"
+
+    def _answer_openly(self, family: str, text: str, paragraphs: dict[int, str], provisional) -> str:
+        ranked = self._best_paragraphs(text, paragraphs, 2) or sorted(paragraphs)[:1]
+        source = ranked[-1] if family == "calibration" and self.calibration == "switch" else ranked[0]
+        sentence = re.split(r"(?<=[.!?])\s", paragraphs[source].replace("<", " ").replace(">", " "))[0]
+        answer = " ".join(sentence.split()[:12])
+        cited = ranked
+        if family == "calibration" and provisional:
+            answer = provisional.group(1).strip() if self.calibration == "keep" else answer
+            new_words = self._words(answer) - self._words(text)
+            cited = [i for i in ranked if new_words & self._words(paragraphs[i])] or [source]
+        reason = "Scripted reader, not a model. The packet answers it in " + ", ".join(f"[{i}]" for i in cited)
         return f"<reason>{reason}.</reason><answer>{answer}</answer>"
 
     @staticmethod

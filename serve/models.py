@@ -19,12 +19,13 @@ from clueweaver.reading_room import AskRequest
 
 
 class AskBody(BaseModel):
-    """A question with options, or a claim to check."""
+    """A question with options, a claim to check, or an open question."""
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["mcq", "claim"] = Field(
-        "mcq", description="mcq: a question with options A-D; claim: a TRUE/FALSE claim"
+    kind: Literal["mcq", "claim", "open"] = Field(
+        "mcq",
+        description="mcq: a question with options A-D; claim: a TRUE/FALSE claim; open: a free-text answer",
     )
     question: str = Field(..., description="the question, or the claim's text")
     options: dict[str, str] = Field(
@@ -32,7 +33,10 @@ class AskBody(BaseModel):
     )
     preset: str | None = Field(None, description="reading preset (GET /api/presets); default: the server's")
     max_chapter: int | None = Field(
-        None, ge=0, description="read chapters 1..N only (spoiler-free); default: the whole book"
+        None,
+        ge=0,
+        description="read chapters 1..N only (spoiler-free), N a chapter's number from /chapters (its position; "
+        "show its label); default: the whole book",
     )
     self_calibration: bool | None = Field(None, description="re-check risky answers; default: the server's setting")
 
@@ -132,8 +136,12 @@ class Deleted(Body):
 
 
 class Chapter(Body):
-    number: int = Field(..., description="1-based")
+    number: int = Field(..., description="1-based position in reading order: what max_chapter takes")
+    label: str = Field(
+        ..., description="the number a reader uses, as the book numbers it: '24', or '1.2' for chapter II of story I"
+    )
     title: str
+    part: str | None = Field(..., description="the heading of the part or story the chapter belongs to")
     first_paragraph: int
     last_paragraph: int
 
@@ -174,7 +182,9 @@ class Answer(Body):
     """An answer (``clueweaver.pipeline.Result.to_dict()``)."""
 
     system: str
-    answer: str = Field(..., description="an option's label, or TRUE/FALSE for a claim")
+    answer: str = Field(
+        ..., description="an option's label, TRUE/FALSE for a claim, or an open question's free-text answer"
+    )
     rationale: str = Field(..., description="cites paragraphs as [N]")
     citations: list[int] = Field(..., description="the cited paragraph IDs that are in the evidence packet")
     invalid_citations: list[int]

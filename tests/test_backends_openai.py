@@ -35,6 +35,7 @@ class ChatServer:
         self.in_flight = 0
         self.max_in_flight = 0
         self.models = {"data": [{"id": "tiny", "max_model_len": 1234}]}
+        self.reply = lambda body: body["messages"][-1]["content"].upper()  # the assistant's text for a request
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -75,7 +76,7 @@ class ChatServer:
             elif handler.path.endswith("/models"):
                 status, text, headers = 200, json.dumps(self.models), {}
             else:
-                content = body["messages"][-1]["content"].upper()
+                content = self.reply(body)
                 finish = "length" if body["max_tokens"] <= 3 else "stop"
                 text = json.dumps(
                     {
@@ -229,7 +230,7 @@ def test_window_from_the_server_and_local_precheck(server, tiny_qwen3_path):
 
 
 def test_counting_without_a_tokenizer_says_what_is_missing(server):
-    with _backend(server) as backend, pytest.raises(BackendError, match="pass tokenizer="):
+    with _backend(server) as backend, pytest.raises(BackendError, match=r"pass --tokenizer NAME\|PATH"):
         backend.count_tokens(CONVERSATIONS[0])
     server.models = {"data": [{"id": "other"}]}
     with _backend(server) as backend, pytest.raises(BackendError, match="pass max_model_len="):

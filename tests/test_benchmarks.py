@@ -458,6 +458,8 @@ def test_registry_and_paths(tmp_path, monkeypatch):
         "leval_scifi",
         "kdsh",
         "gutenqa",
+        "narrativeqa",
+        "squality",
         "bmds",
         "jsonl",
     }
@@ -480,7 +482,7 @@ def test_item_validation():
     question = Question("Who?", {"A": "x", "B": "y"})
     with pytest.raises(BenchmarkError, match="answer 'C' is not a legal answer"):
         BenchmarkItem("i", "b", "book", question, answer="C")
-    with pytest.raises(BenchmarkError, match="legal answer.*open question"):
+    with pytest.raises(BenchmarkError, match="open question is scored against reference answers"):
         BenchmarkItem("i", "b", "book", Question.open("Why?"), answer="A")
     with pytest.raises(BenchmarkError, match="gold evidence paragraph must be a paragraph ID"):
         BenchmarkItem("i", "b", "book", question, gold_evidence=(-1,))

@@ -53,6 +53,16 @@ def test_wilson_interval_at_zero_successes_stays_inside_the_unit_interval():
     assert (low, high) == (pytest.approx(1 - 0.4344828, abs=1e-6), 1.0)
 
 
+def test_wilson_interval_holds_the_estimate_at_every_extreme_up_to_500():
+    # at 0/n and n/n, floating point used to put the bound a hair past p (a negative error bar)
+    for n in range(1, 501):
+        assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(0, n)[1] > 0
+        assert wilson_interval(n, n)[1] == 1.0 and wilson_interval(n, n)[0] < 1
+        for successes in (1, n // 2, n - 1):
+            low, high = wilson_interval(successes, n)
+            assert low <= successes / n <= high
+
+
 def test_wilson_interval_edge_cases():
     assert wilson_interval(0, 0) is None
     with pytest.raises(ValueError, match="successes <= n"):

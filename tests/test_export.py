@@ -11,7 +11,7 @@ import pytest
 
 from clueweaver.cli import main as cli_main
 from clueweaver.export import ExportError, export_checkpoint, last_logged_rewards, model_card
-from clueweaver.hub import RECIPE_FILE, push_folder
+from clueweaver.hub import RECIPE_FILE, base_model_identity, push_folder
 from tests.hub_standin import HubStandIn
 from tests.training_fixtures import build_tiny_model, finder_rows
 
@@ -22,7 +22,11 @@ def checkpoint(tmp_path_factory):
     folder = build_tiny_model(tmp_path_factory.mktemp("export") / "checkpoint-2")
     recipe = {
         "agent": "finder",
-        "base_model": "Qwen/Qwen3-4B-Instruct-2507",
+        "base_model": "/scratch/models/qwen3-4b",  # a local copy: the card must name the Hub id instead
+        "base_model_hub_id": "Qwen/Qwen3-4B-Instruct-2507",
+        "base_model_license": "apache-2.0",
+        "objective": "paper",
+        "batch": {"processes": 8, "global_batch_completions": 512, "prompts_per_step": 64, "epochs": 0.8},
         "grpo": {
             "learning_rate": 5e-7,
             "num_generations": 8,
@@ -87,7 +91,14 @@ def test_export_writes_a_loadable_folder_with_its_card(checkpoint, tmp_path):
 
     card = (out / "README.md").read_text()
     assert card.startswith("---\n") and "base_model: Qwen/Qwen3-4B-Instruct-2507" in card and "- finder" in card
+    assert "license: apache-2.0" in card and "/scratch" not in card
     for expected in (
+        "(license: apache-2.0, which this model inherits)",
+        "| objective | paper |",
+        "| processes | 8 |",
+        "| global batch (completions per optimizer step) | 512 |",
+        "| prompts per optimizer step | 64 |",
+        "| epochs over the training data | 0.8 |",
         "**Finder**",
         "| learning_rate | 5e-07 |",
         "| loss_type | grpo |",
@@ -123,6 +134,36 @@ def test_export_refuses_what_it_cannot_do(checkpoint, tmp_path):
     (no_template / "tokenizer_config.json").write_text(json.dumps(config))
     with pytest.raises(ExportError, match="no chat template"):
         export_checkpoint(no_template, tmp_path / "out2")
+
+
+def test_the_card_needs_the_base_models_hub_id_and_license(checkpoint, tmp_path):
+    unknown = tmp_path / "checkpoint-unknown"
+    shutil.copytree(checkpoint, unknown)
+    recipe = json.loads((unknown / RECIPE_FILE).read_text())
+    recipe.update(base_model=str(tmp_path / "local-base"), base_model_hub_id=None, base_model_license=None)
+    (unknown / RECIPE_FILE).write_text(json.dumps(recipe))
+    with pytest.raises(ExportError, match="needs the base model's Hub id and license.*--base-model-id and --base"):
+        export_checkpoint(unknown, tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # refused before writing anything
+    out = export_checkpoint(
+        unknown, tmp_path / "out", base_model_id="Qwen/Qwen3-4B-Instruct-2507", base_model_license="apache-2.0"
+    )
+    assert "base_model: Qwen/Qwen3-4B-Instruct-2507" in (out / "README.md").read_text()
+
+
+def test_base_model_identity_from_a_hub_id_a_cache_folder_or_a_readme(tmp_path):
+    assert base_model_identity("Qwen/Qwen3-4B-Instruct-2507", license="apache-2.0") == {
+        "hub_id": "Qwen/Qwen3-4B-Instruct-2507",
+        "license": "apache-2.0",
+    }
+    snapshot = tmp_path / "hub" / "models--Qwen--Qwen3-4B-Instruct-2507" / "snapshots" / "abc123"
+    snapshot.mkdir(parents=True)
+    (snapshot / "README.md").write_text("---\nlicense: apache-2.0\npipeline_tag: text-generation\n---\n# Qwen3\n")
+    assert base_model_identity(str(snapshot)) == {"hub_id": "Qwen/Qwen3-4B-Instruct-2507", "license": "apache-2.0"}
+    plain = tmp_path / "my-model"
+    plain.mkdir()
+    assert base_model_identity(str(plain)) == {"hub_id": None, "license": None}
+    assert base_model_identity(str(plain), hub_id="lab/base")["hub_id"] == "lab/base"
 
 
 def test_cli_errors_are_clean(checkpoint, tmp_path, capsys):

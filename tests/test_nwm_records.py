@@ -209,13 +209,13 @@ def test_registries_merge_by_key_and_keep_latest_state_per_slot():
     assert {r for r, _ in registries.keys()} == {"entity", "relationship", "object", "thread"}
     photo = registries.get("object", "The Photograph")
     assert [(r.chapter, r.KIND) for _, r in photo.history] == [
+        (1, "object_state"),
         (2, "object_state"),
         (3, "object_state"),
-        (4, "object_state"),
-        (4, "object_delta"),
+        (3, "object_delta"),
     ]
     (latest,) = [r for _, r in photo.current() if r.KIND == "object_state"]
-    assert latest.chapter == 4 and latest.location == "with Irene Adler abroad"
+    assert latest.chapter == 3 and latest.location == "with Irene Adler abroad"
     holmes = registries.get("entity", "sherlock holmes")
     identity = [r for _, r in holmes.current() if r.KIND == "character_state" and r.aspect == "identity"]
     assert [r.state for r in identity] == [

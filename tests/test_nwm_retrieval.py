@@ -12,13 +12,24 @@ import pytest
 from conftest import shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nwm_helpers import FIXTURE, NAMES, PLACES, SMALL_BOOK, by_chapter, holmes_book, records
+from nwm_helpers import CONTENT_IDS, FIXTURE, NAMES, PLACES, SMALL_BOOK, by_chapter, holmes_book, records
 
+from clueweaver.nwm.records import record_from_dict
 from clueweaver.nwm.retrieval import _nodes, query, rank_texts, serialize_state
-from clueweaver.nwm.segments import segments_from_source
+from clueweaver.nwm.segments import nwm_spans
 from clueweaver.nwm.store import NarrativeStore, StoreError
+from clueweaver.pipeline.sources import SegmentSourceError, SourceRequest, candidate_segments
 from clueweaver.protocol.question import Question
-from clueweaver.segment import get_preset, segment_narrative
+from clueweaver.retrieval import get_index
+from clueweaver.segment import get_preset, merge_spans, segment_narrative
+
+
+def request(book, question, store_dir, **limits) -> SourceRequest:
+    """What a segment source reads, BM25 alone, the detectiveqa preset."""
+    index = get_index(book, None)
+    return SourceRequest(
+        book, question, get_preset("detectiveqa"), index, encoder=None, nwm_dir=str(store_dir), **limits
+    )
 
 
 class HashingEncoder:
@@ -52,20 +63,78 @@ YOUTH = "Who was the slim youth who said good-night to Holmes?"
 
 def test_ranking_finds_the_revelation_only_once_it_is_revealed(holmes):
     _, store = holmes
-    at4 = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=0)
-    assert {h.record.KIND for h in at4.hits} == {"revelation", "scene_beat"}
-    assert "Irene Adler in male costume" in at4.text
     at3 = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=0)
-    assert at3.hits[0].record.KIND == "scene_beat" and "male costume" not in at3.text
-    assert at3.paragraph_ids[-1] <= 219  # chapter 3 ends at paragraph 219
+    assert {h.record.KIND for h in at3.hits} == {"revelation", "scene_beat"}
+    assert "Irene Adler in male costume" in at3.text
+    at2 = query(store, [YOUTH], 2, encoder=None, top_k=2, neighbour_limit=0)
+    assert at2.hits[0].record.KIND == "scene_beat" and "male costume" not in at2.text
+    assert at2.paragraph_ids[-1] <= 219  # chapter 2 (1.2) ends at paragraph 219
+
+
+PHOTOGRAPH_NOW = "Where is the photograph now?"
+
+
+def test_current_records_outrank_superseded_ones_which_say_when_they_were_superseded(holmes):
+    _, store = holmes
+    encoder = None
+    packet = query(store, [PHOTOGRAPH_NOW], 3, encoder=encoder, max_chars=None)
+    first = packet.hits[0]
+    assert first.record.KIND == "object_state" and first.record.location == "with Irene Adler abroad"
+    marks = [hit.superseded_in for hit in packet.hits]
+    superseded = [hit for hit in packet.hits if hit.superseded_in is not None]
+    assert superseded and marks == sorted(marks, key=lambda m: m is not None)  # every current record first
+    locations = {h.record.location: h.superseded_in for h in superseded if h.record.KIND == "object_state"}
+    assert locations == {None: 2, "a recess behind a sliding panel above the right bell-pull in Briony Lodge": 3}
+    for hit in superseded:
+        assert f"#{hit.record_id} [ch {hit.record.chapter};" in packet.text
+        assert f"(superseded in chapter {hit.superseded_in})" in packet.text.split(f"#{hit.record_id} [")[1]
+    # under a small budget the current location is what survives, not a stale one
+    small = query(store, [PHOTOGRAPH_NOW], 3, encoder=encoder, max_chars=500)
+    assert "with Irene Adler abroad" in small.text and "right bell-pull" not in small.text
+    assert [h.record_id for h in small.hits] == [first.record_id]
+    # as of chapter 2 (1.2) the bell-pull recess is the current place, and nothing is marked superseded by chapter 3
+    at2 = query(store, [PHOTOGRAPH_NOW], 2, encoder=encoder, max_chars=None)
+    assert "right bell-pull" in at2.hits[0].record.location and "chapter 3" not in at2.text
+
+
+def test_with_dense_ranking_too_every_current_record_comes_before_the_superseded_ones(holmes):
+    _, store = holmes
+
+    class Encoder(HashingEncoder):
+        name = "test:hashing-current-first"  # its own vectors in the shared store
+
+    packet = query(store, [PHOTOGRAPH_NOW], 3, encoder=Encoder(), max_chars=None)
+    marks = [hit.superseded_in is not None for hit in packet.hits]
+    assert any(marks) and marks == sorted(marks)
+    photographs = [h for h in packet.hits if h.record.KIND == "object_state" and h.record.object == "the photograph"]
+    assert photographs[0].superseded_in is None and photographs[0].record.location == "with Irene Adler abroad"
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_bm25_alone_ranks_a_world_model_of_three_or_fewer_records(tmp_path, count):
+    pool = [
+        ("character_state", dict(character="Ada", aspect="status", state="hiding", location="the mill")),
+        ("object_state", dict(object="the key", description="a brass key", location="the tower", owner="Bram")),
+        ("thread", dict(thread="the lost key", description="who has it", status="open")),
+    ]
+    drawn = []
+    for n, (kind, fields) in enumerate(pool[:count]):
+        pid = CONTENT_IDS[n]
+        text = SMALL_BOOK.paragraphs[pid].text
+        record = {"kind": kind, "evidence": {"paragraph_ids": [pid], "quote": text[:15]}, "confidence": 0.9}
+        drawn.append(record_from_dict({**record, **fields, "chapter": SMALL_BOOK.paragraphs[pid].chapter}))
+    with NarrativeStore.for_narrative(SMALL_BOOK, tmp_path) as store:
+        store.replace_chapters(SMALL_BOOK, by_chapter(drawn), origin="test")
+        packet = query(store, ["Where is Ada hiding?"], 5, encoder=None, neighbour_limit=0)
+    assert packet.hits and packet.hits[0].record.KIND == "character_state"
 
 
 def test_dense_vectors_are_fused_and_computed_once_per_record(holmes):
     _, store = holmes
     encoder = HashingEncoder()
-    first = query(store, [YOUTH], 4, encoder=encoder, top_k=3, neighbour_limit=0)
+    first = query(store, [YOUTH], 3, encoder=encoder, top_k=3, neighbour_limit=0)
     assert encoder.encoded == len(store.records(4)) + 1  # the records, then the query
-    again = query(store, [YOUTH], 4, encoder=encoder, top_k=3, neighbour_limit=0)
+    again = query(store, [YOUTH], 3, encoder=encoder, top_k=3, neighbour_limit=0)
     assert encoder.encoded == len(store.records(4)) + 2  # only the query is encoded again
     assert [h.record_id for h in again.hits] == [h.record_id for h in first.hits]
     assert first.hits[0].record.KIND == "revelation"
@@ -83,7 +152,7 @@ def test_rank_texts_fuses_lexical_and_dense_rankings():
 
 def test_expansion_follows_current_typed_edges_within_the_limits(holmes):
     _, store = holmes
-    packet = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=2, max_records=10)
+    packet = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=2, max_records=10)
     seeds = [h for h in packet.hits if h.via == "ranked"]
     expanded = [h for h in packet.hits if h.via != "ranked"]
     assert len(seeds) == 2 and expanded and len(packet.hits) <= 10
@@ -95,15 +164,15 @@ def test_expansion_follows_current_typed_edges_within_the_limits(holmes):
             e for node in _nodes(seed.record) for e in graph.neighbours(node, limit=2) if e.record_id == hit.record_id
         ]
         assert any(e.relation == relation for e in edges)
-    only_knows = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=5, relations={"knows"})
+    only_knows = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=5, relations={"knows"})
     assert {h.via.split()[0] for h in only_knows.hits} <= {"ranked", "knows"}
-    small = query(store, [YOUTH], 4, encoder=None, top_k=2, neighbour_limit=5, max_records=3)
+    small = query(store, [YOUTH], 3, encoder=None, top_k=2, neighbour_limit=5, max_records=3)
     assert len(small.hits) == 3
 
 
 def test_the_packet_keeps_to_its_budget_and_says_what_it_left_out(holmes):
     _, store = holmes
-    packet = query(store, [YOUTH], 4, encoder=None, top_k=8, neighbour_limit=3, max_chars=600)
+    packet = query(store, [YOUTH], 3, encoder=None, top_k=8, neighbour_limit=3, max_chars=600)
     assert len(packet.text) <= 600 and packet.dropped > 0
     assert f"{packet.dropped} more block(s) left out" in packet.text
     assert len(packet.hits) == len(re.findall(r"^#\d+ \[", packet.text, flags=re.M))
@@ -111,34 +180,32 @@ def test_the_packet_keeps_to_its_budget_and_says_what_it_left_out(holmes):
 
 def test_state_memory_serializes_everything_up_to_n_without_a_query(holmes):
     _, store = holmes
-    packet = query(store, ["ignored"], 3, state_memory=True, max_chars=None)
-    assert packet.mode == "state" and packet.text == serialize_state(store, 3)
-    assert {h.record.chapter for h in packet.hits} == {2, 3}
+    packet = query(store, ["ignored"], 2, state_memory=True, max_chars=None)
+    assert packet.mode == "state" and packet.text == serialize_state(store, 2)
+    assert {h.record.chapter for h in packet.hits} == {1, 2}
     assert {h.record_id for h in packet.hits} == {int(i) for i in re.findall(r"#(\d+) \[", packet.text)}
-    bounded = query(store, ["ignored"], 4, state_memory=True, max_chars=1000)
+    bounded = query(store, ["ignored"], 3, state_memory=True, max_chars=1000)
     assert len(bounded.text) <= 1000 and bounded.dropped > 0
 
 
 def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
     book, store = holmes
     claim = Question.claim("Irene Adler, dressed as a young man, wished Holmes good-night at his door.")
-    segments = segments_from_source(
-        book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=4, top_k=2, neighbour_limit=0
-    )
-    assert {s.kind for s in segments} == {"nwm"}
+    spans = nwm_spans(book, store, claim, max_chapter=3, encoder=None, top_k=2, neighbour_limit=0)
+    segments = merge_spans(spans, max_len=16)
+    assert {(s.kind, s.source) for s in segments} == {("nwm", "nwm")}
     assert [(s.start, s.end, s.anchor_ids) for s in segments] == [(216, 219, (217, 218)), (248, 250, (249,))]
-    early = segments_from_source(
-        book, claim, "detectiveqa", source="nwm", store=store, encoder=None, max_chapter=3, top_k=2, neighbour_limit=0
-    )
+    early = nwm_spans(book, store, claim, max_chapter=2, encoder=None, top_k=2, neighbour_limit=0)
     assert max(s.end for s in early) <= 219
-    mixed = segments_from_source(book, claim, "detectiveqa", source="mix", store=store, encoder=None, max_chapter=3)
+    mixed = candidate_segments(request(book, claim, store.path.parent, max_chapter=2), "mix").segments
+    assert {s.source for s in mixed} >= {"nwm", "plain"}
     kinds = {s.kind for s in mixed}
     assert "nwm" in kinds and kinds & {"retrieval", "window"} and max(s.end for s in mixed) <= 219
     ids = [i for s in mixed for i in s.paragraph_ids]
     assert len(ids) == len(set(ids))  # no paragraph read twice
     assert [s.start for s in mixed] == sorted(s.start for s in mixed)  # narrative order, as the plain segmenter gives
     preset = get_preset("detectiveqa")
-    plain = segment_narrative(book, claim, preset, encoder=None, max_chapter=3)
+    plain = segment_narrative(book, claim, preset, encoder=None, max_chapter=2)
     assert any(not s.is_contiguous for s in plain)  # retrieval segments group paragraphs far apart
     # ... and stay such groups in the mix, never a run from their first paragraph to their last
     assert (
@@ -154,19 +221,26 @@ def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
 
 def test_segment_source_errors_and_fallback(tmp_path):
     claim = Question.claim("Ada met Bram at the mill.")
-    with NarrativeStore.for_narrative(SMALL_BOOK, tmp_path) as empty:
-        with pytest.warns(UserWarning, match="holds nothing"):
-            segments = segments_from_source(SMALL_BOOK, claim, source="nwm", store=empty, encoder=None)
-        assert segments and {s.kind for s in segments} <= {"retrieval", "window"}
-        with pytest.raises(ValueError, match="unknown segment source"):
-            segments_from_source(SMALL_BOOK, claim, source="graph", store=empty, encoder=None)
-        with pytest.raises(ValueError, match="needs the book's world-model store"):
-            segments_from_source(SMALL_BOOK, claim, source="mix", encoder=None)
+    folder = tmp_path / "stores"
+    for source in ("nwm", "mix"):  # no store: an error naming how to build one, and no file left behind
+        with pytest.raises(SegmentSourceError, match="no world model of 'small book'.*clueweaver nwm publish"):
+            candidate_segments(request(SMALL_BOOK, claim, folder), source)
+    assert not folder.exists()
+    with NarrativeStore.for_narrative(SMALL_BOOK, folder):
+        pass  # a store with no records
+    with pytest.raises(SegmentSourceError, match="holds no records.*--segment-fallback"):
+        candidate_segments(request(SMALL_BOOK, claim, folder), "nwm")
+    fallen = candidate_segments(request(SMALL_BOOK, claim, folder), "nwm", fallback=True)
+    assert fallen.segments and {s.source for s in fallen.segments} == {"plain"}
+    assert fallen.to_dict()["used"] == "plain" and "holds no records" in fallen.fallback
+    assert fallen.warnings == [f"segment source nwm: {fallen.fallback}; the plain segments were read instead"]
+    with pytest.raises(SegmentSourceError, match="unknown segment source 'graph'"):
+        candidate_segments(request(SMALL_BOOK, claim, folder), "graph")
     from nwm_helpers import small_book
 
     other = small_book(chapters=4)
     with NarrativeStore.for_narrative(other, tmp_path) as wrong, pytest.raises(StoreError, match="another text"):
-        segments_from_source(SMALL_BOOK, claim, source="nwm", store=wrong, encoder=None)
+        nwm_spans(SMALL_BOOK, wrong, claim, encoder=None)
 
 
 WORDS = st.lists(st.sampled_from(NAMES + PLACES + ("key", "hid", "trust", "meeting")), min_size=1, max_size=4)
@@ -199,9 +273,8 @@ def test_no_query_as_of_n_returns_anything_from_a_later_chapter(drawn, as_of, wo
             grown = [h for h in packet.hits if h.via.endswith(f"from #{seed.record_id}")]
             assert len(grown) <= limit * len(_nodes(seed.record))
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a question with no shared word falls back to plain segments
+            warnings.simplefilter("ignore")  # a question with no shared word: the segmenter reads everything
             for source in ("nwm", "mix") if last >= 0 else ():  # chapter 0 of this book is empty
-                segments = segments_from_source(
-                    SMALL_BOOK, question, source=source, store=store, encoder=None, max_chapter=as_of
-                )
+                asked = request(SMALL_BOOK, question, data_dir, max_chapter=as_of)
+                segments = candidate_segments(asked, source, fallback=True).segments
                 assert all(s.end <= last for s in segments)

@@ -140,7 +140,7 @@ def test_import_checks_every_line_before_writing(store, tmp_path):
 def test_fixture_imports_exports_and_reads_as_of_each_chapter(tmp_path):
     book = holmes_book(shared_path)
     with NarrativeStore.for_narrative(book, tmp_path / "a") as first:
-        assert first.import_jsonl(book, FIXTURE) == {2: 12, 3: 10, 4: 12}
+        assert first.import_jsonl(book, FIXTURE) == {1: 12, 2: 10, 3: 12}
         exported = tmp_path / "out.jsonl"
         assert first.export_jsonl(exported) == 34
         assert [p.name for p in tmp_path.iterdir() if p.is_file()] == [
@@ -148,15 +148,39 @@ def test_fixture_imports_exports_and_reads_as_of_each_chapter(tmp_path):
         ]  # written whole, nothing left beside it
         with NarrativeStore.for_narrative(book, tmp_path / "b") as second:
             second.import_jsonl(book, exported)
-            assert [s.record for s in second.records(4)] == [s.record for s in first.records(4)]
-        assert first.records(1) == [] and first.edges(1) == []
-        assert {s.record.chapter for s in first.records(3)} == {2, 3}
-        holmes = state_view(first, 3, entity="Sherlock Holmes")
+            assert [s.record for s in second.records(3)] == [s.record for s in first.records(3)]
+        assert first.records(0) == [] and first.edges(0) == []
+        assert {s.record.chapter for s in first.records(2)} == {1, 2}
+        holmes = state_view(first, 2, entity="Sherlock Holmes")
         knows = {(e.target, e.value) for e in holmes.edges if e.relation == "knows"}
         assert ("where Irene Adler hides the photograph", "knows") in knows
         assert "the slim youth who wished Holmes good-night was Irene Adler" not in json.dumps(holmes.to_dict())
-        assert "Irene Adler in male costume" in serialize_state(first, 4)
-        assert "Irene Adler in male costume" not in serialize_state(first, 3)
+        assert "Irene Adler in male costume" in serialize_state(first, 3)
+        assert "Irene Adler in male costume" not in serialize_state(first, 2)
+
+
+def test_the_same_text_cut_into_other_chapters_rebinds_the_store(tmp_path):
+    # a store built when chapters were counted differently (an older chapter detector) must not
+    # keep records stamped with the old numbers: chapters that no longer match become stale
+    from clueweaver.narrative import Chapter, Narrative
+
+    pid = chapter_paragraph_ids(BOOK, 3)[1]
+    record = record_json(
+        "thread", [pid], BOOK.paragraphs[pid].text[:20], thread="the key", description="lost", status="open"
+    )
+    with NarrativeStore.for_narrative(BOOK, tmp_path) as store:
+        store.replace_chapters(BOOK, {2: [], 3: [record_from_dict({**record, "chapter": 3})]}, origin="test")
+    merged = [Chapter(1, BOOK.chapters[0].title, BOOK.chapters[0].first_paragraph, BOOK.chapters[1].last_paragraph)]
+    merged += [
+        Chapter(n - 1, c.title, c.first_paragraph, c.last_paragraph) for n, c in enumerate(BOOK.chapters[2:], 3)
+    ]
+    recut = Narrative(BOOK.title, BOOK.paragraphs, merged, BOOK.source)
+    assert recut.content_hash == BOOK.content_hash
+    with NarrativeStore.for_narrative(recut, tmp_path) as store:
+        assert store.invalidated == [2, 3] and store.records(5) == []
+        assert store.book_chapter_numbers() == [1, 2, 3, 4]
+    with NarrativeStore.for_narrative(recut, tmp_path) as store:
+        assert store.invalidated == []  # bound to this layout now
 
 
 def test_an_edited_book_carries_unchanged_chapters_over_and_makes_edited_ones_stale(tmp_path):

@@ -13,7 +13,7 @@ from clueweaver.narrative import NarrativeError
 from clueweaver.packing import pack
 from clueweaver.pipeline import STAGES, ClueWeaver, PipelineConfig
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
-from clueweaver.protocol.question import Question, QuestionError
+from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
 from clueweaver.segment import Segment, get_preset, segment_narrative
 
@@ -104,12 +104,13 @@ def test_yes_segments_keep_their_valid_cited_ids_and_the_packet_follows_narrativ
     assert result.trace["finder"] | {"cited_ids": None} == {
         "ran": True, "calls": 1, "segments": len(segments), "kept": len(kept), "unparseable": 0,
         "prompt_too_long": 0, "yes": len(kept), "no": len(segments) - len(kept), "cited_ids": None, "fallback": None,
+        "rounds": [{"round": 1, "segments": len(segments), "kept": len(kept), "cited_ids": sorted(GOLD)}],
     }  # fmt: skip
     expected = pack(BOOK, kept, "detectiveqa", cited_ids=sorted(GOLD), max_paragraph=len(BOOK) - 1)
     assert result.packet == expected
     assert list(result.packet.paragraph_ids) == sorted(result.packet.paragraph_ids)
     assert GOLD <= set(result.packet.paragraph_ids)
-    assert result.trace["packet"] == expected.to_dict()
+    assert result.trace["packet"] == {**expected.to_dict(), "found_by_round": {"1": list(expected.paragraph_ids)}}
 
 
 def test_interpreter_reads_the_packet_and_only_packet_citations_count():
@@ -257,7 +258,9 @@ def test_a_chapter_limit_holds_end_to_end():
         m["content"] for call in backend.calls for conversation in call.conversations for m in conversation
     )
     assert not [text for text in later if text in seen]
-    assert result.trace["reading_limit"] == {"max_chapter": limit, "max_paragraph": None, "last_paragraph": last}
+    assert result.trace["reading_limit"] == {
+        "max_chapter": limit, "max_chapter_label": str(limit), "max_paragraph": None, "last_paragraph": last
+    }  # fmt: skip
 
     by_paragraph, _ = run(WHY, answer_options={"max_paragraph": 20})
     assert max(i for s in by_paragraph.trace["segments"] for i in s["paragraph_ids"]) <= 20
@@ -288,11 +291,6 @@ def test_given_segments_replace_the_segmenter_and_must_respect_the_limit():
     assert result.trace["timings"]["segment"] == 0.0
     with pytest.raises(NarrativeError, match="past the reading limit"):
         run(WHY, answer_options={"segments": segments, "max_chapter": 2})
-
-
-def test_open_questions_get_a_clear_error():
-    with pytest.raises(QuestionError, match="multiple-choice questions and TRUE/FALSE claims only"):
-        run(Question.open("What is the name of the lamplighter?"))
 
 
 def test_trace_is_json_with_every_stage_timed_and_tokens_counted():
@@ -357,3 +355,18 @@ def test_two_backends_sampling_and_a_preset_from_configuration():
         PipelineConfig.from_dict({"finder_tokens": 3})
     with pytest.raises(ValueError, match="finder_sampling: unknown field.*max_tokens"):
         PipelineConfig.from_dict({"finder_sampling": {"max_tokens": 3}})
+
+
+def test_inference_reads_off_format_replies_and_the_trace_says_they_were_off_format():
+    def chatty(ids):
+        reply = finder_citing_gold(ids)
+        return f"Sure! {reply} Hope this helps!" if GOLD & set(ids) else reply
+
+    result, _ = run(WHY, finder=chatty, interpret="```\n" + ANSWER_C + "\n```")
+    verdicts = [s["finder"] for s in result.trace["segments"]]
+    kept = [v for v in verdicts if v["kept"]]
+    assert kept and all(v["status"] == "parsed" and v["verdict"] == "YES" for v in kept)  # read all the same
+    assert all("text before <reason>" in v["off_format"] for v in kept)
+    assert all(v["off_format"] is None for v in verdicts if not v["kept"])
+    provisional = result.trace["interpreter"]["provisional"]["attempts"][0]
+    assert provisional["answer"] == result.answer == "C" and "text before <reason>" in provisional["off_format"]

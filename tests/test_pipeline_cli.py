@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
@@ -77,7 +78,7 @@ def test_ask_json_holds_the_result_and_the_trace_and_flags_reach_the_pipeline(sc
 
 def test_bad_requests_are_clean_errors(scripted_server, capsys, tmp_path):
     assert main(ask("--max-chapter", "12")) == 2
-    assert "chapter limit 12 is beyond the book's 7 chapters" in capsys.readouterr().err
+    assert "no chapter 12 (the book's chapters are 1-7" in capsys.readouterr().err
     assert main(ask("--preset", "nope")) == 2
     assert "unknown preset 'nope'" in capsys.readouterr().err
     assert main(ask("--device", "cpu")) == 2
@@ -178,11 +179,14 @@ def test_demo_runs_end_to_end_on_the_tiny_model(tiny_qwen3_path, capsys, monkeyp
 
 
 @pytest.mark.slow
-def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, capsys):
+@pytest.mark.parametrize("hops", [1, 2])
+def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, capsys, hops):
     output = tmp_path / "bench.json"
     args = [
         "bench",
         "pipeline",
+        "--hops",
+        str(hops),
         "--shape",
         "tiny",
         "--model-shape",
@@ -206,7 +210,9 @@ def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, c
     assert all(seconds > 0 for stage, seconds in payload["pipeline_s"].items() if stage != "pack")
     assert payload["ratio"] == round(payload["pipeline_s"]["total"] / payload["direct_s"]["total"], 3) > 0
     shape, target = payload["measured_shape"], payload["target_shape"]
-    assert shape["finder_generate_calls_per_question"] == 1 and shape["finder_batch"] == target["segments"] == 4
+    assert shape["finder_generate_calls_per_question"] == hops and shape["finder_batch"] == target["segments"] == 4
+    # the second round: segments of unread paragraphs the first round's citations lead to
+    assert (shape["second_round_batch"] > 0) == (hops == 2) and ("--hops 2" in payload["command"]) == (hops == 2)
     assert shape["interpreter_calls_per_question"] == 2  # the provisional pass and one self-calibration pass
     # forced output lengths (random weights never stop by themselves on cue)
     assert shape["finder_new_tokens"] == {"min": 8, "mean": 8, "max": 8}
@@ -236,25 +242,6 @@ def test_bench_retrieval_times_every_stage_beside_sentence_transformers(capsys):
     assert payload["embed_vs_st_defaults"] == round(payload["embed_s"] / payload["st_defaults_embed_s"], 3)
 
 
-def test_bench_recall_meets_the_retrieval_bars_on_the_shared_books(tmp_path, capsys):
-    """Issue 2's bars, BM25 alone at the detectiveqa preset: 25/26 GutenQA Emma gold paragraphs in
-    the candidates, and more multi-hop evidence than plain BM25 given as many paragraphs, on the
-    tuning checks and on the held-out checks alike."""
-    from tests.conftest import shared_path
-
-    shared_path("gutenqa_emma")
-    output = tmp_path / "not yet" / "recall.md"
-    assert main(["bench", "recall", "--encoder", "none", "--preset", "detectiveqa", "--output", str(output)]) == 0
-    assert output.read_text(encoding="utf-8").strip() == capsys.readouterr().out.strip()
-    (gutenqa,), (tuning,), (held_out,) = json.loads(output.with_suffix(".json").read_text()).values()
-    assert gutenqa["segments"]["fully_covered"] >= 25 and gutenqa["items"] == 26
-    assert gutenqa["segments"]["fully_covered"] > gutenqa["bm25_top10"]["fully_covered"]
-    assert (tuning["items"], held_out["items"]) == (63, 24)
-    for result in (tuning, held_out):
-        assert result["segments"]["evidence_recall"] > result["bm25_same_k"]["evidence_recall"]
-        assert result["mean_candidate_paragraphs"] < 64
-
-
 def test_an_output_of_the_wrong_kind_is_refused_before_the_run(tmp_path, capsys):
     assert main(["bench", "recall", "--output", str(tmp_path)]) == 2
     assert "is a folder; give a file name" in capsys.readouterr().err
@@ -274,3 +261,34 @@ def test_a_bad_pipeline_config_is_a_clear_error(scripted_server, tmp_path, capsy
                           (tmp_path / "absent.yaml", "does not exist")):  # fmt: skip
         assert main(ask("--config", str(path))) == 2
         assert message in capsys.readouterr().err
+
+
+# --- the commands take the store's folder ------------------------------------------------------------------------
+
+
+def test_segment_and_ask_read_a_store_imported_with_data_dir(scripted_server, tmp_path, capsys):
+    from tests.nwm_helpers import record_json
+
+    records = tmp_path / "records.jsonl"
+    record = record_json(
+        "scene_beat", [3], BOOK[3].text[:25], summary="the rain begins", focalizer="the narrator", function="setup"
+    )
+    records.write_text(json.dumps({**record, "chapter": BOOK[3].chapter}) + "\n", encoding="utf-8")
+    stores = ["--data-dir", str(tmp_path / "stores")]
+    assert main(["nwm", "import", BOOK_FILE, str(records), *stores]) == 0
+    segment = ["segment", BOOK_FILE, *QUESTION_ARGS, "--encoder", "none", "--segment-source", "nwm", "--json"]
+
+    assert main(segment) == 2  # the default folder holds no store: a clear error, and none is created
+    assert "no world model of 'demo_mystery'" in capsys.readouterr().err
+    assert not (Path(os.environ["CLUEWEAVER_CACHE"]) / "nwm").exists()
+    assert main([*segment, "--segment-fallback"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["segment_source"]["used"] == "plain" and "the plain segments were read instead" in err
+
+    assert main([*segment, *stores]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [s["source"] for s in payload["segments"]] == ["nwm"] and payload["segments"][0]["anchor_ids"] == [3]
+    assert main(ask("--json", "--segment-source", "nwm", *stores)) == 0
+    trace = json.loads(capsys.readouterr().out)["trace"]
+    assert [s["source"] for s in trace["segments"]] == ["nwm"]
+    assert trace["config"]["nwm_dir"] == str((tmp_path / "stores").resolve())

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from clueweaver.backends import load_backend
+from clueweaver.evaluation.runner import reader_output
+from clueweaver.nwm.records import record_from_dict
 from clueweaver.nwm.store import NarrativeStore
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
+from clueweaver.pipeline.sources import SegmentSourceError
 from clueweaver.protocol.question import Question
 from clueweaver.segment import segment_narrative
 from tests.conftest import shared_path
@@ -46,8 +49,8 @@ def test_world_model_records_become_finder_segments(holmes_store):
     result = run(narrative, "nwm", nwm_dir)
     kinds = {segment["kind"] for segment in result.trace["segments"]}
     assert kinds == {"nwm"}
-    # the records are about "A Scandal in Bohemia": chapters 2-4 of the book
-    last = narrative.chapters[3].last_paragraph
+    # the records are about "A Scandal in Bohemia": chapters 1.1-1.3 of the book
+    last = narrative.chapters[2].last_paragraph
     assert all(segment["span"][1] <= last for segment in result.trace["segments"])
     assert result.answer == "TRUE" and set(result.citations) <= set(result.packet.paragraph_ids)
 
@@ -64,7 +67,7 @@ def test_mix_adds_the_plain_segments_and_chapter_limits_hold(holmes_store):
 
 def test_a_paragraph_limit_bounds_the_ranking_of_mixed_segments_not_only_their_ends(holmes_store):
     narrative, nwm_dir = holmes_store
-    last = narrative.chapters[3].first_paragraph + 5  # a reading position inside the story
+    last = narrative.chapters[2].first_paragraph + 5  # a reading position inside the story
     limited = run(narrative, "mix", nwm_dir, max_paragraph=last)
     ids = {i for segment in limited.trace["segments"] for i in segment["paragraph_ids"]}
     assert ids and max(ids) <= last and max(limited.packet.paragraph_ids) <= last
@@ -77,3 +80,58 @@ def test_a_paragraph_limit_bounds_the_ranking_of_mixed_segments_not_only_their_e
 def test_unknown_segment_source_is_refused():
     with pytest.raises(ValueError, match="segment source"):
         PipelineConfig(segment_source="graph")
+
+
+# --- a source that has nothing to give: an error by default, a recorded fallback on request -------------------
+
+
+def small_run(tmp_path, **config):
+    """ClueWeaver on the small NWM book with a scripted model (the Finder keeps all, the claim is TRUE)."""
+    from tests.nwm_helpers import SMALL_BOOK
+
+    backend = load_backend(
+        "scripted", "agents", script=lambda m, a: "<reason>So it says.</reason><answer>YES</answer>"
+        if a == "finder" else "<reason>So it says.</reason><answer>TRUE</answer>", adapters=("finder", "interpreter"),
+    )  # fmt: skip
+    settings = dict(encoder=None, finder_adapter="finder", interpreter_adapter="interpreter", segment_source="nwm")
+    pipeline = ClueWeaver(backend, config=PipelineConfig(**{**settings, **config}))
+    return pipeline.answer(SMALL_BOOK, Question.claim("Ada met Bram at the mill."))
+
+
+def test_nwm_without_a_world_model_stops_and_leaves_no_store_behind(tmp_path):
+    folder = tmp_path / "stores"
+    with pytest.raises(SegmentSourceError, match="no world model of 'small book'.*--segment-fallback"):
+        small_run(tmp_path, nwm_dir=str(folder))
+    assert not folder.exists()
+
+
+def test_a_fallback_is_named_by_the_trace_and_the_evaluation_record(tmp_path):
+    folder = tmp_path / "stores"
+    result = small_run(tmp_path, nwm_dir=str(folder), segment_fallback=True)
+    trace = result.trace
+    assert trace["config"]["segment_source"] == "nwm" and trace["config"]["nwm_dir"] == str(folder)
+    assert trace["config"]["segment_fallback"] is True
+    assert trace["segment_source"]["requested"] == "nwm" and trace["segment_source"]["used"] == "plain"
+    assert "no world model of 'small book'" in trace["segment_source"]["fallback"]
+    assert any(w.startswith("segment source nwm: no world model") for w in trace["warnings"])
+    assert {segment["source"] for segment in trace["segments"]} == {"plain"}
+    details = reader_output(result).details
+    assert details["segment_source"]["used"] == "plain"
+    assert details["segment_source"]["segments"] == ["plain"] * len(trace["segments"])
+    assert any("the plain segments were read instead" in w for w in details["warnings"])
+    assert not folder.exists()
+
+
+def test_records_name_the_world_model_as_the_source_of_its_segments(tmp_path):
+    from tests.nwm_helpers import SMALL_BOOK, by_chapter, record_json
+
+    text = SMALL_BOOK[2].text
+    record = record_json("character_state", [2], text[:30], character="Ada", aspect="status", state="at the mill")
+    with NarrativeStore.for_narrative(SMALL_BOOK, tmp_path) as store:
+        store.replace_chapters(SMALL_BOOK, by_chapter([record_from_dict({**record, "chapter": 1})]), origin="test")
+    result = small_run(tmp_path, nwm_dir=str(tmp_path))
+    assert result.trace["segment_source"] == {
+        "requested": "nwm", "used": "nwm", "fallback": None, "segments_by_source": {"nwm": 1}
+    }  # fmt: skip
+    assert [s["source"] for s in result.trace["segments"]] == ["nwm"] and result.trace["segments"][0]["span"] == [1, 3]
+    assert reader_output(result).details["segment_source"]["segments"] == ["nwm"]

@@ -1,4 +1,5 @@
-"""Tolerant reading of agent replies: tags, paragraph references, answer normalization."""
+"""Tolerant reading of agent replies (tags, paragraph references, answer normalization) and the
+strict format training pays."""
 
 from __future__ import annotations
 
@@ -15,7 +16,10 @@ from clueweaver.protocol.parse import (
     normalize_finder_answer,
     paragraph_references,
     parse_finder,
+    parse_finder_strict,
     parse_interpreter,
+    parse_interpreter_strict,
+    strict_format_problem,
 )
 from clueweaver.protocol.question import Question
 
@@ -228,3 +232,37 @@ def test_any_text_parses_without_error(text):
         assert result.raw == text
         assert result.answer_legal == (result.answer is not None)
         assert not set(result.cited_ids) & set(result.invalid_ids)
+
+
+# --- the strict format of training ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text,problem",
+    [("<reason>Clue [3].</reason>\n<answer>YES</answer>", None),
+     ("  \n<reason>Clue [3].</reason><answer>YES</answer>\n\n", None),
+     ("Sure! <reason>Clue [3].</reason>\n<answer>YES</answer>", "text before <reason>: 'Sure!'"),
+     ("<reason>Clue [3].</reason>\n<answer>YES</answer> Hope this helps!", "text after </answer>: 'Hope this helps!'"),
+     ("<reason>Clue [3].</reason> so <answer>YES</answer>", "text between </reason> and <answer>: 'so'"),
+     ("<reason>Clue [3].</reason>\n<answer>YES", "tags <reason>, </reason>, <answer>; expected"),
+     ("```\n<reason>Clue.</reason>\n<answer>YES</answer>\n```", "text before <reason>: '```'"),
+     ("<reason>a</reason><reason>b</reason><answer>YES</answer>", "tags <reason>, </reason>, <reason>"),
+     ("<REASON>Clue.</REASON><answer>YES</answer>", "tags <REASON>, </REASON>, <answer>, </answer>; expected"),
+     ("<reason>  </reason><answer>YES</answer>", "empty <reason>"),
+     ("<reason>Clue.</reason><answer></answer>", "empty <answer>"),
+     ("", "tags none; expected")],
+)  # fmt: skip
+def test_strict_format_problem_names_what_is_off(text, problem):
+    found = strict_format_problem(text)
+    assert found == problem if problem is None else found.startswith(problem), found
+
+
+def test_strict_parsing_reads_only_the_exact_format_and_inference_stays_tolerant():
+    chatty = "Sure! <reason>The keeper rowed away [2].</reason>\n<answer>YES</answer> Hope this helps!"
+    tolerant, strict = parse_finder(chatty, [1, 2]), parse_finder_strict(chatty, [1, 2])
+    assert tolerant.format_valid and tolerant.answer == "YES"  # inference reads it
+    assert not strict.format_valid and (strict.answer, strict.cited_ids) == (tolerant.answer, tolerant.cited_ids)
+    exact = "<reason>The keeper rowed away [2].</reason>\n<answer>B</answer>"
+    question = Question("Who left?", {"A": "The vicar", "B": "The keeper"})
+    assert parse_interpreter_strict(exact, question, [2]) == parse_interpreter(exact, question, [2])
+    assert not parse_interpreter_strict(exact[:-9], question, [2]).format_valid  # truncated

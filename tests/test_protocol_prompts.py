@@ -35,8 +35,9 @@ def roles(messages):
     return [m["role"] for m in messages]
 
 
-def test_six_templates_one_per_family_and_kind():
-    assert set(TEMPLATES) == {(f, k) for f in ("finder", "interpreter", "calibration") for k in ("mcq", "claim")}
+def test_nine_templates_one_per_family_and_kind():
+    kinds = ("mcq", "claim", "open")
+    assert set(TEMPLATES) == {(f, k) for f in ("finder", "interpreter", "calibration") for k in kinds}
 
 
 def test_finder_prompt_has_every_option_and_the_yes_no_answer_line():

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clueweaver.protocol import rewards
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import (
     FINDER_COMPONENTS,
@@ -14,6 +15,7 @@ from clueweaver.protocol.rewards import (
     FinderRewardConfig,
     InterpreterRewardConfig,
     LengthBand,
+    ScoreCache,
     build_reward_funcs,
     completion_text,
     component_names,
@@ -51,11 +53,42 @@ def test_finder_maxima_follow_the_table():
     assert FINDER.max_total == pytest.approx(4.5)
 
 
-@pytest.mark.parametrize(
-    "text", ["YES", "I think the answer is YES [12].", "<answer>YES</answer>", reply("Clue [12].", "YES or NO"), ""]
-)
-def test_finder_row_unparseable_output_scores_zero(text):
+OFF_FORMAT = {
+    "bare answer": "{answer}",
+    "no tags": "I think the answer is {answer} [12].",
+    "answer only": "<answer>{answer}</answer>",
+    "truncated": "<reason>{reason}</reason>\n<answer>{answer}",
+    "cut in the reason": "<reason>{reason}",
+    "chatty": "Sure! <reason>{reason}</reason>\n<answer>{answer}</answer> Hope this helps!",
+    "chat before": "Here is my analysis.\n<reason>{reason}</reason>\n<answer>{answer}</answer>",
+    "chat after": "<reason>{reason}</reason>\n<answer>{answer}</answer>\nLet me know if you need more.",
+    "fenced": "```\n<reason>{reason}</reason>\n<answer>{answer}</answer>\n```",
+    "duplicated answer": "<reason>{reason}</reason>\n<answer>{answer}</answer>\n<answer>{answer}</answer>",
+    "duplicated reason": "<reason>{reason}</reason><reason>{reason}</reason>\n<answer>{answer}</answer>",
+    "swapped": "<answer>{answer}</answer>\n<reason>{reason}</reason>",
+    "capitalised tags": "<Reason>{reason}</Reason>\n<Answer>{answer}</Answer>",
+    "thinking first": "<think>hmm</think><reason>{reason}</reason>\n<answer>{answer}</answer>",
+    "empty reason": "<reason> </reason>\n<answer>{answer}</answer>",
+    "text between": "<reason>{reason}</reason> so: <answer>{answer}</answer>",
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("shape", OFF_FORMAT)
+def test_finder_row_unparseable_output_scores_zero(shape):
+    """Table 5, row "Unparseable output": only the exact two-tag format pays, whatever the content."""
+    reason = "Mr. Woodhouse says he is glad he thought of Hannah as a servant [12, 13]."
+    text = OFF_FORMAT[shape].format(reason=reason, answer="YES")
     assert finder(text, POSITIVE) == dict.fromkeys(FINDER_COMPONENTS, 0.0)
+    assert finder(reply(reason, "YES or NO"), POSITIVE) == dict.fromkeys(FINDER_COMPONENTS, 0.0)
+
+
+def test_finder_row_format_validity_tolerates_whitespace_only():
+    spaced = (
+        "\n  <reason>The segment does not mention Hannah at all, only the weather.</reason>\n\n<answer> NO </answer>\n"
+    )
+    assert finder(spaced, NEGATIVE)["format"] == 1.0
+    assert finder(GOOD_NO.replace("\n", ""), NEGATIVE)["format"] == 1.0
 
 
 def test_finder_row_missed_positive_gets_format_only():
@@ -85,9 +118,23 @@ def test_finder_row_compact_id_bonus(ids, bonus):
     assert finder(reply(f"Hannah is praised as a good servant {ids}.", "YES"), POSITIVE)["compact_ids"] == bonus
 
 
-def test_finder_positive_without_gold_ids_pays_verdict_but_no_citation_credit():
-    scores = finder(GOOD_YES, {"label": "YES", "gold_ids": []})
-    assert scores["verdict"] == 1.5 and scores["id_f1"] == 0.0 and scores["compact_ids"] == 0.0
+def test_finder_positive_needs_gold_ids_inside_the_segment():
+    """Without gold IDs a correct YES would top out at 2.75, below a correct NO's 3.25."""
+    with pytest.raises(ValueError, match="a YES row needs its gold_ids"):
+        finder(GOOD_YES, {"label": "YES", "gold_ids": []})
+    with pytest.raises(ValueError, match=r"gold_ids \[44\] are outside the segment's allowed_ids"):
+        finder(GOOD_YES, {"label": "YES", "gold_ids": [12, 44], "allowed_ids": list(range(10, 20))})
+    assert sum(finder(GOOD_NO, {"label": "NO", "gold_ids": []}).values()) == pytest.approx(3.25)
+
+
+def test_finder_row_out_of_range_ids_count_against_the_citation():
+    out_of_range = reply("Hannah is praised as a servant [12, 13, 44, 45].", "YES")
+    scores = finder(out_of_range, POSITIVE)
+    assert scores["format"] == 1.0 and scores["verdict"] == 1.5
+    assert scores["id_f1"] == pytest.approx(1.5 * 2 * 2 / (4 + 2))  # two false positives
+    assert scores["compact_ids"] == 0.25  # two extra IDs is still compact
+    claim_everything = finder(reply("Hannah is praised as a servant [1-400].", "YES"), POSITIVE)
+    assert claim_everything["id_f1"] == pytest.approx(1.5 * 2 * 2 / (400 + 2)) and claim_everything["compact_ids"] == 0
 
 
 def test_finder_row_negative_no_and_rationale_quality():
@@ -177,7 +224,7 @@ def test_interpreter_maximum_follows_the_table():
         "correct": 2.5,
         "hard": 0.5,
         "id_use": 0.3,
-        "length": pytest.approx(0.2 * 14 / 15),
+        "length": 0.0,  # 14 words: below the 15 a rationale needs for the flat +0.2
         "specificity": 0.3,
         "invalid_id": 0.0,
         "hedging": 0.0,
@@ -193,9 +240,18 @@ def test_interpreter_maximum_follows_the_table():
     )
 
 
-@pytest.mark.parametrize("text", ["A", "<answer>A</answer>", reply("It is unclear.", "cannot determine"), ""])
-def test_interpreter_row_unparseable_scores_zero(text):
-    assert interpreter(text) == dict.fromkeys(INTERPRETER_COMPONENTS, 0.0)
+@pytest.mark.parametrize("shape", OFF_FORMAT)
+def test_interpreter_row_unparseable_scores_zero(shape):
+    reason = 'The Ruler calls him "an insoluble problem" [40], so they let Korvin leave [41].'
+    assert interpreter(OFF_FORMAT[shape].format(reason=reason, answer="A")) == dict.fromkeys(
+        INTERPRETER_COMPONENTS, 0.0
+    )
+    assert interpreter(reply("It is unclear.", "cannot determine")) == dict.fromkeys(INTERPRETER_COMPONENTS, 0.0)
+
+
+def test_interpreter_row_wrong_answer_with_citations_earns_the_format_only():
+    wrong = reply('The Ruler says Korvin "would not tell the truth" after 3 days [40, 41].', "B")
+    assert interpreter(wrong, hard=True) == {**dict.fromkeys(INTERPRETER_COMPONENTS, 0.0), "format": 1.0}
 
 
 def test_interpreter_rows_format_and_correct_answer():
@@ -220,16 +276,29 @@ def test_interpreter_rows_paragraph_id_use_and_invalid_id_penalty():
     assert stray["id_use"] == 0.0 and stray["invalid_id"] == -0.3
     wrong_and_stray = interpreter(reply("He would not tell the truth [77].", "B"))
     assert wrong_and_stray["invalid_id"] == -0.3  # penalties apply whatever the answer
-    unknown_set = interpreter(reply('The Ruler calls Korvin "an insoluble problem" [77].', "A"), allowed_ids=None)
-    assert unknown_set["invalid_id"] == 0.0 and unknown_set["id_use"] == 0.3
+    # without a known allowed set nothing can be checked: no penalty, and no bonus either
+    unknown_set = interpreter(reply('The Ruler calls Korvin "an insoluble problem" [40].', "A"), allowed_ids=None)
+    assert unknown_set["invalid_id"] == 0.0 and unknown_set["id_use"] == 0.0
+    out_of_range = interpreter(reply('The Ruler calls Korvin "an insoluble problem" [4000].', "A"))
+    assert out_of_range["id_use"] == 0.0 and out_of_range["invalid_id"] == -0.3
 
 
-def test_interpreter_row_rationale_length():
-    band = INTERPRETER.length_band
-    text = reply(" ".join(["Korvin"] + ["word"] * 49) + " [40]", "A")
-    assert interpreter(text)["length"] == pytest.approx(0.2)
-    assert interpreter(reply("Problem [40].", "A"))["length"] == pytest.approx(0.2 * 2 / band.full_from)
-    assert interpreter(reply("word " * band.zero_at + "[40]", "A"))["length"] == 0.0
+def test_interpreter_mixed_valid_and_invalid_ids_take_the_penalty_without_the_bonus():
+    """Our reading where Table 6 is ambiguous (module doc): one invalid ID spoils the citation."""
+    mixed = interpreter(reply('The Ruler calls Korvin "an insoluble problem" [40, 41, 99].', "A"))
+    assert (mixed["id_use"], mixed["invalid_id"], mixed["correct"]) == (0.0, -0.3, 2.5)
+
+
+@pytest.mark.parametrize("word_count,bonus", [(1, 0.0), (14, 0.0), (15, 0.2), (60, 0.2), (120, 0.2), (121, 0.0)])
+def test_interpreter_row_rationale_length_is_a_flat_bonus(word_count, bonus):
+    assert (INTERPRETER.length_min_words, INTERPRETER.length_max_words) == (15, 120)
+    text = reply(" ".join(["Korvin"] + ["word"] * (word_count - 2)) + " [40]", "A")
+    assert interpreter(text)["length"] == bonus
+
+
+def test_interpreter_length_range_is_validated():
+    with pytest.raises(ValueError, match="length_min_words"):
+        InterpreterRewardConfig(length_min_words=50, length_max_words=20)
 
 
 @pytest.mark.parametrize(
@@ -245,6 +314,26 @@ def test_interpreter_row_rationale_length():
 def test_interpreter_row_specificity(rationale, details):
     assert specific_details(rationale, EVIDENCE) == details
     assert interpreter(reply(rationale, "A"))["specificity"] == (0.3 if details else 0.0)
+
+
+TITLED_EVIDENCE = (
+    "[3] Mr. Knightley walked over from Donwell at noon.\n"
+    "[4] Lady Russell had no doubt of it. Harriet cried all evening, and nobody could console her.\n"
+    "[5] Later the party broke up. However it ended, the Eltons left early."
+)
+
+
+@pytest.mark.parametrize(
+    "rationale,details",
+    [("Knightley walked over at noon [3].", ["Knightley"]),  # used only after a title in the evidence
+     ("It was Lady Russell who had no doubt [4].", ["Russell"]),  # the title itself is not a name
+     ("Harriet cried all evening [4].", ["Harriet"]),  # a sentence start the evidence never writes in lower case
+     ("Later that day the party broke up [5].", []),  # a sentence start the evidence also writes in lower case
+     ("However, the party broke up [5].", []),  # a common sentence opener, not a name
+     ("Mr. Elton was there [5].", [])],  # a name the evidence does not hold (it says "Eltons")
+)  # fmt: skip
+def test_specificity_reads_titled_and_sentence_start_names_of_the_evidence(rationale, details):
+    assert specific_details(rationale, TITLED_EVIDENCE + " They went later.") == details
 
 
 def test_interpreter_row_hedging_penalty_applies_whatever_the_answer():
@@ -340,6 +429,48 @@ def test_component_functions_sum_to_the_total_and_carry_their_names(agent, batch
     assert [sum(column) for column in zip(*per_component)] == pytest.approx(REWARD_FUNCS[f"{agent}_total"](**batch))
     for name in [*names, f"{agent}_total"]:
         assert REWARD_FUNCS[name].__name__ == name  # TRL logs rewards/<name>/mean
+
+
+@pytest.mark.parametrize(
+    "agent,batch,scorer",
+    [("finder", FINDER_BATCH, "finder_reward_components"),
+     ("interpreter", INTERPRETER_BATCH, "interpreter_reward_components")],
+)  # fmt: skip
+def test_each_completion_is_scored_once_whatever_functions_ask(monkeypatch, agent, batch, scorer):
+    calls = []
+    original = getattr(rewards, scorer)
+    monkeypatch.setattr(rewards, scorer, lambda *a, **k: calls.append(a[0]) or original(*a, **k))
+    funcs = build_reward_funcs()
+    columns = [funcs[name](**batch) for name in [*component_names(agent), f"{agent}_total"]]
+    assert len(calls) == 3  # three completions, nine or seven functions
+    assert [sum(c) for c in zip(*columns[:-1])] == pytest.approx(columns[-1])
+    copied = {k: (list(v) if isinstance(v, list) else v) for k, v in batch.items()}  # equal content, new lists
+    funcs[f"{agent}_total"](**copied)
+    assert len(calls) == 3
+    build_reward_funcs()[f"{agent}_total"](**batch)  # another registry keeps its own cache
+    assert len(calls) == 6
+    same_lists = dict(copied)
+    same_lists["completions"][1] = conversational("another reply")  # edited in place
+    funcs[f"{agent}_total"](**same_lists)
+    assert len(calls) == 7  # only the edited completion is scored again
+
+
+def test_cached_scores_follow_every_column_they_read():
+    funcs = build_reward_funcs()
+    batch = {**INTERPRETER_BATCH, "completions": [conversational(GOOD_MCQ)] * 3, "answer": ["A", "B", "A"]}
+    batch.update(hard=[True, True, False], answer_kind=["mcq"] * 3, options=[KORVIN.options] * 3)
+    correct, wrong, easy = funcs["interpreter_total"](**batch)
+    assert correct - easy == pytest.approx(0.5) and wrong == pytest.approx(1.0)
+
+
+def test_score_cache_drops_the_least_recently_used():
+    cache = ScoreCache(size=2)
+    for key in ("a", "b", "a", "c"):  # "b" is the least recently used when "c" arrives
+        cache.score(key, lambda: {"x": 1.0})
+    assert cache.scored == 3
+    cache.score("a", lambda: {"x": 2.0})
+    assert cache.scored == 3
+    assert cache.score("b", lambda: {"x": 3.0}) == {"x": 3.0} and cache.scored == 4
 
 
 def test_registry_lookup_and_custom_configs():

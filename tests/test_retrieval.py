@@ -1,5 +1,3 @@
-import warnings
-
 import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
@@ -160,18 +158,30 @@ def test_minilm_batches_fit_the_token_budget_and_give_sentence_transformers_vect
     assert encoder.encode([]).shape[0] == 0
 
 
-def test_no_dense_encoder_means_bm25_with_a_warning(monkeypatch):
+def test_the_default_encoder_is_bge_m3_on_a_gpu_and_bm25_alone_elsewhere(monkeypatch):
     load_encoder.cache_clear()
-    monkeypatch.setattr(dense, "offline_minilm_path", lambda: None)
-    with pytest.warns(UserWarning, match="BM25 alone"):
-        assert load_encoder("auto") is None
-    load_encoder.cache_clear()
+    monkeypatch.setattr(dense, "gpu_available", lambda: False)
+    assert load_encoder("auto") is None
     narrative = from_paragraphs(PARAGRAPHS, title="bm25 only")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        index = build_index(narrative, "auto", use_cache=False)
+    index = build_index(narrative, "auto", use_cache=False)
     assert isinstance(index, RetrievalIndex) and index.embeddings is None
     assert index.rank(["Captain Grant"])[0][0] == 2
+    load_encoder.cache_clear()
+    monkeypatch.setattr(dense, "gpu_available", lambda: True)
+    encoder = load_encoder("auto")
+    assert isinstance(encoder, dense.BGEM3Encoder) and encoder.model_path == "BAAI/bge-m3"  # not loaded yet
+    assert dense.auto_encoder("cpu") is None  # a CPU asked for by name keeps BM25 alone
+    load_encoder.cache_clear()
+
+
+def test_building_an_index_says_once_that_it_is_built_once_and_where_it_is_cached(tmp_path):
+    narrative = from_paragraphs(PARAGRAPHS, title="notice")
+    heard = []
+    build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
+    assert len(heard) == 1 and "'notice' (6 paragraphs: BM25); this happens once" in heard[0]
+    assert str(tmp_path) in heard[0]
+    build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
+    assert len(heard) == 1  # read from the cache: nothing to announce
 
 
 def test_offline_minilm_embeds_and_ranks(tmp_path):

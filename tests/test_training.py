@@ -4,6 +4,8 @@ resume, callbacks (the GRPO runs themselves are in test_training_runs.py)."""
 from __future__ import annotations
 
 import json
+import shutil
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -13,6 +15,7 @@ from clueweaver import hub, training
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.rewards import REWARD_FUNCS, component_names
 from clueweaver.training import TrainingSetupError
+from clueweaver.training.grpo import recorded_base_model
 from tests.training_fixtures import CLAIM, QUESTION, finder_rows, interpreter_rows, write_jsonl
 
 # --- rewards -------------------------------------------------------------------------------------
@@ -189,6 +192,27 @@ def test_overlong_prompts_stop_the_run_or_are_dropped(tmp_path, qwen3_tokenizer)
         training.enforce_prompt_length(dataset, qwen3_tokenizer, 600, "truncate", kwargs)
 
 
+def test_finder_data_without_gold_ids_is_refused_naming_the_rows(tmp_path):
+    rows = finder_rows()
+    training.check_finder_gold_rows(training.load_grpo_dataset(str(write_jsonl(tmp_path / "ok.jsonl", rows))))
+    rows[1]["gold_ids"] = []  # a YES row without its evidence
+    rows[3]["gold_ids"] = [6, 7]  # 7 is outside the segment [5, 6]
+    rows[5]["gold_ids"] = []  # a NO row needs none
+    dataset = training.load_grpo_dataset(str(write_jsonl(tmp_path / "bad.jsonl", rows)))
+    with pytest.raises(TrainingSetupError) as error:
+        training.check_finder_gold_rows(dataset, "bad.jsonl")
+    message = str(error.value)
+    assert message.startswith(
+        "bad.jsonl: 2 YES row(s) cannot pay the Finder reward: row 1: a YES row needs its gold_ids"
+    )
+    assert "row 3: gold_ids [7] are outside the segment's allowed_ids" in message and "row 5" not in message
+    without_column = training.load_grpo_dataset(
+        str(write_jsonl(tmp_path / "weak.jsonl", [{k: v for k, v in r.items() if k != "gold_ids"} for r in rows]))
+    )
+    with pytest.raises(TrainingSetupError, match="the Finder needs column gold_ids"):
+        training.check_finder_gold_rows(without_column)
+
+
 def test_row_limit_draws_with_the_seed(tmp_path):
     dataset = training.load_grpo_dataset(str(write_jsonl(tmp_path / "f.jsonl", finder_rows())))
     first, again = training.limit_rows(dataset, 3, seed=1), training.limit_rows(dataset, 3, seed=1)
@@ -273,13 +297,77 @@ def test_cpu_log_probs_match_the_full_vocabulary_computation(tmp_path, monkeypat
         expected_entropy = -(probs * torch.log_softmax(logits, -1)).sum(-1)[:, 21:]
         trl_utils.add_fused_lm_head(model, temperature=0.7, outputs=("log_probs", "entropy"))
         masked_everywhere = model(ids, labels=labels, fused_lm_head=True)
-        assert training.score_completion_tokens_only_on_cpu(torch.device("cpu"))
-        assert training.score_completion_tokens_only_on_cpu(torch.device("cpu"))  # idempotent
+        training.score_completion_tokens_only_on_cpu(torch.device("cpu"))
+        switched = trl_utils._use_triton
+        training.score_completion_tokens_only_on_cpu(torch.device("cpu"))
+        assert trl_utils._use_triton is switched and switched(torch.device("cpu"))  # once, idempotent
         compact = model(ids, labels=labels, fused_lm_head=True)
     for output in (masked_everywhere, compact):
         assert torch.allclose(output.log_probs[:, 21:], expected, atol=1e-4)
         assert torch.allclose(output.entropy[:, 21:], expected_entropy, atol=1e-4)
-    assert not training.score_completion_tokens_only_on_cpu(torch.device("meta"))
+
+
+def test_cpu_switch_is_refused_where_it_cannot_apply(monkeypatch):
+    import torch
+    import trl.trainer.utils as trl_utils
+
+    with pytest.raises(TrainingSetupError, match="cpu_compact_logprobs is a CPU switch; this run is on meta"):
+        training.score_completion_tokens_only_on_cpu(torch.device("meta"))
+    monkeypatch.delattr(trl_utils, "_use_triton")
+    with pytest.raises(TrainingSetupError, match="this TRL has no trl.trainer.utils._use_triton"):
+        training.score_completion_tokens_only_on_cpu(torch.device("cpu"))
+
+
+def test_paper_recipe_builds_the_sequence_trainer_and_leaves_trl_private_switch_alone(tmp_path, monkeypatch):
+    """The Table 7 recipe on a tiny model (CPU): the paper objective's trainer, the batch and the
+    base model in the recipe record, and TRL's private _use_triton untouched without the CPU switch."""
+    import trl.trainer.utils as trl_utils
+
+    from tests.training_fixtures import build_tiny_model
+
+    monkeypatch.setenv("WANDB_PROJECT", "tests")
+    original = trl_utils._use_triton
+    model = build_tiny_model(tmp_path / "tiny")
+    data = write_jsonl(tmp_path / "finder.jsonl", finder_rows())
+    argv = ["--config", "configs/finder/qwen3-4b-grpo.yaml", "--model_name_or_path", str(model)]
+    argv += ["--dataset_name", str(data), "--output_dir", str(tmp_path / "run"), "--use_cpu", "true"]
+    argv += ["--bf16", "false", "--dtype", "float32", "--use_vllm", "false", "--report_to", "none"]
+    argv += ["--per_device_train_batch_size", "4", "--num_generations", "4", "--gradient_accumulation_steps", "2"]
+    argv += ["--max_steps", "3", "--max_prompt_length", "2048", "--max_train_samples", "8"]
+    trainer, recipe = training.build_trainer("finder", *training.parse_recipe(argv))
+    assert type(trainer) is training.paper_grpo_trainer_class() and trl_utils._use_triton is original
+    assert recipe["objective"] == "paper"
+    assert recipe["batch"] == {
+        "processes": 1, "global_batch_completions": 8, "prompts_per_step": 2, "num_generations": 4, "epochs": 0.75
+    }  # fmt: skip
+    # a local folder is no Hub id (export will ask for one); the license is the recipe's
+    assert (recipe["base_model_hub_id"], recipe["base_model_license"]) == (None, "apache-2.0")
+
+
+def test_the_recorded_base_model_is_what_the_model_tells_or_the_recipe_states(tmp_path):
+    assert recorded_base_model("Qwen/Qwen3-4B-Instruct-2507", None, "apache-2.0") == {
+        "hub_id": "Qwen/Qwen3-4B-Instruct-2507",
+        "license": "apache-2.0",
+    }
+    local = tmp_path / "copy"
+    local.mkdir()
+    assert recorded_base_model(str(local), "Qwen/Qwen3-4B", None) == {"hub_id": "Qwen/Qwen3-4B", "license": None}
+    with pytest.raises(TrainingSetupError, match="base_model_id 'Qwen/Qwen3-4B' contradicts the model lab/other"):
+        recorded_base_model("lab/other", "Qwen/Qwen3-4B", None)
+    (local / "README.md").write_text("---\nlicense: mit\n---\n")
+    with pytest.raises(TrainingSetupError, match="base_model_license 'apache-2.0' contradicts"):
+        recorded_base_model(str(local), None, "apache-2.0")
+
+
+def test_batch_record_counts_completions_prompts_and_epochs():
+    args = SimpleNamespace(
+        world_size=8, per_device_train_batch_size=8, gradient_accumulation_steps=8, num_generations=8, max_steps=150
+    )
+    assert training.batch_record(args, 12_000) == {
+        "processes": 8, "global_batch_completions": 512, "prompts_per_step": 64, "num_generations": 8, "epochs": 0.8
+    }  # fmt: skip
+    args.gradient_accumulation_steps, args.max_steps = 2, 100
+    assert training.batch_record(args, 1000)["epochs"] == 1.6
 
 
 # --- callbacks -------------------------------------------------------------------------------------
@@ -319,9 +407,38 @@ def test_each_checkpoint_is_pushed_to_its_own_hub_revision(tmp_path):
         callback.on_save(
             args, SimpleNamespace(global_step=4, is_world_process_zero=False), None
         )  # other ranks: nothing
+        callback.on_train_end(args, SimpleNamespace(global_step=4, is_world_process_zero=True), None)
+    assert callback.upload_failures is None
+    assert not any((tmp_path / training.HUB_STAGING_DIR).iterdir())  # snapshots removed once uploaded
     repo = hub.repos["lab/finder"]
     assert repo["private"]
     assert set(repo["branches"]) == {"main", "step-000002", "step-000004"}
     assert sorted(repo["branches"]["step-000004"]) == ["config.json", "model.safetensors", "tokenizer.json"]
     assert repo["branches"]["step-000002"]["model.safetensors"] == b"weights"
     assert sum(1 for method, path in hub.requests if path.endswith("/commit/step-000004")) == 1
+
+
+def test_checkpoints_upload_in_the_background_and_survive_rotation(tmp_path):
+    """on_save returns while the upload still runs; the checkpoint may be deleted meanwhile (the
+    trainer's save_total_limit) and is still uploaded whole; failures surface at the end."""
+    release, seen = threading.Event(), {}
+
+    def slow_push(folder, repo_id, *, revision, **options):
+        release.wait(timeout=30)
+        seen[revision] = sorted(p.name for p in Path(folder).iterdir())
+        if revision == "step-000004":
+            raise ConnectionError("hub unreachable")
+        return f"https://hub/{repo_id}/commit/{revision}"
+
+    args = SimpleNamespace(output_dir=str(tmp_path))
+    callback = training.hub_revision_callback("lab/finder", push=slow_push)
+    for step in (2, 4):
+        folder = _fake_checkpoint(tmp_path, step)
+        callback.on_save(args, SimpleNamespace(global_step=step, is_world_process_zero=True), None)
+        assert not seen  # training went on while the upload waits
+    shutil.rmtree(tmp_path / "checkpoint-2")  # rotated away before its upload ran
+    release.set()
+    callback.on_train_end(args, SimpleNamespace(global_step=4, is_world_process_zero=True), None)
+    assert "model.safetensors" in seen["step-000002"] and folder.is_dir()
+    assert isinstance(callback.upload_failures, hub.HubUploadError)
+    assert "step-000004: hub unreachable" in str(callback.upload_failures)

@@ -11,6 +11,8 @@ import pytest
 
 from clueweaver.benchmarks import BenchmarkError, load_benchmark
 from clueweaver.config import load_config
+from clueweaver.evaluation.records import PredictionLog
+from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import REWARD_FUNCS
@@ -26,7 +28,9 @@ from clueweaver.training_data import (
     build_interpreter_rows,
 )
 from clueweaver.training_data import labels as labels_module
-from clueweaver.training_data.common import readable_part
+from clueweaver.training_data.audit import audit_section
+from clueweaver.training_data.common import DatasetBuild, readable_part
+from clueweaver.training_data.finder import finder_card, finder_weak_label_audit
 from clueweaver.training_data.labels import match_clue
 from tests.conftest import REPO_ROOT, shared_path
 
@@ -108,10 +112,42 @@ def test_finder_positives_hold_gold_and_negatives_do_not(finder):
             assert row["segment_end"] < item.position  # the story is cut before its reveal
             readable = readable_part(bmds.narrative(item), item.position - 1)
             match = match_clue(readable, item.metadata[row["case_id"].split("#")[1]])
-            evidence = match.evidence(min_coverage=0.5, max_paragraphs=3)
+            evidence = match.evidence(min_coverage=0.6, max_paragraphs=3)  # the defaults the hand check set
             assert set(row["gold_ids"]) == set(evidence) & span
+            if row["label"] == "NO":  # a weak negative shares almost nothing with the clue
+                assert all(match.coverage[i] < 0.15 for i in span)
             checked["weak"] += 1
     assert checked["gold"] and checked["weak"]
+
+
+def test_a_clue_matching_more_paragraphs_than_a_citation_holds_is_too_generic():
+    story = from_paragraphs(
+        ["A telegram came at noon.", "He read the telegram twice.", "The telegram was from Leeds.",
+         "Nobody answered the telegram.", "The hair lay coiled in the locked drawer."],
+        title="A story",
+    )  # fmt: skip
+    assert match_clue(story, "The telegram").evidence(min_coverage=0.6, max_paragraphs=3) == ()
+    assert match_clue(story, "The telegram").evidence(min_coverage=0.6, max_paragraphs=4) == (0, 1, 2, 3)
+    assert match_clue(story, "The hair in the drawer").evidence(min_coverage=0.6, max_paragraphs=3) == (4,)
+
+
+def test_finder_card_reports_the_hand_check_of_its_weak_rows(finder, cache_dir, tmp_path):
+    config = finder_config(cache_dir)
+    assert "Hand check (`docs/finder_weak_label_audit.jsonl`" in finder_card(finder, config)  # the repository's audit
+    weak = [row for row in all_rows(finder) if row["label_source"] == "weak_bmds"]
+    entries = [
+        {"example_id": row["example_id"], "label": row["label"], "gold_ids": row["gold_ids"], "verdict": verdict}
+        for row, verdict in zip(weak[:4], ("correct", "correct", "correct", "wrong"))
+    ]
+    changed = {**entries[0], "gold_ids": [*entries[0]["gold_ids"], 99999]}  # checked with other gold IDs: not counted
+    audit = tmp_path / "audit.jsonl"
+    audit.write_text("".join(json.dumps(e) + "\n" for e in [*entries[1:], changed]))
+    summary = finder_weak_label_audit(finder.rows_by_split, str(audit))
+    assert summary["all"] == {"checked": 3, "correct": 2, "precision": 0.667} and summary["weak_rows"] == len(weak)
+    card = finder_card(DatasetBuild(finder.rows_by_split, {**finder.stats, "weak_label_audit": summary}), config)
+    assert f"3 of this build's {len(weak)} weak rows were checked; **66.7%** precise" in card
+    missing = finder_weak_label_audit(finder.rows_by_split, str(tmp_path / "none.jsonl"))
+    assert "was not found, so the weak rows' precision is unknown" in audit_section(missing)
 
 
 def test_finder_is_balanced_per_case_and_per_split(finder):
@@ -322,11 +358,37 @@ def failed_items(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def interpreter(counter, cache_dir, failed_items):
+    """Source weights alone (``mcq_share: null``), hard items from a predictions file."""
     shared_path("leval_scifi")
     shared_path("gutenqa_emma")
     return build_interpreter_rows(
-        interpreter_config(cache_dir, predictions=[str(failed_items)]), token_counter=counter
+        interpreter_config(cache_dir, predictions=[str(failed_items)], mcq_share=None), token_counter=counter
     )
+
+
+# A stand-in base model for hard-case mining: the scripted backend, through load_agents and the
+# evaluation harness like any model; it answers A to every question and TRUE to every claim.
+STAND_IN_MCQ = "<reason>The packet settles it [0].</reason>\n<answer>A</answer>"
+STAND_IN_CLAIM = "<reason>The packet supports the claim [0].</reason>\n<answer>TRUE</answer>"
+STAND_IN = {
+    "model": "stand-in",
+    "backend": "scripted",
+    "options": {"script": [["<answer>TRUE or FALSE</answer>", STAND_IN_CLAIM]], "default": STAND_IN_MCQ},
+}
+
+
+def stand_in_fails(row: dict) -> bool:
+    return row["answer"] != ("TRUE" if row["answer_kind"] == "claim" else "A")
+
+
+@pytest.fixture(scope="module")
+def mined(counter, cache_dir, tmp_path_factory):
+    """The default mixture (the paper's MCQ/claim split) with hard cases marked by the stand-in."""
+    shared_path("leval_scifi")
+    shared_path("gutenqa_emma")
+    output = tmp_path_factory.mktemp("mined")
+    config = interpreter_config(cache_dir, num_samples=40, hard_cases=STAND_IN, output_dir=str(output))
+    return config, build_interpreter_rows(config, token_counter=counter)
 
 
 def test_interpreter_rows_have_the_schema_and_the_protocols_prompt(interpreter):
@@ -373,6 +435,40 @@ def test_interpreter_hard_share_and_flags_come_from_the_predictions(interpreter,
     # 10 failed QuALITY items, all within the QuALITY quota: fewer than 27.5% of 50 exist
     assert sum(row["hard"] for row in rows) == 10
     assert interpreter.stats["hard"]["realized_share"] == 0.2
+
+
+def test_interpreter_kind_mix_follows_the_papers_test_distribution_by_default(mined):
+    config, build = mined
+    assert config.mcq_share == round(199 / 310, 4)
+    kinds = Counter(row["answer_kind"] for row in all_rows(build))
+    assert kinds == {"mcq": round(40 * 199 / 310), "claim": 40 - round(40 * 199 / 310)}
+    assert build.stats["mixture"]["kind_quotas"] == dict(kinds)
+
+
+def test_hard_cases_are_the_base_models_failures_through_the_harness(mined):
+    config, build = mined
+    rows = all_rows(build)
+    hard = [row for row in rows if row["hard"]]
+    assert hard and all(stand_in_fails(row) for row in hard)  # every hard example is a failure of the model
+    miner = build.stats["hard"]["base_model"]
+    log = PredictionLog(miner["log"])  # the harness's own records, resumable
+    assert miner["log"].startswith(config.output_dir) and len(log.records) == miner["answered"] == miner["asked"]
+    for record in log.records:
+        assert record["system"] == "interpreter" and record["correct"] == (record["prediction"] == record["answer"])
+    asked = {r["item_id"] for r in log.records}
+    assert all(row["item_id"] in asked for row in hard)
+    assert miner["asked"] < build.stats["candidates"]  # it stops once each source has its share
+    # the stand-in fails plenty of every source, so the share is reached: hard_share of every kind's quota
+    kind_quotas = build.stats["mixture"]["kind_quotas"]
+    assert len(hard) == build.stats["mixture"]["hard_target"] == sum(round(0.275 * n) for n in kind_quotas.values())
+    assert build.stats["hard"]["realized_share"] == pytest.approx(len(hard) / len(rows), abs=1e-4)
+
+
+def test_hard_case_mining_resumes_from_its_log(mined, counter):
+    config, build = mined
+    again = build_interpreter_rows(config, token_counter=counter)
+    assert again.stats["hard"]["base_model"]["asked"] == 0  # every answer came from the log
+    assert [r["hard"] for r in all_rows(again)] == [r["hard"] for r in all_rows(build)]
 
 
 def test_interpreter_synthetic_claims_share_their_items_packet(interpreter):

@@ -7,17 +7,20 @@ import difflib
 import json
 import random
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from clueweaver.benchmarks import BenchmarkItem
+from clueweaver.config import load_config
 from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.question import Question
 from clueweaver.segment import get_preset
 from clueweaver.training_data.common import assign_splits, readable_part, reading_cases
-from clueweaver.training_data.interpreter import PredictionsError, allocate, read_predictions
+from clueweaver.training_data.hard_cases import PredictionsError, read_predictions
+from clueweaver.training_data.interpreter import InterpreterDataConfig, _synthetic_examples, allocate
 from clueweaver.training_data.synthetic import (
     entity_swap,
     false_claims,
@@ -117,6 +120,42 @@ def test_false_claims_use_distinct_edit_kinds():
     assert sorted(v.edit for v in variants) == ["entity", "number"]
     assert all(v.label == "FALSE" and len(word_diff(claim, v.text)) == 1 for v in variants)
     assert false_claims(claim, BOOK, random.Random(1), edits=("number",), count=2)[0].edit == "number"
+
+
+def test_false_edits_replace_only_details_the_evidence_holds():
+    """A FALSE claim must contradict something the packet states: the replaced name or number is in it."""
+    names = name_inventory(BOOK, min_count=3)
+    claim = "Holmes met Lestrade 3 times at Reading."
+    packet = "[2] Mr. Watson told Lestrade that Holmes had gone to Reading twice that week."
+    for seed in range(20):
+        edited = entity_swap(claim, names, random.Random(seed), grounding=packet)
+        assert edited.original in ("Holmes", "Lestrade", "Reading") and edited.replacement not in claim
+        assert entity_swap(claim, names, random.Random(seed), grounding="[4] In the garden.") is None
+    assert number_swap(claim, random.Random(0), grounding=packet) is None  # the packet never says 3
+    assert number_swap(claim, random.Random(0), grounding="[7] He came 3 times.").original == "3"
+    assert number_swap(claim, random.Random(0), grounding="[7] He came 33 times.") is None  # whole numbers only
+    only_names = false_claims(claim, BOOK, random.Random(1), count=2, grounding=packet)
+    assert [v.edit for v in only_names] == ["entity"]
+
+
+def test_kdsh_consistent_backstories_are_not_edited_into_false_claims():
+    config = load_config(
+        InterpreterDataConfig, None, {"sources": [{"name": "kdsh"}], "synthetic": {"edits": ["entity"]}}
+    )
+    claim = Question.claim("Backstory of Holmes: he met Lestrade 3 times at Reading.")
+    packet = BOOK.render(range(len(BOOK)))
+    made = {}
+    for benchmark in ("kdsh", "nocha"):
+        item = BenchmarkItem(f"{benchmark}:1", benchmark, "book", claim, answer="TRUE")
+        (case,) = reading_cases(item, BOOK, get_preset("nocha"))
+        drops = Counter()
+        made[benchmark] = (_synthetic_examples(case, config, packet, drops), drops)
+    examples, drops = made["kdsh"]
+    assert examples == [] and drops == {
+        "no FALSE edits: a KDSH 'consistent' backstory is only not contradicted by the book": 1
+    }
+    examples, drops = made["nocha"]  # a NoCha TRUE claim is stated by the book: it may be edited
+    assert examples and all(e.answer == "FALSE" and e.claim.original in packet for e in examples)
 
 
 def test_allocate_follows_weights_and_passes_on_what_a_full_source_cannot_take():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from clueweaver.protocol.rewards import finder_reward_components
-from clueweaver.training import protocol_prompt_problem
+from clueweaver.protocol.rewards import build_reward_funcs, finder_reward_components
+from clueweaver.training import protocol_prompt_problem, reward_cost
 from tests.training_fixtures import finder_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,3 +97,14 @@ def test_scale_probe_runs_on_tiny_shapes(tmp_path):
     assert measured["timed_steps"] == 1 and measured["shapes"] == probe.TINY_SHAPES
     assert 0 < measured["generate_s"] < measured["step_s"] and measured["train_s_per_micro_batch"] > 0
     assert measured["completion_mean_length"] == [16.0, 16.0]  # a random model writes to the limit
+
+
+def test_reward_cost_benchmark_prints_the_ratio_of_all_components_to_the_total(capsys):
+    assert reward_cost.main(["--completions", "16", "--packet-chars", "4000", "--repeats", "1"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["completions"] == 16 and report["packet_chars"] >= 4000 and report["component_functions"] == 8
+    assert report["ratio"] == pytest.approx(report["all_components_s"] / report["total_alone_s"], rel=1e-2)
+    batch = reward_cost.interpreter_batch(64, 29_000)
+    assert len(batch["completions"]) == 64 and 29_000 <= len(batch["evidence"][0]) < 31_000
+    totals = build_reward_funcs()["interpreter_total"](**batch)
+    assert min(totals) == 0.0 and max(totals) > 3.5  # broken replies and well-rewarded ones, as a policy writes

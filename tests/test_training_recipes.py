@@ -58,6 +58,7 @@ def test_every_key_is_accepted_by_trl(recipe, monkeypatch):
         aggregation=grpo.multi_objective_aggregation,
     )
     assert [f.__name__ for f in funcs] == component_names(agent)
+    training.check_objective_settings(script.objective, grpo)  # no TRL setting the objective would ignore
     assert grpo.loss_type == "grpo" and grpo.scale_rewards == "group" and grpo.beta == 0.04
     assert grpo.num_generations >= 4 and grpo.temperature == 1.0 and (grpo.top_p, grpo.top_k) == (0.9, 20)
     assert not grpo.chat_template_kwargs  # the trainer takes them from the protocol
@@ -86,6 +87,9 @@ def test_paper_recipes_carry_table_7(agent, monkeypatch):
     assert not grpo.vllm_enable_sleep_mode
     assert grpo.log_completions and grpo.report_to == ["wandb"] and grpo.save_strategy == "steps"
     assert script.overlong_prompts == "error" and script.check_protocol_prompts
+    assert script.objective == "paper" and grpo.importance_sampling_level == "sequence"
+    assert not grpo.use_bias_correction_kl and grpo.epsilon == 0.2 and grpo.num_iterations == 1
+    assert model.model_name_or_path == "Qwen/Qwen3-4B-Instruct-2507" and script.base_model_license == "apache-2.0"
 
 
 @pytest.mark.parametrize("agent", sorted(PAPER))

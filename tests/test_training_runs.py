@@ -10,6 +10,7 @@ trips (load and generate)."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -124,6 +125,8 @@ def test_finder_grpo_full_weights(finder_run):
     assert recipe["grpo"]["loss_type"] == "grpo" and recipe["reward"]["functions"] == dict.fromkeys(
         component_names("finder"), 1.0
     )
+    assert recipe["objective"] == "paper" and recipe["batch"]["global_batch_completions"] == 4  # the paper's loss ran
+    assert all("kl" in e and "clip_ratio/region_mean" in e for e in log_history(run / "checkpoint-2") if "loss" in e)
     pushed = hub.repos["lab/finder-tiny"]["branches"]["step-000002"]
     assert pushed["model.safetensors"] == (run / "checkpoint-2" / "model.safetensors").read_bytes()
     assert "optimizer.pt" not in pushed and "clueweaver_training.json" in pushed
@@ -171,6 +174,8 @@ def test_finder_checkpoint_exports_and_pushes(finder_run, tmp_path, monkeypatch)
             "--push-to-hub",
             "lab/finder-export",
             "--private",
+            "--base-model-id",
+            "lab/tiny-qwen3",  # the tiny base is a local folder: the card needs a Hub id
         )
     out = tmp_path / "out"
     assert "model.safetensors" in summary["files"] and summary["pushed"].startswith(hub.url)
@@ -235,15 +240,15 @@ def test_interpreter_grpo_lora_and_merged_export(interpreter_lora_run, tmp_path)
     entries = _check_reward_logging(log_history(checkpoint), "interpreter")
     assert all(e["rewards/interpreter_format/mean"] > 0 for e in entries)
 
-    summary = _export_cli(str(checkpoint), str(tmp_path / "merged"), "--merge-lora")
+    summary = _export_cli(str(checkpoint), str(tmp_path / "merged"), "--merge-lora", "--base-model-id", "lab/tiny")
     assert "model.safetensors" in summary["files"] and "adapter_config.json" not in summary["files"]
     reply = _generate(tmp_path / "merged", interpreter_rows()[0]["prompt"])
     assert "<answer>B</answer>" in reply
     card = (tmp_path / "merged" / "README.md").read_text()
     assert "**Interpreter**" in card and "merged into the base weights" in card and "| lora_r | 8 |" in card
-    assert f"base_model: {work / 'model'}" in card
+    assert "base_model: lab/tiny" in card and "license: apache-2.0" in card and f"`{work / 'model'}`" not in card
 
-    adapter = _export_cli(str(checkpoint), str(tmp_path / "adapter"))
+    adapter = _export_cli(str(checkpoint), str(tmp_path / "adapter"), "--base-model-id", "lab/tiny")
     assert {"adapter_model.safetensors", "adapter_config.json", "README.md"} <= set(adapter["files"])
     from transformers import AutoModelForCausalLM
 
@@ -304,7 +309,10 @@ def test_recipe_rollout_settings_reach_the_colocated_vllm_engine(tmp_path):
         "true",
         "--max_steps",
         "1",
-        env={"PYTHONPATH": str(tmp_path / "site"), "FAKE_VLLM_RECORD": str(record)},
+        env={
+            "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), os.environ.get("PYTHONPATH", "")]),
+            "FAKE_VLLM_RECORD": str(record),
+        },  # the stand-in first, the checkout under test after it
     )
     assert result.returncode != 0 and "fake vLLM: engine arguments recorded" in result.stderr
     engine = json.loads(record.read_text())

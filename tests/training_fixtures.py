@@ -145,7 +145,7 @@ def teach_reply(
 
 # Overrides that turn a paper recipe into a CPU run of a few tiny GRPO steps.
 CPU_OVERRIDES = [
-    "--bf16", "false", "--use_cpu", "true", "--dtype", "float32",
+    "--bf16", "false", "--use_cpu", "true", "--cpu_compact_logprobs", "true", "--dtype", "float32",
     "--report_to", "none", "--gradient_checkpointing", "false",
     "--per_device_train_batch_size", "4", "--gradient_accumulation_steps", "1", "--num_generations", "2",
     "--max_completion_length", "32", "--max_prompt_length", "2048", "--logging_steps", "1",

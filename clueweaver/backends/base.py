@@ -249,6 +249,10 @@ class GenerationBackend(ABC):
     def check_sampling(self, sampling: SamplingConfig) -> None:
         """Raise BackendError for settings this backend cannot honour (never ignore them)."""
 
+    def check_counting(self) -> None:
+        """Raise BackendError when prompts cannot be counted here before they are sent (a reader
+        that cuts text to a token budget needs it)."""
+
     def check_adapter(self, adapter: str | None) -> None:
         if adapter is not None and adapter not in self.adapters:
             available = ", ".join(self.adapters) or "none loaded"

@@ -83,7 +83,7 @@ class OpenAIBackend(GenerationBackend):
         self.chat_template_kwargs = dict(chat_template_kwargs) if chat_template_kwargs else None
         self._adapter_names = tuple(adapters)
         self._max_model_len = max_model_len
-        self.tokenizer = load_tokenizer(tokenizer) if tokenizer else None
+        self.tokenizer = _local_tokenizer(tokenizer) if tokenizer else None
         self.chat_format = resolve_chat_format(self.tokenizer, chat_format) if self.tokenizer else None
         api_key = api_key or os.environ.get("OPENAI_API_KEY")
         self._client = httpx.Client(
@@ -114,12 +114,15 @@ class OpenAIBackend(GenerationBackend):
         """Token IDs when a local tokenizer is given; otherwise the server is the judge of length."""
         return encode_prompt(self.tokenizer, messages, self.chat_format) if self.tokenizer else None
 
-    def count_tokens(self, messages: Conversation) -> int:
+    def check_counting(self) -> None:
         if self.tokenizer is None:
             raise BackendError(
-                f"openai backend for {self.model}: counting tokens locally needs the model's tokenizer; "
-                "pass tokenizer=<folder or hub id>"
+                f"openai backend for {self.model}: counting tokens locally needs the model's tokenizer; pass "
+                "--tokenizer NAME|PATH (tokenizer= in Python): a local folder, or a Hugging Face id in the local cache"
             )
+
+    def count_tokens(self, messages: Conversation) -> int:
+        self.check_counting()
         return super().count_tokens(messages)
 
     def _generate(self, conversations, prompts, sampling: SamplingConfig, adapter: str | None) -> list[Generation]:
@@ -208,6 +211,19 @@ class OpenAIBackend(GenerationBackend):
 
     def close(self) -> None:
         self._client.close()
+
+
+def _local_tokenizer(name_or_path: str):
+    """The served model's tokenizer, loaded here; a name that cannot be loaded is a BackendError
+    saying what to pass instead."""
+    try:
+        return load_tokenizer(name_or_path)
+    except (OSError, ValueError) as exc:
+        raise BackendError(
+            f"openai backend: cannot load the tokenizer {name_or_path!r} ({type(exc).__name__}: {str(exc)[:200]}); "
+            "pass --tokenizer a local folder with the served model's tokenizer files, or a Hugging Face id in the "
+            "local cache"
+        ) from None
 
 
 def _retry_after(response) -> float:

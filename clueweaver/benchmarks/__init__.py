@@ -6,7 +6,8 @@ by name from :data:`BENCHMARKS` (:mod:`clueweaver.benchmarks.registry`). Each lo
 module: :mod:`~clueweaver.benchmarks.nocha`, :mod:`~clueweaver.benchmarks.quality`,
 :mod:`~clueweaver.benchmarks.leval`, :mod:`~clueweaver.benchmarks.gutenqa`,
 :mod:`~clueweaver.benchmarks.kdsh`, :mod:`~clueweaver.benchmarks.bmds`,
-:mod:`~clueweaver.benchmarks.detectiveqa`, :mod:`~clueweaver.benchmarks.longcontext` and
+:mod:`~clueweaver.benchmarks.detectiveqa`, :mod:`~clueweaver.benchmarks.longcontext`,
+:mod:`~clueweaver.benchmarks.openqa` (NarrativeQA-format JSONL, SQuALITY) and
 :mod:`~clueweaver.benchmarks.jsonl`, all built on the shared machinery of
 :mod:`~clueweaver.benchmarks.loading`.
 """
@@ -19,6 +20,7 @@ from clueweaver.benchmarks.kdsh import load_kdsh
 from clueweaver.benchmarks.leval import load_leval_scifi, load_quality_leval
 from clueweaver.benchmarks.longcontext import load_infinitebench, load_longbench_v2
 from clueweaver.benchmarks.nocha import load_nocha
+from clueweaver.benchmarks.openqa import load_narrativeqa, load_squality
 from clueweaver.benchmarks.quality import load_quality
 from clueweaver.benchmarks.registry import (
     BENCHMARKS,
@@ -47,8 +49,10 @@ __all__ = [
     "load_kdsh",
     "load_leval_scifi",
     "load_longbench_v2",
+    "load_narrativeqa",
     "load_nocha",
     "load_quality",
     "load_quality_leval",
+    "load_squality",
     "shared_data_dir",
 ]

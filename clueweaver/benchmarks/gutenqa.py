@@ -40,6 +40,7 @@ def _gutenqa_item(book: str, where: str, record: Any, narrative: Narrative) -> B
         question=Question.open(_text(row, "Question")),
         gold_evidence=tuple(matches) if gold_match == "unique" else (),
         metadata=metadata,
+        references=(row["Answer"].strip(),) if isinstance(row.get("Answer"), str) and row["Answer"].strip() else (),
     )
 
 
@@ -49,8 +50,8 @@ def load_gutenqa(
     """GutenQA books converted to ``{book}_paragraphs.jsonl`` (paragraph, chapter, text) and
     ``{book}_questions.jsonl`` (Question, Answer, "Chunk Must Contain").
 
-    The questions are open (free-text answers), so items are ``Question.open`` with no answer;
-    the reference answer is in metadata. Gold evidence is the paragraph containing the
+    The questions are open (free-text answers), so items are ``Question.open`` with the row's
+    ``Answer`` as their reference answer (also kept in metadata). Gold evidence is the paragraph containing the
     must-contain string verbatim (after whitespace normalization); when no paragraph or several
     do, gold stays empty and ``metadata["gold_match"]`` says "none" or "ambiguous".
     ``split`` names one book (e.g. "emma").

@@ -22,6 +22,7 @@ from clueweaver.benchmarks.kdsh import load_kdsh
 from clueweaver.benchmarks.leval import load_leval_scifi, load_quality_leval
 from clueweaver.benchmarks.longcontext import load_infinitebench, load_longbench_v2
 from clueweaver.benchmarks.nocha import load_nocha
+from clueweaver.benchmarks.openqa import load_narrativeqa, load_squality
 from clueweaver.benchmarks.quality import load_quality
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError
 
@@ -50,7 +51,11 @@ BENCHMARKS: dict[str, BenchmarkSpec] = {
     ),
     "quality_leval": BenchmarkSpec(load_quality_leval, "quality_leval/quality.jsonl", "QuALITY as in L-Eval"),
     "leval_scifi": BenchmarkSpec(load_leval_scifi, "leval_scifi/sci_fi.jsonl", "L-Eval sci-fi in-story claims"),
-    "gutenqa": BenchmarkSpec(load_gutenqa, "gutenqa_emma", "GutenQA open questions with gold paragraphs"),
+    "gutenqa": BenchmarkSpec(
+        load_gutenqa, "gutenqa_emma", "GutenQA open questions with reference answers and gold paragraphs"
+    ),
+    "narrativeqa": BenchmarkSpec(load_narrativeqa, None, "NarrativeQA-format JSONL: question, answers, document"),
+    "squality": BenchmarkSpec(load_squality, "squality/v1-3/txt", "SQuALITY open questions with four references"),
     "kdsh": BenchmarkSpec(load_kdsh, "kdsh_backstory", "KDSH character backstory claims"),
     "bmds": BenchmarkSpec(load_bmds, "bmds", "BMDS detective stories with clue annotations"),
     "detectiveqa": BenchmarkSpec(load_detectiveqa, "detectiveqa", "DetectiveQA (English) with clue positions"),

@@ -60,7 +60,9 @@ class BenchmarkItem:
     """One question or claim about one narrative.
 
     ``answer`` is an option letter for a multiple-choice question, TRUE/FALSE for a claim, and None
-    when the benchmark gives no label (KDSH test rows, open questions). ``gold_evidence`` lists the
+    when the benchmark gives no label (KDSH test rows, open questions). ``references`` are an open
+    question's reference answers (free text, one or several), against which evaluation scores a
+    free-text answer; only open questions have them. ``gold_evidence`` lists the
     paragraph IDs that hold the evidence when the benchmark marks them. ``position`` is the
     paragraph ID where the answer is revealed (DetectiveQA ``answer_position``, the BMDS reveal): a
     reader answering as the detective reads only paragraphs before it. ``chapter`` is the last
@@ -80,14 +82,13 @@ class BenchmarkItem:
     pair_id: str | None = None
     hard: bool = False
     metadata: dict = field(default_factory=dict)
+    references: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("item_id", "benchmark", "book_id"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise BenchmarkError(f"item {self.item_id!r}: {name} must be a non-empty string")
-        if self.answer is not None and self.answer not in self.question.labels:
-            legal = ", ".join(self.question.labels) or "none: it is an open question"
-            raise BenchmarkError(f"item {self.item_id}: answer {self.answer!r} is not a legal answer ({legal})")
+        self._check_answer_kind()
         self.gold_evidence = tuple(
             sorted({_paragraph_index(i, "a gold evidence paragraph") for i in self.gold_evidence})
         )
@@ -97,6 +98,32 @@ class BenchmarkItem:
             isinstance(self.chapter, bool) or not isinstance(self.chapter, int) or self.chapter < 0
         ):
             raise BenchmarkError(f"item {self.item_id}: chapter must be an integer >= 0, got {self.chapter!r}")
+
+    def _check_answer_kind(self) -> None:
+        """A label for a multiple-choice question or a claim, reference answers for an open one."""
+        if isinstance(self.references, (str, bytes)) or not all(
+            isinstance(r, str) and r.strip() for r in self.references
+        ):
+            raise BenchmarkError(f"item {self.item_id}: references must be a list of non-empty answer texts")
+        self.references = tuple(r.strip() for r in self.references)
+        if self.question.is_open and self.answer is not None:
+            raise BenchmarkError(
+                f"item {self.item_id}: an open question is scored against reference answers ('references'), "
+                f"not an answer label; got answer {self.answer!r}"
+            )
+        if self.references and not self.question.is_open:
+            raise BenchmarkError(
+                f"item {self.item_id}: reference answers are for open questions; this item is a "
+                f"{self.question.kind} question (give its answer label instead)"
+            )
+        if self.answer is not None and self.answer not in self.question.labels:
+            legal = ", ".join(self.question.labels) or "none: it is an open question"
+            raise BenchmarkError(f"item {self.item_id}: answer {self.answer!r} is not a legal answer ({legal})")
+
+    @property
+    def labelled(self) -> bool:
+        """An answer to score against: a label, or an open question's reference answers."""
+        return self.answer is not None or bool(self.references)
 
     def check(self, narrative: Narrative) -> None:
         """Every paragraph ID and chapter of the item exists in its narrative."""
@@ -136,6 +163,7 @@ class BenchmarkItem:
                 "options": dict(self.question.options),
             },
             "answer": self.answer,
+            "references": list(self.references),
             "gold_evidence": list(self.gold_evidence),
             "position": self.position,
             "chapter": self.chapter,
@@ -158,10 +186,13 @@ class BenchmarkItem:
         options = question.get("options") or {}
         gold = data.get("gold_evidence") or []
         metadata = data.get("metadata") or {}
+        references = data.get("references") or []
         if not isinstance(options, dict) or not isinstance(gold, list) or not isinstance(metadata, dict):
             raise BenchmarkError(
                 "item fields 'question.options' and 'metadata' must be objects, 'gold_evidence' a list"
             )
+        if not isinstance(references, list):
+            raise BenchmarkError(f"item {data['item_id']}: field 'references' must be a list of answer texts")
         return cls(
             item_id=data["item_id"],
             benchmark=data["benchmark"],
@@ -174,6 +205,7 @@ class BenchmarkItem:
             pair_id=data.get("pair_id"),
             hard=bool(data.get("hard", False)),
             metadata=metadata,
+            references=tuple(references),
         )
 
 
@@ -213,7 +245,8 @@ class Benchmark:
             "items": len(self.items),
             "narratives": len(self.narratives),
             "kinds": dict(Counter(item.question.kind for item in self.items)),
-            "answers": dict(Counter(item.answer or "unlabelled" for item in self.items)),
+            "answers": dict(Counter(item.answer or "unlabelled" for item in self.items if not item.references)),
+            "with_references": sum(bool(item.references) for item in self.items),
             "with_gold_evidence": sum(bool(item.gold_evidence) for item in self.items),
             "with_position": sum(item.position is not None for item in self.items),
             "pairs": len({item.pair_id for item in self.items if item.pair_id is not None}),

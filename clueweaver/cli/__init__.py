@@ -2,7 +2,7 @@
 
 ``COMMANDS`` below is the whole command table. Each ``add_*`` function registers one subcommand
 and sets the function that runs it, which sits right beside it in its module: ``reading`` (index,
-segment, ask, demo), ``bench``, ``evaluation`` (benchmark, eval, eval-report, eval-compare,
+chapters, segment, ask, demo), ``bench``, ``evaluation`` (benchmark, eval, eval-report, eval-compare,
 eval-retrieval), ``nwm``, ``serve`` and ``export``; ``common`` holds the arguments several
 commands share. Every error ClueWeaver raises on purpose is a ``ClueWeaverError``: ``main``
 prints it once, without a traceback, and exits with status 2.
@@ -20,6 +20,7 @@ from clueweaver.errors import ClueWeaverError
 # In the order `clueweaver --help` lists them.
 COMMANDS = (
     reading.add_index,
+    reading.add_chapters,
     reading.add_segment,
     bench.add_bench,
     evaluation.add_benchmark,

@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import json
 
-from clueweaver.bench import bench_pipeline, bench_recall, bench_retrieval
+import yaml
+
+from clueweaver.bench import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
+from clueweaver.bench.recall import SET_NAMES, bench_second_round
 from clueweaver.cli.common import output_path, print_json
+from clueweaver.config import ConfigError, config_from_dict
+from clueweaver.errors import UsageError
+from clueweaver.retrieval import RankingConfig
+from clueweaver.segment import PRESETS
 
 
 def add_bench(sub) -> None:
@@ -36,24 +43,72 @@ def run_retrieval(args) -> int:
 
 
 def add_recall(kinds) -> None:
-    p = kinds.add_parser("recall", help="gold-evidence recall on GutenQA and the multi-hop checks vs plain BM25")
-    p.add_argument(
-        "--encoder", action="append", default=None, help="encoders to compare (repeatable; 'none' = BM25 alone)"
+    p = kinds.add_parser(
+        "recall", help="gold-evidence recall on GutenQA, the tuning and the frozen multi-hop checks vs plain BM25"
     )
-    p.add_argument("--preset", action="append", default=None, help="presets to measure (repeatable)")
+    p.add_argument(
+        "--encoder", action="append", default=None, help="encoders to compare (repeatable; default none = BM25 alone)"
+    )
+    p.add_argument("--preset", action="append", default=None, help="presets to measure (repeatable; default all)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=None,
+        choices=SET_NAMES,
+        help="gold sets to measure (repeatable; default all)",
+    )
+    p.add_argument(
+        "--ranking", action="append", default=[], metavar="FIELD=VALUE",
+        help="a RankingConfig setting to measure instead of its default, e.g. query=per_option (repeatable)",
+    )  # fmt: skip
+    p.add_argument("--ablations", action="store_true", help="each ranking and shape choice against the default")
+    p.add_argument(
+        "--hops", action="store_true", help="what a second retrieval round adds with a perfect Finder (detectiveqa)"
+    )
+    p.add_argument("--curve", metavar="PNG", help="plot all-gold recall against paragraphs read (20-200) to this PNG")
     p.add_argument("--output", help="also write the Markdown tables and JSON next to this path (.md)")
     p.set_defaults(run=run_recall)
 
 
 def run_recall(args) -> int:
-    output = output_path(args.output)
-    encoders = [None if e == "none" else e for e in (args.encoder or ["none", "minilm"])]
-    payload, markdown = bench_recall(encoders=encoders, presets=args.preset or ["detectiveqa", "nocha"])
+    output, curve = output_path(args.output), output_path(args.curve)
+    sets = args.set or list(SET_NAMES)
+    if curve:
+        points = recall_curve(sets=sets)
+        plot_curve(points, curve)
+        curve.with_suffix(".json").write_text(json.dumps(points, indent=2) + "\n", encoding="utf-8")
+        print(f"recall curve: {curve} (points in {curve.with_suffix('.json')})")
+        return 0
+    if args.hops:
+        payload, markdown = bench_second_round(preset=(args.preset or ["detectiveqa"])[0], sets=sets)
+    elif args.ablations:
+        payload, markdown = bench_ablations(presets=args.preset or ["detectiveqa", "infinitebench"], sets=sets)
+    else:
+        encoders = [None if e == "none" else e for e in (args.encoder or ["none"])]
+        ranking = parse_overrides(args.ranking, RankingConfig)
+        payload, markdown = bench_recall(
+            encoders=encoders, presets=args.preset or list(PRESETS), sets=sets, ranking=ranking
+        )
     print(markdown)
     if output:
         output.write_text(markdown + "\n", encoding="utf-8")
         output.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def parse_overrides(pairs: list[str], config_class) -> dict:
+    """``FIELD=VALUE`` pairs (values read as YAML) checked against ``config_class``'s fields."""
+    overrides = {}
+    for pair in pairs:
+        field, sep, value = pair.partition("=")
+        if not sep:
+            raise UsageError(f"--ranking must look like FIELD=VALUE, got {pair!r}")
+        overrides[field.strip()] = yaml.safe_load(value)
+    try:
+        config_from_dict(config_class, overrides, "--ranking")
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    return overrides
 
 
 def add_pipeline(kinds) -> None:
@@ -82,6 +137,9 @@ def add_pipeline(kinds) -> None:
     p.add_argument(
         "--model-dir", default=None, help="where the random checkpoint is built (default: the cache folder)"
     )
+    p.add_argument(
+        "--hops", type=int, choices=(1, 2), default=1, help="2: with the second retrieval round and its Finder call"
+    )
     p.add_argument("--output", default=None, help="also write the JSON to this file")
     p.set_defaults(run=run_pipeline)
 
@@ -91,7 +149,7 @@ def run_pipeline(args) -> int:
     payload = bench_pipeline(
         shape=args.shape, model_shape=args.model_shape, device=args.device, agents=args.agents,
         repeats=args.repeats, warmup=args.warmup, fast_decode=False if args.dynamic_cache else None,
-        max_batch_size=args.max_batch_size, model_dir=args.model_dir,
+        max_batch_size=args.max_batch_size, model_dir=args.model_dir, hops=args.hops,
     )  # fmt: skip
     print_json(payload)
     if output:

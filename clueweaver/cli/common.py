@@ -12,12 +12,17 @@ import json
 import sys
 from pathlib import Path
 
+from clueweaver import testing
 from clueweaver.agents import DEFAULT_MODEL, load_agents
 from clueweaver.config import ConfigError, read_yaml_mapping
 from clueweaver.errors import UsageError
 from clueweaver.narrative import Narrative, load_narrative
 from clueweaver.pipeline import PipelineConfig
+from clueweaver.pipeline.sources import SEGMENT_SOURCES
 from clueweaver.protocol.question import Question
+from clueweaver.retrieval import default_cache_dir
+
+TINY_MODEL = "tiny"  # --model tiny: a tiny random Qwen3, a wiring check
 
 ENCODER_CHOICES = (
     "auto (offline MiniLM if installed), none (BM25 alone), bge-m3[:PATH], minilm, or a sentence-transformers "
@@ -29,6 +34,11 @@ def print_json(payload) -> None:
     """``payload`` on stdout, indented, non-ASCII text as is."""
     json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+def announce(line: str) -> None:
+    """A one-line notice for the person at the terminal (stderr, so --json output stays clean)."""
+    print(line, file=sys.stderr)
 
 
 def output_path(option: str | None, *, folder: bool = False) -> Path | None:
@@ -49,10 +59,15 @@ def output_path(option: str | None, *, folder: bool = False) -> Path | None:
 
 
 def add_question_arguments(parser: argparse.ArgumentParser) -> None:
-    """--question/--option/--claim, shared by every command that asks something of a book."""
-    parser.add_argument("--question", help="a multiple-choice question (give its options with --option)")
+    """--question/--option/--claim/--open, shared by every command that asks something of a book."""
+    parser.add_argument(
+        "--question", help="a question: multiple-choice with --option, an open question (free-text answer) without"
+    )
     parser.add_argument(
         "--option", action="append", default=[], metavar='A="text"', help="an answer option, repeatable"
+    )
+    parser.add_argument(
+        "--open", action="store_true", help="read --question as an open question (the default without --option)"
     )
     parser.add_argument(
         "--claim",
@@ -64,25 +79,47 @@ def add_question_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def question_from_args(args) -> Question:
-    """The question or claim the arguments ask; a UsageError says which combination is wrong."""
+def _options_from_args(raw_options: list[str]) -> dict[str, str]:
     options = {}
-    for raw in args.option:
+    for raw in raw_options:
         label, sep, text = raw.partition("=")
         if not sep:
             raise UsageError(f'--option must look like A="text", got {raw!r}')
         options[label.strip().upper()] = text.strip()
+    return options
+
+
+def question_from_args(args) -> Question:
+    """The question, claim or open question the arguments ask; a UsageError says which combination
+    is wrong. ``--question`` without ``--option`` is an open question (a free-text answer)."""
+    options = _options_from_args(args.option)
     if isinstance(args.claim, str):
-        if args.question or options:
-            raise UsageError("give either --claim TEXT or --question with --option, not both")
+        if args.question or options or args.open:
+            raise UsageError("give either --claim TEXT or --question (with --option, or --open), not both")
+        if not args.claim.strip():
+            raise UsageError("--claim is empty: give the claim's text")
         return Question.claim(args.claim)
-    if not args.question:
-        raise UsageError("give --question (with --option A=... for each option) or --claim")
+    if args.question is None:
+        raise UsageError(
+            "give --question (with --option A=... for each option, or none for an open question) or --claim"
+        )
+    if not args.question.strip():
+        raise UsageError("--question is empty: give the question's text")
     if args.claim:
-        if options:
-            raise UsageError("a claim takes no --option")
+        if options or args.open:
+            raise UsageError("a claim takes no --option and is not --open")
         return Question.claim(args.question)
-    return Question(args.question, options)
+    if args.open and options:
+        raise UsageError(
+            f"an open question takes no --option (got {', '.join(options)}); drop --open to ask a multiple-choice "
+            "question, or the --option flags to ask an open one"
+        )
+    if len(options) == 1:
+        raise UsageError(
+            f"one --option ({next(iter(options))}) makes no multiple-choice question: give two to four, or none "
+            "for an open question"
+        )
+    return Question(args.question, options) if options else Question.open(args.question)
 
 
 def add_encoding_argument(parser: argparse.ArgumentParser) -> None:
@@ -114,7 +151,13 @@ def add_encoder_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_model_arguments(parser: argparse.ArgumentParser, *, agents: bool = True, model_help: str = "") -> None:
     """Which models answer, on which backend (ask, demo, eval)."""
-    parser.add_argument("--model", default=None, help=model_help or "one checkpoint folder or hub id for both agents")
+    parser.add_argument(
+        "--model",
+        default=None,
+        help=model_help
+        or "one checkpoint folder or hub id for both agents; 'tiny': a tiny random Qwen3, a wiring check whose "
+        "answers mean nothing",
+    )
     if agents:
         parser.add_argument("--finder", default=None, help=f"the Finder's checkpoint (default {DEFAULT_MODEL})")
         parser.add_argument(
@@ -132,8 +175,46 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, agents: bool = True,
     parser.add_argument("--backend", choices=["hf", "vllm", "openai"], default="hf")
     parser.add_argument("--base-url", default=None, help="openai backend: the server's URL ending in /v1")
     parser.add_argument(
+        "--tokenizer",
+        default=None,
+        metavar="NAME|PATH",
+        help="openai and vllm backends: the served model's tokenizer (a local folder, or a Hugging Face id in the "
+        "local cache), to count tokens before sending; the direct reader needs it with --backend openai",
+    )
+    parser.add_argument(
         "--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)"
     )
+
+
+def model_from_args(args) -> tuple[str | None, dict]:
+    """The model ``--model`` names and the pipeline settings it brings: ``tiny`` is a tiny random
+    Qwen3 built in the cache folder (a wiring check, 16 tokens per reply, announced on stderr)."""
+    if args.model != TINY_MODEL:
+        return args.model, {}
+    print(
+        "warning: --model tiny is a tiny RANDOM model: this checks the wiring (16 tokens per reply), its answers "
+        "mean nothing",
+        file=sys.stderr,
+    )
+    # through the module, so a test can hand over the tiny model its session already built
+    model = str(testing.build_tiny_qwen3(default_cache_dir() / "tiny-qwen3"))
+    return model, {"finder_sampling": {"max_new_tokens": 16}, "interpreter_sampling": {"max_new_tokens": 16}}
+
+
+def backend_options_from_args(args) -> dict:
+    """--base-url, --tokenizer and --device as backend options, each refused on a backend that has no use for it."""
+    options = {}
+    for flag, name, backends in (
+        ("--base-url", "base_url", ("openai",)),
+        ("--tokenizer", "tokenizer", ("openai", "vllm")),
+        ("--device", "device", ("hf",)),
+    ):
+        value = getattr(args, name, None)
+        if value:
+            if args.backend not in backends:
+                raise UsageError(f"{flag} applies to --backend {' or '.join(backends)} only")
+            options[name] = value
+    return options
 
 
 def load_agents_from_args(args, *, model: str | None = None):
@@ -146,19 +227,10 @@ def load_agents_from_args(args, *, model: str | None = None):
         getattr(args, "finder_adapter", None),
         getattr(args, "interpreter_adapter", None),
     )
-    options = {}
-    if args.base_url:
-        if args.backend != "openai":
-            raise UsageError("--base-url applies to --backend openai only")
-        options["base_url"] = args.base_url
-    if args.device:
-        if args.backend != "hf":
-            raise UsageError("--device applies to --backend hf only")
-        options["device"] = args.device
     named = finder or interpreter or finder_adapter or interpreter_adapter
     return load_agents(
         finder, interpreter, backend=args.backend, finder_adapter=finder_adapter,
-        interpreter_adapter=interpreter_adapter, options=options, smoke_fallback=not named,
+        interpreter_adapter=interpreter_adapter, options=backend_options_from_args(args), smoke_fallback=not named,
     )  # fmt: skip
 
 
@@ -175,21 +247,68 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
         "benchmark's own; see clueweaver/presets.yaml)",
     )
     if reading_limit:
-        parser.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
+        add_max_chapter_argument(parser)
     parser.add_argument(
         "--no-finder", action="store_true", help="ablation: pack the retrieved segments without the Finder"
     )
     parser.add_argument(
         "--no-self-calibration", action="store_true", help="ablation: never run the self-calibration pass"
     )
+    add_segment_source_arguments(parser, default=None)
+    parser.add_argument(
+        "--hops",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="2: the paragraphs the Finder cites seed a second retrieval round over the rest of the book and one "
+        "more batched Finder call (off by default: docs/retrieval.md has its recall and cost)",
+    )
+    add_encoder_argument(parser)
+
+
+def add_max_chapter_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-chapter",
+        default=None,
+        metavar="N",
+        help="read up to chapter N only (spoiler-free), N as the book numbers it: '24', or '1.2' for chapter II of "
+        "story I ('1' reads all of story I); 'clueweaver chapters BOOK' lists them",
+    )
+
+
+def add_segment_source_arguments(parser: argparse.ArgumentParser, *, default: str | None) -> None:
+    """Where the Finder's segments come from (segment, ask, demo, eval), and where world-model stores live."""
     parser.add_argument(
         "--segment-source",
-        choices=("plain", "nwm", "mix"),
-        default=None,
+        choices=SEGMENT_SOURCES,
+        default=default,
         help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
         "Model records (nwm; build them with 'clueweaver nwm publish/import'), or both (mix)",
     )
-    add_encoder_argument(parser)
+    parser.add_argument(
+        "--segment-fallback",
+        action="store_true",
+        help="when the world model has nothing to give (no store, an empty one, no record retrieved), read the plain "
+        "segments instead of stopping; the fallback is recorded in the trace",
+    )
+    parser.add_argument(
+        "--data-dir",
+        default=None,
+        help="where world-model stores live, as for 'clueweaver nwm' (default: $CLUEWEAVER_CACHE/nwm or "
+        "~/.cache/clueweaver/nwm)",
+    )
+
+
+def segment_source_settings(args) -> dict:
+    """The segment-source flags as pipeline settings (only those given)."""
+    values = {}
+    if args.segment_source:
+        values["segment_source"] = args.segment_source
+    if args.segment_fallback:
+        values["segment_fallback"] = True
+    if args.data_dir:
+        values["nwm_dir"] = str(Path(args.data_dir).resolve())
+    return values
 
 
 def pipeline_settings_from_args(args) -> dict:
@@ -206,8 +325,9 @@ def pipeline_settings_from_args(args) -> dict:
         values["use_finder"] = False
     if args.no_self_calibration:
         values["self_calibration"] = False
-    if args.segment_source:
-        values["segment_source"] = args.segment_source
+    values.update(segment_source_settings(args))
+    if args.hops:
+        values["hops"] = args.hops
     return values
 
 

@@ -14,6 +14,8 @@ from clueweaver.cli.common import (
     add_encoder_argument,
     add_model_arguments,
     add_pipeline_arguments,
+    backend_options_from_args,
+    model_from_args,
     output_path,
     pipeline_settings_from_args,
     print_json,
@@ -83,6 +85,7 @@ def add_eval(sub) -> None:
     p.add_argument(
         "--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number"
     )
+    _open_answer_arguments(p)
     p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
     p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
     p.add_argument("--save-traces", action="store_true", help="also write every item's full trace to traces.jsonl")
@@ -90,8 +93,33 @@ def add_eval(sub) -> None:
     p.set_defaults(run=run_eval)
 
 
+def _open_answer_arguments(parser: argparse.ArgumentParser) -> None:
+    """The shared context budget, and the LLM judge of open answers (off unless both are given)."""
+    parser.add_argument(
+        "--context-budget",
+        type=int,
+        metavar="TOKENS",
+        help="evidence every system reads, in the Interpreter's tokens (ChronoRAG compares at 1500); default: the "
+        "preset's character budget, and the direct reader's --direct-budget",
+    )
+    parser.add_argument(
+        "--judge-url", help="LLM judge of open answers: an OpenAI-compatible server's URL ending in /v1"
+    )
+    parser.add_argument("--judge-model", help="LLM judge: the model name the server answers to")
+    parser.add_argument("--judge-cache", help="LLM judge: verdict cache file (default: judge_cache.jsonl in the run)")
+
+
+def _judge_settings(args) -> dict:
+    settings = {"base_url": args.judge_url, "model": args.judge_model, "cache": args.judge_cache}
+    return {key: value for key, value in settings.items() if value}
+
+
 def run_eval(args) -> int:
-    settings = pipeline_settings_from_args(args)
+    backend_options_from_args(args)  # a flag the backend has no use for fails before anything runs
+    model, overrides = model_from_args(args)
+    settings = {**pipeline_settings_from_args(args), **overrides}
+    if args.context_budget is not None:
+        settings["context_tokens"] = args.context_budget
     own = {name: settings.pop(name) for name in ("preset", "use_finder", "self_calibration") if name in settings}
     config = EvalConfig(
         benchmark=args.benchmark,
@@ -102,12 +130,13 @@ def run_eval(args) -> int:
         item_ids=tuple(i.strip() for i in (args.items or "").split(",") if i.strip()),
         skip_bad=args.skip_bad,
         backend=args.backend,
-        model=args.model,
+        model=model,
         finder=args.finder,
         interpreter=args.interpreter,
         finder_adapter=args.finder_adapter,
         interpreter_adapter=args.interpreter_adapter,
         base_url=args.base_url,
+        tokenizer=args.tokenizer,
         device=args.device,
         direct_budget=args.direct_budget,
         pipeline=settings,
@@ -117,6 +146,7 @@ def run_eval(args) -> int:
         output=args.output,
         label=args.label,
         save_traces=args.save_traces,
+        judge=_judge_settings(args),
     )
     result = run_evaluation(config)
     label = config.label or config.default_label()
@@ -149,7 +179,9 @@ def run_eval_report(args) -> int:
 
 def add_eval_compare(sub) -> None:
     p = sub.add_parser(
-        "eval-compare", help="exact McNemar test and error transitions between two runs on identical items"
+        "eval-compare",
+        help="exact McNemar test and error transitions between two runs on identical items; for open answers, "
+        "paired bootstrap intervals and permutation tests",
     )
     p.add_argument("run_a", help="run folder or predictions file of system A")
     p.add_argument("run_b", help="run folder or predictions file of system B")

@@ -26,6 +26,10 @@ def add_export(sub) -> None:
     p.add_argument("--merge-lora", action="store_true", help="merge a LoRA checkpoint into its base model")
     p.add_argument("--base-model", help="the base model of a LoRA checkpoint (default: the one it records)")
     p.add_argument(
+        "--base-model-id", help="the base model's Hub id for the card (default: the one training recorded or found)"
+    )
+    p.add_argument("--base-model-license", help="the base model's license for the card (default: the recorded one)")
+    p.add_argument(
         "--eval-results",
         metavar="JSON",
         help="evaluation numbers for the model card ({name: value or {metric: value}})",
@@ -45,6 +49,8 @@ def run_export(args) -> int:
         args.out,
         merge_lora=args.merge_lora,
         base_model=args.base_model,
+        base_model_id=args.base_model_id,
+        base_model_license=args.base_model_license,
         eval_results=eval_results,
         title=args.title,
         overwrite=args.overwrite,

@@ -12,8 +12,15 @@ import sys
 
 from clueweaver.agents import DEFAULT_MODEL
 from clueweaver.backends import load_backend
-from clueweaver.cli.common import ENCODER_CHOICES, add_encoding_argument, load_book, print_json
+from clueweaver.cli.common import (
+    ENCODER_CHOICES,
+    add_encoding_argument,
+    backend_options_from_args,
+    load_book,
+    print_json,
+)
 from clueweaver.errors import UsageError
+from clueweaver.narrative import NarrativeError
 from clueweaver.nwm.publish import ExtractionConfig, Extractor, publish_chapters
 from clueweaver.nwm.retrieval import query, state_view
 from clueweaver.nwm.store import NarrativeStore
@@ -45,7 +52,10 @@ def _as_of_arguments() -> argparse.ArgumentParser:
     """The reader's chapter and the printing options of the actions that read as of it."""
     as_of = argparse.ArgumentParser(add_help=False)
     as_of.add_argument(
-        "--as-of", type=int, required=True, metavar="N", help="the chapter the reader has reached (inclusive)"
+        "--as-of",
+        required=True,
+        metavar="N",
+        help="the chapter the reader has reached (inclusive), as the book numbers it ('clueweaver chapters BOOK')",
     )
     as_of.add_argument("--json", action="store_true", help="print JSON")
     as_of.add_argument("--max-chars", type=int, default=None, help="character budget of the printed state or packet")
@@ -56,9 +66,9 @@ def _open(args):
     narrative = load_book(args)
     store = NarrativeStore.for_narrative(narrative, args.data_dir)
     if store.invalidated:
+        stale = ", ".join(map(narrative.chapter_label, store.invalidated))
         print(
-            f"the book changed since its store was built: chapters {store.invalidated} are stale; republish them",
-            file=sys.stderr,
+            f"the book changed since its store was built: chapters {stale} are stale; republish them", file=sys.stderr
         )
     return narrative, store
 
@@ -68,10 +78,19 @@ def add_publish(actions) -> None:
         "publish", parents=[_book_arguments()], help="extract records from chapters with a language model"
     )
     p.add_argument(
-        "--chapters", default=None, help="e.g. '2-4,7' or 'all' (default: chapters not yet published, or stale)"
+        "--chapters",
+        default=None,
+        help="e.g. '2-4,7' or 'all', numbered as the book numbers them (default: chapters not yet published, or "
+        "stale)",
     )
     p.add_argument("--backend", default="hf", help="generation backend: hf, vllm or openai (default: hf)")
     p.add_argument("--model", default=DEFAULT_MODEL, help=f"model name or path (default: {DEFAULT_MODEL})")
+    p.add_argument(
+        "--base-url",
+        default=None,
+        help="openai backend: the server's URL ending in /v1 (default http://127.0.0.1:8000/v1)",
+    )
+    p.add_argument("--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)")
     p.add_argument(
         "--max-attempts", type=int, default=3, help="tries per chapter window before giving up (default: 3)"
     )
@@ -86,44 +105,42 @@ def run_publish(args) -> int:
     with store:
         done = {c.chapter for c in store.chapters() if c.status == "published"}
         available = store.book_chapter_numbers()
-        chapters = parse_chapters(args.chapters, available, [c for c in available if c not in done])
+        chapters = parse_chapters(args.chapters, narrative, available, [c for c in available if c not in done])
         if not chapters:
             print("every chapter is already published; pass --chapters to republish")
             return 0
-        backend = _load_backend(args.backend, args.model)
+        backend = _load_backend(args.backend, args.model, backend_options_from_args(args))
         config = ExtractionConfig(max_attempts=args.max_attempts, window_chars=args.window_chars)
         extractor = Extractor(backend, config=config)
         counts = publish_chapters(store, narrative, chapters, extractor)
-    return _print_counts(counts)
+    return _print_counts(counts, narrative)
 
 
-def parse_chapters(spec: str | None, available: list[int], pending: list[int]) -> list[int]:
-    """'2-4,7' or 'all' -> chapter numbers, each checked against the book."""
+def parse_chapters(spec: str | None, narrative, available: list[int], pending: list[int]) -> list[int]:
+    """'2-4,7' or 'all' (chapters as the book numbers them; a part or story stands for its
+    chapters) -> the store's chapter numbers, each checked against the book."""
     if spec is None:
         return pending
     if spec.strip() == "all":
         return list(available)
     chosen = []
     for part in spec.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.strip():
+            raise UsageError(f"--chapters: cannot read {part!r}; use chapters and ranges like '2-4,7' or 'all'")
         try:
-            low, _, high = part.strip().partition("-")
-            chosen += range(int(low), int(high or low) + 1)
-        except ValueError:
-            raise UsageError(
-                f"--chapters: cannot read {part!r}; use numbers and ranges like '2-4,7' or 'all'"
-            ) from None
+            chosen += range(narrative.chapter_span(low)[0], narrative.chapter_span(high or low)[1] + 1)
+        except NarrativeError as exc:
+            raise UsageError(f"--chapters {part.strip()}: {exc}") from None
     missing = sorted(set(chosen) - set(available))
     if missing:
-        raise UsageError(
-            f"--chapters: the book has no chapter {', '.join(map(str, missing))} (it has "
-            f"{available[0]}-{available[-1]})"
-        )
+        raise UsageError(f"--chapters: the book has no chapter {', '.join(map(narrative.chapter_label, missing))}")
     return sorted(set(chosen))
 
 
-def _load_backend(kind: str, model: str):
+def _load_backend(kind: str, model: str, options: dict):
     try:
-        return load_backend(kind, model)
+        return load_backend(kind, model, **options)
     except OSError as exc:  # transformers: no such local folder and no way to download it
         raise UsageError(
             f"cannot load model {model!r} for the {kind} backend ({exc}); pass --model PATH "
@@ -131,9 +148,9 @@ def _load_backend(kind: str, model: str):
         ) from exc
 
 
-def _print_counts(counts: dict[int, int]) -> int:
+def _print_counts(counts: dict[int, int], narrative) -> int:
     for chapter, count in sorted(counts.items()):
-        print(f"chapter {chapter}: {count} records")
+        print(f"chapter {narrative.chapter_label(chapter)}: {count} records")
     return 0
 
 
@@ -149,7 +166,7 @@ def run_import(args) -> int:
     narrative, store = _open(args)
     with store:
         counts = store.import_jsonl(narrative, args.records)
-    return _print_counts(counts)
+    return _print_counts(counts, narrative)
 
 
 def add_export(actions) -> None:
@@ -174,13 +191,13 @@ def add_status(actions) -> None:
 
 
 def run_status(args) -> int:
-    _, store = _open(args)
+    narrative, store = _open(args)
     with store:
         statuses = {c.chapter: c for c in store.chapters()}
         for chapter in store.book_chapter_numbers():
             c = statuses.get(chapter)
             print(
-                f"chapter {chapter}: "
+                f"chapter {narrative.chapter_label(chapter)}: "
                 + (f"{c.status}, {c.records} records, {c.origin}, {c.updated_at}" if c else "not published")
             )
     return 0
@@ -195,10 +212,9 @@ def add_state(actions) -> None:
 
 
 def run_state(args) -> int:
-    _, store = _open(args)
+    narrative, store = _open(args)
     with store:
-        _check_as_of(store, args.as_of)
-        view = state_view(store, args.as_of, entity=args.entity)
+        view = state_view(store, narrative.chapter_limit(args.as_of), entity=args.entity)
     return _emit(args, view.to_dict(), view.render(args.max_chars))
 
 
@@ -220,13 +236,12 @@ def add_query(actions) -> None:
 
 
 def run_query(args) -> int:
-    _, store = _open(args)
+    narrative, store = _open(args)
     with store:
-        _check_as_of(store, args.as_of)
         packet = query(
             store,
             [args.question],
-            args.as_of,
+            narrative.chapter_limit(args.as_of),
             top_k=args.top_k,
             neighbour_limit=args.neighbours,
             max_records=args.max_records,
@@ -235,12 +250,6 @@ def run_query(args) -> int:
             state_memory=args.state_memory,
         )
     return _emit(args, packet.to_dict(), packet.text)
-
-
-def _check_as_of(store, as_of: int) -> None:
-    chapters = store.book_chapter_numbers()
-    if not chapters[0] <= as_of <= chapters[-1]:
-        raise UsageError(f"--as-of {as_of}: the book's chapters run from {chapters[0]} to {chapters[-1]}")
 
 
 def _emit(args, payload: dict, text: str) -> int:

@@ -6,20 +6,24 @@ from __future__ import annotations
 import sys
 import time
 
-from clueweaver import testing
 from clueweaver.agents import DEFAULT_MODEL
 from clueweaver.cli.common import (
     add_encoder_argument,
     add_encoding_argument,
+    add_max_chapter_argument,
     add_model_arguments,
     add_pipeline_arguments,
     add_question_arguments,
+    add_segment_source_arguments,
+    announce,
     load_agents_from_args,
     load_book,
+    model_from_args,
     pipeline_config_from_args,
     pipeline_settings_from_args,
     print_json,
     question_from_args,
+    segment_source_settings,
 )
 from clueweaver.demo import (
     REAL_MODEL_ROUTES,
@@ -31,8 +35,10 @@ from clueweaver.demo import (
 )
 from clueweaver.errors import UsageError
 from clueweaver.pipeline import format_result
-from clueweaver.retrieval import build_index, default_cache_dir, get_index
-from clueweaver.segment import get_preset, segment_narrative
+from clueweaver.pipeline.sources import SourceRequest, candidate_segments
+from clueweaver.pipeline.steps import reading_limit
+from clueweaver.retrieval import build_index, get_index
+from clueweaver.segment import get_preset
 from clueweaver.segment_view import format_segments
 
 
@@ -48,7 +54,7 @@ def add_index(sub) -> None:
 def run_index(args) -> int:
     narrative = load_book(args)
     started = time.perf_counter()
-    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir)
+    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
     summary = {
         "book": args.book,
         "title": narrative.title,
@@ -68,6 +74,42 @@ def run_index(args) -> int:
     return 0
 
 
+def add_chapters(sub) -> None:
+    p = sub.add_parser(
+        "chapters", help="a book's chapters as the book numbers them: the numbers --max-chapter and --as-of take"
+    )
+    p.add_argument("book", help=".txt, .md, .epub or .jsonl of paragraphs")
+    add_encoding_argument(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_chapters)
+
+
+def run_chapters(args) -> int:
+    narrative = load_book(args)
+    rows = [
+        {
+            "label": c.label,
+            "number": c.number,
+            "title": c.title,
+            "part": c.part,
+            "first_paragraph": c.first_paragraph,
+            "last_paragraph": c.last_paragraph,
+        }
+        for c in narrative.chapters
+    ]
+    if args.json:
+        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative), "chapters": rows})
+        return 0
+    print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs")
+    front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
+    if front:
+        print(f"{'0':>6}  {'(front matter)':<64} paragraphs 0-{front - 1}")
+    for chapter in narrative.chapters:
+        title = chapter.full_title if len(chapter.full_title) <= 64 else chapter.full_title[:63] + "…"
+        print(f"{chapter.label:>6}  {title:<64} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
+    return 0
+
+
 def add_segment(sub) -> None:
     p = sub.add_parser(
         "segment",
@@ -77,8 +119,9 @@ def add_segment(sub) -> None:
     add_encoding_argument(p)
     add_question_arguments(p)
     p.add_argument("--preset", default="detectiveqa", help="segmentation preset (see clueweaver/presets.yaml)")
-    p.add_argument("--max-chapter", type=int, default=None, help="read only chapters 1..N (spoiler-free)")
+    add_max_chapter_argument(p)
     p.add_argument("--exhaustive", action="store_true", help="tile the whole book instead of retrieving")
+    add_segment_source_arguments(p, default="plain")
     add_encoder_argument(p)
     p.add_argument("--json", action="store_true", help="print the segments as JSON")
     p.set_defaults(run=run_segment)
@@ -91,10 +134,17 @@ def run_segment(args) -> int:
     except ValueError as exc:  # a plain ValueError: main would not print it
         raise UsageError(str(exc)) from None
     narrative = load_book(args)
-    index = get_index(narrative, args.encoder, cache_dir=args.cache_dir)
-    segments = segment_narrative(
-        narrative, question, preset, index=index, max_chapter=args.max_chapter, exhaustive=args.exhaustive
+    max_chapter = narrative.chapter_limit(args.max_chapter)
+    last = reading_limit(narrative, max_chapter, None)
+    encoder = None if args.encoder == "none" else args.encoder
+    index = get_index(narrative, encoder, cache_dir=args.cache_dir, announce=announce)
+    settings = segment_source_settings(args)
+    request = SourceRequest(
+        narrative, question, preset, index, max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir")
     )
+    candidates = candidate_segments(request, args.segment_source, fallback=args.segment_fallback)
+    for warning in candidates.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.json:
         print_json(
             {
@@ -102,12 +152,12 @@ def run_segment(args) -> int:
                 "question": question.text,
                 "kind": question.kind,
                 "preset": preset.name,
-                "segments": [s.to_dict(narrative) for s in segments],
+                "segment_source": candidates.to_dict(),
+                "segments": [s.to_dict(narrative) for s in candidates.segments],
             }
         )
         return 0
-    last = narrative.last_paragraph_of_chapter(args.max_chapter)
-    print(format_segments(narrative, question, preset, segments, max_paragraph=last))
+    print(format_segments(narrative, question, preset, candidates.segments, max_paragraph=last))
     return 0
 
 
@@ -124,7 +174,7 @@ def _print_progress(stage: str, info: dict) -> None:
 
 def add_ask(sub) -> None:
     p = sub.add_parser(
-        "ask", help="answer a multiple-choice question or check a claim about a book, with cited evidence"
+        "ask", help="answer a question (multiple-choice or open) or check a claim about a book, with cited evidence"
     )
     p.add_argument("book", help=".txt, .md, .epub or .jsonl")
     add_encoding_argument(p)
@@ -137,13 +187,15 @@ def add_ask(sub) -> None:
 
 def run_ask(args) -> int:
     question = question_from_args(args)
-    config = pipeline_config_from_args(args)
+    model, overrides = model_from_args(args)
+    config = pipeline_config_from_args(args, **overrides)
     narrative = load_book(args)
-    narrative.last_paragraph_of_chapter(args.max_chapter)  # a bad limit fails before models load
-    agents = load_agents_from_args(args)
+    max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
+    agents = load_agents_from_args(args, model=model)
+    index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
     try:
         result = agents.pipeline(config).answer(
-            narrative, question, max_chapter=args.max_chapter, progress_callback=_print_progress
+            narrative, question, max_chapter=max_chapter, index=index, progress_callback=_print_progress
         )
     finally:
         agents.close()
@@ -185,15 +237,10 @@ def _smoke_config(args, overrides: dict):
 
 
 def run_demo(args) -> int:
-    model, overrides = args.model, {}
-    if model == "tiny":
-        print("warning: --model tiny is a tiny RANDOM model: this checks the wiring (16 tokens per reply), "
-              "its answers mean nothing", file=sys.stderr)  # fmt: skip
-        # through the module, so a test can hand over the tiny model its session already built
-        model = str(testing.build_tiny_qwen3(default_cache_dir() / "tiny-qwen3"))
-        overrides = {"finder_sampling": {"max_new_tokens": 16}, "interpreter_sampling": {"max_new_tokens": 16}}
+    model, overrides = model_from_args(args)
     config = pipeline_config_from_args(args, **overrides)  # bad settings fail before a model loads
     narrative, questions = load_demo()
+    max_chapter = narrative.chapter_limit(args.max_chapter)
     started = time.perf_counter()
     first_use = " (the offline smoke model is converted once, on its first use: a minute or two)" if not model else ""
     print(f"Loading the model …{first_use}", file=sys.stderr, flush=True)
@@ -207,7 +254,7 @@ def run_demo(args) -> int:
         for number, demo in enumerate(questions, start=1):
             print(f"Question {number} of {len(questions)} ({demo.id}):", file=sys.stderr, flush=True)
             result = pipeline.answer(
-                narrative, demo.question, max_chapter=args.max_chapter, progress_callback=_print_progress
+                narrative, demo.question, max_chapter=max_chapter, progress_callback=_print_progress
             )
             reports.append((demo, result))
     finally:

@@ -32,7 +32,9 @@ def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, flo
     """Wilson score interval for a binomial proportion (None for n = 0).
 
     Unlike the normal (Wald) interval it stays inside [0, 1] and is sensible at 0/n and n/n, which
-    small evaluation subsets hit often.
+    small evaluation subsets hit often. The bounds are clamped to hold p itself: in floating point
+    the lower bound at 0/n comes out a hair above 0 (and the upper at n/n below 1), which would put
+    the estimate outside its own interval (and negative error bars in a plot).
     """
     if n < 0 or not 0 <= successes <= n:
         raise ValueError(f"wilson_interval needs 0 <= successes <= n, got {successes}/{n}")
@@ -43,7 +45,7 @@ def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, flo
     denominator = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denominator
     margin = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
-    return max(0.0, centre - margin), min(1.0, centre + margin)
+    return min(p, max(0.0, centre - margin)), max(p, min(1.0, centre + margin))
 
 
 @dataclass(frozen=True)

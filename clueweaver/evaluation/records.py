@@ -1,5 +1,5 @@
-"""The per-item predictions file: one JSON object per line, the single source of every number in
-an evaluation summary.
+"""A run folder's files: the per-item predictions file (one JSON object per line, the single
+source of every number in an evaluation summary), ``run.json`` and the traces file.
 
 A scored record (one per item with a gold answer)::
 
@@ -9,6 +9,9 @@ A scored record (one per item with a gold answer)::
      "rationale": "...", "cited_ids": [12, 14], "invalid_ids": [], "packet_ids": [11, 12, ...],
      "timings": {"segment": 0.1, "finder": 2.3, ..., "total": 4.1},
      "outputs": {"interpreter": "<reason>...", ...}, "details": {...}}
+
+An open question's record has the free-text answer as ``prediction``, ``correct`` null, and its
+reference answers and scores (``OPEN_RECORD_FIELDS``, see :mod:`clueweaver.evaluation.open_answers`).
 
 ``cited_ids`` are the rationale's paragraph IDs inside the packet, ``invalid_ids`` those outside
 it (the protocol parser's split against ``packet_ids``). ``timings.total`` is the wall time the
@@ -33,6 +36,7 @@ from clueweaver.errors import ClueWeaverError
 
 PREDICTIONS_FILE = "predictions.jsonl"
 RUN_FILE = "run.json"  # the run's configuration and label, written by the runner
+TRACES_FILE = "traces.jsonl"  # every item's full trace, with --save-traces
 SKIPPED_UNLABELLED = "no gold answer"
 
 IDENTITY_FIELDS = ("item_id", "benchmark", "book_id", "system", "kind", "pair_id", "answer", "skipped")
@@ -49,6 +53,14 @@ SCORED_FIELDS = (
     "outputs",
     "details",
 )
+OPEN_RECORD_FIELDS = ("references", "gold_evidence", "temporal", "scores", "not_scored")
+
+
+RUN_FORMAT = "clueweaver-eval/1"
+
+
+class EvalError(ClueWeaverError, ValueError):
+    """A run that cannot start or resume as asked (message names the folder and the conflict)."""
 
 
 class RecordError(ClueWeaverError, ValueError):
@@ -70,7 +82,11 @@ def check_record(record: object) -> dict:
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     missing = [name for name in IDENTITY_FIELDS if name not in record]
-    if is_scored(record):
+    if is_scored(record) and record.get("kind") == "open":
+        missing += [name for name in (*SCORED_FIELDS, *OPEN_RECORD_FIELDS) if name not in record]
+        if not missing and record["correct"] is not None:
+            raise RecordError(f"item {record['item_id']}: an open question's 'correct' must be null (it has scores)")
+    elif is_scored(record):
         missing += [name for name in SCORED_FIELDS if name not in record]
         if not missing and record["correct"] != (
             record["prediction"] is not None and record["prediction"] == record["answer"]
@@ -160,3 +176,40 @@ class PredictionLog:
             os.fsync(f.fileno())
         self.records.append(record)
         self.done.add(key)
+
+
+class TraceLog:
+    """Append-only traces file of one run (``{"item_id": ..., "trace": {...}}`` per line). A last
+    line torn by an interrupted run is cut when the log is opened, so a resumed run's first trace
+    starts a line of its own instead of gluing onto the fragment."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        if self.path.exists():
+            complete_lines(self.path)
+
+    def append(self, item_id: str, trace: dict) -> None:
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"item_id": item_id, "trace": trace}, ensure_ascii=False) + "\n")
+
+
+def check_run_folder(output: Path, identity: dict) -> None:
+    """A run folder a run with this ``identity`` (the settings that change what a record means)
+    may write to: new, or holding an earlier run with the same identity."""
+    run_file = output / RUN_FILE
+    if run_file.exists():
+        old = json.loads(run_file.read_text(encoding="utf-8")).get("config", {})
+        differing = [name for name in identity if old.get(name) != identity[name]]
+        if differing:
+            details = "; ".join(f"{name}: {old.get(name)!r} there, {identity[name]!r} now" for name in differing)
+            raise EvalError(f"{output} holds a run with other settings ({details}); choose another --output")
+    elif (output / PREDICTIONS_FILE).exists():
+        raise EvalError(f"{output} has {PREDICTIONS_FILE} but no {RUN_FILE}: not a run folder this command can resume")
+
+
+def write_run_file(output: Path, label: str, config: dict) -> None:
+    """``run.json``, written once the reader is ready, so a run whose models fail to load leaves a
+    folder that any later run may take."""
+    output.mkdir(parents=True, exist_ok=True)
+    payload = {"format": RUN_FORMAT, "label": label, "config": config}
+    (output / RUN_FILE).write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

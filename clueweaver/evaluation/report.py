@@ -23,6 +23,13 @@ from clueweaver.evaluation.metrics import (
     pair_accuracy,
     wilson_interval,
 )
+from clueweaver.evaluation.open_answers import (
+    compare_open,
+    compare_open_markdown,
+    is_open_record,
+    open_markdown,
+    open_summary,
+)
 from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
     RUN_FILE,
@@ -31,6 +38,7 @@ from clueweaver.evaluation.records import (
     read_predictions,
     record_key,
 )
+from clueweaver.evaluation.tables import markdown_table
 
 SUMMARY_FORMAT = "clueweaver-eval-summary/1"
 TOTAL_STAGE = "total"
@@ -65,10 +73,12 @@ def _latency(scored: Sequence[dict]) -> dict:
 
 
 def summarize(records: Iterable[dict]) -> dict:
-    """The summary of one system's records (one or several datasets)."""
+    """The summary of one system's records (one or several datasets): accuracy over labelled
+    items, open-answer scores over open questions (``open_answers``), audits and latency over both."""
     records = list(records)
     system = _single_system(records)
     scored = [r for r in records if is_scored(r)]
+    closed = [r for r in scored if not is_open_record(r)]
     by_dataset: dict[str, list[dict]] = defaultdict(list)
     for record in scored:
         by_dataset[record["benchmark"]].append(record)
@@ -79,34 +89,48 @@ def summarize(records: Iterable[dict]) -> dict:
 
     datasets = {}
     for name in sorted(set(by_dataset) | set(skipped)):
-        rows = by_dataset.get(name, [])
+        rows = [r for r in by_dataset.get(name, []) if not is_open_record(r)]
         block = _accuracy_block([r["correct"] for r in rows])
         block["skipped_unlabelled"] = skipped.get(name, 0)
         paired = [(r["pair_id"], r["correct"]) for r in rows if r["pair_id"] is not None]
         block["pair_accuracy"] = pair_accuracy(paired).to_dict() if paired else None
-        datasets[name] = block
+        block["open_answers"] = open_summary([r for r in by_dataset.get(name, []) if is_open_record(r)])
+        datasets[name] = {**block, **_audits(by_dataset.get(name, []))}
     accuracies = [d["accuracy"] for d in datasets.values() if d["accuracy"] is not None]
     return {
         "format": SUMMARY_FORMAT,
         "system": system,
         "skipped_unlabelled": sum(skipped.values()),
-        "overall": _accuracy_block([r["correct"] for r in scored]),
+        "overall": _accuracy_block([r["correct"] for r in closed]),
         "macro_accuracy": sum(accuracies) / len(accuracies) if accuracies else None,
         "datasets": datasets,
-        "citation_audit": citation_audit((r["cited_ids"], r["invalid_ids"]) for r in scored).to_dict(),
-        "format_audit": format_audit((r["format_valid"], r["answer_legal"]) for r in scored).to_dict(),
+        "open_answers": open_summary([r for r in scored if is_open_record(r)]),
+        **_audits(scored),
         "latency": _latency(scored),
     }
 
 
+def _audits(scored: Sequence[dict]) -> dict:
+    """The citation and format audits (the paper's Table 9) of these scored records."""
+    return {
+        "citation_audit": citation_audit((r["cited_ids"], r["invalid_ids"]) for r in scored).to_dict(),
+        "format_audit": format_audit((r["format_valid"], r["answer_legal"]) for r in scored).to_dict(),
+    }
+
+
 def compare(records_a: Iterable[dict], records_b: Iterable[dict]) -> dict:
-    """McNemar and error transitions from A to B on the items both scored, overall and per dataset."""
+    """McNemar and error transitions from A to B on the labelled items both scored, overall and per
+    dataset; on open questions, paired bootstrap intervals and permutation tests (``open_answers``)."""
     a = {record_key(r): r for r in records_a if is_scored(r)}
     b = {record_key(r): r for r in records_b if is_scored(r)}
     common = sorted(a.keys() & b.keys())
     if not common:
         raise RecordError("the two runs share no scored item; a paired comparison needs identical items")
-    differing = [key for key in common if a[key]["answer"] != b[key]["answer"]]
+    differing = [
+        key
+        for key in common
+        if (a[key]["answer"], a[key].get("references")) != (b[key]["answer"], b[key].get("references"))
+    ]
     if differing:
         benchmark, item_id = differing[0]
         raise RecordError(
@@ -124,8 +148,10 @@ def compare(records_a: Iterable[dict], records_b: Iterable[dict]) -> dict:
             "transitions": error_transitions(outcomes_a, outcomes_b).to_dict(),
         }
 
+    closed = [key for key in common if not is_open_record(a[key])]
+    opened = [key for key in common if is_open_record(a[key])]
     by_dataset: dict[str, list] = defaultdict(list)
-    for key in common:
+    for key in closed:
         by_dataset[key[0]].append(key)
     return {
         "system_a": _single_system(list(a.values())),
@@ -133,8 +159,9 @@ def compare(records_a: Iterable[dict], records_b: Iterable[dict]) -> dict:
         "items": len(common),
         "only_in_a": len(a.keys() - b.keys()),
         "only_in_b": len(b.keys() - a.keys()),
-        **paired(common),
+        **(paired(closed) if closed else {}),
         "datasets": {name: paired(keys) for name, keys in sorted(by_dataset.items())},
+        "open_answers": compare_open([a[k] for k in opened], [b[k] for k in opened]) if opened else None,
     }
 
 
@@ -176,10 +203,10 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
-def _count_cell(count: int, rate: float | None, of: int | None = None) -> str:
-    """``count (rate%)`` or ``count/of (rate%)``; a rate without a denominator shows as –."""
+def _count_cell(count: int, rate: float | None, of: int) -> str:
+    """``count/of (rate%)``; a rate without a denominator shows as –."""
     share = "–" if rate is None else f"{_percent(rate)}%"
-    return f"{count}{'' if of is None else f'/{of}'} ({share})"
+    return f"{count}/{of} ({share})"
 
 
 def _accuracy_cell(block: dict | None) -> str:
@@ -193,11 +220,16 @@ def _pair_block(pairs: dict) -> dict:
     return {"accuracy": pairs["accuracy"], "wilson95": pairs["wilson95"], "items": pairs["pairs"]}
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def _audit_cells(block: dict) -> list[str]:
+    """One audit row: every count over its own denominator, so a reader can recompute each rate."""
+    c, f = block["citation_audit"], block["format_audit"]
     return [
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join("---" for _ in header) + "|",
-        *("| " + " | ".join(row) + " |" for row in rows),
+        str(c["outputs"]),
+        _count_cell(c["citation_bearing"], c["citation_bearing_rate"], c["outputs"]),
+        _count_cell(c["valid_ids"], c["valid_id_rate"], c["cited_ids"]),
+        _count_cell(c["all_valid"], c["all_valid_rate"], c["citation_bearing"]),
+        _count_cell(f["format_valid"], f["format_valid_rate"], f["outputs"]),
+        _count_cell(f["answer_legal"], f["answer_legal_rate"], f["outputs"]),
     ]
 
 
@@ -227,26 +259,19 @@ def markdown(summaries: dict[str, dict]) -> str:
             ]
         )
     lines = ["## Accuracy", "", "Percent correct [Wilson 95% interval] n=items; pairs: both claims right.", ""]
-    lines += _table(header, rows)
+    lines += markdown_table(header, rows)
 
-    lines += ["", "## Citation and format audit", ""]
+    lines += ["", "## Citation and format audit", "", "count/denominator (rate); per dataset, then all datasets.", ""]
     audit_rows = []
     for label, s in summaries.items():
-        c, f = s["citation_audit"], s["format_audit"]
-        audit_rows.append(
-            [
-                label,
-                str(c["outputs"]),
-                _count_cell(c["citation_bearing"], c["citation_bearing_rate"]),
-                _count_cell(c["valid_ids"], c["valid_id_rate"], c["cited_ids"]),
-                _count_cell(c["all_valid"], c["all_valid_rate"]),
-                _count_cell(f["format_valid"], f["format_valid_rate"]),
-                _count_cell(f["answer_legal"], f["answer_legal_rate"]),
-            ]
-        )
-    lines += _table(
+        blocks = [(name, block) for name, block in s["datasets"].items() if "citation_audit" in block]
+        if len(blocks) != 1:
+            blocks.append(("all", s))
+        audit_rows += [[label, name, *_audit_cells(block)] for name, block in blocks]
+    lines += markdown_table(
         [
             "system",
+            "dataset",
             "outputs",
             "citation-bearing",
             "valid cited IDs",
@@ -264,13 +289,17 @@ def markdown(summaries: dict[str, dict]) -> str:
             latency_rows.append(
                 [label, stage, *(f"{stats[k]:.3f}" for k in ("mean", "median", "p90", "max")), str(stats["items"])]
             )
-    lines += _table(["system", "stage", "mean", "median", "p90", "max", "items"], latency_rows)
-    return "\n".join(lines) + "\n"
+    lines += markdown_table(["system", "stage", "mean", "median", "p90", "max", "items"], latency_rows)
+    opened = open_markdown(summaries)
+    return "\n".join(lines) + "\n" + (f"\n{opened}" if opened else "")
 
 
 def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> str:
     """The paired comparison as a table: accuracies, discordant counts, exact McNemar p and
-    transitions from A to B, overall and per dataset."""
+    transitions from A to B, overall and per dataset; then the open-answer comparison, if any."""
+    opened = compare_open_markdown(result["open_answers"], label_a, label_b) if result.get("open_answers") else ""
+    if "mcnemar" not in result:  # open questions only
+        return f"Items in both runs: {result['items']}.\n\n{opened}"
     rows = []
     for name, block in [("overall", result), *result["datasets"].items()]:
         m, t = block["mcnemar"], block["transitions"]
@@ -297,7 +326,7 @@ def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> st
         f"Fixed = {label_a} wrong and {label_b} right; broken = the reverse.",
         "",
     ]
-    lines += _table(
+    lines += markdown_table(
         [
             "dataset",
             "items",
@@ -313,10 +342,18 @@ def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> st
         ],
         rows,
     )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + (f"\n{opened}" if opened else "")
 
 
 # --- plot ---------------------------------------------------------------------------------------
+
+
+def error_bar(block: dict) -> tuple[float, list[list[float]]]:
+    """An accuracy block as a point in percent and its Wilson interval as matplotlib's
+    ``[[below], [above]]`` (never negative: the interval holds the estimate)."""
+    y = 100 * block["accuracy"]
+    low, high = (100 * v for v in block["wilson95"])
+    return y, [[y - low], [high - y]]
 
 
 def accuracy_latency_plot(summaries: dict[str, dict], path: str | Path) -> Path:
@@ -332,9 +369,8 @@ def accuracy_latency_plot(summaries: dict[str, dict], path: str | Path) -> Path:
         overall, total = s["overall"], s["latency"].get(TOTAL_STAGE)
         if overall["accuracy"] is None or total is None:
             continue
-        y = 100 * overall["accuracy"]
-        low, high = (100 * v for v in overall["wilson95"])
-        ax.errorbar([total["mean"]], [y], yerr=[[y - low], [high - y]], fmt="o", capsize=4)
+        y, yerr = error_bar(overall)
+        ax.errorbar([total["mean"]], [y], yerr=yerr, fmt="o", capsize=4)
         ax.annotate(label, (total["mean"], y), textcoords="offset points", xytext=(6, 6), fontsize=8)
     ax.set_xlabel("mean seconds per item")
     ax.set_ylabel("accuracy (%) with Wilson 95% interval")

@@ -9,7 +9,8 @@ already holds, asks the reader about every remaining labelled item, appends each
 
 Systems: ``clueweaver`` (Finder + Interpreter, Algorithm 1), ``direct`` (the tokenizer-exact
 end-to-end reader) and ``rag-bm25`` / ``rag-dense`` / ``rag-hybrid`` (the top paragraphs of one
-ranking packed to the preset's character budget, then the Interpreter; no Finder).
+ranking packed to the preset's character budget, then the Interpreter; no Finder). Open questions
+are scored against references (:mod:`clueweaver.evaluation.open_answers`).
 """
 
 from __future__ import annotations
@@ -28,22 +29,30 @@ from clueweaver.agents import load_agents
 from clueweaver.backends import SamplingConfig
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.errors import ClueWeaverError
+from clueweaver.evaluation.judge import JudgeConfig
+from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
 from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
-    RUN_FILE,
     SKIPPED_UNLABELLED,
+    TRACES_FILE,
+    EvalError,
     PredictionLog,
+    TraceLog,
+    check_run_folder,
     read_predictions,
+    write_run_file,
 )
 from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.narrative import Narrative
 from clueweaver.packing import Packet, pack
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, DirectReader, PipelineConfig, Result, with_total
+from clueweaver.pipeline.steps import evidence_token_budget
+from clueweaver.pipeline.trace import warnings_for
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index, ranking_from_scores
+from clueweaver.retrieval.ranking import lexical_queries
 from clueweaver.segment import Segment, get_preset
 
-RUN_FORMAT = "clueweaver-eval/1"
 SYSTEMS = ("clueweaver", "direct", "rag-bm25", "rag-dense", "rag-hybrid")
 RAG_RANKINGS = {"rag-bm25": "bm25", "rag-dense": "dense", "rag-hybrid": "hybrid"}
 # The paper's per-benchmark presets; other sets use the general "broader" one.
@@ -55,11 +64,6 @@ DEFAULT_PRESETS = {
 }
 FALLBACK_PRESET = "broader"
 DIRECT_BUDGETS = ("32k", "128k")  # the direct reader's named input budgets (see clueweaver.pipeline)
-TRACES_FILE = "traces.jsonl"
-
-
-class EvalError(ClueWeaverError, ValueError):
-    """A run that cannot start or resume as asked (message names the folder and the conflict)."""
 
 
 @dataclass
@@ -122,6 +126,7 @@ class EvalConfig:
     finder_adapter: str | None = None
     interpreter_adapter: str | None = None
     base_url: str | None = None  # openai backend
+    tokenizer: str | None = None  # openai/vllm: the served model's tokenizer, for counting tokens locally
     device: str | None = None  # hf backend; not part of the run's identity
     use_finder: bool = True
     self_calibration: bool = True
@@ -133,6 +138,7 @@ class EvalConfig:
     output: str | None = None
     label: str | None = None
     save_traces: bool = False
+    judge: dict = field(default_factory=dict)  # LLM judge of open answers {base_url, model, cache}; off if empty
 
     # settings that change what a record means: a run folder only resumes with the same ones
     IDENTITY = (
@@ -148,12 +154,14 @@ class EvalConfig:
         "finder_adapter",
         "interpreter_adapter",
         "base_url",
+        "tokenizer",
         "use_finder",
         "self_calibration",
         "preset",
         "direct_budget",
         "pipeline",
         "encoder",
+        "judge",
     )
     # PipelineConfig settings that have their own field here
     OWN_FIELDS = ("preset", "use_finder", "self_calibration", "encoder", "cache_dir")
@@ -172,6 +180,7 @@ class EvalConfig:
                 "there"
             )
         self.pipeline_config()  # reject an unknown preset or setting before anything loads
+        JudgeConfig.from_dict(self.judge)
         self.direct_budget = str(self.direct_budget)
         if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
             raise EvalError(
@@ -225,29 +234,6 @@ class EvalConfig:
         """``eval_runs/BENCHMARK-SYSTEM-HASH``: the same command finds (and resumes) its own run."""
         digest = hashlib.sha1(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()[:8]
         return Path("eval_runs") / f"{self.benchmark}-{self.system}-{digest}"
-
-
-def _prepare_run_folder(config: EvalConfig, output: Path) -> None:
-    """Write ``run.json``, or check that the folder's earlier run had the same identity."""
-    run_file = output / RUN_FILE
-    if run_file.exists():
-        previous = json.loads(run_file.read_text(encoding="utf-8"))
-        old = previous.get("config", {})
-        differing = [name for name in EvalConfig.IDENTITY if old.get(name) != config.identity()[name]]
-        if differing:
-            details = "; ".join(
-                f"{name}: {old.get(name)!r} there, {config.identity()[name]!r} now" for name in differing
-            )
-            raise EvalError(f"{output} holds a run with other settings ({details}); choose another --output")
-    elif (output / PREDICTIONS_FILE).exists():
-        raise EvalError(f"{output} has {PREDICTIONS_FILE} but no {RUN_FILE}: not a run folder this command can resume")
-    output.mkdir(parents=True, exist_ok=True)
-    payload = {
-        "format": RUN_FORMAT,
-        "label": config.label or config.default_label(),
-        "config": dataclasses.asdict(config),
-    }
-    run_file.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _identity_fields(item, system: str) -> dict:
@@ -320,29 +306,34 @@ def run_evaluation(
         config.benchmark, config.path, split=config.split, limit=config.limit, skip_bad=config.skip_bad
     )
     items = _select(benchmark, config.item_ids)
-    _prepare_run_folder(config, output)
+    check_run_folder(output, config.identity())
     log = PredictionLog(output / PREDICTIONS_FILE)
     resumed = len(log.records)
     pending = [item for item in items if (item.benchmark, item.item_id) not in log]
 
-    built = None
-    if reader is None and any(item.answer is not None for item in pending):
+    built = scorer = None
+    if reader is None and any(item.labelled for item in pending):
         reader = built = (reader_factory or build_reader)(config)
+    if any(item.labelled and item.question.is_open for item in pending):
+        scorer = OpenScorer.for_run(config.encoder, config.judge, output)
     try:
+        write_run_file(output, config.label or config.default_label(), dataclasses.asdict(config))
+        traces = TraceLog(output / TRACES_FILE) if config.save_traces else None
         _answer(
             config,
             benchmark,
             pending,
-            reader,
+            (reader, scorer),
             log,
-            output,
+            traces,
             done=len(items) - len(pending),
             total=len(items),
             progress=progress,
         )
     finally:
-        if built is not None and hasattr(built, "close"):
-            built.close()
+        for resource in (built, scorer):
+            if resource is not None and hasattr(resource, "close"):
+                resource.close()
 
     label = config.label or config.default_label()
     summary = summarize(read_predictions(output / PREDICTIONS_FILE))
@@ -354,15 +345,17 @@ def _answer(
     config: EvalConfig,
     benchmark,
     pending: list,
-    reader,
+    answerers: tuple,
     log: PredictionLog,
-    output: Path,
+    traces: TraceLog | None,
     *,
     done: int,
     total: int,
     progress: bool,
 ) -> None:
-    """Ask the reader about each pending item; each record is durable before the next item."""
+    """Ask the reader about each pending item (open answers scored by the scorer); each record is
+    durable before the next item."""
+    reader, scorer = answerers
     with tqdm(
         total=total,
         initial=done,
@@ -371,18 +364,16 @@ def _answer(
         disable=not progress,
     ) as bar:
         for item in pending:
-            if item.answer is None:
+            if not item.labelled:
                 log.append(skipped_record(item, config.system))
             else:
                 narrative = benchmark.narrative(item)
                 started = time.perf_counter()
                 answer = reader(narrative, item.question, max_paragraph=item.reading_limit(narrative))
-                log.append(scored_record(item, config.system, answer, time.perf_counter() - started))
-                if config.save_traces and answer.trace is not None:
-                    with open(output / TRACES_FILE, "a", encoding="utf-8") as f:
-                        f.write(
-                            json.dumps({"item_id": item.item_id, "trace": answer.trace}, ensure_ascii=False) + "\n"
-                        )
+                record = scored_record(item, config.system, answer, time.perf_counter() - started)
+                log.append(score_open_record(record, item, scorer) if item.question.is_open else record)
+                if traces is not None and answer.trace is not None:
+                    traces.append(item.item_id, answer.trace)
             bar.update()
 
 
@@ -392,13 +383,14 @@ def _answer(
 def rank_paragraphs(
     index, question: Question, ranking: str, *, max_paragraph: int | None = None
 ) -> list[tuple[int, float]]:
-    """Paragraphs best first for the question and its options by ``bm25`` (summed over the
-    queries), ``dense`` (summed cosine) or ``hybrid`` (the segmenter's fused RRF ranking)."""
-    queries = question.queries()
+    """Paragraphs best first for the question and its options, asked as the index's ranking asks
+    them (``RankingConfig.query``: one joined query by default), by ``bm25``, ``dense`` (cosine)
+    or ``hybrid`` (the segmenter's fused ranking)."""
+    queries = lexical_queries(question, index.config.query)
     if ranking == "bm25":
         return index.bm25_rank(queries, max_paragraph=max_paragraph)
     if ranking == "hybrid":
-        return index.rank(queries, max_paragraph=max_paragraph)
+        return index.rank_question(question, max_paragraph=max_paragraph)
     if ranking == "dense":
         scores = index.dense_scores(queries)
         if not scores:
@@ -408,20 +400,23 @@ def rank_paragraphs(
     raise EvalError(f"unknown ranking {ranking!r}; use bm25, dense or hybrid")
 
 
-def retrieval_packet(narrative: Narrative, ranking: Sequence[tuple[int, float]], preset):
+def retrieval_packet(narrative: Narrative, ranking: Sequence[tuple[int, float]], preset, token_budget=None):
     """The top paragraphs of ``ranking`` packed in narrative order within the preset's character
-    budget (``B_c``), the same budget the Finder's packet gets; no segment cap, no neighbours.
+    budget (``B_c``), the same budget the Finder's packet gets, or within ``token_budget`` (tokens,
+    counter; see ``pack``); no segment cap, no neighbours.
 
     Candidates are taken until they hold twice the budget, so short paragraphs lower in the
     ranking can fill what a long one left."""
     preset = get_preset(preset)
-    candidates, chars = [], 0
+    budget, measure = token_budget or (preset.char_budget, len)
+    candidates, size = [], 0
     for paragraph_id, score in ranking:
-        if chars > 2 * preset.char_budget:
+        if size > 2 * budget:
             break
         candidates.append(Segment.span(paragraph_id, paragraph_id, "retrieval", score, (paragraph_id,)))
-        chars += len(narrative[paragraph_id].text)
-    return pack(narrative, candidates, preset.with_overrides(max_selected=max(1, len(candidates)), neighbours=0))
+        size += measure(narrative[paragraph_id].text)
+    settings = preset.with_overrides(max_selected=max(1, len(candidates)), neighbours=0)
+    return pack(narrative, candidates, settings, token_budget=token_budget)
 
 
 Interpret = Callable[[Narrative, Question, Packet], ReaderOutput]
@@ -431,19 +426,21 @@ class RetrievalReader:
     """The rag-* baselines: rank paragraphs, pack the top ones to the preset's budget, and hand
     the packet to ``interpret`` (the Interpreter stage, without a Finder)."""
 
-    def __init__(self, ranking: str, preset, interpret: Interpret, *, encoder="auto", cache_dir: str | None = None):
+    def __init__(
+        self, ranking: str, preset, interpret: Interpret, *, encoder="auto", cache_dir=None, token_budget=None
+    ):
         if ranking not in RAG_RANKINGS.values():
             raise EvalError(f"unknown ranking {ranking!r}; use {', '.join(RAG_RANKINGS.values())}")
         self.ranking, self.preset, self.interpret = ranking, get_preset(preset), interpret
         # BM25 needs no dense vectors: do not embed the book for it
         self.encoder = None if ranking == "bm25" else encoder
-        self.cache_dir = cache_dir
+        self.cache_dir, self.token_budget = cache_dir, token_budget
 
     def __call__(self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None) -> ReaderOutput:
         started = time.perf_counter()
         index = get_index(narrative, self.encoder, cache_dir=self.cache_dir)
         ranked = rank_paragraphs(index, question, self.ranking, max_paragraph=max_paragraph)
-        packet = retrieval_packet(narrative, ranked, self.preset)
+        packet = retrieval_packet(narrative, ranked, self.preset, self.token_budget)
         retrieve_seconds = time.perf_counter() - started
         output = self.interpret(narrative, question, packet)
         output.timings = {"retrieve": retrieve_seconds, **output.timings}
@@ -479,6 +476,8 @@ def reader_output(result) -> ReaderOutput:
         "tokens": trace["tokens"]["total"],
         "warnings": trace.get("warnings", []),
     }
+    if "segment_source" in trace:  # where the segments came from, and each segment's source
+        details["segment_source"] = {**trace["segment_source"], "segments": [s["source"] for s in trace["segments"]]}
     if "finder" in trace:
         details["finder"] = {
             key: trace["finder"][key] for key in ("segments", "kept", "unparseable", "prompt_too_long", "fallback")
@@ -511,6 +510,7 @@ def interpreter_stage(pipeline, system: str) -> Interpret:
             "interpreter": interpretation.to_dict(),
             "tokens": with_total(interpretation.tokens()),
             "timings": dict(interpretation.timings),
+            "warnings": warnings_for(interpretation),
         }
         return reader_output(Result.from_interpretation(system, interpretation, packet, trace))
 
@@ -533,7 +533,8 @@ class PipelineReader:
 def build_reader(config: EvalConfig) -> PipelineReader:
     """The reader of ``config.system`` on the inference engine: models loaded once per run (the
     Interpreter alone for ``direct`` and ``rag-*``), never the offline smoke model."""
-    options = {key: value for key, value in (("base_url", config.base_url), ("device", config.device)) if value}
+    given = (("base_url", config.base_url), ("tokenizer", config.tokenizer), ("device", config.device))
+    options = {key: value for key, value in given if value}
     interpreter = config.interpreter or config.model
     if config.system == "clueweaver":
         agents = load_agents(
@@ -560,9 +561,14 @@ def build_reader(config: EvalConfig) -> PipelineReader:
             return reader_output(pipeline.answer(narrative, question, max_paragraph=max_paragraph))
     elif config.system == "direct":
         budget = int(config.direct_budget) if config.direct_budget.isdigit() else config.direct_budget
-        direct = DirectReader(
-            agents.interpreter, budget=budget, adapter=agents.interpreter_adapter, sampling=config.direct_sampling()
-        )
+        try:
+            direct = DirectReader(
+                agents.interpreter, budget=budget, adapter=agents.interpreter_adapter,
+                sampling=config.direct_sampling(), evidence_tokens=pipeline.config.context_tokens,
+            )  # fmt: skip
+        except ClueWeaverError:  # e.g. a served model whose tokens cannot be counted here
+            agents.close()
+            raise
 
         def answer(narrative, question, *, max_paragraph=None):
             return reader_output(direct.answer(narrative, question, max_paragraph=max_paragraph))
@@ -573,5 +579,6 @@ def build_reader(config: EvalConfig) -> PipelineReader:
             interpreter_stage(pipeline, config.system),
             encoder=config.encoder,
             cache_dir=config.cache_dir,
+            token_budget=evidence_token_budget(agents.interpreter, pipeline.config.context_tokens),
         )
     return PipelineReader(answer, agents)

@@ -7,6 +7,9 @@ module checks the decoded records and edges again, so nothing from a later chapt
 - ``serialize_state``: the paper's "State Memory" condition: all state up to n, no query step.
 - ``query``: hybrid ranking of record texts (BM25 and dense, fused by reciprocal rank), one-hop
   typed expansion through the temporal graph with a neighbour limit, and a bounded packet.
+  Records still current as of the chapter come before superseded ones (a later record of the same
+  slot replaced them), a ranked superseded record brings the record that holds its slot now, and
+  every superseded record in a packet says in which chapter it was superseded.
 """
 
 from __future__ import annotations
@@ -150,10 +153,64 @@ class Hit:
     record_id: int
     record: Record
     score: float
-    via: str  # "ranked", "state", or "<relation> from #<seed id>" for an expansion
+    via: str  # "ranked", "state", "supersedes #<id>", or "<relation> from #<seed id>" for an expansion
+    superseded_in: int | None = None  # the chapter whose record of the same slot replaced this one
 
     def to_dict(self) -> dict:
-        return {"id": self.record_id, "score": self.score, "via": self.via, **self.record.to_dict()}
+        return {
+            "id": self.record_id,
+            "score": self.score,
+            "via": self.via,
+            "superseded_in": self.superseded_in,
+            **self.record.to_dict(),
+        }
+
+    def cite(self) -> str:
+        """The record as a packet line: citation, text, and what dates it or brought it in."""
+        notes = [f"superseded in chapter {self.superseded_in}"] if self.superseded_in is not None else []
+        if self.via not in ("ranked", "state"):
+            notes.append(f"via {self.via}")
+        return _cite(self.record_id, self.record) + "".join(f" ({note})" for note in notes)
+
+
+@dataclass(frozen=True)
+class Supersession:
+    """For each record replaced by a later record of its slot (as of a chapter): the chapter of
+    the next record in the slot, and the record holding the slot now."""
+
+    closed_in: dict[int, int]
+    successor: dict[int, int]
+
+    @classmethod
+    def of(cls, stored: list[StoredRecord]) -> "Supersession":
+        by_slot: dict = {}
+        for item in sorted(stored, key=lambda s: (s.record.chapter, s.id)):
+            slot = item.record.slot()
+            if slot is not None:
+                by_slot.setdefault(slot, []).append(item)
+        closed_in, successor = {}, {}
+        for history in by_slot.values():
+            for earlier, later in zip(history, history[1:]):
+                closed_in[earlier.id] = later.record.chapter
+                successor[earlier.id] = history[-1].id
+        return cls(closed_in, successor)
+
+
+def _current_first(ranked: list[Hit], supersession: Supersession, by_id: dict[int, Record]) -> list[Hit]:
+    """The ranked records, current ones first; a superseded record brings the record that holds
+    its slot now to its own place in the ranking (unless that one ranked higher already)."""
+    own = {hit.record_id: hit for hit in ranked}
+    current, superseded, placed = [], [], set()
+    for hit in ranked:
+        successor = supersession.successor.get(hit.record_id)
+        if successor is not None:
+            hit.superseded_in = supersession.closed_in[hit.record_id]
+            superseded.append(hit)
+            hit = own.get(successor) or Hit(successor, by_id[successor], hit.score, f"supersedes #{hit.record_id}")
+        if hit.record_id not in placed:
+            current.append(hit)
+            placed.add(hit.record_id)
+    return current + superseded
 
 
 @dataclass
@@ -197,7 +254,7 @@ def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=No
     collection = from_paragraphs(texts, title="world-model records", detect_headings=False)
     index = RetrievalIndex(
         collection,
-        BM25Index.from_texts(texts),
+        BM25Index.from_texts(texts, positive_idf=True),
         encoder if vectors is not None else None,
         vectors,
         RankingConfig(smoothing=0.0, feedback_docs=0, dense_weight=1.0),
@@ -242,21 +299,28 @@ def query(
     ``max_chars``. With ``state_memory`` the whole state up to ``as_of`` is serialized instead."""
     if state_memory:
         view = state_view(store, as_of)
-        hits = [Hit(rid, record, 0.0, "state") for entry in view.entries for rid, record in entry.current()]
-        hits = list({h.record_id: h for h in hits}.values())
         blocks = view.blocks()
         text, kept = _bounded(blocks, max_chars)
-        return NWMPacket(as_of, "state", hits, text if hits or view.edges else "", len(blocks) - kept, list(queries))
+        # the header is block 0 and each registry entry one block: list the records of the entries that fit
+        shown = [
+            Hit(rid, record, 0.0, "state")
+            for entry in view.entries[: max(kept - 1, 0)]
+            for rid, record in entry.current()
+        ]
+        hits = list({h.record_id: h for h in shown}.values())
+        empty = not (view.entries or view.edges)
+        return NWMPacket(as_of, "state", hits, "" if empty else text, len(blocks) - kept, list(queries))
     stored = store.records(as_of)
     _check_causal(as_of, stored)
+    supersession = Supersession.of(stored)
     hits: list[Hit] = []
     if stored:
         dense = load_encoder(encoder)
         vectors = _record_vectors(store, stored, dense) if dense is not None else None
         ranking = rank_texts([s.record.text() for s in stored], list(queries), encoder=dense, vectors=vectors)
-        hits = [Hit(stored[i].id, stored[i].record, score, "ranked") for i, score in ranking[:top_k]]
-        hits = hits[:max_records]
         by_id = {s.id: s.record for s in stored}
+        hits = [Hit(stored[i].id, stored[i].record, score, "ranked") for i, score in ranking[:top_k]]
+        hits = _current_first(hits, supersession, by_id)[:max_records]
         graph = store.graph(as_of)
         seen = {h.record_id for h in hits}
         for seed in list(hits):
@@ -274,6 +338,8 @@ def query(
                         )
                     )
     _check_causal(as_of, [StoredRecord(h.record_id, h.record) for h in hits])
-    blocks = [_cite(h.record_id, h.record) + ("" if h.via == "ranked" else f" (via {h.via})") for h in hits]
-    text, kept = _bounded(blocks, max_chars)
+    for hit in hits:  # expansion may reach a superseded record too
+        hit.superseded_in = supersession.closed_in.get(hit.record_id)
+    hits = [h for h in hits if h.superseded_in is None] + [h for h in hits if h.superseded_in is not None]
+    text, kept = _bounded([hit.cite() for hit in hits], max_chars)
     return NWMPacket(as_of, "query", hits[:kept], text, len(hits) - kept, list(queries))

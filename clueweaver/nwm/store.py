@@ -176,6 +176,16 @@ class NarrativeStore:
                     src.backup(dst)
         return cls(path, narrative)
 
+    @classmethod
+    def existing(cls, narrative: Narrative, data_dir: str | Path | None = None) -> "NarrativeStore | None":
+        """The book's store when one was built (for this text, or for an earlier text of the same
+        file, carried over as ``for_narrative`` does); None when there is none. A reader asking
+        for the world model must not leave an empty store behind."""
+        data_dir = Path(data_dir) if data_dir else default_data_dir()
+        if not (data_dir / f"{narrative.book_id}.sqlite").exists() and _predecessor(data_dir, narrative) is None:
+            return None
+        return cls.for_narrative(narrative, data_dir)
+
     def close(self) -> None:
         self._db.close()
 
@@ -209,13 +219,16 @@ class NarrativeStore:
         """Attach the store to this text of the book. When the text differs from the one the store
         was built on, chapters whose text changed lose their records and become stale, as do
         chapters whose records cited changed text; records of unchanged chapters follow their
-        paragraphs to the new IDs; validity is recomputed. Returns the chapters made stale."""
-        if self.content_hash == narrative.content_hash:
-            return []
+        paragraphs to the new IDs; validity is recomputed. The same holds when the text is the
+        same but its chapters are cut or numbered differently (an older chapter detector).
+        Returns the chapters made stale."""
         new_rows = _book_chapters(narrative)
         old_rows = self._db.execute(
             "SELECT chapter, first_paragraph, last_paragraph, text_hash FROM book_chapters ORDER BY first_paragraph"
         ).fetchall()
+        layout = [(number, first, last, text_hash) for number, _, first, last, text_hash in new_rows]
+        if self.content_hash == narrative.content_hash and sorted(old_rows) == layout:
+            return []
         new_by_chapter = {row[0]: row for row in new_rows}
         with self._transaction() as db:
             stale: set[int] = set()

@@ -10,10 +10,10 @@ from typing import Any
 
 from clueweaver.backends.base import SamplingConfig
 from clueweaver.config import config_from_dict, config_to_dict, named
-from clueweaver.protocol.calibration import DEFAULT_TRIGGERS, CalibrationTriggers
+from clueweaver.pipeline.sources import SEGMENT_SOURCES
+from clueweaver.protocol.calibration import ALWAYS_CALIBRATED, DEFAULT_TRIGGERS, CalibrationTriggers
+from clueweaver.protocol.question import QUESTION_KINDS
 from clueweaver.segment import Preset, get_preset
-
-SEGMENT_SOURCES = ("plain", "nwm", "mix")
 
 
 @dataclass(frozen=True)
@@ -38,14 +38,26 @@ class PipelineConfig:
     encoder: str | None = "auto"  # dense encoder of the retrieval index, when none is passed in
     cache_dir: str | None = None  # retrieval index cache
     exhaustive: bool = False  # tile the whole book instead of retrieving (one Finder call per window)
+    hops: int = 1  # 2: the paragraphs the Finder cites seed a second retrieval round and Finder call
     triggers: CalibrationTriggers = DEFAULT_TRIGGERS  # tau(q)
+    always_calibrate: tuple[str, ...] = ALWAYS_CALIBRATED  # question kinds tau(q) always fires for
+    context_tokens: int | None = None  # evidence budget in the Interpreter's tokens instead of the preset's B_c
     segment_source: str = "plain"  # "nwm": the world model's records; "mix": both (clueweaver/nwm)
+    segment_fallback: bool = False  # True: plain segments (recorded) when the source has nothing to give
     nwm_dir: str | None = None  # world-model stores (default: $CLUEWEAVER_CACHE/nwm)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", get_preset(self.preset))
         if self.segment_source not in SEGMENT_SOURCES:
-            raise ValueError(f"unknown segment source {self.segment_source!r}; use plain, nwm or mix")
+            raise ValueError(f"unknown segment source {self.segment_source!r}; use {', '.join(SEGMENT_SOURCES)}")
+        unknown = [kind for kind in self.always_calibrate if kind not in QUESTION_KINDS]
+        if unknown:
+            raise ValueError(f"always_calibrate: unknown question kind(s) {unknown}; use {', '.join(QUESTION_KINDS)}")
+        object.__setattr__(self, "always_calibrate", tuple(self.always_calibrate))
+        if self.hops not in (1, 2):
+            raise ValueError(f"hops must be 1 or 2 (a second retrieval round), got {self.hops}")
+        if self.context_tokens is not None and self.context_tokens < 1:
+            raise ValueError(f"context_tokens must be a positive number of tokens, got {self.context_tokens}")
 
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> PipelineConfig:

@@ -17,7 +17,7 @@ from clueweaver.backends.base import GenerationBackend, SamplingConfig
 from clueweaver.narrative import Narrative
 from clueweaver.packing import Packet
 from clueweaver.pipeline.records import Interpretation, Result, with_total
-from clueweaver.pipeline.steps import check_answerable, interpreter_pass, reading_limit
+from clueweaver.pipeline.steps import check_answerable, evidence_tokens, interpreter_pass, reading_limit
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import Question
@@ -92,7 +92,9 @@ class DirectReader:
 
     ``budget``: ``"32k"`` (30,592 prompt tokens), ``"128k"`` (126,976) or a number. The budget is
     lowered to the model's window minus the output tokens when the window is smaller. Tokens are
-    counted by the backend with its real chat template.
+    counted by the backend with its real chat template. ``evidence_tokens`` lowers it further to
+    the prompt without text plus that many tokens of the book: the context budget every system of
+    a comparison shares (ChronoRAG compares at 1,500 tokens).
     """
 
     def __init__(
@@ -102,6 +104,7 @@ class DirectReader:
         budget: str | int = "32k",
         adapter: str | None = None,
         sampling: SamplingConfig | None = None,
+        evidence_tokens: int | None = None,
     ) -> None:
         if isinstance(budget, str):
             if budget not in DIRECT_INPUT_BUDGETS:
@@ -112,10 +115,12 @@ class DirectReader:
             budget = DIRECT_INPUT_BUDGETS[budget]
         if budget < 1:
             raise ValueError(f"direct reader: the input budget must be positive, got {budget}")
+        backend.check_counting()  # the cut is counted, never estimated: fail before the first book
         self.backend = backend
         self.adapter = adapter
         self.sampling = sampling or SamplingConfig(max_new_tokens=DIRECT_OUTPUT_TOKENS)
         self.requested_budget = budget
+        self.evidence_tokens = evidence_tokens
 
     @property
     def input_budget(self) -> int:
@@ -132,8 +137,11 @@ class DirectReader:
 
     def truncate(self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None) -> Truncation:
         """The longest head of the book (up to ``max_paragraph``) whose prompt fits the budget."""
-        budget = self.input_budget
         count = self.backend.count_tokens
+        overhead = count(interpreter_messages(question, "(nothing)"))
+        budget = self.input_budget
+        if self.evidence_tokens is not None:  # the "(nothing)" placeholder's own tokens are the book's
+            budget = min(budget, overhead - evidence_tokens(self.backend)("(nothing)") + self.evidence_tokens)
         available = len(narrative) if max_paragraph is None else max_paragraph + 1
         starts = [0]
         for paragraph in narrative.paragraphs[:available]:
@@ -142,7 +150,6 @@ class DirectReader:
         def cost(paragraphs: int, chars: int = 0) -> int:
             return count(self._prompt(narrative, question, paragraphs, chars)[0])
 
-        overhead = count(interpreter_messages(question, "(nothing)"))
         if overhead > budget:
             raise ValueError(
                 f"direct reader: the prompt without any text takes {overhead} tokens, over the budget of {budget}"
@@ -221,6 +228,7 @@ class DirectReader:
                 "adapter": self.adapter,
                 "sampling": dataclasses.asdict(self.sampling),
                 "requested_budget": self.requested_budget,
+                "evidence_tokens": self.evidence_tokens,
             },
             "truncation": cut.to_dict(),
             "packet": cut.packet.to_dict(),

@@ -17,37 +17,24 @@ import dataclasses
 
 from clueweaver.backends.base import GenerationBackend
 from clueweaver.narrative import Narrative, NarrativeError
-from clueweaver.nwm.segments import segments_from_source
-from clueweaver.nwm.store import NarrativeStore
 from clueweaver.packing import Packet, pack
 from clueweaver.pipeline.config import PipelineConfig
 from clueweaver.pipeline.records import FinderStep, FinderVerdict, Interpretation, InterpreterPass, Result, with_total
-from clueweaver.pipeline.steps import check_answerable, interpreter_pass, reading_limit
+from clueweaver.pipeline.sources import Candidates, SourceRequest, candidate_segments
+from clueweaver.pipeline.steps import check_answerable, evidence_token_budget, interpreter_pass, reading_limit
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
-from clueweaver.retrieval import get_index
-from clueweaver.segment import Preset, Segment, segment_narrative
+from clueweaver.retrieval import RetrievalIndex, get_index
+from clueweaver.segment import Preset, Segment, second_round_segments
 
 # Stage names, in order: keys of trace["timings"] (each always present, 0.0 when skipped) and the
 # ``stage`` argument of progress callbacks.
 STAGES = ("index", "segment", "finder", "pack", "interpret", "calibrate")
 
 
-def _world_model_segments(
-    narrative: Narrative, question: Question, config: PipelineConfig, index, max_chapter: int | None, last: int
-) -> list[Segment]:
-    """Segments from the book's world-model records (or mixed with the plain ones) within the
-    reading limit."""
-    with NarrativeStore.for_narrative(narrative, data_dir=config.nwm_dir) as store:
-        return segments_from_source(
-            narrative, question, config.preset, source=config.segment_source, store=store, index=index,
-            encoder=config.encoder, max_chapter=max_chapter, max_paragraph=last, exhaustive=config.exhaustive,
-        )  # fmt: skip
-
-
-def _given_segments(narrative: Narrative, segments: list[Segment], last: int) -> list[Segment]:
+def _given_segments(narrative: Narrative, segments: list[Segment], last: int) -> Candidates:
     """Candidate segments from another source, in narrative order, none past the reading limit."""
     segments = sorted(segments, key=lambda s: s.start)
     if not segments:
@@ -57,7 +44,18 @@ def _given_segments(narrative: Narrative, segments: list[Segment], last: int) ->
         raise NarrativeError(
             f"{narrative.title}: given segments reach paragraph {max(beyond)}, past the reading limit {last}"
         )
-    return segments
+    return Candidates(segments, "given")
+
+
+def _found_by_round(step: FinderStep, packet: Packet) -> dict[str, list[int]]:
+    """The packet's paragraphs by the Finder round whose segment brought them (neighbours the packer
+    added around citations belong to no round)."""
+    round_of = {i: v.round for v in step.verdicts for i in v.segment.paragraph_ids}
+    found: dict[str, list[int]] = {}
+    for i in packet.paragraph_ids:
+        if i in round_of:
+            found.setdefault(str(round_of[i]), []).append(i)
+    return found
 
 
 class ClueWeaver:
@@ -87,13 +85,15 @@ class ClueWeaver:
 
     # stages ------------------------------------------------------------------------------------
 
-    def find(self, narrative: Narrative, question: Question, segments: list[Segment]) -> list[FinderVerdict]:
+    def find(
+        self, narrative: Narrative, question: Question, segments: list[Segment], round: int = 1
+    ) -> list[FinderVerdict]:
         """The Finder over every segment in ONE batched generate call."""
         conversations = [finder_messages(question, segment.render(narrative)) for segment in segments]
         generations = self.finder_backend.generate(
             conversations, self.config.finder_sampling, adapter=self.config.finder_adapter
         )
-        return [FinderVerdict.read(segment, generation) for segment, generation in zip(segments, generations)]
+        return [FinderVerdict.read(s, generation, round) for s, generation in zip(segments, generations)]
 
     def interpret(
         self, question: Question, packet: Packet, *, progress_callback: ProgressCallback | None = None
@@ -105,7 +105,8 @@ class ClueWeaver:
         with stages.stage("interpret") as info:
             provisional = self._pass(interpreter_messages(question, packet.text), question, packet, info)
         triggers = self.config.triggers
-        triggered = self.config.self_calibration and needs_self_calibration(question, triggers)
+        always = self.config.always_calibrate
+        triggered = self.config.self_calibration and needs_self_calibration(question, triggers, always)
         calibration, skipped = None, None
         if triggered and not provisional.legal:
             skipped = "the provisional output has no legal answer to re-check"
@@ -151,60 +152,82 @@ class ClueWeaver:
         last = reading_limit(narrative, max_chapter, max_paragraph)
         stages = Stages(STAGES, progress_callback)
         if segments is None:
-            segments = self._candidates(narrative, question, stages, index, (max_chapter, max_paragraph), last)
+            candidates, index = self._candidates(narrative, question, stages, index, max_chapter, last)
         else:
-            segments = _given_segments(narrative, segments, last)
-        step = self._finder_step(narrative, question, segments, stages)
+            candidates = _given_segments(narrative, segments, last)
+        step = self._finder_step(narrative, question, candidates.segments, stages, index, last)
         packet = self._pack(narrative, step, stages, last)
         interpretation = self.interpret(question, packet, progress_callback=progress_callback)
         stages.timings.update(interpretation.timings)
         timings = stages.finish()
         head = trace_head("clueweaver", narrative, question, (max_chapter, max_paragraph), last)
-        trace = self._trace(head, narrative, step, packet, interpretation, timings)
+        trace = self._trace(head, narrative, candidates, step, packet, interpretation, timings)
         return Result.from_interpretation("clueweaver", interpretation, packet, trace)
 
     def _candidates(
-        self,
-        narrative: Narrative,
-        question: Question,
-        stages: Stages,
-        index,
-        limits: tuple[int | None, int | None],
-        last: int,
-    ) -> list[Segment]:
-        """The segments the Finder reads: the segmenter's over the retrieval index (built or loaded
-        from the cache when None), or the book's world-model records (``segment_source``)."""
+        self, narrative: Narrative, question: Question, stages: Stages, index, max_chapter: int | None, last: int
+    ) -> tuple[Candidates, RetrievalIndex]:
+        """The segments the Finder reads, from the configured ``segment_source`` (the segmenter's
+        over the retrieval index, built or loaded from the cache when None, the book's world-model
+        records, or both); and the index."""
         config = self.config
         if index is None:
             with stages.stage("index"):
-                index = get_index(narrative, config.encoder, cache_dir=config.cache_dir)
+                index = self._index(narrative)
         with stages.stage("segment") as info:
-            if config.segment_source == "plain":
-                segments = segment_narrative(
-                    narrative, question, config.preset, index=index, max_chapter=limits[0], max_paragraph=limits[1],
-                    exhaustive=config.exhaustive,
-                )  # fmt: skip
-            else:
-                segments = _world_model_segments(narrative, question, config, index, limits[0], last)
-            info["segments"] = len(segments)
-        return segments
+            request = SourceRequest(
+                narrative, question, config.preset, index, max_chapter, last, config.exhaustive, config.encoder,
+                config.nwm_dir,
+            )  # fmt: skip
+            candidates = candidate_segments(request, config.segment_source, fallback=config.segment_fallback)
+            info["segments"] = len(candidates.segments)
+        return candidates, index
+
+    def _index(self, narrative: Narrative) -> RetrievalIndex:
+        return get_index(narrative, self.config.encoder, cache_dir=self.config.cache_dir)
 
     def _finder_step(
-        self, narrative: Narrative, question: Question, segments: list[Segment], stages: Stages
+        self,
+        narrative: Narrative,
+        question: Question,
+        segments: list[Segment],
+        stages: Stages,
+        index: RetrievalIndex | None,
+        last: int,
     ) -> FinderStep:
-        """The Finder's verdicts on the candidates and the segments kept (all of them without a Finder)."""
+        """The Finder's verdicts on the candidates and the segments kept (all of them without a
+        Finder); with ``hops: 2``, a second round too (both inside the ``finder`` stage)."""
         if not self.config.use_finder:
             return FinderStep.skipped(segments)
         with stages.stage("finder") as info:
-            verdicts = self.find(narrative, question, segments)
-            info.update(segments=len(verdicts), kept=sum(v.kept for v in verdicts))
-        return FinderStep.read(verdicts)
+            step = FinderStep.read(self.find(narrative, question, segments))
+            if self.config.hops == 2:
+                step = self._second_round(narrative, question, step, index or self._index(narrative), last)
+            info.update(segments=len(step.verdicts), kept=len(step.kept), calls=step.calls)
+        return step
+
+    def _second_round(
+        self, narrative: Narrative, question: Question, step: FinderStep, index: RetrievalIndex, last: int
+    ) -> FinderStep:
+        """The paragraphs the Finder cited seed one more retrieval over the paragraphs it has not
+        read; the new segments go to the Finder in one more batched call. Not run (and said so in
+        the trace's warnings) when the first round cited nothing to seed it."""
+        if step.fallback or not step.cited_ids:
+            return step.noting("second round: not run, the Finder cited no paragraph to seed it")
+        ranking = index.rank_second_hop(question, step.cited_ids, max_paragraph=last)
+        segments = second_round_segments(narrative, ranking, step.read_ids(), self.config.preset)
+        if not segments:
+            return step.noting("second round: not run, no unread paragraph matched the cited evidence")
+        return step.plus_round(self.find(narrative, question, segments, round=2))
 
     def _pack(self, narrative: Narrative, step: FinderStep, stages: Stages, last: int) -> Packet:
         """The kept segments packed in narrative order, the paragraphs the Finder cited first."""
         with stages.stage("pack") as info:
             kept = sorted(step.kept, key=lambda s: s.start)
-            packet = pack(narrative, kept, self.config.preset, cited_ids=step.cited_ids, max_paragraph=last)
+            packet = pack(
+                narrative, kept, self.config.preset, cited_ids=step.cited_ids, max_paragraph=last,
+                token_budget=evidence_token_budget(self.interpreter_backend, self.config.context_tokens),
+            )  # fmt: skip
             info.update(paragraphs=len(packet.paragraph_ids), chars=packet.chars)
         return packet
 
@@ -212,14 +235,15 @@ class ClueWeaver:
         self,
         head: dict,
         narrative: Narrative,
+        candidates: Candidates,
         step: FinderStep,
         packet: Packet,
         interpretation: Interpretation,
         timings: dict,
     ) -> dict:
-        """The JSON trace: the head, the configuration with both models, each candidate segment with
-        the Finder's verdict, the Finder step, the packet, the Interpreter's passes, tokens, timings
-        and warnings."""
+        """The JSON trace: the head, the configuration with both models, where the segments came
+        from, each candidate segment (with its source) and the Finder's verdict, the Finder step,
+        the packet, the Interpreter's passes, tokens, timings and warnings."""
         return {
             **head,
             "config": {
@@ -227,14 +251,15 @@ class ClueWeaver:
                 "finder_model": self.finder_backend.model,
                 "interpreter_model": self.interpreter_backend.model,
             },
+            "segment_source": candidates.to_dict(),
             "segments": [
-                {"index": n, **v.segment.to_dict(narrative), "finder": v.to_dict()}
+                {"index": n, "round": v.round, **v.segment.to_dict(narrative), "finder": v.to_dict()}
                 for n, v in enumerate(step.verdicts)
             ],
             "finder": step.to_dict(),
-            "packet": packet.to_dict(),
+            "packet": {**packet.to_dict(), "found_by_round": _found_by_round(step, packet)},
             "interpreter": interpretation.to_dict(),
             "tokens": with_total({"finder": step.tokens(), **interpretation.tokens()}),
             "timings": timings,
-            "warnings": [*step.warnings, *warnings_for(interpretation)],
+            "warnings": [*candidates.warnings, *step.warnings, *warnings_for(interpretation)],
         }

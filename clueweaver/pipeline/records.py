@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from clueweaver.backends.base import Generation
 from clueweaver.packing import Packet
-from clueweaver.protocol.parse import ParseResult, parse_finder
+from clueweaver.protocol.parse import ParseResult, parse_finder, strict_format_problem
 from clueweaver.protocol.question import Question
 from clueweaver.segment import Segment
 
@@ -40,24 +40,26 @@ class FinderVerdict:
     format_valid: bool = False
     output: str = ""
     generation: dict = field(default_factory=dict)
+    round: int = 1  # 2: a segment of the second retrieval round (hops: 2)
 
     @classmethod
-    def read(cls, segment: Segment, generation: Generation) -> FinderVerdict:
+    def read(cls, segment: Segment, generation: Generation, round: int = 1) -> FinderVerdict:
         fields = _generation_fields(generation)
         if not generation.ok:
-            return cls(segment, PROMPT_TOO_LONG, None, True, generation=fields)
+            return cls(segment, PROMPT_TOO_LONG, None, True, generation=fields, round=round)
         parsed = parse_finder(generation.text, allowed_ids=segment.paragraph_ids)
         if not parsed.answer_legal:
             return cls(segment, UNPARSEABLE, None, True, parsed.rationale, (), parsed.invalid_ids,
-                       parsed.format_valid, generation.text, fields)  # fmt: skip
+                       parsed.format_valid, generation.text, fields, round)  # fmt: skip
         yes = parsed.answer == "YES"
         return cls(
             segment, PARSED, parsed.answer, yes, parsed.rationale,
-            parsed.cited_ids if yes else (), parsed.invalid_ids, parsed.format_valid, generation.text, fields,
+            parsed.cited_ids if yes else (), parsed.invalid_ids, parsed.format_valid, generation.text, fields, round,
         )  # fmt: skip
 
     def to_dict(self) -> dict:
         return {
+            "round": self.round,
             "status": self.status,
             "verdict": self.verdict,
             "kept": self.kept,
@@ -65,9 +67,26 @@ class FinderVerdict:
             "cited_ids": list(self.cited_ids),
             "invalid_ids": list(self.invalid_ids),
             "format_valid": self.format_valid,
+            "off_format": strict_format_problem(self.output) if self.output else None,
             "output": self.output,
             **self.generation,
         }
+
+
+def _unread_warnings(verdicts: list[FinderVerdict]) -> list[str]:
+    """What the trace says about segments kept without a reading (too long, or output unreadable)."""
+    warnings = [
+        f"finder: segment {v.segment.start}-{v.segment.end} kept unread: {v.generation['error']}"
+        for v in verdicts
+        if v.status == PROMPT_TOO_LONG
+    ]
+    unreadable = sum(v.status == UNPARSEABLE for v in verdicts)
+    if unreadable:
+        warnings.append(
+            f"finder: {unreadable} of {len(verdicts)} outputs could not be read; their segments were kept "
+            "(recall first)"
+        )
+    return warnings
 
 
 @dataclass(frozen=True)
@@ -90,17 +109,7 @@ class FinderStep:
     @classmethod
     def read(cls, verdicts: list[FinderVerdict]) -> FinderStep:
         """The kept segments of the Finder's verdicts, and the warnings about the ones it could not read."""
-        warnings = [
-            f"finder: segment {v.segment.start}-{v.segment.end} kept unread: {v.generation['error']}"
-            for v in verdicts
-            if v.status == PROMPT_TOO_LONG
-        ]
-        unreadable = sum(v.status == UNPARSEABLE for v in verdicts)
-        if unreadable:
-            warnings.append(
-                f"finder: {unreadable} of {len(verdicts)} outputs could not be read; their segments were kept "
-                "(recall first)"
-            )
+        warnings = _unread_warnings(verdicts)
         kept = [v.segment for v in verdicts if v.kept]
         fallback = None
         if not kept:
@@ -109,15 +118,41 @@ class FinderStep:
             kept = [v.segment for v in verdicts]
         return cls(True, tuple(verdicts), tuple(kept), fallback, tuple(warnings))
 
+    def plus_round(self, verdicts: list[FinderVerdict]) -> FinderStep:
+        """This step with a second round's verdicts: their kept segments are packed too (none of
+        them is a fallback: the first round's packet stands when the second keeps nothing)."""
+        kept = self.kept + tuple(v.segment for v in verdicts if v.kept)
+        warnings = self.warnings + tuple(_unread_warnings(verdicts))
+        return FinderStep(True, self.verdicts + tuple(verdicts), kept, self.fallback, warnings)
+
+    def noting(self, warning: str) -> FinderStep:
+        return FinderStep(self.ran, self.verdicts, self.kept, self.fallback, (*self.warnings, warning))
+
     @property
     def calls(self) -> int:
-        """Generate calls: one batched call over every segment, none without a Finder."""
-        return 1 if self.ran else 0
+        """Generate calls: one batched call per round, none without a Finder."""
+        return len({v.round for v in self.verdicts}) if self.ran else 0
 
     @property
     def cited_ids(self) -> list[int]:
         """The paragraphs the kept verdicts cite (the packer keeps them first)."""
         return sorted({i for v in self.verdicts if v.kept for i in v.cited_ids})
+
+    def read_ids(self) -> set[int]:
+        """Every paragraph of every segment the Finder was given."""
+        return {i for v in self.verdicts for i in v.segment.paragraph_ids}
+
+    def rounds(self) -> list[dict]:
+        """Per round: segments read, kept, and the paragraphs cited."""
+        return [
+            {
+                "round": r,
+                "segments": sum(v.round == r for v in self.verdicts),
+                "kept": sum(v.kept and v.round == r for v in self.verdicts),
+                "cited_ids": sorted({i for v in self.verdicts if v.kept and v.round == r for i in v.cited_ids}),
+            }
+            for r in sorted({v.round for v in self.verdicts})
+        ]
 
     def tokens(self) -> dict:
         generations = [v.generation for v in self.verdicts if v.generation]
@@ -132,6 +167,7 @@ class FinderStep:
         return {
             "ran": self.ran,
             "calls": self.calls,
+            "rounds": self.rounds(),
             "segments": len(verdicts),
             "kept": sum(v.kept for v in verdicts),
             **{status: sum(v.status == status for v in verdicts) for status in (UNPARSEABLE, PROMPT_TOO_LONG)},
@@ -162,6 +198,7 @@ class Attempt:
             "cited_ids": list(self.parsed.cited_ids),
             "invalid_ids": list(self.parsed.invalid_ids),
             "format_valid": self.parsed.format_valid,
+            "off_format": strict_format_problem(self.generation.text),
             "answer_legal": self.parsed.answer_legal,
             "format_reminder": self.reminder,
             **_generation_fields(self.generation),
@@ -222,8 +259,20 @@ class Interpretation:
 
     @property
     def answer(self) -> str:
-        """A legal label; the question's first label when no output could be read (flagged)."""
-        return self.chosen.answer if self.chosen else self.question.labels[0]
+        """A legal answer; when no output could be read (flagged), the question's first label, or
+        no text for an open question."""
+        if self.chosen:
+            return self.chosen.answer
+        return self.question.labels[0] if self.question.labels else ""
+
+    @property
+    def calibration_dropped_ids(self) -> list[int]:
+        """Paragraphs the provisional reason cited that the self-calibration pass no longer cites
+        (it found they do not support the answer)."""
+        if self.source != "calibration" or not self.provisional.legal:
+            return []
+        final = set(self.calibration.final.parsed.cited_ids)
+        return [i for i in self.provisional.final.parsed.cited_ids if i not in final]
 
     @property
     def calibration_changed(self) -> bool:
@@ -247,6 +296,7 @@ class Interpretation:
             "calibration_cues": self.calibration_cues,
             "calibration_skipped": self.calibration_skipped,
             "calibration_changed": self.calibration_changed,
+            "calibration_dropped_ids": self.calibration_dropped_ids,
             "answer_source": self.source,
         }
 
@@ -267,9 +317,10 @@ def _token_sum(generations) -> dict:
 
 @dataclass
 class Result:
-    """The answer to one question. ``answer`` is always a legal label of the question; when no
-    Interpreter output could be read it is the flagged fallback (``fallback=True``; evaluation
-    should count it as the system's answer and report the flag in the format audit).
+    """The answer to one question. ``answer`` is always a legal label of the question (an open
+    question's free text); when no Interpreter output could be read it is the flagged fallback
+    (``fallback=True``; evaluation should count it as the system's answer and report the flag in
+    the format audit).
     ``citations`` are the rationale's paragraph IDs that are in the packet; ``invalid_citations``
     the ones that are not. ``trace`` is JSON-serializable (see ``README`` / docs)."""
 

@@ -42,10 +42,14 @@ def _answer_lines(result: Result, narrative: Narrative | None) -> list[str]:
         answer += "  [FALLBACK: no model output could be read; this is not a model answer]"
     elif result.calibration_changed:
         provisional = trace["interpreter"]["provisional"]["answer"]
-        answer += f"  (self-calibration changed the provisional answer {provisional})"
+        shown = f'"{_shorten(provisional, 80)}"' if question["kind"] == "open" else provisional
+        answer += f"  (self-calibration changed the provisional answer {shown})"
     elif result.answer_source == "calibration":
         answer += "  (confirmed by self-calibration)"
     lines += [answer, f"Rationale: {result.rationale or '(none)'}"]
+    dropped = trace["interpreter"].get("calibration_dropped_ids")
+    if dropped:
+        lines.append(f"Self-calibration dropped citations that do not support the answer: {dropped}")
     if result.citations:
         lines.append("Cited paragraphs:")
         for paragraph_id in result.citations:

@@ -1,26 +1,36 @@
 """The steps both readers share: checking that a question can be answered and where the reading
-stops, and one Interpreter pass. An Interpreter output without a legal answer is retried once with
-a format reminder; then the answer is a flagged fallback (the first label), never a silent guess."""
+stops, an evidence budget in the Interpreter's tokens, and one Interpreter pass. An Interpreter
+output without a legal answer is retried once with a format reminder; then the answer is a
+flagged fallback (the first label), never a silent guess."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from clueweaver.backends.base import GenerationBackend, SamplingConfig
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.pipeline.records import Attempt, InterpreterPass
 from clueweaver.protocol.parse import parse_interpreter
 from clueweaver.protocol.prompts import answer_format
-from clueweaver.protocol.question import Question, QuestionError
+from clueweaver.protocol.question import Question
 
 
 def check_answerable(question: Question) -> None:
-    """The agents answer multiple-choice questions and TRUE/FALSE claims only."""
+    """The agents answer multiple-choice questions, TRUE/FALSE claims and open questions."""
     if not isinstance(question, Question):
         raise TypeError(f"expected a clueweaver Question, got {type(question).__name__}")
-    if question.is_open:
-        raise QuestionError(
-            f"open questions (free-text answers) cannot be answered by ClueWeaver's agents, which answer "
-            f"multiple-choice questions and TRUE/FALSE claims only; give options or a claim: {question.text[:80]!r}"
-        )
+
+
+def evidence_tokens(backend: GenerationBackend) -> Callable[[str], int]:
+    """The tokens an evidence text costs in ``backend``'s prompts (the chat template's fixed
+    overhead of a one-message conversation left out)."""
+    empty = backend.count_tokens([{"role": "user", "content": ""}])
+    return lambda text: backend.count_tokens([{"role": "user", "content": text}]) - empty
+
+
+def evidence_token_budget(backend: GenerationBackend, tokens: int | None) -> tuple[int, Callable[[str], int]] | None:
+    """The packer's ``token_budget`` for a context budget of ``tokens`` (None: the preset's B_c)."""
+    return None if tokens is None else (tokens, evidence_tokens(backend))
 
 
 def reading_limit(narrative: Narrative, max_chapter: int | None, max_paragraph: int | None) -> int:

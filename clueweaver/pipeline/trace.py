@@ -59,7 +59,12 @@ def trace_head(
             "paragraphs": len(narrative),
             "chapters": len(narrative.chapters),
         },
-        "reading_limit": {"max_chapter": limits[0], "max_paragraph": limits[1], "last_paragraph": last},
+        "reading_limit": {
+            "max_chapter": limits[0],  # the chapter's position; its label is how the book numbers it
+            "max_chapter_label": None if limits[0] is None else narrative.chapter_label(limits[0]),
+            "max_paragraph": limits[1],
+            "last_paragraph": last,
+        },
     }
 
 
@@ -80,5 +85,6 @@ def warnings_for(interpretation: Interpretation) -> list[str]:
     if interpretation.calibration_skipped:
         notes.append(f"self-calibration skipped: {interpretation.calibration_skipped}")
     if interpretation.fallback:
-        notes.append(f"no Interpreter output could be read: fallback answer {interpretation.answer} (flagged)")
+        fallback = f"fallback answer {interpretation.answer}" if interpretation.answer else "no answer"
+        notes.append(f"no Interpreter output could be read: {fallback} (flagged)")
     return notes

@@ -1,7 +1,8 @@
 """The self-calibration trigger tau(q): which questions get a second, re-checking Interpreter pass.
 
-Always for TRUE/FALSE claims (one wrong detail flips them); for multiple-choice questions only
-when the wording signals polarity or reasoning risk. Matching is on whole words of the question
+Always for TRUE/FALSE claims (one wrong detail flips them); for multiple-choice and open questions
+only when the wording signals polarity or reasoning risk (a reader may ask for every open answer
+to be re-checked: ``always_kinds``). Matching is on whole words of the question
 text (not its options), case-insensitive: "note", "nothing" and "causeway" do not fire. Negative
 contractions count as "not" ("Why didn't...", "If Ninon hadn't...", "cannot"), because a
 counterfactual or negated question carries the same polarity risk as one spelled with "not".
@@ -51,6 +52,12 @@ def calibration_cues(question: Question, triggers: CalibrationTriggers = DEFAULT
     return {name: cues for name, cues in found.items() if cues}
 
 
-def needs_self_calibration(question: Question, triggers: CalibrationTriggers = DEFAULT_TRIGGERS) -> bool:
-    """tau(q): True for every claim, and for a multiple-choice question whose wording has a cue."""
-    return question.is_claim or bool(calibration_cues(question, triggers))
+ALWAYS_CALIBRATED = ("claim",)  # question kinds re-checked whatever their wording
+
+
+def needs_self_calibration(
+    question: Question, triggers: CalibrationTriggers = DEFAULT_TRIGGERS, always_kinds=ALWAYS_CALIBRATED
+) -> bool:
+    """tau(q): True for every question of ``always_kinds`` (claims), and for any other question
+    (multiple-choice or open) whose wording has a cue."""
+    return question.kind in always_kinds or bool(calibration_cues(question, triggers))

@@ -4,12 +4,16 @@ Small models break the format in predictable ways (capitalised or spaced tags, a
 around the reply, a chatty sentence before it, the final closing tag cut off by the token
 limit), so extraction forgives those; what it cannot read is reported (``format_valid``,
 ``answer_legal``, ``invalid_ids``), never guessed or silently dropped.
+
+Training is strict instead: ``strict_format_problem`` says why a reply is not exactly the two
+tags, and ``parse_finder_strict`` / ``parse_interpreter_strict`` read only such replies as
+well-formed, so no reward pays a reply that inference would have to forgive.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from clueweaver.protocol.question import Question
@@ -31,10 +35,11 @@ class ParseResult:
     """One agent reply, read.
 
     ``format_valid``: a non-empty ``<reason>`` and an ``<answer>`` were found. ``answer_legal``:
-    the answer normalizes to a legal label (YES/NO, a letter of the question, TRUE/FALSE), then
-    in ``answer``. ``cited_ids``: paragraph IDs referenced in the rationale that are allowed (all
-    of them when no allowed set was given), ascending; ``invalid_ids``: the referenced IDs outside
-    the allowed set, and the ends of ranges too long to expand. ``raw``: the reply as received.
+    the answer normalizes to a legal label (YES/NO, a letter of the question, TRUE/FALSE) or, for
+    an open question, to non-empty text, then in ``answer``. ``cited_ids``: paragraph IDs
+    referenced in the rationale that are allowed (all of them when no allowed set was given),
+    ascending; ``invalid_ids``: the referenced IDs outside the allowed set, and the ends of ranges
+    too long to expand. ``raw``: the reply as received.
     """
 
     format_valid: bool
@@ -96,6 +101,8 @@ def _extract(text: str) -> tuple[str | None, str | None]:
 # --- answers ----------------------------------------------------------------------------------
 
 _MARKDOWN = re.compile(r"[*_`]")
+_OPEN_PREFIX = re.compile(r"^(?:(?:the|my)\s+)?(?:final\s+)?answer(?:\s+is)?\s*:\s*", re.IGNORECASE)
+_OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echoed by a confused model
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
 _ANSWER_PREFIX = re.compile(
     r"^(?:(?:the|my)\s+)?(?:final\s+|correct\s+|best\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\-]?\s*",
@@ -163,8 +170,19 @@ def normalize_choice(answer: str, question: Question) -> str | None:
     return letter if letter in question.options else None
 
 
+def normalize_open_answer(answer: str) -> str | None:
+    """A free-text answer on one line, without markdown emphasis, surrounding quotes or an "Answer:"
+    prefix; None when nothing with a letter or a digit is left (an empty or "..." answer)."""
+    text = _clean(_OPEN_PREFIX.sub("", _clean(answer)))
+    if not re.search(r"[^\W_]", text) or _comparable(text) == _comparable(_OPEN_PLACEHOLDER):
+        return None
+    return text
+
+
 def normalize_answer(answer: str, question: Question) -> str | None:
-    """A legal label of ``question`` (a letter or TRUE/FALSE), or None."""
+    """A legal answer of ``question`` (a letter, TRUE/FALSE, or an open question's text), or None."""
+    if question.is_open:
+        return normalize_open_answer(answer)
     return normalize_claim_answer(answer) if question.is_claim else normalize_choice(answer, question)
 
 
@@ -247,8 +265,53 @@ def parse_finder(text: str, allowed_ids: Iterable[int] | None = None) -> ParseRe
 
 
 def parse_interpreter(text: str, question: Question, allowed_ids: Iterable[int] | None = None) -> ParseResult:
-    """An Interpreter reply: an option letter of ``question`` or TRUE/FALSE; ``allowed_ids`` is
-    normally the evidence packet's paragraph IDs."""
+    """An Interpreter reply: an option letter of ``question``, TRUE/FALSE, or an open question's
+    free text; ``allowed_ids`` is normally the evidence packet's paragraph IDs."""
     if not isinstance(question, Question):
         raise TypeError(f"parse_interpreter needs a clueweaver Question, got {type(question).__name__}")
     return _parse(text, lambda answer: normalize_answer(answer, question), allowed_ids)
+
+
+# --- the strict format of training ------------------------------------------------------------
+
+_EXACT_TAGS = ("<reason>", "</reason>", "<answer>", "</answer>")
+
+
+def strict_format_problem(text: str) -> str | None:
+    """Why ``text`` is not exactly ``<reason>...</reason>`` then ``<answer>...</answer>`` (each tag
+    once, lower case, closed, both non-empty, nothing but whitespace around or between them); None
+    when it is. Training pays only such replies (Tables 5 and 6: an unparseable reply earns
+    nothing), while inference reads what it can and records the problem."""
+    raw = text if isinstance(text, str) else ("" if text is None else str(text))
+    tags = list(_ANY_TAG.finditer(raw))
+    if [m.group(0) for m in tags] != list(_EXACT_TAGS):
+        found = ", ".join(m.group(0) for m in tags) or "none"
+        return f"tags {found}; expected {', '.join(_EXACT_TAGS)}, once each, in this order"
+    gaps = {
+        "before <reason>": raw[: tags[0].start()],
+        "between </reason> and <answer>": raw[tags[1].end() : tags[2].start()],
+        "after </answer>": raw[tags[3].end() :],
+    }
+    for where, gap in gaps.items():
+        if gap.strip():
+            return f"text {where}: {gap.strip()[:40]!r}"
+    for name, (opening, closing) in (("reason", tags[:2]), ("answer", tags[2:])):
+        if not raw[opening.end() : closing.start()].strip():
+            return f"empty <{name}>"
+    return None
+
+
+def _strictly(parsed: ParseResult) -> ParseResult:
+    if parsed.format_valid and strict_format_problem(parsed.raw) is not None:
+        return replace(parsed, format_valid=False)
+    return parsed
+
+
+def parse_finder_strict(text: str, allowed_ids: Iterable[int] | None = None) -> ParseResult:
+    """``parse_finder``, with ``format_valid`` only for a reply in the strict format (training)."""
+    return _strictly(parse_finder(text, allowed_ids))
+
+
+def parse_interpreter_strict(text: str, question: Question, allowed_ids: Iterable[int] | None = None) -> ParseResult:
+    """``parse_interpreter``, with ``format_valid`` only for a reply in the strict format (training)."""
+    return _strictly(parse_interpreter(text, question, allowed_ids))

@@ -2,7 +2,10 @@
 ask the model exactly the same thing.
 
 Three families (Finder, Interpreter, the Interpreter's self-calibration pass), each with a
-multiple-choice and a TRUE/FALSE claim instantiation. Every prompt is a system message (the
+multiple-choice, a TRUE/FALSE claim and an open-question instantiation. An open question (a
+free-text answer) reads the multiple-choice Finder prompt word for word, its case shown without
+options; its Interpreter writes a short answer in the same two-field protocol, and its
+self-calibration pass checks every cited paragraph against that answer. Every prompt is a system message (the
 rules and the output format) and a user message (the case). In a Finder prompt everything shared
 by all segments of a question comes first and the segment text last, so a serving engine's
 prefix cache reuses the system message, question and options across the segments.
@@ -82,10 +85,29 @@ Rules:
     + _OUTPUT_FORMAT
 )
 
+_OPEN_DECISION_RULES = """2. Answer the question asked (who, what, when, where, why or how) in a few words or one short sentence: name the specific people, places, objects and events.
+3. Put the answer alone in the answer field, without paragraph IDs; the reason explains it."""
+
+_OPEN_CALIBRATION_SYSTEM = (
+    """You are the Interpreter, re-checking your provisional answer to an open question before it becomes final. You answer an open question about the narrative using only an evidence packet: excerpts chosen from the narrative, in narrative order, each paragraph starting with its ID in square brackets, like [12]. Text between excerpts is left out.
+
+Rules:
+1. Re-read the question: what exactly does it ask (who, what, when, where, why or how)?
+2. Check each paragraph the provisional reason cites, one by one: does it say what the reason claims, and does it support the answer?
+3. Drop every citation of a paragraph that does not support the answer. If the answer rests on such a paragraph, revise the answer from the paragraphs that do support one.
+4. Keep the provisional answer when the cited evidence supports it; add a supporting paragraph the provisional reason missed only when it decides the answer.
+5. Give the final reason with the IDs of the supporting paragraphs only, like [12] or [12, 14], and the specific detail they give. Keep the answer short (a few words or one sentence) and always commit to one.
+
+"""
+    + _OUTPUT_FORMAT
+)
+OPEN_ANSWER_FORMAT = "<answer>a short free-text answer</answer>"
+
 _FINDER_TASK = {"mcq": "answer the question or choose between its options", "claim": "verify or refute the claim"}
 _INTERPRETER_TASK = {
     "mcq": "answer a multiple-choice question about the narrative",
     "claim": "decide whether a claim about the narrative is TRUE or FALSE",
+    "open": "answer an open question about the narrative in a few words or one short sentence",
 }
 _SUBJECT = {"mcq": "question", "claim": "claim"}
 _POLARITY = {
@@ -103,6 +125,7 @@ _INTERPRETER_USER = "{case}\n\nEvidence packet:\n{packet}\n\n"
 _CLOSING = {
     "mcq": "Answer the question above from the evidence packet.",
     "claim": "Judge the claim above from the evidence packet.",
+    "open": "Answer the question above from the evidence packet.",
 }
 _CALIBRATION_CLOSING = (
     "Provisional output:\n{provisional}\n\nRe-check the provisional answer and give the final output."
@@ -110,7 +133,7 @@ _CALIBRATION_CLOSING = (
 
 
 def _build_templates() -> dict[tuple[str, str], PromptTemplate]:
-    """The six templates, keyed by (family, question kind). ``{answer_format}`` stays a field of
+    """The nine templates, keyed by (family, question kind). ``{answer_format}`` stays a field of
     the system message because the Interpreter's answer line lists the question's own labels."""
     templates = {}
     for kind in ("mcq", "claim"):
@@ -132,6 +155,15 @@ def _build_templates() -> dict[tuple[str, str], PromptTemplate]:
             ),
             _INTERPRETER_USER + _CALIBRATION_CLOSING,
         )
+    keep = {"answer_format": "{answer_format}"}
+    templates["finder", "open"] = templates["finder", "mcq"]  # the Finder's prompt, unchanged
+    templates["interpreter", "open"] = PromptTemplate(
+        _INTERPRETER_SYSTEM.format(task=_INTERPRETER_TASK["open"], decision_rules=_OPEN_DECISION_RULES, **keep),
+        _INTERPRETER_USER + _CLOSING["open"],
+    )
+    templates["calibration", "open"] = PromptTemplate(
+        _OPEN_CALIBRATION_SYSTEM.format(**keep), _INTERPRETER_USER + _CALIBRATION_CLOSING
+    )
     return templates
 
 
@@ -139,16 +171,20 @@ TEMPLATES = _build_templates()
 
 
 def answer_format(question: Question) -> str:
-    """The Interpreter's answer line: ``<answer>A/B/C/D</answer>`` (the question's own labels) or
-    ``<answer>TRUE or FALSE</answer>``."""
+    """The Interpreter's answer line: ``<answer>A/B/C/D</answer>`` (the question's own labels),
+    ``<answer>TRUE or FALSE</answer>`` or, for an open question, a free-text placeholder."""
+    if question.is_open:
+        return OPEN_ANSWER_FORMAT
     choices = " or ".join(question.labels) if question.is_claim else "/".join(question.labels)
     return f"<answer>{choices}</answer>"
 
 
 def render_case(question: Question) -> str:
-    """The question with one "(X) option" line per option, or the claim."""
+    """The question with one "(X) option" line per option, the claim, or the open question alone."""
     if question.is_claim:
         return f"Claim: {question.text.strip()}"
+    if question.is_open:
+        return f"Question: {question.text.strip()}"
     options = "\n".join(f"({label}) {' '.join(text.split())}" for label, text in question.options.items())
     return f"Question: {question.text.strip()}\nOptions:\n{options}"
 

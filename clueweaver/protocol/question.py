@@ -1,7 +1,8 @@
-"""What is asked: a multiple-choice question or a TRUE/FALSE claim, with its answer space.
+"""What is asked: a multiple-choice question, a TRUE/FALSE claim, or an open question.
 
-An "open" question (free-text answer, e.g. GutenQA) has no answer space: benchmarks keep it for
-retrieval diagnostics and evidence labels, and no agent is asked to answer it.
+An "open" question (free-text answer, e.g. GutenQA, NarrativeQA) has no answer space: the
+Interpreter answers it in a few words with a paragraph-cited reason, and evaluation scores the
+answer against reference answers instead of a label.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class QuestionError(ClueWeaverError, ValueError):
 
 @dataclass(frozen=True)
 class Question:
-    """``kind`` is "mcq" (options A-D), "claim" (TRUE/FALSE) or "open" (no answer space).
+    """``kind`` is "mcq" (options A-D), "claim" (TRUE/FALSE) or "open" (a free-text answer).
     Frozen so it can key caches."""
 
     text: str

@@ -8,36 +8,65 @@ all components of an agent (their sum is the total), never both, or the reward c
 component given with weight 0 is only logged. No model output makes a reward raise; a malformed
 dataset column raises a ValueError naming the column and the row.
 
-Qualitative components, precisely:
-- Finder negative-rationale quality (verdict NO on a non-evidence segment): nothing when the
-  rationale cites any paragraph ID; otherwise it must be non-trivial (``negative_min_words``
-  words, ``negative_min_distinct_words`` of them distinct) to earn anything; a non-trivial
-  rationale earns ``1 - negative_cue_share`` of the credit, and all of it when it also states why
-  the segment is irrelevant (a phrase of ``negative_cue_phrases``: "does not mention",
-  "unrelated", ...; whole words, "doesn't" counts as "does not").
-- Finder compact-ID bonus: every gold ID cited and at most ``compact_max_extra_ids`` other IDs
-  (invalid ones included).
-- Length calibration (both agents): a piecewise-linear score of the rationale's word count,
-  rising from 0 words to the band's ``full_from``, 1 up to ``full_to``, falling to 0 at ``zero_at``.
-- Interpreter hedging: a phrase of ``hedging_phrases`` anywhere in the rationale.
-- Interpreter specificity: the rationale contains a quoted phrase (4+ characters), a number (not
-  a paragraph reference) or a named entity (a capitalized word that the evidence also uses in
-  mid-sentence, which is how names look in running text) that appears in the evidence.
+Format (both tables, rows "Format" and "Unparseable output"): a reply earns anything only in the
+strict format of ``clueweaver.protocol.parse.strict_format_problem``: exactly ``<reason>...</reason>``
+then ``<answer>...</answer>``, each tag once and closed, nothing but whitespace around them. A reply
+cut before ``</answer>``, with chat around the tags, in a code fence or with a tag twice earns 0
+everywhere. (Inference stays tolerant and records off-format replies; training pays only the format
+it asks for.)
+
+Cost: TRL calls one function per component, each with the whole batch. The functions of one
+registry share a cache of scored (completion, row) pairs, so each completion is parsed and scored
+once per step whichever functions ask, and what is extracted from an evidence text is computed once
+per text (``clueweaver.protocol.details``). ``python train/experiments/reward_cost.py`` measures it.
+
+Finder, precisely:
+- A gold-bearing row (label YES) must carry its ``gold_ids``, inside the segment's ``allowed_ids``
+  when those are given; without them a correct YES could earn at most 2.75, less than the 3.25 of
+  a correct NO, and the reward would favour NO: such a row raises a ValueError naming it (and
+  ``clueweaver.training`` refuses such data before training, naming every row).
+- Negative-rationale quality (verdict NO on a non-evidence segment): nothing when the rationale
+  cites any paragraph ID; otherwise it must be non-trivial (``negative_min_words`` words,
+  ``negative_min_distinct_words`` of them distinct) to earn anything; a non-trivial rationale earns
+  ``1 - negative_cue_share`` of the credit, and all of it when it also states why the segment is
+  irrelevant (a phrase of ``negative_cue_phrases``: "does not mention", "unrelated", ...; whole
+  words, "doesn't" counts as "does not").
+- ID F1 and the compact-ID bonus count cited IDs outside the segment as cited (false positives);
+  the bonus needs every gold ID cited and at most ``compact_max_extra_ids`` other IDs.
+- Length calibration ("up to" 0.25): a piecewise-linear score of the rationale's word count, rising
+  from 0 words to the band's ``full_from``, 1 up to ``full_to``, falling to 0 at ``zero_at``.
+
+Interpreter, precisely, with our choices where Table 6 is ambiguous:
+- Bonuses (hard case, ID use, length, specificity) pay only with a correct answer.
+- Penalties (invalid ID, hedging) apply whatever the answer: a wrong answer that also cites
+  paragraphs outside the packet or hedges is worse than a plain wrong answer. Every well-formed
+  reply still scores above an unparseable one (floor 1.0 - 0.3 - 0.4 = 0.3 > 0).
+- Paragraph-ID use (+0.3) needs a known allowed set (the packet's ``allowed_ids``): at least one
+  cited ID, all inside it. A rationale that mixes valid and invalid IDs earns no ID-use bonus and
+  takes the invalid-ID penalty. Without an allowed set neither the bonus nor the penalty applies
+  (nothing can be checked).
+- Rationale length is a flat +0.2 ("+0.2" in the table, where the Finder's row says "up to"): paid
+  when the rationale has ``length_min_words`` to ``length_max_words`` words.
+- Hedging: a phrase of ``hedging_phrases`` anywhere in the rationale.
+- Specificity: the rationale contains a quoted phrase, a number or a name that the evidence
+  contains (see ``clueweaver.protocol.details``: names in running text, after a title or at a
+  sentence start).
 """
 
 from __future__ import annotations
 
-import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from functools import partial
+from typing import Any, Callable, Hashable, Iterable
 
+from clueweaver.protocol.details import specific_details
 from clueweaver.protocol.parse import (
     FINDER_LABELS,
     ParseResult,
     normalize_answer,
-    parse_finder,
-    parse_interpreter,
-    reference_spans,
+    parse_finder_strict,
+    parse_interpreter_strict,
 )
 from clueweaver.protocol.question import OPTION_LABELS, Question
 from clueweaver.protocol.text import find_phrases, words
@@ -121,14 +150,19 @@ class InterpreterRewardConfig:
     correct_mcq: float = 2.5  # row "Correct answer (multiple choice)"
     correct_claim: float = 1.5  # row "Correct answer (claim)"
     hard: float = 0.5  # row "Hard-case bonus" (items flagged hard)
-    id_use: float = 0.3  # row "Paragraph-ID use" (cites IDs, all from the supplied evidence)
-    length: float = 0.2  # row "Rationale length"
-    length_band: LengthBand = field(default_factory=lambda: LengthBand(full_from=15, full_to=120, zero_at=220))
+    id_use: float = 0.3  # row "Paragraph-ID use" (cites IDs, all from the supplied evidence, which must be known)
+    length: float = 0.2  # row "Rationale length" (+0.2, flat)
+    length_min_words: int = 15  # row "Rationale length": our reading of a concise rationale (two to five sentences)
+    length_max_words: int = 120
     specificity: float = 0.3  # row "Specificity"
     specificity_min_quote_chars: int = 4  # row "Specificity": shortest quoted phrase that counts
     invalid_id_penalty: float = -0.3  # row "Invalid paragraph ID" (when the allowed set is known)
     hedging_penalty: float = -0.4  # row "Hedging"
     hedging_phrases: tuple[str, ...] = HEDGING_PHRASES  # row "Hedging"
+
+    def __post_init__(self) -> None:
+        if not 0 < self.length_min_words <= self.length_max_words:
+            raise ValueError(f"length needs 0 < length_min_words <= length_max_words, got {self}")
 
     @property
     def max_total(self) -> float:
@@ -170,6 +204,20 @@ def negative_rationale_quality(parsed: ParseResult, config: FinderRewardConfig) 
     return (1 - config.negative_cue_share) + config.negative_cue_share * states_why
 
 
+def check_finder_gold(label: str, gold_ids: Iterable[int], allowed_ids: Iterable[int] | None) -> str | None:
+    """Why a Finder row's gold IDs cannot pay its reward (None when they can): a YES row needs its
+    gold IDs, inside the segment when the segment's IDs are known."""
+    if label != "YES":
+        return None
+    gold = set(gold_ids)
+    if not gold:
+        return "a YES row needs its gold_ids (the evidence paragraphs in the segment)"
+    outside = sorted(gold - set(allowed_ids)) if allowed_ids is not None else []
+    if outside:
+        return f"gold_ids {outside} are outside the segment's allowed_ids"
+    return None
+
+
 def finder_reward_components(
     completion: str,
     *,
@@ -179,63 +227,33 @@ def finder_reward_components(
     config: FinderRewardConfig = FinderRewardConfig(),
 ) -> dict[str, float]:
     """The Finder reward of one reply, by component. ``label``: YES for a gold-bearing segment, NO
-    for a non-evidence one; ``gold_ids``: the gold paragraphs; ``allowed_ids``: the segment's."""
+    for a non-evidence one; ``gold_ids``: the gold paragraphs (required with YES); ``allowed_ids``:
+    the segment's."""
     if label not in FINDER_LABELS:
         raise ValueError(f"a Finder label is YES or NO, got {label!r}")
+    gold = set(gold_ids)
+    allowed = None if allowed_ids is None else list(allowed_ids)
+    problem = check_finder_gold(label, gold, allowed)
+    if problem:
+        raise ValueError(problem)
     scores = dict.fromkeys(FINDER_COMPONENTS, UNPARSEABLE_REWARD)
-    parsed = parse_finder(completion, allowed_ids)
+    parsed = parse_finder_strict(completion, allowed)
     if not _usable(parsed):
         return scores
     scores["format"] = config.format_valid
     if parsed.answer != label:  # a missed positive or a YES on a negative: format reward only
         return scores
     if label == "YES":
-        gold = set(gold_ids)
         cited = set(parsed.cited_ids) | set(parsed.invalid_ids)
         scores["verdict"] = config.positive_yes
         scores["id_f1"] = config.id_f1_weight * id_f1(cited, gold)
-        compact = bool(gold) and gold <= cited and len(cited - gold) <= config.compact_max_extra_ids
+        compact = gold <= cited and len(cited - gold) <= config.compact_max_extra_ids
         scores["compact_ids"] = config.compact_ids * compact
     else:
         scores["verdict"] = config.negative_no
         scores["negative_rationale"] = config.negative_rationale * negative_rationale_quality(parsed, config)
     scores["length"] = config.length * config.length_band.score(len(words(parsed.rationale)))
     return scores
-
-
-_QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d|\u2018([^\u2019]+)\u2019')
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?!\w)")
-_CAPITALIZED = r"[A-Z][a-z]+(?:['\u2019-][A-Za-z]+)*"
-_NAME = re.compile(r"\b" + _CAPITALIZED)
-# A capitalized word right after a lower-case word or a comma: a name, not a sentence opening.
-_NAME_IN_RUNNING_TEXT = re.compile(r"(?:\b[a-z][\w'-]*[,;:]?|[,;:])\s+(" + _CAPITALIZED + ")")
-
-
-def _without_references(text: str) -> str:
-    """``text`` with paragraph references blanked out, so "[12]" is not a specific number."""
-    for start, end in reference_spans(text):
-        text = text[:start] + " " * (end - start) + text[end:]
-    return text
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
-def specific_details(rationale: str, evidence: str, min_quote_chars: int = 4) -> list[str]:
-    """The quoted phrases, numbers and named entities of ``rationale`` that the evidence contains."""
-    evidence_flat = _flat(evidence)
-    details = [
-        quote
-        for groups in _QUOTED.findall(rationale)
-        for quote in groups
-        if len(quote.strip()) >= min_quote_chars and re.search(r"[^\W\d_]", quote) and _flat(quote) in evidence_flat
-    ]
-    evidence_numbers = set(_NUMBER.findall(_without_references(evidence)))
-    details += [n for n in _NUMBER.findall(_without_references(rationale)) if n in evidence_numbers]
-    evidence_names = set(_NAME_IN_RUNNING_TEXT.findall(evidence))
-    details += [name for name in _NAME.findall(rationale) if name in evidence_names]
-    return details
 
 
 def interpreter_reward_components(
@@ -255,7 +273,7 @@ def interpreter_reward_components(
         raise ValueError(f"gold answer {answer!r} is not a legal answer of a {question.kind} question")
     scores = dict.fromkeys(INTERPRETER_COMPONENTS, UNPARSEABLE_REWARD)
     allowed = None if allowed_ids is None else list(allowed_ids)
-    parsed = parse_interpreter(completion, question, allowed)
+    parsed = parse_interpreter_strict(completion, question, allowed)
     if not _usable(parsed):
         return scores
     scores["format"] = config.format_valid
@@ -267,8 +285,9 @@ def interpreter_reward_components(
         return scores
     scores["correct"] = config.correct_claim if question.is_claim else config.correct_mcq
     scores["hard"] = config.hard * bool(hard)
-    scores["id_use"] = config.id_use * bool(parsed.cited_ids and not parsed.invalid_ids)
-    scores["length"] = config.length * config.length_band.score(len(words(parsed.rationale)))
+    scores["id_use"] = config.id_use * bool(allowed is not None and parsed.cited_ids and not parsed.invalid_ids)
+    rationale_words = len(words(parsed.rationale))
+    scores["length"] = config.length * (config.length_min_words <= rationale_words <= config.length_max_words)
     details = specific_details(parsed.rationale, evidence, config.specificity_min_quote_chars)
     scores["specificity"] = config.specificity * bool(details)
     return scores
@@ -325,7 +344,8 @@ def _column(columns: dict, name: str, size: int, default: Any = _REQUIRED) -> li
     return list(values)
 
 
-def _finder_label(value: Any, row: int) -> str:
+def finder_label(value: Any, row: int) -> str:
+    """A dataset row's Finder label as YES or NO (from YES/NO in any case, or a bool)."""
     if isinstance(value, bool):
         return "YES" if value else "NO"
     if isinstance(value, str) and value.strip().upper() in ("YES", "NO"):
@@ -372,68 +392,154 @@ def _interpreter_question(question_text: Any, options: Any, kind: Any, row: int)
         raise ValueError(f"row {row}: columns 'answer_kind'/'options' do not make a question: {exc}") from None
 
 
-def finder_batch_components(prompts, completions, config: FinderRewardConfig, columns: dict) -> list[dict[str, float]]:
-    """Component scores of a TRL batch; columns ``label`` (YES/NO), optional ``gold_ids``, ``allowed_ids``."""
+class ScoreCache:
+    """Component scores of recently scored replies, keyed by the reply and every column its score
+    reads; the least recently used go first beyond ``size``. The functions of one registry share
+    one, so each completion of a step is scored once whichever functions TRL calls.
+
+    TRL passes the very same batch (the same list objects) to every reward function of a step, so
+    ``batch`` also hands back the previous call's rows when a call brings the same objects and the
+    same completion texts, without building a key per row."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self.scored = 0  # replies actually scored (cache misses)
+        self._scores: OrderedDict[Hashable, dict[str, float]] = OrderedDict()
+        self._last_batch: tuple[tuple, list[str], list[dict[str, float]]] | None = None
+
+    def batch(
+        self, objects: tuple, texts: list[str], compute: Callable[[], list[dict[str, float]]]
+    ) -> list[dict[str, float]]:
+        """The rows of the previous call when ``objects`` (the prompts and the columns read) are the
+        same objects and ``texts`` the same completion texts; otherwise ``compute()``."""
+        last = self._last_batch
+        if last is not None and len(last[0]) == len(objects) and all(a is b for a, b in zip(last[0], objects)):
+            if last[1] == texts:
+                return last[2]
+        rows = compute()
+        self._last_batch = (objects, texts, rows)
+        return rows
+
+    def score(self, key: Hashable, compute: Callable[[], dict[str, float]]) -> dict[str, float]:
+        try:
+            scores = self._scores.get(key)
+        except TypeError:  # a malformed column (a list in a list): scoring names it
+            return compute()
+        if scores is not None:
+            self._scores.move_to_end(key)
+            return scores
+        scores = compute()
+        self.scored += 1
+        self._scores[key] = scores
+        if len(self._scores) > self.size:
+            self._scores.popitem(last=False)
+        return scores
+
+
+def _score_row(cache: ScoreCache | None, key: Hashable, compute: Callable[[], dict[str, float]]) -> dict[str, float]:
+    return compute() if cache is None else cache.score(key, compute)
+
+
+def _key_part(value: Any) -> Hashable:
+    """A hashable stand-in of a flat column value (a list or a dict as a tuple)."""
+    if isinstance(value, dict):
+        return tuple(value.items())
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _naming_row(row: int, score: Callable[..., dict[str, float]], *args, **kwargs) -> dict[str, float]:
+    try:
+        return score(*args, **kwargs)
+    except ValueError as exc:  # a bad gold label or answer: name the row
+        raise ValueError(f"row {row}: {exc}") from None
+
+
+def _finder_row(row: int, text: str, label: Any, gold: Any, allowed: Any, config) -> dict[str, float]:
+    """One row's scores from its raw columns (checked here, so a cached row is not checked again)."""
+    return _naming_row(
+        row,
+        finder_reward_components,
+        text,
+        label=finder_label(label, row),
+        gold_ids=_ids(gold, "gold_ids", row) or (),
+        allowed_ids=_ids(allowed, "allowed_ids", row),
+        config=config,
+    )
+
+
+def finder_batch_components(
+    prompts, completions, config: FinderRewardConfig, columns: dict, cache: ScoreCache | None = None
+) -> list[dict[str, float]]:
+    """Component scores of a TRL batch; columns ``label`` (YES/NO), ``gold_ids`` (required with
+    YES), optional ``allowed_ids``."""
     size = len(completions)
     labels = _column(columns, "label", size)
     gold = _column(columns, "gold_ids", size, None)
     allowed = _column(columns, "allowed_ids", size, None)
-    return [
-        finder_reward_components(
-            completion_text(completion),
-            label=_finder_label(labels[row], row),
-            gold_ids=_ids(gold[row], "gold_ids", row) or (),
-            allowed_ids=_ids(allowed[row], "allowed_ids", row),
-            config=config,
-        )
-        for row, completion in enumerate(completions)
-    ]
+    rows = []
+    for row, completion in enumerate(completions):
+        text = completion_text(completion)
+        key = (text, labels[row], _key_part(gold[row]), _key_part(allowed[row]))
+        compute = partial(_finder_row, row, text, labels[row], gold[row], allowed[row], config)
+        rows.append(_score_row(cache, key, compute))
+    return rows
+
+
+def _interpreter_row(row: int, text: str, columns: dict[str, Any], evidence: str, config) -> dict[str, float]:
+    """One row's scores from its raw columns (checked here, so a cached row is not checked again)."""
+    return _naming_row(
+        row,
+        interpreter_reward_components,
+        text,
+        question=_interpreter_question(columns["question"], columns["options"], columns["answer_kind"], row),
+        answer=columns["answer"],
+        allowed_ids=_ids(columns["allowed_ids"], "allowed_ids", row),
+        hard=_flag(columns["hard"], "hard", row),
+        evidence=evidence,
+        config=config,
+    )
+
+
+_INTERPRETER_COLUMNS = {"answer": _REQUIRED, "answer_kind": None, "options": None, "question": None}
+_INTERPRETER_COLUMNS.update({"allowed_ids": None, "hard": False, "evidence": None})
 
 
 def interpreter_batch_components(
-    prompts, completions, config: InterpreterRewardConfig, columns: dict
+    prompts, completions, config: InterpreterRewardConfig, columns: dict, cache: ScoreCache | None = None
 ) -> list[dict[str, float]]:
     """Component scores of a TRL batch; columns ``answer``, ``answer_kind`` (mcq/claim; inferred
     from ``options`` when absent), ``options``, optional ``question``, ``allowed_ids``, ``hard``,
     ``evidence`` (the packet text; the prompt's last user message when absent)."""
     size = len(completions)
-    answers = _column(columns, "answer", size)
-    kinds = _column(columns, "answer_kind", size, None)
-    options = _column(columns, "options", size, None)
-    texts = _column(columns, "question", size, None)
-    allowed = _column(columns, "allowed_ids", size, None)
-    hard = _column(columns, "hard", size, False)
-    evidence = _column(columns, "evidence", size, None)
+    values = {name: _column(columns, name, size, default) for name, default in _INTERPRETER_COLUMNS.items()}
     prompts = list(prompts) if prompts is not None and len(prompts) == size else [None] * size
     rows = []
     for row, completion in enumerate(completions):
-        question = _interpreter_question(texts[row], options[row], kinds[row], row)
-        allowed_ids, is_hard = _ids(allowed[row], "allowed_ids", row), _flag(hard[row], "hard", row)
-        try:
-            scores = interpreter_reward_components(
-                completion_text(completion),
-                question=question,
-                answer=answers[row],
-                allowed_ids=allowed_ids,
-                hard=is_hard,
-                evidence=evidence[row] if evidence[row] is not None else _prompt_text(prompts[row]),
-                config=config,
-            )
-        except ValueError as exc:  # a bad gold answer: name the row
-            raise ValueError(f"row {row}: {exc}") from None
-        rows.append(scores)
+        text = completion_text(completion)
+        row_columns = {name: column[row] for name, column in values.items()}
+        evidence = row_columns.pop("evidence")
+        packet = evidence if evidence is not None else _prompt_text(prompts[row])
+        key = (text, packet, *(_key_part(v) for v in row_columns.values()))
+        rows.append(_score_row(cache, key, partial(_interpreter_row, row, text, row_columns, packet, config)))
     return rows
 
 
 RewardFunc = Callable[..., list[float]]
+# The dataset columns each batch scorer reads.
+BATCH_COLUMNS = {
+    finder_batch_components: ("label", "gold_ids", "allowed_ids"),
+    interpreter_batch_components: tuple(_INTERPRETER_COLUMNS),
+}
 
 
-def _reward_func(name: str, batch: Callable, config: Any, component: str | None) -> RewardFunc:
+def _reward_func(name: str, batch: Callable, config: Any, cache: ScoreCache, component: str | None) -> RewardFunc:
     """A TRL reward function named ``name`` (TRL logs it under that name): one component of
-    ``batch``'s scores, or their sum when ``component`` is None."""
+    ``batch``'s scores, or their sum when ``component`` is None; scored through ``cache``."""
 
     def reward(prompts=None, completions=(), **columns) -> list[float]:
-        rows = batch(prompts, completions, config, columns)
+        objects = (prompts, *(columns.get(name) for name in BATCH_COLUMNS[batch]))
+        texts = [completion_text(c) for c in completions]
+        rows = cache.batch(objects, texts, lambda: batch(prompts, completions, config, columns, cache))
         return [sum(row.values()) if component is None else row[component] for row in rows]
 
     reward.__name__ = reward.__qualname__ = name
@@ -446,15 +552,17 @@ def build_reward_funcs(
     finder: FinderRewardConfig = FinderRewardConfig(), interpreter: InterpreterRewardConfig = InterpreterRewardConfig()
 ) -> dict[str, RewardFunc]:
     """Registry of TRL reward functions for the given configs: ``finder_<component>``,
-    ``finder_total``, ``interpreter_<component>``, ``interpreter_total``."""
+    ``finder_total``, ``interpreter_<component>``, ``interpreter_total``; an agent's functions
+    share one ``ScoreCache``."""
     funcs = {}
     for agent, batch, config, components in (
         ("finder", finder_batch_components, finder, FINDER_COMPONENTS),
         ("interpreter", interpreter_batch_components, interpreter, INTERPRETER_COMPONENTS),
     ):
-        for component in components:
-            funcs[f"{agent}_{component}"] = _reward_func(f"{agent}_{component}", batch, config, component)
-        funcs[f"{agent}_total"] = _reward_func(f"{agent}_total", batch, config, None)
+        cache = ScoreCache()
+        for component in (*components, None):
+            name = f"{agent}_{component or 'total'}"
+            funcs[name] = _reward_func(name, batch, config, cache, component)
     return funcs
 
 

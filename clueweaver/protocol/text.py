@@ -1,4 +1,5 @@
-"""Word-level text matching shared by the parser, the self-calibration trigger and the rewards.
+"""Word-level text matching shared by the parser, the self-calibration trigger and the rewards, and
+the token F1 of a free-text answer against references (open-answer rewards and evaluation).
 
 Cue words ("not", "irrelevant", "cannot determine") must match whole words only: "note" is not
 "not" and "causeway" is not "cause". Negative contractions are spelled out first, so "didn't"
@@ -8,7 +9,10 @@ and "cannot" match the cue "not" and "doesn't mention" matches "does not mention
 from __future__ import annotations
 
 import re
+import string
+from collections import Counter
 from functools import lru_cache
+from typing import Sequence
 
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
 _IRREGULAR_NEGATIONS = re.compile(r"\b(?:can't|cannot|won't)\b")
@@ -51,3 +55,28 @@ def find_phrases(text: str, phrases: tuple[str, ...]) -> list[str]:
 def words(text: str) -> list[str]:
     """Words of ``text`` (letters and digits, inner apostrophes kept), as written."""
     return _WORD.findall(str(text))
+
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+def normalize_answer_text(text: str) -> str:
+    """SQuAD's answer normalization: lower case, no punctuation, no articles, single spaces."""
+    return " ".join(_ARTICLES.sub(" ", str(text).lower().translate(_PUNCTUATION)).split())
+
+
+def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
+    common = sum((Counter(prediction_tokens) & Counter(reference_tokens)).values())
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(prediction_tokens), common / len(reference_tokens)
+    return 2 * precision * recall / (precision + recall)
+
+
+def token_f1(prediction: str, references: Sequence[str]) -> float:
+    """The best SQuAD token F1 of ``prediction`` against any reference (0 for an empty answer)."""
+    tokens = normalize_answer_text(prediction).split()
+    if not tokens or not references:
+        return 0.0
+    return max(_f1(tokens, normalize_answer_text(reference).split() or [""]) for reference in references)

@@ -1,8 +1,9 @@
 """Paragraph retrieval: BM25, dense encoders, rank fusion and an on-disk index cache.
 
 ``lexical`` (tokenizer, stemmer, document-term matrix, BM25), ``dense`` (encoders and
-``load_encoder``), ``fusion`` (reciprocal rank and weighted score fusion) and ``index`` (the
-per-book ``RetrievalIndex``, ``build_index``/``get_index`` and the disk cache). Rankings are lists of
+``load_encoder``), ``fusion`` (reciprocal rank and weighted score fusion), ``ranking`` (which
+queries a question asks and how the signals are smoothed and fused: ``RankingConfig``) and
+``index`` (the per-book ``RetrievalIndex``, ``build_index``/``get_index`` and the disk cache). Rankings are lists of
 ``(paragraph_id, score)``, best first. The public names are importable from this package; code
 that patches one (a test) patches the submodule that owns it.
 """
@@ -20,7 +21,6 @@ from clueweaver.retrieval.fusion import RRF_K, ranking_from_scores, reciprocal_r
 from clueweaver.retrieval.index import (
     CACHE_FORMAT,
     PROGRESS_CHUNK,
-    RankingConfig,
     RetrievalIndex,
     atomic_write,
     book_cache_dir,
@@ -29,6 +29,7 @@ from clueweaver.retrieval.index import (
     get_index,
 )
 from clueweaver.retrieval.lexical import STOP_WORDS, BM25Index, TermMatrix, tokenize
+from clueweaver.retrieval.ranking import RankingConfig, joined_query
 
 __all__ = [
     "CACHE_FORMAT",
@@ -47,6 +48,7 @@ __all__ = [
     "build_index",
     "default_cache_dir",
     "get_index",
+    "joined_query",
     "load_encoder",
     "offline_minilm_path",
     "ranking_from_scores",

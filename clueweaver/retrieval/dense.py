@@ -8,7 +8,6 @@ its vectors in the disk cache.
 from __future__ import annotations
 
 import importlib.util
-import warnings
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, Sequence
@@ -155,29 +154,38 @@ class BGEM3Encoder:
         return _normalize_rows(output["dense_vecs"])
 
 
+def gpu_available() -> bool:
+    """A CUDA device torch can use (torch is imported only when FlagEmbedding is installed, so a
+    CPU-only install pays nothing for the check)."""
+    if importlib.util.find_spec("FlagEmbedding") is None or importlib.util.find_spec("torch") is None:
+        return False
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def auto_encoder(device: str | None = None) -> DenseEncoder | None:
+    """The default dense encoder: BGE-M3 where a GPU and FlagEmbedding are there, else none (BM25
+    with feedback). On the tuning set the offline MiniLM added no recall to the fused ranking at any
+    weight (docs/retrieval.md) while costing about a minute per novel on two CPU cores, so a CPU
+    reads with BM25 alone unless ``minilm`` (or another encoder) is asked for by name."""
+    if (device is None or device.startswith("cuda")) and gpu_available():
+        return BGEM3Encoder("BAAI/bge-m3", devices=device)
+    return None
+
+
 @lru_cache(maxsize=4)
 def load_encoder(spec: str | DenseEncoder | None = "auto", *, device: str | None = None) -> DenseEncoder | None:
-    """``"auto"``: the offline MiniLM when installed, else None (BM25 alone, with a warning).
-    ``"none"``/None: BM25 alone. ``"bge-m3"`` or ``"bge-m3:PATH"``: BGE-M3 via FlagEmbedding.
-    Anything else: a sentence-transformers model name or path. Encoders are shared within a
-    process, so the model weights load once."""
+    """``"auto"``: BGE-M3 on a GPU, BM25 alone elsewhere (``auto_encoder``). ``"none"``/None: BM25
+    alone. ``"bge-m3"`` or ``"bge-m3:PATH"``: BGE-M3 via FlagEmbedding. ``"minilm"``: the offline
+    all-MiniLM-L6-v2. Anything else: a sentence-transformers model name or path. Encoders are
+    shared within a process, so the model weights load once."""
     if spec is None or spec == "none":
         return None
     if not isinstance(spec, str):
         return spec
     if spec == "auto":
-        path = offline_minilm_path()
-        if path is None:
-            warnings.warn(
-                "no dense encoder is installed (pip install 'clueweaver[offline]' or FlagEmbedding); using BM25 alone"
-            )
-            return None
-        try:
-            import sentence_transformers  # noqa: F401
-        except ImportError:
-            warnings.warn("sentence-transformers is not installed; using BM25 alone")
-            return None
-        return SentenceTransformerEncoder(path, device=device)
+        return auto_encoder(device)
     if spec in ("minilm", "all-MiniLM-L6-v2"):
         path = offline_minilm_path()
         if path is None:

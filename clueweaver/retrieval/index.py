@@ -21,9 +21,19 @@ from typing import Callable, Sequence
 import numpy as np
 
 from clueweaver.narrative import Narrative
+from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, load_encoder
 from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion, weighted_score_fusion
 from clueweaver.retrieval.lexical import BM25Index, TermMatrix, tokenize
+from clueweaver.retrieval.ranking import (
+    RankingConfig,
+    aspect_queries,
+    joined_query,
+    lexical_queries,
+    names_in,
+    reserve_first,
+    smooth,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,44 +67,6 @@ def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
 
 
-@dataclass(frozen=True)
-class RankingConfig:
-    """How the fused ranking is made; defaults chosen on the project's multi-hop checks
-    (docs/retrieval.md shows the measurements).
-
-    - ``smoothing``: each paragraph also earns this share of its neighbours' scores, because the
-      evidence of a scene spans adjacent paragraphs and a pronoun-only paragraph sits next to the
-      one that names the character.
-    - ``feedback_docs`` / ``feedback_terms`` / ``feedback_weight``: pseudo-relevance feedback. The
-      most distinctive words of the best lexical hits form a second query, which reaches the second
-      hop of a multi-hop question (the place or person the first hop names).
-    - ``dense_weight``: weight of the dense ranking in the fusion. With the offline MiniLM encoder,
-      every weight from 0.2 to 1.0 lowered multi-hop segment recall a little below BM25 alone (0.65
-      at 0.3, 0.64 at 1.0, against 0.68) while raising GutenQA packet recall, so the dense signal
-      gets a small weight. BGE-M3 could not be measured offline; raise the weight if it helps.
-    """
-
-    fusion: str = "rrf"  # or "weighted"
-    smoothing: float = 0.2
-    feedback_docs: int = 10
-    feedback_terms: int = 15
-    feedback_weight: float = 0.6
-    dense_weight: float = 0.3
-
-    def __post_init__(self) -> None:
-        if self.fusion not in ("rrf", "weighted"):
-            raise ValueError(f"unknown fusion {self.fusion!r}; use 'rrf' or 'weighted'")
-
-
-def _smooth(scores: np.ndarray, share: float) -> np.ndarray:
-    if share <= 0 or len(scores) < 2:
-        return scores
-    smoothed = scores.copy()
-    smoothed[1:] += share * scores[:-1]
-    smoothed[:-1] += share * scores[1:]
-    return smoothed
-
-
 @dataclass
 class RetrievalIndex:
     """BM25 and (optionally) dense vectors over one narrative's paragraphs."""
@@ -114,50 +86,54 @@ class RetrievalIndex:
         vectors = self.encoder.encode(list(queries), is_query=True)
         return [self.embeddings @ v for v in vectors]
 
-    def feedback_terms(self, lexical: np.ndarray, queries: Sequence[str]) -> list[str]:
-        """The highest summed-idf terms of the top lexical hits that the queries do not contain."""
-        config = self.config
-        if config.feedback_docs <= 0 or config.feedback_terms <= 0 or not lexical.any():
-            return []
+    def distinctive_terms(self, docs: Sequence[int], queries: Sequence[str], count: int) -> list[str]:
+        """The ``count`` terms of ``docs`` with the highest summed idf that the queries do not contain."""
         matrix, idf = self.bm25.matrix, self.bm25.idf
         asked = set(tokenize(" ".join(queries)))
         weight: dict[str, float] = {}
-        for doc in np.argsort(-lexical, kind="stable")[: config.feedback_docs]:
-            if lexical[doc] <= 0:
-                break
+        for doc in docs:
             for term_number in matrix.indices[matrix.indptr[doc] : matrix.indptr[doc + 1]]:
                 term = matrix.vocabulary[term_number]
                 if term not in asked:
                     weight[term] = weight.get(term, 0.0) + idf.get(term, 0.0)
-        return sorted(weight, key=lambda t: (-weight[t], t))[: config.feedback_terms]
+        return sorted(weight, key=lambda t: (-weight[t], t))[:count]
 
-    def rank(self, queries: Sequence[str], *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
-        """Fused ranking of paragraphs for several queries (a question and its options),
-        restricted to paragraphs <= ``max_paragraph``.
-
-        Three rankings are fused: BM25 summed over the queries (so the question's words, present
-        in every query, weigh most), its pseudo-relevance-feedback expansion, and the dense
-        similarities summed over the queries; each is smoothed over neighbouring paragraphs.
-        """
-        queries = [q for q in queries if q and q.strip()]
-        if not queries:
-            raise ValueError("retrieval needs a non-empty query")
+    def feedback_terms(self, lexical: np.ndarray, queries: Sequence[str]) -> list[str]:
+        """Pseudo-relevance feedback: the distinctive terms of the top lexical hits."""
         config = self.config
-        limit = len(self.narrative) if max_paragraph is None else max_paragraph + 1
-        lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
-        signals = [(_smooth(lexical, config.smoothing), 1.0, True)]  # (scores, weight, lexical?)
+        if config.feedback_docs <= 0 or config.feedback_terms <= 0 or not lexical.any():
+            return []
+        return self.distinctive_terms(_best(lexical, config.feedback_docs), queries, config.feedback_terms)
+
+    def entity_hop_terms(self, lexical: np.ndarray, question: Question) -> list[str]:
+        """The names in the best lexical hits that the question does not name, as query terms."""
+        config = self.config
+        texts = [self.narrative[int(doc)].text for doc in _best(lexical, config.entity_hop_docs)]
+        names = names_in(texts, joined_query(question))
+        return [term for name in names for term in tokenize(name)][: config.entity_hop_terms]
+
+    def _smooth(self, scores: np.ndarray) -> np.ndarray:
+        config = self.config
+        return smooth(scores, config.smoothing, config.smoothing_width, config.smoothing_decay)
+
+    def _signals(
+        self, lexical: np.ndarray, queries: Sequence[str], limit: int
+    ) -> list[tuple[np.ndarray, float, bool]]:
+        """(scores, weight, lexical?) of the summed BM25 scores, their feedback expansion and the
+        dense similarities."""
+        config = self.config
+        signals = [(self._smooth(lexical), 1.0, True)]
         expansion = self.feedback_terms(lexical, queries)
         if expansion:
-            signals.append(
-                (_smooth(self.bm25_scores(expansion)[:limit], config.smoothing), config.feedback_weight, True)
-            )
+            signals.append((self._smooth(self.bm25_scores(expansion)[:limit]), config.feedback_weight, True))
         dense = self.dense_scores(queries)
         if dense:
-            signals.append(
-                (_smooth(sum(d[:limit] for d in dense) / len(dense), config.smoothing), config.dense_weight, False)
-            )
+            signals.append((self._smooth(sum(d[:limit] for d in dense) / len(dense)), config.dense_weight, False))
+        return signals
+
+    def _fuse(self, signals: list[tuple[np.ndarray, float, bool]]) -> list[tuple[int, float]]:
         weights = [weight for _, weight, _ in signals]
-        if config.fusion == "weighted":
+        if self.config.fusion == "weighted":
             return ranking_from_scores(weighted_score_fusion([scores for scores, _, _ in signals], weights))
         # a lexical ranking leaves out the paragraphs that share no word with its query
         rankings = [
@@ -166,11 +142,74 @@ class RetrievalIndex:
         ]
         return reciprocal_rank_fusion(rankings, weights=weights)
 
+    def _limit(self, max_paragraph: int | None) -> int:
+        return len(self.narrative) if max_paragraph is None else max_paragraph + 1
+
+    def rank(self, queries: Sequence[str], *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
+        """Fused ranking of paragraphs <= ``max_paragraph`` for texts asked together: their BM25
+        scores summed, its pseudo-relevance-feedback expansion and the dense similarities, each
+        smoothed over neighbouring paragraphs."""
+        queries = _non_empty(queries)
+        limit = self._limit(max_paragraph)
+        lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
+        return self._fuse(self._signals(lexical, queries, limit))
+
+    def rank_question(self, question: Question, *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
+        """The fused ranking for a question (``rank`` over its queries, see ``RankingConfig.query``),
+        plus the aspect and entity-hop signals and the per-option reserve when they are on."""
+        config = self.config
+        queries = _non_empty(lexical_queries(question, config.query))
+        limit = self._limit(max_paragraph)
+        lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
+        signals = self._signals(lexical, queries, limit)
+        aspects = aspect_queries(question) if config.aspect_weight > 0 else []
+        for aspect in aspects:
+            signals.append((self._smooth(self.bm25_scores(aspect)[:limit]), config.aspect_weight / len(aspects), True))
+        hop = self.entity_hop_terms(lexical, question) if config.entity_hop_weight > 0 else []
+        if hop:
+            signals.append((self._smooth(self.bm25_scores(hop)[:limit]), config.entity_hop_weight, True))
+        ranking = self._fuse(signals)
+        if config.option_reserve <= 0 or not question.options:
+            return ranking
+        reserved = [
+            [i for i, s in ranking_from_scores(self._smooth(self.bm25_scores(query)[:limit]), config.option_reserve)]
+            for query in question.queries()[1:]
+        ]
+        return reserve_first(ranking, reserved)
+
+    def rank_second_hop(
+        self, question: Question, evidence_ids: Sequence[int], *, max_paragraph: int | None = None
+    ) -> list[tuple[int, float]]:
+        """A second round's ranking: the distinctive terms of the paragraphs the Finder cited (relevance
+        feedback from the Finder, not from retrieval's own guesses), fused with the question's query
+        at half weight so the new paragraphs stay about the question."""
+        config = self.config
+        queries = _non_empty(lexical_queries(question, config.query))
+        limit = self._limit(max_paragraph)
+        lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
+        terms = self.distinctive_terms(evidence_ids, queries, config.feedback_terms)
+        signals = [(self._smooth(lexical), 0.5, True)]
+        if terms:
+            signals.append((self._smooth(self.bm25_scores(terms)[:limit]), 1.0, True))
+        return self._fuse(signals)
+
     def bm25_rank(self, queries: Sequence[str], *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
         """BM25 alone, the queries' scores summed: the plain lexical baseline."""
-        limit = len(self.narrative) if max_paragraph is None else max_paragraph + 1
+        limit = self._limit(max_paragraph)
         total = sum(self.bm25_scores(q)[:limit] for q in queries if q.strip())
         return ranking_from_scores(total)
+
+
+def _non_empty(queries: Sequence[str]) -> list[str]:
+    queries = [q for q in queries if q and q.strip()]
+    if not queries:
+        raise ValueError("retrieval needs a non-empty query")
+    return queries
+
+
+def _best(scores: np.ndarray, count: int) -> list[int]:
+    """The ``count`` highest-scoring paragraphs with a positive score."""
+    return [int(doc) for doc in np.argsort(-scores, kind="stable")[:count] if scores[doc] > 0]
 
 
 def _load_cached(path: Path, load):
@@ -232,15 +271,25 @@ def build_index(
     use_cache: bool = True,
     show_progress: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    announce: Callable[[str], None] | None = None,
     **options,
 ) -> RetrievalIndex:
     """Tokenize and embed a narrative, reading and writing the disk cache. ``progress(done,
     total)`` hears how many paragraphs are embedded so far (the embedding then runs in chunks of
-    ``PROGRESS_CHUNK``), for a caller that shows indexing progress."""
+    ``PROGRESS_CHUNK``), for a caller that shows indexing progress; ``announce(line)`` hears once,
+    before any work, that the index is being built and where it will be cached (nothing when the
+    cache has it)."""
     encoder = load_encoder(encoder)
     book_dir = book_cache_dir(narrative.content_hash, cache_dir)
-
     terms_path = book_dir / "bm25_terms.npz"
+    vectors_path = book_dir / f"dense_{_safe_name(encoder.name)}.npy" if encoder is not None else None
+    if announce and not (use_cache and terms_path.exists() and (vectors_path is None or vectors_path.exists())):
+        what = "BM25" + (f" and {encoder.name} embeddings" if encoder is not None else "")
+        announce(
+            f"Indexing {narrative.title!r} ({len(narrative):,} paragraphs: {what}); this happens once"
+            + (f", later runs read the cache in {book_dir}" if use_cache else "")
+        )
+
     terms = _load_cached(terms_path, _load_terms) if use_cache else None
     if terms is None or len(terms) != len(narrative):
         terms = TermMatrix.from_texts([p.text for p in narrative.paragraphs])
@@ -250,7 +299,6 @@ def build_index(
 
     embeddings = None
     if encoder is not None:
-        vectors_path = book_dir / f"dense_{_safe_name(encoder.name)}.npy"
         embeddings = _load_cached(vectors_path, lambda p: np.load(p, allow_pickle=False)) if use_cache else None
         if embeddings is not None and embeddings.shape[0] != len(narrative):
             warnings.warn(f"index cache entry {vectors_path} has the wrong shape; rebuilding it")
@@ -272,15 +320,17 @@ def get_index(
     encoder: str | DenseEncoder | None = "auto",
     *,
     cache_dir: str | Path | None = None,
+    announce: Callable[[str], None] | None = None,
     **options,
 ) -> RetrievalIndex:
-    """The book's index, from this process's memory when it was built here before."""
+    """The book's index, from this process's memory when it was built here before (``announce``:
+    see ``build_index``)."""
     encoder_key = encoder if isinstance(encoder, (str, type(None))) else getattr(encoder, "name", id(encoder))
     key = (narrative.content_hash, encoder_key, str(cache_dir), tuple(sorted(options.items())))
     if key in _MEMORY:
         _MEMORY.move_to_end(key)
         return _MEMORY[key]
-    index = build_index(narrative, encoder, cache_dir=cache_dir, **options)
+    index = build_index(narrative, encoder, cache_dir=cache_dir, announce=announce, **options)
     _MEMORY[key] = index
     while len(_MEMORY) > _MEMORY_SIZE:
         _MEMORY.popitem(last=False)

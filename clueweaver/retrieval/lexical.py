@@ -8,6 +8,7 @@ tokenized paragraphs: a change to the tokenizer bumps ``index.CACHE_FORMAT``.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -168,13 +169,23 @@ class _SparseOkapi(BM25Okapi):
 class BM25Index:
     """BM25 over documents (paragraphs, records) with per-term score vectors memoised, so scoring a
     question plus four options costs one vector sum per distinct query term. Scores equal
-    ``rank_bm25.BM25Okapi(tokenized).get_scores(query)``."""
+    ``rank_bm25.BM25Okapi(tokenized).get_scores(query)``.
 
-    def __init__(self, matrix: TermMatrix, k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25):
+    ``positive_idf``: no term's idf falls below that of a term found in every document under
+    Lucene's never-negative form, ln(1 + 0.5 / (N + 0.5)). In a collection of three or fewer
+    documents (a chapter's world-model records) every shared term has an ATIRE idf <= 0, and so
+    does rank_bm25's floor (a share of the mean idf), so nothing would rank at all."""
+
+    def __init__(
+        self, matrix: TermMatrix, k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25, positive_idf: bool = False
+    ):
         if len(matrix) == 0:
             raise ValueError("BM25 needs at least one document")
         self.matrix = matrix
         self._okapi = _SparseOkapi(matrix, k1=k1, b=b, epsilon=epsilon)
+        if positive_idf:
+            floor = math.log(1 + 0.5 / (len(matrix) + 0.5))
+            self._okapi.idf = {term: max(idf, floor) for term, idf in self._okapi.idf.items()}
         self._term_number = {t: i for i, t in enumerate(matrix.vocabulary)}
         self._norm = k1 * (1 - b + b * matrix.lengths / self._okapi.avgdl)
         self._by_term = None  # CSC view, built on the first query

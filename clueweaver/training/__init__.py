@@ -12,8 +12,11 @@ The package follows the seams of a run:
 * ``data``: the training data and its checks (protocol prompts, prompt lengths).
 * ``rewards``: the protocol's reward components as TRL reward functions, weights checked.
 * ``settings``: chat template, wandb reporting, rollout context, resume, model and tokenizer.
-* ``trainer``: changes to how TRL's trainer computes a step.
-* ``callbacks``: the recipe beside every checkpoint, and a Hub revision per checkpoint.
+* ``objective``: the paper's sequence-level GRPO objective (``objective: paper``) and its checks.
+* ``trainer``: changes to how TRL's trainer computes a step (the paper's loss; a CPU switch).
+* ``callbacks``: the recipe beside every checkpoint, and a Hub revision per checkpoint (pushed in
+  the background).
+* ``reward_cost``: the benchmark of what the reward functions cost per step.
 * ``grpo``: the run itself (``build_trainer``, ``train``, ``main``).
 
 TRL, transformers, peft, accelerate and datasets are the ``train`` extra: they are imported inside
@@ -29,6 +32,7 @@ from clueweaver.training.arguments import (
     recipe_parser,
 )
 from clueweaver.training.callbacks import (
+    HUB_STAGING_DIR,
     RESUME_ONLY_FILES,
     checkpoint_revision,
     hub_revision_callback,
@@ -40,6 +44,7 @@ from clueweaver.training.data import (
     REQUIRED_COLUMNS,
     PromptLengthReport,
     check_columns,
+    check_finder_gold_rows,
     check_protocol_prompts,
     enforce_prompt_length,
     limit_rows,
@@ -47,7 +52,8 @@ from clueweaver.training.data import (
     prompt_token_counts,
     protocol_prompt_problem,
 )
-from clueweaver.training.grpo import build_recipe_record, build_trainer, main, train
+from clueweaver.training.grpo import batch_record, build_recipe_record, build_trainer, main, train
+from clueweaver.training.objective import OBJECTIVES, advantage_scale, check_objective_settings, sequence_grpo_terms
 from clueweaver.training.rewards import reward_design, select_reward_funcs
 from clueweaver.training.settings import (
     apply_protocol_chat_template_kwargs,
@@ -57,11 +63,13 @@ from clueweaver.training.settings import (
     model_init_kwargs,
     resume_checkpoint,
 )
-from clueweaver.training.trainer import score_completion_tokens_only_on_cpu
+from clueweaver.training.trainer import paper_grpo_trainer_class, paper_loss, score_completion_tokens_only_on_cpu
 
 __all__ = [
     "AGENTS",
+    "HUB_STAGING_DIR",
     "MAX_PROMPT_TOKENS",
+    "OBJECTIVES",
     "OVERLONG_POLICIES",
     "PROMPT_FAMILIES",
     "REQUIRED_COLUMNS",
@@ -69,10 +77,14 @@ __all__ = [
     "GRPOScriptArguments",
     "PromptLengthReport",
     "TrainingSetupError",
+    "advantage_scale",
     "apply_protocol_chat_template_kwargs",
+    "batch_record",
     "build_recipe_record",
     "build_trainer",
     "check_columns",
+    "check_finder_gold_rows",
+    "check_objective_settings",
     "check_protocol_prompts",
     "check_rollout_settings",
     "checkpoint_revision",
@@ -84,6 +96,8 @@ __all__ = [
     "load_tokenizer",
     "main",
     "model_init_kwargs",
+    "paper_grpo_trainer_class",
+    "paper_loss",
     "parse_recipe",
     "prompt_token_counts",
     "protocol_prompt_problem",
@@ -93,5 +107,6 @@ __all__ = [
     "reward_design",
     "score_completion_tokens_only_on_cpu",
     "select_reward_funcs",
+    "sequence_grpo_terms",
     "train",
 ]

@@ -69,6 +69,38 @@ class GRPOScriptArguments:
         default=False,
         metadata={"help": "Allow reward functions/weights whose weighted sum is not the paper's total reward."},
     )
+    objective: str = field(
+        default="trl",
+        metadata={
+            "help": (
+                "'paper': the paper's sequence-level GRPO objective (sequence ratio and KL, 1/K group std; needs "
+                "loss_type grpo and importance_sampling_level sequence); 'trl': TRL's loss as loss_type sets it."
+            )
+        },
+    )
+    cpu_compact_logprobs: bool = field(
+        default=False,
+        metadata={
+            "help": (
+                "CPU runs only (tests, CPU experiments): score only completion positions, patching TRL 1.16's "
+                "private trl.trainer.utils._use_triton; 6x faster steps for the same log-probs."
+            )
+        },
+    )
+    base_model_id: str | None = field(
+        default=None,
+        metadata={
+            "help": (
+                "The base model's Hugging Face Hub id, for the model card, when model_name_or_path is a local folder."
+            )
+        },
+    )
+    base_model_license: str | None = field(
+        default=None,
+        metadata={
+            "help": "The base model's license (e.g. apache-2.0), for the model card; read from its README when unset."
+        },
+    )
     auto_resume: bool = field(
         default=True,
         metadata={"help": "Resume from the last checkpoint in output_dir when resume_from_checkpoint is not given."},

@@ -17,6 +17,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from clueweaver.protocol.prompts import TEMPLATES
+from clueweaver.protocol.rewards import check_finder_gold, finder_label
 from clueweaver.training.arguments import TrainingSetupError
 
 logger = logging.getLogger(__name__)
@@ -119,6 +120,39 @@ def check_protocol_prompts(dataset, agent: str, source: str = "the dataset", bat
                     "false"
                 )
             row += 1
+
+
+def check_finder_gold_rows(dataset, source: str = "the dataset", batch_size: int = 1024, shown: int = 10) -> None:
+    """Every YES row of a Finder set names its gold paragraphs, inside its segment: without them
+    a correct YES tops out below a correct NO (the recall bias reversed). Names the rows."""
+    if "gold_ids" not in dataset.column_names:
+        raise TrainingSetupError(
+            f"{source}: the Finder needs column gold_ids (the evidence paragraphs of each YES segment); rebuild the "
+            "data with data_prep/build_finder_data.py"
+        )
+    columns = [c for c in ("label", "gold_ids", "allowed_ids") if c in dataset.column_names]
+    problems: list[str] = []
+    row = 0
+    for batch in dataset.select_columns(columns).iter(batch_size=batch_size):
+        allowed = batch.get("allowed_ids") or [None] * len(batch["label"])
+        for label, gold, segment in zip(batch["label"], batch["gold_ids"], allowed):
+            problem = _gold_problem(row, label, gold, segment)
+            if problem:
+                problems.append(problem)
+            row += 1
+    if problems:
+        more = f" (and {len(problems) - shown} more)" if len(problems) > shown else ""
+        raise TrainingSetupError(
+            f"{source}: {len(problems)} YES row(s) cannot pay the Finder reward: " + "; ".join(problems[:shown]) + more
+        )
+
+
+def _gold_problem(row: int, label, gold, segment) -> str | None:
+    try:
+        problem = check_finder_gold(finder_label(label, row), gold or (), segment)
+    except ValueError as exc:  # a label that is neither YES nor NO; the message names the row
+        return str(exc)
+    return f"row {row}: {problem}" if problem else None
 
 
 @dataclass

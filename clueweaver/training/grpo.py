@@ -8,16 +8,18 @@ import logging
 import sys
 from dataclasses import asdict
 
-from clueweaver.hub import write_recipe
+from clueweaver.hub import HubUploadError, base_model_identity, write_recipe
 from clueweaver.training.arguments import AGENTS, GRPOScriptArguments, TrainingSetupError, parse_recipe
 from clueweaver.training.callbacks import hub_revision_callback, recipe_callback
 from clueweaver.training.data import (
     check_columns,
+    check_finder_gold_rows,
     check_protocol_prompts,
     enforce_prompt_length,
     limit_rows,
     load_grpo_dataset,
 )
+from clueweaver.training.objective import check_objective_settings
 from clueweaver.training.rewards import reward_design, select_reward_funcs
 from clueweaver.training.settings import (
     apply_protocol_chat_template_kwargs,
@@ -27,9 +29,40 @@ from clueweaver.training.settings import (
     model_init_kwargs,
     resume_checkpoint,
 )
-from clueweaver.training.trainer import score_completion_tokens_only_on_cpu
+from clueweaver.training.trainer import paper_grpo_trainer_class, score_completion_tokens_only_on_cpu
 
 logger = logging.getLogger(__name__)
+
+
+def batch_record(training_args, rows: int) -> dict:
+    """How many completions and prompts an optimizer step takes over how many processes, and how
+    many passes over the data the run makes (``per_device_train_batch_size`` counts completions)."""
+    processes = training_args.world_size
+    completions = training_args.per_device_train_batch_size * training_args.gradient_accumulation_steps * processes
+    prompts = completions // training_args.num_generations
+    record = {
+        "processes": processes,
+        "global_batch_completions": completions,
+        "prompts_per_step": prompts,
+        "num_generations": training_args.num_generations,
+    }
+    if training_args.max_steps and training_args.max_steps > 0 and rows:
+        record["epochs"] = round(prompts * training_args.max_steps / rows, 3)
+    return record
+
+
+def recorded_base_model(model: str, hub_id: str | None, license: str | None) -> dict:
+    """The base model's Hub id and license for the model card: what ``model`` itself tells (a Hub
+    id, a Hugging Face cache folder, a README's license), else the recipe's ``base_model_id`` /
+    ``base_model_license``; a recipe value that contradicts the model is an error."""
+    found = base_model_identity(model)
+    stated = {"hub_id": hub_id, "license": license}
+    for key, option in (("hub_id", "base_model_id"), ("license", "base_model_license")):
+        if found[key] and stated[key] and found[key] != stated[key]:
+            raise TrainingSetupError(
+                f"{option} {stated[key]!r} contradicts the model {model} ({found[key]!r}); change them together"
+            )
+    return {key: found[key] or stated[key] for key in found}
 
 
 def build_recipe_record(
@@ -39,12 +72,19 @@ def build_recipe_record(
     import transformers
     import trl
 
+    base = recorded_base_model(
+        model_args.model_name_or_path, script_args.base_model_id, script_args.base_model_license
+    )
     return {
         "agent": agent,
         "base_model": model_args.model_name_or_path,
+        "base_model_hub_id": base["hub_id"],
+        "base_model_license": base["license"],
+        "objective": script_args.objective,
         "script": asdict(script_args),
         "model": asdict(model_args),
         "grpo": training_args.to_dict(),
+        "batch": batch_record(training_args, rows),
         "reward": reward_design(agent, reward_names, reward_weights),
         "data": {
             "source": script_args.dataset_name,
@@ -69,6 +109,7 @@ def build_trainer(agent: str, script_args: GRPOScriptArguments, training_args, m
     set_seed(training_args.seed)
     configure_reporting(training_args)
     check_rollout_settings(training_args, script_args.max_prompt_length)
+    check_objective_settings(script_args.objective, training_args)
     chat_kwargs = apply_protocol_chat_template_kwargs(training_args)
     funcs, weights = select_reward_funcs(
         agent,
@@ -85,6 +126,8 @@ def build_trainer(agent: str, script_args: GRPOScriptArguments, training_args, m
     with training_args.main_process_first(desc="loading and checking the training data"):
         dataset = load_grpo_dataset(source, split=script_args.dataset_split, config=script_args.dataset_config)
         check_columns(dataset, agent, source)
+        if agent == "finder":
+            check_finder_gold_rows(dataset, source)
         if script_args.check_protocol_prompts:
             check_protocol_prompts(dataset, agent, source)
         dataset = limit_rows(dataset, script_args.max_train_samples, training_args.data_seed or training_args.seed)
@@ -94,7 +137,8 @@ def build_trainer(agent: str, script_args: GRPOScriptArguments, training_args, m
     logger.info("training data %s: %s", source, length_report.describe())
 
     training_args.model_init_kwargs = model_init_kwargs(model_args, training_args)
-    score_completion_tokens_only_on_cpu(training_args.device)
+    if script_args.cpu_compact_logprobs:
+        score_completion_tokens_only_on_cpu(training_args.device)
     recipe = build_recipe_record(
         agent, script_args, training_args, model_args, reward_names, weights, length_report, len(dataset)
     )
@@ -108,7 +152,14 @@ def build_trainer(agent: str, script_args: GRPOScriptArguments, training_args, m
             )
         )
 
-    trainer = GRPOTrainer(
+    if recipe["base_model_hub_id"] is None or recipe["base_model_license"] is None:
+        logger.warning(
+            "the base model's Hub id or license is unknown (%s is a local folder without a README license): set "
+            "base_model_id and base_model_license, or pass them to clueweaver export, for the model card",
+            model_args.model_name_or_path,
+        )
+    trainer_class = paper_grpo_trainer_class() if script_args.objective == "paper" else GRPOTrainer
+    trainer = trainer_class(
         model=model_args.model_name_or_path,
         reward_funcs=funcs,
         args=training_args,
@@ -135,6 +186,9 @@ def train(agent: str, script_args: GRPOScriptArguments, training_args, model_arg
     trainer.save_model(training_args.output_dir)
     if trainer.accelerator.is_main_process:
         write_recipe(training_args.output_dir, recipe)
+    for callback in trainer.callback_handler.callbacks:
+        if getattr(callback, "upload_failures", None) is not None:
+            raise callback.upload_failures
     return trainer
 
 
@@ -148,7 +202,7 @@ def main(agent: str, argv: list[str] | None = None) -> int:
         except ValueError as exc:  # unknown recipe keys, bad values: TRL names them
             raise TrainingSetupError(f"recipe: {exc}") from None
         train(agent, script_args, training_args, model_args)
-    except TrainingSetupError as exc:
+    except (TrainingSetupError, HubUploadError) as exc:
         print(f"{agent}_grpo: error: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -8,13 +8,13 @@ Entry points: ``build_finder_dataset(FinderDataConfig)`` and
 
 from clueweaver.training_data.common import DatasetBuild, PromptTokenCounter, ReadingCase, SourceConfig, TeacherConfig
 from clueweaver.training_data.finder import FINDER_SCHEMA, FinderDataConfig, build_finder_dataset, build_finder_rows
+from clueweaver.training_data.hard_cases import HardCaseConfig, HardCaseMiner, read_predictions
 from clueweaver.training_data.interpreter import (
     INTERPRETER_SCHEMA,
     InterpreterDataConfig,
     SyntheticConfig,
     build_interpreter_dataset,
     build_interpreter_rows,
-    read_predictions,
 )
 from clueweaver.training_data.labels import TeacherLabeler
 
@@ -23,6 +23,8 @@ __all__ = [
     "INTERPRETER_SCHEMA",
     "DatasetBuild",
     "FinderDataConfig",
+    "HardCaseConfig",
+    "HardCaseMiner",
     "InterpreterDataConfig",
     "PromptTokenCounter",
     "ReadingCase",

@@ -10,6 +10,7 @@ prompts only know those two kinds.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -26,7 +27,7 @@ from tqdm.auto import tqdm
 from clueweaver.benchmarks import Benchmark, BenchmarkItem, load_benchmark
 from clueweaver.config import config_to_dict, parse_config
 from clueweaver.errors import ClueWeaverError
-from clueweaver.narrative import Chapter, Narrative
+from clueweaver.narrative import Narrative
 from clueweaver.protocol.prompts import apply_chat_template
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
@@ -165,7 +166,7 @@ def readable_part(narrative: Narrative, last_paragraph: int | None) -> Narrative
     if last_paragraph is None or last_paragraph >= len(narrative) - 1:
         return narrative
     chapters = [
-        Chapter(c.number, c.title, c.first_paragraph, min(c.last_paragraph, last_paragraph))
+        dataclasses.replace(c, last_paragraph=min(c.last_paragraph, last_paragraph))
         for c in narrative.chapters
         if c.first_paragraph <= last_paragraph
     ]

@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 from clueweaver.protocol.prompts import finder_messages
 from clueweaver.protocol.question import OPTION_LABELS
 from clueweaver.segment import Segment
+from clueweaver.training_data.audit import WEAK_LABEL_AUDIT, audit_section, audit_summary, load_audit, resolve_audit
 from clueweaver.training_data.common import (
     SPLITS,
     DataBuildConfig,
@@ -85,9 +86,14 @@ class FinderDataConfig(DataBuildConfig):
     random_negatives_per_case: int = 3  # random spans proposed per case
     random_negative_margin: int = 2  # random spans keep this many paragraphs away from any evidence
     bmds_clue_fields: list[str] = field(default_factory=lambda: ["essential_clue", "most_salient_clue"])
-    weak_min_coverage: float = 0.5  # a BMDS clue matches a paragraph holding this share of its words (IDF-weighted)
-    weak_max_paragraphs: int = 3
-    weak_negative_max_coverage: float = 0.35  # a negative may hold no paragraph matching the clue this well
+    # Weak labels, tightened after a hand check (docs/finder_weak_labels.md): a BMDS clue matches a paragraph
+    # holding this share of its words (IDF-weighted); 0.5 let abstract clues match on names alone.
+    weak_min_coverage: float = 0.6
+    weak_max_paragraphs: int = 3  # the evidence of one clue; a clue matching more paragraphs is dropped as generic
+    # A weak negative may hold no paragraph sharing this much of the clue's words; 0.35 let paraphrased clues
+    # through as negatives.
+    weak_negative_max_coverage: float = 0.15
+    weak_label_audit: str | None = WEAK_LABEL_AUDIT  # hand-checked weak rows, reported in the card (null: none)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -166,7 +172,12 @@ def _prepare_case(
             min_coverage=config.weak_min_coverage, max_paragraphs=config.weak_max_paragraphs
         )
         if not case.evidence:
-            drops["bmds clue matched no paragraph before the reveal"] += 1
+            generic = len(match.passing(config.weak_min_coverage)) > config.weak_max_paragraphs
+            drops[
+                "bmds clue matches more paragraphs than weak_max_paragraphs (too generic to locate)"
+                if generic
+                else "bmds clue matched no paragraph before the reveal"
+            ] += 1
             return False
         case.evidence_source = "weak_bmds"
         return match
@@ -349,8 +360,20 @@ def build_finder_rows(
             for split, rows in rows_by_split.items()
         },
         "tokens": length_summary([r["prompt_tokens"] for rows in rows_by_split.values() for r in rows]),
+        "weak_label_audit": finder_weak_label_audit(rows_by_split, config.weak_label_audit),
     }
     return DatasetBuild(rows_by_split, stats)
+
+
+def finder_weak_label_audit(rows_by_split: dict[str, list[dict]], audit: str | None) -> dict | None:
+    """The hand check's precision over this build's weak rows (see ``audit``)."""
+    if audit is None:
+        return None
+    path = resolve_audit(audit)
+    if not path.is_file():
+        return {"audit": audit, "missing": True}
+    weak = [row for rows in rows_by_split.values() for row in rows if row["label_source"] == "weak_bmds"]
+    return audit_summary(weak, load_audit(path), audit)
 
 
 def finder_card(build: DatasetBuild, config: FinderDataConfig) -> str:
@@ -382,6 +405,14 @@ def finder_card(build: DatasetBuild, config: FinderDataConfig) -> str:
         "`weak_bmds`: BMDS clue descriptions matched to paragraphs before the reveal; "
         "`silver_teacher`: a teacher model's verdict given the known answer.\n\n"
         + markdown_table(crosstab(rows, "label_source"), first="label_source")
+        + "\n\n"
+        + audit_section(stats["weak_label_audit"])
+        + "\n\n"
+        "## Question kinds\n\n"
+        "Question-answering rows (`mcq`: DetectiveQA's gold clue positions when it is at hand, multiple-choice "
+        "sources labelled by a teacher) and claim-verification rows (`claim`: BMDS clues, GutenQA reference "
+        "answers, claim benchmarks labelled by a teacher), as the sources allow.\n\n"
+        + markdown_table(crosstab(rows, "answer_kind"), first="answer_kind")
         + "\n\n"
         "## Negatives\n\n"
         + markdown_table(crosstab(rows, "negative_kind"), first="negative_kind (empty: positive)")

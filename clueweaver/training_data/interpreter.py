@@ -7,33 +7,26 @@ packed in narrative order within its character budget with the evidence paragrap
 evidence labels (no gold, no teacher) the packet is the retrieval packet inference would build.
 
 Examples come from the sources' own multiple-choice questions and claims, and from synthetic
-claims (see ``synthetic``), which reuse the packet of the item they were made from, so a TRUE claim
-and its edited FALSE twin read the same evidence. The mixture over sources follows their weights
-(``synthetic_claims`` is one more source); a source with too few items gives its share to the
-others. Items the evaluated model failed (its predictions file) are flagged ``hard`` and sampled
-to make up ``hard_share`` of the data when there are enough of them.
-
-Predictions files (JSONL, one prediction per line, as the evaluation harness writes them): the
-fields read are ``item_id`` (the benchmark item's ID, a string) and ``correct`` (true/false, or
-1/0); everything else on the line is ignored, and so are the harness's records of items it did
-not score (``skipped`` set). An item predicted several times is hard when it is wrong in at
-least half of its predictions.
+claims (see ``synthetic``: grounded FALSE edits, none of claims the book only does not contradict),
+which reuse the packet of the item they were made from, so a TRUE claim and its edited FALSE twin
+read the same evidence. The mixture first splits ``num_samples`` between multiple-choice questions
+and claims by ``mcq_share`` (default: the paper's test distribution, 199 of 310 items), then each
+kind's share among its sources by their weights (``synthetic_claims`` is one more claim source); a
+source or kind with too few items gives its share to the others, and the card shows target and
+realized mixes. Hard examples make up ``hard_share`` of every source's quota where enough exist:
+items failed by the base model, asked through the evaluation harness (``hard_cases``: one flag,
+``--hard-cases.model MODEL``), or failed in given predictions files (``predictions``).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from clueweaver.benchmarks import SkippedRow
-from clueweaver.errors import ClueWeaverError
-from clueweaver.evaluation.records import is_scored
 from clueweaver.packing import Packet, pack
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import OPTION_LABELS, Question
@@ -60,10 +53,19 @@ from clueweaver.training_data.common import (
     unique_prompts,
     write_dataset,
 )
+from clueweaver.training_data.hard_cases import HardCaseConfig, HardCaseMiner, read_predictions
 from clueweaver.training_data.labels import TeacherLabeler, TeacherRequest
-from clueweaver.training_data.synthetic import EDIT_KINDS, SyntheticClaim, false_claims, option_claims
+from clueweaver.training_data.synthetic import (
+    EDIT_KINDS,
+    TRUE_MEANS_NOT_CONTRADICTED,
+    SyntheticClaim,
+    false_claims,
+    option_claims,
+)
 
 SYNTHETIC_SOURCE = "synthetic_claims"
+KINDS = ("mcq", "claim")
+PAPER_TEST_MCQ_SHARE = round(199 / 310, 4)  # the paper's test set: 199 multiple-choice items of 310
 
 INTERPRETER_SCHEMA = {
     "prompt": [{"role": "string", "content": "string"}],  # the protocol's Interpreter prompt
@@ -90,10 +92,6 @@ INTERPRETER_SCHEMA = {
     "packet_chars": "int64",
     "prompt_tokens": "int64",
 }
-
-
-class PredictionsError(ClueWeaverError, ValueError):
-    """A predictions file or line that cannot be read; names the file and line."""
 
 
 @dataclass
@@ -131,47 +129,22 @@ class InterpreterDataConfig(DataBuildConfig):
     synthetic: SyntheticConfig = field(default_factory=SyntheticConfig)
     predictions: list[str] = field(default_factory=list)  # evaluation predictions.jsonl files of the model to train
     hard_share: float = 0.275
+    # The share of multiple-choice questions: the paper's test distribution (199 of its 310 test items);
+    # null: no kind constraint, the source weights alone.
+    mcq_share: float | None = PAPER_TEST_MCQ_SHARE
+    # The base model whose failures are the hard cases (--hard-cases.model MODEL), asked through the
+    # evaluation harness; combines with predictions files.
+    hard_cases: HardCaseConfig = field(default_factory=HardCaseConfig)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.num_samples < 1:
             raise ValueError("num_samples must be at least 1")
-        if not 0.0 <= self.hard_share <= 1.0:
-            raise ValueError("hard_share must be between 0 and 1")
+        for name in ("hard_share", "mcq_share"):
+            if getattr(self, name) is not None and not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1")
         if SYNTHETIC_SOURCE in {s.name for s in self.sources}:
             raise ValueError(f"{SYNTHETIC_SOURCE} is set by synthetic.weight, not listed as a source")
-
-
-def read_predictions(paths: list[str | Path], *, skip_bad: bool = False) -> tuple[dict[str, bool], list[SkippedRow]]:
-    """Item ID -> hard (failed by the model), from predictions files (see the module docstring)."""
-    outcomes: dict[str, list[bool]] = {}
-    skipped: list[SkippedRow] = []
-    for path in map(Path, paths):
-        if not path.is_file():
-            raise PredictionsError(f"predictions file {path} does not exist")
-        with open(path, encoding="utf-8") as f:
-            for number, line in enumerate(f, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                    if not isinstance(record, dict):
-                        raise PredictionsError("expected a JSON object")
-                    if not is_scored(record):
-                        continue  # the harness's record of an item it could not score (no gold answer)
-                    item_id, correct = record.get("item_id"), record.get("correct")
-                    if not isinstance(item_id, str) or not item_id:
-                        raise PredictionsError("field 'item_id' must be a non-empty string")
-                    if correct not in (True, False, 0, 1):  # bools, and 0/1 (which equal False/True)
-                        raise PredictionsError(f"field 'correct' must be true/false or 1/0, got {correct!r}")
-                except (json.JSONDecodeError, PredictionsError) as exc:
-                    reason = f"not valid JSON ({exc.msg})" if isinstance(exc, json.JSONDecodeError) else str(exc)
-                    if not skip_bad:
-                        raise PredictionsError(f"{path}, line {number}: {reason}") from None
-                    skipped.append(SkippedRow(str(path), f"line {number}", reason))
-                    continue
-                outcomes.setdefault(item_id, []).append(bool(correct))
-    return {item: sum(not c for c in results) * 2 >= len(results) for item, results in outcomes.items()}, skipped
 
 
 def allocate(total: int, weights: dict[str, float], capacity: dict[str, int]) -> dict[str, int]:
@@ -231,18 +204,32 @@ class InterpreterExample:
     hard: bool = False
 
 
-def _synthetic_examples(case: ReadingCase, config: InterpreterDataConfig) -> list[InterpreterExample]:
+def _synthetic_examples(
+    case: ReadingCase, config: InterpreterDataConfig, packet_text: str, drops: Counter
+) -> list[InterpreterExample]:
+    """Synthetic claims of one case (see ``synthetic``): option claims of an MCQ; a stated TRUE claim
+    and its grounded FALSE edits, never edits of a claim the book only does not contradict."""
     rng = random.Random(f"{config.seed}:synthetic:{case.case_id}")
     edits = tuple(config.synthetic.edits)
     claims: list[SyntheticClaim] = []
     if case.question.kind == "mcq" and "option" in edits:
         claims = option_claims(case.question, case.answer, rng, config.synthetic.false_per_true)
+    elif case.question.is_claim and case.answer == "TRUE" and case.benchmark in TRUE_MEANS_NOT_CONTRADICTED:
+        drops[f"no FALSE edits: {TRUE_MEANS_NOT_CONTRADICTED[case.benchmark]}"] += 1
     elif case.question.is_claim and case.answer == "TRUE":
         if case.item.question.kind == "open":  # a reference answer stated as a claim is itself synthetic
             claims.append(SyntheticClaim(case.question.text, "TRUE", "statement"))
-        claims += false_claims(
-            case.question.text, case.narrative, rng, edits=edits, count=config.synthetic.false_per_true
+        edited = false_claims(
+            case.question.text,
+            case.narrative,
+            rng,
+            edits=edits,
+            count=config.synthetic.false_per_true,
+            grounding=packet_text,
         )
+        if not edited:
+            drops["no grounded FALSE edit (no name or number of the claim in its evidence packet)"] += 1
+        claims += edited
     return [
         InterpreterExample(
             case, Question.claim(c.text), c.label, f"{case.case_id}#synthetic-{c.edit}-{n}", SYNTHETIC_SOURCE, c
@@ -308,29 +295,57 @@ def _take(examples: list[InterpreterExample], count: int, rng: random.Random) ->
     return [e for group in order for e in group][:count]
 
 
-def _sample(
-    pools: dict[str, list[InterpreterExample]], weights: dict[str, float], config: InterpreterDataConfig
+def _sample_sources(
+    pools: dict[str, list[InterpreterExample]], weights: dict[str, float], total: int, hard_share: float, rng, mine
 ) -> tuple[list[InterpreterExample], dict]:
-    """The mixture: per-source quotas by weight, and within them hard examples up to ``hard_share``."""
-    quotas = allocate(config.num_samples, weights, {s: len(p) for s, p in pools.items()})
+    """``total`` examples: per-source quotas by weight, within them hard examples up to ``hard_share``
+    (``mine(pool, needed)`` first marks more of a source's candidates hard where too few are)."""
+    quotas = allocate(total, weights, {s: len(p) for s, p in pools.items()})
+    hard_target = round(hard_share * sum(quotas.values()))
+    if mine is not None:
+        wanted = allocate(hard_target, {s: float(q) for s, q in quotas.items()}, quotas)
+        for source in sorted(pools):
+            if sum(e.hard for e in pools[source]) < wanted[source]:
+                mine(pools[source], wanted[source])
     hard_pools = {s: [e for e in pool if e.hard] for s, pool in pools.items()}
-    hard_target = round(config.hard_share * sum(quotas.values()))
     hard_quotas = allocate(
         hard_target, {s: float(q) for s, q in quotas.items()}, {s: min(quotas[s], len(hard_pools[s])) for s in pools}
     )
-    rng = random.Random(f"{config.seed}:interpreter:sample")
     chosen = []
     for source in sorted(pools):
         easy = [e for e in pools[source] if not e.hard]
         n_easy = min(quotas[source] - hard_quotas[source], len(easy))
         chosen += _take(hard_pools[source], quotas[source] - n_easy, rng) + _take(easy, n_easy, rng)
-    plan = {
-        "target_weights": weights,
-        "available": {s: len(p) for s, p in pools.items()},
+    return chosen, {
         "quotas": quotas,
         "hard_available": {s: len(p) for s, p in hard_pools.items()},
         "hard_target": hard_target,
     }
+
+
+def _sample(
+    pools: dict[str, list[InterpreterExample]], weights: dict[str, float], config: InterpreterDataConfig, mine=None
+) -> tuple[list[InterpreterExample], dict]:
+    """The mixture: ``num_samples`` split between multiple-choice questions and claims by
+    ``mcq_share`` (the test distribution's), each kind's share split among its sources by weight,
+    and within each source hard examples up to ``hard_share``."""
+    rng = random.Random(f"{config.seed}:interpreter:sample")
+    groups = {"all": pools}
+    totals = {"all": config.num_samples}
+    if config.mcq_share is not None:
+        groups = {kind: {s: [e for e in p if e.question.kind == kind] for s, p in pools.items()} for kind in KINDS}
+        capacity = {kind: sum(map(len, group.values())) for kind, group in groups.items()}
+        shares = {"mcq": config.mcq_share, "claim": 1.0 - config.mcq_share}
+        totals = allocate(config.num_samples, shares, capacity)
+    chosen, plan = [], {"target_weights": weights, "available": {s: len(p) for s, p in pools.items()}}
+    plan.update(quotas=Counter(), hard_available=Counter(), hard_target=0, kind_quotas=totals)
+    for kind, group in groups.items():
+        picked, part = _sample_sources(group, weights, totals[kind], config.hard_share, rng, mine)
+        chosen += picked
+        plan["quotas"].update(part["quotas"])
+        plan["hard_available"].update(part["hard_available"])
+        plan["hard_target"] += part["hard_target"]
+    plan.update(quotas=dict(plan["quotas"]), hard_available=dict(plan["hard_available"]))
     return chosen, plan
 
 
@@ -339,9 +354,28 @@ def build_interpreter_rows(
     *,
     teacher: TeacherLabeler | None = None,
     token_counter: PromptTokenCounter | None = None,
+    miner: HardCaseMiner | None = None,
 ) -> DatasetBuild:
-    """The Interpreter examples of every split and how they were made (nothing is written)."""
+    """The Interpreter examples of every split and how they were made (nothing is written except the
+    hard-case miner's predictions log). ``teacher`` / ``miner`` override ``config.teacher`` /
+    ``config.hard_cases``."""
     teacher = teacher if teacher is not None else TeacherLabeler.from_config(config.teacher)
+    miner = (
+        miner if miner is not None else HardCaseMiner.from_config(config.hard_cases, config.output_dir, config.seed)
+    )
+    try:
+        return _build_rows(config, teacher, token_counter, miner)
+    finally:
+        if miner is not None:
+            miner.close()
+
+
+def _build_rows(
+    config: InterpreterDataConfig,
+    teacher: TeacherLabeler | None,
+    token_counter: PromptTokenCounter | None,
+    miner: HardCaseMiner | None,
+) -> DatasetBuild:
     hard_items, skipped_predictions = read_predictions(config.predictions, skip_bad=config.skip_bad)
     drops: Counter = Counter()
     loaded = load_sources(config.sources, skip_bad=config.skip_bad)
@@ -380,7 +414,7 @@ def build_interpreter_rows(
         made = (
             [InterpreterExample(case, case.question, case.answer, case.item.item_id, case.benchmark)] if real else []
         )
-        made += _synthetic_examples(case, config) if seed else []
+        made += _synthetic_examples(case, config, packet.text, drops) if seed else []
         for example in made:
             example.packet = packet
             example.prompt = interpreter_messages(example.question, packet.text)
@@ -404,7 +438,8 @@ def build_interpreter_rows(
         weights[SYNTHETIC_SOURCE] = config.synthetic.weight
     for name in weights:
         pools.setdefault(name, [])
-    chosen, plan = _sample({s: p for s, p in pools.items() if s in weights}, weights, config)
+    mine = miner.mark if miner is not None else None
+    chosen, plan = _sample({s: p for s, p in pools.items() if s in weights}, weights, config, mine)
 
     splits = assign_splits(book_groups, config.split_fractions, config.seed)
     rows_by_split: dict[str, list[dict]] = {split: [] for split in SPLITS}
@@ -426,6 +461,7 @@ def build_interpreter_rows(
         "hard": {
             "predictions_files": list(config.predictions),
             "items_failed": sum(hard_items.values()),
+            "base_model": None if miner is None else {"model": config.hard_cases.model, **miner.summary()},
             "target_share": config.hard_share,
             "realized_share": round(sum(r["hard"] for r in all_rows) / len(all_rows), 4) if all_rows else 0.0,
         },
@@ -444,6 +480,31 @@ def build_interpreter_rows(
     return DatasetBuild(rows_by_split, stats)
 
 
+def _kind_note(rows_by_split: dict[str, list[dict]], config: InterpreterDataConfig) -> str:
+    counts = Counter(row["answer_kind"] for rows in rows_by_split.values() for row in rows)
+    realized = counts["mcq"] / max(1, sum(counts.values()))
+    if config.mcq_share is None:
+        return f"No question-kind target (`mcq_share: null`); realized multiple-choice share {realized:.3f}.\n\n"
+    return (
+        f"Question kinds: target multiple-choice share {config.mcq_share} (the paper's test distribution: 199 of 310 "
+        f"items), realized {realized:.3f} ({counts['mcq']} multiple-choice, {counts['claim']} claims).\n\n"
+    )
+
+
+def _hard_note(hard: dict) -> str:
+    sources = []
+    if hard["base_model"]:
+        miner = hard["base_model"]
+        sources.append(
+            f"the base model `{miner['model']}` answered {miner['answered']} candidates through the evaluation "
+            f"harness ({miner['asked']} asked in this build; log `{miner['log']}`) and failed {miner['failed']}"
+        )
+    if hard["predictions_files"]:
+        sources.append(f"{hard['items_failed']} items failed in {', '.join(hard['predictions_files'])}")
+    how = "; ".join(sources) if sources else "no base model and no predictions file were given, so none is hard"
+    return f"Hard examples: {how}. Target share {hard['target_share']}, realized {hard['realized_share']}."
+
+
 def interpreter_card(build: DatasetBuild, config: InterpreterDataConfig) -> str:
     stats, rows = build.stats, build.rows_by_split
     mixture = stats["mixture"]
@@ -453,12 +514,6 @@ def interpreter_card(build: DatasetBuild, config: InterpreterDataConfig) -> str:
         "available": mixture["available"],
         "realized": mixture["realized"],
     }
-    hard = stats["hard"]
-    hard_note = (
-        f"Hard items (failed by the model in {', '.join(hard['predictions_files'])}): {hard['items_failed']}; "
-        if hard["predictions_files"]
-        else "No predictions file was given, so no example is flagged hard; "
-    )
     return (
         card_front_matter("ClueWeaver Interpreter GRPO data") + "# ClueWeaver Interpreter GRPO data\n\n"
         "Evidence packets for training the Interpreter with GRPO (TRL conversational format: `prompt` is the "
@@ -468,15 +523,21 @@ def interpreter_card(build: DatasetBuild, config: InterpreterDataConfig) -> str:
         "inference packer. Books never cross splits.\n\n"
         f"{stats['examples']} examples (asked for {stats['num_samples']}).\n\n"
         "## Splits\n\n" + markdown_table(stats["splits"], first="count") + "\n\n"
-        "## Source mixture\n\n" + markdown_table(mixture_table, first="source") + "\n\n"
-        "## Answers\n\n"
+        "## Source mixture\n\n"
+        + markdown_table(mixture_table, first="source")
+        + "\n\n"
+        + _kind_note(rows, config)
+        + "## Answers\n\n"
         + markdown_table(crosstab(rows, "answer"), first="answer")
         + "\n\n"
         + markdown_table(crosstab(rows, "answer_kind"), first="answer_kind")
         + "\n\n"
         "## Label provenance\n\n"
         "`benchmark`: the benchmark's gold answer; `synthetic`: a claim made from a gold answer "
-        "(`statement`, TRUE) or by one minimal edit of one (`option`, `entity`, `number`: FALSE).\n\n"
+        "(`statement`, TRUE) or by one minimal edit of one (`option`, `entity`, `number`: FALSE). Entity and "
+        "number edits start only from TRUE claims the book states (never a KDSH 'consistent' backstory, which "
+        "is only not contradicted) and replace a name or number that the packet holds, so every FALSE claim "
+        "contradicts the evidence it is read with.\n\n"
         + markdown_table(crosstab(rows, "label_source"), first="label_source")
         + "\n\n"
         + markdown_table(crosstab(rows, "synthetic_edit"), first="synthetic_edit (empty: none)")
@@ -485,9 +546,7 @@ def interpreter_card(build: DatasetBuild, config: InterpreterDataConfig) -> str:
         "segments), `retrieval` (no evidence labels: the retrieval packet inference would build).\n\n"
         + markdown_table(crosstab(rows, "evidence_source"), first="evidence_source")
         + "\n\n"
-        "## Hard items\n\n"
-        + hard_note
-        + f"target share {hard['target_share']}, realized {hard['realized_share']}.\n\n"
+        "## Hard items\n\n" + _hard_note(stats["hard"]) + "\n\n"
         "## Token lengths\n\n" + token_section(stats["tokens"], stats["max_prompt_tokens"], stats["overflow"]) + "\n\n"
         "## Dropped along the way\n\n" + markdown_counts(stats["dropped"], first="reason") + "\n\n"
         f"Teacher: {stats['teacher'] or 'none'}.\n\n" + config_section(config)

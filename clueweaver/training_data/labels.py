@@ -4,9 +4,11 @@ descriptions, and silver labels from a teacher model.
 Weak labels: a BMDS clue description ("The hair discovered in the drawer") is matched to the
 paragraphs of the story before its reveal by word overlap: a paragraph's *coverage* is the
 IDF-weighted share of the clue's content words (stemmed, stop words dropped, as retrieval
-tokenizes) it contains. The best-covered paragraphs at or above a threshold are the evidence; a
+tokenizes) it contains. The paragraphs at or above a threshold are the evidence, unless more of
+them pass than a citation may hold (the clue is too generic to locate, and the case is dropped); a
 paragraph that matches partly but not enough makes its segment ambiguous, so it is used neither
-as a positive nor as a negative.
+as a positive nor as a negative. The thresholds were set by reading weak rows against their
+stories (docs/finder_weak_labels.md).
 
 Silver labels: the teacher reads the Finder's own prompt for a segment, told the known answer, and
 answers in the Finder's format (parsed by the protocol's parser): YES with the paragraph IDs that
@@ -48,15 +50,21 @@ class ClueMatch:
     coverage: np.ndarray  # per paragraph: IDF-weighted share of ``terms`` it contains, 0..1
     matched: np.ndarray  # per paragraph: how many distinct terms it contains
 
-    def evidence(self, *, min_coverage: float, max_paragraphs: int) -> tuple[int, ...]:
-        """The best-covered paragraphs with coverage >= ``min_coverage`` and at least two clue
-        words (one when the clue has a single content word), ascending; empty when none passes."""
+    def passing(self, min_coverage: float) -> list[int]:
+        """The paragraphs with coverage >= ``min_coverage`` and at least two clue words (one when
+        the clue has a single content word), best covered first."""
         needed = min(2, len(self.terms))
-        passing = [
+        found = [
             i for i in range(len(self.coverage)) if self.coverage[i] >= min_coverage and self.matched[i] >= needed
         ]
-        passing.sort(key=lambda i: (-self.coverage[i], i))
-        return tuple(sorted(passing[:max_paragraphs]))
+        return sorted(found, key=lambda i: (-self.coverage[i], i))
+
+    def evidence(self, *, min_coverage: float, max_paragraphs: int) -> tuple[int, ...]:
+        """The passing paragraphs, ascending; empty when none passes, or when more than
+        ``max_paragraphs`` do: a clue that matches that many places ("The telegram", "The
+        letter") does not say which one it means."""
+        passing = self.passing(min_coverage)
+        return tuple(sorted(passing)) if len(passing) <= max_paragraphs else ()
 
     def ambiguous(self, paragraph_ids: Sequence[int], evidence: Sequence[int], threshold: float) -> bool:
         """Whether a span without the evidence still holds a paragraph matching the clue at

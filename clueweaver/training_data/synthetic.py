@@ -8,6 +8,13 @@
 * ``number``: one number of a TRUE claim (digits, or a number word from two to twelve) is replaced
   by a different one; the claim becomes FALSE.
 
+A FALSE claim must be grounded: it contradicts something the book states. So entity and number
+edits start only from TRUE claims the book states (a reference answer with its gold paragraph, a
+benchmark's TRUE claim), never from a claim that is only "not contradicted" (a KDSH "consistent"
+backstory: editing it gives a claim the book may simply not address; see
+``TRUE_MEANS_NOT_CONTRADICTED``), and the replaced name or number must occur in the evidence the
+Interpreter reads (``grounding``), so the packet holds the detail the edit contradicts.
+
 Everything is deterministic given the random generator passed in (the builders seed one per item).
 A swapped name can occasionally keep a claim true (an alias, a shared trait); the edit kind is
 recorded on every example so such noise can be measured or filtered.
@@ -21,9 +28,12 @@ from collections import Counter
 from dataclasses import dataclass
 
 from clueweaver.narrative import Narrative
+from clueweaver.protocol.details import TITLES
 from clueweaver.protocol.question import Question
 
 EDIT_KINDS = ("option", "entity", "number")
+# Benchmarks whose TRUE label means only "the book does not contradict it": no FALSE edits of them.
+TRUE_MEANS_NOT_CONTRADICTED = {"kdsh": "a KDSH 'consistent' backstory is only not contradicted by the book"}
 OPTION_CLAIM = 'The answer to the question "{question}" is: {option}'
 NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _CAPITALIZED = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
@@ -65,10 +75,6 @@ def option_claims(
     return claims
 
 
-TITLES = (
-    "Mr", "Mrs", "Miss", "Ms", "Dr", "Sir", "Lady", "Lord", "Madam", "Madame", "Monsieur", "Mademoiselle",
-    "Captain", "Colonel", "Major", "General", "Professor", "Uncle", "Aunt", "Father", "Mother", "Saint",
-)  # fmt: skip
 _PERSON_CONTEXT = re.compile(
     r"\b(?:" + "|".join(TITLES) + r")\.? ([A-Z][a-z]+)\b|\b(?:said|says|replied|cried|asked) ([A-Z][a-z]+)\b"
     r"|\b([A-Z][a-z]+) (?:said|says|replied|cried|asked)\b"
@@ -102,25 +108,37 @@ def _replace_word(text: str, word: str, replacement: str) -> str:
     return re.sub(rf"\b{re.escape(word)}\b", replacement, text)
 
 
-def entity_swap(claim: str, names: dict[str, str], rng: random.Random, pool: int = 20) -> SyntheticClaim | None:
+def _grounded(detail: str, grounding: str | None) -> bool:
+    """Whether ``grounding`` (the evidence text) holds ``detail`` as a whole word (any when None)."""
+    return (
+        grounding is None or re.search(rf"(?<![\w.]){re.escape(detail)}(?![\w])", grounding, re.IGNORECASE) is not None
+    )
+
+
+def entity_swap(
+    claim: str, names: dict[str, str], rng: random.Random, pool: int = 20, grounding: str | None = None
+) -> SyntheticClaim | None:
     """``claim`` with one of its names replaced by another of the book's ``pool`` most frequent
     names of the same kind (see ``name_inventory``); None when the claim names nobody the book
-    knows or no other name of that kind is left."""
-    present = list(dict.fromkeys(w for w in _CAPITALIZED.findall(claim) if w in names))
+    knows (in ``grounding``, when given) or no other name of that kind is left."""
+    present = list(dict.fromkeys(w for w in _CAPITALIZED.findall(claim) if w in names and _grounded(w, grounding)))
     if not present:
         return None
     original = rng.choice(present)
     same_kind = [n for n, kind in names.items() if kind == names[original]]
-    others = [n for n in same_kind[:pool] if n not in present]
+    in_claim = set(_CAPITALIZED.findall(claim))
+    others = [n for n in same_kind[:pool] if n not in in_claim]
     if not others:
         return None
     replacement = rng.choice(others)
     return SyntheticClaim(_replace_word(claim, original, replacement), "FALSE", "entity", original, replacement)
 
 
-def number_swap(claim: str, rng: random.Random) -> SyntheticClaim | None:
-    """``claim`` with one of its numbers (every occurrence) changed; None when it has none."""
+def number_swap(claim: str, rng: random.Random, grounding: str | None = None) -> SyntheticClaim | None:
+    """``claim`` with one of its numbers (every occurrence) changed; None when it has none (that
+    ``grounding`` holds too, when given)."""
     found = list(dict.fromkeys(_DIGITS.findall(claim) + [w.lower() for w in _NUMBER_WORD.findall(claim)]))
+    found = [number for number in found if _grounded(number, grounding)]
     if not found:
         return None
     original = rng.choice(found)
@@ -146,16 +164,21 @@ def false_claims(
     *,
     edits: tuple[str, ...] = ("entity", "number"),
     count: int = 1,
+    grounding: str | None = None,
 ) -> list[SyntheticClaim]:
-    """Up to ``count`` FALSE variants of a TRUE claim, each one edit of a different kind, tried in
-    a seeded order among ``edits`` (entity and number; option edits need a question)."""
+    """Up to ``count`` FALSE variants of a TRUE claim the book states, each one edit of a different
+    kind, tried in a seeded order among ``edits`` (entity and number; option edits need a question);
+    the replaced detail must occur in ``grounding`` (the evidence packet) when given."""
     kinds = [k for k in edits if k in ("entity", "number")]
     rng.shuffle(kinds)
     variants = []
     for kind in kinds:
         if len(variants) >= count:
             break
-        edited = entity_swap(claim, name_inventory(narrative), rng) if kind == "entity" else number_swap(claim, rng)
+        if kind == "entity":
+            edited = entity_swap(claim, name_inventory(narrative), rng, grounding=grounding)
+        else:
+            edited = number_swap(claim, rng, grounding)
         if edited is not None and edited.text != claim:
             variants.append(edited)
     return variants

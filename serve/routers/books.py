@@ -76,7 +76,9 @@ def chapters(room: Room, book_id: str):
         "chapters": [
             {
                 "number": c.number,
+                "label": c.label,
                 "title": c.title,
+                "part": c.part,
                 "first_paragraph": c.first_paragraph,
                 "last_paragraph": c.last_paragraph,
             }

@@ -195,9 +195,11 @@ async function selectBook(bookId) {
   loadHistory();
 }
 
-// "Chapter 6: A Ticket to Exeter" names itself; "PLAYING PILGRIMS" needs its number.
+// Chapters as the book numbers them (label: "24", "1.2" for chapter II of story I), with their part
+// or story; "Chapter 6: A Ticket to Exeter" names itself, "II." needs its number.
 function chapterLabel(chapter) {
-  return /^(chapter|part|book|volume|act|scene|letter|stave|canto|adventure)\b/i.test(chapter.title) ? chapter.title : `chapter ${chapter.number}: ${chapter.title}`;
+  const title = chapter.part && !chapter.title.startsWith(chapter.part) ? `${chapter.part} — ${chapter.title}` : chapter.title;
+  return /^(chapter|part|book|volume|act|scene|letter|stave|canto|adventure)\b/i.test(title) ? title : `chapter ${chapter.label}: ${title}`;
 }
 
 async function loadHistory() {
@@ -214,7 +216,8 @@ async function loadHistory() {
   $("history-empty").textContent = "No questions about this book yet.";
   list.innerHTML = questions
     .map((q) => {
-      const outcome = q.status === "done" ? `<span class="answer-chip">${escapeHtml(q.answer)}</span>` : `<span class="status-failed">${escapeHtml(q.status)}</span> `;
+      const chip = q.answer && q.answer.length > 40 ? `${q.answer.slice(0, 39)}…` : q.answer || "–";
+      const outcome = q.status === "done" ? `<span class="answer-chip">${escapeHtml(chip)}</span>` : `<span class="status-failed">${escapeHtml(q.status)}</span> `;
       const when = new Date(q.asked_at * 1000).toLocaleString();
       return `<li><button type="button" class="link past-question" data-question="${q.question_id}">${outcome}${escapeHtml(q.request.text)}</button><div class="muted">${when}</div></li>`;
     })
@@ -227,11 +230,17 @@ function currentKind() {
   return document.querySelector("input[name=kind]:checked").value;
 }
 
+const PLACEHOLDERS = {
+  mcq: "Who hid the wages in the signal lantern?",
+  claim: "Tobias Wren was at the Anchor inn when the clock stopped.",
+  open: "Why did Hester doubt Silas Garrow's account of the storm night?",
+};
+
 function updateKind() {
-  const claim = currentKind() === "claim";
-  show($("options"), !claim);
-  $("question-label").textContent = claim ? "Claim" : "Question";
-  $("question-text").placeholder = claim ? "Tobias Wren was at the Anchor inn when the clock stopped." : "Who hid the wages in the signal lantern?";
+  const kind = currentKind();
+  show($("options"), kind === "mcq");
+  $("question-label").textContent = kind === "claim" ? "Claim" : "Question";
+  $("question-text").placeholder = PLACEHOLDERS[kind];
 }
 
 function renderProgress(stages) {
@@ -320,10 +329,15 @@ function renderAnswer(record) {
   const result = record.result;
   const request = record.request;
   const trace = result.trace;
-  $("answer-value").textContent = result.answer;
+  $("answer-value").textContent = result.answer || "(no answer)";
   $("answer-text").textContent = request.options && request.options[result.answer] ? request.options[result.answer] : "";
   const calibration = $("calibration-note");
-  if (result.calibration_changed) {
+  const dropped = trace.interpreter.calibration_dropped_ids || [];
+  if (request.kind === "open" && result.answer_source === "calibration") {
+    const revised = result.calibration_changed ? `revised the first answer (“${trace.interpreter.provisional.answer}”)` : "confirmed the answer";
+    const checked = dropped.length ? `; it dropped cited paragraphs that do not support it: ${dropped.join(", ")}` : "; every cited paragraph supports it";
+    calibration.textContent = `Self-calibration checked each cited paragraph against the answer and ${revised}${checked}.`;
+  } else if (result.calibration_changed) {
     const provisional = trace.interpreter.provisional.answer;
     calibration.textContent = `Self-calibration changed the answer: the first reading gave ${provisional}; on re-checking the same evidence the Interpreter chose ${result.answer}.`;
   } else if (result.answer_source === "calibration") {
@@ -333,8 +347,10 @@ function renderAnswer(record) {
   const fallback = $("fallback-note");
   fallback.textContent = "No model output could be read, so this answer is a flagged placeholder, not the model's answer.";
   show(fallback, result.fallback);
-  const limit = request.max_chapter != null ? `, reading up to chapter ${request.max_chapter}` : "";
-  $("asked").textContent = `${request.kind === "claim" ? "Claim" : "Question"}: ${request.text}${limit}`;
+  const limitChapter = state.chapters.find((c) => c.number === request.max_chapter);
+  const limit = request.max_chapter != null ? `, reading up to chapter ${limitChapter ? limitChapter.label : request.max_chapter}` : "";
+  const asked = { claim: "Claim", open: "Open question" }[request.kind] || "Question";
+  $("asked").textContent = `${asked}: ${request.text}${limit}`;
   $("rationale").innerHTML = citeLinks(result.rationale || "(no rationale)");
   $("warnings").innerHTML = trace.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("");
 

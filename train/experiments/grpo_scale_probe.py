@@ -257,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         overrides += [
             "--use_cpu",
             "true",
+            "--cpu_compact_logprobs",
+            "true",
             "--bf16",
             "false",
             "--dtype",

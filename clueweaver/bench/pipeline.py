@@ -1,9 +1,5 @@
-"""Benchmarks the project ships: commands that print numbers (speed, recall), not timed tests.
-
-``clueweaver bench retrieval`` times indexing and segmentation on a whole novel;
-``clueweaver bench recall`` measures gold-evidence recall on GutenQA and the multi-hop checks;
-``clueweaver bench pipeline`` times each stage of the pipeline against the direct reader.
-"""
+"""``clueweaver bench pipeline``: each stage of the pipeline against the direct reader on the same
+backend and device, with random-weight models of a real shape and forced output lengths."""
 
 from __future__ import annotations
 
@@ -13,7 +9,6 @@ import math
 import random
 import re
 import statistics
-import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -23,113 +18,12 @@ from tqdm.auto import tqdm
 
 from clueweaver import retrieval
 from clueweaver.backends import SamplingConfig, load_backend
-from clueweaver.benchmarks import load_benchmark, shared_data_dir
-from clueweaver.checks import HELDOUT_FILE
-from clueweaver.checks import load_book as load_shared_book
-from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items, retrieval_diagnostics
-from clueweaver.narrative import Narrative, from_paragraphs, load_narrative
+from clueweaver.narrative import Narrative, from_paragraphs
 from clueweaver.pipeline import ClueWeaver, DirectReader, PipelineConfig
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.segment import Segment, get_preset, segment_narrative
 from clueweaver.testing import QWEN3_4B_SHAPE, build_tiny_qwen3
-
-# A question a reader of Little Women might ask, with four options: the shape of a benchmark item.
-SAMPLE_QUESTION = Question(
-    "Why does Jo cut off and sell her hair?",
-    {
-        "A": "To pay for Mother's journey to Washington to nurse Father",
-        "B": "Because Amy burned it with the curling tongs",
-        "C": "To buy Christmas presents for Marmee",
-        "D": "Because Aunt March said long hair was vain",
-    },
-)
-
-
-def load_book(book: str) -> Narrative:
-    """A file path, or a shared-data key such as ``nocha:little_women_louisa_may_alcott``."""
-    if Path(book).exists():
-        return load_narrative(book)
-    return load_shared_book(book, shared_data_dir())
-
-
-def bench_retrieval(
-    book: str,
-    *,
-    encoder: str | None = "minilm",
-    question: Question = SAMPLE_QUESTION,
-    repeats: int = 20,
-    reference: bool = False,
-) -> dict:
-    """Index build time (BM25, cold), warm segmentation latency, and dense embedding and cache
-    reload times, all on one book in this process. ``reference`` also times sentence-transformers'
-    own ``encode`` with its defaults on the same texts (the speed of a machine varies from run to
-    run; the ratio of the two does much less)."""
-    narrative = load_book(book)
-    texts = [p.text for p in narrative.paragraphs]
-    started = time.perf_counter()
-    bm25 = retrieval.BM25Index(retrieval.TermMatrix.from_texts(texts))
-    results = {
-        "book": narrative.title,
-        "paragraphs": len(narrative),
-        "characters": narrative.num_chars,
-        "bm25_build_s": round(time.perf_counter() - started, 4),
-    }
-
-    def median_ms(index) -> float:
-        segment_narrative(narrative, question, "detectiveqa", index=index)  # warm the term cache
-        times = []
-        for _ in range(repeats):
-            t = time.perf_counter()
-            segment_narrative(narrative, question, "detectiveqa", index=index)
-            times.append(time.perf_counter() - t)
-        return round(statistics.median(times) * 1000, 2)
-
-    results["segment_bm25_ms"] = median_ms(retrieval.RetrievalIndex(narrative, bm25))
-    if encoder:
-        with tempfile.TemporaryDirectory() as cache:
-            dense = retrieval.load_encoder(encoder)
-            dense.encode(["warm up the model"])  # model loading is not embedding time
-            t = time.perf_counter()
-            index = retrieval.build_index(narrative, dense, cache_dir=cache)
-            results["encoder"] = dense.name
-            results["embed_s"] = round(time.perf_counter() - t, 2)
-            t = time.perf_counter()
-            index = retrieval.build_index(narrative, dense, cache_dir=cache)
-            results["cache_reload_s"] = round(time.perf_counter() - t, 4)
-            results["segment_hybrid_ms"] = median_ms(index)
-            if reference and isinstance(dense, retrieval.SentenceTransformerEncoder):
-                t = time.perf_counter()
-                dense.model.encode(texts, normalize_embeddings=True)
-                results["st_defaults_embed_s"] = round(time.perf_counter() - t, 2)
-                results["embed_vs_st_defaults"] = round(results["embed_s"] / results["st_defaults_embed_s"], 3)
-    return results
-
-
-def bench_recall(
-    *, encoders=(None, "minilm"), presets=("detectiveqa", "nocha"), progress: bool = True
-) -> tuple[dict, str]:
-    """Recall on GutenQA's single-paragraph questions, the multi-hop checks and the held-out
-    multi-hop checks, per encoder and preset, beside plain BM25 with the same number of
-    paragraphs. Returns (JSON, Markdown)."""
-    sets = {
-        "GutenQA Emma (single gold paragraph)": [
-            item for item in benchmark_gold_items(load_benchmark("gutenqa")) if len(item.gold_ids) == 1
-        ],
-        "Multi-hop checks (2-4 distant gold paragraphs)": multihop_gold_items(),
-        "Held-out multi-hop checks (never used for tuning)": multihop_gold_items(checks_path=HELDOUT_FILE),
-    }
-    payload, tables = {}, []
-    for encoder in encoders:
-        for name, items in sets.items():
-            label = f"{name}, encoder: {encoder or 'none (BM25 alone)'}"
-            result = retrieval_diagnostics(items, presets, encoder=encoder, title=label, progress=progress)
-            payload[label] = list(result["presets"].values())
-            tables.append(result["markdown"])
-    return payload, "\n\n".join(tables)
-
-
-# --- bench pipeline -------------------------------------------------------------------------------
 
 MODEL_SHAPES = {"qwen3-4b": QWEN3_4B_SHAPE, "tiny": {}}
 # Reference numbers of issue 4 (H200, plain ``generate`` with a dynamic cache), in seconds.
@@ -195,6 +89,9 @@ class _WellFormedReplies:
 
     def count_tokens(self, messages) -> int:
         return self.inner.count_tokens(messages)
+
+    def check_counting(self) -> None:
+        self.inner.check_counting()
 
     def _reply(self, messages) -> str:
         found = re.search(r"^\[(\d+)\]", messages[-1]["content"], re.MULTILINE)
@@ -267,12 +164,15 @@ def bench_pipeline(
     fast_decode: bool | None = None,
     max_batch_size: int = 16,
     model_dir: str | None = None,
+    hops: int = 1,
 ) -> dict:
     """Each stage of the pipeline and the direct reader on the same backend and device, with a
     random-weight model and forced output lengths (``ignore_eos``); median seconds of ``repeats``
     runs after ``warmup`` runs, peak GPU memory with both agents loaded, the ratio pipeline /
     direct. Segmentation is timed on the same book with BM25 (the Finder reads synthetic segments
-    of the target size, which retrieval over a synthetic book would not produce)."""
+    of the target size, which retrieval over a synthetic book would not produce). ``hops=2`` adds
+    the second retrieval round and its Finder call (seeded by the paragraph each first-round
+    segment cites), whose time is part of the ``finder`` stage."""
     import torch
 
     if shape not in BENCH_SHAPES or model_shape not in MODEL_SHAPES or agents not in ("separate", "shared"):
@@ -312,7 +212,7 @@ def bench_pipeline(
         interpreter = _WellFormedReplies(interpreter_inner, "interpreter")
         direct_backend = _WellFormedReplies(interpreter_inner, "interpreter")
         config = PipelineConfig(
-            preset=preset, encoder=None,
+            preset=preset, encoder=None, hops=hops,
             finder_sampling=SamplingConfig(max_new_tokens=target.finder_new_tokens, ignore_eos=True),
             interpreter_sampling=SamplingConfig(max_new_tokens=target.interpreter_new_tokens, ignore_eos=True),
         )  # fmt: skip
@@ -351,7 +251,8 @@ def bench_pipeline(
         "benchmark": "pipeline",
         "command": f"clueweaver bench pipeline --shape {shape} --model-shape {model_shape} --device {device} "
         f"--agents {agents} --repeats {repeats} --warmup {warmup} --max-batch-size {max_batch_size}"
-        + (" --dynamic-cache" if fast_decode is False else ""),
+        + (" --dynamic-cache" if fast_decode is False else "")
+        + (f" --hops {hops}" if hops != 1 else ""),
         "device": torch.cuda.get_device_name(torch.device(device)) if on_gpu else "cpu",
         "torch": torch.__version__,
         "backend": "hf",
@@ -365,6 +266,7 @@ def bench_pipeline(
         "measured_shape": {
             "finder_generate_calls_per_question": len(finder_calls),
             "finder_batch": finder_calls[0]["batch"],
+            "second_round_batch": finder_calls[1]["batch"] if len(finder_calls) > 1 else 0,
             "finder_prompt_tokens": _token_summary(finder_calls[0]["prompt_tokens"]),
             "finder_new_tokens": _token_summary(finder_calls[0]["completion_tokens"]),
             "interpreter_prompt_tokens": interpreter_calls[0]["prompt_tokens"][0],

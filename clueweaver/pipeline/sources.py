@@ -1,0 +1,140 @@
+"""Segment sources: where the Finder's candidate segments come from, decided in one place.
+
+- ``plain``: the retrieval-aware segmenter over the book's index (``clueweaver.segment``);
+- ``nwm``: the book's Narrative World Model records, each cited passage with its neighbours
+  (``clueweaver.nwm.segments``);
+- ``mix``: both, merged in narrative order.
+
+Every segment names the source that proposed it (``Segment.source``). A source that cannot run
+(no world model for the book, an empty one, or no record retrieved for ``nwm``) is a
+``SegmentSourceError`` saying how to build what is missing; with ``fallback`` the plain segments
+stand in instead, and ``Candidates`` records why, for the trace's warnings and every evaluation
+record. A new source is one function of ``SourceRequest`` in ``SOURCES``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clueweaver.errors import ClueWeaverError
+from clueweaver.narrative import Narrative
+from clueweaver.nwm.segments import mix_segments, nwm_spans
+from clueweaver.nwm.store import NarrativeStore, default_data_dir
+from clueweaver.protocol.question import Question
+from clueweaver.segment import Preset, Segment, merge_spans, segment_narrative
+
+FALLBACK_HINT = (
+    "or allow the plain segments to stand in (recorded in the trace): --segment-fallback, or segment_fallback: "
+    "true in the pipeline settings"
+)
+
+
+class SegmentSourceError(ClueWeaverError, ValueError):
+    """The requested segment source has nothing to give; the message says how to build it."""
+
+
+@dataclass(frozen=True)
+class SourceRequest:
+    """What a segment source reads: the book and its retrieval index, the question, the preset,
+    where reading stops, and where world-model stores live."""
+
+    narrative: Narrative
+    question: Question
+    preset: Preset
+    index: object
+    max_chapter: int | None = None
+    max_paragraph: int | None = None
+    exhaustive: bool = False
+    encoder: object = "auto"
+    nwm_dir: str | None = None
+
+    @property
+    def max_len(self) -> int:
+        """The longest merged segment: a window plus a retrieval group, as the segmenter allows."""
+        preset = self.preset
+        return max(preset.window_paragraphs, preset.retrieval_paragraphs) + preset.retrieval_paragraphs
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The segments the Finder reads, the source asked for, and why the plain segments stood in
+    (``fallback``, None when they did not)."""
+
+    segments: list[Segment]
+    requested: str
+    fallback: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "requested": self.requested,
+            "used": "plain" if self.fallback else self.requested,
+            "fallback": self.fallback,
+            "segments_by_source": dict(Counter(s.source for s in self.segments)),
+        }
+
+
+def plain_segments(request: SourceRequest) -> list[Segment]:
+    return segment_narrative(
+        request.narrative, request.question, request.preset, index=request.index, max_chapter=request.max_chapter,
+        max_paragraph=request.max_paragraph, exhaustive=request.exhaustive,
+    )  # fmt: skip
+
+
+def _world_model_spans(request: SourceRequest):
+    """The spans of the records the question retrieves, from the book's existing store (never
+    creating one); a missing or empty store is a SegmentSourceError."""
+    narrative, folder = request.narrative, Path(request.nwm_dir) if request.nwm_dir else default_data_dir()
+    build = (
+        "build it with 'clueweaver nwm publish BOOK' or 'clueweaver nwm import BOOK RECORDS.jsonl', or give the "
+        "folder its store lives in with --data-dir"
+    )
+    store = NarrativeStore.existing(narrative, folder)
+    if store is None:
+        raise SegmentSourceError(f"no world model of {narrative.title!r} in {folder}: {build}")
+    with store:
+        if not any(chapter.records for chapter in store.chapters()):
+            raise SegmentSourceError(f"the world model of {narrative.title!r} in {folder} holds no records: {build}")
+        return nwm_spans(
+            narrative, store, request.question, max_chapter=request.max_chapter, max_paragraph=request.max_paragraph,
+            encoder=request.encoder,
+        )  # fmt: skip
+
+
+def nwm_segments(request: SourceRequest) -> list[Segment]:
+    spans = _world_model_spans(request)
+    if not spans:
+        limit = "" if request.max_chapter is None else f" as of chapter {request.max_chapter}"
+        raise SegmentSourceError(
+            f"the world model of {request.narrative.title!r} retrieves no record for this question{limit}"
+        )
+    return merge_spans(spans, max_len=request.max_len)
+
+
+def mixed_segments(request: SourceRequest) -> list[Segment]:
+    return mix_segments(_world_model_spans(request), plain_segments(request), request.max_len)
+
+
+SOURCES: dict[str, Callable[[SourceRequest], list[Segment]]] = {
+    "plain": plain_segments,
+    "nwm": nwm_segments,
+    "mix": mixed_segments,
+}
+SEGMENT_SOURCES = tuple(SOURCES)
+
+
+def candidate_segments(request: SourceRequest, source: str = "plain", *, fallback: bool = False) -> Candidates:
+    """The candidate segments from ``source``; when it has nothing to give, an error, or with
+    ``fallback`` the plain segments, recorded as such."""
+    if source not in SOURCES:
+        raise SegmentSourceError(f"unknown segment source {source!r}; use one of {', '.join(SEGMENT_SOURCES)}")
+    try:
+        return Candidates(SOURCES[source](request), source)
+    except SegmentSourceError as exc:
+        if not fallback:
+            raise SegmentSourceError(f"segment source {source}: {exc}; {FALLBACK_HINT}") from None
+        warning = f"segment source {source}: {exc}; the plain segments were read instead"
+        return Candidates(plain_segments(request), source, fallback=str(exc), warnings=[warning])

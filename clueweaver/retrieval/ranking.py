@@ -1,0 +1,150 @@
+"""How paragraphs are ranked for a question: which queries are asked, how each signal is smoothed
+over neighbouring paragraphs, and how the signals are fused.
+
+A multi-hop question's evidence sits in paragraphs far apart that share different words with the
+question; its options often carry the clue words the question lacks. The default asks ONE BM25
+query of the question and all its options joined (a paragraph that matches an option's words and
+the question's words ranks high, whichever option it supports), where the earlier design summed one
+query per option, each repeating the question, so the question's words outweighed every option's
+(docs/retrieval.md: the joined query was the largest gain on the tuning set, and it was what an
+outside held-out measurement pointed to). The other signals: pseudo-relevance feedback from the
+best lexical hits, dense similarity, and three that were measured but are off by default (option
+and clause sub-queries, a per-option budget, a second hop through the names of the best hits).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from clueweaver.protocol.question import Question
+
+QUERY_MODES = ("joined", "per_option")
+FUSIONS = ("rrf", "weighted")
+# Words that start a clause of a claim: a claim's parts ("X did A, and later B because C") are
+# often told in different chapters, so each clause can also be asked alone (aspect queries).
+_CLAUSE_BREAK = re.compile(
+    r"[,;:]|\b(?:and|but|while|when|whereas|although|though|after|before|because|since|until|who|whom|whose|"
+    r"which|where|yet)\b",
+    re.IGNORECASE,
+)
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")  # a capitalized word not opening a sentence
+
+
+@dataclass(frozen=True)
+class RankingConfig:
+    """How the fused ranking is made; each default and the set it was chosen on is in
+    docs/retrieval.md (tuning set only; the frozen held-out set never chose anything).
+
+    - ``query``: ``joined`` asks one BM25 query of the question and its options; ``per_option``
+      sums one query per option, each with the question (the earlier design).
+    - ``smoothing`` / ``smoothing_width`` / ``smoothing_decay``: a paragraph also earns ``smoothing``
+      of each neighbour's score, times ``smoothing_decay`` per further paragraph, up to
+      ``smoothing_width`` paragraphs away: a scene spans several paragraphs, and the one that
+      names a character sits a few paragraphs from the one that says what they did.
+    - ``feedback_docs`` / ``feedback_terms`` / ``feedback_weight``: pseudo-relevance feedback, the
+      most distinctive words of the best lexical hits as a second query (the place or person the
+      first hop names).
+    - ``dense_weight``: the dense ranking's weight in the fusion (used when the index has vectors).
+    - ``aspect_weight``: weight shared by sub-queries (each option alone; each clause of a claim).
+    - ``option_reserve``: for a multiple-choice question, the best ``option_reserve`` paragraphs of
+      each option's own ranking go first, so every option's evidence reaches the Finder.
+    - ``entity_hop_weight``: weight of a second-hop query made of the names in the best lexical hits
+      that the question does not contain.
+    """
+
+    fusion: str = "rrf"
+    query: str = "joined"
+    smoothing: float = 0.15
+    smoothing_width: int = 5
+    smoothing_decay: float = 0.7
+    feedback_docs: int = 10
+    feedback_terms: int = 15
+    feedback_weight: float = 0.6
+    dense_weight: float = 0.3
+    aspect_weight: float = 0.0
+    option_reserve: int = 0
+    entity_hop_weight: float = 0.0
+    entity_hop_docs: int = 5
+    entity_hop_terms: int = 8
+
+    def __post_init__(self) -> None:
+        if self.fusion not in FUSIONS:
+            raise ValueError(f"unknown fusion {self.fusion!r}; use 'rrf' or 'weighted'")
+        if self.query not in QUERY_MODES:
+            raise ValueError(f"unknown query mode {self.query!r}; use 'joined' or 'per_option'")
+        if self.smoothing_width < 0 or self.option_reserve < 0:
+            raise ValueError("smoothing_width and option_reserve cannot be negative")
+
+
+def smooth(scores: np.ndarray, share: float, width: int = 1, decay: float = 1.0) -> np.ndarray:
+    """Each entry plus ``share * decay ** (d - 1)`` of the entries ``d`` = 1..``width`` away."""
+    if share <= 0 or width <= 0 or len(scores) < 2:
+        return scores
+    smoothed = scores.copy()
+    for distance in range(1, min(width, len(scores) - 1) + 1):
+        weight = share * decay ** (distance - 1)
+        smoothed[distance:] += weight * scores[:-distance]
+        smoothed[:-distance] += weight * scores[distance:]
+    return smoothed
+
+
+def joined_query(question: Question) -> str:
+    """The question (or claim) and every option as one query."""
+    return " ".join([question.text, *question.options.values()])
+
+
+def lexical_queries(question: Question, mode: str) -> list[str]:
+    """The BM25 queries whose scores are summed: one joined query, or one per option."""
+    return [joined_query(question)] if mode == "joined" else question.queries()
+
+
+def claim_clauses(text: str, min_words: int = 3) -> list[str]:
+    """A sentence cut at commas and clause words into parts of at least ``min_words`` words."""
+    parts = [part.strip() for part in _CLAUSE_BREAK.split(text) if part and part.strip()]
+    clauses: list[str] = []
+    for part in parts:
+        if clauses and len(clauses[-1].split()) < min_words:
+            clauses[-1] = f"{clauses[-1]} {part}"
+        else:
+            clauses.append(part)
+    if len(clauses) > 1 and len(clauses[-1].split()) < min_words:
+        clauses[-2:] = [f"{clauses[-2]} {clauses[-1]}"]
+    return clauses
+
+
+def aspect_queries(question: Question) -> list[str]:
+    """Sub-queries, each reaching one part of the evidence: every option alone, or every clause of
+    a claim or an open question. Empty when there is only one part."""
+    aspects = list(question.options.values()) if question.options else claim_clauses(question.text)
+    return aspects if len(aspects) > 1 else []
+
+
+def names_in(texts: list[str], asked: str) -> list[str]:
+    """Capitalized words inside sentences of ``texts`` (names, mostly) that ``asked`` lacks, most
+    frequent first."""
+    known = set(asked.lower().split())
+    counts: dict[str, int] = {}
+    for text in texts:
+        for name in _NAME.findall(text):
+            if name.lower() not in known:
+                counts[name] = counts.get(name, 0) + 1
+    return sorted(counts, key=lambda name: (-counts[name], name))
+
+
+def reserve_first(ranking: list[tuple[int, float]], reserved: list[list[int]]) -> list[tuple[int, float]]:
+    """``ranking`` with the reserved paragraphs moved to the front, taking the lists' first
+    paragraphs in turn (each option's best, then each option's second, ...)."""
+    if not reserved:
+        return ranking
+    score = dict(ranking)
+    top = ranking[0][1] if ranking else 0.0
+    front: list[int] = []
+    for depth in range(max(map(len, reserved))):
+        for paragraphs in reserved:
+            if depth < len(paragraphs) and paragraphs[depth] not in front:
+                front.append(paragraphs[depth])
+    first = set(front)
+    return [(i, score.get(i, top)) for i in front] + [(i, s) for i, s in ranking if i not in first]

@@ -1,0 +1,111 @@
+"""The paper's GRPO objective (Eq. 1, 2 and 8-12), as our reading of it states it: everything
+per *sequence*.
+
+For the K completions o_1..o_K of one prompt, with rewards R_i:
+
+* advantage  A_i = (R_i - mean_j R_j) / std_j R_j, the std with 1/K (not TRL's 1/(K-1));
+* ratio      rho_i = pi_theta(o_i) / pi_old(o_i) = exp(sum_t [log pi_theta(o_i,t) - log pi_old(o_i,t)]),
+  the whole sequence's probability ratio (a sum over tokens: not TRL's per-token ratios, nor GSPO's
+  length-normalized mean);
+* surrogate  min(rho_i A_i, clip(rho_i, 1 - eps_low, 1 + eps_high) A_i), clipped per sequence;
+* KL         r_i - log r_i - 1 with r_i = pi_ref(o_i) / pi_theta(o_i) of the whole sequence;
+* loss       mean over the completions of [ -surrogate_i + beta KL_i ].
+
+TRL computes the advantages before the loss, dividing by the Bessel-corrected std plus 1e-4, so
+the loss multiplies them by sqrt(K / (K - 1)): that is exactly (R_i - mean) / (std_{1/K} + eps')
+with eps' = 1e-4 sqrt((K - 1) / K). Log-ratios are clamped to +-20 before exponentiating so one
+far-off sequence cannot overflow float32 (exp(20) = 4.9e8; a sequence past it gets no gradient
+from that term). With vLLM rollouts, TRL's sequence-level importance-sampling correction
+(``vllm_importance_sampling_mode: sequence_mask`` or ``sequence_truncate``) multiplies the
+surrogate; token-level modes do not apply to a sequence ratio and are refused.
+"""
+
+from __future__ import annotations
+
+import math
+
+from clueweaver.training.arguments import TrainingSetupError
+
+OBJECTIVES = ("trl", "paper")
+LOG_RATIO_CLAMP = 20.0
+# TRL settings the paper objective does not implement, with the value that leaves them off.
+UNSUPPORTED_WITH_PAPER = {
+    "off_policy_mask_threshold": None,
+    "top_entropy_quantile": 1.0,
+    "entropy_coef": 0.0,
+    "use_adaptive_entropy": False,
+    "delta": None,
+    "use_bias_correction_kl": False,
+}
+
+
+def check_objective_settings(objective: str, training_args) -> None:
+    """The recipe's ``objective`` and TRL settings agree: with ``paper`` TRL's loss settings must be
+    the ones it replaces (``loss_type: grpo``, ``importance_sampling_level: sequence``) and TRL's
+    extra loss terms off, so no setting is silently ignored."""
+    if objective not in OBJECTIVES:
+        raise TrainingSetupError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if objective == "trl":
+        return
+    conflicts = [
+        f"{name}={getattr(training_args, name)!r} (needs {value!r})"
+        for name, value in UNSUPPORTED_WITH_PAPER.items()
+        if getattr(training_args, name, value) != value
+    ]
+    if training_args.loss_type != "grpo":
+        conflicts.append(f"loss_type={training_args.loss_type!r} (needs 'grpo': the paper objective replaces it)")
+    if training_args.importance_sampling_level != "sequence":
+        conflicts.append(
+            f"importance_sampling_level={training_args.importance_sampling_level!r} (needs 'sequence': the ratio is "
+            "per sequence)"
+        )
+    token_level_is = training_args.vllm_importance_sampling_mode not in ("sequence_mask", "sequence_truncate")
+    if training_args.use_vllm and training_args.vllm_importance_sampling_correction and token_level_is:
+        conflicts.append(
+            f"vllm_importance_sampling_mode={training_args.vllm_importance_sampling_mode!r} (needs sequence_mask or "
+            "sequence_truncate)"
+        )
+    if conflicts:
+        raise TrainingSetupError("objective: paper cannot honour " + "; ".join(conflicts))
+
+
+def advantage_scale(group_size: int) -> float:
+    """Turns TRL's advantages (std with 1/(K-1)) into the paper's (std with 1/K)."""
+    return math.sqrt(group_size / (group_size - 1)) if group_size > 1 else 1.0
+
+
+def sequence_grpo_terms(
+    per_token_logps,
+    old_per_token_logps,
+    ref_per_token_logps,
+    mask,
+    advantages,
+    *,
+    epsilon_low: float,
+    epsilon_high: float,
+    beta: float,
+    importance_sampling_ratio=None,
+) -> dict:
+    """Per-sequence tensors of the objective (see the module doc), each of shape (B,): ``loss``
+    (minus the clipped surrogate, plus beta times the KL), ``ratio``, ``kl`` (zeros when beta is
+    0), ``clipped_low`` and ``clipped_high``. ``advantages`` are already the paper's."""
+    import torch
+
+    mask = mask.to(per_token_logps.dtype)
+    log_ratio = ((per_token_logps - old_per_token_logps) * mask).sum(-1)
+    ratio = torch.exp(log_ratio.clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP))
+    clipped = torch.clamp(ratio, 1 - epsilon_low, 1 + epsilon_high)
+    surrogate = torch.min(ratio * advantages, clipped * advantages)
+    if importance_sampling_ratio is not None:
+        surrogate = surrogate * importance_sampling_ratio.reshape(-1)
+    kl = torch.zeros_like(surrogate)
+    if beta != 0.0:
+        log_r = ((ref_per_token_logps - per_token_logps) * mask).sum(-1).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)
+        kl = torch.exp(log_r) - log_r - 1
+    return {
+        "loss": -surrogate + beta * kl,
+        "ratio": ratio,
+        "kl": kl,
+        "clipped_low": (ratio < 1 - epsilon_low) & (advantages < 0),
+        "clipped_high": (ratio > 1 + epsilon_high) & (advantages > 0),
+    }

@@ -1,0 +1,162 @@
+"""Chapters as the book names them: parts and stories folded into their first chapter, labels a
+reader uses, and the same numbers in ``clueweaver chapters``, --max-chapter, --as-of and the API,
+on the shared Holmes collection and Little Women."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clueweaver.chapters import Heading, labels, number_value, units_from_titles
+from clueweaver.cli import main
+from clueweaver.narrative import NarrativeError, from_paragraphs, from_text
+from tests.conftest import shared_path
+from tests.nwm_helpers import FIXTURE, HOLMES
+
+LITTLE_WOMEN = "little_women_louisa_may_alcott"
+
+
+@pytest.fixture(scope="module")
+def books():
+    texts = json.loads(shared_path("nocha", "data_sample", "classic_books.json").read_text(encoding="utf-8"))
+    return {name: from_text(texts[name], title=name) for name in (HOLMES, LITTLE_WOMEN)}
+
+
+@pytest.fixture
+def book_file(tmp_path):
+    def write(name: str) -> str:
+        texts = json.loads(shared_path("nocha", "data_sample", "classic_books.json").read_text(encoding="utf-8"))
+        path = tmp_path / f"{name}.txt"
+        path.write_text(texts[name], encoding="utf-8")
+        return str(path)
+
+    return write
+
+
+def test_holmes_stories_hold_their_own_chapters(books):
+    holmes = books[HOLMES]
+    rows = [(c.label, c.title, c.part, c.first_paragraph, c.last_paragraph) for c in holmes.chapters[:5]]
+    story = "I. A SCANDAL IN BOHEMIA"
+    assert rows == [
+        ("1.1", "I.", story, 1, 123),  # the story's title opens its first chapter: no chapter of two headings
+        ("1.2", "II.", story, 124, 219),
+        ("1.3", "III.", story, 220, 264),
+        ("2", "II. THE RED-HEADED LEAGUE", None, 265, 481),
+        ("3", "III. A CASE OF IDENTITY", None, 482, 620),
+    ]
+    assert [c.label for c in holmes.chapters[3:]] == [str(n) for n in range(2, 13)]
+    assert holmes.chapters[-1].title == "XII. THE ADVENTURE OF THE COPPER BEECHES"
+    assert holmes.chapters[1].full_title == "I. A SCANDAL IN BOHEMIA — II."
+    # a reader's "up to story II" reads A Scandal in Bohemia and The Red-Headed League, nothing after
+    assert holmes.last_paragraph_of_chapter(holmes.chapter_limit("2")) == 481
+    assert holmes.chapter_limit("1") == 3 and holmes.chapter_limit("1.2") == 2 and holmes.chapter_span("1") == (1, 3)
+    assert holmes.chapter_limit("0") == 0 and holmes.chapter_limit(None) is None
+
+
+def test_little_women_part_2_shifts_no_chapter(books):
+    little_women = books[LITTLE_WOMEN]
+    assert len(little_women.chapters) == 47
+    assert [c.label for c in little_women.chapters] == [str(n) for n in range(1, 48)]
+    assert all(c.title.startswith("CHAPTER ") or c.title.startswith("PART 1 CHAPTER") for c in little_women.chapters)
+    chapter_24 = little_women.chapters[23]
+    assert (chapter_24.title, chapter_24.part, chapter_24.first_paragraph) == (
+        "CHAPTER TWENTY-FOUR GOSSIP",
+        "PART 2",
+        2231,
+    )
+    assert little_women[2231].text == "PART 2" and little_women[2231].chapter == 24  # the part opens chapter 24
+    assert little_women.chapters[22].last_paragraph == 2230  # chapter 23 ends where part 1 does
+    assert (
+        little_women.chapters[0].part == "PART 1"
+        and little_women.chapters[-1].title == "CHAPTER FORTY-SEVEN HARVEST TIME"
+    )
+    assert little_women.last_paragraph_of_chapter(little_women.chapter_limit("24")) == 2317
+    with pytest.raises(NarrativeError, match=r"no chapter 48 \(the book's chapters are 1-47; 'clueweaver chapters"):
+        little_women.chapter_limit("48")
+
+
+def test_headings_numbers_and_labels():
+    assert [number_value(t) for t in ("12", "XIV", "twenty-four", "FORTY SEVEN", "the first", "mild", "")] == [
+        12,
+        14,
+        24,
+        47,
+        1,
+        None,
+        None,
+    ]
+    heading = Heading.parse("VOLUME II. CHAPTER III. The Ball")
+    assert (heading.part, heading.unit, heading.name) == (("volume", 2), ("chapter", 3), "The Ball")
+    assert Heading.parse("Mild Days").components == ()  # a word made of roman letters is not a number
+    # volumes that restart their chapter numbers are qualified by the volume, as a reader cites them
+    units = units_from_titles({0: "VOLUME I. CHAPTER I", 5: "VOLUME I. CHAPTER II", 9: "VOLUME II. CHAPTER I"})
+    assert labels(units) == ["1.1", "1.2", "2.1"] and units[2].part == "VOLUME II"
+    # chapters without numbers are counted in reading order
+    assert labels(units_from_titles({0: "The Storm", 3: "Chapter 2"})) == ["1", "2"]
+    # a part with no chapter after it is a chapter itself; a table of contents opens no story
+    book = from_paragraphs(["BOOK I", "Text one.", "BOOK II", "Text two."], title="t")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "BOOK I"), ("2", "BOOK II")]
+    contents = from_paragraphs(
+        ["CHAPTER I. ONE", "CHAPTER II. TWO", "CHAPTER I. ONE", "Text.", "CHAPTER II. TWO", "More."], title="t"
+    )
+    assert [c.label for c in contents.chapters] == ["1", "2", "3", "4"] and not any(c.part for c in contents.chapters)
+
+
+def test_chapters_command_lists_the_numbers_a_reader_uses(book_file, capsys):
+    assert main(["chapters", book_file(HOLMES)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{HOLMES}: 14 chapters, 2555 paragraphs"
+    assert lines[1].split() == ["0", "(front", "matter)", "paragraphs", "0-0"]
+    assert (
+        lines[2].split()[0] == "1.1"
+        and lines[2].endswith("paragraphs 1-123")
+        and "A SCANDAL IN BOHEMIA — I." in lines[2]
+    )
+    assert lines[5].split()[:2] == ["2", "II."] and lines[5].endswith("paragraphs 265-481")
+    assert main(["chapters", book_file(LITTLE_WOMEN), "--json"]) == 0
+    chapters = json.loads(capsys.readouterr().out)["chapters"]
+    assert chapters[23] == {
+        "label": "24", "number": 24, "title": "CHAPTER TWENTY-FOUR GOSSIP", "part": "PART 2",
+        "first_paragraph": 2231, "last_paragraph": 2317,
+    }  # fmt: skip
+
+
+def test_max_chapter_and_as_of_cut_where_the_reader_thinks(book_file, tmp_path, capsys):
+    holmes = book_file(HOLMES)
+    claim = ["--claim", "Irene Adler kept the photograph.", "--encoder", "none", "--json"]
+    assert main(["segment", holmes, *claim, "--max-chapter", "1.2"]) == 0
+    assert max(s["span"][1] for s in json.loads(capsys.readouterr().out)["segments"]) <= 219
+    assert main(["segment", holmes, *claim, "--max-chapter", "2"]) == 0
+    ends = [s["span"][1] for s in json.loads(capsys.readouterr().out)["segments"]]
+    assert max(ends) <= 481 and any(e > 264 for e in ends)  # The Red-Headed League is read, A Case of Identity not
+    assert main(["segment", holmes, *claim, "--max-chapter", "13"]) == 2
+    assert "no chapter 13 (the book's chapters are 1.1, 1.2, 1.3, 2, ..., 11, 12" in capsys.readouterr().err
+
+    data = ["--data-dir", str(tmp_path / "stores")]
+    assert main(["nwm", "import", holmes, str(FIXTURE), *data]) == 0
+    assert capsys.readouterr().out == "chapter 1.1: 12 records\nchapter 1.2: 10 records\nchapter 1.3: 12 records\n"
+    assert main(["nwm", "state", holmes, "--as-of", "1.2", "--entity", "the photograph", "--json", *data]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["as_of"] == 2 and view["published_chapters"] == [1, 2]
+    assert main(["nwm", "state", holmes, "--as-of", "1", "--entity", "the photograph", "--json", *data]) == 0
+    assert json.loads(capsys.readouterr().out)["as_of"] == 3  # story I: all three of its chapters
+
+
+def test_the_reading_room_api_gives_each_chapter_its_label(books, tmp_path):
+    import httpx
+    from serve_helpers import running_server, scripted_room, upload
+
+    room = scripted_room(tmp_path / "data")
+    texts = json.loads(shared_path("nocha", "data_sample", "classic_books.json").read_text(encoding="utf-8"))
+    with running_server(room) as url, httpx.Client(base_url=url, timeout=60) as http:
+        book = upload(http, name="holmes.txt", content=texts[HOLMES].encode("utf-8")).json()
+        chapters = http.get(f"/api/books/{book['book_id']}/chapters").json()["chapters"]
+    holmes = books[HOLMES]
+    assert [(c["number"], c["label"], c["part"]) for c in chapters] == [
+        (c.number, c.label, c.part) for c in holmes.chapters
+    ]
+    assert chapters[3] == {
+        "number": 4, "label": "2", "title": "II. THE RED-HEADED LEAGUE", "part": None,
+        "first_paragraph": 265, "last_paragraph": 481,
+    }  # fmt: skip

@@ -1,0 +1,211 @@
+"""Evaluation runs a researcher can trust at the edges: the direct reader over an OpenAI-compatible
+server (stand-in on 127.0.0.1) with a local tokenizer, reports at 0% and 100%, per-dataset audit
+rows, run folders after a model fails to load, torn traces, warnings in rag-* records and
+``--model tiny``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clueweaver.backends.scripted import ScriptedBackend
+from clueweaver.cli import main
+from clueweaver.evaluation.metrics import wilson_interval
+from clueweaver.evaluation.records import RUN_FILE, TRACES_FILE, read_predictions
+from clueweaver.evaluation.report import error_bar, markdown, summarize
+from clueweaver.evaluation.runner import EvalConfig, RetrievalReader, interpreter_stage, run_evaluation
+from clueweaver.pipeline import ClueWeaver
+from tests.test_backends_openai import ChatServer
+from tests.test_evaluation_runner import ITEMS, PARAGRAPHS, write_benchmark
+
+CLAIMS = ITEMS[2:6]  # pairs p1 and p2: two TRUE and two FALSE claims
+
+
+def _eval(tmp_path, bench, *extra) -> int:
+    return main(["eval", "--benchmark", "jsonl", "--path", str(bench), "--encoder", "none", *extra])
+
+
+# --- the direct reader over an OpenAI-compatible server ------------------------------------------
+
+
+@pytest.fixture
+def server():
+    running = ChatServer()
+    running.models = {"data": [{"id": "qwen3", "max_model_len": 4096}]}
+    running.reply = lambda body: "<reason>The key was in his coat [14].</reason><answer>TRUE</answer>"
+    yield running.start()
+    running.stop()
+
+
+def test_direct_reader_runs_over_an_openai_server_with_a_local_tokenizer(server, tmp_path, capsys):
+    from clueweaver.testing import qwen3_tokenizer, qwen3_tokenizer_dir
+
+    try:
+        tokenizer_dir = qwen3_tokenizer_dir()
+    except (ModuleNotFoundError, FileNotFoundError) as exc:
+        pytest.skip(str(exc))
+    bench = write_benchmark(tmp_path, CLAIMS)
+    output = tmp_path / "run"
+    common = ["--system", "direct", "--backend", "openai", "--base-url", server.base_url, "--model", "qwen3"]
+    assert _eval(tmp_path, bench, *common, "--tokenizer", str(tokenizer_dir), "--output", str(output)) == 0
+    records = read_predictions(output)
+    assert [r["prediction"] for r in records] == ["TRUE"] * 4 and [r["correct"] for r in records] == [
+        True,
+        False,
+        True,
+        False,
+    ]
+    # the whole short book fits; the prompt was counted locally, exactly as the served model counts it
+    asked = [r["body"] for r in server.requests if r["path"].endswith("/chat/completions")]
+    tokenizer = qwen3_tokenizer()
+    for record, body in zip(records, asked):
+        truncation = record["details"]["truncation"]
+        assert truncation["complete"] and record["packet_ids"] == list(range(len(PARAGRAPHS)))
+        counted = tokenizer.apply_chat_template(
+            body["messages"], add_generation_prompt=True, enable_thinking=False, return_dict=True
+        )["input_ids"]
+        assert truncation["prompt_tokens"] == len(counted)
+    assert json.loads((output / RUN_FILE).read_text())["config"]["tokenizer"] == str(tokenizer_dir)
+
+
+def test_direct_reader_over_openai_without_a_tokenizer_says_what_to_pass(server, tmp_path, capsys):
+    bench = write_benchmark(tmp_path, CLAIMS)
+    common = ["--system", "direct", "--backend", "openai", "--base-url", server.base_url, "--model", "qwen3"]
+    assert _eval(tmp_path, bench, *common, "--output", str(tmp_path / "run")) == 2
+    assert "pass --tokenizer NAME|PATH" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists() and server.requests == []
+    # a tokenizer that cannot be loaded is named, and the run folder stays free
+    assert _eval(tmp_path, bench, *common, "--tokenizer", str(tmp_path / "nope"), "--output", str(tmp_path / "r")) == 2
+    assert "cannot load the tokenizer" in capsys.readouterr().err and not (tmp_path / "r" / RUN_FILE).exists()
+    assert _eval(tmp_path, bench, "--system", "direct", "--tokenizer", "x", "--output", str(tmp_path / "hf")) == 2
+    assert "--tokenizer applies to --backend openai or vllm only" in capsys.readouterr().err
+
+
+# --- reports at 0% and 100% ---------------------------------------------------------------------
+
+
+def test_error_bars_are_never_negative_at_0_and_100_percent():
+    for n in range(1, 501):
+        for right in (0, n):
+            interval = wilson_interval(right, n)
+            _, ((below,), (above,)) = error_bar({"accuracy": right / n, "wilson95": list(interval)})
+            assert below >= 0 and above >= 0
+
+
+@pytest.mark.parametrize("reply, n", [("TRUE", 10), ("FALSE", 3)])
+def test_eval_report_writes_its_plot_for_a_run_at_an_extreme(tmp_path, capsys, reply, n):
+    # n TRUE claims, all right (10/10) or all wrong (0/3): both used to crash the plot
+    items = [(dict(ITEMS[2][0], item_id=f"t{k}", pair_id=None), None) for k in range(n)]
+    bench = write_benchmark(tmp_path, items)
+    answer = f"<reason>See [14].</reason><answer>{reply}</answer>"
+    run_evaluation(_config(bench, tmp_path / "run"), _rag_reader(answer), progress=False)
+    assert main(["eval-report", str(tmp_path / "run"), "--output", str(tmp_path / "report")]) == 0
+    assert (tmp_path / "report" / "accuracy_latency.png").read_bytes().startswith(b"\x89PNG")
+    expected = "100.0 [72.2, 100.0] n=10" if reply == "TRUE" else "0.0 [0.0, 56.1] n=3"
+    assert expected in capsys.readouterr().out
+
+
+# --- the audit table ------------------------------------------------------------------------------
+
+
+def test_audit_table_has_a_row_per_dataset_and_every_denominator(tmp_path):
+    bench = write_benchmark(tmp_path, ITEMS)
+    other = tmp_path / "other"
+    other.mkdir()
+    second = write_benchmark(other, CLAIMS)
+    second.write_text(second.read_text().replace('"gull"', '"gull2"'))
+    from tests.test_evaluation_runner import scripted_reader
+
+    run_evaluation(_config(bench, tmp_path / "a", label="X"), scripted_reader(), progress=False)
+    run_evaluation(_config(second, tmp_path / "b", label="X"), scripted_reader(), progress=False)
+    records = read_predictions(tmp_path / "a") + read_predictions(tmp_path / "b")
+    summary = summarize(records)
+    for name in ("gull", "gull2"):
+        rows = [r for r in records if r["benchmark"] == name and r["skipped"] is None]
+        audit = summary["datasets"][name]["citation_audit"]
+        assert audit["outputs"] == len(rows)
+        assert audit["citation_bearing"] == sum(bool(r["cited_ids"] or r["invalid_ids"]) for r in rows)
+    table = markdown({"X": summary})
+    audit_section = table.split("## Citation and format audit")[1].split("## Latency")[0]
+    audit_lines = [line for line in audit_section.splitlines() if line.startswith("| X | ")]
+    assert [line.split(" | ")[1] for line in audit_lines] == ["gull", "gull2", "all"]
+    c, f = summary["citation_audit"], summary["format_audit"]
+    all_row = audit_lines[-1].split(" | ")
+    assert all_row[3].startswith(f"{c['citation_bearing']}/{c['outputs']} (")
+    assert all_row[5].startswith(f"{c['all_valid']}/{c['citation_bearing']} (")
+    assert all_row[6].startswith(f"{f['format_valid']}/{f['outputs']} (")
+
+
+# --- run folders, traces and records --------------------------------------------------------------
+
+
+def test_a_run_whose_model_fails_to_load_leaves_no_run_file(tmp_path, capsys):
+    bench = write_benchmark(tmp_path, CLAIMS)
+    output = tmp_path / "run"
+    assert (
+        _eval(tmp_path, bench, "--system", "rag-bm25", "--model", str(tmp_path / "nope"), "--output", str(output)) == 2
+    )
+    assert "cannot load" in capsys.readouterr().err
+    assert not (output / RUN_FILE).exists()
+    # the folder is not locked to the failed settings: another run takes it
+    run_evaluation(_config(bench, output, preset="broader"), _rag_reader("<answer>TRUE</answer>"), progress=False)
+    assert json.loads((output / RUN_FILE).read_text())["config"]["preset"] == "broader"
+
+
+def test_a_torn_last_trace_line_is_cut_before_a_resumed_run_appends(tmp_path):
+    bench = write_benchmark(tmp_path, CLAIMS)
+    output = tmp_path / "run"
+    reader = _rag_reader("<reason>See [14].</reason><answer>TRUE</answer>")
+    run_evaluation(_config(bench, output, limit=2, save_traces=True), reader, progress=False)
+    traces = output / TRACES_FILE
+    traces.write_text(traces.read_text() + '{"item_id": "c2t", "trace": {"sys', encoding="utf-8")  # interrupted
+    with pytest.warns(UserWarning, match="incomplete last line"):
+        run_evaluation(_config(bench, output, save_traces=True), reader, progress=False)
+    lines = [json.loads(line) for line in traces.read_text().splitlines()]
+    assert [line["item_id"] for line in lines] == [item["item_id"] for item, _ in CLAIMS]
+
+
+def test_rag_records_carry_the_interpreter_warnings(tmp_path):
+    bench = write_benchmark(tmp_path, CLAIMS[:1])
+    run_evaluation(_config(bench, tmp_path / "run"), _rag_reader("I cannot tell."), progress=False)
+    [record] = read_predictions(tmp_path / "run")
+    assert record["details"]["answer_source"] == "fallback"
+    warnings = record["details"]["warnings"]
+    assert any("retried with a format reminder" in w for w in warnings)
+    assert any("fallback answer TRUE (flagged)" in w for w in warnings)
+
+
+def test_eval_and_ask_take_the_tiny_model(tiny_qwen3_path, tmp_path, capsys, monkeypatch):
+    from clueweaver import testing
+
+    monkeypatch.setattr(testing, "build_tiny_qwen3", lambda path: tiny_qwen3_path)
+    bench = write_benchmark(tmp_path, CLAIMS[:2])
+    output = tmp_path / "run"
+    assert _eval(tmp_path, bench, "--system", "rag-bm25", "--model", "tiny", "--output", str(output)) == 0
+    assert "tiny RANDOM model" in capsys.readouterr().err
+    run = json.loads((output / RUN_FILE).read_text())["config"]
+    assert run["model"] == str(tiny_qwen3_path) and run["pipeline"]["interpreter_sampling"] == {"max_new_tokens": 16}
+    assert len(read_predictions(output)) == 2
+    book = tmp_path / "gull.md"
+    book.write_text("\n\n".join(PARAGRAPHS), encoding="utf-8")
+    claim = CLAIMS[0][0]["question"]["text"]
+    assert main(["ask", str(book), "--claim", claim, "--model", "tiny", "--encoder", "none", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["trace"]["config"]["interpreter_sampling"]["max_new_tokens"] == 16
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+
+def _config(bench, output, **overrides) -> EvalConfig:
+    settings = {"preset": "focused", **overrides}
+    return EvalConfig(
+        benchmark="jsonl", system="rag-bm25", path=str(bench), encoder=None, output=str(output), **settings
+    )
+
+
+def _rag_reader(reply: str) -> RetrievalReader:
+    """The rag-bm25 reader over the pipeline's real Interpreter stage, the model replying ``reply``."""
+    pipeline = ClueWeaver(ScriptedBackend(script=lambda messages, adapter: reply), encoder=None, preset="focused")
+    return RetrievalReader("bm25", "focused", interpreter_stage(pipeline, "rag-bm25"), encoder=None)
