@@ -12,8 +12,9 @@ A book is identified by its content hash (``Narrative.book_id``), so adding the 
 returns the first copy. Adding is atomic: the upload is written and parsed inside ``tmp/``, moved
 into ``books/<id>`` with one rename, and only then registered by one INSERT. At start, folders
 without a row (a crash between the rename and the INSERT) and ``tmp/`` are removed, so a crash
-leaves a whole book or none. Indexing runs on one background thread with progress, and resumes
-after a restart for books that were not finished.
+leaves a whole book or none. Books are indexed one at a time, with progress, in a separate
+low-priority process (``clueweaver.indexing``: questions never wait on it); deleting a book stops
+its indexing, and books not finished at a stop are indexed after the next start.
 
 One SQLite connection, guarded by a lock, serves every thread (sqlite3 connections belong to one
 thread by default; the lock makes the shared one safe).
@@ -36,6 +37,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from clueweaver.errors import ClueWeaverError
+from clueweaver.indexing import IndexerProcess, IndexingCancelled, IndexingFailed, IndexJob
 from clueweaver.narrative import Narrative, NarrativeError, load_narrative
 from clueweaver.retrieval import book_cache_dir, build_index, load_encoder
 
@@ -43,7 +45,7 @@ log = logging.getLogger(__name__)
 
 BOOK_SUFFIXES = (".txt", ".md", ".markdown", ".epub")
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2 added books.encoding (a version 1 database gains the column at start)
 
 # Index statuses of a book.
 QUEUED, INDEXING, READY, FAILED = "queued", "indexing", "ready", "failed"
@@ -57,6 +59,7 @@ CREATE TABLE IF NOT EXISTS books (
     title          TEXT NOT NULL,
     filename       TEXT NOT NULL,       -- as uploaded (base name)
     format         TEXT NOT NULL,       -- the file's suffix: .txt, .md, .markdown, .epub
+    encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
     bytes          INTEGER NOT NULL,
     paragraphs     INTEGER NOT NULL,
     chapters       INTEGER NOT NULL,
@@ -112,6 +115,7 @@ class BookRecord:
     title: str
     filename: str
     format: str
+    encoding: str | None
     bytes: int
     paragraphs: int
     chapters: int
@@ -148,8 +152,8 @@ def _fsync_dir(path: Path) -> None:
 
 
 class _SerializedEncoder:
-    """A dense encoder shared by the indexing thread and question threads, one call at a time
-    (a fast tokenizer raises "Already borrowed" when two threads use it at once)."""
+    """A dense encoder shared by the question threads, one call at a time (a fast tokenizer raises
+    "Already borrowed" when two threads use it at once). Indexing has its own, in its own process."""
 
     def __init__(self, encoder) -> None:
         self._encoder = encoder
@@ -191,16 +195,17 @@ class Upload:
             )
         self._file.write(chunk)
 
-    def register(self) -> tuple[BookRecord, bool]:
+    def register(self, *, encoding: str | None = None) -> tuple[BookRecord, bool]:
         """Parse the file and add the book: ``(record, True)``, or ``(existing record, False)``
-        when the library already holds this text. Unreadable files raise ``NarrativeError``."""
+        when the library already holds this text. ``encoding``: a text file's encoding (default:
+        UTF-8, else detected). Unreadable files raise ``NarrativeError``."""
         self._file.flush()
         os.fsync(self._file.fileno())
         self._file.close()
         if self.size == 0:
             raise NarrativeError(f"{self.filename}: the file is empty")
         try:
-            narrative = load_narrative(self.path)
+            narrative = load_narrative(self.path, encoding=encoding or None)
         except NarrativeError as exc:
             raise NarrativeError(str(exc).replace(str(self.folder) + os.sep, "")) from None
         except ValueError as exc:  # e.g. a UTF-16 mark in front of bytes that are not UTF-16
@@ -252,17 +257,7 @@ class Library:
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.data_dir / "library.sqlite", check_same_thread=False)
         self._db.row_factory = sqlite3.Row
-        with self._lock, self._db:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise LibraryError(
-                    f"{self.data_dir / 'library.sqlite'} has schema version {version}; this ClueWeaver reads version "
-                    f"{SCHEMA_VERSION}. Use a matching ClueWeaver or another data directory."
-                )
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._open_schema()
 
         self._loaded: OrderedDict[str, tuple[Narrative, object | None]] = OrderedDict()
         self._progress: dict[str, float] = {}
@@ -273,6 +268,21 @@ class Library:
         self._indexer.start()
 
     # -- start-up ----------------------------------------------------------------------------------
+
+    def _open_schema(self) -> None:
+        with self._lock, self._db:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, 1, SCHEMA_VERSION):
+                raise LibraryError(
+                    f"{self.data_dir / 'library.sqlite'} has schema version {version}; this ClueWeaver reads version "
+                    f"{SCHEMA_VERSION}. Use a matching ClueWeaver or another data directory."
+                )
+            self._db.executescript(_SCHEMA)
+            if version == 1:  # NULL: read as before (UTF-8, or UTF-16 with its mark)
+                self._db.execute("ALTER TABLE books ADD COLUMN encoding TEXT")
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _recover(self) -> None:
         """Make the files and the database agree after any stop, and resume unfinished work."""
@@ -325,12 +335,12 @@ class Library:
             _fsync_dir(self.books_dir)
             with self._db:
                 self._db.execute(
-                    "INSERT INTO books (book_id, content_hash, title, filename, format, bytes, paragraphs, chapters,"
-                    " characters, added_at, index_status) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO books (book_id, content_hash, title, filename, format, encoding, bytes, paragraphs,"
+                    " chapters, characters, added_at, index_status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         book_id, narrative.content_hash, narrative.title or upload.filename, upload.filename,
-                        upload.suffix, upload.size, len(narrative), len(narrative.chapters), narrative.num_chars,
-                        time.time(), QUEUED,
+                        upload.suffix, narrative.encoding, upload.size, len(narrative), len(narrative.chapters),
+                        narrative.num_chars, time.time(), QUEUED,
                     ),
                 )  # fmt: skip
             self._remember(book_id, narrative, None)
@@ -359,7 +369,8 @@ class Library:
         return self._record(row)
 
     def delete(self, book_id: str) -> None:
-        """Remove the book, its past questions, its indexes and its world-model store."""
+        """Remove the book, its past questions, its indexes and its world-model store; a book being
+        indexed stops being indexed."""
         with self._lock:
             record = self.book(book_id)
             with self._db:
@@ -389,7 +400,7 @@ class Library:
                 self._loaded.move_to_end(book_id)
                 return self._loaded[book_id][0]
             record = self.book(book_id)
-        narrative = load_narrative(self._source(book_id, record.format), title=record.title)
+        narrative = load_narrative(self._source(book_id, record.format), encoding=record.encoding, title=record.title)
         self._remember(book_id, narrative, None)
         return narrative
 
@@ -401,6 +412,8 @@ class Library:
                 raise BookNotReady(
                     f"indexing {record.title!r} failed ({record.index_message}); delete the book and upload it again"
                 )
+            if record.index_status == QUEUED:
+                raise BookNotReady(f"{record.title!r} is waiting to be indexed; ask again when it is ready")
             raise BookNotReady(
                 f"{record.title!r} is still being indexed ({record.index_progress:.0%} done); ask again when it is "
                 "ready"
@@ -426,11 +439,10 @@ class Library:
                 self._encoder = _SerializedEncoder(loaded)
             return self._encoder
 
-    def _build_index(self, book_id: str, progress=None):
+    def _build_index(self, book_id: str):
+        """The book's index from the disk cache, where the indexing process left it."""
         narrative = self.narrative(book_id)
-        index = build_index(
-            narrative, self.encoder(), cache_dir=self.index_dir, show_progress=False, progress=progress
-        )
+        index = build_index(narrative, self.encoder(), cache_dir=self.index_dir, show_progress=False)
         self._remember(book_id, narrative, index)
         return index
 
@@ -442,37 +454,56 @@ class Library:
             )
 
     def _index_loop(self) -> None:
-        while True:
-            book_id = self._index_queue.get()
-            if book_id is None or self._closing.is_set():
-                return  # books still queued stay queued and resume at the next start
-            row = self._row(book_id)
-            if row is None or row["index_status"] not in (QUEUED, INDEXING):
-                continue
-            self._set_status(book_id, INDEXING)
-            self._progress[book_id] = 0.05
-            started = time.perf_counter()
+        indexer = IndexerProcess(self._encoder_spec)
+        try:
+            while (book_id := self._index_queue.get()) is not None and not self._closing.is_set():
+                self._index_book(indexer, book_id)
+        except IndexingCancelled:  # closing: the book stays unfinished and is indexed after the next start
+            pass
+        finally:
+            indexer.stop()
 
-            def progress(done: int, total: int, book_id=book_id) -> None:
-                self._progress[book_id] = 0.1 + 0.9 * done / max(total, 1)
-
-            try:
-                self._build_index(book_id, progress)
-                outcome = (READY, "")
-            except Exception as exc:  # any failure is the book's status, never the thread's end
-                if self._closing.is_set():
-                    return
-                log.exception("indexing %s failed", book_id)
-                outcome = (FAILED, f"{type(exc).__name__}: {exc}")
+    def _index_book(self, indexer: IndexerProcess, book_id: str) -> None:
+        row = self._row(book_id)
+        if row is None or row["index_status"] not in (QUEUED, INDEXING):
+            return
+        self._progress[book_id] = 0.05
+        self._set_status(book_id, INDEXING)
+        started = time.perf_counter()
+        job = IndexJob(
+            str(self._source(book_id, row["format"])), row["title"], row["encoding"], row["content_hash"],
+            str(self.index_dir),
+        )  # fmt: skip
+        try:
+            outcome = self._run_indexer(indexer, book_id, job)
             with self._lock:  # close() sets _closing before it takes the lock to close the database
                 if self._closing.is_set():
-                    return  # the book stays unfinished and is indexed again at the next start
-                self._progress.pop(book_id, None)
-                if self._row(book_id) is None:  # deleted while it was being indexed
+                    raise IndexingCancelled(book_id)
+                if outcome is None or self._row(book_id) is None:  # deleted: what the indexer wrote goes too
                     self._forget_derived(row["content_hash"], book_id)
-                    continue
+                    log.info("stopped indexing %s: the book was deleted", book_id)
+                    return
                 self._set_status(book_id, *outcome)
-            log.info("indexed %s in %.1f s: %s", book_id, time.perf_counter() - started, outcome[0])
+        finally:
+            self._progress.pop(book_id, None)
+        log.info("indexed %s in %.1f s: %s", book_id, time.perf_counter() - started, outcome[0])
+
+    def _run_indexer(self, indexer: IndexerProcess, book_id: str, job: IndexJob) -> tuple[str, str] | None:
+        """The book's new status and message, or None when it was deleted meanwhile."""
+        try:
+            indexer.index(
+                job,
+                progress=lambda fraction: self._progress.__setitem__(book_id, 0.1 + 0.9 * fraction),
+                cancelled=lambda: self._closing.is_set() or self._row(book_id) is None,
+            )
+            return READY, ""
+        except IndexingFailed as exc:
+            log.error("indexing %s failed: %s", book_id, exc)
+            return FAILED, str(exc)
+        except IndexingCancelled:
+            if self._closing.is_set():
+                raise
+            return None
 
     def wait_until_indexed(self, book_id: str, timeout: float = 60.0) -> BookRecord:
         """Block until the book is ready or failed (for scripts and tests)."""
@@ -547,7 +578,8 @@ class Library:
     # -- shutting down -------------------------------------------------------------------------
 
     def close(self, timeout: float = 30.0) -> None:
-        """Stop the indexer (after the book in progress) and close the database."""
+        """Stop indexing (a book in progress stays unfinished and is indexed after the next start)
+        and close the database."""
         self._closing.set()
         self._index_queue.put(None)
         self._indexer.join(timeout)

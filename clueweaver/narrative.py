@@ -8,6 +8,7 @@ paragraphs joined by one blank line. The web page highlights citations with thos
 from __future__ import annotations
 
 import bisect
+import codecs
 import hashlib
 import json
 import re
@@ -86,6 +87,8 @@ class Narrative:
     paragraphs: list[Paragraph]
     chapters: list[Chapter] = field(default_factory=list)
     source: str = ""
+    encoding: str | None = None  # the codec a text file was read with (reading it again with it gives this text)
+    encoding_detected: bool = False  # not UTF-8 and not given: guessed by ``detect_encoding``
 
     def __post_init__(self) -> None:
         if not self.paragraphs:
@@ -262,27 +265,50 @@ def strip_gutenberg(text: str) -> str:
 _NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
 
 
-def _decode(data: bytes, path: str, encoding: str | None) -> str:
+# When several single-byte encodings read a file equally well, the one older English and Western
+# European texts (most non-UTF-8 Gutenberg files) use: Latin-1's superset.
+_PREFERRED_ENCODING = "cp1252"
+
+
+def detect_encoding(data: bytes) -> str | None:
+    """The most likely encoding of text that is not UTF-8 (charset-normalizer), or None."""
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(data))
+    if not matches:
+        return None
+    best = matches[0]
+    ties = [m for m in matches if m.chaos <= best.chaos]
+    if any(_PREFERRED_ENCODING in m.could_be_from_charset for m in ties):
+        return _PREFERRED_ENCODING
+    return best.encoding
+
+
+def _decode(data: bytes, path: str, encoding: str | None) -> tuple[str, str, bool]:
+    """The text, the codec that read it, and whether that codec was detected (not UTF-8 or given)."""
     if not data.strip():
         raise NarrativeError(f"{path}: the file is empty")
     if encoding:
         try:
-            return data.decode(encoding)
+            return data.decode(encoding), encoding, False
         except (UnicodeDecodeError, LookupError) as exc:
             raise NarrativeError(f"{path}: cannot decode as {encoding}: {exc}") from exc
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+        return data.decode("utf-16"), "utf-16", False
     sample = data[:8192]
     control_bytes = len(sample.translate(None, _NOT_CONTROL_BYTES))  # bytes 0-8 and 14-31
     if b"\x00" in sample or control_bytes > len(sample) * 0.05:
         raise NarrativeError(f"{path}: looks like a binary file, not text")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8", False
     except UnicodeDecodeError as exc:
-        raise NarrativeError(
-            f"{path}: not valid UTF-8 (byte {exc.start}: {data[exc.start : exc.start + 1]!r}); "
-            "pass the file's encoding, e.g. encoding='latin-1'"
-        ) from exc
+        detected = detect_encoding(data)
+        if detected is None:
+            raise NarrativeError(
+                f"{path}: not valid UTF-8 (byte {exc.start}: {data[exc.start : exc.start + 1]!r}) and no other "
+                "encoding reads it; name the file's encoding (--encoding, or the upload's encoding field)"
+            ) from exc
+        return data.decode(detected), detected, True
 
 
 def _blocks(text: str) -> list[str]:
@@ -463,9 +489,10 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
         _decode(path.read_bytes(), str(path), "utf-8")
         narrative = from_jsonl(path)
     else:
-        text = _decode(path.read_bytes(), str(path), encoding)
+        text, narrative_encoding, detected = _decode(path.read_bytes(), str(path), encoding)
         loader = from_markdown if suffix in (".md", ".markdown") else from_text
         narrative = loader(text, title=path.stem, source=str(path))
+        narrative.encoding, narrative.encoding_detected = narrative_encoding, detected
     if title:
         narrative.title = title
     return narrative

@@ -269,18 +269,21 @@ class ReadingRoom:
 
     # -- status and shutdown -------------------------------------------------------------------
 
-    def health(self) -> dict:
-        return {
+    def health(self, *, counts: bool = True) -> dict:
+        """The server's state; ``counts``: with the library's and the engine's counts (which say
+        how the library is used, so a server with a token shows them only to its holders)."""
+        health = {
             "status": "ok",
             "version": __version__,
             "models": self.agents.notes,
             "smoke_model": self.agents.smoke,
             "backend": self.agents.finder.kind,
-            "books": len(self.library.books()),
-            "questions_active": self.active_questions(),
-            "engine": {**self.engine.stats.to_dict(), "pending": self.engine.pending},
-            "uptime_s": round(time.time() - self.started_at, 1),
         }
+        if counts:
+            health["books"] = len(self.library.books())
+            health["questions_active"] = self.active_questions()
+            health["engine"] = {**self.engine.stats.to_dict(), "pending": self.engine.pending}
+        return {**health, "uptime_s": round(time.time() - self.started_at, 1)}
 
     def close(self) -> None:
         """Stop taking questions, let running ones finish, then stop the engine, models and library."""

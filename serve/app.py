@@ -4,11 +4,14 @@ Routes (JSON unless said otherwise; every error is ``{"error": code, "detail": m
 4xx status and a message a person can act on):
 
     GET    /                               the reading room page (serve/static, works offline)
-    GET    /health                         status, models, engine statistics
-    GET    /docs, /openapi.json            the API, browsable
+    GET    /health                         status, models; library counts and engine statistics
+                                           (with the token, when the server has one)
+    GET    /docs, /openapi.json            the API, browsable (Swagger UI served from the
+                                           fastapi-offline package: no CDN, works offline)
     GET    /api/presets                    reading presets and the server's limits
     GET    /api/books                      the library
-    POST   /api/books                      upload a book (multipart field "file": .txt, .md, .epub)
+    POST   /api/books                      upload a book (multipart field "file": .txt, .md, .epub;
+                                           optional field "encoding" for a text that is not UTF-8)
     GET    /api/books/{book_id}            one book, with its indexing status and progress
     DELETE /api/books/{book_id}            remove a book, its indexes and its past questions
     GET    /api/books/{book_id}/chapters
@@ -35,6 +38,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from clueweaver import __version__
 from clueweaver.reading_room import ReadingRoom
@@ -52,7 +56,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
     """The FastAPI application over a running ``ReadingRoom`` (which the caller closes)."""
-    app = FastAPI(
+    app: FastAPI = FastAPIOffline(  # /docs with its scripts served here, not from a CDN
         title="ClueWeaver reading room",
         version=__version__,
         description="Ask questions about long texts and check claims, with paragraph-cited evidence. "
@@ -60,6 +64,9 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
         # bodies rendered by json.dumps, as they always were (pydantic's own JSON writes some
         # numbers differently)
         default_response_class=JSONResponse,
+        static_url="/static-docs",
+        redoc_url=None,  # ReDoc would still fetch its logo from its CDN
+        swagger_ui_parameters={"validatorUrl": None},  # Swagger UI would send the schema to an online validator
     )
     app.state.room, app.state.config = room, config
     add_error_handlers(app)

@@ -48,6 +48,15 @@ class ApiError(ClueWeaverError):
         self.status, self.code, self.detail = status, code, detail
 
 
+class BodyTooLarge(HTTPException):
+    """A request body that passed its size limit while it arrived. Raised from the guard's
+    ``receive``: FastAPI passes an HTTPException on (any other error there would become a 400)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(413, detail)
+        self.code = code
+
+
 def error_response(status: int, code: str, detail: str) -> JSONResponse:
     return JSONResponse({"error": code, "detail": detail}, status_code=status)
 
@@ -58,6 +67,7 @@ def add_error_handlers(app: FastAPI) -> None:
         app.add_exception_handler(exception, _library_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(BodyTooLarge, _body_too_large)
     app.add_exception_handler(Exception, _internal_error)
 
 
@@ -78,6 +88,10 @@ async def _invalid_request(request: Request, exc: RequestValidationError) -> JSO
 async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
     detail = exc.detail if exc.status_code != 404 else f"no such route: {request.method} {request.url.path}; see /docs"
     return error_response(exc.status_code, _STATUS_CODES.get(exc.status_code, "error"), str(detail))
+
+
+async def _body_too_large(request: Request, exc: BodyTooLarge) -> JSONResponse:
+    return error_response(413, exc.code, exc.detail)
 
 
 async def _internal_error(request: Request, exc: Exception) -> JSONResponse:

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from fastapi.responses import JSONResponse
 
 from clueweaver.errors import ClueWeaverError
-from serve.errors import error_response
+from serve.errors import BodyTooLarge, error_response
 
 log = logging.getLogger("clueweaver.serve")
 
@@ -44,11 +44,19 @@ def check_bind(host: str, token: str | None) -> None:
         )
 
 
+def has_bearer_token(authorization: str | None, token: str | None) -> bool:
+    """Whether an Authorization header carries the server's token (always, when it has none)."""
+    if not token:
+        return True
+    return hmac.compare_digest((authorization or "").encode(), f"Bearer {token}".encode())
+
+
 class Guard:
     """ASGI middleware: the bearer token on /api; without a token, loopback Host names only (no
     DNS rebinding); no writes from pages of other sites (a form posted to 127.0.0.1); a size cap
-    on request bodies (read from Content-Length before anything is received); one log line per
-    request."""
+    on request bodies, read from Content-Length before anything is received and counted as the
+    bytes arrive (a chunked body has no length: it is cut off as soon as it passes the cap); one
+    log line per request."""
 
     def __init__(self, app, *, token: str | None, max_upload_bytes: int) -> None:
         self.app = app
@@ -71,7 +79,7 @@ class Guard:
             if refusal is not None:
                 await refusal(scope, receive, send_logged)
             else:
-                await self.app(scope, receive, send_logged)
+                await self.app(scope, self._counted(scope, receive), send_logged)
         finally:
             client = scope.get("client") or ("-", 0)
             log.info(
@@ -93,25 +101,39 @@ class Guard:
             return error_response(
                 403, "cross_site", f"requests from another site ({origin}) may not change the library"
             )
-        if self.token and path.startswith("/api"):
-            given = headers.get("authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
-                response = error_response(
-                    401,
-                    "unauthorized",
-                    "this server needs its bearer token: send the header 'Authorization: Bearer TOKEN'",
-                )
-                response.headers["WWW-Authenticate"] = "Bearer"
-                return response
+        if path.startswith("/api") and not has_bearer_token(headers.get("authorization"), self.token):
+            needed = "this server needs its bearer token: send the header 'Authorization: Bearer TOKEN'"
+            response = error_response(401, "unauthorized", needed)
+            response.headers["WWW-Authenticate"] = "Bearer"
+            return response
         length = headers.get("content-length", "")
-        if length.isdigit():
-            upload = scope["method"] == "POST" and path == "/api/books"
-            limit = self.max_upload_bytes + _MULTIPART_OVERHEAD_BYTES if upload else MAX_JSON_BODY_BYTES
-            if int(length) > limit:
-                what = f"the upload limit of {self.max_upload_bytes / 2**20:g} MB" if upload else f"{limit // 1024} KB"
-                return error_response(
-                    413,
-                    "upload_too_large" if upload else "too_large",
-                    f"the request body ({int(length) / 2**20:.1f} MB) is larger than {what}",
-                )
+        limit, code, what = self._body_limit(scope)
+        if length.isdigit() and int(length) > limit:
+            return error_response(413, code, f"the request body ({int(length) / 2**20:.1f} MB) is larger than {what}")
         return None
+
+    def _body_limit(self, scope) -> tuple[int, str, str]:
+        """The most bytes the request's body may have, the error code past it, and the limit in words."""
+        if scope["method"] == "POST" and scope["path"] == "/api/books":
+            limit = self.max_upload_bytes + _MULTIPART_OVERHEAD_BYTES
+            return limit, "upload_too_large", f"the upload limit of {self.max_upload_bytes / 2**20:g} MB"
+        return MAX_JSON_BODY_BYTES, "too_large", f"{MAX_JSON_BODY_BYTES // 1024} KB"
+
+    def _counted(self, scope, receive):
+        """``receive`` that counts the body's bytes as they arrive and raises ``BodyTooLarge`` as
+        soon as they pass the limit (the error handlers answer 413; nothing more is read)."""
+        limit, code, what = self._body_limit(scope)
+        received = 0
+
+        async def counted_receive():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(
+                        code, f"the request body is larger than {what}: refused after {received / 2**20:.1f} MB"
+                    )
+            return message
+
+        return counted_receive

@@ -93,9 +93,11 @@ class Health(Body):
     models: list[str]
     smoke_model: bool = Field(..., description="the offline smoke model stands in for unavailable models")
     backend: str
-    books: int
-    questions_active: int = Field(..., description="questions queued or running")
-    engine: dict[str, int] = Field(..., description="the generation engine's counters and its pending requests")
+    books: int | None = Field(None, description="books in the library (with the token, when the server has one)")
+    questions_active: int | None = Field(None, description="questions queued or running (the same)")
+    engine: dict[str, int] | None = Field(
+        None, description="the generation engine's counters and its pending requests (the same)"
+    )
     uptime_s: float
 
 
@@ -107,15 +109,18 @@ class Book(Body):
     title: str
     filename: str = Field(..., description="as uploaded")
     format: str = Field(..., description="the file's suffix: .txt, .md, .markdown or .epub")
+    encoding: str | None = Field(
+        None, description="the encoding a text file was read with: UTF-8, the one given, or the one detected"
+    )
     bytes: int
     paragraphs: int
     chapters: int
     characters: int
     added_at: float = Field(..., description="Unix time")
-    index_status: str = Field(..., description="queued, indexing, ready or failed")
+    index_status: str = Field(..., description="queued (waiting for the books before it), indexing, ready or failed")
     index_message: str = Field(..., description="why indexing failed")
     indexed_at: float | None
-    index_progress: float = Field(..., description="0..1 while indexing; 1 when ready")
+    index_progress: float = Field(..., description="0 while queued; 0..1 while indexing; 1 when ready")
 
 
 class UploadedBook(Book):

@@ -65,10 +65,19 @@ def running_server(room: ReadingRoom, *, close_room: bool = True, timeout: float
 
 
 def upload(
-    client: httpx.Client, path: Path = DEMO_BOOK, *, name: str | None = None, content: bytes | None = None
+    client: httpx.Client,
+    path: Path = DEMO_BOOK,
+    *,
+    name: str | None = None,
+    content: bytes | None = None,
+    encoding: str | None = None,
 ) -> httpx.Response:
     data = path.read_bytes() if content is None else content
-    return client.post("/api/books", files={"file": (name or path.name, data, "application/octet-stream")})
+    return client.post(
+        "/api/books",
+        files={"file": (name or path.name, data, "application/octet-stream")},
+        data={"encoding": encoding} if encoding else None,
+    )
 
 
 def wait_until_ready(client: httpx.Client, book_id: str, timeout: float = 30.0) -> dict:

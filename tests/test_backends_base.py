@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from clueweaver.backends import SamplingConfig
@@ -13,6 +15,7 @@ from clueweaver.backends.prompting import (
     load_tokenizer,
     render_plain,
     resolve_chat_format,
+    saved_beside_gguf,
 )
 from clueweaver.testing import qwen3_tokenizer
 
@@ -96,3 +99,38 @@ def test_gemma_gguf_tokenizer_splits_words_as_the_model_was_trained(tmp_path):
         assert (tokenizer.bos_token, tokenizer.pad_token, tokenizer.padding_side) == ("<bos>", "<pad>", "left")
         assert encode_prompt(tokenizer, MESSAGES, "plain")[0] == tokenizer.bos_token_id
     assert (saved / "tokenizer.json").is_file()
+
+
+class Saveable:
+    """What ``saved_beside_gguf`` builds: anything with ``save_pretrained``."""
+
+    def __init__(self, text: str, *, fail: bool = False) -> None:
+        self.text, self.fail = text, fail
+
+    def save_pretrained(self, folder) -> None:
+        (Path(folder) / "marker.txt").write_text(self.text)
+        if self.fail:
+            raise OSError("disk full")
+
+
+def test_what_is_built_from_a_gguf_is_saved_beside_it_once_and_read_back(tmp_path):
+    gguf = tmp_path / "model.gguf"
+    gguf.write_bytes(b"GGUF")
+    built = []
+
+    def build():
+        built.append(1)
+        return Saveable("converted")
+
+    def load(folder):
+        return Saveable((Path(folder) / "marker.txt").read_text() + " (read back)")
+
+    assert saved_beside_gguf(gguf, "transformers", build, load, marker="marker.txt").text == "converted"
+    assert saved_beside_gguf(gguf, "transformers", build, load, marker="marker.txt").text == "converted (read back)"
+    assert len(built) == 1 and [p.name.rsplit(".", 1)[1] for p in tmp_path.glob("model.gguf.*")] == ["transformers"]
+    gguf.write_bytes(b"GGUF, another version")  # a changed file is converted again
+    assert saved_beside_gguf(gguf, "transformers", build, load, marker="marker.txt").text == "converted"
+    assert len(built) == 2
+    # a save that fails leaves no half-written folder and still returns what was built
+    failing = saved_beside_gguf(gguf, "other", lambda: Saveable("x", fail=True), load, marker="marker.txt")
+    assert failing.text == "x" and not list(tmp_path.glob("model.gguf.*other*"))

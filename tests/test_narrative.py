@@ -142,7 +142,6 @@ def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
         ("empty.txt", b"", "empty"),
         ("blank.txt", b"   \n\n  ", "empty"),
         ("binary.txt", bytes(range(256)) * 10, "binary"),
-        ("latin.txt", "caf\xe9 au lait\n\nmore".encode("latin-1"), "not valid UTF-8"),
         ("book.pdf", b"%PDF-1.4", "unsupported file type"),
         ("bad.jsonl", b'{"text": "a"}\n{oops\n', "line 2"),
         ("gap.jsonl", b'{"paragraph": 0, "text": "a"}\n{"paragraph": 5, "text": "b"}\n', "breaks the sequence"),
@@ -161,8 +160,27 @@ def test_explicit_encoding_and_missing_file(tmp_path):
     path = tmp_path / "latin.txt"
     path.write_bytes("caf\xe9 au lait".encode("latin-1"))
     assert load_narrative(path, encoding="latin-1").paragraphs[0].text == "café au lait"
+    with pytest.raises(NarrativeError, match="latin.txt: cannot decode as ascii"):
+        load_narrative(path, encoding="ascii")
     with pytest.raises(NarrativeError, match="no such file"):
         load_narrative(tmp_path / "missing.txt")
+
+
+@pytest.mark.parametrize(
+    "encoding, text",
+    [
+        ("latin-1", "Dantès met Mercédès at the café; 'Señor,' said he, 'the Château d'If.'"),
+        ("cp1252", "Dantès met Mercédès at the café; “Señor,” said he, “the Château d’If.”"),
+    ],
+)
+def test_a_file_that_is_not_utf_8_is_read_with_its_detected_encoding(tmp_path, encoding, text):
+    path = tmp_path / "old.txt"
+    path.write_bytes(text.encode(encoding))
+    narrative = load_narrative(path)
+    assert (narrative.encoding, narrative.encoding_detected) == ("cp1252", True)
+    assert narrative.paragraphs[0].text == text
+    path.write_text(text, encoding="utf-8")
+    assert (load_narrative(path).encoding, load_narrative(path).encoding_detected) == ("utf-8", False)
 
 
 def test_strip_gutenberg_keeps_text_without_markers():

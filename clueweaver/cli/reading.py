@@ -9,6 +9,7 @@ import time
 from clueweaver.agents import DEFAULT_MODEL
 from clueweaver.cli.common import (
     add_encoder_argument,
+    add_encoding_argument,
     add_max_chapter_argument,
     add_model_arguments,
     add_pipeline_arguments,
@@ -16,32 +17,42 @@ from clueweaver.cli.common import (
     add_segment_source_arguments,
     announce,
     load_agents_from_args,
+    load_book,
     model_from_args,
     pipeline_config_from_args,
+    pipeline_settings_from_args,
     print_json,
     question_from_args,
     segment_source_settings,
 )
-from clueweaver.demo import demo_report, load_demo
+from clueweaver.demo import (
+    REAL_MODEL_ROUTES,
+    SMOKE_CPU_THREADS,
+    SMOKE_NOTE,
+    SMOKE_SETTINGS,
+    demo_report,
+    load_demo,
+)
 from clueweaver.errors import UsageError
-from clueweaver.narrative import load_narrative
 from clueweaver.pipeline import format_result
 from clueweaver.pipeline.sources import SourceRequest, candidate_segments
 from clueweaver.pipeline.steps import reading_limit
 from clueweaver.retrieval import build_index, get_index
 from clueweaver.segment import get_preset
+from clueweaver.segment_view import format_segments
 
 
 def add_index(sub) -> None:
     p = sub.add_parser("index", help="load a book and build (or reuse) its retrieval index")
     p.add_argument("book", help=".txt, .md, .epub or .jsonl of paragraphs")
+    add_encoding_argument(p)
     add_encoder_argument(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run_index)
 
 
 def run_index(args) -> int:
-    narrative = load_narrative(args.book)
+    narrative = load_book(args)
     started = time.perf_counter()
     index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
     summary = {
@@ -68,12 +79,13 @@ def add_chapters(sub) -> None:
         "chapters", help="a book's chapters as the book numbers them: the numbers --max-chapter and --as-of take"
     )
     p.add_argument("book", help=".txt, .md, .epub or .jsonl of paragraphs")
+    add_encoding_argument(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_chapters)
 
 
 def run_chapters(args) -> int:
-    narrative = load_narrative(args.book)
+    narrative = load_book(args)
     rows = [
         {
             "label": c.label,
@@ -99,15 +111,19 @@ def run_chapters(args) -> int:
 
 
 def add_segment(sub) -> None:
-    p = sub.add_parser("segment", help="the candidate segments the Finder would read for a question")
-    p.add_argument("book")
+    p = sub.add_parser(
+        "segment",
+        help="the passages the Finder would read for a question, with their chapters, and the evidence packet",
+    )
+    p.add_argument("book", help=".txt, .md, .epub or .jsonl (e.g. the bundled clueweaver/data/demo_mystery.md)")
+    add_encoding_argument(p)
     add_question_arguments(p)
     p.add_argument("--preset", default="detectiveqa", help="segmentation preset (see clueweaver/presets.yaml)")
     add_max_chapter_argument(p)
     p.add_argument("--exhaustive", action="store_true", help="tile the whole book instead of retrieving")
     add_segment_source_arguments(p, default="plain")
     add_encoder_argument(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the segments as JSON")
     p.set_defaults(run=run_segment)
 
 
@@ -117,7 +133,7 @@ def run_segment(args) -> int:
         preset = get_preset(args.preset)
     except ValueError as exc:  # a plain ValueError: main would not print it
         raise UsageError(str(exc)) from None
-    narrative = load_narrative(args.book)
+    narrative = load_book(args)
     max_chapter = narrative.chapter_limit(args.max_chapter)
     last = reading_limit(narrative, max_chapter, None)
     encoder = None if args.encoder == "none" else args.encoder
@@ -141,17 +157,17 @@ def run_segment(args) -> int:
             }
         )
         return 0
-    for n, s in enumerate(candidates.segments, start=1):
-        print(
-            f"#{n} {s.kind:<10} paragraphs {s.start}-{s.end}  score {s.score:.4f}  anchors {list(s.anchor_ids)}  "
-            f"source {s.source}"
-        )
-        print("   " + narrative[s.start].text[:100].replace("\n", " "))
+    print(format_segments(narrative, question, preset, candidates.segments, max_paragraph=last))
     return 0
 
 
 def _print_progress(stage: str, info: dict) -> None:
-    if info.get("status") == "done" and stage != "done":
+    """One line on stderr as each stage starts, and its time and counts when it ends."""
+    if stage == "done":
+        return
+    if info.get("status") == "started":
+        print(f"  {stage} …", file=sys.stderr, flush=True)
+    elif info.get("status") == "done":
         details = ", ".join(f"{k} {v}" for k, v in info.items() if k not in ("status", "seconds"))
         print(f"  {stage}: {info['seconds']:.2f} s" + (f" ({details})" if details else ""), file=sys.stderr)
 
@@ -161,6 +177,7 @@ def add_ask(sub) -> None:
         "ask", help="answer a question (multiple-choice or open) or check a claim about a book, with cited evidence"
     )
     p.add_argument("book", help=".txt, .md, .epub or .jsonl")
+    add_encoding_argument(p)
     add_question_arguments(p)
     add_model_arguments(p)
     add_pipeline_arguments(p)
@@ -172,7 +189,7 @@ def run_ask(args) -> int:
     question = question_from_args(args)
     model, overrides = model_from_args(args)
     config = pipeline_config_from_args(args, **overrides)
-    narrative = load_narrative(args.book)
+    narrative = load_book(args)
     max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
     agents = load_agents_from_args(args, model=model)
     index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
@@ -209,27 +226,47 @@ def add_demo(sub) -> None:
     p.set_defaults(run=run_demo)
 
 
+def _smoke_config(args, overrides: dict):
+    """The demo's settings for the offline smoke model (``SMOKE_SETTINGS`` where the flags leave
+    them open), on ``SMOKE_CPU_THREADS`` threads."""
+    import torch
+
+    torch.set_num_threads(SMOKE_CPU_THREADS)
+    chosen = pipeline_settings_from_args(args)
+    return pipeline_config_from_args(args, **{k: v for k, v in SMOKE_SETTINGS.items() if k not in chosen}, **overrides)
+
+
 def run_demo(args) -> int:
     model, overrides = model_from_args(args)
-    config = pipeline_config_from_args(args, **overrides)
+    config = pipeline_config_from_args(args, **overrides)  # bad settings fail before a model loads
     narrative, questions = load_demo()
     max_chapter = narrative.chapter_limit(args.max_chapter)
+    started = time.perf_counter()
+    first_use = " (the offline smoke model is converted once, on its first use: a minute or two)" if not model else ""
+    print(f"Loading the model …{first_use}", file=sys.stderr, flush=True)
     agents = load_agents_from_args(args, model=model)
+    if agents.smoke:
+        config = _smoke_config(args, overrides)
+        print(f"note: {SMOKE_NOTE}", file=sys.stderr)
     pipeline = agents.pipeline(config)
     reports = []
     try:
-        for demo in questions:
+        for number, demo in enumerate(questions, start=1):
+            print(f"Question {number} of {len(questions)} ({demo.id}):", file=sys.stderr, flush=True)
             result = pipeline.answer(
                 narrative, demo.question, max_chapter=max_chapter, progress_callback=_print_progress
             )
             reports.append((demo, result))
     finally:
         agents.close()
+    seconds = round(time.perf_counter() - started, 1)
     if args.json:
         print_json(
             {
                 "book": narrative.title,
                 "smoke_model": agents.smoke,
+                "smoke_note": SMOKE_NOTE if agents.smoke else None,
+                "seconds": seconds,
                 "questions": [
                     {"id": d.id, "expected": d.answer, "evidence_ids": list(d.evidence_ids), **r.to_dict()}
                     for d, r in reports
@@ -241,7 +278,12 @@ def run_demo(args) -> int:
         f"{narrative.title}: {len(narrative)} paragraphs, {len(narrative.chapters)} chapters; "
         f"{'; '.join(agents.notes)}"
     )
+    if agents.smoke:
+        print(f"This was a {SMOKE_NOTE}.")
     for demo, result in reports:
         print()
         print(demo_report(narrative, demo, result))
+    print(f"\nDone in {seconds} s (model loading included).")
+    if agents.smoke:
+        print(REAL_MODEL_ROUTES)
     return 0

@@ -3,7 +3,7 @@ by numbered paragraphs (what the page shows around a citation)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, File, Query, Response, UploadFile
+from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 
 from clueweaver.library import Library
 from clueweaver.narrative import Narrative, NarrativeError
@@ -28,15 +28,24 @@ def list_books(room: Room):
     response_model=UploadedBook,
     responses={200: {"model": UploadedBook, "description": "the book was already in the library"}},
 )
-def upload_book(room: Room, response: Response, file: UploadFile = File(..., description="a .txt, .md or .epub file")):
-    """Add a book. The same text uploaded again returns the book already there (200)."""
+def upload_book(
+    room: Room,
+    response: Response,
+    file: UploadFile = File(..., description="a .txt, .md or .epub file"),
+    encoding: str | None = Form(
+        None, description="a text file's encoding, e.g. latin-1 or cp1252 (default: UTF-8, else detected)"
+    ),
+):
+    """Add a book. The same text uploaded again returns the book already there (200). A text file
+    that is not UTF-8 is read with the encoding given, or else the one detected (the book's
+    ``encoding`` says which)."""
     with room.library.receive(file.filename or "") as upload:
         while chunk := file.file.read(1 << 20):
             upload.write(chunk)
         try:
-            record, created = upload.register()
+            record, created = upload.register(encoding=encoding)
         except NarrativeError as exc:
-            raise ApiError(422, "unreadable_book", f"{exc}; upload a UTF-8 text, Markdown or EPUB file") from None
+            raise ApiError(422, "unreadable_book", f"{exc}; upload a text, Markdown or EPUB file") from None
     response.status_code = 201 if created else 200
     return {**record.to_dict(), "created": created}
 

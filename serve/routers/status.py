@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Header
 
 from clueweaver.library import BOOK_SUFFIXES
 from clueweaver.segment import PRESETS
 from serve.deps import Config, Room
 from serve.errors import ERROR_RESPONSES
+from serve.guard import has_bearer_token
 from serve.models import Health, Settings
 
 router = APIRouter(tags=["status"], responses=ERROR_RESPONSES)
 
 
-@router.get("/health", response_model=Health)
-def health(room: Room):
-    return room.health()
+@router.get("/health", response_model=Health, response_model_exclude_unset=True)
+def health(room: Room, config: Config, authorization: str | None = Header(None, include_in_schema=False)):
+    """The server's state; the library's counts (books, questions, engine) only with the bearer
+    token when the server has one."""
+    return room.health(counts=has_bearer_token(authorization, config.resolved_token()))
 
 
 @router.get("/api/presets", response_model=Settings)

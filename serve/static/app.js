@@ -76,6 +76,7 @@ function renderBooks() {
     .map((book) => {
       let status = "";
       if (book.index_status === "failed") status = `<p class="status-failed">Indexing failed: ${escapeHtml(book.index_message)}</p>`;
+      else if (book.index_status === "queued") status = `<span class="meta status-queued">queued for indexing (after the books before it)</span>`;
       else if (book.index_status !== "ready")
         status = `<progress max="1" value="${book.index_progress}" title="indexing"></progress><span class="meta">indexing ${Math.round(book.index_progress * 100)}%</span>`;
       return `<li data-book="${book.book_id}" class="${book.book_id === state.bookId ? "selected" : ""}">
@@ -382,7 +383,9 @@ function renderAnswer(record) {
 
 // --- reading pane ------------------------------------------------------------------------------
 
+// The label of a passage's chapter; none for a book without chapters (all of it is chapter 0).
 function chapterTitle(number) {
+  if (state.chapters.length === 0) return "";
   const chapter = state.chapters.find((c) => c.number === number);
   return chapter ? chapter.title : number === 0 ? "Front matter" : `Chapter ${number}`;
 }
@@ -405,7 +408,7 @@ async function passage(start, end) {
   section.className = "passage";
   const first = body.paragraphs[0];
   section.innerHTML =
-    `<p class="passage-head">${escapeHtml(chapterTitle(first.chapter))} · paragraphs ${body.start}–${body.end}</p>` +
+    `<p class="passage-head">${[escapeHtml(chapterTitle(first.chapter)), `paragraphs ${body.start}–${body.end}`].filter(Boolean).join(" · ")}</p>` +
     body.paragraphs
       .map((p) => `<p id="p-${p.id}" data-id="${p.id}" class="para${p.is_heading ? " heading" : ""}${state.citations.has(p.id) ? " cited" : ""}"><span class="pid">[${p.id}]</span>${escapeHtml(p.text)}</p>`)
       .join("");
