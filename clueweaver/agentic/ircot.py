@@ -6,36 +6,30 @@ model gives the final output in the protocol (or a limit forces it)."""
 from __future__ import annotations
 
 from clueweaver.agentic.run import AgentRun
-from clueweaver.agentic.steps import run_steps
+from clueweaver.agentic.steps import RebuiltPromptAgent, run_steps
 from clueweaver.evaluation.readers import ReaderOutput
-from clueweaver.protocol.agentic_prompts import NO_SENTENCE, forced_closing, ircot_messages, next_sentence
+from clueweaver.protocol.agentic_prompts import NO_SENTENCE, ircot_messages, next_sentence
 
 
-class IRCoT:
-    stop = ()
+class IRCoT(RebuiltPromptAgent):
     expects = "a sentence of reasoning"
+    missing = NO_SENTENCE
 
     def __init__(self, run: AgentRun) -> None:
-        self.run = run
+        super().__init__(run)
         self.sentences: list[str] = []
-        self.closing: str | None = None  # what the next prompt asks instead, after an unusable step
         run.search(run.question)
 
-    def prompt(self) -> list[dict]:
-        return ircot_messages(self.run.question, self.run.evidence(), self.sentences, self.closing)
-
-    def final_prompt(self, ending: str) -> list[dict]:
-        closing = forced_closing(self.run.question, ending)
+    def messages(self, closing: str | None) -> list[dict]:
         return ircot_messages(self.run.question, self.run.evidence(), self.sentences, closing)
 
-    def take(self, text: str, problem: str | None) -> bool:
-        """The step's first sentence joins the reasoning and retrieves the next paragraphs."""
-        sentence = None if problem else next_sentence(text)
-        self.closing = None if sentence else problem or NO_SENTENCE
-        if sentence:
-            self.sentences.append(sentence)
-            self.run.search(sentence)
-        return sentence is not None or problem is not None
+    def read(self, text: str) -> str | None:
+        return next_sentence(text)
+
+    def act(self, sentence: str) -> None:
+        """The sentence joins the reasoning and retrieves the next paragraphs."""
+        self.sentences.append(sentence)
+        self.run.search(sentence)
 
 
 def ircot(run: AgentRun) -> ReaderOutput:

@@ -6,50 +6,41 @@ limit forces it)."""
 from __future__ import annotations
 
 from clueweaver.agentic.run import AgentRun
-from clueweaver.agentic.steps import run_steps
+from clueweaver.agentic.steps import RebuiltPromptAgent, run_steps
 from clueweaver.evaluation.readers import ReaderOutput
 from clueweaver.protocol.agentic_prompts import (
     NO_FOLLOW_UP,
     NO_MATCH,
     first_line,
     follow_up,
-    forced_closing,
     intermediate_messages,
     self_ask_messages,
 )
 
 
-class SelfAsk:
+class SelfAsk(RebuiltPromptAgent):
     stop = ("Intermediate answer:",)  # intermediate answers come from retrieval, not the model's run-on
     expects = "a follow-up question"
+    missing = NO_FOLLOW_UP
 
     def __init__(self, run: AgentRun) -> None:
-        self.run = run
+        super().__init__(run)
         self.exchanges: list[tuple[str, str]] = []
-        self.closing: str | None = None  # as in IRCoT
 
-    def prompt(self) -> list[dict]:
-        return self_ask_messages(self.run.question, self.run.evidence(), self.exchanges, self.closing)
-
-    def final_prompt(self, ending: str) -> list[dict]:
-        closing = forced_closing(self.run.question, ending)
+    def messages(self, closing: str | None) -> list[dict]:
         return self_ask_messages(self.run.question, self.run.evidence(), self.exchanges, closing)
 
-    def take(self, text: str, problem: str | None) -> bool:
-        """The step's follow-up question is answered and joins the exchanges."""
-        asked = None if problem else follow_up(text)
-        self.closing = None if asked else problem or NO_FOLLOW_UP
-        if asked:
-            self.exchanges.append((asked, self._intermediate_answer(asked)))
-        return asked is not None or problem is not None
+    def read(self, text: str) -> str | None:
+        return follow_up(text)
 
-    def _intermediate_answer(self, asked: str) -> str:
-        """The follow-up answered by the model from its best paragraphs (seen before or not)."""
+    def act(self, asked: str) -> None:
+        """The follow-up is answered by the model from its best paragraphs (seen before or not)."""
         found = self.run.search(asked, new_only=False)
         if not found:
-            return NO_MATCH
+            self.exchanges.append((asked, NO_MATCH))
+            return
         generation = self.run.ask(intermediate_messages(asked, self.run.render(sorted(found))), "intermediate")
-        return first_line(generation.text) or "(no answer)"
+        self.exchanges.append((asked, first_line(generation.text) or "(no answer)"))
 
 
 def self_ask(run: AgentRun) -> ReaderOutput:

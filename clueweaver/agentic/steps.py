@@ -9,7 +9,7 @@ from typing import Protocol
 
 from clueweaver.agentic.run import AgentRun
 from clueweaver.evaluation.readers import ReaderOutput
-from clueweaver.protocol.agentic_prompts import illegal_answer
+from clueweaver.protocol.agentic_prompts import forced_closing, illegal_answer
 
 
 class Agent(Protocol):
@@ -47,3 +47,40 @@ def run_steps(run: AgentRun, agent: Agent) -> ReaderOutput:
             agent.take(generation.text, illegal_answer(run.question))
         elif not agent.take(generation.text, None):
             run.warnings.append(f"step {step}: neither {agent.expects} nor a final output")
+
+
+class RebuiltPromptAgent:
+    """An agent whose every step prompt is rebuilt from its state (IRCoT, Self-Ask): the prompt's
+    closing asks for the next step, says what was wrong with the last one, or forces the final
+    output. A subclass says how to build the messages, what a step holds and what to do with it."""
+
+    stop: tuple[str, ...] = ()
+    expects = ""
+    missing = ""  # what the agent is told after a step with nothing to act on
+
+    def __init__(self, run: AgentRun) -> None:
+        self.run = run
+        self.closing: str | None = None
+
+    def messages(self, closing: str | None) -> list[dict]:
+        raise NotImplementedError
+
+    def read(self, text: str) -> str | None:
+        """What the step holds to act on (a sentence, a follow-up question), or None."""
+        raise NotImplementedError
+
+    def act(self, item: str) -> None:
+        raise NotImplementedError
+
+    def prompt(self) -> list[dict]:
+        return self.messages(self.closing)
+
+    def final_prompt(self, ending: str) -> list[dict]:
+        return self.messages(forced_closing(self.run.question, ending))
+
+    def take(self, text: str, problem: str | None) -> bool:
+        item = None if problem else self.read(text)
+        self.closing = None if item else problem or self.missing
+        if item:
+            self.act(item)
+        return item is not None or problem is not None
