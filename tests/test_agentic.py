@@ -119,7 +119,7 @@ def test_react_at_its_step_limit_gets_a_forced_and_flagged_final_answer():
     assert [c["role"] for c in agent["calls"]] == ["step", "step", "step", "final"]
     assert last_user(backend.calls[-1]).endswith(prompts.forced_closing(QUESTION, "step_limit"))
     assert output.prediction == "B"  # the forced answer is kept, and flagged
-    assert any("stopped at step limit" in w for w in output.details["warnings"])
+    assert "stopped at the step limit: the final answer was forced (flagged)" in output.details["warnings"]
     shown = [i for s in agent["searches"] for i in s["ids"]]
     assert len(shown) == len(set(shown))  # each search returned only paragraphs not shown before
 
@@ -319,6 +319,25 @@ def test_no_agent_reads_past_the_reading_limit(system):
         assert output.packet_ids == ()  # the notes cite [10], which no worker read
     else:
         assert output.details["agent"]["searches"]  # it did search, and found only what lies before the limit
+
+
+@pytest.mark.parametrize("system", ["react", "ircot", "self-ask", "chain-of-agents"])
+def test_every_agent_judges_claims_and_answers_open_questions_in_the_protocol(system):
+    cases = [
+        (Question.claim("The brass key was found in Tobias's sea coat."), "TRUE", "<answer>TRUE or FALSE</answer>"),
+        (Question.open("Where was the key?"), "In Tobias's sea coat", "<answer>a short free-text answer</answer>"),
+    ]
+    for question, answer, format_line in cases:
+        final = f"<reason>The pocket of his sea coat [14].</reason><answer>{answer}</answer>"
+        first = {"react": "Action: search[brass key sea coat]", "ircot": "The key was in a coat.",
+                 "self-ask": "Follow up: Where was the key?"}  # fmt: skip
+        replies = {name: [reply, final] for name, reply in first.items()}
+        backend = scripted(**replies, intermediate="In his coat [14].", worker="Key in the coat [14].", manager=final)
+        limits = {"chunk_chars": 400} if system == "chain-of-agents" else {}
+        output = reader(system, backend, **limits)(BOOK, question)
+        assert (output.prediction, output.answer_legal, output.cited_ids) == (answer, True, (14,))
+        assert format_line in backend.calls[-1].conversations[0][0]["content"]
+        assert output.details["agent"]["ending"] == "answered"
 
 
 # --- limits --------------------------------------------------------------------------------------

@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from clueweaver.cli import main
 from clueweaver.evaluation.records import TRACES_FILE, read_predictions
+from clueweaver.evaluation.runner import EvalConfig, run_evaluation
 from clueweaver.protocol.prompts import TEMPLATES
 from tests.openai_standin import OpenAIStandIn
 from tests.test_agentic import FAMILIES, family
@@ -124,3 +127,23 @@ def test_agent_limits_on_the_command_line_are_checked_before_anything_runs(tmp_p
     assert main([*common, "--system", "ircot", "--agent-chunk-chars", "100"]) == 2
     assert "chunk_chars do not apply to ircot" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("system", AGENTIC)
+def test_every_agent_runs_on_a_real_model_within_its_token_budgets(system, tiny_qwen3_path, tmp_path):
+    """The tiny random Qwen3 through the hf backend (the real chat template, multi-turn for ReAct):
+    its answers mean nothing, but every call stays within its new-token budget and is counted."""
+    bench = write_benchmark(tmp_path, ITEMS[:2])
+    agent = {"max_steps": 2, "step_tokens": 12, **({"chunk_chars": 400} if system == "chain-of-agents" else {})}
+    config = EvalConfig(
+        benchmark="jsonl", system=system, path=str(bench), model=str(tiny_qwen3_path), device="cpu", encoder=None,
+        output=str(tmp_path / "run"), pipeline={"interpreter_sampling": {"max_new_tokens": 24}}, agent=agent,
+    )  # fmt: skip
+    run_evaluation(config, progress=False)
+    for record in read_predictions(tmp_path / "run"):
+        calls = record["details"]["agent"]["calls"]
+        assert record["details"]["agent"]["steps"] == 2 and record["details"]["agent"]["ending"] == "step_limit"
+        assert all(c["completion_tokens"] <= (24 if c["role"] == "final" else 12) for c in calls)
+        assert all(c["prompt_tokens"] > 0 for c in calls)
+        assert record["details"]["tokens"]["completion"] == sum(c["completion_tokens"] for c in calls)

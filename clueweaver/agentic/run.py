@@ -28,7 +28,13 @@ from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RetrievalIndex
 
 ANSWERED = "answered"
-ENDINGS = (ANSWERED, "step_limit", "token_limit", "prompt_too_long")
+# How a reading ended, and what the warning of a forced ending says.
+STOPPED_AT = {
+    "step_limit": "the step limit",
+    "token_limit": "the token limit",
+    "prompt_too_long": "a prompt too long for the model's window",
+}
+ENDINGS = (ANSWERED, *STOPPED_AT)
 STAGES = ("retrieve", "reason", "answer")  # keys of the record's timings
 
 
@@ -189,7 +195,7 @@ class AgentRun:
 
     def _output(self, parsed: ParseResult, ending: str, packet: list[int], text: str) -> ReaderOutput:
         if ending != ANSWERED:
-            self.warnings.append(f"stopped at {ending.replace('_', ' ')}: the final answer was forced (flagged)")
+            self.warnings.append(f"stopped at {STOPPED_AT[ending]}: the final answer was forced (flagged)")
         if not parsed.answer_legal:
             self.warnings.append("no legal final answer: recorded without a prediction (flagged)")
         details = {
