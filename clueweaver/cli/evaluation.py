@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+from clueweaver.agentic import FLAGS as AGENT_FLAGS
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.cli.common import (
     add_encoder_argument,
@@ -86,6 +87,14 @@ def add_eval(sub) -> None:
         "--direct-budget", default="32k", help="direct reader's input tokens: 32k (30,592), 128k (126,976) or a number"
     )
     _open_answer_arguments(p)
+    for flag, (name, help_text) in AGENT_FLAGS.items():
+        p.add_argument(
+            f"--agent-{flag}",
+            dest=f"agent_{name}",
+            type=int,
+            metavar="N",
+            help=f"{help_text} (defaults: docs/agentic.md)",
+        )
     p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
     p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
     p.add_argument("--save-traces", action="store_true", help="also write every item's full trace to traces.jsonl")
@@ -112,6 +121,12 @@ def _open_answer_arguments(parser: argparse.ArgumentParser) -> None:
 def _judge_settings(args) -> dict:
     settings = {"base_url": args.judge_url, "model": args.judge_model, "cache": args.judge_cache}
     return {key: value for key, value in settings.items() if value}
+
+
+def _agent_settings(args) -> dict | None:
+    """The agent limits given on the command line (None when none was: the system's defaults)."""
+    given = {name: getattr(args, f"agent_{name}") for name, _ in AGENT_FLAGS.values()}
+    return {name: value for name, value in given.items() if value is not None} or None
 
 
 def run_eval(args) -> int:
@@ -147,6 +162,7 @@ def run_eval(args) -> int:
         label=args.label,
         save_traces=args.save_traces,
         judge=_judge_settings(args),
+        agent=_agent_settings(args),
     )
     result = run_evaluation(config)
     label = config.label or config.default_label()

@@ -107,6 +107,25 @@ def summarize(records: Iterable[dict]) -> dict:
         "open_answers": open_summary([r for r in scored if is_open_record(r)]),
         **_audits(scored),
         "latency": _latency(scored),
+        "cost": _cost(scored),
+    }
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _cost(scored: Sequence[dict]) -> dict:
+    """Model tokens per item (the records that count them) and, for the agentic systems, steps per
+    item and the readings that ended at a limit with a forced final answer."""
+    tokens = [r["details"]["tokens"] for r in scored if "tokens" in r["details"]]
+    agents = [r["details"]["agent"] for r in scored if "agent" in r["details"]]
+    return {
+        "items": len(tokens),
+        "prompt_tokens": _mean([t["prompt"] for t in tokens]),
+        "completion_tokens": _mean([t["completion"] for t in tokens]),
+        "steps": _mean([a["steps"] for a in agents]),
+        "forced_final": sum(a["forced_final"] for a in agents) if agents else None,
     }
 
 
@@ -290,8 +309,27 @@ def markdown(summaries: dict[str, dict]) -> str:
                 [label, stage, *(f"{stats[k]:.3f}" for k in ("mean", "median", "p90", "max")), str(stats["items"])]
             )
     lines += markdown_table(["system", "stage", "mean", "median", "p90", "max", "items"], latency_rows)
+    lines += [
+        "",
+        "## Cost (mean per item)",
+        "",
+        "Model tokens as the backend counts them; steps and forced final answers of agents.",
+        "",
+    ]
+    lines += markdown_table(
+        ["system", "items", "prompt tokens", "completion tokens", "agent steps", "forced final answers"],
+        [_cost_row(label, s["cost"]) for label, s in summaries.items()],
+    )
     opened = open_markdown(summaries)
     return "\n".join(lines) + "\n" + (f"\n{opened}" if opened else "")
+
+
+def _cost_row(label: str, cost: dict) -> list[str]:
+    means = [
+        "–" if cost[key] is None else f"{cost[key]:,.1f}" for key in ("prompt_tokens", "completion_tokens", "steps")
+    ]
+    forced = "–" if cost["forced_final"] is None else str(cost["forced_final"])
+    return [label, str(cost["items"]), *means, forced]
 
 
 def compare_markdown(result: dict, label_a: str = "A", label_b: str = "B") -> str:

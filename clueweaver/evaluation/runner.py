@@ -24,6 +24,7 @@ from typing import Callable, Sequence
 
 from tqdm import tqdm
 
+from clueweaver.agentic import check_agentic_run
 from clueweaver.backends import SamplingConfig
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.evaluation.judge import JudgeConfig
@@ -87,6 +88,9 @@ class EvalConfig:
     label: str | None = None
     save_traces: bool = False
     judge: dict = field(default_factory=dict)  # LLM judge of open answers {base_url, model, cache}; off if empty
+    agent: dict | None = (
+        None  # agentic systems' limits over their defaults {max_steps: 4, ...}; None: older runs match
+    )
 
     # settings that change what a record means: a run folder only resumes with the same ones
     IDENTITY = (
@@ -110,6 +114,7 @@ class EvalConfig:
         "pipeline",
         "encoder",
         "judge",
+        "agent",
     )
     # PipelineConfig settings that have their own field here
     OWN_FIELDS = ("preset", "use_finder", "self_calibration", "encoder", "cache_dir")
@@ -127,7 +132,7 @@ class EvalConfig:
                 f"pipeline settings {', '.join(clash)} have their own options (--preset, --no-finder, ...); set them "
                 "there"
             )
-        self.pipeline_config()  # reject an unknown preset or setting before anything loads
+        check_agentic_run(self.system, self.agent, self.pipeline_config())  # also rejects a bad preset or setting
         JudgeConfig.from_dict(self.judge)
         self.direct_budget = str(self.direct_budget)
         if self.direct_budget not in DIRECT_BUDGETS and not self.direct_budget.isdigit():
@@ -173,6 +178,7 @@ class EvalConfig:
         if self.preset != DEFAULT_PRESETS.get(self.benchmark, FALLBACK_PRESET):
             shown = self.preset if isinstance(self.preset, str) else json.dumps(self.preset, sort_keys=True)
             parts.append(f"preset={shown}")
+        parts += [f"{name}={value}" for name, value in sorted((self.agent or {}).items())]
         for role in ("model", "finder", "interpreter", "finder_adapter", "interpreter_adapter"):
             if getattr(self, role):
                 parts.append(f"{role}={Path(getattr(self, role)).name}")

@@ -2,8 +2,9 @@
 builds its reader from the run's configuration and the loaded agents.
 
 ``clueweaver`` (Finder + Interpreter, Algorithm 1), ``direct`` (the tokenizer-exact end-to-end
-reader) and ``rag-bm25`` / ``rag-dense`` / ``rag-hybrid`` (the top paragraphs of one ranking packed
-to the preset's budget, then the Interpreter; no Finder). A new system is one builder and one
+reader), ``rag-bm25`` / ``rag-dense`` / ``rag-hybrid`` (the top paragraphs of one ranking packed
+to the preset's budget, then the Interpreter; no Finder) and the agentic baselines ``react``,
+``ircot``, ``self-ask`` and ``chain-of-agents`` (:mod:`clueweaver.agentic`). A new system is one builder and one
 ``SystemSpec`` line in ``SYSTEMS``.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from clueweaver.agentic import agentic_system
 from clueweaver.agents import Agents, load_agents
 from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.readers import (
@@ -76,6 +78,10 @@ SYSTEMS: dict[str, SystemSpec] = {
     "clueweaver": SystemSpec(_clueweaver, uses_finder=True),
     "direct": SystemSpec(_direct),
     **{name: SystemSpec(_retrieval(name)) for name in RAG_RANKINGS},
+    "react": SystemSpec(agentic_system("react")),
+    "ircot": SystemSpec(agentic_system("ircot")),
+    "self-ask": SystemSpec(agentic_system("self-ask")),
+    "chain-of-agents": SystemSpec(agentic_system("chain-of-agents")),
 }
 
 
