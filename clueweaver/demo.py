@@ -24,9 +24,9 @@ from clueweaver.protocol.question import Question
 # What the smoke model reads and writes, where the flags leave them open: 2 windows of 4 paragraphs
 # and 7 retrieved ones, about 4 passages (detectiveqa: about 11 of up to 6 paragraphs), 3 of them
 # in a 3,000-character packet (10 in 15,000), 32 tokens per Finder verdict and per answer (128,
-# 320), no self-calibration pass: on a busy 2-core CPU a token took 0.17 s. It runs on one CPU
-# thread: its matrices are small (hidden size 640), and on that busy machine a second thread made
-# each token 3.5-6x slower (0.6-1.0 s), prefill too.
+# 320), no self-calibration pass. It runs on torch's default threads (every core): on an otherwise
+# idle 2-core machine the whole demo took 39 s with two threads and 67 s with one (the model
+# already converted); only a machine busy with other work makes a second thread slower.
 SMOKE_SETTINGS = {
     "preset": {
         "base": "focused", "name": "smoke", "max_selected": 3, "num_anchors": 7, "num_windows": 2,
@@ -36,10 +36,9 @@ SMOKE_SETTINGS = {
     "interpreter_sampling": {"max_new_tokens": 32},
     "self_calibration": False,
 }  # fmt: skip
-SMOKE_CPU_THREADS = 1
 SMOKE_NOTE = (
-    "smoke run: the offline Gemma-3-270M base model (not instruction-tuned, not trained for ClueWeaver) answers on "
-    "one CPU thread, and to finish within about two minutes it reads fewer passages (windows of 4 paragraphs, 7 "
+    "smoke run: the offline Gemma-3-270M base model (not instruction-tuned, not trained for ClueWeaver) answers, "
+    "and to finish within about two minutes on a CPU it reads fewer passages (windows of 4 paragraphs, 7 "
     "retrieved paragraphs, 3 passages in a 3,000-character packet) and writes shorter replies (32 tokens each) "
     "with no self-calibration; its answers test the pipeline, not ClueWeaver"
 )

@@ -13,7 +13,6 @@ import subprocess
 import sys
 
 import pytest
-import torch
 
 from clueweaver.agents import Agents
 from clueweaver.cli import main
@@ -107,7 +106,6 @@ def test_the_demo_with_the_smoke_model_reads_less_says_so_and_shows_each_stage(m
     backend = scripted_reader_backend("keep")
     smoke = Agents(backend, backend, smoke=True, notes=["both agents: offline:gemma-3-270m (stand-in)"])
     monkeypatch.setattr(reading_cli, "load_agents_from_args", lambda args, model=None: smoke)
-    monkeypatch.setattr(reading_cli, "SMOKE_CPU_THREADS", torch.get_num_threads())  # this process keeps its own
     assert main(["demo", "--encoder", "none", "--json"]) == 0
     captured = capsys.readouterr()
     payload = json.loads(captured.out)

@@ -27,7 +27,6 @@ from clueweaver.cli.common import (
 )
 from clueweaver.demo import (
     REAL_MODEL_ROUTES,
-    SMOKE_CPU_THREADS,
     SMOKE_NOTE,
     SMOKE_SETTINGS,
     demo_report,
@@ -228,10 +227,7 @@ def add_demo(sub) -> None:
 
 def _smoke_config(args, overrides: dict):
     """The demo's settings for the offline smoke model (``SMOKE_SETTINGS`` where the flags leave
-    them open), on ``SMOKE_CPU_THREADS`` threads."""
-    import torch
-
-    torch.set_num_threads(SMOKE_CPU_THREADS)
+    them open)."""
     chosen = pipeline_settings_from_args(args)
     return pipeline_config_from_args(args, **{k: v for k, v in SMOKE_SETTINGS.items() if k not in chosen}, **overrides)
 
