@@ -41,9 +41,9 @@ def family(messages) -> str:
     return next(name for name, template in FAMILIES.items() if system.startswith(template.split("{")[0]))
 
 
-def scripted(**replies) -> ScriptedBackend:
+def scripted(window: int = 32768, **replies) -> ScriptedBackend:
     """Replies per prompt family, taken in order (the last one repeats); a callable reply gets the
-    conversation."""
+    conversation. ``window`` is the model's window in (whitespace) tokens."""
     queues = {name: list(reply) if isinstance(reply, list) else [reply] for name, reply in replies.items()}
 
     def script(messages, adapter):
@@ -51,7 +51,7 @@ def scripted(**replies) -> ScriptedBackend:
         reply = queue.pop(0) if len(queue) > 1 else queue[0]
         return reply(messages) if callable(reply) else reply
 
-    return ScriptedBackend(script=script)
+    return ScriptedBackend(script=script, max_model_len=window)
 
 
 def reader(system: str, backend: ScriptedBackend, **limits) -> AgentReader:
@@ -251,6 +251,17 @@ def test_chain_of_agents_stopped_at_its_step_limit_hands_its_notes_to_the_manage
     assert f"their notes cover paragraphs up to {spans[1][1]} only" in last_user(backend.calls[-1])
     assert output.details["warnings"][0] == f"the chain stopped after 2 of {len(spans)} parts"
     assert output.prediction == "B" and agent["forced_final"]
+
+
+def test_chain_of_agents_that_could_not_read_a_part_ends_flagged():
+    backend = scripted(window=700, worker="Notes.", manager=FINAL_B)  # the book does not fit, the notes do
+    output = reader("chain-of-agents", backend, chunk_chars=10**6)(BOOK, QUESTION)
+    agent = output.details["agent"]
+    assert [c["role"] for c in agent["calls"]] == ["worker", "final"]
+    assert agent["parts"] == {"total": 1, "read": []}
+    assert (agent["ending"], agent["forced_final"]) == ("prompt_too_long", True)
+    assert "1 of 1 parts did not fit the model's window and were not read" in output.details["warnings"]
+    assert output.packet_ids == () and output.prediction == "B"  # the manager answered from its notes
 
 
 def test_chunks_hold_whole_paragraphs_and_a_long_one_alone():

@@ -128,6 +128,22 @@ def test_judge_asks_the_server_once_per_answer_and_caches_on_disk(tmp_path):
     assert len((tmp_path / "cache.jsonl").read_text().splitlines()) == 3
 
 
+def test_an_empty_judge_reply_is_asked_again_not_cached(tmp_path):
+    replies = iter(["", "CORRECT"])
+    with OpenAIStandIn(judge=lambda messages: next(replies)) as server:
+        judge = Judge(JudgeConfig(server.base_url, "judge-model"), tmp_path / "cache.jsonl")
+        empty = judge("Who does Emma marry?", ["Mr. Knightley"], "Mr. Knightley")
+        assert not (tmp_path / "cache.jsonl").exists()
+        resumed = Judge(JudgeConfig(server.base_url, "judge-model"), tmp_path / "cache.jsonl")
+        second = resumed("Who does Emma marry?", ["Mr. Knightley"], "Mr. Knightley")
+        judge.close()
+        resumed.close()
+    assert (empty["score"], empty["cached"]) == (None, False)
+    assert (second["score"], second["cached"]) == (1, False)
+    assert len(server.judged()) == 2
+    assert len((tmp_path / "cache.jsonl").read_text().splitlines()) == 1
+
+
 # --- loaders -----------------------------------------------------------------------------------------
 
 
@@ -275,7 +291,7 @@ def test_eval_scores_open_answers_with_the_judge_and_compares_runs(tmp_path, cap
 
 
 @pytest.mark.shared_data
-@pytest.mark.parametrize("system", ["rag-bm25", "direct"])
+@pytest.mark.parametrize("system", ["rag-bm25", "rag-hybrid", "direct"])
 def test_baselines_answer_open_questions_within_a_shared_context_budget(system, tmp_path, monkeypatch, capsys):
     reader = ScriptedReader()
     monkeypatch.setattr(
@@ -329,3 +345,14 @@ def test_the_configured_encoder_scores_embedding_cosine(tmp_path):
     assert "embedding_cosine" not in missing and missing["judge"].startswith("the LLM judge is off")
     blind = OpenScorer.for_run("none", {}, tmp_path)
     assert blind.scores("Why?", "x", references, [], [])[1]["embedding_cosine"] == "no dense encoder (--encoder none)"
+
+
+def test_a_cpu_run_says_how_to_score_embedding_cosine(tmp_path, monkeypatch):
+    from clueweaver.evaluation.open_answers import OpenScorer
+    from clueweaver.retrieval import dense
+
+    monkeypatch.setattr(dense, "gpu_available", lambda: False)
+    dense.load_encoder.cache_clear()
+    scorer = OpenScorer.for_run("auto", {}, tmp_path)
+    missing = scorer.scores("Why?", "x", ["y"], [], [])[1]
+    assert scorer.encoder is None and "pass --encoder minilm to score on a CPU" in missing["embedding_cosine"]

@@ -4,7 +4,8 @@ worker before; a manager answers from the last notes in the protocol.
 
 The manager sees the notes, not the book, so its packet (what its citations are checked against)
 is the set of paragraphs the notes cite. A chain stopped at a limit hands the notes it has to the
-manager, whose answer is then flagged."""
+manager, whose answer is then flagged; so is one given after a part did not fit the model's
+window (ending ``prompt_too_long``), since the notes then miss that part of the book."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def chain_of_agents(run: AgentRun) -> ReaderOutput:
     words = max(1, limits.step_tokens * 2 // 3)  # the notes' length the workers are asked for
     read: list[list[int]] = []
     run.extra["parts"] = {"total": len(spans), "read": read}
-    notes, ending = "", None
+    notes, ending, unread = "", None, 0
     for number, (first, last) in enumerate(spans, 1):
         ending = run.limit_reached()
         if ending:
@@ -47,6 +48,7 @@ def chain_of_agents(run: AgentRun) -> ReaderOutput:
             worker_messages(question, notes, part, (number, len(spans)), (first, last), words), "worker"
         )
         if not generation.ok:  # the run warned: this part did not fit the window and stays unread
+            unread += 1
             continue
         run.shown.update(range(first, last + 1))
         read.append([first, last])
@@ -54,8 +56,11 @@ def chain_of_agents(run: AgentRun) -> ReaderOutput:
             notes = generation.text.strip()
         else:
             run.warnings.append(f"worker {number}: empty notes; the earlier notes were kept")
+    stopped_after = spans[run.steps - 1][1] if ending else None
     if ending:
         run.warnings.append(f"the chain stopped after {run.steps} of {len(spans)} parts")
+    elif unread:  # the manager answers without part of the book: a forced, flagged ending
+        run.warnings.append(f"{unread} of {len(spans)} parts did not fit the model's window and were not read")
+        ending = "prompt_too_long"
     packet, _ = paragraph_references(notes, run.shown)
-    stopped_after = spans[run.steps - 1][1] if ending else None
     return run.final(manager_messages(question, notes, stopped_after), ending or ANSWERED, packet)

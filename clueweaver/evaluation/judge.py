@@ -5,7 +5,9 @@ labels. Off by default; a run turns it on with ``--judge-url`` and ``--judge-mod
 
 Verdicts are cached on disk (one JSON line per verdict, keyed by a hash of the judge model and
 the exact messages), so a resumed or repeated evaluation asks the judge nothing twice. A reply that
-names neither label, or both, is kept as unreadable (score None), never guessed.
+names neither label, or both, is kept as unreadable (score None), never guessed; a reply that was
+not generated (a prompt too long for the judge) or came back empty is not cached, so a resumed run
+asks again.
 """
 
 from __future__ import annotations
@@ -117,9 +119,10 @@ class Judge:
         with self._lock:
             entry, cached = self._cache.get(key), True
             if entry is None:
-                reply = self.backend.generate([messages], JUDGE_SAMPLING)[0].text
-                entry, cached = {"key": key, "model": self.config.model, "reply": reply}, False
-                self._append(entry)
+                generation = self.backend.generate([messages], JUDGE_SAMPLING)[0]
+                entry, cached = {"key": key, "model": self.config.model, "reply": generation.text}, False
+                if generation.ok and generation.text.strip():
+                    self._append(entry)  # a failed or empty reply is asked again on resume, never cached
         verdict = parse_verdict(entry["reply"])
         score = None if verdict is None else int(verdict == "CORRECT")
         return {"verdict": verdict, "score": score, "cached": cached, "reply": entry["reply"]}

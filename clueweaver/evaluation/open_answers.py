@@ -62,7 +62,11 @@ class OpenScorer:
         judge_config = JudgeConfig.from_dict(judge_settings)
         judge = Judge(judge_config, run_folder / JUDGE_CACHE_FILE) if judge_config else None
         encoder = load_encoder(encoder_spec)
-        note = f"no dense encoder ({'--encoder none' if encoder_spec in (None, 'none') else 'none installed'})"
+        note = (
+            "no dense encoder (--encoder none)"
+            if encoder_spec in (None, "none")
+            else "no dense encoder: --encoder auto picks BGE-M3 on a GPU only; pass --encoder minilm to score on a CPU"
+        )
         return cls(encoder, judge, encoder_note=note)
 
     def scores(self, question: str, prediction: str | None, references, cited_ids, gold) -> tuple[dict, dict]:
