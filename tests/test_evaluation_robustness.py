@@ -167,6 +167,25 @@ def test_a_torn_last_trace_line_is_cut_before_a_resumed_run_appends(tmp_path):
     assert [line["item_id"] for line in lines] == [item["item_id"] for item, _ in CLAIMS]
 
 
+def test_a_record_torn_inside_a_utf8_character_is_cut_and_the_run_resumes(tmp_path):
+    bench = write_benchmark(tmp_path, CLAIMS)
+    output = tmp_path / "run"
+    reader = _rag_reader("<reason>Tobias’s coat — see [14].</reason><answer>TRUE</answer>")
+    run_evaluation(_config(bench, output, limit=2), reader, progress=False)
+    predictions = output / "predictions.jsonl"
+    whole = predictions.read_bytes()
+    last_start = whole.rstrip(b"\n").rfind(b"\n") + 1
+    cut = whole.index("’".encode(), last_start) + 1  # inside the three bytes of the apostrophe
+    predictions.write_bytes(whole[:cut])
+    with pytest.warns(UserWarning, match="incomplete last line"):
+        assert len(read_predictions(output)) == 1
+    with pytest.warns(UserWarning, match="incomplete last line"):
+        run_evaluation(_config(bench, output), reader, progress=False)
+    records = read_predictions(output)
+    assert [r["item_id"] for r in records] == [item["item_id"] for item, _ in CLAIMS]
+    assert records[1]["rationale"].startswith("Tobias’s coat")
+
+
 def test_rag_records_carry_the_interpreter_warnings(tmp_path):
     bench = write_benchmark(tmp_path, CLAIMS[:1])
     run_evaluation(_config(bench, tmp_path / "run"), _rag_reader("I cannot tell."), progress=False)
@@ -210,3 +229,43 @@ def _rag_reader(reply: str) -> RetrievalReader:
     """The rag-bm25 reader over the pipeline's real Interpreter stage, the model replying ``reply``."""
     pipeline = ClueWeaver(ScriptedBackend(script=lambda messages, adapter: reply), encoder=None, preset="focused")
     return RetrievalReader("bm25", "focused", interpreter_stage(pipeline, "rag-bm25"), encoder=None)
+
+
+# --- a segment source that cannot run ---------------------------------------------------------------
+
+
+def _nwm_config(bench, tmp_path, **pipeline) -> EvalConfig:
+    settings = {"segment_source": "nwm", "nwm_dir": str(tmp_path / "stores"), **pipeline}
+    output = str(tmp_path / "run")
+    return EvalConfig("jsonl", "clueweaver", path=str(bench), encoder=None, output=output, pipeline=settings)
+
+
+def _fallback_reader(config):
+    """What the clueweaver system records when the plain segments stood in for the world model."""
+    from clueweaver.evaluation.readers import ReaderOutput
+
+    source = {"requested": "nwm", "used": "plain", "fallback": "no world model", "segments": ["plain"]}
+    return lambda narrative, question, max_paragraph=None: ReaderOutput(
+        "TRUE", True, True, "So it says [1].", (1,), (), (1,), details={"segment_source": source}
+    )
+
+
+def test_an_nwm_run_without_a_world_model_stops_before_any_model_or_run_file(tmp_path):
+    from clueweaver.pipeline.sources import SegmentSourceError
+
+    bench = write_benchmark(tmp_path, CLAIMS)
+
+    def no_models(config):
+        raise AssertionError("no model may load for a run that cannot read its books")
+
+    with pytest.raises(SegmentSourceError, match="no world model of 'The Lantern at Gull Point'.*--segment-fallback"):
+        run_evaluation(_nwm_config(bench, tmp_path), reader_factory=no_models, progress=False)
+    assert not (tmp_path / "run").exists()
+    assert not (tmp_path / "stores").exists()
+    fallback = _nwm_config(bench, tmp_path, segment_fallback=True)
+    result = run_evaluation(fallback, reader_factory=_fallback_reader, progress=False)  # the same folder is free
+    assert result.summary["segment_fallbacks"] == len(CLAIMS)
+    assert result.label == "clueweaver segment_fallback=True segment_source=nwm"
+    assert "(the plain segments stood in): clueweaver segment_fallback=True segment_source=nwm: 4" in markdown(
+        {result.label: result.summary}
+    )

@@ -75,6 +75,8 @@ def test_query_and_state_memory(book, tmp_path, capsys):
     )
     packet = json.loads(out)
     assert code == 0 and packet["mode"] == "query" and packet["queries"] == [question]
+    assert (packet["as_of"], packet["as_of_label"]) == (3, "1.3")
+    assert {(h["chapter"], h["chapter_label"]) for h in packet["hits"]} <= {(1, "1.1"), (2, "1.2"), (3, "1.3")}
     assert {h["kind"] for h in packet["hits"] if h["via"] == "ranked"} == {"revelation", "scene_beat"}
     assert 249 in packet["paragraph_ids"] and len(packet["text"]) <= 6000
     code, out, _ = run(capsys, "query", book, question, "--as-of", "1.2", "--encoder", "none", *data)
@@ -82,7 +84,8 @@ def test_query_and_state_memory(book, tmp_path, capsys):
     code, out, _ = run(
         capsys, "query", book, question, "--as-of", "1.1", "--state-memory", "--max-chars", "900", *data
     )
-    assert code == 0 and out.startswith("World model as of chapter 1") and len(out) <= 901 and "ulster" not in out
+    assert code == 0 and out.startswith("World model as of chapter 1.1 (published chapters: 1.1)\n")
+    assert len(out) <= 901 and "ulster" not in out and "[ch 1.1;" in out  # the book's labels, not positions
     state = ["--as-of", "1.3", "--state-memory", "--max-chars", "900", "--json", *data]
     code, out, _ = run(capsys, "query", book, question, *state)
     packet = json.loads(out)

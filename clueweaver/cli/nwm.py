@@ -214,7 +214,9 @@ def add_state(actions) -> None:
 def run_state(args) -> int:
     narrative, store = _open(args)
     with store:
-        view = state_view(store, narrative.chapter_limit(args.as_of), entity=args.entity)
+        view = state_view(
+            store, narrative.chapter_limit(args.as_of), entity=args.entity, label=narrative.chapter_label
+        )
     return _emit(args, view.to_dict(), view.render(args.max_chars))
 
 
@@ -248,6 +250,7 @@ def run_query(args) -> int:
             max_chars=args.max_chars or 6000,
             encoder=args.encoder,
             state_memory=args.state_memory,
+            label=narrative.chapter_label,
         )
     return _emit(args, packet.to_dict(), packet.text)
 

@@ -116,23 +116,25 @@ def _parse_lines(path: Path, lines: list[str]) -> list[dict]:
     return records
 
 
-def _split_torn_tail(text: str) -> tuple[list[str], str]:
-    """Complete lines, and a last line cut off by an interruption ('' when there is none)."""
-    if not text or text.endswith("\n"):
-        return text.splitlines(), ""
-    head, _, tail = text.rpartition("\n")
-    return (head.splitlines() if head else []), tail
+def _split_torn_tail(path: Path) -> tuple[list[str], int]:
+    """The file's complete lines, and the length in bytes of a last line cut off by an
+    interruption (0 when there is none). Split on bytes: a cut may fall inside a UTF-8 character,
+    which only the complete lines must decode."""
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return data.decode("utf-8").splitlines(), 0
+    head, newline, tail = data.rpartition(b"\n")
+    return head.decode("utf-8").splitlines(), len(tail)
 
 
 def complete_lines(path: Path) -> list[str]:
     """The complete lines of an append-only file. A last line cut off by an interrupted run is
     also cut from the file (with a warning), so that the next append starts a line of its own."""
-    text = path.read_text(encoding="utf-8")
-    lines, torn = _split_torn_tail(text)
+    lines, torn = _split_torn_tail(path)
     if torn:
         warnings.warn(f"{path}: dropping an incomplete last line left by an interrupted run")
         with open(path, "r+b") as f:
-            f.truncate(len(text.encode("utf-8")) - len(torn.encode("utf-8")))
+            f.truncate(path.stat().st_size - torn)
     return lines
 
 
@@ -144,7 +146,7 @@ def read_predictions(path: str | Path) -> list[dict]:
         path = path / PREDICTIONS_FILE
     if not path.is_file():
         raise FileNotFoundError(f"no predictions file at {path}")
-    lines, torn = _split_torn_tail(path.read_text(encoding="utf-8"))
+    lines, torn = _split_torn_tail(path)
     if torn:
         warnings.warn(f"{path}: ignoring an incomplete last line (an interrupted run)")
     return _parse_lines(path, lines)

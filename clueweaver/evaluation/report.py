@@ -108,7 +108,13 @@ def summarize(records: Iterable[dict]) -> dict:
         **_audits(scored),
         "latency": _latency(scored),
         "cost": _cost(scored),
+        "segment_fallbacks": _segment_fallbacks(scored),
     }
+
+
+def _segment_fallbacks(scored: Sequence[dict]) -> int:
+    """Records whose requested segment source had nothing to give, so the plain segments stood in."""
+    return sum(bool((r["details"].get("segment_source") or {}).get("fallback")) for r in scored)
 
 
 def _mean(values: list[float]) -> float | None:
@@ -279,6 +285,10 @@ def markdown(summaries: dict[str, dict]) -> str:
         )
     lines = ["## Accuracy", "", "Percent correct [Wilson 95% interval] n=items; pairs: both claims right.", ""]
     lines += markdown_table(header, rows)
+    fallbacks = [f"{label}: {s['segment_fallbacks']}" for label, s in summaries.items() if s.get("segment_fallbacks")]
+    if fallbacks:
+        stood_in = "Items whose segment source had nothing to give (the plain segments stood in): "
+        lines += ["", stood_in + "; ".join(fallbacks)]
 
     lines += ["", "## Citation and format audit", "", "count/denominator (rate); per dataset, then all datasets.", ""]
     audit_rows = []

@@ -44,6 +44,7 @@ from clueweaver.evaluation.records import (
 from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.evaluation.systems import SYSTEMS, build_reader
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, PipelineConfig
+from clueweaver.pipeline.sources import check_source_ready
 
 # The paper's per-benchmark presets; other sets use the general "broader" one.
 DEFAULT_PRESETS = {
@@ -53,6 +54,8 @@ DEFAULT_PRESETS = {
     "longbench_v2": "longbench_v2",
 }
 FALLBACK_PRESET = "broader"
+# Pipeline settings that say where files live, not what a record means: left out of run labels.
+UNLABELLED_PIPELINE_SETTINGS = ("nwm_dir",)
 DIRECT_BUDGETS = ("32k", "128k")  # the direct reader's named input budgets (see clueweaver.pipeline)
 
 
@@ -179,6 +182,11 @@ class EvalConfig:
             shown = self.preset if isinstance(self.preset, str) else json.dumps(self.preset, sort_keys=True)
             parts.append(f"preset={shown}")
         parts += [f"{name}={value}" for name, value in sorted((self.agent or {}).items())]
+        parts += [
+            f"{name}={value if isinstance(value, (str, int, float, bool)) else json.dumps(value, sort_keys=True)}"
+            for name, value in sorted(self.pipeline.items())
+            if name not in UNLABELLED_PIPELINE_SETTINGS
+        ]
         for role in ("model", "finder", "interpreter", "finder_adapter", "interpreter_adapter"):
             if getattr(self, role):
                 parts.append(f"{role}={Path(getattr(self, role)).name}")
@@ -264,6 +272,7 @@ def run_evaluation(
     log = PredictionLog(output / PREDICTIONS_FILE)
     resumed = len(log.records)
     pending = [item for item in items if (item.benchmark, item.item_id) not in log]
+    _check_segment_sources(config, benchmark, pending)
 
     built = scorer = None
     if reader is None and any(item.labelled for item in pending):
@@ -293,6 +302,17 @@ def run_evaluation(
     summary = summarize(read_predictions(output / PREDICTIONS_FILE))
     write_report({label: summary}, output, plot=False)
     return RunResult(output, label, summary, len(log.records) - resumed, resumed)
+
+
+def _check_segment_sources(config: EvalConfig, benchmark, pending: list) -> None:
+    """Every book still to read has what the segment source needs, checked before any model loads
+    or the run file is written (with a fallback allowed there is nothing to check)."""
+    pipeline = config.pipeline_config()
+    if not SYSTEMS[config.system].uses_finder or pipeline.segment_fallback:
+        return
+    books = {item.book_id: item for item in pending if item.labelled}
+    for item in books.values():
+        check_source_ready(benchmark.narrative(item), pipeline.segment_source, pipeline.nwm_dir)
 
 
 def _answer(

@@ -15,6 +15,7 @@ module checks the decoded records and edges again, so nothing from a later chapt
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,9 +32,14 @@ class EntityNotFound(ClueWeaverError, LookupError):
     """No registry key matches the name; the message lists the closest ones."""
 
 
-def _cite(record_id: int, record) -> str:
+# How a chapter position is shown to a person: the book's own label (Narrative.chapter_label,
+# "1.2" for chapter II of story I), or the position itself where no book is at hand.
+ChapterLabel = Callable[[int], str]
+
+
+def _cite(record_id: int, record, label: ChapterLabel = str) -> str:
     ids = ", ".join(map(str, record.evidence.paragraph_ids))
-    return f"#{record_id} [ch {record.chapter}; \u00b6 {ids}; conf {record.confidence:.2f}] {record.text()}"
+    return f"#{record_id} [ch {label(record.chapter)}; \u00b6 {ids}; conf {record.confidence:.2f}] {record.text()}"
 
 
 def _check_causal(as_of: int, records=(), edges=()) -> None:
@@ -52,11 +58,18 @@ class StateView:
     entries: list[RegistryEntry]
     edges: list[Edge]  # valid at as_of
     history: list[Edge]  # superseded before or at as_of
+    label: ChapterLabel = str
+
+    @property
+    def published(self) -> list[int]:
+        return [c.chapter for c in self.chapters if c.status == "published"]
 
     def to_dict(self) -> dict:
         return {
             "as_of": self.as_of,
-            "published_chapters": [c.chapter for c in self.chapters if c.status == "published"],
+            "as_of_label": self.label(self.as_of),
+            "published_chapters": self.published,
+            "published_chapter_labels": [self.label(c) for c in self.published],
             "stale_chapters": [c.chapter for c in self.chapters if c.status == "stale"],
             "registries": [
                 {
@@ -73,15 +86,14 @@ class StateView:
 
     def blocks(self) -> list[str]:
         """Text blocks in a fixed order (registries, then edges, then history), for budgeting."""
-        published = [c.chapter for c in self.chapters if c.status == "published"]
-        out = [
-            f"World model as of chapter {self.as_of} (published chapters: {', '.join(map(str, published)) or 'none'})"
-        ]
+        published = ", ".join(self.label(c) for c in self.published) or "none"
+        out = [f"World model as of chapter {self.label(self.as_of)} (published chapters: {published})"]
         shown: set[int] = set()  # a record filed under several keys is written out once
         for entry in self.entries:
             lines = [f"== {entry.registry}: {entry.key} =="]
             for record_id, record in entry.current():
-                lines.append(f"  see #{record_id}" if record_id in shown else f"  {_cite(record_id, record)}")
+                cited = f"see #{record_id}" if record_id in shown else _cite(record_id, record, self.label)
+                lines.append(f"  {cited}")
                 shown.add(record_id)
             out.append("\n".join(lines))
         if self.edges:
@@ -110,7 +122,9 @@ def _bounded(blocks: list[str], max_chars: int | None) -> tuple[str, int]:
     return "\n".join(kept + [marker])[:max_chars], len(kept)
 
 
-def state_view(store: NarrativeStore, as_of: int, *, entity: str | None = None) -> StateView:
+def state_view(
+    store: NarrativeStore, as_of: int, *, entity: str | None = None, label: ChapterLabel = str
+) -> StateView:
     registries = store.registries(as_of)
     graph = store.graph(as_of)
     if entity is None:
@@ -119,20 +133,20 @@ def state_view(store: NarrativeStore, as_of: int, *, entity: str | None = None) 
     else:
         entries = registries.find(entity)
         if not entries:
-            raise EntityNotFound(_no_match(entity, [key for _, key in registries.keys()], as_of))
+            raise EntityNotFound(_no_match(entity, [key for _, key in registries.keys()], label(as_of)))
         nodes = {e.key for e in entries if e.registry != "relationship"}
         edges = _dedupe(e for node in nodes for e in graph.state(node=node))
         history = _dedupe(e for node in nodes for e in graph.history(node=node) if not e.valid_at(as_of))
     _check_causal(as_of, [StoredRecord(*item) for e in entries for item in e.history], edges + history)
     chapters = [c for c in store.chapters() if c.chapter <= as_of]
-    return StateView(as_of, chapters, entries, edges, history)
+    return StateView(as_of, chapters, entries, edges, history, label)
 
 
 def _dedupe(edges) -> list[Edge]:
     return sorted(set(edges), key=lambda e: (e.valid_from, e.record_id or 0, e.relation, e.subject, e.target))
 
 
-def _no_match(name: str, keys: list[str], as_of: int) -> str:
+def _no_match(name: str, keys: list[str], as_of: str) -> str:
     close = difflib.get_close_matches(name.casefold(), keys, n=5, cutoff=0.5)
     hint = f"; closest: {', '.join(close)}" if close else ""
     return f"nothing in the world model as of chapter {as_of} is named {name!r}{hint}"
@@ -165,12 +179,12 @@ class Hit:
             **self.record.to_dict(),
         }
 
-    def cite(self) -> str:
+    def cite(self, label: ChapterLabel = str) -> str:
         """The record as a packet line: citation, text, and what dates it or brought it in."""
-        notes = [f"superseded in chapter {self.superseded_in}"] if self.superseded_in is not None else []
+        notes = [f"superseded in chapter {label(self.superseded_in)}"] if self.superseded_in is not None else []
         if self.via not in ("ranked", "state"):
             notes.append(f"via {self.via}")
-        return _cite(self.record_id, self.record) + "".join(f" ({note})" for note in notes)
+        return _cite(self.record_id, self.record, label) + "".join(f" ({note})" for note in notes)
 
 
 @dataclass(frozen=True)
@@ -223,6 +237,7 @@ class NWMPacket:
     text: str
     dropped: int = 0  # hits left out for the character budget
     queries: list[str] = field(default_factory=list)
+    label: ChapterLabel = str
 
     @property
     def paragraph_ids(self) -> list[int]:
@@ -231,9 +246,17 @@ class NWMPacket:
     def to_dict(self) -> dict:
         return {
             "as_of": self.as_of,
+            "as_of_label": self.label(self.as_of),
             "mode": self.mode,
             "queries": self.queries,
-            "hits": [h.to_dict() for h in self.hits],
+            "hits": [
+                {
+                    **h.to_dict(),
+                    "chapter_label": self.label(h.record.chapter),
+                    "superseded_in_label": None if h.superseded_in is None else self.label(h.superseded_in),
+                }
+                for h in self.hits
+            ],
             "dropped": self.dropped,
             "paragraph_ids": self.paragraph_ids,
             "chars": len(self.text),
@@ -292,13 +315,15 @@ def query(
     max_chars: int | None = 6000,
     encoder="auto",
     state_memory: bool = False,
+    label: ChapterLabel = str,
 ) -> NWMPacket:
     """Records relevant to the queries as of chapter ``as_of``: the ``top_k`` best ranked, then
     one hop along current typed edges from each of them (at most ``neighbour_limit`` edges per
     node, ``relations`` to restrict the types), at most ``max_records`` in all, rendered within
-    ``max_chars``. With ``state_memory`` the whole state up to ``as_of`` is serialized instead."""
+    ``max_chars``. With ``state_memory`` the whole state up to ``as_of`` is serialized instead.
+    ``label`` shows chapter positions as the book numbers them."""
     if state_memory:
-        view = state_view(store, as_of)
+        view = state_view(store, as_of, label=label)
         blocks = view.blocks()
         text, kept = _bounded(blocks, max_chars)
         # the header is block 0 and each registry entry one block: list the records of the entries that fit
@@ -309,7 +334,7 @@ def query(
         ]
         hits = list({h.record_id: h for h in shown}.values())
         empty = not (view.entries or view.edges)
-        return NWMPacket(as_of, "state", hits, "" if empty else text, len(blocks) - kept, list(queries))
+        return NWMPacket(as_of, "state", hits, "" if empty else text, len(blocks) - kept, list(queries), label)
     stored = store.records(as_of)
     _check_causal(as_of, stored)
     supersession = Supersession.of(stored)
@@ -341,5 +366,5 @@ def query(
     for hit in hits:  # expansion may reach a superseded record too
         hit.superseded_in = supersession.closed_in.get(hit.record_id)
     hits = [h for h in hits if h.superseded_in is None] + [h for h in hits if h.superseded_in is not None]
-    text, kept = _bounded([hit.cite() for hit in hits], max_chars)
-    return NWMPacket(as_of, "query", hits[:kept], text, len(hits) - kept, list(queries))
+    text, kept = _bounded([hit.cite(label) for hit in hits], max_chars)
+    return NWMPacket(as_of, "query", hits[:kept], text, len(hits) - kept, list(queries), label)

@@ -84,10 +84,10 @@ def plain_segments(request: SourceRequest) -> list[Segment]:
     )  # fmt: skip
 
 
-def _world_model_spans(request: SourceRequest):
-    """The spans of the records the question retrieves, from the book's existing store (never
-    creating one); a missing or empty store is a SegmentSourceError."""
-    narrative, folder = request.narrative, Path(request.nwm_dir) if request.nwm_dir else default_data_dir()
+def world_model(narrative: Narrative, nwm_dir: str | None) -> NarrativeStore:
+    """The book's existing world-model store, open (never creating one); a missing or empty store
+    is a SegmentSourceError saying how to build it."""
+    folder = Path(nwm_dir) if nwm_dir else default_data_dir()
     build = (
         "build it with 'clueweaver nwm publish BOOK' or 'clueweaver nwm import BOOK RECORDS.jsonl', or give the "
         "folder its store lives in with --data-dir"
@@ -95,9 +95,28 @@ def _world_model_spans(request: SourceRequest):
     store = NarrativeStore.existing(narrative, folder)
     if store is None:
         raise SegmentSourceError(f"no world model of {narrative.title!r} in {folder}: {build}")
-    with store:
-        if not any(chapter.records for chapter in store.chapters()):
-            raise SegmentSourceError(f"the world model of {narrative.title!r} in {folder} holds no records: {build}")
+    if not any(chapter.records for chapter in store.chapters()):
+        store.close()
+        raise SegmentSourceError(f"the world model of {narrative.title!r} in {folder} holds no records: {build}")
+    return store
+
+
+def check_source_ready(narrative: Narrative, source: str, nwm_dir: str | None = None) -> None:
+    """Fail before any model loads when ``source`` has nothing to read for this book (an
+    evaluation checks every book first, so a run folder is never started that cannot finish)."""
+    if source not in SOURCES:
+        raise SegmentSourceError(f"unknown segment source {source!r}; use one of {', '.join(SEGMENT_SOURCES)}")
+    if source in ("nwm", "mix"):
+        try:
+            world_model(narrative, nwm_dir).close()
+        except SegmentSourceError as exc:
+            raise SegmentSourceError(f"segment source {source}: {exc}; {FALLBACK_HINT}") from None
+
+
+def _world_model_spans(request: SourceRequest):
+    """The spans of the records the question retrieves, from the book's existing store."""
+    narrative = request.narrative
+    with world_model(narrative, request.nwm_dir) as store:
         return nwm_spans(
             narrative, store, request.question, max_chapter=request.max_chapter, max_paragraph=request.max_paragraph,
             encoder=request.encoder,
@@ -107,7 +126,8 @@ def _world_model_spans(request: SourceRequest):
 def nwm_segments(request: SourceRequest) -> list[Segment]:
     spans = _world_model_spans(request)
     if not spans:
-        limit = "" if request.max_chapter is None else f" as of chapter {request.max_chapter}"
+        chapter = request.max_chapter
+        limit = "" if chapter is None else f" as of chapter {request.narrative.chapter_label(chapter)}"
         raise SegmentSourceError(
             f"the world model of {request.narrative.title!r} retrieves no record for this question{limit}"
         )
