@@ -24,9 +24,11 @@ from clueweaver.protocol.question import Question
 # What the smoke model reads and writes, where the flags leave them open: 2 windows of 4 paragraphs
 # and 7 retrieved ones, about 4 passages (detectiveqa: about 11 of up to 6 paragraphs), 3 of them
 # in a 3,000-character packet (10 in 15,000), 32 tokens per Finder verdict and per answer (128,
-# 320), no self-calibration pass. It runs on torch's default threads (every core): on an otherwise
-# idle 2-core machine the whole demo took 39 s with two threads and 67 s with one (the model
-# already converted); only a machine busy with other work makes a second thread slower.
+# 320), no self-calibration pass and no format retry (a base model that missed the format once
+# misses it again: the retry only doubled the answer's time). It runs on torch's default threads
+# (every core): on an otherwise idle 2-core machine the whole demo took 39 s with two threads and
+# 67 s with one (the model already converted); only a machine busy with other work makes a second
+# thread slower.
 SMOKE_SETTINGS = {
     "preset": {
         "base": "focused", "name": "smoke", "max_selected": 3, "num_anchors": 7, "num_windows": 2,
@@ -35,12 +37,13 @@ SMOKE_SETTINGS = {
     "finder_sampling": {"max_new_tokens": 32},
     "interpreter_sampling": {"max_new_tokens": 32},
     "self_calibration": False,
+    "format_retry": False,
 }  # fmt: skip
 SMOKE_NOTE = (
     "smoke run: the offline Gemma-3-270M base model (not instruction-tuned, not trained for ClueWeaver) answers, "
     "and to finish within about two minutes on a CPU it reads fewer passages (windows of 4 paragraphs, 7 "
     "retrieved paragraphs, 3 passages in a 3,000-character packet) and writes shorter replies (32 tokens each) "
-    "with no self-calibration; its answers test the pipeline, not ClueWeaver"
+    "with no self-calibration and no format retry; its answers test the pipeline, not ClueWeaver"
 )
 REAL_MODEL_ROUTES = """To run the demo with a real model:
   on a GPU:     clueweaver demo --model Qwen/Qwen3-4B-Instruct-2507      (or a trained checkpoint folder)

@@ -210,6 +210,13 @@ def test_an_unreadable_interpreter_output_is_retried_once_with_a_reminder():
     assert claim_backend.calls[3].conversations == [calibration_messages(CLAIM, claim.packet.text, claim_answer)]
 
 
+def test_without_the_format_retry_an_unreadable_output_is_a_flagged_fallback_at_once():
+    result, backend = run(WHO, interpret=GARBAGE, retry=ANSWER_C, format_retry=False)
+    assert calls_by_adapter(backend)[1:] == [("interpreter", 1)]
+    assert not result.trace["interpreter"]["provisional"]["retried"]
+    assert result.fallback and result.trace["config"]["format_retry"] is False
+
+
 def test_still_unreadable_after_the_retry_gives_a_flagged_fallback():
     result, backend = run(CLAIM, interpret=GARBAGE, retry="<answer>maybe</answer>")
     assert calls_by_adapter(backend)[1:] == [("interpreter", 1), ("interpreter", 1)]  # no calibration of nothing

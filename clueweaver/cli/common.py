@@ -25,8 +25,8 @@ from clueweaver.retrieval import default_cache_dir
 TINY_MODEL = "tiny"  # --model tiny: a tiny random Qwen3, a wiring check
 
 ENCODER_CHOICES = (
-    "auto (offline MiniLM if installed), none (BM25 alone), bge-m3[:PATH], minilm, or a sentence-transformers "
-    "name/path"
+    "auto (BGE-M3 on a GPU, BM25 alone on a CPU), none (BM25 alone), bge-m3[:PATH], minilm, or a "
+    "sentence-transformers name/path"
 )
 
 

@@ -31,6 +31,7 @@ class PipelineConfig:
     preset: str | Preset = field(default="detectiveqa", metadata=named(get_preset))
     use_finder: bool = True  # False: the no-Finder ablation (pack the retrieved segments)
     self_calibration: bool = True  # False: the no-self-calibration ablation
+    format_retry: bool = True  # an Interpreter output without a legal answer is asked again once, with a reminder
     finder_adapter: str | None = None  # adapter names, when one base model serves both agents
     interpreter_adapter: str | None = None
     finder_sampling: SamplingConfig = SamplingConfig(max_new_tokens=128)

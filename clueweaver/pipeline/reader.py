@@ -123,7 +123,7 @@ class ClueWeaver:
         config = self.config
         done = interpreter_pass(
             self.interpreter_backend, messages, question, packet.paragraph_ids, config.interpreter_sampling,
-            adapter=config.interpreter_adapter,
+            adapter=config.interpreter_adapter, retry=config.format_retry,
         )  # fmt: skip
         info.update(answer=done.final.parsed.answer, retried=len(done.attempts) > 1)
         return done
