@@ -115,8 +115,9 @@ def test_chapters_command_lists_the_numbers_a_reader_uses(book_file, capsys):
     )
     assert lines[5].split()[:2] == ["2", "II."] and lines[5].endswith("paragraphs 265-481")
     assert main(["chapters", book_file(LITTLE_WOMEN), "--json"]) == 0
-    chapters = json.loads(capsys.readouterr().out)["chapters"]
-    assert chapters[23] == {
+    chapters = {row["label"]: row for row in json.loads(capsys.readouterr().out)["chapters"]}
+    assert chapters["0"]["title"] == "(front matter)" and chapters["0"]["first_paragraph"] == 0  # as in the text
+    assert chapters["24"] == {
         "label": "24", "number": 24, "title": "CHAPTER TWENTY-FOUR GOSSIP", "part": "PART 2",
         "first_paragraph": 2231, "last_paragraph": 2317,
     }  # fmt: skip
@@ -160,3 +161,16 @@ def test_the_reading_room_api_gives_each_chapter_its_label(books, tmp_path):
         "number": 4, "label": "2", "title": "II. THE RED-HEADED LEAGUE", "part": None,
         "first_paragraph": 265, "last_paragraph": 481,
     }  # fmt: skip
+
+
+def test_a_listing_whose_reader_left_ends_without_a_traceback():
+    import subprocess
+    import sys
+    from importlib.resources import files
+
+    book = files("clueweaver") / "data" / "demo_mystery.md"
+    command = [sys.executable, "-m", "clueweaver", "chapters", str(book)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # the reader leaves before the listing is written, like `| head` does
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 0 and "Traceback" not in stderr, stderr

@@ -11,6 +11,7 @@ prints it once, without a traceback, and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from clueweaver import __version__
@@ -52,3 +53,6 @@ def main(argv: list[str] | None = None) -> int:
     except (ClueWeaverError, FileNotFoundError) as exc:
         print(f"clueweaver {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of stdout left (e.g. `clueweaver chapters BOOK | head`)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error as Python exits
+        return 0

@@ -96,11 +96,14 @@ def run_chapters(args) -> int:
         }
         for c in narrative.chapters
     ]
+    front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
+    front_matter = {"label": "0", "number": 0, "title": "(front matter)", "part": None,
+                    "first_paragraph": 0, "last_paragraph": front - 1}  # fmt: skip
     if args.json:
-        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative), "chapters": rows})
+        listed = [front_matter, *rows] if front else rows
+        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative), "chapters": listed})
         return 0
     print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs")
-    front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
     if front:
         print(f"{'0':>6}  {'(front matter)':<64} paragraphs 0-{front - 1}")
     for chapter in narrative.chapters:
