@@ -12,7 +12,7 @@ import pytest
 from conftest import shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nwm_helpers import CONTENT_IDS, FIXTURE, NAMES, PLACES, SMALL_BOOK, by_chapter, holmes_book, records
+from nwm_helpers import CONTENT_IDS, FIXTURE, NAMES, PLACES, SMALL_BOOK, by_chapter, holmes_book, record_json, records
 
 from clueweaver.nwm.records import record_from_dict
 from clueweaver.nwm.retrieval import _nodes, query, rank_texts, serialize_state
@@ -236,6 +236,12 @@ def test_segment_source_errors_and_fallback(tmp_path):
     assert fallen.warnings == [f"segment source nwm: {fallen.fallback}; the plain segments were read instead"]
     with pytest.raises(SegmentSourceError, match="unknown segment source 'graph'"):
         candidate_segments(request(SMALL_BOOK, claim, folder), "graph")
+    record = record_json("character_state", [2], SMALL_BOOK[2].text[:30], character="Ada", aspect="status", state="x")
+    with NarrativeStore.for_narrative(SMALL_BOOK, folder) as store:
+        store.replace_chapters(SMALL_BOOK, by_chapter([record_from_dict({**record, "chapter": 1})]), origin="test")
+    unrelated = Question.claim("Zebras quarrel loudly.")  # shares no word with the record: nothing is retrieved
+    with pytest.raises(SegmentSourceError, match="retrieves no record for this question as of chapter 1;"):
+        candidate_segments(request(SMALL_BOOK, unrelated, folder, max_chapter=1), "nwm")
     from nwm_helpers import small_book
 
     other = small_book(chapters=4)
