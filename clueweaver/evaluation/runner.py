@@ -179,6 +179,8 @@ class EvalConfig:
             shown = self.preset if isinstance(self.preset, str) else json.dumps(self.preset, sort_keys=True)
             parts.append(f"preset={shown}")
         parts += [f"{name}={value}" for name, value in sorted((self.agent or {}).items())]
+        chrono = self.pipeline_config().chrono.label()  # ChronoRAG's ablations, for its system and source
+        parts += [chrono] if chrono else []
         for role in ("model", "finder", "interpreter", "finder_adapter", "interpreter_adapter"):
             if getattr(self, role):
                 parts.append(f"{role}={Path(getattr(self, role)).name}")
