@@ -43,7 +43,8 @@ class Packet:
         }
 
 
-def _spans(ids: Sequence[int]) -> list[tuple[int, int]]:
+def contiguous_spans(ids: Sequence[int]) -> list[tuple[int, int]]:
+    """The runs of consecutive IDs in ascending ``ids``, as (first, last) pairs."""
     spans: list[tuple[int, int]] = []
     for i in ids:
         if spans and i == spans[-1][1] + 1:
@@ -127,7 +128,7 @@ def pack(
     return Packet(
         paragraph_ids=tuple(chosen),
         text=text,
-        spans=_spans(chosen),
+        spans=contiguous_spans(chosen),
         segments=kept,
         dropped_segments=dropped,
         dropped_paragraphs=tuple(sorted(over_budget)),

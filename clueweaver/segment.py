@@ -29,7 +29,7 @@ from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
 
-KINDS = ("retrieval", "window", "exhaustive", "nwm")
+KINDS = ("retrieval", "window", "exhaustive", "nwm", "chrono")
 # The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
 # the shared data have 1,600-4,500 paragraphs (The Count of Monte Cristo: 15,000).
 REFERENCE_PARAGRAPHS = 4000
@@ -105,8 +105,9 @@ def get_preset(name: str | Preset) -> Preset:
 class Segment:
     """Paragraphs the Finder reads as one unit: a contiguous run (windows, exhaustive tiles) or a
     group of top-ranked paragraphs in narrative order (retrieval-anchored segments). ``source``
-    names what proposed it (``plain``: the segmenter; ``nwm``: the world model's records; two
-    sources joined by ``+`` when their spans merged), so a trace says where each one came from."""
+    names what proposed it (``plain``: the segmenter; ``nwm``: the world model's records;
+    ``chrono``: a ChronoRAG index's passages; two sources joined by ``+`` when their spans merged),
+    so a trace says where each one came from."""
 
     paragraph_ids: tuple[int, ...]
     kind: str

@@ -24,6 +24,7 @@ KIND_LEGEND = {
     "'[… N paragraphs omitted …]' marks what lies between them",
     "exhaustive": "the book cut into consecutive stretches, none left out (--exhaustive reads everything)",
     "nwm": "records of the Narrative World Model (who, where, what happened), with the paragraphs they rest on",
+    "chrono": "a ChronoRAG passage: the chunks a retrieved relation came from, with their neighbours in story order",
 }
 
 

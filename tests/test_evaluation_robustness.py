@@ -269,3 +269,18 @@ def test_an_nwm_run_without_a_world_model_stops_before_any_model_or_run_file(tmp
     assert "(the plain segments stood in): clueweaver segment_fallback=True segment_source=nwm: 4" in markdown(
         {result.label: result.summary}
     )
+
+
+def test_a_chrono_run_without_an_index_stops_before_any_model_or_run_file(tmp_path):
+    from clueweaver.pipeline.sources import SegmentSourceError
+
+    bench = write_benchmark(tmp_path, CLAIMS)
+    config = EvalConfig("jsonl", "clueweaver", path=str(bench), encoder=None, output=str(tmp_path / "run"),
+                        cache_dir=str(tmp_path / "cache"), pipeline={"segment_source": "chrono"})  # fmt: skip
+
+    def no_models(config):
+        raise AssertionError("no model may load for a run that cannot read its books")
+
+    with pytest.raises(SegmentSourceError, match="no ChronoRAG index of 'The Lantern at Gull Point'.*chrono build"):
+        run_evaluation(config, reader_factory=no_models, progress=False)
+    assert not (tmp_path / "run").exists()

@@ -145,7 +145,7 @@ def test_publish_extracts_the_chapters_not_yet_published(tmp_path, capsys, monke
 
     asked = []
     monkeypatch.setattr(
-        "clueweaver.cli.nwm._load_backend",
+        "clueweaver.cli.nwm.load_backend_from",
         lambda kind, model, options: (
             asked.append((kind, model, options)) or ScriptedBackend(script=lambda m, a: record_for(m))
         ),

@@ -3,7 +3,7 @@
 ``COMMANDS`` below is the whole command table. Each ``add_*`` function registers one subcommand
 and sets the function that runs it, which sits right beside it in its module: ``reading`` (index,
 chapters, segment, ask, demo), ``bench``, ``evaluation`` (benchmark, eval, eval-report, eval-compare,
-eval-retrieval), ``nwm``, ``serve`` and ``export``; ``common`` holds the arguments several
+eval-retrieval), ``nwm``, ``chrono``, ``serve`` and ``export``; ``common`` holds the arguments several
 commands share. Every error ClueWeaver raises on purpose is a ``ClueWeaverError``: ``main``
 prints it once, without a traceback, and exits with status 2.
 """
@@ -15,7 +15,7 @@ import os
 import sys
 
 from clueweaver import __version__
-from clueweaver.cli import bench, evaluation, export, nwm, reading, serve
+from clueweaver.cli import bench, chrono, evaluation, export, nwm, reading, serve
 from clueweaver.errors import ClueWeaverError
 
 # In the order `clueweaver --help` lists them.
@@ -26,6 +26,7 @@ COMMANDS = (
     bench.add_bench,
     evaluation.add_benchmark,
     nwm.add_nwm,
+    chrono.add_chrono,
     reading.add_ask,
     reading.add_demo,
     evaluation.add_eval,

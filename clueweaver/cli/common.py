@@ -14,7 +14,9 @@ from pathlib import Path
 
 from clueweaver import testing
 from clueweaver.agents import DEFAULT_MODEL, load_agents
-from clueweaver.config import ConfigError, read_yaml_mapping
+from clueweaver.backends import load_backend
+from clueweaver.chrono.config import RETRIEVAL_MODES, ChronoConfig
+from clueweaver.config import ConfigError, config_from_dict, read_yaml_mapping
 from clueweaver.errors import UsageError
 from clueweaver.narrative import Narrative, load_narrative
 from clueweaver.pipeline import PipelineConfig
@@ -34,6 +36,15 @@ def print_json(payload) -> None:
     """``payload`` on stdout, indented, non-ASCII text as is."""
     json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+def add_command_group(sub, name: str, *, help: str, description: str, actions) -> None:
+    """A command with actions of its own (``nwm``, ``chrono``): each ``add`` of ``actions``
+    registers one."""
+    parser = sub.add_parser(name, help=help, description=description)
+    subparsers = parser.add_subparsers(dest=f"{name}_command", required=True, metavar="ACTION")
+    for add in actions:
+        add(subparsers)
 
 
 def announce(line: str) -> None:
@@ -217,6 +228,18 @@ def backend_options_from_args(args) -> dict:
     return options
 
 
+def load_backend_from(kind: str, model: str, options: dict):
+    """One backend (a world model's extractor, ChronoRAG's builder); a model transformers cannot
+    find is a UsageError saying what to pass."""
+    try:
+        return load_backend(kind, model, **options)
+    except OSError as exc:  # transformers: no such local folder and no way to download it
+        raise UsageError(
+            f"cannot load model {model!r} for the {kind} backend ({exc}); pass --model PATH "
+            "to a local checkpoint folder"
+        ) from exc
+
+
 def load_agents_from_args(args, *, model: str | None = None):
     """The agents the arguments name; the offline smoke model stands in only when no model was
     named at all (and the demo extra is installed). An unloadable model raises ``ModelUnavailable``."""
@@ -277,19 +300,21 @@ def add_max_chapter_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_segment_source_arguments(parser: argparse.ArgumentParser, *, default: str | None) -> None:
-    """Where the Finder's segments come from (segment, ask, demo, eval), and where world-model stores live."""
+    """Where the Finder's segments come from (segment, ask, demo, eval), where world-model stores
+    live, and which ChronoRAG index to read."""
     parser.add_argument(
         "--segment-source",
         choices=SEGMENT_SOURCES,
         default=default,
         help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
-        "Model records (nwm; build them with 'clueweaver nwm publish/import'), or both (mix)",
+        "Model records (nwm; build them with 'clueweaver nwm publish/import'), both (mix), or the passages of the "
+        "book's ChronoRAG index (chrono; build it with 'clueweaver chrono build')",
     )
     parser.add_argument(
         "--segment-fallback",
         action="store_true",
-        help="when the world model has nothing to give (no store, an empty one, no record retrieved), read the plain "
-        "segments instead of stopping; the fallback is recorded in the trace",
+        help="when the source has nothing to give (no world model or ChronoRAG index, an empty one, nothing "
+        "retrieved), read the plain segments instead of stopping; the fallback is recorded in the trace",
     )
     parser.add_argument(
         "--data-dir",
@@ -297,10 +322,58 @@ def add_segment_source_arguments(parser: argparse.ArgumentParser, *, default: st
         help="where world-model stores live, as for 'clueweaver nwm' (default: $CLUEWEAVER_CACHE/nwm or "
         "~/.cache/clueweaver/nwm)",
     )
+    add_chrono_arguments(parser)
+
+
+def add_chrono_arguments(parser: argparse.ArgumentParser, *, read_model: bool = True) -> None:
+    """ChronoRAG's settings and its ablations (chrono, eval, ask, segment, demo): docs/chronorag.md.
+    ``read_model``: offer --chrono-model (the commands whose own model is not the index's)."""
+    chrono = parser.add_argument_group("ChronoRAG (--system chronorag, --segment-source chrono)")
+    chrono.add_argument(
+        "--chrono-retrieval", choices=RETRIEVAL_MODES, help="how Layer 1 is ranked (default dense, as the paper)"
+    )
+    chrono.add_argument("--chrono-window", type=int, metavar="N", help="neighbour chunks on each side (default 1)")
+    chrono.add_argument("--chrono-no-neighbours", action="store_true", help="ablation: no neighbourhood assembly")
+    chrono.add_argument(
+        "--chrono-merged-key", action="store_true", help="ablation: Layer 1 keys merged with their chunks' text"
+    )
+    chrono.add_argument(
+        "--chrono-no-summary", action="store_true", help="ablation: relations extracted from the chunks, unsummarized"
+    )
+    chrono.add_argument("--chrono-chunk-tokens", type=int, metavar="K", help="Layer 0 chunk size (default 128)")
+    chrono.add_argument("--chrono-group-chunks", type=int, metavar="L", help="chunks per summary (default 4)")
+    if read_model:
+        chrono.add_argument(
+            "--chrono-model", metavar="MODEL", help="read the index this model built (default: see docs/chronorag.md)"
+        )
+
+
+def chrono_settings(args) -> dict:
+    """The ChronoRAG flags given, as ``ChronoConfig`` fields."""
+    if args.chrono_no_neighbours and args.chrono_window is not None:
+        raise UsageError("--chrono-no-neighbours and --chrono-window exclude each other (no neighbours is window 0)")
+    values = {
+        "retrieval": args.chrono_retrieval,
+        "window": 0 if args.chrono_no_neighbours else args.chrono_window,
+        "merged_key": args.chrono_merged_key or None,
+        "summarize": False if args.chrono_no_summary else None,
+        "chunk_tokens": args.chrono_chunk_tokens,
+        "group_chunks": args.chrono_group_chunks,
+        "model": getattr(args, "chrono_model", None),
+    }
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def chrono_config_from_args(args) -> ChronoConfig:
+    """The ChronoRAG flags over the defaults; a bad value is a UsageError naming it."""
+    try:
+        return config_from_dict(ChronoConfig, chrono_settings(args), "ChronoRAG settings")
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def segment_source_settings(args) -> dict:
-    """The segment-source flags as pipeline settings (only those given)."""
+    """The segment-source and ChronoRAG flags as pipeline settings (only those given)."""
     values = {}
     if args.segment_source:
         values["segment_source"] = args.segment_source
@@ -308,6 +381,9 @@ def segment_source_settings(args) -> dict:
         values["segment_fallback"] = True
     if args.data_dir:
         values["nwm_dir"] = str(Path(args.data_dir).resolve())
+    chrono = chrono_settings(args)
+    if chrono:
+        values["chrono"] = chrono
     return values
 
 
@@ -325,7 +401,10 @@ def pipeline_settings_from_args(args) -> dict:
         values["use_finder"] = False
     if args.no_self_calibration:
         values["self_calibration"] = False
-    values.update(segment_source_settings(args))
+    sources = segment_source_settings(args)
+    if "chrono" in sources:  # the flags over the YAML's chrono settings, not instead of them
+        sources["chrono"] = {**(values.get("chrono") or {}), **sources["chrono"]}
+    values.update(sources)
     if args.hops:
         values["hops"] = args.hops
     return values

@@ -11,11 +11,12 @@ import argparse
 import sys
 
 from clueweaver.agents import DEFAULT_MODEL
-from clueweaver.backends import load_backend
 from clueweaver.cli.common import (
     ENCODER_CHOICES,
+    add_command_group,
     add_encoding_argument,
     backend_options_from_args,
+    load_backend_from,
     load_book,
     print_json,
 )
@@ -27,14 +28,11 @@ from clueweaver.nwm.store import NarrativeStore
 
 
 def add_nwm(sub) -> None:
-    parser = sub.add_parser(
-        "nwm",
-        help="Narrative World Model: typed, chapter-safe records of a book",
+    add_command_group(
+        sub, "nwm", help="Narrative World Model: typed, chapter-safe records of a book",
         description="Build and read a book's Narrative World Model (one SQLite store per book in the data dir).",
-    )
-    actions = parser.add_subparsers(dest="nwm_command", required=True, metavar="ACTION")
-    for add in (add_publish, add_import, add_export, add_status, add_state, add_query):
-        add(actions)
+        actions=(add_publish, add_import, add_export, add_status, add_state, add_query),
+    )  # fmt: skip
 
 
 def _book_arguments() -> argparse.ArgumentParser:
@@ -109,7 +107,7 @@ def run_publish(args) -> int:
         if not chapters:
             print("every chapter is already published; pass --chapters to republish")
             return 0
-        backend = _load_backend(args.backend, args.model, backend_options_from_args(args))
+        backend = load_backend_from(args.backend, args.model, backend_options_from_args(args))
         config = ExtractionConfig(max_attempts=args.max_attempts, window_chars=args.window_chars)
         extractor = Extractor(backend, config=config)
         counts = publish_chapters(store, narrative, chapters, extractor)
@@ -136,16 +134,6 @@ def parse_chapters(spec: str | None, narrative, available: list[int], pending: l
     if missing:
         raise UsageError(f"--chapters: the book has no chapter {', '.join(map(narrative.chapter_label, missing))}")
     return sorted(set(chosen))
-
-
-def _load_backend(kind: str, model: str, options: dict):
-    try:
-        return load_backend(kind, model, **options)
-    except OSError as exc:  # transformers: no such local folder and no way to download it
-        raise UsageError(
-            f"cannot load model {model!r} for the {kind} backend ({exc}); pass --model PATH "
-            "to a local checkpoint folder"
-        ) from exc
 
 
 def _print_counts(counts: dict[int, int], narrative) -> int:

@@ -16,6 +16,7 @@ from clueweaver.cli.common import (
     add_question_arguments,
     add_segment_source_arguments,
     announce,
+    chrono_config_from_args,
     load_agents_from_args,
     load_book,
     model_from_args,
@@ -135,6 +136,7 @@ def run_segment(args) -> int:
         preset = get_preset(args.preset)
     except ValueError as exc:  # a plain ValueError: main would not print it
         raise UsageError(str(exc)) from None
+    chrono = chrono_config_from_args(args)
     narrative = load_book(args)
     max_chapter = narrative.chapter_limit(args.max_chapter)
     last = reading_limit(narrative, max_chapter, None)
@@ -142,8 +144,9 @@ def run_segment(args) -> int:
     index = get_index(narrative, encoder, cache_dir=args.cache_dir, announce=announce)
     settings = segment_source_settings(args)
     request = SourceRequest(
-        narrative, question, preset, index, max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir")
-    )
+        narrative, question, preset, index, max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir"),
+        chrono, args.cache_dir,
+    )  # fmt: skip
     candidates = candidate_segments(request, args.segment_source, fallback=args.segment_fallback)
     for warning in candidates.warnings:
         print(f"warning: {warning}", file=sys.stderr)

@@ -2,9 +2,10 @@
 record fields every system's answer becomes (:class:`ReaderOutput`).
 
 The pipeline's answers (ClueWeaver, the direct reader) become records through
-:func:`reader_output`; the retrieval baselines (``rag-*``) rank paragraphs, pack the best ones to the
-preset's budget and hand the packet to the pipeline's Interpreter stage. A system is one entry of
-:mod:`clueweaver.evaluation.systems`.
+:func:`reader_output`; the readers without a Finder (:class:`PacketReader`: the retrieval
+baselines ``rag-*``, which rank paragraphs and pack the best ones to the preset's budget, and
+ChronoRAG's in :mod:`clueweaver.chrono.reader`) hand one packet to the pipeline's Interpreter
+stage. A system is one entry of :mod:`clueweaver.evaluation.systems`.
 """
 
 from __future__ import annotations
@@ -109,7 +110,34 @@ def retrieval_packet(narrative: Narrative, ranking: Sequence[tuple[int, float]],
 Interpret = Callable[[Narrative, Question, Packet], ReaderOutput]
 
 
-class RetrievalReader:
+class PacketReader:
+    """A reader without a Finder: it makes one evidence packet for the question (``packet``, in
+    a subclass) and hands it to ``interpret`` (the Interpreter stage); the time the packet took is
+    the record's ``retrieve`` stage."""
+
+    def __init__(self, interpret: Interpret) -> None:
+        self.interpret = interpret
+
+    def packet(self, narrative: Narrative, question: Question, max_paragraph: int | None) -> tuple[Packet, dict]:
+        """The packet, and the record details saying how it was made."""
+        raise NotImplementedError
+
+    def __call__(self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None) -> ReaderOutput:
+        started = time.perf_counter()
+        packet, details = self.packet(narrative, question, max_paragraph)
+        retrieve_seconds = time.perf_counter() - started
+        output = self.interpret(narrative, question, packet)
+        output.timings = {"retrieve": retrieve_seconds, **output.timings}
+        output.details = {
+            "packet_paragraphs": len(packet.paragraph_ids),
+            "packet_chars": packet.chars,
+            **details,
+            **output.details,
+        }
+        return output
+
+
+class RetrievalReader(PacketReader):
     """The rag-* baselines: rank paragraphs, pack the top ones to the preset's budget, and hand
     the packet to ``interpret`` (the Interpreter stage, without a Finder)."""
 
@@ -118,25 +146,16 @@ class RetrievalReader:
     ):
         if ranking not in RAG_RANKINGS.values():
             raise EvalError(f"unknown ranking {ranking!r}; use {', '.join(RAG_RANKINGS.values())}")
-        self.ranking, self.preset, self.interpret = ranking, get_preset(preset), interpret
+        super().__init__(interpret)
+        self.ranking, self.preset = ranking, get_preset(preset)
         # BM25 needs no dense vectors: do not embed the book for it
         self.encoder = None if ranking == "bm25" else encoder
         self.cache_dir, self.token_budget = cache_dir, token_budget
 
-    def __call__(self, narrative: Narrative, question: Question, *, max_paragraph: int | None = None) -> ReaderOutput:
-        started = time.perf_counter()
+    def packet(self, narrative: Narrative, question: Question, max_paragraph: int | None) -> tuple[Packet, dict]:
         index = get_index(narrative, self.encoder, cache_dir=self.cache_dir)
         ranked = rank_paragraphs(index, question, self.ranking, max_paragraph=max_paragraph)
-        packet = retrieval_packet(narrative, ranked, self.preset, self.token_budget)
-        retrieve_seconds = time.perf_counter() - started
-        output = self.interpret(narrative, question, packet)
-        output.timings = {"retrieve": retrieve_seconds, **output.timings}
-        output.details = {
-            "packet_paragraphs": len(packet.paragraph_ids),
-            "packet_chars": packet.chars,
-            **output.details,
-        }
-        return output
+        return retrieval_packet(narrative, ranked, self.preset, self.token_budget), {}
 
 
 def reader_output(result) -> ReaderOutput:

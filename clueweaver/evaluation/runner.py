@@ -54,8 +54,8 @@ DEFAULT_PRESETS = {
     "longbench_v2": "longbench_v2",
 }
 FALLBACK_PRESET = "broader"
-# Pipeline settings that say where files live, not what a record means: left out of run labels.
-UNLABELLED_PIPELINE_SETTINGS = ("nwm_dir",)
+# Pipeline settings left out of run labels as they are: where files live, not what a record means.
+UNLABELLED_PIPELINE_SETTINGS = ("nwm_dir", "chrono")  # chrono: named field by field below
 DIRECT_BUDGETS = ("32k", "128k")  # the direct reader's named input budgets (see clueweaver.pipeline)
 
 
@@ -187,6 +187,8 @@ class EvalConfig:
             for name, value in sorted(self.pipeline.items())
             if name not in UNLABELLED_PIPELINE_SETTINGS
         ]
+        chrono = self.pipeline_config().chrono.label()  # ChronoRAG's ablations, for its system and source
+        parts += [chrono] if chrono else []
         for role in ("model", "finder", "interpreter", "finder_adapter", "interpreter_adapter"):
             if getattr(self, role):
                 parts.append(f"{role}={Path(getattr(self, role)).name}")
@@ -312,7 +314,7 @@ def _check_segment_sources(config: EvalConfig, benchmark, pending: list) -> None
         return
     books = {item.book_id: item for item in pending if item.labelled}
     for item in books.values():
-        check_source_ready(benchmark.narrative(item), pipeline.segment_source, pipeline.nwm_dir)
+        check_source_ready(benchmark.narrative(item), pipeline)
 
 
 def _answer(

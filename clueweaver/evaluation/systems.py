@@ -4,8 +4,9 @@ builds its reader from the run's configuration and the loaded agents.
 ``clueweaver`` (Finder + Interpreter, Algorithm 1), ``direct`` (the tokenizer-exact end-to-end
 reader), ``rag-bm25`` / ``rag-dense`` / ``rag-hybrid`` (the top paragraphs of one ranking packed
 to the preset's budget, then the Interpreter; no Finder) and the agentic baselines ``react``,
-``ircot``, ``self-ask`` and ``chain-of-agents`` (:mod:`clueweaver.agentic`). A new system is one builder and one
-``SystemSpec`` line in ``SYSTEMS``.
+``ircot``, ``self-ask`` and ``chain-of-agents`` (:mod:`clueweaver.agentic`), and ``chronorag`` (the book's ChronoRAG
+index, its passages assembled within ``--context-budget`` or 1,500 tokens, then the Interpreter;
+:mod:`clueweaver.chrono`). A new system is one builder and one ``SystemSpec`` line in ``SYSTEMS``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any, Callable
 
 from clueweaver.agentic import agentic_system
 from clueweaver.agents import Agents, load_agents
+from clueweaver.chrono.config import PAPER_BUDGET
+from clueweaver.chrono.reader import ChronoReader
 from clueweaver.errors import ClueWeaverError
 from clueweaver.evaluation.readers import (
     RAG_RANKINGS,
@@ -74,6 +77,13 @@ def _retrieval(system: str) -> Build:
     return build
 
 
+def _chronorag(config, agents: Agents, pipeline: ClueWeaver) -> Reader:
+    return ChronoReader(
+        agents.interpreter, pipeline.config.chrono, interpreter_stage(pipeline, "chronorag"),
+        budget=pipeline.config.context_tokens or PAPER_BUDGET, encoder=config.encoder, cache_dir=config.cache_dir,
+    )  # fmt: skip
+
+
 SYSTEMS: dict[str, SystemSpec] = {
     "clueweaver": SystemSpec(_clueweaver, uses_finder=True),
     "direct": SystemSpec(_direct),
@@ -82,6 +92,7 @@ SYSTEMS: dict[str, SystemSpec] = {
     "ircot": SystemSpec(agentic_system("ircot")),
     "self-ask": SystemSpec(agentic_system("self-ask")),
     "chain-of-agents": SystemSpec(agentic_system("chain-of-agents")),
+    "chronorag": SystemSpec(_chronorag),
 }
 
 

@@ -9,14 +9,12 @@ times; if a chapter still has an invalid part, nothing of that chapter is merged
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import re
 from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from clueweaver.backends import BackendError, GenerationBackend, SamplingConfig
+from clueweaver.backends import GenerationBackend, SamplingConfig
+from clueweaver.backends.structured import OutputRejected, constrained, json_object
 from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative
 from clueweaver.nwm.records import (
@@ -101,21 +99,14 @@ def windows(narrative: Narrative, chapter: int, max_chars: int) -> list[range]:
     return out
 
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
-
-
 def parse_extraction(
     text: str, narrative: Narrative, chapter: int, paragraph_ids: range, max_records: int
 ) -> list[Record]:
     """Records from one model output, or a WorldRecordError saying what is wrong with it."""
-    body = _THINK.sub("", text)
-    start, end = body.find("{"), body.rfind("}")
-    if start < 0 or end < start:
-        raise WorldRecordError("the output holds no JSON object")
     try:
-        data = json.loads(body[start : end + 1])
-    except json.JSONDecodeError as exc:
-        raise WorldRecordError(f"the output is not valid JSON ({exc.msg} at character {exc.pos})") from None
+        data = json_object(text)
+    except OutputRejected as exc:
+        raise WorldRecordError(str(exc)) from None
     if not isinstance(data, dict) or set(data) != {"records"} or not isinstance(data["records"], list):
         raise WorldRecordError('the output must be an object with exactly one key, "records", holding a list')
     if len(data["records"]) > max_records:
@@ -126,17 +117,6 @@ def parse_extraction(
         check_grounding(record, narrative, allowed_ids=paragraph_ids, path=f"records[{index}]")
         records.append(record)
     return records
-
-
-def constrained(backend, sampling: SamplingConfig, schema: dict) -> SamplingConfig:
-    """``sampling`` with the records' JSON schema attached when the backend can constrain decoding
-    to it (vLLM, ``vllm serve``); unchanged otherwise. The output is validated either way."""
-    candidate = dataclasses.replace(sampling, structured_output=False, json_schema=json.dumps(schema))
-    try:
-        backend.check_sampling(candidate)
-    except BackendError:
-        return sampling
-    return candidate
 
 
 class Extractor:

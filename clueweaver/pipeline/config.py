@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clueweaver.backends.base import SamplingConfig
+from clueweaver.chrono.config import ChronoConfig
 from clueweaver.config import config_from_dict, config_to_dict, named
 from clueweaver.pipeline.sources import SEGMENT_SOURCES
 from clueweaver.protocol.calibration import ALWAYS_CALIBRATED, DEFAULT_TRIGGERS, CalibrationTriggers
@@ -43,9 +44,10 @@ class PipelineConfig:
     triggers: CalibrationTriggers = DEFAULT_TRIGGERS  # tau(q)
     always_calibrate: tuple[str, ...] = ALWAYS_CALIBRATED  # question kinds tau(q) always fires for
     context_tokens: int | None = None  # evidence budget in the Interpreter's tokens instead of the preset's B_c
-    segment_source: str = "plain"  # "nwm": the world model's records; "mix": both (clueweaver/nwm)
+    segment_source: str = "plain"  # "nwm": the world model's records; "mix": both; "chrono": a ChronoRAG index
     segment_fallback: bool = False  # True: plain segments (recorded) when the source has nothing to give
     nwm_dir: str | None = None  # world-model stores (default: $CLUEWEAVER_CACHE/nwm)
+    chrono: ChronoConfig = ChronoConfig()  # the ChronoRAG index read by segment_source chrono (docs/chronorag.md)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", get_preset(self.preset))

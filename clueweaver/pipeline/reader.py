@@ -169,7 +169,7 @@ class ClueWeaver:
     ) -> tuple[Candidates, RetrievalIndex]:
         """The segments the Finder reads, from the configured ``segment_source`` (the segmenter's
         over the retrieval index, built or loaded from the cache when None, the book's world-model
-        records, or both); and the index."""
+        records, or both, or a ChronoRAG index's passages); and the index."""
         config = self.config
         if index is None:
             with stages.stage("index"):
@@ -177,7 +177,7 @@ class ClueWeaver:
         with stages.stage("segment") as info:
             request = SourceRequest(
                 narrative, question, config.preset, index, max_chapter, last, config.exhaustive, config.encoder,
-                config.nwm_dir,
+                config.nwm_dir, config.chrono, config.cache_dir,
             )  # fmt: skip
             candidates = candidate_segments(request, config.segment_source, fallback=config.segment_fallback)
             info["segments"] = len(candidates.segments)

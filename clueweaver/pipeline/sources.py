@@ -3,11 +3,14 @@
 - ``plain``: the retrieval-aware segmenter over the book's index (``clueweaver.segment``);
 - ``nwm``: the book's Narrative World Model records, each cited passage with its neighbours
   (``clueweaver.nwm.segments``);
-- ``mix``: both, merged in narrative order.
+- ``mix``: both, merged in narrative order;
+- ``chrono``: the passages the book's ChronoRAG index assembles for the question
+  (``clueweaver.chrono.segments``).
 
 Every segment names the source that proposed it (``Segment.source``). A source that cannot run
-(no world model for the book, an empty one, or no record retrieved for ``nwm``) is a
-``SegmentSourceError`` saying how to build what is missing; with ``fallback`` the plain segments
+(no world model for the book, an empty one, or no record retrieved for ``nwm``; no finished
+ChronoRAG index, or no passage retrieved, for ``chrono``) is a ``SegmentSourceError`` saying how
+to build what is missing; with ``fallback`` the plain segments
 stand in instead, and ``Candidates`` records why, for the trace's warnings and every evaluation
 record. A new source is one function of ``SourceRequest`` in ``SOURCES``.
 """
@@ -19,10 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clueweaver.chrono.config import ChronoConfig
+from clueweaver.chrono.graph import IndexMissing, finished_graph
+from clueweaver.chrono.segments import chrono_spans
 from clueweaver.errors import ClueWeaverError
 from clueweaver.narrative import Narrative
 from clueweaver.nwm.segments import mix_segments, nwm_spans
 from clueweaver.nwm.store import NarrativeStore, default_data_dir
+from clueweaver.pipeline.steps import reading_limit
 from clueweaver.protocol.question import Question
 from clueweaver.segment import Preset, Segment, merge_spans, segment_narrative
 
@@ -39,7 +46,8 @@ class SegmentSourceError(ClueWeaverError, ValueError):
 @dataclass(frozen=True)
 class SourceRequest:
     """What a segment source reads: the book and its retrieval index, the question, the preset,
-    where reading stops, and where world-model stores live."""
+    where reading stops, where world-model stores live, and which ChronoRAG index to read (its
+    settings, and the cache folder it is under)."""
 
     narrative: Narrative
     question: Question
@@ -50,6 +58,8 @@ class SourceRequest:
     exhaustive: bool = False
     encoder: object = "auto"
     nwm_dir: str | None = None
+    chrono: ChronoConfig = ChronoConfig()
+    cache_dir: str | None = None
 
     @property
     def max_len(self) -> int:
@@ -101,16 +111,18 @@ def world_model(narrative: Narrative, nwm_dir: str | None) -> NarrativeStore:
     return store
 
 
-def check_source_ready(narrative: Narrative, source: str, nwm_dir: str | None = None) -> None:
-    """Fail before any model loads when ``source`` has nothing to read for this book (an
-    evaluation checks every book first, so a run folder is never started that cannot finish)."""
-    if source not in SOURCES:
-        raise SegmentSourceError(f"unknown segment source {source!r}; use one of {', '.join(SEGMENT_SOURCES)}")
-    if source in ("nwm", "mix"):
-        try:
-            world_model(narrative, nwm_dir).close()
-        except SegmentSourceError as exc:
-            raise SegmentSourceError(f"segment source {source}: {exc}; {FALLBACK_HINT}") from None
+def check_source_ready(narrative: Narrative, config) -> None:
+    """Fail before any model loads when the segment source of ``config`` (a PipelineConfig) has
+    nothing to read for this book: an evaluation checks every book first, so that a run folder is
+    never started that cannot finish."""
+    source = config.segment_source
+    try:
+        if source in ("nwm", "mix"):
+            world_model(narrative, config.nwm_dir).close()
+        elif source == "chrono":
+            _chrono_graph(narrative, config.chrono, config.cache_dir)
+    except SegmentSourceError as exc:
+        raise SegmentSourceError(f"segment source {source}: {exc}; {FALLBACK_HINT}") from None
 
 
 def _world_model_spans(request: SourceRequest):
@@ -138,10 +150,35 @@ def mixed_segments(request: SourceRequest) -> list[Segment]:
     return mix_segments(_world_model_spans(request), plain_segments(request), request.max_len)
 
 
+def _chrono_graph(narrative: Narrative, config: ChronoConfig, cache_dir: str | None):
+    """The book's finished ChronoRAG index; a missing one is a SegmentSourceError saying how to build it."""
+    try:
+        return finished_graph(narrative, config, model=config.model, cache_dir=cache_dir)
+    except IndexMissing as exc:
+        raise SegmentSourceError(str(exc)) from None
+
+
+def chrono_segments(request: SourceRequest) -> list[Segment]:
+    last = reading_limit(request.narrative, request.max_chapter, request.max_paragraph)
+    graph = _chrono_graph(request.narrative, request.chrono, request.cache_dir)
+    spans = chrono_spans(
+        graph, request.question, request.chrono, encoder=request.encoder, last_paragraph=last,
+        paragraphs=request.preset.anchors_for(last + 1),
+    )  # fmt: skip
+    if not spans:
+        chapter = request.max_chapter
+        limit = "" if chapter is None else f" as of chapter {request.narrative.chapter_label(chapter)}"
+        raise SegmentSourceError(
+            f"the ChronoRAG index of {request.narrative.title!r} retrieves no passage for this question{limit}"
+        )
+    return merge_spans(spans, max_len=request.max_len)
+
+
 SOURCES: dict[str, Callable[[SourceRequest], list[Segment]]] = {
     "plain": plain_segments,
     "nwm": nwm_segments,
     "mix": mixed_segments,
+    "chrono": chrono_segments,
 }
 SEGMENT_SOURCES = tuple(SOURCES)
 

@@ -1,0 +1,222 @@
+"""Building a ChronoRAG index once per book: Layer 0, then each group's summary and relations
+through any generation backend, cached and resumable.
+
+Tokens are counted by the backend's own tokenizer (``evidence_tokens``); a backend that cannot
+count here is a ChronoError saying what to pass, never an approximation. Groups go to the model
+``batch_groups`` at a time, in one generation call per step: the summaries, then the extractions
+from them (from the chunks' own text in the no-summarization ablation). Every output is read
+against its JSON schema, which is also attached where the backend constrains decoding; a rejected
+output goes back to the model with the reason, up to ``max_attempts`` tries in all, and a group
+still without a valid output is recorded as failed (no node of it in Layer 1) while the build goes
+on. Each group is written to the index folder as soon as it is done (``clueweaver.chrono.store``),
+so a second build of the same book, model, prompts and settings makes no call at all, and an
+interrupted one makes only the calls it had not made.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from clueweaver.backends import BackendError, GenerationBackend, SamplingConfig
+from clueweaver.backends.structured import OutputRejected, constrained
+from clueweaver.chrono.chunks import chunk_groups, chunk_narrative, piece_text
+from clueweaver.chrono.config import ChronoConfig, ChronoError
+from clueweaver.chrono.graph import ChronoGraph
+from clueweaver.chrono.store import IndexFolder
+from clueweaver.narrative import Narrative
+from clueweaver.pipeline.steps import evidence_tokens
+from clueweaver.protocol.chrono_prompts import (
+    EXTRACTION_SCHEMA,
+    SUMMARY_SCHEMA,
+    extraction_messages,
+    read_extraction,
+    read_summary,
+    retry_messages,
+    summary_messages,
+)
+
+SUMMARY_TOKENS = 400  # new tokens for a summary of at most SUMMARY_WORDS words, JSON around it
+EXTRACTION_TOKENS = 1500  # new tokens for up to MAX_RELATIONS relations with their entities
+
+
+def token_counter(backend: GenerationBackend) -> Callable[[str], int]:
+    """The backend's own count of a text's tokens, or a ChronoError saying how to get one."""
+    try:
+        backend.check_counting()
+    except BackendError as exc:
+        raise ChronoError(f"ChronoRAG counts chunk and budget tokens with the model's tokenizer: {exc}") from None
+    return evidence_tokens(backend)
+
+
+@dataclass
+class BuildReport:
+    """What a build did: the index's size, the groups made now and before, the failed ones and why,
+    and the model calls it cost."""
+
+    folder: Path
+    model: str
+    chunks: int
+    groups: int
+    nodes: int = 0
+    built: int = 0
+    resumed: int = 0
+    failures: list[dict] = field(default_factory=list)
+    calls: int = 0  # generation calls (each a batch)
+    generations: int = 0  # conversations generated
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> int:
+        return len(self.failures)
+
+    def to_dict(self) -> dict:
+        return {
+            "folder": str(self.folder),
+            "model": self.model,
+            "chunks": self.chunks,
+            "groups": self.groups,
+            "nodes": self.nodes,
+            "built": self.built,
+            "resumed": self.resumed,
+            "failed": self.failed,
+            "failures": self.failures,
+            "calls": self.calls,
+            "generations": self.generations,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass
+class _Step:
+    """One generation step over several groups: its prompts, how an output is read, its sampling."""
+
+    conversations: dict[int, list[dict]]
+    read: Callable[[str], object]
+    sampling: SamplingConfig
+
+
+class ChronoBuilder:
+    """Builds (or finds) the ChronoRAG index of a book with one backend."""
+
+    def __init__(
+        self,
+        backend: GenerationBackend,
+        config: ChronoConfig | None = None,
+        *,
+        cache_dir: str | Path | None = None,
+        progress: bool = True,
+    ) -> None:
+        self.backend, self.config = backend, config or ChronoConfig()
+        self.count = token_counter(backend)
+        self.cache_dir, self.progress = cache_dir, progress
+
+    def folder(self, narrative: Narrative) -> IndexFolder:
+        return IndexFolder.for_model(narrative, self.backend.model, self.config, self.cache_dir)
+
+    def build(self, narrative: Narrative) -> tuple[ChronoGraph, BuildReport]:
+        """The book's index, made where the cache lacks it; with the report of what was done."""
+        started = time.perf_counter()
+        folder = self.folder(narrative)
+        if not folder.exists():
+            chunks = chunk_narrative(narrative, self.count, self.config.chunk_tokens)
+            folder.save_layer0(narrative, chunks, chunk_groups(narrative, chunks, self.config.group_chunks))
+        chunks, groups = folder.layer0()
+        done = folder.records()
+        report = BuildReport(folder.path, self.backend.model, len(chunks), len(groups), resumed=len(done))
+        pending = [g for g in range(len(groups)) if g not in done]
+        texts = {g: piece_text(narrative, [p for c in groups[g] for p in chunks[c].pieces]) for g in pending}
+        with tqdm(
+            total=len(groups), initial=len(done), desc=f"ChronoRAG index of {narrative.title}", unit="group",
+            disable=not self.progress or not pending,
+        ) as bar:  # fmt: skip
+            for start in range(0, len(pending), self.config.batch_groups):
+                batch = pending[start : start + self.config.batch_groups]
+                for record in self._groups(narrative.title, {g: texts[g] for g in batch}, report):
+                    folder.append(record)
+                    report.built += 1
+                    bar.update()
+        graph = ChronoGraph.load(narrative, folder)
+        report.nodes = len(graph.relations)
+        report.failures = [
+            {"group": r["group"], "stage": r["stage"], "errors": r["errors"]}
+            for _, r in sorted(folder.records().items())
+            if r["status"] == "failed"
+        ]
+        report.seconds = time.perf_counter() - started
+        return graph, report
+
+    def _sampling(self, max_new_tokens: int, schema: dict) -> SamplingConfig:
+        return constrained(self.backend, SamplingConfig(max_new_tokens=max_new_tokens), schema)
+
+    def _groups(self, title: str, texts: dict[int, str], report: BuildReport) -> Iterator[dict]:
+        """A record for each group of ``texts`` as it is finished: summarized (unless the ablation
+        says not), then its relations extracted from the summary (or the text)."""
+        inputs, earlier = dict(texts), {g: (None, 0, []) for g in texts}
+        if self.config.summarize:
+            inputs = {}
+            step = _Step(
+                {g: summary_messages(title, text) for g, text in texts.items()},
+                read_summary,
+                self._sampling(SUMMARY_TOKENS, SUMMARY_SCHEMA),
+            )
+            for group, summary, attempts, errors in self._generate(step, report):
+                if summary is None:
+                    yield _record(group, "failed", "summary", None, [], attempts, errors)
+                else:
+                    inputs[group], earlier[group] = summary, (summary, attempts, errors)
+        step = _Step(
+            {g: extraction_messages(title, text) for g, text in inputs.items()},
+            read_extraction,
+            self._sampling(EXTRACTION_TOKENS, EXTRACTION_SCHEMA),
+        )
+        for group, relations, attempts, errors in self._generate(step, report):
+            summary, before, rejected = earlier[group]
+            status = "failed" if relations is None else "ok"
+            yield _record(group, status, "extraction", summary, relations or [], before + attempts, rejected + errors)
+
+    def _generate(self, step: _Step, report: BuildReport) -> Iterator[tuple[int, object, int, list[str]]]:
+        """(group, value or None, attempts, errors of the rejected outputs) for each conversation as
+        it ends: read, or out of attempts, or its prompt did not fit the model's window (no retry
+        can make it fit)."""
+        pending, errors = dict(step.conversations), {g: [] for g in step.conversations}
+        while pending:
+            keys = sorted(pending)
+            outputs = self.backend.generate([pending[g] for g in keys], step.sampling)
+            report.calls += 1
+            report.generations += len(keys)
+            for group, output in zip(keys, outputs):
+                value, error = _read(step, output)
+                if error is not None:
+                    errors[group].append(error)
+                    if output.ok and len(errors[group]) < self.config.max_attempts:
+                        pending[group] = retry_messages(pending[group], output.text, error)
+                        continue
+                del pending[group]
+                yield group, value, len(errors[group]) + (error is None), errors[group]
+
+
+def _read(step: _Step, output) -> tuple[object, str | None]:
+    """The output's value, or the reason it was rejected."""
+    if not output.ok:
+        return None, output.error
+    try:
+        return step.read(output.text), None
+    except OutputRejected as exc:
+        return None, str(exc)
+
+
+def _record(group: int, status: str, stage: str, summary, relations, attempts: int, errors: list[str]) -> dict:
+    return {
+        "group": group,
+        "status": status,
+        "stage": stage,
+        "summary": summary,
+        "relations": [list(r) for r in relations],
+        "attempts": attempts,
+        "errors": errors,
+    }

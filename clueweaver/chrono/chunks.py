@@ -1,0 +1,133 @@
+"""Layer 0 of ChronoRAG: the book cut into chunks of whole sentences of at most k tokens, in
+narrative order, and the groups of l consecutive chunks that are summarized together.
+
+A chunk is a list of pieces, ``(paragraph ID, first character, one past the last)``, so that it
+knows the paragraphs it covers and shows them as ``[id] text`` lines the Interpreter can cite.
+Sentences fill a chunk while its text stays within k tokens by the given counter (the generation
+backend's own); a chunk may span several short paragraphs, and a paragraph longer than k tokens
+spans several chunks. A sentence longer than k is cut between words (a single word longer than k
+stays whole). Chunks and groups never cross a chapter, so a chapter limit never cuts one in two:
+what a reader may see is always whole chunks and whole groups.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import groupby
+
+from clueweaver.narrative import Narrative
+
+Counter = Callable[[str], int]
+Piece = tuple[int, int, int]  # paragraph ID, first character, one past the last
+
+# A sentence ends at . ! ? or … (closing quotes and brackets kept with it) before a space.
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s)")
+_ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof.", "rev.", "capt.", "col."})
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One Layer 0 node: pieces of consecutive paragraphs, one piece per paragraph."""
+
+    pieces: tuple[Piece, ...]
+
+    @property
+    def paragraph_ids(self) -> tuple[int, ...]:
+        return tuple(p for p, _, _ in self.pieces)
+
+    @property
+    def first_paragraph(self) -> int:
+        return self.pieces[0][0]
+
+    @property
+    def last_paragraph(self) -> int:
+        return self.pieces[-1][0]
+
+    def text(self, narrative: Narrative) -> str:
+        """The chunk's words as the builder's prompts show them and its token count measures them."""
+        return piece_text(narrative, self.pieces)
+
+
+def piece_text(narrative: Narrative, pieces) -> str:
+    """The pieces' text, one line per paragraph."""
+    return "\n".join(narrative[p].text[start:end] for p, start, end in pieces)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a paragraph, the spaces between them left out. A full stop
+    after a title such as "Mr.", and a mark the text goes on from in lower case ('"Who?" he
+    said'), end no sentence."""
+    spans, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        word = text[text.rfind(" ", 0, match.start()) + 1 : match.end()].lower()
+        following = match.end()
+        while following < len(text) and text[following].isspace():
+            following += 1
+        if word in _ABBREVIATIONS or (following < len(text) and text[following].islower()):
+            continue
+        spans.append((start, match.end()))
+        start = following
+    if start < len(text):
+        spans.append((start, len(text)))
+    return spans
+
+
+def _cut_between_words(text: str, span: tuple[int, int], count: Counter, max_tokens: int) -> list[tuple[int, int]]:
+    """A sentence longer than ``max_tokens`` as runs of whole words of at most that many tokens."""
+    start, end = span
+    words = [(start + m.start(), start + m.end()) for m in _WORD.finditer(text[start:end])]
+    runs, run_start, run_end = [], words[0][0], words[0][1]
+    for word_start, word_end in words[1:]:
+        if count(text[run_start:word_end]) > max_tokens:
+            runs.append((run_start, run_end))
+            run_start = word_start
+        run_end = word_end
+    return runs + [(run_start, run_end)]
+
+
+def _units(narrative: Narrative, paragraph_ids, count: Counter, max_tokens: int) -> Iterator[Piece]:
+    """The sentences of the paragraphs in order, each within ``max_tokens``."""
+    for paragraph_id in paragraph_ids:
+        text = narrative[paragraph_id].text
+        for span in sentence_spans(text):
+            if count(text[span[0] : span[1]]) <= max_tokens:
+                yield (paragraph_id, *span)
+            else:
+                yield from ((paragraph_id, *run) for run in _cut_between_words(text, span, count, max_tokens))
+
+
+def _joined(pieces: list[Piece], unit: Piece) -> list[Piece]:
+    """``pieces`` with ``unit`` added: the same paragraph's piece grows, another paragraph starts one."""
+    if pieces and pieces[-1][0] == unit[0]:
+        return [*pieces[:-1], (unit[0], pieces[-1][1], unit[2])]
+    return [*pieces, unit]
+
+
+def chunk_narrative(narrative: Narrative, count: Counter, max_tokens: int) -> list[Chunk]:
+    """Layer 0: every paragraph's sentences in narrative order, packed into chunks of at most
+    ``max_tokens`` tokens by ``count``, never across a chapter."""
+    chunks: list[Chunk] = []
+    for _, paragraphs in groupby(narrative.paragraphs, key=lambda p: p.chapter):
+        current: list[Piece] = []
+        for unit in _units(narrative, [p.id for p in paragraphs], count, max_tokens):
+            trial = _joined(current, unit)
+            if current and count(piece_text(narrative, trial)) > max_tokens:
+                chunks.append(Chunk(tuple(current)))
+                trial = [unit]
+            current = trial
+        if current:
+            chunks.append(Chunk(tuple(current)))
+    return chunks
+
+
+def chunk_groups(narrative: Narrative, chunks: list[Chunk], size: int) -> list[range]:
+    """Runs of ``size`` consecutive chunks (fewer at a chapter's end), never across a chapter."""
+    groups: list[range] = []
+    for _, members in groupby(range(len(chunks)), key=lambda i: narrative[chunks[i].first_paragraph].chapter):
+        first = next(members)
+        stop = first + 1 + sum(1 for _ in members)
+        groups += [range(start, min(start + size, stop)) for start in range(first, stop, size)]
+    return groups
