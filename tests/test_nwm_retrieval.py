@@ -240,7 +240,8 @@ def test_segment_source_errors_and_fallback(tmp_path):
     with NarrativeStore.for_narrative(SMALL_BOOK, folder) as store:
         store.replace_chapters(SMALL_BOOK, by_chapter([record_from_dict({**record, "chapter": 1})]), origin="test")
     unrelated = Question.claim("Zebras quarrel loudly.")  # shares no word with the record: nothing is retrieved
-    with pytest.raises(SegmentSourceError, match="retrieves no record for this question as of chapter 1;"):
+    nothing = "the world model of .small book. retrieves nothing for this question as of chapter 1;"
+    with pytest.raises(SegmentSourceError, match=nothing):
         candidate_segments(request(SMALL_BOOK, unrelated, folder, max_chapter=1), "nwm")
     from nwm_helpers import small_book
 

@@ -135,15 +135,18 @@ def _world_model_spans(request: SourceRequest):
         )  # fmt: skip
 
 
-def nwm_segments(request: SourceRequest) -> list[Segment]:
-    spans = _world_model_spans(request)
+def _merged(spans, request: SourceRequest, source: str) -> list[Segment]:
+    """The spans a source retrieved as segments; none is a SegmentSourceError naming the source
+    and the chapter it read to."""
     if not spans:
         chapter = request.max_chapter
         limit = "" if chapter is None else f" as of chapter {request.narrative.chapter_label(chapter)}"
-        raise SegmentSourceError(
-            f"the world model of {request.narrative.title!r} retrieves no record for this question{limit}"
-        )
+        raise SegmentSourceError(f"{source} of {request.narrative.title!r} retrieves nothing for this question{limit}")
     return merge_spans(spans, max_len=request.max_len)
+
+
+def nwm_segments(request: SourceRequest) -> list[Segment]:
+    return _merged(_world_model_spans(request), request, "the world model")
 
 
 def mixed_segments(request: SourceRequest) -> list[Segment]:
@@ -165,13 +168,7 @@ def chrono_segments(request: SourceRequest) -> list[Segment]:
         graph, request.question, request.chrono, encoder=request.encoder, last_paragraph=last,
         paragraphs=request.preset.anchors_for(last + 1),
     )  # fmt: skip
-    if not spans:
-        chapter = request.max_chapter
-        limit = "" if chapter is None else f" as of chapter {request.narrative.chapter_label(chapter)}"
-        raise SegmentSourceError(
-            f"the ChronoRAG index of {request.narrative.title!r} retrieves no passage for this question{limit}"
-        )
-    return merge_spans(spans, max_len=request.max_len)
+    return _merged(spans, request, "the ChronoRAG index")
 
 
 SOURCES: dict[str, Callable[[SourceRequest], list[Segment]]] = {
