@@ -122,6 +122,16 @@ def test_command_line_overrides_the_recipe(monkeypatch):
 
 
 @pytest.mark.parametrize(
+    "override", [["--scale_rewards", "batch"], ["--multi_objective_aggregation", "normalize_then_sum"]]
+)
+def test_the_paper_objective_refuses_other_normalizations_even_as_an_ablation(override, monkeypatch):
+    ablation = ["--report_to", "none", "--allow_reward_ablation", "true", *override]
+    args = parse(ROOT / PAPER["finder"][0], monkeypatch, *ablation)
+    with pytest.raises(training.TrainingSetupError, match=f"{override[0][2:]}='{override[1]}' \\(needs"):
+        training.build_trainer("finder", *args)  # refused before any model or data is loaded
+
+
+@pytest.mark.parametrize(
     "name, kind, processes, precision, stage",
     [
         ("zero3", "DEEPSPEED", 8, "bf16", 3),
