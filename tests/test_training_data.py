@@ -15,7 +15,7 @@ from clueweaver.evaluation.records import PredictionLog
 from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
-from clueweaver.protocol.rewards import REWARD_FUNCS
+from clueweaver.protocol.reward_registry import REWARD_FUNCS
 from clueweaver.training_data import (
     FINDER_SCHEMA,
     INTERPRETER_SCHEMA,
