@@ -148,8 +148,9 @@ def model_card(
     parts = [f"---\n{yaml.safe_dump(meta, sort_keys=False)}---\n", f"# {name}\n"]
     role = AGENT_ROLES.get(agent, "a ClueWeaver reader agent.")
     licensed = f" (license: {base_model_license}, which this model inherits)" if base_model_license else ""
+    base = f"`{base_model}`" if base_model else "a base model whose Hub id is unknown (none was recorded)"
     parts.append(
-        f"This model is {role}\n\nIt was fine-tuned from `{base_model or 'an unrecorded base model'}`{licensed} with "
+        f"This model is {role}\n\nIt was fine-tuned from {base}{licensed} with "
         "GRPO (TRL's `GRPOTrainer`) and the rule-based rewards of the ClueWeaver agent protocol.\n"
     )
     weights = (

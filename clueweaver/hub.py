@@ -135,14 +135,21 @@ def base_model_identity(model: str, hub_id: str | None = None, license: str | No
     """``{"hub_id", "license"}`` of a base model for its model card: as given, else found from
     ``model``: a Hub id, or a folder of the Hugging Face cache (``models--ORG--NAME/snapshots/...``);
     the license from the front matter of its README (the folder's, or the Hub id's cached one).
-    Either is None when it cannot be found here (no Hub at run time)."""
+    Either is None when it cannot be found here (no Hub at run time). An existing folder outside the
+    cache has no Hub id even when its path reads like one (``models/qwen3-local``): a card must never
+    name a local path as its base model."""
     path = Path(model).expanduser()
     if hub_id is None:
-        cached = _CACHE_SNAPSHOT.search(path.resolve().as_posix() + "/") if path.exists() else None
-        hub_id = "/".join(cached.groups()) if cached else (model if _HUB_ID.fullmatch(model) else None)
+        hub_id = _cached_hub_id(path) if path.exists() else (model if _HUB_ID.fullmatch(model) else None)
     if license is None:
         license = _readme_license(path / "README.md" if path.is_dir() else _cached_readme(hub_id))
     return {"hub_id": hub_id, "license": license}
+
+
+def _cached_hub_id(path: Path) -> str | None:
+    """``ORG/NAME`` of a Hugging Face cache snapshot folder, else None."""
+    cached = _CACHE_SNAPSHOT.search(path.resolve().as_posix() + "/")
+    return "/".join(cached.groups()) if cached else None
 
 
 def _cached_readme(hub_id: str | None) -> Path | None:

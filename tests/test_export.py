@@ -151,7 +151,7 @@ def test_the_card_needs_the_base_models_hub_id_and_license(checkpoint, tmp_path)
     assert "base_model: Qwen/Qwen3-4B-Instruct-2507" in (out / "README.md").read_text()
 
 
-def test_base_model_identity_from_a_hub_id_a_cache_folder_or_a_readme(tmp_path):
+def test_base_model_identity_from_a_hub_id_a_cache_folder_or_a_readme(tmp_path, monkeypatch):
     assert base_model_identity("Qwen/Qwen3-4B-Instruct-2507", license="apache-2.0") == {
         "hub_id": "Qwen/Qwen3-4B-Instruct-2507",
         "license": "apache-2.0",
@@ -164,6 +164,9 @@ def test_base_model_identity_from_a_hub_id_a_cache_folder_or_a_readme(tmp_path):
     plain.mkdir()
     assert base_model_identity(str(plain)) == {"hub_id": None, "license": None}
     assert base_model_identity(str(plain), hub_id="lab/base")["hub_id"] == "lab/base"
+    (tmp_path / "models" / "qwen3-local").mkdir(parents=True)  # a relative folder looks like ORG/NAME
+    monkeypatch.chdir(tmp_path)
+    assert base_model_identity("models/qwen3-local") == {"hub_id": None, "license": None}
 
 
 def test_cli_errors_are_clean(checkpoint, tmp_path, capsys):
@@ -179,7 +182,8 @@ def test_cli_errors_are_clean(checkpoint, tmp_path, capsys):
 
 def test_card_without_a_training_record_still_names_the_model():
     card = model_card({}, base_model=None, merged_lora=False, adapter_only=False, rewards={})
-    assert "# ClueWeaver agent" in card and "unrecorded base model" in card
+    assert "# ClueWeaver agent" in card and "fine-tuned from a base model whose Hub id is unknown" in card
+    assert "base_model:" not in card  # no front-matter entry the Hub would take for a model id
 
 
 def test_last_logged_rewards_reads_the_last_reward_entry(checkpoint, tmp_path):

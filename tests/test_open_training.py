@@ -17,7 +17,8 @@ from clueweaver.protocol.open_rewards import (
 )
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import Question
-from clueweaver.protocol.rewards import INTERPRETER_COMPONENTS, REWARD_FUNCS, component_names
+from clueweaver.protocol.reward_registry import REWARD_FUNCS
+from clueweaver.protocol.rewards import INTERPRETER_COMPONENTS, component_names
 from clueweaver.training.data import protocol_prompt_problem
 from tests.conftest import shared_path
 from tests.training_fixtures import build_tiny_model, launch, log_history, teach_reply, tiny_narrative, write_jsonl

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clueweaver.protocol import rewards
+from clueweaver.protocol.open_rewards import OPEN_REWARD_PREFIX, open_component_names
 from clueweaver.protocol.question import Question
+from clueweaver.protocol.reward_registry import REWARD_FUNCS, finder_reward, get_reward_funcs, interpreter_reward
 from clueweaver.protocol.rewards import (
     FINDER_COMPONENTS,
     INTERPRETER_COMPONENTS,
-    REWARD_FUNCS,
     FinderRewardConfig,
     InterpreterRewardConfig,
     LengthBand,
@@ -19,14 +25,12 @@ from clueweaver.protocol.rewards import (
     build_reward_funcs,
     completion_text,
     component_names,
-    finder_reward,
     finder_reward_components,
-    get_reward_funcs,
-    interpreter_reward,
     interpreter_reward_components,
     specific_details,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 FINDER = FinderRewardConfig()
 INTERPRETER = InterpreterRewardConfig()
 
@@ -549,3 +553,15 @@ def test_any_interpreter_reply_scores_within_bounds(text, claim, hard):
     total = interpreter_reward(**batch)[0]
     assert INTERPRETER.min_total - 1e-9 <= total <= INTERPRETER.max_total + 1e-9
     assert sum(REWARD_FUNCS[name](**batch)[0] for name in component_names("interpreter")) == pytest.approx(total)
+
+
+def test_a_fresh_interpreter_importing_only_the_registry_sees_every_reward_function():
+    """No function joins the registry as a side effect of importing another module."""
+    code = (
+        "import json; from clueweaver.protocol.reward_registry import REWARD_FUNCS; "
+        "print(json.dumps({name: f.__name__ for name, f in REWARD_FUNCS.items()}))"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    expected = [*component_names("finder"), "finder_total", *component_names("interpreter"), "interpreter_total"]
+    expected += [*open_component_names(), f"{OPEN_REWARD_PREFIX}total"]
+    assert json.loads(found.stdout) == {name: name for name in expected}  # TRL logs each under its own name

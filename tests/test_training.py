@@ -13,7 +13,8 @@ import pytest
 
 from clueweaver import hub, training
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
-from clueweaver.protocol.rewards import REWARD_FUNCS, component_names
+from clueweaver.protocol.reward_registry import REWARD_FUNCS
+from clueweaver.protocol.rewards import component_names
 from clueweaver.training import TrainingSetupError
 from clueweaver.training.grpo import recorded_base_model
 from tests.training_fixtures import CLAIM, QUESTION, finder_rows, interpreter_rows, write_jsonl

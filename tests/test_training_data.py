@@ -15,7 +15,7 @@ from clueweaver.evaluation.records import PredictionLog
 from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
-from clueweaver.protocol.rewards import REWARD_FUNCS
+from clueweaver.protocol.reward_registry import REWARD_FUNCS
 from clueweaver.training_data import (
     FINDER_SCHEMA,
     INTERPRETER_SCHEMA,
@@ -27,10 +27,11 @@ from clueweaver.training_data import (
     build_finder_rows,
     build_interpreter_rows,
 )
+from clueweaver.training_data import finder as finder_module
 from clueweaver.training_data import labels as labels_module
-from clueweaver.training_data.audit import audit_section
+from clueweaver.training_data.audit import audit_section, audit_summary, audit_warning, wilson_lower_bound
 from clueweaver.training_data.common import DatasetBuild, readable_part
-from clueweaver.training_data.finder import finder_card, finder_weak_label_audit
+from clueweaver.training_data.finder import build_finder_dataset, finder_card, finder_weak_label_audit
 from clueweaver.training_data.labels import match_clue
 from tests.conftest import REPO_ROOT, shared_path
 
@@ -131,6 +132,13 @@ def test_a_clue_matching_more_paragraphs_than_a_citation_holds_is_too_generic():
     assert match_clue(story, "The hair in the drawer").evidence(min_coverage=0.6, max_paragraphs=3) == (4,)
 
 
+def test_finder_holds_question_answering_and_claim_rows(finder):
+    """The paper's Finder data has a question-answering and a claim-verification split."""
+    kinds = Counter((row["benchmark"], row["answer_kind"]) for row in all_rows(finder))
+    assert {kind for _, kind in kinds} == {"mcq", "claim"}
+    assert kinds["detectiveqa", "mcq"] and kinds["bmds", "claim"]  # DetectiveQA's gold clues; BMDS's clue claims
+
+
 def test_finder_card_reports_the_hand_check_of_its_weak_rows(finder, cache_dir, tmp_path):
     config = finder_config(cache_dir)
     assert "Hand check (`docs/finder_weak_label_audit.jsonl`" in finder_card(finder, config)  # the repository's audit
@@ -142,12 +150,48 @@ def test_finder_card_reports_the_hand_check_of_its_weak_rows(finder, cache_dir, 
     changed = {**entries[0], "gold_ids": [*entries[0]["gold_ids"], 99999]}  # checked with other gold IDs: not counted
     audit = tmp_path / "audit.jsonl"
     audit.write_text("".join(json.dumps(e) + "\n" for e in [*entries[1:], changed]))
-    summary = finder_weak_label_audit(finder.rows_by_split, str(audit))
-    assert summary["all"] == {"checked": 3, "correct": 2, "precision": 0.667} and summary["weak_rows"] == len(weak)
-    card = finder_card(DatasetBuild(finder.rows_by_split, {**finder.stats, "weak_label_audit": summary}), config)
-    assert f"3 of this build's {len(weak)} weak rows were checked; **66.7%** precise" in card
-    missing = finder_weak_label_audit(finder.rows_by_split, str(tmp_path / "none.jsonl"))
+    summary = finder_weak_label_audit(weak, str(audit))
+    assert summary["all"] == {"checked": 3, "correct": 2, "precision": 0.667, "lower_bound": 0.208}
+    assert summary["weak_rows"] == len(weak)
+    stats = {**finder.stats, "weak_label_audit": summary, "weak_label_warning": audit_warning(summary, len(weak))}
+    card = finder_card(DatasetBuild(finder.rows_by_split, stats), config)
+    assert f"3 of this build's {len(weak)} weak rows were checked; **66.7%** (Wilson 95% lower bound 20.8%)" in card
+    assert f"**WARNING: weak labels not shown to be 90% precise: 3 of this build's {len(weak)} weak rows" in card
+    missing = finder_weak_label_audit(weak, str(tmp_path / "none.jsonl"))
     assert "was not found, so the weak rows' precision is unknown" in audit_section(missing)
+
+
+def _audited(correct: int, wrong: int) -> dict:
+    """The audit summary of a build whose weak rows were all hand-checked, ``correct`` right."""
+    rows = [{"example_id": f"bmds:S{n}", "label": "YES", "gold_ids": [n]} for n in range(correct + wrong)]
+    entries = [{**row, "verdict": "correct" if n < correct else "wrong"} for n, row in enumerate(rows)]
+    return audit_summary(rows, entries, "audit.jsonl")
+
+
+def test_weak_rows_below_90_percent_or_on_fewer_than_50_checks_are_a_warning():
+    assert wilson_lower_bound(63, 68) == pytest.approx(0.839, abs=5e-4)  # the hand check of docs/finder_weak_labels.md
+    assert wilson_lower_bound(25, 25) == pytest.approx(0.867, abs=5e-4) and wilson_lower_bound(0, 4) == 0.0
+    assert audit_warning(_audited(63, 5), 110) is None
+    assert audit_warning(_audited(25, 0), 326) == (
+        "WARNING: weak labels not shown to be 90% precise: 25 of this build's 326 weak rows were hand-checked, "
+        "25 correct: precision 100.0%, Wilson 95% lower bound 86.7%; a build needs at least 50 checked and 90% "
+        "correct. Check more rows (docs/finder_weak_labels.md) or leave bmds out of sources."
+    )
+    assert "60 of this build's 200 weak rows were hand-checked, 53 correct: precision 88.3%" in audit_warning(
+        _audited(53, 7), 200
+    )
+    assert "0 of this build's 40 weak rows were hand-checked (no audit was read)" in audit_warning(None, 40)
+    assert audit_warning({"audit": "gone.jsonl", "missing": True}, 40).startswith("WARNING: weak labels not shown")
+    assert audit_warning(None, 0) is None  # gold and teacher rows only
+
+
+def test_a_finder_build_says_its_warning_on_stderr(finder, cache_dir, tmp_path, monkeypatch, capsys):
+    build = DatasetBuild(finder.rows_by_split, finder.stats)
+    monkeypatch.setattr(finder_module, "build_finder_rows", lambda config, teacher=None: build)
+    written = build_finder_dataset(finder_config(cache_dir, output_dir=str(tmp_path / "finder")))
+    warning = finder.stats["weak_label_warning"]  # 16 BMDS stories: few of their weak rows were hand-checked
+    assert warning and warning in capsys.readouterr().err
+    assert f"**{warning}**" in written.paths["card"].read_text()
 
 
 def test_finder_is_balanced_per_case_and_per_split(finder):

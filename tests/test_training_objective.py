@@ -15,10 +15,12 @@ from clueweaver.training import (
     paper_grpo_trainer_class,
     sequence_grpo_terms,
 )
-from clueweaver.training.objective import UNSUPPORTED_WITH_PAPER
+from clueweaver.training.objective import PAPER_SETTINGS
 from tests.training_fixtures import build_tiny_model
 
 EPSILON, BETA, TEMPERATURE, GROUP = 0.2, 0.04, 0.7, 4
+REWARDS = [1.0, 3.0, 3.0, 5.0]  # one prompt's group: the reward function reads them from the row
+ROWS = [{"prompt": "The lamp went dark.", "reward": reward} for reward in REWARDS]
 
 
 def paper_sequence_loss(sum_logp, sum_old, sum_ref, advantage, beta=BETA, eps=EPSILON):
@@ -29,14 +31,16 @@ def paper_sequence_loss(sum_logp, sum_old, sum_ref, advantage, beta=BETA, eps=EP
     return -surrogate + beta * (math.exp(log_r) - log_r - 1)
 
 
-def test_advantages_use_the_group_std_with_one_over_k():
-    import torch
-
-    rewards = torch.tensor([1.0, 3.0, 3.0, 5.0])
-    trl_advantages = (rewards - rewards.mean()) / (rewards.std() + 1e-4)  # TRL: Bessel-corrected std
-    population_std = math.sqrt(sum((r - 3.0) ** 2 for r in rewards.tolist()) / 4)
-    paper = [(r - 3.0) / (population_std + 1e-4 * math.sqrt(3 / 4)) for r in rewards.tolist()]
-    assert (trl_advantages * advantage_scale(4)).tolist() == pytest.approx(paper, rel=1e-6)
+def test_advantages_use_the_group_std_with_one_over_k(tmp_path):
+    """TRL's own advantages from one real generation step (``_generate_and_score_completions`` on
+    a tiny model), rescaled as the loss rescales them, are the paper's: should TRL change its std
+    convention or its epsilon, this fails."""
+    trainer = _trainer(tmp_path)
+    trainer.model.train()
+    advantages = trainer._generate_and_score_completions(ROWS)["advantages"]
+    population_std = math.sqrt(sum((r - 3.0) ** 2 for r in REWARDS) / GROUP)  # the mean reward is 3
+    paper = [(r - 3.0) / (population_std + 1e-4 * math.sqrt((GROUP - 1) / GROUP)) for r in REWARDS]
+    assert (advantages * advantage_scale(GROUP)).tolist() == pytest.approx(paper, rel=1e-6)
     assert advantage_scale(1) == 1.0
 
 
@@ -94,9 +98,9 @@ def _trainer(tmp_path):
     tokenizer = AutoTokenizer.from_pretrained(str(model_dir), padding_side="left")
     return paper_grpo_trainer_class()(
         model=str(model_dir),
-        reward_funcs=[lambda completions, **_: [0.0] * len(completions)],
+        reward_funcs=[lambda completions, reward, **_: reward],
         args=args,
-        train_dataset=Dataset.from_list([{"prompt": "The lamp went dark."}] * GROUP),
+        train_dataset=Dataset.from_list(ROWS),
         processing_class=tokenizer,
     )
 
@@ -181,9 +185,7 @@ def test_paper_loss_and_gradient_match_a_hand_computation(tmp_path):
 def _args(**overrides):
     """Settings the paper objective accepts (TRL's extra loss terms off), with ``overrides``."""
     values = {
-        **UNSUPPORTED_WITH_PAPER,
-        "loss_type": "grpo",
-        "importance_sampling_level": "sequence",
+        **{name: value for name, (value, _) in PAPER_SETTINGS.items()},
         "use_vllm": True,
         "vllm_importance_sampling_correction": True,
         "vllm_importance_sampling_mode": "sequence_mask",
@@ -197,7 +199,11 @@ def _args(**overrides):
      ({"importance_sampling_level": "token"}, "importance_sampling_level='token'"),
      ({"vllm_importance_sampling_mode": "token_truncate"}, "vllm_importance_sampling_mode='token_truncate'"),
      ({"top_entropy_quantile": 0.2}, "top_entropy_quantile=0.2"),
-     ({"delta": 4.0}, "delta=4.0")],
+     ({"delta": 4.0}, "delta=4.0"),
+     ({"scale_rewards": "batch"}, "scale_rewards='batch' \\(needs 'group'"),
+     ({"scale_rewards": "none"}, "scale_rewards='none' \\(needs 'group'"),
+     ({"multi_objective_aggregation": "normalize_then_sum"},
+      "multi_objective_aggregation='normalize_then_sum' \\(needs 'sum_then_normalize'")],
 )  # fmt: skip
 def test_settings_the_paper_objective_would_ignore_are_refused(overrides, message):
     check_objective_settings("paper", _args())
@@ -206,3 +212,12 @@ def test_settings_the_paper_objective_would_ignore_are_refused(overrides, messag
         check_objective_settings("paper", _args(**overrides))
     with pytest.raises(TrainingSetupError, match="objective must be one of trl, paper"):
         check_objective_settings("gspo", _args())
+
+
+@pytest.mark.parametrize("name", [*PAPER_SETTINGS, "vllm_importance_sampling_mode"])
+def test_a_setting_this_trl_lacks_is_an_error_naming_it(name):
+    args = _args()
+    delattr(args, name)  # as if TRL had renamed or dropped the field
+    check_objective_settings("trl", args)
+    with pytest.raises(TrainingSetupError, match=f"checks TRL's {name}, which this TRL's GRPOConfig lacks"):
+        check_objective_settings("paper", args)

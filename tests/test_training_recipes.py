@@ -85,6 +85,9 @@ def test_paper_recipes_carry_table_7(agent, monkeypatch):
     assert grpo.use_vllm and grpo.vllm_mode == "colocate" and 0.3 <= grpo.vllm_gpu_memory_utilization <= 0.4
     assert grpo.vllm_max_model_length == 9216 + 256 and grpo.vllm_tensor_parallel_size == 1
     assert not grpo.vllm_enable_sleep_mode
+    stated = yaml.safe_load((ROOT / path).read_text())  # TRL's vLLM correction, in the recipe, not TRL's defaults
+    vllm_is = [f"vllm_importance_sampling_{key}" for key in ("correction", "mode", "clip_max")]
+    assert [stated[key] for key in vllm_is] == [True, "sequence_mask", 3.0] == [getattr(grpo, key) for key in vllm_is]
     assert grpo.log_completions and grpo.report_to == ["wandb"] and grpo.save_strategy == "steps"
     assert script.overlong_prompts == "error" and script.check_protocol_prompts
     assert script.objective == "paper" and grpo.importance_sampling_level == "sequence"
@@ -119,6 +122,16 @@ def test_command_line_overrides_the_recipe(monkeypatch):
         "true",
     )
     assert grpo.max_steps == 3 and grpo.report_to == [] and script.dataset_name == "x.jsonl" and model.use_peft
+
+
+@pytest.mark.parametrize(
+    "override", [["--scale_rewards", "batch"], ["--multi_objective_aggregation", "normalize_then_sum"]]
+)
+def test_the_paper_objective_refuses_other_normalizations_even_as_an_ablation(override, monkeypatch):
+    ablation = ["--report_to", "none", "--allow_reward_ablation", "true", *override]
+    args = parse(ROOT / PAPER["finder"][0], monkeypatch, *ablation)
+    with pytest.raises(training.TrainingSetupError, match=f"{override[0][2:]}='{override[1]}' \\(needs"):
+        training.build_trainer("finder", *args)  # refused before any model or data is loaded
 
 
 @pytest.mark.parametrize(

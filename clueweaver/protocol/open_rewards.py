@@ -1,8 +1,8 @@
 """Rule-based rewards of the Interpreter on open questions (free-text answers): an optional
 recipe beside the paper's multiple-choice and claim rewards (Table 6), which stay as they are.
 
-Components (unnormalized; GRPO normalizes within each group), registered in the protocol's one
-registry (``clueweaver.protocol.rewards.REWARD_FUNCS``) as ``interpreter_open_<component>`` and
+Components (unnormalized; GRPO normalizes within each group), in the protocol's one registry
+(``clueweaver.protocol.reward_registry.REWARD_FUNCS``) as ``interpreter_open_<component>`` and
 ``interpreter_open_total``:
 
 - ``format``: both tags, and an answer with text (Table 6's "Format");
@@ -31,9 +31,7 @@ from clueweaver.protocol.parse import parse_interpreter_strict
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import (
     _REQUIRED,
-    BATCH_COLUMNS,
     HEDGING_PHRASES,
-    REWARD_FUNCS,
     UNPARSEABLE_REWARD,
     LengthBand,
     ScoreCache,
@@ -145,25 +143,19 @@ def open_answer_batch_components(
 
 
 _OPEN_COLUMNS = {"answer": _REQUIRED, "gold_ids": None, "allowed_ids": None, "evidence": None, "question": None}
-BATCH_COLUMNS[open_answer_batch_components] = tuple(_OPEN_COLUMNS)
 
 
 def build_open_reward_funcs(config: OpenAnswerRewardConfig = OpenAnswerRewardConfig()) -> dict:
     """TRL reward functions ``interpreter_open_<component>`` and ``interpreter_open_total``, sharing
     one ``ScoreCache``."""
     cache = ScoreCache()
-    return {
-        f"{OPEN_REWARD_PREFIX}{component or 'total'}": _reward_func(
-            f"{OPEN_REWARD_PREFIX}{component or 'total'}", open_answer_batch_components, config, cache, component
-        )
-        for component in (*OPEN_COMPONENTS, None)
-    }
+    funcs = {}
+    for component in (*OPEN_COMPONENTS, None):
+        name = f"{OPEN_REWARD_PREFIX}{component or 'total'}"
+        funcs[name] = _reward_func(name, open_answer_batch_components, _OPEN_COLUMNS, config, cache, component)
+    return funcs
 
 
 def open_component_names() -> list[str]:
     """Registry names of the open-answer components, whose sum is ``interpreter_open_total``."""
     return [f"{OPEN_REWARD_PREFIX}{component}" for component in OPEN_COMPONENTS]
-
-
-OPEN_REWARD_FUNCS = build_open_reward_funcs()
-REWARD_FUNCS.update(OPEN_REWARD_FUNCS)  # one registry: recipes name these beside the paper's rewards

@@ -2,8 +2,9 @@
 
 Rewards are unnormalized (GRPO normalizes within each group). Each agent's reward is a sum of
 named components; ``finder_reward_components`` / ``interpreter_reward_components`` score one
-reply, and ``REWARD_FUNCS`` holds TRL-signature functions (``f(prompts, completions, **columns)
--> list[float]``), one per component and one for the total. Give GRPOTrainer either the total or
+reply, and ``build_reward_funcs`` makes TRL-signature functions (``f(prompts, completions, **columns)
+-> list[float]``), one per component and one for the total (the registry recipes name them from is
+``clueweaver.protocol.reward_registry.REWARD_FUNCS``). Give GRPOTrainer either the total or
 all components of an agent (their sum is the total), never both, or the reward counts twice; a
 component given with weight 0 is only logged. No model output makes a reward raise; a malformed
 dataset column raises a ValueError naming the column and the row.
@@ -525,19 +526,17 @@ def interpreter_batch_components(
 
 
 RewardFunc = Callable[..., list[float]]
-# The dataset columns each batch scorer reads.
-BATCH_COLUMNS = {
-    finder_batch_components: ("label", "gold_ids", "allowed_ids"),
-    interpreter_batch_components: tuple(_INTERPRETER_COLUMNS),
-}
 
 
-def _reward_func(name: str, batch: Callable, config: Any, cache: ScoreCache, component: str | None) -> RewardFunc:
+def _reward_func(
+    name: str, batch: Callable, reads: Iterable[str], config: Any, cache: ScoreCache, component: str | None
+) -> RewardFunc:
     """A TRL reward function named ``name`` (TRL logs it under that name): one component of
-    ``batch``'s scores, or their sum when ``component`` is None; scored through ``cache``."""
+    ``batch``'s scores, or their sum when ``component`` is None; scored through ``cache``, which
+    knows a repeated batch by its prompts and the dataset columns ``batch`` ``reads``."""
 
     def reward(prompts=None, completions=(), **columns) -> list[float]:
-        objects = (prompts, *(columns.get(name) for name in BATCH_COLUMNS[batch]))
+        objects = (prompts, *(columns.get(name) for name in reads))
         texts = [completion_text(c) for c in completions]
         rows = cache.batch(objects, texts, lambda: batch(prompts, completions, config, columns, cache))
         return [sum(row.values()) if component is None else row[component] for row in rows]
@@ -551,33 +550,20 @@ def _reward_func(name: str, batch: Callable, config: Any, cache: ScoreCache, com
 def build_reward_funcs(
     finder: FinderRewardConfig = FinderRewardConfig(), interpreter: InterpreterRewardConfig = InterpreterRewardConfig()
 ) -> dict[str, RewardFunc]:
-    """Registry of TRL reward functions for the given configs: ``finder_<component>``,
+    """TRL reward functions of the paper's rewards for the given configs: ``finder_<component>``,
     ``finder_total``, ``interpreter_<component>``, ``interpreter_total``; an agent's functions
-    share one ``ScoreCache``."""
+    share one ``ScoreCache``. The registry of every reward function is
+    ``clueweaver.protocol.reward_registry``."""
     funcs = {}
-    for agent, batch, config, components in (
-        ("finder", finder_batch_components, finder, FINDER_COMPONENTS),
-        ("interpreter", interpreter_batch_components, interpreter, INTERPRETER_COMPONENTS),
+    for agent, batch, reads, config, components in (
+        ("finder", finder_batch_components, ("label", "gold_ids", "allowed_ids"), finder, FINDER_COMPONENTS),
+        ("interpreter", interpreter_batch_components, _INTERPRETER_COLUMNS, interpreter, INTERPRETER_COMPONENTS),
     ):
         cache = ScoreCache()
         for component in (*components, None):
             name = f"{agent}_{component or 'total'}"
-            funcs[name] = _reward_func(name, batch, config, cache, component)
+            funcs[name] = _reward_func(name, batch, reads, config, cache, component)
     return funcs
-
-
-REWARD_FUNCS = build_reward_funcs()
-finder_reward = REWARD_FUNCS["finder_total"]
-interpreter_reward = REWARD_FUNCS["interpreter_total"]
-
-
-def get_reward_funcs(names: Iterable[str], registry: dict[str, RewardFunc] = REWARD_FUNCS) -> list[RewardFunc]:
-    """The registry's functions for ``names`` (a recipe's ``reward_funcs`` list)."""
-    names = list(names)
-    unknown = [name for name in names if name not in registry]
-    if unknown:
-        raise ValueError(f"unknown reward function(s) {', '.join(unknown)}; known: {', '.join(registry)}")
-    return [registry[name] for name in names]
 
 
 def component_names(agent: str) -> list[str]:

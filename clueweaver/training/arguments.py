@@ -62,7 +62,8 @@ class GRPOScriptArguments:
     reward_funcs: list[str] | None = field(
         default=None,
         metadata={
-            "help": "Reward functions from clueweaver.protocol.rewards.REWARD_FUNCS (default: the agent's components)."
+            "help": "Reward functions of clueweaver.protocol.reward_registry.REWARD_FUNCS (default: the agent's "
+            "components)."
         },
     )
     allow_reward_ablation: bool = field(

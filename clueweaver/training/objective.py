@@ -28,43 +28,47 @@ from clueweaver.training.arguments import TrainingSetupError
 
 OBJECTIVES = ("trl", "paper")
 LOG_RATIO_CLAMP = 20.0
-# TRL settings the paper objective does not implement, with the value that leaves them off.
-UNSUPPORTED_WITH_PAPER = {
-    "off_policy_mask_threshold": None,
-    "top_entropy_quantile": 1.0,
-    "entropy_coef": 0.0,
-    "use_adaptive_entropy": False,
-    "delta": None,
-    "use_bias_correction_kl": False,
+# The TRL settings the paper objective relies on: the value each needs, and why.
+PAPER_SETTINGS = {
+    "loss_type": ("grpo", "the paper objective replaces it"),
+    "importance_sampling_level": ("sequence", "the ratio is per sequence"),
+    "scale_rewards": ("group", "advantages divide by their group's std, the only std the sqrt(K/(K-1)) rescale fits"),
+    "multi_objective_aggregation": ("sum_then_normalize", "the paper normalizes the summed reward"),
+    "use_bias_correction_kl": (False, "TRL's importance-weighted KL is not the paper's"),
+    "off_policy_mask_threshold": (None, "not in the paper"),
+    "top_entropy_quantile": (1.0, "not in the paper"),
+    "entropy_coef": (0.0, "not in the paper"),
+    "use_adaptive_entropy": (False, "not in the paper"),
+    "delta": (None, "not in the paper"),
 }
+VLLM_SETTINGS = ("use_vllm", "vllm_importance_sampling_correction", "vllm_importance_sampling_mode")
+SEQUENCE_IS_MODES = ("sequence_mask", "sequence_truncate")
 
 
 def check_objective_settings(objective: str, training_args) -> None:
-    """The recipe's ``objective`` and TRL settings agree: with ``paper`` TRL's loss settings must be
-    the ones it replaces (``loss_type: grpo``, ``importance_sampling_level: sequence``) and TRL's
-    extra loss terms off, so no setting is silently ignored."""
+    """The recipe's ``objective`` and TRL settings agree: with ``paper`` every setting of
+    ``PAPER_SETTINGS`` has its value and vLLM's importance-sampling correction is per sequence, so
+    no setting is silently ignored (``allow_reward_ablation`` does not lift these: the loss's
+    advantage rescale is wrong for any other normalization). A setting this TRL lacks is an error,
+    not a pass: a renamed field would otherwise escape the check."""
     if objective not in OBJECTIVES:
         raise TrainingSetupError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if objective == "trl":
         return
+    missing = [name for name in (*PAPER_SETTINGS, *VLLM_SETTINGS) if not hasattr(training_args, name)]
+    if missing:
+        raise TrainingSetupError(
+            f"objective: paper checks TRL's {', '.join(missing)}, which this TRL's GRPOConfig lacks (did TRL "
+            "rename or drop it?); update clueweaver.training.objective to the new name"
+        )
     conflicts = [
-        f"{name}={getattr(training_args, name)!r} (needs {value!r})"
-        for name, value in UNSUPPORTED_WITH_PAPER.items()
-        if getattr(training_args, name, value) != value
+        f"{name}={getattr(training_args, name)!r} (needs {value!r}: {why})"
+        for name, (value, why) in PAPER_SETTINGS.items()
+        if getattr(training_args, name) != value
     ]
-    if training_args.loss_type != "grpo":
-        conflicts.append(f"loss_type={training_args.loss_type!r} (needs 'grpo': the paper objective replaces it)")
-    if training_args.importance_sampling_level != "sequence":
-        conflicts.append(
-            f"importance_sampling_level={training_args.importance_sampling_level!r} (needs 'sequence': the ratio is "
-            "per sequence)"
-        )
-    token_level_is = training_args.vllm_importance_sampling_mode not in ("sequence_mask", "sequence_truncate")
-    if training_args.use_vllm and training_args.vllm_importance_sampling_correction and token_level_is:
-        conflicts.append(
-            f"vllm_importance_sampling_mode={training_args.vllm_importance_sampling_mode!r} (needs sequence_mask or "
-            "sequence_truncate)"
-        )
+    mode = training_args.vllm_importance_sampling_mode
+    if training_args.use_vllm and training_args.vllm_importance_sampling_correction and mode not in SEQUENCE_IS_MODES:
+        conflicts.append(f"vllm_importance_sampling_mode={mode!r} (needs {' or '.join(SEQUENCE_IS_MODES)})")
     if conflicts:
         raise TrainingSetupError("objective: paper cannot honour " + "; ".join(conflicts))
 

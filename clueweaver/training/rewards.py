@@ -1,4 +1,4 @@
-"""The reward wiring: the protocol's registry (``clueweaver.protocol.rewards.REWARD_FUNCS``) as
+"""The reward wiring: the protocol's registry (``clueweaver.protocol.reward_registry.REWARD_FUNCS``) as
 TRL reward functions.
 
 Each reward component is its own TRL reward function, so TRL logs ``rewards/<name>/mean`` per
@@ -13,12 +13,8 @@ import math
 from dataclasses import asdict
 
 from clueweaver.protocol.open_rewards import OPEN_REWARD_PREFIX, OpenAnswerRewardConfig, open_component_names
-from clueweaver.protocol.rewards import (
-    FinderRewardConfig,
-    InterpreterRewardConfig,
-    component_names,
-    get_reward_funcs,
-)
+from clueweaver.protocol.reward_registry import get_reward_funcs
+from clueweaver.protocol.rewards import FinderRewardConfig, InterpreterRewardConfig, component_names
 from clueweaver.training.arguments import TrainingSetupError
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -23,7 +24,14 @@ from tqdm.auto import tqdm
 from clueweaver.protocol.prompts import finder_messages
 from clueweaver.protocol.question import OPTION_LABELS
 from clueweaver.segment import Segment
-from clueweaver.training_data.audit import WEAK_LABEL_AUDIT, audit_section, audit_summary, load_audit, resolve_audit
+from clueweaver.training_data.audit import (
+    WEAK_LABEL_AUDIT,
+    audit_section,
+    audit_summary,
+    audit_warning,
+    load_audit,
+    resolve_audit,
+)
 from clueweaver.training_data.common import (
     SPLITS,
     DataBuildConfig,
@@ -360,19 +368,20 @@ def build_finder_rows(
             for split, rows in rows_by_split.items()
         },
         "tokens": length_summary([r["prompt_tokens"] for rows in rows_by_split.values() for r in rows]),
-        "weak_label_audit": finder_weak_label_audit(rows_by_split, config.weak_label_audit),
     }
+    weak = [row for rows in rows_by_split.values() for row in rows if row["label_source"] == "weak_bmds"]
+    stats["weak_label_audit"] = finder_weak_label_audit(weak, config.weak_label_audit)
+    stats["weak_label_warning"] = audit_warning(stats["weak_label_audit"], len(weak))
     return DatasetBuild(rows_by_split, stats)
 
 
-def finder_weak_label_audit(rows_by_split: dict[str, list[dict]], audit: str | None) -> dict | None:
-    """The hand check's precision over this build's weak rows (see ``audit``)."""
+def finder_weak_label_audit(weak: list[dict], audit: str | None) -> dict | None:
+    """The hand check's precision over this build's ``weak`` rows (see ``audit``)."""
     if audit is None:
         return None
     path = resolve_audit(audit)
     if not path.is_file():
         return {"audit": audit, "missing": True}
-    weak = [row for rows in rows_by_split.values() for row in rows if row["label_source"] == "weak_bmds"]
     return audit_summary(weak, load_audit(path), audit)
 
 
@@ -407,6 +416,7 @@ def finder_card(build: DatasetBuild, config: FinderDataConfig) -> str:
         + markdown_table(crosstab(rows, "label_source"), first="label_source")
         + "\n\n"
         + audit_section(stats["weak_label_audit"])
+        + (f"\n\n**{stats['weak_label_warning']}**" if stats["weak_label_warning"] else "")
         + "\n\n"
         "## Question kinds\n\n"
         "Question-answering rows (`mcq`: DetectiveQA's gold clue positions when it is at hand, multiple-choice "
@@ -428,6 +438,8 @@ def finder_card(build: DatasetBuild, config: FinderDataConfig) -> str:
 def build_finder_dataset(config: FinderDataConfig, *, teacher: TeacherLabeler | None = None) -> DatasetBuild:
     """Build the Finder dataset and write it to ``config.output_dir`` (see ``write_dataset``)."""
     build = build_finder_rows(config, teacher=teacher)
+    if build.stats["weak_label_warning"]:  # also in the card; said here so that a build run by hand shows it
+        print(build.stats["weak_label_warning"], file=sys.stderr)
     build.paths = write_dataset(
         build.rows_by_split,
         FINDER_SCHEMA,
