@@ -162,6 +162,8 @@ class ClueWeaver:
         timings = stages.finish()
         head = trace_head("clueweaver", narrative, question, (max_chapter, max_paragraph), last)
         trace = self._trace(head, narrative, candidates, step, packet, interpretation, timings)
+        if index is not None:  # what "auto" resolved to on this machine, beside the setting asked for
+            trace["config"]["encoder_used"] = index.encoder.name if index.encoder is not None else "none"
         return Result.from_interpretation("clueweaver", interpretation, packet, trace)
 
     def _candidates(
