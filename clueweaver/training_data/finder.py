@@ -54,7 +54,7 @@ from clueweaver.training_data.common import (
     unique_prompts,
     write_dataset,
 )
-from clueweaver.training_data.labels import ClueMatch, TeacherLabeler, TeacherRequest, match_clue
+from clueweaver.training_data.labels import WEAK_IGNORE_WORDS, ClueMatch, TeacherLabeler, TeacherRequest, match_clue
 
 FINDER_SCHEMA = {
     "prompt": [{"role": "string", "content": "string"}],  # the protocol's Finder prompt (TRL conversational)
@@ -95,12 +95,18 @@ class FinderDataConfig(DataBuildConfig):
     random_negative_margin: int = 2  # random spans keep this many paragraphs away from any evidence
     bmds_clue_fields: list[str] = field(default_factory=lambda: ["essential_clue", "most_salient_clue"])
     # Weak labels, tightened after a hand check (docs/finder_weak_labels.md): a BMDS clue matches a paragraph
-    # holding this share of its words (IDF-weighted); 0.5 let abstract clues match on names alone.
-    weak_min_coverage: float = 0.6
+    # holding this share of its words (IDF-weighted); 0.5 let abstract clues match on names alone, and of the
+    # hand-checked positives 0.6 keeps 13 of 95 are wrong (0.75 keeps 61, 5 of them wrong).
+    weak_min_coverage: float = 0.75
     weak_max_paragraphs: int = 3  # the evidence of one clue; a clue matching more paragraphs is dropped as generic
     # A weak negative may hold no paragraph sharing this much of the clue's words; 0.35 let paraphrased clues
     # through as negatives.
     weak_negative_max_coverage: float = 0.15
+    # Weak negatives are random spans only: top-ranked retrieval segments without a matched paragraph held
+    # the clue in other words in 10 of 43 hand-checked hard negatives (random spans: 2 of 69).
+    weak_hard_negatives: bool = False
+    # Clue words that only say the clue was found; matched in another sense they made wrong positives.
+    weak_ignore_words: list[str] = field(default_factory=lambda: list(WEAK_IGNORE_WORDS))
     weak_label_audit: str | None = WEAK_LABEL_AUDIT  # hand-checked weak rows, reported in the card (null: none)
 
     def __post_init__(self) -> None:
@@ -175,7 +181,7 @@ def _prepare_case(
     if case.evidence:
         return None
     if case.clue is not None:
-        match = match_clue(case.narrative, case.clue)
+        match = match_clue(case.narrative, case.clue, config.weak_ignore_words)
         case.evidence = match.evidence(
             min_coverage=config.weak_min_coverage, max_paragraphs=config.weak_max_paragraphs
         )
@@ -217,15 +223,24 @@ def _select_pairs(
 ) -> list[tuple[FinderCandidate, FinderCandidate]]:
     """k positives and k negatives of one case. Hard negatives (top-ranked retrieval segments
     without evidence) and random spans are mixed so that the running totals in ``tally`` stay at
-    ``hard_negative_share``: with k = 1 in most cases, rounding per case would never mix them."""
+    ``hard_negative_share``: with k = 1 in most cases, rounding per case would never mix them. A
+    weak-labelled case takes random spans only unless ``weak_hard_negatives`` (its retrieval
+    segments without a matched paragraph often hold the clue in other words), and stays out of
+    the running totals."""
     by_rank = lambda c: (-c.segment.score, c.segment.start)  # noqa: E731
     positives = sorted((c for c in candidates if c.label == "YES"), key=by_rank)
     hard = sorted((c for c in candidates if c.label == "NO" and c.origin != "random"), key=by_rank)
     spare = [c for c in candidates if c.label == "NO" and c.origin == "random"]
+    weak = bool(candidates) and candidates[0].case.evidence_source == "weak_bmds"
+    random_only = weak and not config.weak_hard_negatives
+    if random_only:
+        hard = []
     k = min(len(positives), config.max_positives_per_case, len(hard) + len(spare))
     if k == 0:
         drops["case without a positive" if not positives else "case without a negative"] += 1
         return []
+    if random_only:
+        return list(zip(positives[:k], spare[:k]))
     wanted_hard = math.floor(config.hard_negative_share * (tally["negatives"] + k) + 0.5) - tally["hard"]
     n_hard = min(len(hard), max(0, min(k, wanted_hard)))
     n_random = min(len(spare), k - n_hard)
@@ -404,7 +419,14 @@ def finder_card(build: DatasetBuild, config: FinderDataConfig) -> str:
         "Segments come from the inference segmenter; a segment is YES when it holds an evidence paragraph "
         "(`gold_ids` = the evidence inside its span). Negatives are the top-ranked retrieval segments "
         "without evidence (`negative_kind: hard`) and random spans elsewhere in the readable text "
-        "(`random`). Every case contributes as many positives as negatives, so each split is balanced; "
+        "(`random`)"
+        + (
+            ""
+            if config.weak_hard_negatives
+            else "; a case with weak labels takes random spans only (`weak_hard_negatives: false`: its top-ranked "
+            "segments without a matched paragraph often hold the clue in other words)"
+        )
+        + ". Every case contributes as many positives as negatives, so each split is balanced; "
         "books never cross splits.\n\n"
         f"{shortfall}\n\n"
         "## Splits and label balance\n\n" + markdown_table(split_table, first="count") + "\n\n"

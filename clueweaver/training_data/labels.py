@@ -4,11 +4,13 @@ descriptions, and silver labels from a teacher model.
 Weak labels: a BMDS clue description ("The hair discovered in the drawer") is matched to the
 paragraphs of the story before its reveal by word overlap: a paragraph's *coverage* is the
 IDF-weighted share of the clue's content words (stemmed, stop words dropped, as retrieval
-tokenizes) it contains. The paragraphs at or above a threshold are the evidence, unless more of
-them pass than a citation may hold (the clue is too generic to locate, and the case is dropped); a
-paragraph that matches partly but not enough makes its segment ambiguous, so it is used neither
-as a positive nor as a negative. The thresholds were set by reading weak rows against their
-stories (docs/finder_weak_labels.md).
+tokenizes) it contains; the words that only say a clue was found ("The pendant found", "The hair
+found in the drawer") are not among them, since "found" in a paragraph is as often someone finding
+something else ("you've found it, eh?", "He found Herndon"). The paragraphs at or above a
+threshold are the evidence, unless more of them pass than a citation may hold (the clue is too
+generic to locate, and the case is dropped); a paragraph that matches partly but not enough makes
+its segment ambiguous, so it is used neither as a positive nor as a negative. The thresholds were
+set by reading weak rows against their stories (docs/finder_weak_labels.md).
 
 Silver labels: the teacher reads the Finder's own prompt for a segment, told the known answer, and
 answers in the Finder's format (parsed by the protocol's parser): YES with the paragraph IDs that
@@ -40,6 +42,11 @@ from clueweaver.retrieval import tokenize
 from clueweaver.training_data.common import TeacherConfig
 
 # --- weak labels from clue descriptions --------------------------------------------------------
+
+# Clue words left out of the match: they tell how the clue came to light, not what it is. With
+# them, 2 of the 22 weak positives of the fourth hand-checked round matched on "found" in another
+# sense (docs/finder_weak_labels.md).
+WEAK_IGNORE_WORDS = ("found", "find")
 
 
 @dataclass
@@ -73,10 +80,12 @@ class ClueMatch:
         return any(self.coverage[i] >= threshold for i in paragraph_ids if i not in chosen)
 
 
-def match_clue(narrative: Narrative, clue: str) -> ClueMatch:
-    """Coverage of ``clue`` in every paragraph of ``narrative`` (see the module docstring)."""
+def match_clue(narrative: Narrative, clue: str, ignore_words: Sequence[str] = WEAK_IGNORE_WORDS) -> ClueMatch:
+    """Coverage of ``clue`` in every paragraph of ``narrative`` (see the module docstring), the
+    ``ignore_words`` (as tokenized) left out of the clue's words."""
     paragraphs = [set(tokenize(p.text)) for p in narrative.paragraphs]
-    terms = tuple(sorted(set(tokenize(clue))))
+    ignored = set(tokenize(" ".join(ignore_words)))
+    terms = tuple(sorted(set(tokenize(clue)) - ignored))
     if not terms:
         zeros = np.zeros(len(paragraphs))
         return ClueMatch((), zeros, zeros.astype(int))
