@@ -353,7 +353,10 @@ def build_finder_rows(
         )
         pairs = [pair for n, pair in enumerate(pairs) if n in chosen]
 
-    splits = assign_splits(book_groups, config.split_fractions, config.seed)
+    # split the books that give rows: a book whose cases all drop out (e.g. weak labels too loose
+    # to keep) would otherwise take a validation or test place and leave that split empty
+    giving = {positive.case.book_key for positive, _ in pairs}
+    splits = assign_splits({b: g for b, g in book_groups.items() if b in giving}, config.split_fractions, config.seed)
     rows_by_split: dict[str, list[dict]] = {split: [] for split in SPLITS}
     for positive, negative in pairs:
         rows = rows_by_split[splits[positive.case.book_key]]
