@@ -239,7 +239,8 @@ def test_cli_eval_with_a_config_yaml_runs_and_resumes(tiny_qwen3_path, tmp_path,
     ]
     assert main(command) == 0
     out, err = capsys.readouterr()
-    assert "| rag-dense no-self-cal model=tiny-qwen3 |" in out and "(1 new, 0 resumed)" in err
+    label = 'rag-dense no-self-cal interpreter_sampling={"max_new_tokens": 24} model=tiny-qwen3'  # the settings
+    assert f"| {label} |" in out and "(1 new, 0 resumed)" in err
     run = json.loads((tmp_path / "run" / "run.json").read_text())
     # the YAML's own-field setting lands in its field, the rest in the pipeline settings
     assert run["config"]["self_calibration"] is False and run["config"]["pipeline"] == {
