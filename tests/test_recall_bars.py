@@ -13,10 +13,32 @@ import json
 
 import pytest
 
+from clueweaver.bench.recall import bench_recall
 from clueweaver.cli import main
 from tests.conftest import shared_path
 
 PAPER_PRESETS = ("detectiveqa", "infinitebench", "longbench_v2", "nocha")
+# All-gold items of the frozen held-out set (72) with BM25 alone, as `clueweaver bench recall`
+# reports them (docs/retrieval.md). The frozen set chose nothing: a change that moves these by more
+# than one item is a regression, or an improvement that docs/retrieval.md must report.
+FROZEN_ALL_GOLD = {"detectiveqa": 52, "broader": 56}
+
+
+@pytest.fixture(scope="module")
+def frozen():
+    shared_path("kdsh_backstory")
+    payload, _ = bench_recall(presets=tuple(FROZEN_ALL_GOLD), sets=("frozen",), progress=False)
+    return {r["preset"]: r for r in payload["results"]}
+
+
+@pytest.mark.parametrize("preset", FROZEN_ALL_GOLD)
+def test_the_frozen_sets_all_gold_counts_hold_within_one_item(frozen, preset):
+    result = frozen[preset]
+    found, pinned = result["segments"]["fully_covered"], FROZEN_ALL_GOLD[preset]
+    assert result["items"] == 72
+    assert abs(found - pinned) <= 1, f"frozen set at {preset}: {found} items with all gold, pinned at {pinned}"
+    # and still above plain BM25 given as many paragraphs
+    assert found >= 1.1 * result["bm25_same_k"]["fully_covered"]
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +58,6 @@ def test_candidates_beat_plain_bm25_by_a_tenth_at_the_same_number_of_paragraphs(
     result = recall[0][gold_set, preset]
     ours, bm25 = result["segments"]["fully_covered"], result["bm25_same_k"]["fully_covered"]
     assert ours >= 1.1 * bm25, f"{gold_set} at {preset}: {ours} against BM25's {bm25} of {result['items']}"
-    assert result["margin_all_gold"] == round(ours / bm25 - 1, 3)
 
 
 @pytest.mark.slow
