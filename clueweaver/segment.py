@@ -46,6 +46,7 @@ class Preset:
     num_windows: int = 4
     neighbours: int = 1
     max_length_scale: float = 1.0  # anchors grow with sqrt(book length / REFERENCE_PARAGRAPHS), at most this factor
+    long_book_windows: int = 0  # windows added as the anchors grow, all of them at max_length_scale
 
     def __post_init__(self) -> None:
         for name in ("max_selected", "retrieval_paragraphs", "window_paragraphs", "char_budget", "num_anchors"):
@@ -53,18 +54,31 @@ class Preset:
                 raise ValueError(f"preset {self.name}: {name} must be at least 1")
         if self.char_budget < 200:
             raise ValueError(f"preset {self.name}: char_budget must be at least 200 characters")
-        if self.num_windows < 0 or self.neighbours < 0:
-            raise ValueError(f"preset {self.name}: num_windows and neighbours cannot be negative")
+        if self.num_windows < 0 or self.neighbours < 0 or self.long_book_windows < 0:
+            raise ValueError(f"preset {self.name}: num_windows, long_book_windows and neighbours cannot be negative")
         if self.max_length_scale < 1:
             raise ValueError(f"preset {self.name}: max_length_scale must be at least 1 (1: no scaling)")
+
+    def length_scale(self, readable_paragraphs: int) -> float:
+        """1 up to REFERENCE_PARAGRAPHS, then the square root of the length over it, at most
+        ``max_length_scale``."""
+        return min(max(1.0, math.sqrt(readable_paragraphs / REFERENCE_PARAGRAPHS)), self.max_length_scale)
 
     def anchors_for(self, readable_paragraphs: int) -> int:
         """How many anchors a book of ``readable_paragraphs`` gets: ``num_anchors`` up to
         REFERENCE_PARAGRAPHS, then growing with the square root of the length (a fixed count reads
         half a percent of a 15,000-paragraph novel), capped at ``max_length_scale`` times: the cap
         on the Finder's cost."""
-        scale = min(max(1.0, math.sqrt(readable_paragraphs / REFERENCE_PARAGRAPHS)), self.max_length_scale)
-        return round(self.num_anchors * scale)
+        return round(self.num_anchors * self.length_scale(readable_paragraphs))
+
+    def windows_for(self, readable_paragraphs: int) -> int:
+        """How many of the best anchors get a local window: ``num_windows`` up to REFERENCE_PARAGRAPHS,
+        plus ``long_book_windows`` in proportion as the anchors grow (all of them at the cap). On a
+        long book the evidence a top anchor misses is often a few paragraphs from it."""
+        if self.long_book_windows == 0 or self.max_length_scale == 1:
+            return self.num_windows
+        grown = (self.length_scale(readable_paragraphs) - 1) / (self.max_length_scale - 1)
+        return self.num_windows + round(self.long_book_windows * grown)
 
     def with_overrides(self, **overrides) -> "Preset":
         unknown = set(overrides) - {f.name for f in dataclasses.fields(self)}
@@ -291,7 +305,7 @@ def segment_narrative(
     candidates = [(p, s) for p, s in ranking if not narrative[p].is_heading] or ranking
     anchors = candidates[: preset.anchors_for(last + 1)]
     windows = []
-    for paragraph_id, score in anchors[: preset.num_windows]:
+    for paragraph_id, score in anchors[: preset.windows_for(last + 1)]:
         if any(s <= paragraph_id <= e for s, e, *_ in windows):
             continue
         start, end = _best_run(scores, paragraph_id, w, last)
