@@ -33,6 +33,9 @@ KINDS = ("retrieval", "window", "exhaustive", "nwm")
 # The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
 # the shared data have 1,600-4,500 paragraphs (The Count of Monte Cristo: 15,000).
 REFERENCE_PARAGRAPHS = 4000
+# The cap on the Finder's cost: on any book it reads at most this many times the paragraphs the
+# preset reads on a book of up to REFERENCE_PARAGRAPHS (Preset.paragraph_cap).
+COST_CAP = 2.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,13 @@ class Preset:
             return self.num_windows
         grown = (self.length_scale(readable_paragraphs) - 1) / (self.max_length_scale - 1)
         return self.num_windows + round(self.long_book_windows * grown)
+
+    @property
+    def paragraph_cap(self) -> int:
+        """The most paragraphs the candidates hold on any book: COST_CAP times the most they hold on
+        a book of up to REFERENCE_PARAGRAPHS (the anchors, and P_w - 1 more around each window's
+        anchor). Only the long-book windows can reach it; then the lowest-ranked anchors go."""
+        return round(COST_CAP * (self.num_anchors + self.num_windows * (self.window_paragraphs - 1)))
 
     def with_overrides(self, **overrides) -> "Preset":
         unknown = set(overrides) - {f.name for f in dataclasses.fields(self)}
@@ -312,6 +322,6 @@ def segment_narrative(
         windows.append(Span(start, end, "window", score, (paragraph_id,)))
     segments = merge_spans(windows, max_len=w + r)
     in_window = {i for s in segments for i in s.paragraph_ids}
-    loose = [(p, s) for p, s in anchors if p not in in_window]
+    loose = [(p, s) for p, s in anchors if p not in in_window][: max(0, preset.paragraph_cap - len(in_window))]
     segments += _retrieval_segments(loose, r, [s.start for s in segments])
     return sorted(segments, key=lambda s: s.start)
