@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 import yaml
 
-from clueweaver.config import config_from_dict
+from clueweaver.config import ConfigError, config_from_dict
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
@@ -38,6 +38,9 @@ REFERENCE_PARAGRAPHS = 4000
 COST_CAP = 2.0
 
 
+SHAPE_FIELDS = ("num_anchors", "num_windows", "max_length_scale")  # required of every preset
+
+
 @dataclass(frozen=True)
 class Preset:
     name: str
@@ -45,10 +48,13 @@ class Preset:
     retrieval_paragraphs: int  # P_r
     window_paragraphs: int  # P_w
     char_budget: int  # B_c
-    num_anchors: int = 48
-    num_windows: int = 4
+    # The segment shape has no default: the tuned one differs per preset (clueweaver/presets.yaml,
+    # chosen on the tuning set, docs/retrieval.md), and a default would hand a preset that leaves
+    # them out some other preset's shape, or the untuned one (48 anchors, 4 windows, no scaling).
+    num_anchors: int
+    num_windows: int
+    max_length_scale: float  # anchors grow with sqrt(book length / REFERENCE_PARAGRAPHS), at most this factor
     neighbours: int = 1
-    max_length_scale: float = 1.0  # anchors grow with sqrt(book length / REFERENCE_PARAGRAPHS), at most this factor
     long_book_windows: int = 0  # windows added as the anchors grow, all of them at max_length_scale
 
     def __post_init__(self) -> None:
@@ -105,6 +111,14 @@ def load_presets(path: str | Path | None = None) -> dict[str, Preset]:
         else files("clueweaver").joinpath("presets.yaml").read_text(encoding="utf-8")
     )
     raw = yaml.safe_load(text) or {}
+    for name, fields in raw.items():
+        missing = [shape for shape in SHAPE_FIELDS if isinstance(fields, dict) and shape not in fields]
+        if missing:
+            raise ConfigError(
+                f"preset {name}: {', '.join(missing)} must be given. The segment shape has no default: the tuned one "
+                "differs per preset (clueweaver/presets.yaml, e.g. detectiveqa: num_anchors 56, num_windows 1, "
+                "max_length_scale 2.0; docs/retrieval.md says how each was chosen)"
+            )
     return {name: config_from_dict(Preset, {"name": name, **fields}, f"preset {name}") for name, fields in raw.items()}
 
 

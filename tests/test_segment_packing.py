@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clueweaver.config import ConfigError
 from clueweaver.narrative import from_paragraphs, load_narrative
 from clueweaver.packing import pack
 from clueweaver.protocol.question import Question
@@ -51,9 +52,24 @@ def test_paper_presets_are_packaged():
 def test_custom_presets_from_yaml(tmp_path):
     path = tmp_path / "p.yaml"
     path.write_text(
-        "tiny: {max_selected: 2, retrieval_paragraphs: 1, window_paragraphs: 3, char_budget: 500, num_anchors: 3}\n"
+        "tiny: {max_selected: 2, retrieval_paragraphs: 1, window_paragraphs: 3, char_budget: 500, num_anchors: 3, "
+        "num_windows: 0, max_length_scale: 1.0}\n"
     )
-    assert load_presets(path)["tiny"].num_anchors == 3
+    tiny = load_presets(path)["tiny"]
+    assert (tiny.num_anchors, tiny.num_windows, tiny.max_length_scale, tiny.neighbours) == (3, 0, 1.0, 1)
+
+
+def test_a_yaml_preset_must_give_its_segment_shape(tmp_path):
+    # the shape once defaulted to the untuned 48 anchors, 4 windows and no length scaling, silently
+    path = tmp_path / "p.yaml"
+    path.write_text("tiny: {max_selected: 2, retrieval_paragraphs: 1, window_paragraphs: 3, char_budget: 500}\n")
+    with pytest.raises(ConfigError, match="preset tiny: num_anchors, num_windows, max_length_scale must be given"):
+        load_presets(path)
+    path.write_text(path.read_text().replace("}", ", num_anchors: 3, num_windows: 0}"))
+    with pytest.raises(ConfigError, match="preset tiny: max_length_scale must be given.*presets.yaml"):
+        load_presets(path)
+    with pytest.raises(TypeError, match="num_anchors"):
+        Preset("p", 5, 4, 6, 15000)  # nor in Python
 
 
 def test_segments_anchor_on_the_matching_paragraphs_and_merge_overlaps():
