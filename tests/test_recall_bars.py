@@ -124,3 +124,21 @@ def test_a_ranking_override_is_checked_against_the_ranking_settings(capsys):
     assert "unknown field(s) querry" in capsys.readouterr().err
     assert main(["bench", "recall", "--ranking", "query"]) == 2
     assert "FIELD=VALUE" in capsys.readouterr().err
+
+
+def test_the_window_ablations_change_only_the_window_shape():
+    from clueweaver.bench.recall import ABLATIONS
+    from clueweaver.segment import get_preset
+
+    base = get_preset("detectiveqa")
+    expected = {
+        "num_windows 0": ("num_windows", 0),
+        "num_windows 2": ("num_windows", 2),
+        "window_paragraphs 4": ("window_paragraphs", 4),
+        "window_paragraphs 8": ("window_paragraphs", 8),
+    }
+    for marker, (field, value) in expected.items():
+        (choice,) = [name for name in ABLATIONS if f"({marker})" in name]
+        ranking, shape = ABLATIONS[choice]
+        assert ranking == {} and shape == {field: value}
+        assert getattr(base.with_overrides(**shape), field) == value != getattr(base, field)

@@ -36,6 +36,10 @@ ABLATIONS: dict[str, tuple[dict, dict]] = {
     "entity second hop (names in the best hits), weight 0.3": ({"entity_hop_weight": 0.3}, {}),
     "no length scaling of the anchors": ({}, {"max_length_scale": 1.0}),
     "the earlier windows and anchors (more windows, about as many paragraphs)": ({}, {"earlier_shape": True}),
+    "no window (num_windows 0)": ({}, {"num_windows": 0}),
+    "two windows (num_windows 2)": ({}, {"num_windows": 2}),
+    "windows of 4 paragraphs (window_paragraphs 4)": ({}, {"window_paragraphs": 4}),
+    "windows of 8 paragraphs (window_paragraphs 8)": ({}, {"window_paragraphs": 8}),
 }
 # The presets' windows and anchors before the tuning (docs/retrieval.md): (num_windows, num_anchors).
 EARLIER_SHAPES = {
