@@ -61,7 +61,7 @@ def test_one_round_never_reads_the_second_hop():
         "round": 1, "segments": result.trace["finder"]["segments"], "kept": 1, "cited_ids": [HOP_ONE],
         "seconds": None, "tokens": round_tokens(result.trace, 1),
     }  # fmt: skip
-    assert 0 < only["seconds"] <= result.trace["timings"]["finder"]
+    assert 0 < only["seconds"] <= result.trace["timings"]["finder"] + 1e-5  # both rounded to microseconds
 
 
 def test_the_cited_paragraph_seeds_a_second_round_that_reaches_the_other_hop():
@@ -82,7 +82,7 @@ def test_the_cited_paragraph_seeds_a_second_round_that_reaches_the_other_hop():
         k: trace["tokens"]["finder"][k] for k in ("prompt", "completion")
     }
     assert first["seconds"] > 0 and second["seconds"] > 0
-    assert first["seconds"] + second["seconds"] <= trace["timings"]["finder"]
+    assert first["seconds"] + second["seconds"] <= trace["timings"]["finder"] + 1e-5
     assert trace["finder"]["calls"] == trace["tokens"]["finder"]["calls"] == 2
     # second-round segments hold only paragraphs the first round did not read
     read_first = {i for s in trace["segments"] if s["round"] == 1 for i in s["paragraph_ids"]}

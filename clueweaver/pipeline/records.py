@@ -156,7 +156,7 @@ class FinderStep:
                 "segments": sum(v.round == r for v in self.verdicts),
                 "kept": sum(v.kept and v.round == r for v in self.verdicts),
                 "cited_ids": sorted({i for v in self.verdicts if v.kept and v.round == r for i in v.cited_ids}),
-                "seconds": round(self.seconds[r - 1], 4) if r <= len(self.seconds) else None,
+                "seconds": round(self.seconds[r - 1], 6) if r <= len(self.seconds) else None,
                 "tokens": _token_counts([v for v in self.verdicts if v.round == r]),
             }
             for r in sorted({v.round for v in self.verdicts})
