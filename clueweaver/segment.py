@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 import yaml
 
-from clueweaver.config import config_from_dict
+from clueweaver.config import ConfigError, config_from_dict
 from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
@@ -33,6 +33,12 @@ KINDS = ("retrieval", "window", "exhaustive", "nwm", "chrono")
 # The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
 # the shared data have 1,600-4,500 paragraphs (The Count of Monte Cristo: 15,000).
 REFERENCE_PARAGRAPHS = 4000
+# The cap on the Finder's cost: on any book it reads at most this many times the paragraphs the
+# preset reads on a book of up to REFERENCE_PARAGRAPHS (Preset.paragraph_cap).
+COST_CAP = 2.0
+
+
+SHAPE_FIELDS = ("num_anchors", "num_windows", "max_length_scale")  # required of every preset
 
 
 @dataclass(frozen=True)
@@ -42,10 +48,14 @@ class Preset:
     retrieval_paragraphs: int  # P_r
     window_paragraphs: int  # P_w
     char_budget: int  # B_c
-    num_anchors: int = 48
-    num_windows: int = 4
+    # The segment shape has no default: the tuned one differs per preset (clueweaver/presets.yaml,
+    # chosen on the tuning set, docs/retrieval.md), and a default would hand a preset that leaves
+    # them out some other preset's shape, or the untuned one (48 anchors, 4 windows, no scaling).
+    num_anchors: int
+    num_windows: int
+    max_length_scale: float  # anchors grow with sqrt(book length / REFERENCE_PARAGRAPHS), at most this factor
     neighbours: int = 1
-    max_length_scale: float = 1.0  # anchors grow with sqrt(book length / REFERENCE_PARAGRAPHS), at most this factor
+    long_book_windows: int = 0  # windows added as the anchors grow, all of them at max_length_scale
 
     def __post_init__(self) -> None:
         for name in ("max_selected", "retrieval_paragraphs", "window_paragraphs", "char_budget", "num_anchors"):
@@ -53,18 +63,38 @@ class Preset:
                 raise ValueError(f"preset {self.name}: {name} must be at least 1")
         if self.char_budget < 200:
             raise ValueError(f"preset {self.name}: char_budget must be at least 200 characters")
-        if self.num_windows < 0 or self.neighbours < 0:
-            raise ValueError(f"preset {self.name}: num_windows and neighbours cannot be negative")
+        if self.num_windows < 0 or self.neighbours < 0 or self.long_book_windows < 0:
+            raise ValueError(f"preset {self.name}: num_windows, long_book_windows and neighbours cannot be negative")
         if self.max_length_scale < 1:
             raise ValueError(f"preset {self.name}: max_length_scale must be at least 1 (1: no scaling)")
+
+    def length_scale(self, readable_paragraphs: int) -> float:
+        """1 up to REFERENCE_PARAGRAPHS, then the square root of the length over it, at most
+        ``max_length_scale``."""
+        return min(max(1.0, math.sqrt(readable_paragraphs / REFERENCE_PARAGRAPHS)), self.max_length_scale)
 
     def anchors_for(self, readable_paragraphs: int) -> int:
         """How many anchors a book of ``readable_paragraphs`` gets: ``num_anchors`` up to
         REFERENCE_PARAGRAPHS, then growing with the square root of the length (a fixed count reads
         half a percent of a 15,000-paragraph novel), capped at ``max_length_scale`` times: the cap
         on the Finder's cost."""
-        scale = min(max(1.0, math.sqrt(readable_paragraphs / REFERENCE_PARAGRAPHS)), self.max_length_scale)
-        return round(self.num_anchors * scale)
+        return round(self.num_anchors * self.length_scale(readable_paragraphs))
+
+    def windows_for(self, readable_paragraphs: int) -> int:
+        """How many of the best anchors get a local window: ``num_windows`` up to REFERENCE_PARAGRAPHS,
+        plus ``long_book_windows`` in proportion as the anchors grow (all of them at the cap). On a
+        long book the evidence a top anchor misses is often a few paragraphs from it."""
+        if self.long_book_windows == 0 or self.max_length_scale == 1:
+            return self.num_windows
+        grown = (self.length_scale(readable_paragraphs) - 1) / (self.max_length_scale - 1)
+        return self.num_windows + round(self.long_book_windows * grown)
+
+    @property
+    def paragraph_cap(self) -> int:
+        """The most paragraphs the candidates hold on any book: COST_CAP times the most they hold on
+        a book of up to REFERENCE_PARAGRAPHS (the anchors, and P_w - 1 more around each window's
+        anchor). Only the long-book windows can reach it; then the lowest-ranked anchors go."""
+        return round(COST_CAP * (self.num_anchors + self.num_windows * (self.window_paragraphs - 1)))
 
     def with_overrides(self, **overrides) -> "Preset":
         unknown = set(overrides) - {f.name for f in dataclasses.fields(self)}
@@ -81,6 +111,14 @@ def load_presets(path: str | Path | None = None) -> dict[str, Preset]:
         else files("clueweaver").joinpath("presets.yaml").read_text(encoding="utf-8")
     )
     raw = yaml.safe_load(text) or {}
+    for name, fields in raw.items():
+        missing = [shape for shape in SHAPE_FIELDS if isinstance(fields, dict) and shape not in fields]
+        if missing:
+            raise ConfigError(
+                f"preset {name}: {', '.join(missing)} must be given. The segment shape has no default: the tuned one "
+                "differs per preset (clueweaver/presets.yaml, e.g. detectiveqa: num_anchors 56, num_windows 1, "
+                "max_length_scale 2.0; docs/retrieval.md says how each was chosen)"
+            )
     return {name: config_from_dict(Preset, {"name": name, **fields}, f"preset {name}") for name, fields in raw.items()}
 
 
@@ -292,13 +330,13 @@ def segment_narrative(
     candidates = [(p, s) for p, s in ranking if not narrative[p].is_heading] or ranking
     anchors = candidates[: preset.anchors_for(last + 1)]
     windows = []
-    for paragraph_id, score in anchors[: preset.num_windows]:
+    for paragraph_id, score in anchors[: preset.windows_for(last + 1)]:
         if any(s <= paragraph_id <= e for s, e, *_ in windows):
             continue
         start, end = _best_run(scores, paragraph_id, w, last)
         windows.append(Span(start, end, "window", score, (paragraph_id,)))
     segments = merge_spans(windows, max_len=w + r)
     in_window = {i for s in segments for i in s.paragraph_ids}
-    loose = [(p, s) for p, s in anchors if p not in in_window]
+    loose = [(p, s) for p, s in anchors if p not in in_window][: max(0, preset.paragraph_cap - len(in_window))]
     segments += _retrieval_segments(loose, r, [s.start for s in segments])
     return sorted(segments, key=lambda s: s.start)

@@ -9,7 +9,7 @@ import warnings
 from collections import Counter
 
 import pytest
-from conftest import shared_path
+from conftest import REPO_ROOT, shared_path
 
 from clueweaver.checks import (
     CHECKS_FILE,
@@ -220,3 +220,14 @@ def test_frozen_checks_are_far_apart_multi_hop_evidence():
 def test_the_frozen_held_out_set_is_unchanged():
     """It is frozen: a new held-out set is a new file, never an edit of this one."""
     assert hashlib.sha256(FROZEN_FILE.read_bytes()).hexdigest() == FROZEN_SHA256
+
+
+def test_docs_state_how_many_gold_paragraphs_each_set_holds():
+    """docs/retrieval.md's table of the sets gives each file's range and counts of evidence paragraphs."""
+    docs = (REPO_ROOT / "docs" / "retrieval.md").read_text(encoding="utf-8")
+    for path in (CHECKS_FILE, FROZEN_FILE):
+        counts = Counter(len(json.loads(line)["evidence"]) for line in path.read_text(encoding="utf-8").splitlines())
+        row = next(line for line in docs.splitlines() if f"`clueweaver/data/{path.name}`" in line)
+        stated = f"{min(counts)}-{max(counts)} gold paragraphs"
+        assert stated in row, (path.name, stated)
+        assert ", ".join(f"{counts[n]} with {n}" for n in sorted(counts)) in row

@@ -104,7 +104,9 @@ def test_yes_segments_keep_their_valid_cited_ids_and_the_packet_follows_narrativ
     assert result.trace["finder"] | {"cited_ids": None} == {
         "ran": True, "calls": 1, "segments": len(segments), "kept": len(kept), "unparseable": 0,
         "prompt_too_long": 0, "yes": len(kept), "no": len(segments) - len(kept), "cited_ids": None, "fallback": None,
-        "rounds": [{"round": 1, "segments": len(segments), "kept": len(kept), "cited_ids": sorted(GOLD)}],
+        "rounds": [{"round": 1, "segments": len(segments), "kept": len(kept), "cited_ids": sorted(GOLD),
+                    "seconds": result.trace["finder"]["rounds"][0]["seconds"],
+                    "tokens": {k: result.trace["tokens"]["finder"][k] for k in ("prompt", "completion")}}],
     }  # fmt: skip
     expected = pack(BOOK, kept, "detectiveqa", cited_ids=sorted(GOLD), max_paragraph=len(BOOK) - 1)
     assert result.packet == expected

@@ -214,6 +214,12 @@ def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, c
     # the second round: segments of unread paragraphs the first round's citations lead to
     assert (shape["second_round_batch"] > 0) == (hops == 2) and ("--hops 2" in payload["command"]) == (hops == 2)
     assert shape["interpreter_calls_per_question"] == 2  # the provisional pass and one self-calibration pass
+    # each Finder round on its own: seconds (inside the finder stage) and tokens
+    rounds = payload["finder_rounds"]
+    assert [r["round"] for r in rounds] == list(range(1, hops + 1))
+    assert rounds[-1]["segments"] == (shape["second_round_batch"] if hops == 2 else shape["finder_batch"])
+    assert all(r["seconds"] > 0 and r["tokens"]["prompt"] > 0 for r in rounds)
+    assert sum(r["seconds"] for r in rounds) <= payload["pipeline_s"]["finder"] + 1e-3
     # forced output lengths (random weights never stop by themselves on cue)
     assert shape["finder_new_tokens"] == {"min": 8, "mean": 8, "max": 8}
     assert shape["interpreter_new_tokens"] == shape["calibration_new_tokens"] == shape["direct_new_tokens"] == 8

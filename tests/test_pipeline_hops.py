@@ -46,13 +46,22 @@ def answer(hops: int, script=finder):
     return ClueWeaver(backend, config=config).answer(BOOK, QUESTION, index=index), backend
 
 
+def round_tokens(trace: dict, number: int) -> dict:
+    """The Finder tokens of one round's segments, added up from the trace's segments."""
+    segments = [s["finder"] for s in trace["segments"] if s["round"] == number]
+    return {key: sum(s[f"{key}_tokens"] for s in segments) for key in ("prompt", "completion")}
+
+
 def test_one_round_never_reads_the_second_hop():
     result, backend = answer(hops=1)
     assert HOP_ONE in result.packet.paragraph_ids and HOP_TWO not in result.packet.paragraph_ids
     assert [call.adapter for call in backend.calls].count("finder") == 1
-    assert result.trace["finder"]["rounds"] == [
-        {"round": 1, "segments": result.trace["finder"]["segments"], "kept": 1, "cited_ids": [HOP_ONE]}
-    ]
+    (only,) = result.trace["finder"]["rounds"]
+    assert only | {"seconds": None} == {
+        "round": 1, "segments": result.trace["finder"]["segments"], "kept": 1, "cited_ids": [HOP_ONE],
+        "seconds": None, "tokens": round_tokens(result.trace, 1),
+    }  # fmt: skip
+    assert 0 < only["seconds"] <= result.trace["timings"]["finder"] + 1e-5  # both rounded to microseconds
 
 
 def test_the_cited_paragraph_seeds_a_second_round_that_reaches_the_other_hop():
@@ -62,7 +71,18 @@ def test_the_cited_paragraph_seeds_a_second_round_that_reaches_the_other_hop():
     trace = result.trace
     first, second = trace["finder"]["rounds"]
     assert first["round"] == 1 and first["cited_ids"] == [HOP_ONE]
-    assert second == {"round": 2, "segments": len(finder_calls[1].conversations), "kept": 1, "cited_ids": [HOP_TWO]}
+    assert second | {"seconds": None, "tokens": None} == {
+        "round": 2, "segments": len(finder_calls[1].conversations), "kept": 1, "cited_ids": [HOP_TWO],
+        "seconds": None, "tokens": None,
+    }  # fmt: skip
+    # each round's own cost: its seconds inside the finder stage, its tokens from its own segments
+    assert first["tokens"] == round_tokens(trace, 1) and second["tokens"] == round_tokens(trace, 2)
+    assert second["tokens"]["prompt"] > 0
+    assert {k: first["tokens"][k] + second["tokens"][k] for k in ("prompt", "completion")} == {
+        k: trace["tokens"]["finder"][k] for k in ("prompt", "completion")
+    }
+    assert first["seconds"] > 0 and second["seconds"] > 0
+    assert first["seconds"] + second["seconds"] <= trace["timings"]["finder"] + 1e-5
     assert trace["finder"]["calls"] == trace["tokens"]["finder"]["calls"] == 2
     # second-round segments hold only paragraphs the first round did not read
     read_first = {i for s in trace["segments"] if s["round"] == 1 for i in s["paragraph_ids"]}
@@ -93,3 +113,16 @@ def test_a_first_round_that_cites_nothing_leaves_the_second_round_unrun_and_says
 def test_hops_other_than_one_or_two_are_refused():
     with pytest.raises(ValueError, match="hops must be 1 or 2"):
         PipelineConfig(hops=3)
+
+
+def test_a_second_round_without_the_finder_is_an_error_naming_both_settings(capsys):
+    both = r"hops: 2 \(--hops 2\) needs the Finder.*use_finder is false \(--no-finder\)"
+    with pytest.raises(ValueError, match=both):
+        PipelineConfig(hops=2, use_finder=False)
+    PipelineConfig(hops=1, use_finder=False)  # the no-Finder ablation itself stays
+    from clueweaver.cli import main
+    from tests.test_pipeline_cli import ask
+
+    assert main(ask("--hops", "2", "--no-finder")) == 2
+    err = capsys.readouterr().err
+    assert "--hops 2" in err and "--no-finder" in err

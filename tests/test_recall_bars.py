@@ -4,7 +4,9 @@ recall`): BM25 alone (fast: no model, no embeddings), on the shared books.
 At every paper preset and on every set (GutenQA, the tuning checks, the frozen held-out checks),
 the candidates hold all the gold evidence of at least 10% more items than plain BM25 (one joined
 query) given the same number of paragraphs; The Count of Monte Cristo keeps multi-hop recall of at
-least 0.6 at the broader preset. The frozen set chose nothing: these bars say the choices carry over.
+least 0.6 at the broader preset (mean evidence recall on both sets; all gold on the tuning set,
+where the long-book shape was chosen; the frozen set has all gold for 6 of 12). The frozen set
+chose nothing: these bars say the choices carry over.
 """
 
 from __future__ import annotations
@@ -13,10 +15,54 @@ import json
 
 import pytest
 
+from clueweaver.bench.recall import bench_recall
+from clueweaver.checks import load_multihop_checks
 from clueweaver.cli import main
+from clueweaver.evaluation.retrieval import GoldItem, measure_recall
 from tests.conftest import shared_path
 
 PAPER_PRESETS = ("detectiveqa", "infinitebench", "longbench_v2", "nocha")
+# All-gold items of the frozen held-out set (72) with BM25 alone, as `clueweaver bench recall`
+# reports them (docs/retrieval.md). The frozen set chose nothing: a change that moves these by more
+# than one item is a regression, or an improvement that docs/retrieval.md must report.
+FROZEN_ALL_GOLD = {"detectiveqa": 52, "broader": 56}
+FROZEN_MONTE_CRISTO_BROADER = 6  # of 12, all gold (mean evidence recall 0.764): below the 0.6 share
+
+
+@pytest.fixture(scope="module")
+def frozen():
+    shared_path("kdsh_backstory")
+    payload, _ = bench_recall(presets=tuple(FROZEN_ALL_GOLD), sets=("frozen",), progress=False)
+    return {r["preset"]: r for r in payload["results"]}
+
+
+@pytest.mark.parametrize("preset", FROZEN_ALL_GOLD)
+def test_the_frozen_sets_all_gold_counts_hold_within_one_item(frozen, preset):
+    result = frozen[preset]
+    found, pinned = result["segments"]["fully_covered"], FROZEN_ALL_GOLD[preset]
+    assert result["items"] == 72
+    assert abs(found - pinned) <= 1, f"frozen set at {preset}: {found} items with all gold, pinned at {pinned}"
+    # and still above plain BM25 given as many paragraphs
+    assert found >= 1.1 * result["bm25_same_k"]["fully_covered"]
+
+
+def test_monte_cristo_at_broader_on_the_frozen_set_holds_within_one_item(frozen):
+    long_book = frozen["broader"]["long_book"]
+    assert long_book["items"] == 12
+    assert abs(long_book["segments"]["fully_covered"] - FROZEN_MONTE_CRISTO_BROADER) <= 1
+    assert long_book["segments"]["evidence_recall"] >= 0.6
+
+
+def test_monte_cristo_at_broader_on_the_tuning_set_has_all_gold_for_six_tenths_within_twice_the_paragraphs():
+    # the long-book windows of `broader` (long_book_windows) were chosen on these 15 checks to reach 0.6
+    shared_path("kdsh_backstory")
+    checks = load_multihop_checks(books={"kdsh:monte_cristo"})
+    items = [GoldItem(narrative, check.question, check.gold_ids, check.id) for narrative, check in checks]
+    summary = measure_recall(items, "broader", encoder=None).summary()
+    assert summary["items"] == 15
+    assert summary["segments"]["fully_covered"] / 15 >= 0.6, summary["segments"]
+    # the Finder-cost cap: at most twice the paragraphs broader reads on a book of 4,000 (106 anchors)
+    assert summary["mean_candidate_paragraphs"] <= 2 * 106
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +82,6 @@ def test_candidates_beat_plain_bm25_by_a_tenth_at_the_same_number_of_paragraphs(
     result = recall[0][gold_set, preset]
     ours, bm25 = result["segments"]["fully_covered"], result["bm25_same_k"]["fully_covered"]
     assert ours >= 1.1 * bm25, f"{gold_set} at {preset}: {ours} against BM25's {bm25} of {result['items']}"
-    assert result["margin_all_gold"] == round(ours / bm25 - 1, 3)
 
 
 @pytest.mark.slow
@@ -55,7 +100,7 @@ def test_monte_cristo_at_the_broader_preset_reaches_most_of_its_evidence(recall,
     long_book = recall[0][gold_set, "broader"]["long_book"]
     assert long_book["items"] >= 10 and long_book["segments"]["evidence_recall"] >= 0.6
     # the length scaling reads more of the long book, at most twice the preset's paragraphs
-    assert 106 < long_book["mean_candidate_paragraphs"] <= 2 * 106 + 6
+    assert 106 < long_book["mean_candidate_paragraphs"] <= 2 * 106
 
 
 def test_the_curve_plots_candidates_and_both_bm25_baselines(tmp_path):
@@ -79,3 +124,21 @@ def test_a_ranking_override_is_checked_against_the_ranking_settings(capsys):
     assert "unknown field(s) querry" in capsys.readouterr().err
     assert main(["bench", "recall", "--ranking", "query"]) == 2
     assert "FIELD=VALUE" in capsys.readouterr().err
+
+
+def test_the_window_ablations_change_only_the_window_shape():
+    from clueweaver.bench.recall import ABLATIONS
+    from clueweaver.segment import get_preset
+
+    base = get_preset("detectiveqa")
+    expected = {
+        "num_windows 0": ("num_windows", 0),
+        "num_windows 2": ("num_windows", 2),
+        "window_paragraphs 4": ("window_paragraphs", 4),
+        "window_paragraphs 8": ("window_paragraphs", 8),
+    }
+    for marker, (field, value) in expected.items():
+        (choice,) = [name for name in ABLATIONS if f"({marker})" in name]
+        ranking, shape = ABLATIONS[choice]
+        assert ranking == {} and shape == {field: value}
+        assert getattr(base.with_overrides(**shape), field) == value != getattr(base, field)

@@ -193,3 +193,42 @@ def test_offline_minilm_embeds_and_ranks(tmp_path):
     np.testing.assert_allclose(np.linalg.norm(index.embeddings, axis=1), 1.0, atol=1e-5)
     dense_only = [ranking_from_scores(s) for s in index.dense_scores(["a ship voyage to find a lost sea captain"])]
     assert dense_only[0][0][0] == 2
+
+
+def test_a_gpu_without_flagembedding_says_once_how_to_install_it(monkeypatch, caplog):
+    monkeypatch.setattr(dense, "gpu_available", lambda: False)
+    monkeypatch.setattr(dense, "cuda_present", lambda: True)
+    monkeypatch.setattr(dense, "_has_module", lambda name: name != "FlagEmbedding")
+    monkeypatch.setattr(dense, "_warned_missing_flagembedding", False)
+    with caplog.at_level("WARNING", logger="clueweaver.retrieval.dense"):
+        assert dense.auto_encoder() is None and dense.auto_encoder("cuda:0") is None
+    warned = [r for r in caplog.records if "FlagEmbedding is not installed" in r.getMessage()]
+    assert len(warned) == 1 and "pip install 'clueweaver[embed]'" in warned[0].getMessage()
+    caplog.clear()
+    monkeypatch.setattr(dense, "_warned_missing_flagembedding", False)
+    monkeypatch.setattr(dense, "cuda_present", lambda: False)  # no GPU: BM25 alone is the design, nothing to say
+    with caplog.at_level("WARNING", logger="clueweaver.retrieval.dense"):
+        assert dense.auto_encoder() is None
+    assert not caplog.records
+
+
+def test_the_dense_weight_is_the_encoders_own_unless_set(monkeypatch):
+    from clueweaver.retrieval import ranking
+
+    monkeypatch.setattr(ranking, "DENSE_WEIGHTS", {"bge-m3": 0.7, "st:all-MiniLM-L6-v2": 0.2})
+    assert ranking.dense_weight_for("bge-m3:bge-m3") == 0.7  # the family's entry
+    assert ranking.dense_weight_for("st:all-MiniLM-L6-v2") == 0.2
+    assert ranking.dense_weight_for("counting") == ranking.DEFAULT_DENSE_WEIGHT
+    narrative = from_paragraphs(PARAGRAPHS, title="weights")
+
+    def dense_weight(encoder_name, **options):
+        encoder = CountingEncoder()
+        encoder.name = encoder_name
+        index = build_index(narrative, encoder, use_cache=False, **options)
+        lexical = index.bm25_scores("Captain Grant")
+        return [weight for _, weight, is_lexical in index._signals(lexical, ["Captain Grant"], len(narrative))
+                if not is_lexical]  # fmt: skip
+
+    assert dense_weight("st:all-MiniLM-L6-v2") == [0.2]
+    assert dense_weight("bge-m3:bge-m3") == [0.7]
+    assert dense_weight("st:all-MiniLM-L6-v2", dense_weight=1.0) == [1.0]  # --ranking dense_weight=1.0

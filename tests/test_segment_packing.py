@@ -5,11 +5,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clueweaver.config import ConfigError
 from clueweaver.narrative import from_paragraphs, load_narrative
 from clueweaver.packing import pack
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
-from clueweaver.segment import PRESETS, Segment, get_preset, load_presets, segment_narrative
+from clueweaver.segment import (
+    PRESETS,
+    REFERENCE_PARAGRAPHS,
+    Preset,
+    Segment,
+    get_preset,
+    load_presets,
+    second_round_segments,
+    segment_narrative,
+)
 from tests.conftest import shared_path
 
 WORDS = "ship captain letter garden ball wedding storm hat ring horse sister doctor window".split()
@@ -42,9 +52,24 @@ def test_paper_presets_are_packaged():
 def test_custom_presets_from_yaml(tmp_path):
     path = tmp_path / "p.yaml"
     path.write_text(
-        "tiny: {max_selected: 2, retrieval_paragraphs: 1, window_paragraphs: 3, char_budget: 500, num_anchors: 3}\n"
+        "tiny: {max_selected: 2, retrieval_paragraphs: 1, window_paragraphs: 3, char_budget: 500, num_anchors: 3, "
+        "num_windows: 0, max_length_scale: 1.0}\n"
     )
-    assert load_presets(path)["tiny"].num_anchors == 3
+    tiny = load_presets(path)["tiny"]
+    assert (tiny.num_anchors, tiny.num_windows, tiny.max_length_scale, tiny.neighbours) == (3, 0, 1.0, 1)
+
+
+def test_a_yaml_preset_must_give_its_segment_shape(tmp_path):
+    # the shape once defaulted to the untuned 48 anchors, 4 windows and no length scaling, silently
+    path = tmp_path / "p.yaml"
+    path.write_text("tiny: {max_selected: 2, retrieval_paragraphs: 1, window_paragraphs: 3, char_budget: 500}\n")
+    with pytest.raises(ConfigError, match="preset tiny: num_anchors, num_windows, max_length_scale must be given"):
+        load_presets(path)
+    path.write_text(path.read_text().replace("}", ", num_anchors: 3, num_windows: 0}"))
+    with pytest.raises(ConfigError, match="preset tiny: max_length_scale must be given.*presets.yaml"):
+        load_presets(path)
+    with pytest.raises(TypeError, match="num_anchors"):
+        Preset("p", 5, 4, 6, 15000)  # nor in Python
 
 
 def test_segments_anchor_on_the_matching_paragraphs_and_merge_overlaps():
@@ -120,6 +145,15 @@ def test_overlong_paragraph_is_truncated_with_a_marker():
     assert "paragraph truncated" in packet.text
 
 
+def assert_in_narrative_order_once_each(segments: list[Segment], last: int) -> None:
+    """Segments in narrative order, each inside paragraphs 0..last, no paragraph twice (nor one
+    segment's span reaching into the next)."""
+    for s in segments:
+        assert 0 <= s.start <= s.end <= last
+    for a, b in zip(segments, segments[1:]):
+        assert a.end < b.start, f"{a.paragraph_ids} and {b.paragraph_ids} are out of narrative order or overlap"
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(min_value=1, max_value=120),
@@ -145,11 +179,15 @@ def test_segments_and_packets_stay_inside_the_narrative(n, seed, preset_name, bu
     )
     segments = segment_narrative(narrative, question, preset, index=index, max_chapter=max_chapter)
     assert segments
-    seen = set()
-    for s in segments:
-        assert 0 <= s.start <= s.end <= last
-        assert not seen & set(s.paragraph_ids)
-        seen |= set(s.paragraph_ids)
+    assert_in_narrative_order_once_each(segments, last)
+    # a second round reads only paragraphs the first did not, inside the same reading limit
+    read = {i for s in segments for i in s.paragraph_ids}
+    ranking = index.rank_second_hop(question, sorted(read)[:2], max_paragraph=last)
+    more = second_round_segments(narrative, ranking, read, preset)
+    assert_in_narrative_order_once_each(more, last)
+    more_ids = {i for s in more for i in s.paragraph_ids}
+    assert not more_ids & read and len(more_ids) <= max(1, preset.num_anchors // 2)
+    assert not any(narrative[i].is_heading for i in more_ids)
     packet = pack(narrative, segments, preset, cited_ids=cite, max_paragraph=last)
     assert list(packet.paragraph_ids) == sorted(set(packet.paragraph_ids))
     assert all(0 <= i <= last for i in packet.paragraph_ids)
@@ -157,6 +195,49 @@ def test_segments_and_packets_stay_inside_the_narrative(n, seed, preset_name, bu
     cited_in_text = {int(m) for m in re.findall(r"^\[(\d+)\]", packet.text, flags=re.M)}
     assert cited_in_text == set(packet.paragraph_ids)
     assert len(packet.segments) <= preset.max_selected
+
+
+@pytest.fixture(scope="module")
+def long_book():
+    narrative = from_paragraphs(story(15_000, seed=3), title="long", detect_headings=False)
+    return narrative, build_index(narrative, None, use_cache=False)
+
+
+@pytest.mark.parametrize("preset_name", sorted(PRESETS))
+@pytest.mark.parametrize("length", [5_000, 15_000])
+def test_a_book_above_4000_paragraphs_gets_more_anchors_within_the_cost_cap(long_book, preset_name, length):
+    narrative, index = long_book
+    preset = get_preset(preset_name)
+    question = Question("Who rode the horse to the doctor?", {"A": "the captain", "B": "the sister"})
+    segments = segment_narrative(narrative, question, preset, index=index, max_paragraph=length - 1)
+    assert_in_narrative_order_once_each(segments, length - 1)
+    read = sum(map(len, segments))
+    at_reference = segment_narrative(narrative, question, preset, index=index, max_paragraph=REFERENCE_PARAGRAPHS - 1)
+    assert read > sum(map(len, at_reference))  # length scaling: a longer book gets more
+    assert preset.anchors_for(length) > preset.num_anchors
+    assert read <= preset.paragraph_cap  # the Finder-cost cap: twice what a book of 4,000 paragraphs reads
+
+
+@pytest.mark.parametrize("length", [1_500, 4_000])
+def test_the_long_book_windows_leave_books_up_to_4000_paragraphs_as_they_were(long_book, length):
+    narrative, index = long_book
+    before = PRESETS["broader"].with_overrides(max_length_scale=2.0, long_book_windows=0)  # the shape before
+    question = Question("Who rode the horse to the doctor?", {"A": "the captain", "B": "the sister"})
+    now = segment_narrative(narrative, question, "broader", index=index, max_paragraph=length - 1)
+    assert now == segment_narrative(narrative, question, before, index=index, max_paragraph=length - 1)
+
+
+def test_anchors_and_windows_grow_with_the_square_root_of_the_length_up_to_the_cap():
+    preset = Preset("p", 5, 4, 6, 15000, num_anchors=50, num_windows=1, max_length_scale=2.0)
+    assert [preset.anchors_for(n) for n in (100, 4_000, 9_000, 16_000, 64_000)] == [50, 50, 75, 100, 100]
+    assert preset.windows_for(64_000) == 1  # no long-book windows: the preset's own count
+    grown = preset.with_overrides(max_length_scale=1.5, long_book_windows=10)
+    assert [grown.anchors_for(n) for n in (4_000, 6_250, 9_000, 40_000)] == [50, 62, 75, 75]
+    # windows grow in proportion as the anchors do, all of them at the cap
+    assert [grown.windows_for(n) for n in (4_000, 6_250, 9_000, 40_000)] == [1, 6, 11, 11]
+    assert preset.paragraph_cap == 2 * (50 + 1 * 5) and grown.paragraph_cap == preset.paragraph_cap
+    with pytest.raises(ValueError, match="long_book_windows"):
+        preset.with_overrides(long_book_windows=-1)
 
 
 def test_gutenqa_recall_with_bm25_alone():

@@ -149,6 +149,21 @@ def _median_stages(runs: list[dict]) -> dict:
     return {stage: round(statistics.median(run[stage] for run in runs), 4) for stage in runs[0]}
 
 
+def _finder_rounds(runs: list[dict]) -> list[dict]:
+    """Each Finder round on its own (the second one with ``--hops 2``): segments, median seconds
+    (round 2's with its retrieval), and the Finder tokens of the last run."""
+    last = runs[-1]["finder_rounds"]
+    return [
+        {
+            "round": r["round"],
+            "segments": r["segments"],
+            "seconds": round(statistics.median(run["finder_rounds"][n]["seconds"] for run in runs), 4),
+            "tokens": r["tokens"],
+        }
+        for n, r in enumerate(last)
+    ]
+
+
 def _token_summary(values: list[int]) -> dict:
     return {"min": min(values), "mean": round(statistics.mean(values), 1), "max": max(values)}
 
@@ -172,7 +187,8 @@ def bench_pipeline(
     direct. Segmentation is timed on the same book with BM25 (the Finder reads synthetic segments
     of the target size, which retrieval over a synthetic book would not produce). ``hops=2`` adds
     the second retrieval round and its Finder call (seeded by the paragraph each first-round
-    segment cites), whose time is part of the ``finder`` stage."""
+    segment cites), whose time is part of the ``finder`` stage and, with its tokens, on its own in
+    ``finder_rounds``."""
     import torch
 
     if shape not in BENCH_SHAPES or model_shape not in MODEL_SHAPES or agents not in ("separate", "shared"):
@@ -232,8 +248,12 @@ def bench_pipeline(
             stages = {name: timings[name] for name in ("finder", "pack", "interpret", "calibrate")}
             pipeline_run = {"segment": segment_s, **stages, "total": segment_s + timings["total"]}
             direct_run = {name: direct_result.trace["timings"][name] for name in ("truncate", "interpret", "total")}
+            rounds = [
+                {key: r[key] for key in ("round", "segments", "seconds", "tokens")}
+                for r in result.trace["finder"]["rounds"]
+            ]
             if number >= warmup:
-                runs.append({"pipeline": pipeline_run, "direct": direct_run})
+                runs.append({"pipeline": pipeline_run, "direct": direct_run, "finder_rounds": rounds})
         peak_bytes = torch.cuda.max_memory_allocated() if on_gpu else None
     finally:
         finder_inner.close()
@@ -282,6 +302,7 @@ def bench_pipeline(
         "warmup": warmup,
         "pipeline_s": pipeline_s,
         "direct_s": direct_s,
+        "finder_rounds": _finder_rounds(runs),
         "ratio": round(pipeline_s["total"] / direct_s["total"], 3),
         "ratio_model_only": round(model_s / direct_s["interpret"], 3),
         "memory_gib": None

@@ -284,7 +284,9 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
         choices=(1, 2),
         default=None,
         help="2: the paragraphs the Finder cites seed a second retrieval round over the rest of the book and one "
-        "more batched Finder call (off by default: docs/retrieval.md has its recall and cost)",
+        "more batched Finder call (off by default; needs the Finder: not with --no-finder). docs/retrieval.md has "
+        "what it adds with a perfect Finder; 'clueweaver bench pipeline --hops 2' measures its seconds and tokens, "
+        "and the trace reports them per round (finder.rounds)",
     )
     add_encoder_argument(parser)
 

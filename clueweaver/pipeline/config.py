@@ -59,6 +59,11 @@ class PipelineConfig:
         object.__setattr__(self, "always_calibrate", tuple(self.always_calibrate))
         if self.hops not in (1, 2):
             raise ValueError(f"hops must be 1 or 2 (a second retrieval round), got {self.hops}")
+        if self.hops == 2 and not self.use_finder:
+            raise ValueError(
+                "hops: 2 (--hops 2) needs the Finder, whose citations seed the second round, but use_finder is false "
+                "(--no-finder): drop one of the two settings"
+            )
         if self.context_tokens is not None and self.context_tokens < 1:
             raise ValueError(f"context_tokens must be a positive number of tokens, got {self.context_tokens}")
 

@@ -14,6 +14,7 @@ answer, and retrieval's best guess beats an empty packet).
 from __future__ import annotations
 
 import dataclasses
+import time
 
 from clueweaver.backends.base import GenerationBackend
 from clueweaver.narrative import Narrative, NarrativeError
@@ -202,7 +203,9 @@ class ClueWeaver:
         if not self.config.use_finder:
             return FinderStep.skipped(segments)
         with stages.stage("finder") as info:
-            step = FinderStep.read(self.find(narrative, question, segments))
+            started = time.perf_counter()
+            verdicts = self.find(narrative, question, segments)
+            step = FinderStep.read(verdicts, time.perf_counter() - started)
             if self.config.hops == 2:
                 step = self._second_round(narrative, question, step, index or self._index(narrative), last)
             info.update(segments=len(step.verdicts), kept=len(step.kept), calls=step.calls)
@@ -216,11 +219,13 @@ class ClueWeaver:
         the trace's warnings) when the first round cited nothing to seed it."""
         if step.fallback or not step.cited_ids:
             return step.noting("second round: not run, the Finder cited no paragraph to seed it")
+        started = time.perf_counter()
         ranking = index.rank_second_hop(question, step.cited_ids, max_paragraph=last)
         segments = second_round_segments(narrative, ranking, step.read_ids(), self.config.preset)
         if not segments:
             return step.noting("second round: not run, no unread paragraph matched the cited evidence")
-        return step.plus_round(self.find(narrative, question, segments, round=2))
+        verdicts = self.find(narrative, question, segments, round=2)
+        return step.plus_round(verdicts, time.perf_counter() - started)
 
     def _pack(self, narrative: Narrative, step: FinderStep, stages: Stages, last: int) -> Packet:
         """The kept segments packed in narrative order, the paragraphs the Finder cited first."""

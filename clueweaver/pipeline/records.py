@@ -5,6 +5,7 @@ say what could not be read."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from clueweaver.backends.base import Generation
@@ -100,6 +101,7 @@ class FinderStep:
     kept: tuple[Segment, ...]
     fallback: str | None = None
     warnings: tuple[str, ...] = ()
+    seconds: tuple[float, ...] = ()  # per round: its Finder call (round 2: with its retrieval)
 
     @classmethod
     def skipped(cls, segments: list[Segment]) -> FinderStep:
@@ -107,8 +109,9 @@ class FinderStep:
         return cls(False, tuple(FinderVerdict(s, NOT_RUN, None, True) for s in segments), tuple(segments))
 
     @classmethod
-    def read(cls, verdicts: list[FinderVerdict]) -> FinderStep:
-        """The kept segments of the Finder's verdicts, and the warnings about the ones it could not read."""
+    def read(cls, verdicts: list[FinderVerdict], seconds: float = 0.0) -> FinderStep:
+        """The kept segments of the Finder's verdicts, and the warnings about the ones it could not
+        read; ``seconds``: how long the round took."""
         warnings = _unread_warnings(verdicts)
         kept = [v.segment for v in verdicts if v.kept]
         fallback = None
@@ -116,17 +119,19 @@ class FinderStep:
             fallback = "the Finder kept no segment: packed the retrieved segments (as without a Finder)"
             warnings.append(f"finder: {fallback}")
             kept = [v.segment for v in verdicts]
-        return cls(True, tuple(verdicts), tuple(kept), fallback, tuple(warnings))
+        return cls(True, tuple(verdicts), tuple(kept), fallback, tuple(warnings), (seconds,))
 
-    def plus_round(self, verdicts: list[FinderVerdict]) -> FinderStep:
+    def plus_round(self, verdicts: list[FinderVerdict], seconds: float = 0.0) -> FinderStep:
         """This step with a second round's verdicts: their kept segments are packed too (none of
         them is a fallback: the first round's packet stands when the second keeps nothing)."""
         kept = self.kept + tuple(v.segment for v in verdicts if v.kept)
         warnings = self.warnings + tuple(_unread_warnings(verdicts))
-        return FinderStep(True, self.verdicts + tuple(verdicts), kept, self.fallback, warnings)
+        return FinderStep(
+            True, self.verdicts + tuple(verdicts), kept, self.fallback, warnings, (*self.seconds, seconds)
+        )
 
     def noting(self, warning: str) -> FinderStep:
-        return FinderStep(self.ran, self.verdicts, self.kept, self.fallback, (*self.warnings, warning))
+        return dataclasses.replace(self, warnings=(*self.warnings, warning))
 
     @property
     def calls(self) -> int:
@@ -143,24 +148,22 @@ class FinderStep:
         return {i for v in self.verdicts for i in v.segment.paragraph_ids}
 
     def rounds(self) -> list[dict]:
-        """Per round: segments read, kept, and the paragraphs cited."""
+        """Per round: segments read, kept, the paragraphs cited, and its own cost: seconds (its
+        Finder call; round 2's with the retrieval it ran) and Finder tokens."""
         return [
             {
                 "round": r,
                 "segments": sum(v.round == r for v in self.verdicts),
                 "kept": sum(v.kept and v.round == r for v in self.verdicts),
                 "cited_ids": sorted({i for v in self.verdicts if v.kept and v.round == r for i in v.cited_ids}),
+                "seconds": round(self.seconds[r - 1], 6) if r <= len(self.seconds) else None,
+                "tokens": _token_counts([v for v in self.verdicts if v.round == r]),
             }
             for r in sorted({v.round for v in self.verdicts})
         ]
 
     def tokens(self) -> dict:
-        generations = [v.generation for v in self.verdicts if v.generation]
-        return {
-            "calls": self.calls,
-            "prompt": sum(g["prompt_tokens"] for g in generations),
-            "completion": sum(g["completion_tokens"] for g in generations),
-        }
+        return {"calls": self.calls, **_token_counts(self.verdicts)}
 
     def to_dict(self) -> dict:
         verdicts = self.verdicts
@@ -176,6 +179,14 @@ class FinderStep:
             "cited_ids": self.cited_ids,
             "fallback": self.fallback,
         }
+
+
+def _token_counts(verdicts) -> dict:
+    generations = [v.generation for v in verdicts if v.generation]
+    return {
+        "prompt": sum(g["prompt_tokens"] for g in generations),
+        "completion": sum(g["completion_tokens"] for g in generations),
+    }
 
 
 @dataclass(frozen=True)

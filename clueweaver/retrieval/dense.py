@@ -8,12 +8,16 @@ its vectors in the disk cache.
 from __future__ import annotations
 
 import importlib.util
+import logging
+import shutil
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, Sequence
 
 import numpy as np
 from tqdm.auto import tqdm
+
+log = logging.getLogger(__name__)
 
 
 class DenseEncoder(Protocol):
@@ -164,13 +168,43 @@ def gpu_available() -> bool:
     return torch.cuda.is_available()
 
 
+def _has_module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def cuda_present() -> bool:
+    """An NVIDIA driver is loaded and torch sees a CUDA device (torch is imported only where the
+    driver is there, so a machine without one pays nothing for the check)."""
+    if not Path("/proc/driver/nvidia/version").exists() and shutil.which("nvidia-smi") is None:
+        return False
+    if not _has_module("torch"):
+        return False
+    import torch
+
+    return torch.cuda.is_available()
+
+
+MISSING_FLAGEMBEDDING = (
+    "a CUDA GPU is present but FlagEmbedding is not installed, so the default encoder (BGE-M3) is off and "
+    "retrieval uses BM25 alone; install it with: pip install 'clueweaver[embed]'"
+)
+_warned_missing_flagembedding = False
+
+
 def auto_encoder(device: str | None = None) -> DenseEncoder | None:
     """The default dense encoder: BGE-M3 where a GPU and FlagEmbedding are there, else none (BM25
     with feedback). On the tuning set the offline MiniLM added no recall to the fused ranking at any
     weight (docs/retrieval.md) while costing about a minute per novel on two CPU cores, so a CPU
-    reads with BM25 alone unless ``minilm`` (or another encoder) is asked for by name."""
-    if (device is None or device.startswith("cuda")) and gpu_available():
+    reads with BM25 alone unless ``minilm`` (or another encoder) is asked for by name. A GPU without
+    FlagEmbedding also reads with BM25 alone, and says so once per process (a logged warning)."""
+    global _warned_missing_flagembedding
+    if device is not None and not device.startswith("cuda"):
+        return None
+    if gpu_available():
         return BGEM3Encoder("BAAI/bge-m3", devices=device)
+    if not _warned_missing_flagembedding and not _has_module("FlagEmbedding") and cuda_present():
+        _warned_missing_flagembedding = True
+        log.warning(MISSING_FLAGEMBEDDING)
     return None
 
 

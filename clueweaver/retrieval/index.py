@@ -28,6 +28,7 @@ from clueweaver.retrieval.lexical import BM25Index, TermMatrix, tokenize
 from clueweaver.retrieval.ranking import (
     RankingConfig,
     aspect_queries,
+    dense_weight_for,
     joined_query,
     lexical_queries,
     names_in,
@@ -128,7 +129,8 @@ class RetrievalIndex:
             signals.append((self._smooth(self.bm25_scores(expansion)[:limit]), config.feedback_weight, True))
         dense = self.dense_scores(queries)
         if dense:
-            signals.append((self._smooth(sum(d[:limit] for d in dense) / len(dense)), config.dense_weight, False))
+            weight = config.dense_weight if config.dense_weight is not None else dense_weight_for(self.encoder.name)
+            signals.append((self._smooth(sum(d[:limit] for d in dense) / len(dense)), weight, False))
         return signals
 
     def _fuse(self, signals: list[tuple[np.ndarray, float, bool]]) -> list[tuple[int, float]]:

@@ -21,6 +21,17 @@ import numpy as np
 
 from clueweaver.protocol.question import Question
 
+# The dense ranking's weight in the fusion per encoder (keyed by the encoder's cache name, or its
+# family before ":"), used where RankingConfig.dense_weight is left unset; an encoder not listed
+# gets DEFAULT_DENSE_WEIGHT. docs/retrieval.md has the sweeps.
+DEFAULT_DENSE_WEIGHT = 0.3
+DENSE_WEIGHTS = {
+    # unmeasured: BGE-M3 cannot be loaded offline here and no GPU was lent; the earlier default kept
+    "bge-m3": 0.3,
+    # MiniLM: chosen on the tuning set (87 checks, detectiveqa, BM25 alone 53 all gold): weights
+    # 0.15 / 0.3 / 0.5 / 1.0 gave 53 / 48 / 52 / 43; frozen reported only (docs/retrieval.md)
+    "st:all-MiniLM-L6-v2": 0.15,
+}
 QUERY_MODES = ("joined", "per_option")
 FUSIONS = ("rrf", "weighted")
 # Words that start a clause of a claim: a claim's parts ("X did A, and later B because C") are
@@ -47,7 +58,8 @@ class RankingConfig:
     - ``feedback_docs`` / ``feedback_terms`` / ``feedback_weight``: pseudo-relevance feedback, the
       most distinctive words of the best lexical hits as a second query (the place or person the
       first hop names).
-    - ``dense_weight``: the dense ranking's weight in the fusion (used when the index has vectors).
+    - ``dense_weight``: the dense ranking's weight in the fusion (used when the index has vectors);
+      unset (None): the encoder's own default, ``dense_weight_for`` (``DENSE_WEIGHTS``).
     - ``aspect_weight``: weight shared by sub-queries (each option alone; each clause of a claim).
     - ``option_reserve``: for a multiple-choice question, the best ``option_reserve`` paragraphs of
       each option's own ranking go first, so every option's evidence reaches the Finder.
@@ -63,7 +75,7 @@ class RankingConfig:
     feedback_docs: int = 10
     feedback_terms: int = 15
     feedback_weight: float = 0.6
-    dense_weight: float = 0.3
+    dense_weight: float | None = None
     aspect_weight: float = 0.0
     option_reserve: int = 0
     entity_hop_weight: float = 0.0
@@ -77,6 +89,15 @@ class RankingConfig:
             raise ValueError(f"unknown query mode {self.query!r}; use 'joined' or 'per_option'")
         if self.smoothing_width < 0 or self.option_reserve < 0:
             raise ValueError("smoothing_width and option_reserve cannot be negative")
+
+
+def dense_weight_for(encoder_name: str) -> float:
+    """The default dense weight of an encoder by its cache name (``bge-m3:bge-m3``,
+    ``st:all-MiniLM-L6-v2``): its own entry of ``DENSE_WEIGHTS``, else its family's (the part before
+    the first ":"), else ``DEFAULT_DENSE_WEIGHT``."""
+    if encoder_name in DENSE_WEIGHTS:
+        return DENSE_WEIGHTS[encoder_name]
+    return DENSE_WEIGHTS.get(encoder_name.partition(":")[0], DEFAULT_DENSE_WEIGHT)
 
 
 def smooth(scores: np.ndarray, share: float, width: int = 1, decay: float = 1.0) -> np.ndarray:
