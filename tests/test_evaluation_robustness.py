@@ -284,3 +284,21 @@ def test_a_chrono_run_without_an_index_stops_before_any_model_or_run_file(tmp_pa
     with pytest.raises(SegmentSourceError, match="no ChronoRAG index of 'The Lantern at Gull Point'.*chrono build"):
         run_evaluation(config, reader_factory=no_models, progress=False)
     assert not (tmp_path / "run").exists()
+
+
+def test_auto_is_recorded_as_the_encoder_it_picks_so_a_gpu_never_resumes_a_cpu_run(tmp_path, monkeypatch):
+    from clueweaver.evaluation.records import EvalError
+    from clueweaver.retrieval import dense
+
+    bench = write_benchmark(tmp_path, CLAIMS[:1])
+    output = tmp_path / "run"
+    monkeypatch.setattr(dense, "gpu_available", lambda: False)
+    on_cpu = EvalConfig("jsonl", "rag-bm25", path=str(bench), encoder="auto", output=str(output))
+    assert on_cpu.encoder == "none"
+    run_evaluation(on_cpu, _rag_reader("<reason>See [14].</reason><answer>TRUE</answer>"), progress=False)
+    assert json.loads((output / RUN_FILE).read_text())["config"]["encoder"] == "none"
+    monkeypatch.setattr(dense, "gpu_available", lambda: True)
+    on_gpu = EvalConfig("jsonl", "rag-bm25", path=str(bench), encoder="auto", output=str(output))
+    assert on_gpu.encoder == "bge-m3"
+    with pytest.raises(EvalError, match="encoder: 'none' there, 'bge-m3' now"):
+        run_evaluation(on_gpu, _rag_reader("<answer>TRUE</answer>"), progress=False)

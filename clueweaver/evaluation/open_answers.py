@@ -43,6 +43,10 @@ METRIC_NAMES = {
     "gold_citation_recall": "gold citation recall",
 }
 JUDGE_CACHE_FILE = "judge_cache.jsonl"
+NO_ENCODER = (
+    "no dense encoder (--encoder none, or auto on a machine without a GPU: it picks BGE-M3 on a GPU only); "
+    "pass --encoder minilm to score on a CPU"
+)
 
 
 def is_open_record(record: dict) -> bool:
@@ -55,19 +59,14 @@ class OpenScorer:
 
     def __init__(self, encoder=None, judge: Callable | None = None, *, encoder_note: str = "") -> None:
         self.encoder, self.judge = encoder, judge
-        self.encoder_note = encoder_note or "no dense encoder (--encoder none)"
+        self.encoder_note = encoder_note or NO_ENCODER
 
     @classmethod
     def for_run(cls, encoder_spec, judge_settings: dict, run_folder: Path) -> "OpenScorer":
         judge_config = JudgeConfig.from_dict(judge_settings)
         judge = Judge(judge_config, run_folder / JUDGE_CACHE_FILE) if judge_config else None
         encoder = load_encoder(encoder_spec)
-        note = (
-            "no dense encoder (--encoder none)"
-            if encoder_spec in (None, "none")
-            else "no dense encoder: --encoder auto picks BGE-M3 on a GPU only; pass --encoder minilm to score on a CPU"
-        )
-        return cls(encoder, judge, encoder_note=note)
+        return cls(encoder, judge, encoder_note=NO_ENCODER)
 
     def scores(self, question: str, prediction: str | None, references, cited_ids, gold) -> tuple[dict, dict]:
         """(scores, not_scored reasons) of one answer; no answer scores 0 without asking the judge."""

@@ -45,6 +45,7 @@ from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.evaluation.systems import SYSTEMS, build_reader
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, PipelineConfig
 from clueweaver.pipeline.sources import check_source_ready
+from clueweaver.retrieval.dense import resolve_auto
 
 # The paper's per-benchmark presets; other sets use the general "broader" one.
 DEFAULT_PRESETS = {
@@ -144,6 +145,9 @@ class EvalConfig:
             )
         if self.path is not None:
             self.path = str(Path(self.path).resolve())
+        # "auto" is recorded as what it picks here: a run folder made with BM25 alone on a CPU is
+        # not resumed with BGE-M3 on a GPU (their records would mix two rankings)
+        self.encoder = resolve_auto(self.encoder, self.device)
         self.item_ids = tuple(self.item_ids)
 
     def pipeline_config(self):

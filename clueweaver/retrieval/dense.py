@@ -191,6 +191,15 @@ MISSING_FLAGEMBEDDING = (
 _warned_missing_flagembedding = False
 
 
+def resolve_auto(spec, device: str | None = None):
+    """``spec`` with ``"auto"`` replaced by what it picks on this machine (``"bge-m3"`` or
+    ``"none"``), without loading a model, so that a record says which encoder it was read with."""
+    if spec != "auto":
+        return spec
+    on_gpu = (device is None or device.startswith("cuda")) and gpu_available()
+    return "bge-m3" if on_gpu else "none"
+
+
 def auto_encoder(device: str | None = None) -> DenseEncoder | None:
     """The default dense encoder: BGE-M3 where a GPU and FlagEmbedding are there, else none (BM25
     with feedback). On the tuning set the offline MiniLM added no recall to the fused ranking at any
@@ -198,10 +207,10 @@ def auto_encoder(device: str | None = None) -> DenseEncoder | None:
     reads with BM25 alone unless ``minilm`` (or another encoder) is asked for by name. A GPU without
     FlagEmbedding also reads with BM25 alone, and says so once per process (a logged warning)."""
     global _warned_missing_flagembedding
+    if resolve_auto("auto", device) == "bge-m3":
+        return BGEM3Encoder("BAAI/bge-m3", devices=device)
     if device is not None and not device.startswith("cuda"):
         return None
-    if gpu_available():
-        return BGEM3Encoder("BAAI/bge-m3", devices=device)
     if not _warned_missing_flagembedding and not _has_module("FlagEmbedding") and cuda_present():
         _warned_missing_flagembedding = True
         log.warning(MISSING_FLAGEMBEDDING)
