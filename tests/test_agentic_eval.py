@@ -1,6 +1,7 @@
-"""Several systems side by side, as a researcher runs them: ``clueweaver eval`` for clueweaver,
-rag-bm25 and the four agentic baselines against one stand-in OpenAI-compatible server on
-127.0.0.1 (one scripted model for every prompt), then ``clueweaver eval-report`` over the six run
+"""Every system side by side, as a researcher runs them: ``clueweaver eval`` for clueweaver,
+direct, rag-bm25, chronorag and the four agentic baselines against one stand-in OpenAI-compatible
+server on 127.0.0.1 (one scripted model for every prompt, tokens counted with the real Qwen3
+tokenizer where a system cuts text to a budget), then ``clueweaver eval-report`` over the eight run
 folders: one comparison table, every number recomputable from the records."""
 
 from __future__ import annotations
@@ -13,13 +14,17 @@ import pytest
 from clueweaver.cli import main
 from clueweaver.evaluation.records import TRACES_FILE, read_predictions
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
+from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SYSTEM
 from clueweaver.protocol.prompts import TEMPLATES
+from clueweaver.testing import qwen3_tokenizer_dir
 from tests.openai_standin import OpenAIStandIn
 from tests.test_agentic import FAMILIES, family
+from tests.test_chrono import chrono_model
 from tests.test_evaluation_runner import ITEMS, SCRIPT, recompute, write_benchmark
 
-SYSTEMS = ("clueweaver", "rag-bm25", "react", "ircot", "self-ask", "chain-of-agents")
-AGENTIC = SYSTEMS[2:]
+SYSTEMS = ("clueweaver", "direct", "rag-bm25", "chronorag", "react", "ircot", "self-ask", "chain-of-agents")
+AGENTIC = SYSTEMS[4:]
+COUNTING = ("direct", "chronorag")  # systems that cut text to a token budget: they need the tokenizer
 _CASE = re.compile(r"^(?:Question|Claim): (.*)$", re.MULTILINE)
 
 
@@ -29,6 +34,8 @@ def scripted_model(messages, model=None) -> str:
     test_evaluation_runner (right, wrong, an invalid citation, no tags, an illegal answer); agents
     take one step of their own before it."""
     system, user = messages[0]["content"], messages[-1]["content"]
+    if system in (SUMMARY_SYSTEM, EXTRACTION_SYSTEM):  # ChronoRAG's index of the book
+        return chrono_model(messages)
     reply = SCRIPT.get(_CASE.search(messages[1]["content"]).group(1))  # none for an intermediate question
     if system.startswith(TEMPLATES["finder", "mcq"].system.split("{")[0][:40]):
         return "<reason>A clue [2].</reason><answer>YES</answer>"
@@ -56,6 +63,8 @@ def scripted_model(messages, model=None) -> str:
 def _eval(bench, server, system: str, output) -> int:
     agent_limits = ["--agent-steps", "3"] if system in ("react", "ircot", "self-ask") else []
     agent_limits += ["--agent-chunk-chars", "400", "--save-traces"] if system == "chain-of-agents" else []
+    agent_limits += ["--tokenizer", str(qwen3_tokenizer_dir())] if system in COUNTING else []
+    agent_limits += ["--chrono-retrieval", "bm25", "--chrono-chunk-tokens", "60"] if system == "chronorag" else []
     return main(
         ["eval", "--benchmark", "jsonl", "--path", str(bench), "--encoder", "none", "--system", system,
          "--backend", "openai", "--base-url", server.base_url, "--model", "scripted", "--output", str(output),
@@ -63,7 +72,8 @@ def _eval(bench, server, system: str, output) -> int:
     )  # fmt: skip
 
 
-def test_six_systems_in_one_comparison_table(tmp_path, capsys):
+def test_every_system_in_one_comparison_table(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CLUEWEAVER_CACHE", str(tmp_path / "cache"))  # ChronoRAG's index of the book
     bench = write_benchmark(tmp_path)
     with OpenAIStandIn() as server:
         server.reader = scripted_model
@@ -98,6 +108,8 @@ def test_six_systems_in_one_comparison_table(tmp_path, capsys):
         assert by_item["q1"]["prediction"] == "B" and by_item["q1"]["correct"]
         assert by_item["q3"]["prediction"] is None and not by_item["q3"]["answer_legal"]  # answer "E"
         assert by_item["c1f"]["prediction"] is None and not by_item["c1f"]["format_valid"]  # no tags
+    chrono = [r["details"]["chrono"] for r in runs["chronorag"] if r["skipped"] is None]
+    assert all(c["failed_groups"] == 0 for c in chrono) and any(c["passages"] for c in chrono)  # a whole index read
     for system in AGENTIC:
         endings = {r["item_id"]: r["details"]["agent"]["ending"] for r in runs[system] if r["skipped"] is None}
         limit_ending = "answered" if system == "chain-of-agents" else "step_limit"
@@ -107,7 +119,7 @@ def test_six_systems_in_one_comparison_table(tmp_path, capsys):
         calls = record["details"]["agent"]["calls"]
         assert record["details"]["tokens"]["prompt"] == sum(c["prompt_tokens"] for c in calls) > 0
         assert record["details"]["agent"]["limits"]["max_steps"] == (64 if system == "chain-of-agents" else 3)
-    assert len(server.requests) > 6 * len(ITEMS)
+    assert len(server.requests) > len(SYSTEMS) * len(ITEMS)
     # with --save-traces, the trace holds every call's output: the transcript of the reading
     traces = [json.loads(line) for line in (tmp_path / "chain-of-agents" / TRACES_FILE).read_text().splitlines()]
     trace = next(t["trace"] for t in traces if t["item_id"] == "q1")
