@@ -21,11 +21,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import warnings
 from pathlib import Path
 
 from clueweaver.chrono.chunks import Chunk
 from clueweaver.chrono.config import ChronoConfig, ChronoError
+from clueweaver.evaluation.records import complete_lines
 from clueweaver.narrative import Narrative
 from clueweaver.protocol.chrono_prompts import PROMPT_HASH
 from clueweaver.retrieval import atomic_write, default_cache_dir
@@ -119,14 +119,8 @@ class IndexFolder:
         path = self.path / GROUPS
         if not path.exists():
             return {}
-        data = path.read_bytes()
-        *lines, tail = data.split(b"\n")
-        if tail:
-            warnings.warn(f"{path}: dropped an incomplete last line (a build stopped while writing it)")
-            with open(path, "r+b") as f:
-                f.truncate(len(data) - len(tail))
         records = {}
-        for number, line in enumerate(lines, start=1):
+        for number, line in enumerate(complete_lines(path), start=1):
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:
