@@ -4,7 +4,7 @@ Importing the package stays light: torch, transformers, vLLM and the other heavy
 imported by the modules that use them.
 """
 
-from clueweaver.narrative import Chapter, Narrative, NarrativeError, Paragraph, load_narrative
+from clueweaver.books.narrative import Chapter, Narrative, NarrativeError, Paragraph, load_narrative
 from clueweaver.protocol.question import Question, QuestionError
 
 __version__ = "0.1.0"

@@ -1,4 +1,4 @@
-"""The ClueWeaver local server: a thin HTTP shell over ``clueweaver.reading_room``.
+"""The ClueWeaver local server: a thin HTTP shell over ``clueweaver.serving.reading_room``.
 
 Routes (JSON unless said otherwise; every error is ``{"error": code, "detail": message}`` with a
 4xx status and a message a person can act on):
@@ -42,8 +42,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from clueweaver import __version__
-from clueweaver.reading_room import ReadingRoom
-from clueweaver.serve_config import ServeConfig
+from clueweaver.serving.config import ServeConfig
+from clueweaver.serving.reading_room import ReadingRoom
 from serve.errors import add_error_handlers
 from serve.guard import Guard, UnsafeBind, check_bind, is_loopback
 from serve.routers import books, questions, status

@@ -8,8 +8,8 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from clueweaver.reading_room import ReadingRoom
-from clueweaver.serve_config import ServeConfig
+from clueweaver.serving.config import ServeConfig
+from clueweaver.serving.reading_room import ReadingRoom
 
 
 async def reading_room(request: Request) -> ReadingRoom:

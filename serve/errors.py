@@ -11,10 +11,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from clueweaver.errors import ClueWeaverError
-from clueweaver.library import BookNotFound, BookNotReady, QuestionNotFound, UnsupportedFormat, UploadTooLarge
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.question import QuestionError
-from clueweaver.reading_room import TooBusy
+from clueweaver.serving.library import BookNotFound, BookNotReady, QuestionNotFound, UnsupportedFormat, UploadTooLarge
+from clueweaver.serving.reading_room import TooBusy
 from serve.models import ApiErrorBody
 
 log = logging.getLogger("clueweaver.serve")

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from fastapi.responses import JSONResponse
 
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 from serve.errors import BodyTooLarge, error_response
 
 log = logging.getLogger("clueweaver.serve")

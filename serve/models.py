@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from clueweaver.reading_room import AskRequest
+from clueweaver.serving.reading_room import AskRequest
 
 # -- requests ------------------------------------------------------------------------------------
 
@@ -61,7 +61,7 @@ class ApiErrorBody(Body):
 
 
 class PresetSettings(Body):
-    """A reading preset's settings (``clueweaver.segment.Preset``)."""
+    """A reading preset's settings (``clueweaver.segments.segmenter.Preset``)."""
 
     max_selected: int = Field(..., description="segments the Finder may keep (N_E)")
     retrieval_paragraphs: int = Field(..., description="paragraphs retrieved per question (P_r)")
@@ -102,7 +102,7 @@ class Health(Body):
 
 
 class Book(Body):
-    """A book of the library (``clueweaver.library.BookRecord``)."""
+    """A book of the library (``clueweaver.serving.library.BookRecord``)."""
 
     book_id: str = Field(..., description="the first 16 hex digits of content_hash")
     content_hash: str = Field(..., description="SHA-256 of the canonical text")

@@ -29,6 +29,6 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
 @pytest.fixture(scope="session")
 def tiny_qwen3_path(tmp_path_factory) -> Path:
     """A tiny random Qwen3 checkpoint folder with the real Qwen3 tokenizer, built once per session."""
-    from clueweaver.testing import build_tiny_qwen3
+    from clueweaver.backends.stand_ins import build_tiny_qwen3
 
     return build_tiny_qwen3(tmp_path_factory.getbasetemp() / "tiny-qwen3")

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from clueweaver.backends.scripted import ScriptedBackend
-from clueweaver.narrative import from_text
+from clueweaver.books.narrative import from_text
 from clueweaver.nwm.records import record_from_dict
 
 FIXTURE = Path(__file__).parent / "fixtures" / "nwm_scandal_in_bohemia.jsonl"

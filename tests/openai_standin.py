@@ -8,8 +8,8 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from clueweaver.backends.stand_ins import ScriptedReader
 from clueweaver.evaluation.judge import JUDGE_SYSTEM
-from clueweaver.testing import ScriptedReader
 
 
 class OpenAIStandIn:

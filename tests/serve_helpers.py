@@ -11,11 +11,11 @@ from pathlib import Path
 
 import httpx
 
-from clueweaver.agents import Agents
-from clueweaver.config import config_from_dict
-from clueweaver.reading_room import ReadingRoom
-from clueweaver.serve_config import ServeConfig
-from clueweaver.testing import scripted_reader_backend
+from clueweaver.backends.stand_ins import scripted_reader_backend
+from clueweaver.core.config import config_from_dict
+from clueweaver.pipeline.models import Agents
+from clueweaver.serving.config import ServeConfig
+from clueweaver.serving.reading_room import ReadingRoom
 
 DEMO_BOOK = Path(__file__).resolve().parents[1] / "clueweaver" / "data" / "demo_mystery.md"
 

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from clueweaver.agentic import AgentError, AgentModel, AgentReader, agent_limits
-from clueweaver.agentic.chain import chunk_spans
 from clueweaver.backends import SamplingConfig
 from clueweaver.backends.scripted import ScriptedBackend
+from clueweaver.books.narrative import from_paragraphs
 from clueweaver.evaluation.records import read_predictions
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
-from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol import agentic_prompts as prompts
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
+from clueweaver.systems.agentic import AgentError, AgentModel, AgentReader, agent_limits
+from clueweaver.systems.agentic.chain import chunk_spans
 from tests.test_evaluation_runner import ITEMS, PARAGRAPHS, write_benchmark
 
 BOOK = from_paragraphs(PARAGRAPHS, title="The Lantern at Gull Point")

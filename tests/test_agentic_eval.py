@@ -11,12 +11,12 @@ import re
 
 import pytest
 
+from clueweaver.backends.stand_ins import qwen3_tokenizer_dir
 from clueweaver.cli import main
 from clueweaver.evaluation.records import TRACES_FILE, read_predictions
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
 from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SYSTEM
 from clueweaver.protocol.prompts import TEMPLATES
-from clueweaver.testing import qwen3_tokenizer_dir
 from tests.openai_standin import OpenAIStandIn
 from tests.test_agentic import FAMILIES, family
 from tests.test_chrono import chrono_model

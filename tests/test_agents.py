@@ -7,10 +7,10 @@ import importlib.util
 
 import pytest
 
-from clueweaver import agents as agents_module
-from clueweaver.agents import DEFAULT_MODEL, ModelUnavailable, load_agents, model_problem
 from clueweaver.backends import load_backend
 from clueweaver.backends.hf import OFFLINE_SMOKE_MODEL
+from clueweaver.pipeline import models as agents_module
+from clueweaver.pipeline.models import DEFAULT_MODEL, ModelUnavailable, load_agents, model_problem
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from clueweaver.backends.prompting import (
     resolve_chat_format,
     saved_beside_gguf,
 )
-from clueweaver.testing import qwen3_tokenizer
+from clueweaver.backends.stand_ins import qwen3_tokenizer
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Who hid the key?"}]
 

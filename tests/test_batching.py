@@ -9,8 +9,8 @@ import time
 import pytest
 
 from clueweaver.backends import BackendError, SamplingConfig
+from clueweaver.backends.batching import GenerationEngine, engine_tag
 from clueweaver.backends.scripted import ScriptedBackend
-from clueweaver.batching import GenerationEngine, engine_tag
 
 
 class SlowEcho(ScriptedBackend):

@@ -19,8 +19,8 @@ from clueweaver.benchmarks import (
     load_benchmark,
     shared_data_dir,
 )
+from clueweaver.books.narrative import normalize_text
 from clueweaver.cli import main
-from clueweaver.narrative import normalize_text
 from clueweaver.protocol.question import Question
 from tests.conftest import shared_path
 

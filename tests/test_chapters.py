@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from clueweaver.chapters import Heading, labels, number_value, units_from_titles
+from clueweaver.books.chapters import Heading, labels, number_value, units_from_titles
+from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text
 from clueweaver.cli import main
-from clueweaver.narrative import NarrativeError, from_paragraphs, from_text
 from tests.conftest import shared_path
 from tests.nwm_helpers import FIXTURE, HOLMES
 

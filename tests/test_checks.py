@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from conftest import REPO_ROOT, shared_path
 
-from clueweaver.checks import (
+from clueweaver.benchmarks.checks import (
     CHECKS_FILE,
     FROZEN_FILE,
     FROZEN_SHA256,
@@ -22,7 +22,7 @@ from clueweaver.checks import (
     MultiHopCheck,
     load_multihop_checks,
 )
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
 
 # ---------------------------------------------------------------- fixture books and checks
 

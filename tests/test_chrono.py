@@ -13,6 +13,8 @@ import pytest
 
 from clueweaver.backends import load_backend
 from clueweaver.backends.scripted import ScriptedBackend
+from clueweaver.benchmarks.demo import load_demo
+from clueweaver.books.narrative import from_paragraphs
 from clueweaver.chrono.assembly import assemble, passages, render
 from clueweaver.chrono.build import ChronoBuilder
 from clueweaver.chrono.chunks import Chunk, chunk_groups, chunk_narrative
@@ -20,8 +22,6 @@ from clueweaver.chrono.config import ChronoConfig, ChronoError
 from clueweaver.chrono.graph import ChronoGraph, Relation, dense_encoder
 from clueweaver.chrono.store import GROUPS
 from clueweaver.cli import main
-from clueweaver.demo import load_demo
-from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SCHEMA, SUMMARY_SYSTEM
 from tests.conftest import shared_path
 from tests.encoder_standins import word_vectors

@@ -11,18 +11,18 @@ from importlib.resources import files
 
 import pytest
 
-from clueweaver import agents as agents_module
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.chrono.chunks import chunk_groups, chunk_narrative
 from clueweaver.chrono.config import ChronoConfig
 from clueweaver.chrono.store import IndexFolder
 from clueweaver.cli import main
-from clueweaver.evaluation.readers import reader_output
 from clueweaver.evaluation.records import RUN_FILE, TRACES_FILE, read_predictions
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
-from clueweaver.pipeline.sources import SegmentSourceError
+from clueweaver.pipeline import models as agents_module
 from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SYSTEM
 from clueweaver.retrieval import load_encoder
+from clueweaver.sources.registry import SegmentSourceError
+from clueweaver.systems.base import reader_output
 from tests.encoder_standins import word_vectors
 from tests.test_chrono import DEMO, DEMO_QUESTIONS, SMALL, build, chrono_model, words
 from tests.test_evaluation_runner import ITEMS, PARAGRAPHS, SCRIPT, write_benchmark

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clueweaver.config import ConfigError, config_to_dict, load_config, parse_config
+from clueweaver.core.config import ConfigError, config_to_dict, load_config, parse_config
 from clueweaver.training_data import FinderDataConfig, InterpreterDataConfig, SourceConfig
 from tests.conftest import REPO_ROOT
 

@@ -17,7 +17,7 @@ from clueweaver.evaluation.diagnostics import (
     resolve_presets,
     retrieval_diagnostics,
 )
-from clueweaver.segment import PRESETS
+from clueweaver.segments.segmenter import PRESETS
 from tests.conftest import shared_path
 
 FIXTURES = Path(__file__).parent / "fixtures"

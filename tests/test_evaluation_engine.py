@@ -14,7 +14,6 @@ import pytest
 
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
-from clueweaver.evaluation.readers import RetrievalReader, interpreter_stage, reader_output
 from clueweaver.evaluation.records import PREDICTIONS_FILE, read_predictions
 from clueweaver.evaluation.report import summarize
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
@@ -22,6 +21,7 @@ from clueweaver.evaluation.systems import build_reader
 from clueweaver.pipeline import STAGES, ClueWeaver
 from clueweaver.protocol.calibration import needs_self_calibration
 from clueweaver.protocol.question import Question
+from clueweaver.systems.base import RetrievalReader, interpreter_stage, reader_output
 from tests.conftest import shared_path
 from tests.test_evaluation_runner import ITEMS, recompute, without_latency, write_benchmark
 

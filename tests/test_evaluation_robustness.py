@@ -12,11 +12,11 @@ import pytest
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
 from clueweaver.evaluation.metrics import wilson_interval
-from clueweaver.evaluation.readers import RetrievalReader, interpreter_stage
 from clueweaver.evaluation.records import RUN_FILE, TRACES_FILE, read_predictions
 from clueweaver.evaluation.report import error_bar, markdown, summarize
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
 from clueweaver.pipeline import ClueWeaver
+from clueweaver.systems.base import RetrievalReader, interpreter_stage
 from tests.test_backends_openai import ChatServer
 from tests.test_evaluation_runner import ITEMS, PARAGRAPHS, write_benchmark
 
@@ -40,7 +40,7 @@ def server():
 
 
 def test_direct_reader_runs_over_an_openai_server_with_a_local_tokenizer(server, tmp_path, capsys):
-    from clueweaver.testing import qwen3_tokenizer, qwen3_tokenizer_dir
+    from clueweaver.backends.stand_ins import qwen3_tokenizer, qwen3_tokenizer_dir
 
     try:
         tokenizer_dir = qwen3_tokenizer_dir()
@@ -197,9 +197,9 @@ def test_rag_records_carry_the_interpreter_warnings(tmp_path):
 
 
 def test_eval_and_ask_take_the_tiny_model(tiny_qwen3_path, tmp_path, capsys, monkeypatch):
-    from clueweaver import testing
+    from clueweaver.backends import stand_ins
 
-    monkeypatch.setattr(testing, "build_tiny_qwen3", lambda path: tiny_qwen3_path)
+    monkeypatch.setattr(stand_ins, "build_tiny_qwen3", lambda path: tiny_qwen3_path)
     bench = write_benchmark(tmp_path, CLAIMS[:2])
     output = tmp_path / "run"
     assert _eval(tmp_path, bench, "--system", "rag-bm25", "--model", "tiny", "--output", str(output)) == 0
@@ -242,7 +242,7 @@ def _nwm_config(bench, tmp_path, **pipeline) -> EvalConfig:
 
 def _fallback_reader(config):
     """What the clueweaver system records when the plain segments stood in for the world model."""
-    from clueweaver.evaluation.readers import ReaderOutput
+    from clueweaver.systems.base import ReaderOutput
 
     source = {"requested": "nwm", "used": "plain", "fallback": "no world model", "segments": ["plain"]}
     return lambda narrative, question, max_paragraph=None: ReaderOutput(
@@ -251,7 +251,7 @@ def _fallback_reader(config):
 
 
 def test_an_nwm_run_without_a_world_model_stops_before_any_model_or_run_file(tmp_path):
-    from clueweaver.pipeline.sources import SegmentSourceError
+    from clueweaver.sources.registry import SegmentSourceError
 
     bench = write_benchmark(tmp_path, CLAIMS)
 
@@ -272,7 +272,7 @@ def test_an_nwm_run_without_a_world_model_stops_before_any_model_or_run_file(tmp
 
 
 def test_a_chrono_run_without_an_index_stops_before_any_model_or_run_file(tmp_path):
-    from clueweaver.pipeline.sources import SegmentSourceError
+    from clueweaver.sources.registry import SegmentSourceError
 
     bench = write_benchmark(tmp_path, CLAIMS)
     config = EvalConfig("jsonl", "clueweaver", path=str(bench), encoder=None, output=str(tmp_path / "run"),

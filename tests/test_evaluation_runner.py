@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from clueweaver.books.narrative import from_paragraphs
 from clueweaver.cli import main
 from clueweaver.evaluation.metrics import wilson_interval
-from clueweaver.evaluation.readers import ReaderOutput, RetrievalReader, rank_paragraphs, retrieval_packet
 from clueweaver.evaluation.records import PREDICTIONS_FILE, RUN_FILE, PredictionLog, RecordError, read_predictions
 from clueweaver.evaluation.report import compare, load_runs, summarize
 from clueweaver.evaluation.runner import EvalConfig, EvalError, run_evaluation
-from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.parse import parse_interpreter
 from clueweaver.retrieval import get_index
-from clueweaver.segment import get_preset
+from clueweaver.segments.segmenter import get_preset
+from clueweaver.systems.base import ReaderOutput, RetrievalReader, rank_paragraphs, retrieval_packet
 
 PARAGRAPHS = [
     "The Lantern at Gull Point",

@@ -10,8 +10,8 @@ import shutil
 import pytest
 
 from clueweaver.cli import main as cli_main
-from clueweaver.export import ExportError, export_checkpoint, last_logged_rewards, model_card
-from clueweaver.hub import RECIPE_FILE, base_model_identity, push_folder
+from clueweaver.training.export import ExportError, export_checkpoint, last_logged_rewards, model_card
+from clueweaver.training.hub import RECIPE_FILE, base_model_identity, push_folder
 from tests.hub_standin import HubStandIn
 from tests.training_fixtures import build_tiny_model, finder_rows
 

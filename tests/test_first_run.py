@@ -14,11 +14,12 @@ import sys
 
 import pytest
 
-from clueweaver.agents import Agents
+from clueweaver.backends.stand_ins import scripted_reader_backend
+from clueweaver.benchmarks.demo import load_demo
 from clueweaver.cli import main
 from clueweaver.cli import reading as reading_cli
-from clueweaver.demo import REAL_MODEL_ROUTES, SMOKE_NOTE, load_demo
-from clueweaver.testing import scripted_reader_backend
+from clueweaver.cli.demo import REAL_MODEL_ROUTES, SMOKE_NOTE
+from clueweaver.pipeline.models import Agents
 from tests.conftest import REPO_ROOT
 
 BOOK, DEMO = load_demo()

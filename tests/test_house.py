@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import clueweaver
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("clueweaver", "serve")
@@ -173,7 +173,7 @@ def test_every_error_the_package_raises_on_purpose_is_a_clueweaver_error():
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == info.name and issubclass(cls, Exception) and not issubclass(cls, ClueWeaverError):
                 errors.append(f"{info.name}.{cls.__name__}")
-    assert not errors, f"derive these from clueweaver.errors.ClueWeaverError: {errors}"
+    assert not errors, f"derive these from clueweaver.core.errors.ClueWeaverError: {errors}"
     names = [cls.__name__ for cls in _all_error_classes()]
     assert len(names) == len(set(names)), (
         f"two error classes share a name: {sorted(n for n in names if names.count(n) > 1)}"

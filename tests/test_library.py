@@ -10,7 +10,9 @@ import zipfile
 import pytest
 from encoder_standins import GatedEncoder
 
-from clueweaver.library import (
+from clueweaver.books.narrative import NarrativeError, load_narrative
+from clueweaver.retrieval import book_cache_dir
+from clueweaver.serving.library import (
     BookNotFound,
     BookNotReady,
     Library,
@@ -18,8 +20,6 @@ from clueweaver.library import (
     UnsupportedFormat,
     UploadTooLarge,
 )
-from clueweaver.narrative import NarrativeError, load_narrative
-from clueweaver.retrieval import book_cache_dir
 
 BOOK = (
     "# Chapter 1: Arrival\n\nThe lantern hung by the door.\n\nMara lit it at dusk.\n\n# Chapter 2: Departure\n\nBy "

@@ -1,7 +1,7 @@
 """Narrative features the benchmark loaders rely on: texts without blank lines between
 paragraphs, single HTML documents, and the normalization used to find strings in paragraphs."""
 
-from clueweaver.narrative import from_html, from_text, normalize_text
+from clueweaver.books.narrative import from_html, from_text, normalize_text
 
 WRAPPED = """THE QUIET HARBOUR
 By A. N. Author

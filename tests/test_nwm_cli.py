@@ -194,7 +194,7 @@ def test_chapter_specs():
     assert parse_chapters("2-4,5", SMALL_BOOK, available, []) == [2, 3, 4, 5]
     assert parse_chapters(None, SMALL_BOOK, available, [3]) == [3]
     assert parse_chapters("all", SMALL_BOOK, [0, 1, 2], []) == [0, 1, 2]
-    from clueweaver.errors import UsageError
+    from clueweaver.core.errors import UsageError
 
     with pytest.raises(UsageError, match="--chapters 4-9: .*no chapter 9 \\(the book's chapters are 1-5"):
         parse_chapters("4-9", SMALL_BOOK, available, [])

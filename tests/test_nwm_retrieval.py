@@ -18,10 +18,10 @@ from clueweaver.nwm.records import record_from_dict
 from clueweaver.nwm.retrieval import _nodes, query, rank_texts, serialize_state
 from clueweaver.nwm.segments import nwm_spans
 from clueweaver.nwm.store import NarrativeStore, StoreError
-from clueweaver.pipeline.sources import SegmentSourceError, SourceRequest, candidate_segments
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
-from clueweaver.segment import get_preset, merge_spans, segment_narrative
+from clueweaver.segments.segmenter import get_preset, merge_spans, segment_narrative
+from clueweaver.sources.registry import SegmentSourceError, SourceRequest, candidate_segments
 
 
 def request(book, question, store_dir, **limits) -> SourceRequest:

@@ -162,7 +162,7 @@ def test_fixture_imports_exports_and_reads_as_of_each_chapter(tmp_path):
 def test_the_same_text_cut_into_other_chapters_rebinds_the_store(tmp_path):
     # a store built when chapters were counted differently (an older chapter detector) must not
     # keep records stamped with the old numbers: chapters that no longer match become stale
-    from clueweaver.narrative import Chapter, Narrative
+    from clueweaver.books.narrative import Chapter, Narrative
 
     pid = chapter_paragraph_ids(BOOK, 3)[1]
     record = record_json(

@@ -10,8 +10,8 @@ import json
 import numpy as np
 import pytest
 
-from clueweaver import agents as agents_module
 from clueweaver.backends import load_backend
+from clueweaver.backends.stand_ins import ScriptedReader
 from clueweaver.benchmarks import BenchmarkError, BenchmarkItem, load_benchmark
 from clueweaver.cli import main
 from clueweaver.evaluation.judge import JUDGE_SYSTEM, Judge, JudgeConfig, JudgeError, judge_messages, parse_verdict
@@ -24,10 +24,10 @@ from clueweaver.evaluation.open_metrics import (
     rouge_l,
 )
 from clueweaver.evaluation.records import RecordError, check_record, read_predictions
+from clueweaver.pipeline import models as agents_module
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import token_f1
-from clueweaver.testing import ScriptedReader
 from tests.conftest import shared_path
 from tests.openai_standin import OpenAIStandIn
 

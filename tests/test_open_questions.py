@@ -10,15 +10,15 @@ from importlib.resources import files
 
 import pytest
 
+from clueweaver.backends.base import evidence_tokens
+from clueweaver.backends.stand_ins import scripted_reader_backend
+from clueweaver.benchmarks.demo import load_demo
 from clueweaver.cli import main
-from clueweaver.demo import load_demo
 from clueweaver.pipeline import ClueWeaver, DirectReader, format_result
-from clueweaver.pipeline.steps import evidence_tokens
 from clueweaver.protocol.calibration import needs_self_calibration
 from clueweaver.protocol.parse import parse_interpreter
 from clueweaver.protocol.prompts import TEMPLATES, calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
-from clueweaver.testing import scripted_reader_backend
 from tests.openai_standin import OpenAIStandIn
 
 BOOK_FILE = str(files("clueweaver").joinpath("data", "demo_mystery.md"))

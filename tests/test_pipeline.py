@@ -8,14 +8,14 @@ import re
 import pytest
 
 from clueweaver.backends import SamplingConfig, load_backend
-from clueweaver.demo import load_demo
-from clueweaver.narrative import NarrativeError
-from clueweaver.packing import pack
+from clueweaver.benchmarks.demo import load_demo
+from clueweaver.books.narrative import NarrativeError
 from clueweaver.pipeline import STAGES, ClueWeaver, PipelineConfig
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
-from clueweaver.segment import Segment, get_preset, segment_narrative
+from clueweaver.segments.packing import pack
+from clueweaver.segments.segmenter import Segment, get_preset, segment_narrative
 
 BOOK, DEMO = load_demo()
 WHY = DEMO[0].question  # "Why does Hester conclude ...": tau(q) fires on "why"

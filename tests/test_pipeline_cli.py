@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from clueweaver import agents as agents_module
 from clueweaver.backends import load_backend
+from clueweaver.benchmarks.demo import load_demo
 from clueweaver.cli import main
-from clueweaver.demo import load_demo
+from clueweaver.pipeline import models as agents_module
 from tests.conftest import REPO_ROOT
 
 BOOK_FILE = str(files("clueweaver").joinpath("data", "demo_mystery.md"))
@@ -150,7 +150,7 @@ def test_ask_with_the_tiny_model(tiny_qwen3_path, tmp_path, capsys):
 
 def test_demo_book_plants_distant_clues_that_retrieval_finds():
     from clueweaver.retrieval import get_index
-    from clueweaver.segment import segment_narrative
+    from clueweaver.segments.segmenter import segment_narrative
 
     assert len(BOOK.chapters) == 7 and BOOK.chapters[-1].title == "Chapter 7: The Lantern"
     assert 2000 < len(BOOK.text.split()) < 6000
@@ -166,9 +166,9 @@ def test_demo_book_plants_distant_clues_that_retrieval_finds():
 @pytest.mark.slow
 def test_demo_runs_end_to_end_on_the_tiny_model(tiny_qwen3_path, capsys, monkeypatch):
     # the demo builds its tiny model in the cache folder; the session's copy is the same model
-    from clueweaver import testing
+    from clueweaver.backends import stand_ins
 
-    monkeypatch.setattr(testing, "build_tiny_qwen3", lambda path: tiny_qwen3_path)
+    monkeypatch.setattr(stand_ins, "build_tiny_qwen3", lambda path: tiny_qwen3_path)
     assert main(["demo", "--model", "tiny", "--encoder", "none", "--preset", "focused"]) == 0
     captured = capsys.readouterr()
     assert "tiny RANDOM model" in captured.err

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from clueweaver.backends import load_backend
-from clueweaver.demo import load_demo
+from clueweaver.benchmarks.demo import load_demo
 from clueweaver.pipeline import DIRECT_INPUT_BUDGETS, DirectReader
 from clueweaver.protocol.prompts import interpreter_messages
 

@@ -9,11 +9,11 @@ import json
 import pytest
 
 from clueweaver.backends import SamplingConfig, load_backend
-from clueweaver.demo import load_demo
-from clueweaver.narrative import from_paragraphs
+from clueweaver.backends.stand_ins import qwen3_tokenizer
+from clueweaver.benchmarks.demo import load_demo
+from clueweaver.books.narrative import from_paragraphs
 from clueweaver.pipeline import ClueWeaver, DirectReader, PipelineConfig
 from clueweaver.protocol.prompts import apply_chat_template, interpreter_messages
-from clueweaver.testing import qwen3_tokenizer
 
 BOOK, DEMO = load_demo()
 SHORT = {"finder_sampling": {"max_new_tokens": 8}, "interpreter_sampling": {"max_new_tokens": 8}}

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from clueweaver.backends import load_backend
-from clueweaver.narrative import from_paragraphs
+from clueweaver.books.narrative import from_paragraphs
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index

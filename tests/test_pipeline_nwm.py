@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from clueweaver.backends import load_backend
-from clueweaver.evaluation.readers import reader_output
 from clueweaver.nwm.records import record_from_dict
 from clueweaver.nwm.store import NarrativeStore
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
-from clueweaver.pipeline.sources import SegmentSourceError
 from clueweaver.protocol.question import Question
-from clueweaver.segment import segment_narrative
+from clueweaver.segments.segmenter import segment_narrative
+from clueweaver.sources.registry import SegmentSourceError
+from clueweaver.systems.base import reader_output
 from tests.conftest import shared_path
 from tests.nwm_helpers import FIXTURE, holmes_book
 

@@ -4,7 +4,7 @@ clauses, and the entity second hop through the names in the best hits."""
 
 from __future__ import annotations
 
-from clueweaver.narrative import from_paragraphs
+from clueweaver.books.narrative import from_paragraphs
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
 from clueweaver.retrieval.ranking import aspect_queries, claim_clauses, names_in, reserve_first

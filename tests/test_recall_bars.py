@@ -15,10 +15,10 @@ import json
 
 import pytest
 
-from clueweaver.bench.recall import bench_recall
-from clueweaver.checks import load_multihop_checks
+from clueweaver.benchmarks.checks import load_multihop_checks
 from clueweaver.cli import main
 from clueweaver.evaluation.retrieval import GoldItem, measure_recall
+from clueweaver.measure.recall import bench_recall
 from tests.conftest import shared_path
 
 PAPER_PRESETS = ("detectiveqa", "infinitebench", "longbench_v2", "nocha")
@@ -127,8 +127,8 @@ def test_a_ranking_override_is_checked_against_the_ranking_settings(capsys):
 
 
 def test_the_window_ablations_change_only_the_window_shape():
-    from clueweaver.bench.recall import ABLATIONS
-    from clueweaver.segment import get_preset
+    from clueweaver.measure.recall import ABLATIONS
+    from clueweaver.segments.segmenter import get_preset
 
     base = get_preset("detectiveqa")
     expected = {

@@ -3,7 +3,7 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from clueweaver import retrieval
-from clueweaver.narrative import from_paragraphs
+from clueweaver.books.narrative import from_paragraphs
 from clueweaver.retrieval import (
     BM25Index,
     RetrievalIndex,

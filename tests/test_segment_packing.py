@@ -5,12 +5,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clueweaver.config import ConfigError
-from clueweaver.narrative import from_paragraphs, load_narrative
-from clueweaver.packing import pack
+from clueweaver.books.narrative import from_paragraphs, load_narrative
+from clueweaver.core.config import ConfigError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
-from clueweaver.segment import (
+from clueweaver.segments.packing import pack
+from clueweaver.segments.segmenter import (
     PRESETS,
     REFERENCE_PARAGRAPHS,
     Preset,

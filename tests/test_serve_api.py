@@ -16,8 +16,8 @@ import httpx
 import pytest
 from serve_helpers import running_server, scripted_room, upload, wait_until_ready
 
+from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.cli import main
-from clueweaver.testing import scripted_reader_backend
 from serve.app import UnsafeBind, check_bind
 
 WHY = {

@@ -18,12 +18,12 @@ from conftest import REPO_ROOT
 from serve_helpers import DEMO_BOOK
 from test_backends_vllm import FakeLLM, _install_fake_vllm
 
+from clueweaver.backends.stand_ins import qwen3_tokenizer_dir
 from clueweaver.cli import main
-from clueweaver.config import load_config
+from clueweaver.core.config import load_config
 from clueweaver.pipeline import PipelineConfig
-from clueweaver.reading_room import load_models
-from clueweaver.serve_config import ServeConfig
-from clueweaver.testing import qwen3_tokenizer_dir
+from clueweaver.serving.config import ServeConfig
+from clueweaver.serving.reading_room import load_models
 
 
 def _adapter(folder):

@@ -11,9 +11,9 @@ import httpx
 from encoder_standins import BusyEncoder
 from serve_helpers import running_server, serve_config, upload, wait_until_ready
 
-from clueweaver.agents import Agents
-from clueweaver.reading_room import ReadingRoom
-from clueweaver.testing import scripted_reader_backend
+from clueweaver.backends.stand_ins import scripted_reader_backend
+from clueweaver.pipeline.models import Agents
+from clueweaver.serving.reading_room import ReadingRoom
 
 QUESTION = {
     "question": "Why does Hester conclude that Silas Garrow lied about spending the night of the storm at home?",

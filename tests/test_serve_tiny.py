@@ -11,7 +11,7 @@ import httpx
 import pytest
 from serve_helpers import running_server, serve_config, upload, wait_until_ready
 
-from clueweaver.reading_room import ReadingRoom
+from clueweaver.serving.reading_room import ReadingRoom
 
 QUESTIONS = [
     {"question": "Who hid the wages in the signal lantern?", "options": {"A": "Tobias Wren", "B": "Silas Garrow"}},

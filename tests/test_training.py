@@ -11,11 +11,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from clueweaver import hub, training
+from clueweaver import training
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.reward_registry import REWARD_FUNCS
 from clueweaver.protocol.rewards import component_names
-from clueweaver.training import TrainingSetupError
+from clueweaver.training import TrainingSetupError, hub
 from clueweaver.training.grpo import recorded_base_model
 from tests.training_fixtures import CLAIM, QUESTION, finder_rows, interpreter_rows, write_jsonl
 

@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 
 from clueweaver.benchmarks import BenchmarkError, load_benchmark
-from clueweaver.config import load_config
+from clueweaver.books.narrative import from_paragraphs
+from clueweaver.core.config import load_config
 from clueweaver.evaluation.records import PredictionLog
-from clueweaver.narrative import from_paragraphs
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.reward_registry import REWARD_FUNCS

@@ -14,10 +14,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from clueweaver.benchmarks import BenchmarkItem
-from clueweaver.config import load_config
-from clueweaver.narrative import from_paragraphs
+from clueweaver.books.narrative import from_paragraphs
+from clueweaver.core.config import load_config
 from clueweaver.protocol.question import Question
-from clueweaver.segment import get_preset
+from clueweaver.segments.segmenter import get_preset
 from clueweaver.training_data.common import assign_splits, readable_part, reading_cases
 from clueweaver.training_data.hard_cases import PredictionsError, read_predictions
 from clueweaver.training_data.interpreter import InterpreterDataConfig, _synthetic_examples, allocate

@@ -12,10 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from clueweaver.narrative import from_paragraphs
+from clueweaver.backends.stand_ins import build_tiny_qwen3
+from clueweaver.books.narrative import from_paragraphs
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
-from clueweaver.testing import build_tiny_qwen3
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

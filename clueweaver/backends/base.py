@@ -22,10 +22,11 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-from clueweaver.config import config_from_dict
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.config import config_from_dict
+from clueweaver.core.errors import ClueWeaverError
 
 logger = logging.getLogger("clueweaver.backends")
 
@@ -310,3 +311,15 @@ class GenerationBackend(ABC):
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+
+def evidence_tokens(backend: GenerationBackend) -> Callable[[str], int]:
+    """The tokens an evidence text costs in ``backend``'s prompts (the chat template's fixed
+    overhead of a one-message conversation left out)."""
+    empty = backend.count_tokens([{"role": "user", "content": ""}])
+    return lambda text: backend.count_tokens([{"role": "user", "content": text}]) - empty
+
+
+def evidence_token_budget(backend: GenerationBackend, tokens: int | None) -> tuple[int, Callable[[str], int]] | None:
+    """The packer's ``token_budget`` for a context budget of ``tokens`` (None: the preset's B_c)."""
+    return None if tokens is None else (tokens, evidence_tokens(backend))

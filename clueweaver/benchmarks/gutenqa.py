@@ -16,7 +16,7 @@ from clueweaver.benchmarks.loading import (
     _text,
 )
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 
 

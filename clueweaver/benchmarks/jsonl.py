@@ -8,7 +8,7 @@ from typing import Any
 
 from clueweaver.benchmarks.loading import _book_file, _Builder, _cached, _file_key, _object, _records, _text
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.narrative import Narrative, NarrativeError, from_paragraphs
+from clueweaver.books.narrative import Narrative, NarrativeError, from_paragraphs
 
 
 def _common_narrative(record: dict, folder: Path) -> Narrative:

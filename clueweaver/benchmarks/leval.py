@@ -19,7 +19,7 @@ from clueweaver.benchmarks.loading import (
     _text,
 )
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.narrative import Narrative, normalize_text
+from clueweaver.books.narrative import Narrative, normalize_text
 from clueweaver.protocol.question import OPTION_LABELS, Question
 
 _INLINE_OPTION = re.compile(r"(?:^|\n)[ \t]*\(([A-D])\)[ \t]*")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem, SkippedRow
-from clueweaver.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
+from clueweaver.books.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
 from clueweaver.protocol.question import CLAIM_LABELS, OPTION_LABELS, QuestionError
 
 _NARRATIVE_CACHE: OrderedDict[tuple, tuple[Any, int]] = OrderedDict()

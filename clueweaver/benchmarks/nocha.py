@@ -21,7 +21,7 @@ from clueweaver.benchmarks.loading import (
     _text,
 )
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.narrative import Narrative, from_text
+from clueweaver.books.narrative import Narrative, from_text
 from clueweaver.protocol.question import Question
 
 

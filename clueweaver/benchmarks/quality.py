@@ -19,7 +19,7 @@ from clueweaver.benchmarks.loading import (
     _title_of,
 )
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.narrative import Narrative, from_html, from_text
+from clueweaver.books.narrative import Narrative, from_html, from_text
 from clueweaver.protocol.question import OPTION_LABELS, Question
 
 

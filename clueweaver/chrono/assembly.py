@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from clueweaver.chrono.chunks import Piece
 from clueweaver.chrono.config import ChronoConfig
 from clueweaver.chrono.graph import ChronoGraph
-from clueweaver.packing import Packet, contiguous_spans
 from clueweaver.protocol.chrono_prompts import NO_PASSAGE
-from clueweaver.segment import Segment
+from clueweaver.segments.packing import Packet, contiguous_spans
+from clueweaver.segments.segmenter import Segment
 
 
 @dataclass(frozen=True)

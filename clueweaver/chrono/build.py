@@ -23,13 +23,13 @@ from pathlib import Path
 from tqdm import tqdm
 
 from clueweaver.backends import BackendError, GenerationBackend, SamplingConfig
-from clueweaver.backends.structured import OutputRejected, constrained
+from clueweaver.backends.base import evidence_tokens
+from clueweaver.backends.structured import constrained
+from clueweaver.books.narrative import Narrative
 from clueweaver.chrono.chunks import chunk_groups, chunk_narrative, piece_text
 from clueweaver.chrono.config import ChronoConfig, ChronoError
 from clueweaver.chrono.graph import ChronoGraph
 from clueweaver.chrono.store import IndexFolder
-from clueweaver.narrative import Narrative
-from clueweaver.pipeline.steps import evidence_tokens
 from clueweaver.protocol.chrono_prompts import (
     EXTRACTION_SCHEMA,
     SUMMARY_SCHEMA,
@@ -39,6 +39,7 @@ from clueweaver.protocol.chrono_prompts import (
     retry_messages,
     summary_messages,
 )
+from clueweaver.protocol.json_output import OutputRejected
 
 SUMMARY_TOKENS = 400  # new tokens for a summary of at most SUMMARY_WORDS words, JSON around it
 EXTRACTION_TOKENS = 1500  # new tokens for up to MAX_RELATIONS relations with their entities

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
 
 Counter = Callable[[str], int]
 Piece = tuple[int, int, int]  # paragraph ID, first character, one past the last

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 
 RETRIEVAL_MODES = ("dense", "hybrid", "bm25")
 PAPER_BUDGET = 1500  # tokens of evidence; the budget the paper compares methods at

@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
+from clueweaver.books.narrative import Narrative, from_paragraphs
 from clueweaver.chrono.chunks import Chunk
 from clueweaver.chrono.config import ChronoConfig, ChronoError
 from clueweaver.chrono.store import GROUPS, IndexFolder, chrono_dir
-from clueweaver.narrative import Narrative, from_paragraphs
 from clueweaver.retrieval import BM25Index, DenseEncoder, RankingConfig, RetrievalIndex, atomic_write, load_encoder
 from clueweaver.retrieval.fusion import ranking_from_scores
 

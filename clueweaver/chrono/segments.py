@@ -7,7 +7,7 @@ spans merge like the world model's (``merge_spans``), so no paragraph is read tw
 then filters them and the packer fits them to the reader's budget, as for every source. Passages
 are taken in relevance order until they hold the paragraphs ``paragraphs`` allows (the caller
 gives the plain segmenter's anchor count, so both sources cost the Finder about the same). Which
-index is read, and what happens when there is none, is decided in ``clueweaver.pipeline.sources``.
+index is read, and what happens when there is none, is decided in ``clueweaver.sources.registry``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from clueweaver.chrono.config import ChronoConfig
 from clueweaver.chrono.graph import ChronoGraph, dense_encoder
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.ranking import joined_query
-from clueweaver.segment import Span
+from clueweaver.segments.segmenter import Span
 
 
 def chrono_spans(

@@ -23,10 +23,10 @@ import json
 import os
 from pathlib import Path
 
+from clueweaver.books.narrative import Narrative
 from clueweaver.chrono.chunks import Chunk
 from clueweaver.chrono.config import ChronoConfig, ChronoError
-from clueweaver.evaluation.records import complete_lines
-from clueweaver.narrative import Narrative
+from clueweaver.core.jsonl import complete_lines
 from clueweaver.protocol.chrono_prompts import PROMPT_HASH
 from clueweaver.retrieval import atomic_write, default_cache_dir
 

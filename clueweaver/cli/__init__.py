@@ -2,7 +2,7 @@
 
 ``COMMANDS`` below is the whole command table. Each ``add_*`` function registers one subcommand
 and sets the function that runs it, which sits right beside it in its module: ``reading`` (index,
-chapters, segment, ask, demo), ``bench``, ``evaluation`` (benchmark, eval, eval-report, eval-compare,
+chapters, segment, ask), ``demo``, ``bench``, ``evaluation`` (benchmark, eval, eval-report, eval-compare,
 eval-retrieval), ``nwm``, ``chrono``, ``serve`` and ``export``; ``common`` holds the arguments several
 commands share. Every error ClueWeaver raises on purpose is a ``ClueWeaverError``: ``main``
 prints it once, without a traceback, and exits with status 2.
@@ -15,8 +15,8 @@ import os
 import sys
 
 from clueweaver import __version__
-from clueweaver.cli import bench, chrono, evaluation, export, nwm, reading, serve
-from clueweaver.errors import ClueWeaverError
+from clueweaver.cli import bench, chrono, demo, evaluation, export, nwm, reading, serve
+from clueweaver.core.errors import ClueWeaverError
 
 # In the order `clueweaver --help` lists them.
 COMMANDS = (
@@ -28,7 +28,7 @@ COMMANDS = (
     nwm.add_nwm,
     chrono.add_chrono,
     reading.add_ask,
-    reading.add_demo,
+    demo.add_demo,
     evaluation.add_eval,
     evaluation.add_eval_report,
     evaluation.add_eval_compare,

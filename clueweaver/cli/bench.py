@@ -1,5 +1,5 @@
 """``clueweaver bench retrieval|recall|pipeline``: the shipped benchmarks that print numbers
-(speed, recall); the measuring lives in ``clueweaver.bench``."""
+(speed, recall); the measuring lives in ``clueweaver.measure``."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import json
 
 import yaml
 
-from clueweaver.bench import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
-from clueweaver.bench.recall import SET_NAMES, bench_second_round
 from clueweaver.cli.common import output_path, print_json
-from clueweaver.config import ConfigError, config_from_dict
-from clueweaver.errors import UsageError
+from clueweaver.core.config import ConfigError, config_from_dict
+from clueweaver.core.errors import UsageError
+from clueweaver.measure import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
+from clueweaver.measure.recall import SET_NAMES, bench_second_round
 from clueweaver.retrieval import RankingConfig
-from clueweaver.segment import PRESETS
+from clueweaver.segments.segmenter import PRESETS
 
 
 def add_bench(sub) -> None:

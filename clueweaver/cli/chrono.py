@@ -13,7 +13,7 @@ import argparse
 import sys
 from dataclasses import asdict
 
-from clueweaver.agents import DEFAULT_MODEL
+from clueweaver.books.narrative import reading_limit
 from clueweaver.chrono.assembly import assemble, passages
 from clueweaver.chrono.build import ChronoBuilder, token_counter
 from clueweaver.chrono.config import PAPER_BUDGET
@@ -31,7 +31,7 @@ from clueweaver.cli.common import (
     load_book,
     print_json,
 )
-from clueweaver.pipeline.steps import reading_limit
+from clueweaver.pipeline.models import DEFAULT_MODEL
 
 
 def add_chrono(sub) -> None:

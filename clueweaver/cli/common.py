@@ -12,17 +12,16 @@ import json
 import sys
 from pathlib import Path
 
-from clueweaver import testing
-from clueweaver.agents import DEFAULT_MODEL, load_agents
-from clueweaver.backends import load_backend
+from clueweaver.backends import load_backend, stand_ins
+from clueweaver.books.narrative import Narrative, load_narrative
 from clueweaver.chrono.config import RETRIEVAL_MODES, ChronoConfig
-from clueweaver.config import ConfigError, config_from_dict, read_yaml_mapping
-from clueweaver.errors import UsageError
-from clueweaver.narrative import Narrative, load_narrative
+from clueweaver.core.config import ConfigError, config_from_dict, read_yaml_mapping
+from clueweaver.core.errors import UsageError
 from clueweaver.pipeline import PipelineConfig
-from clueweaver.pipeline.sources import SEGMENT_SOURCES
+from clueweaver.pipeline.models import DEFAULT_MODEL, load_agents
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import default_cache_dir
+from clueweaver.sources.registry import SEGMENT_SOURCES
 
 TINY_MODEL = "tiny"  # --model tiny: a tiny random Qwen3, a wiring check
 
@@ -208,7 +207,7 @@ def model_from_args(args) -> tuple[str | None, dict]:
         file=sys.stderr,
     )
     # through the module, so a test can hand over the tiny model its session already built
-    model = str(testing.build_tiny_qwen3(default_cache_dir() / "tiny-qwen3"))
+    model = str(stand_ins.build_tiny_qwen3(default_cache_dir() / "tiny-qwen3"))
     return model, {"finder_sampling": {"max_new_tokens": 16}, "interpreter_sampling": {"max_new_tokens": 16}}
 
 
@@ -420,3 +419,14 @@ def pipeline_config_from_args(args, **overrides) -> PipelineConfig:
         return PipelineConfig.from_dict(values)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"pipeline settings: {exc}") from None
+
+
+def print_progress(stage: str, info: dict) -> None:
+    """One line on stderr as each stage starts, and its time and counts when it ends."""
+    if stage == "done":
+        return
+    if info.get("status") == "started":
+        print(f"  {stage} …", file=sys.stderr, flush=True)
+    elif info.get("status") == "done":
+        details = ", ".join(f"{k} {v}" for k, v in info.items() if k not in ("status", "seconds"))
+        print(f"  {stage}: {info['seconds']:.2f} s" + (f" ({details})" if details else ""), file=sys.stderr)

@@ -9,7 +9,6 @@ import json
 import sys
 from pathlib import Path
 
-from clueweaver.agentic import FLAGS as AGENT_FLAGS
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.cli.common import (
     add_encoder_argument,
@@ -38,6 +37,7 @@ from clueweaver.evaluation.report import (
     write_report,
 )
 from clueweaver.evaluation.runner import SYSTEMS, EvalConfig, run_evaluation
+from clueweaver.systems.agentic import FLAGS as AGENT_FLAGS
 
 
 def add_benchmark(sub) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from clueweaver.cli.common import print_json
-from clueweaver.errors import UsageError
-from clueweaver.export import export_checkpoint
-from clueweaver.hub import push_folder
+from clueweaver.core.errors import UsageError
+from clueweaver.training.export import export_checkpoint
+from clueweaver.training.hub import push_folder
 
 
 def add_export(sub) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from clueweaver.agents import DEFAULT_MODEL
+from clueweaver.books.narrative import NarrativeError
 from clueweaver.cli.common import (
     ENCODER_CHOICES,
     add_command_group,
@@ -20,11 +20,11 @@ from clueweaver.cli.common import (
     load_book,
     print_json,
 )
-from clueweaver.errors import UsageError
-from clueweaver.narrative import NarrativeError
+from clueweaver.core.errors import UsageError
 from clueweaver.nwm.publish import ExtractionConfig, Extractor, publish_chapters
 from clueweaver.nwm.retrieval import query, state_view
 from clueweaver.nwm.store import NarrativeStore
+from clueweaver.pipeline.models import DEFAULT_MODEL
 
 
 def add_nwm(sub) -> None:

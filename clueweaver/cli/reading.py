@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from clueweaver.agents import DEFAULT_MODEL
+from clueweaver.books.narrative import reading_limit
 from clueweaver.cli.common import (
     add_encoder_argument,
     add_encoding_argument,
@@ -21,25 +21,17 @@ from clueweaver.cli.common import (
     load_book,
     model_from_args,
     pipeline_config_from_args,
-    pipeline_settings_from_args,
     print_json,
+    print_progress,
     question_from_args,
     segment_source_settings,
 )
-from clueweaver.demo import (
-    REAL_MODEL_ROUTES,
-    SMOKE_NOTE,
-    SMOKE_SETTINGS,
-    demo_report,
-    load_demo,
-)
-from clueweaver.errors import UsageError
+from clueweaver.cli.segment_view import format_segments
+from clueweaver.core.errors import UsageError
 from clueweaver.pipeline import format_result
-from clueweaver.pipeline.sources import SourceRequest, candidate_segments
-from clueweaver.pipeline.steps import reading_limit
 from clueweaver.retrieval import build_index, get_index
-from clueweaver.segment import get_preset
-from clueweaver.segment_view import format_segments
+from clueweaver.segments.segmenter import get_preset
+from clueweaver.sources.registry import SourceRequest, candidate_segments
 
 
 def add_index(sub) -> None:
@@ -166,17 +158,6 @@ def run_segment(args) -> int:
     return 0
 
 
-def _print_progress(stage: str, info: dict) -> None:
-    """One line on stderr as each stage starts, and its time and counts when it ends."""
-    if stage == "done":
-        return
-    if info.get("status") == "started":
-        print(f"  {stage} …", file=sys.stderr, flush=True)
-    elif info.get("status") == "done":
-        details = ", ".join(f"{k} {v}" for k, v in info.items() if k not in ("status", "seconds"))
-        print(f"  {stage}: {info['seconds']:.2f} s" + (f" ({details})" if details else ""), file=sys.stderr)
-
-
 def add_ask(sub) -> None:
     p = sub.add_parser(
         "ask", help="answer a question (multiple-choice or open) or check a claim about a book, with cited evidence"
@@ -200,7 +181,7 @@ def run_ask(args) -> int:
     index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
     try:
         result = agents.pipeline(config).answer(
-            narrative, question, max_chapter=max_chapter, index=index, progress_callback=_print_progress
+            narrative, question, max_chapter=max_chapter, index=index, progress_callback=print_progress
         )
     finally:
         agents.close()
@@ -208,84 +189,4 @@ def run_ask(args) -> int:
         print_json(result.to_dict())
     else:
         print(format_result(result, narrative))
-    return 0
-
-
-def add_demo(sub) -> None:
-    p = sub.add_parser(
-        "demo", help="run the whole pipeline on a short original mystery bundled with ClueWeaver",
-        description="Answers a multiple-choice question and checks a claim about 'The Lantern at Marrow Quay', a "
-        "seven-chapter mystery written for ClueWeaver (chapter 7 is the solution: --max-chapter 6 reads "
-        "spoiler-free).",
-    )  # fmt: skip
-    add_model_arguments(
-        p,
-        agents=False,
-        model_help=(
-            f"a checkpoint folder or hub id for both agents (default: {DEFAULT_MODEL}, else the offline "
-            "smoke model of the demo extra); 'tiny': a tiny random Qwen3, a wiring check whose answers mean nothing"
-        ),
-    )
-    add_pipeline_arguments(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=run_demo)
-
-
-def _smoke_config(args, overrides: dict):
-    """The demo's settings for the offline smoke model (``SMOKE_SETTINGS`` where the flags leave
-    them open)."""
-    chosen = pipeline_settings_from_args(args)
-    return pipeline_config_from_args(args, **{k: v for k, v in SMOKE_SETTINGS.items() if k not in chosen}, **overrides)
-
-
-def run_demo(args) -> int:
-    model, overrides = model_from_args(args)
-    config = pipeline_config_from_args(args, **overrides)  # bad settings fail before a model loads
-    narrative, questions = load_demo()
-    max_chapter = narrative.chapter_limit(args.max_chapter)
-    started = time.perf_counter()
-    first_use = " (the offline smoke model is converted once, on its first use: a minute or two)" if not model else ""
-    print(f"Loading the model …{first_use}", file=sys.stderr, flush=True)
-    agents = load_agents_from_args(args, model=model)
-    if agents.smoke:
-        config = _smoke_config(args, overrides)
-        print(f"note: {SMOKE_NOTE}", file=sys.stderr)
-    pipeline = agents.pipeline(config)
-    reports = []
-    try:
-        for number, demo in enumerate(questions, start=1):
-            print(f"Question {number} of {len(questions)} ({demo.id}):", file=sys.stderr, flush=True)
-            result = pipeline.answer(
-                narrative, demo.question, max_chapter=max_chapter, progress_callback=_print_progress
-            )
-            reports.append((demo, result))
-    finally:
-        agents.close()
-    seconds = round(time.perf_counter() - started, 1)
-    if args.json:
-        print_json(
-            {
-                "book": narrative.title,
-                "smoke_model": agents.smoke,
-                "smoke_note": SMOKE_NOTE if agents.smoke else None,
-                "seconds": seconds,
-                "questions": [
-                    {"id": d.id, "expected": d.answer, "evidence_ids": list(d.evidence_ids), **r.to_dict()}
-                    for d, r in reports
-                ],
-            }
-        )
-        return 0
-    print(
-        f"{narrative.title}: {len(narrative)} paragraphs, {len(narrative.chapters)} chapters; "
-        f"{'; '.join(agents.notes)}"
-    )
-    if agents.smoke:
-        print(f"This was a {SMOKE_NOTE}.")
-    for demo, result in reports:
-        print()
-        print(demo_report(narrative, demo, result))
-    print(f"\nDone in {seconds} s (model loading included).")
-    if agents.smoke:
-        print(REAL_MODEL_ROUTES)
     return 0

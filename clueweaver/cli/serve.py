@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from clueweaver.config import add_config_arguments, config_from_args
-from clueweaver.errors import UsageError
-from clueweaver.serve_config import ServeConfig
+from clueweaver.core.config import add_config_arguments, config_from_args
+from clueweaver.core.errors import UsageError
+from clueweaver.serving.config import ServeConfig
 
 
 def add_serve(sub) -> None:

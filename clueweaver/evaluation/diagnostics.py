@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Sequence
 
 from clueweaver.benchmarks import load_benchmark
-from clueweaver.checks import CHECKS_FILE, load_multihop_checks
-from clueweaver.errors import ClueWeaverError
+from clueweaver.benchmarks.checks import CHECKS_FILE, load_multihop_checks
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.evaluation.retrieval import GoldItem, format_report, measure_recall
 from clueweaver.retrieval import get_index
-from clueweaver.segment import PRESETS
+from clueweaver.segments.segmenter import PRESETS
 
 MULTIHOP = "multihop"  # the bundled multi-hop checks (clueweaver/data/multihop_checks.jsonl)
 

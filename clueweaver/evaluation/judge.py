@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Sequence
 
 from clueweaver.backends import SamplingConfig, load_backend
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 
 JUDGE_LABELS = ("CORRECT", "INCORRECT")
 JUDGE_SAMPLING = SamplingConfig(temperature=0.0, max_new_tokens=8)

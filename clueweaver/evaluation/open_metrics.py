@@ -24,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.text import find_phrases
 
 TEMPORAL_CUES = ("when", "while", "during", "after", "before")

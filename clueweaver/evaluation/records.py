@@ -32,7 +32,8 @@ import os
 import warnings
 from pathlib import Path
 
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError, EvalError
+from clueweaver.core.jsonl import complete_lines, split_torn_tail
 
 PREDICTIONS_FILE = "predictions.jsonl"
 RUN_FILE = "run.json"  # the run's configuration and label, written by the runner
@@ -57,10 +58,6 @@ OPEN_RECORD_FIELDS = ("references", "gold_evidence", "temporal", "scores", "not_
 
 
 RUN_FORMAT = "clueweaver-eval/1"
-
-
-class EvalError(ClueWeaverError, ValueError):
-    """A run that cannot start or resume as asked (message names the folder and the conflict)."""
 
 
 class RecordError(ClueWeaverError, ValueError):
@@ -116,28 +113,6 @@ def _parse_lines(path: Path, lines: list[str]) -> list[dict]:
     return records
 
 
-def _split_torn_tail(path: Path) -> tuple[list[str], int]:
-    """The file's complete lines, and the length in bytes of a last line cut off by an
-    interruption (0 when there is none). Split on bytes: a cut may fall inside a UTF-8 character,
-    which only the complete lines must decode."""
-    data = path.read_bytes()
-    if not data or data.endswith(b"\n"):
-        return data.decode("utf-8").splitlines(), 0
-    head, newline, tail = data.rpartition(b"\n")
-    return head.decode("utf-8").splitlines(), len(tail)
-
-
-def complete_lines(path: Path) -> list[str]:
-    """The complete lines of an append-only file. A last line cut off by an interrupted run is
-    also cut from the file (with a warning), so that the next append starts a line of its own."""
-    lines, torn = _split_torn_tail(path)
-    if torn:
-        warnings.warn(f"{path}: dropping an incomplete last line left by an interrupted run")
-        with open(path, "r+b") as f:
-            f.truncate(path.stat().st_size - torn)
-    return lines
-
-
 def read_predictions(path: str | Path) -> list[dict]:
     """All records of a predictions file (or of ``predictions.jsonl`` in a run folder). A torn
     last line, left by an interrupted run, is skipped with a warning."""
@@ -146,7 +121,7 @@ def read_predictions(path: str | Path) -> list[dict]:
         path = path / PREDICTIONS_FILE
     if not path.is_file():
         raise FileNotFoundError(f"no predictions file at {path}")
-    lines, torn = _split_torn_tail(path)
+    lines, torn = split_torn_tail(path)
     if torn:
         warnings.warn(f"{path}: ignoring an incomplete last line (an interrupted run)")
     return _parse_lines(path, lines)

@@ -14,11 +14,11 @@ from typing import Iterable, Sequence
 from rank_bm25 import BM25Okapi
 from tqdm import tqdm
 
-from clueweaver.narrative import Narrative
-from clueweaver.packing import pack
+from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index, joined_query, ranking_from_scores
-from clueweaver.segment import Preset, get_preset, segment_narrative
+from clueweaver.segments.packing import pack
+from clueweaver.segments.segmenter import Preset, get_preset, segment_narrative
 
 _PLAIN_WORD = re.compile(r"\w+")
 _PLAIN_INDEXES: dict[str, BM25Okapi] = {}  # by content hash: a recall run asks many questions of each book

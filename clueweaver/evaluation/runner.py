@@ -8,7 +8,7 @@ already holds, asks the reader about every remaining labelled item, appends each
 ``predictions.jsonl`` before the next item starts, and writes the summary.
 
 The systems and their readers are in :mod:`clueweaver.evaluation.systems` and
-:mod:`clueweaver.evaluation.readers`. Open questions are scored against references
+:mod:`clueweaver.systems.base`. Open questions are scored against references
 (:mod:`clueweaver.evaluation.open_answers`).
 """
 
@@ -24,12 +24,10 @@ from typing import Callable, Sequence
 
 from tqdm import tqdm
 
-from clueweaver.agentic import check_agentic_run
 from clueweaver.backends import SamplingConfig
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.evaluation.judge import JudgeConfig
 from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
-from clueweaver.evaluation.readers import Reader, ReaderOutput
 from clueweaver.evaluation.records import (
     PREDICTIONS_FILE,
     SKIPPED_UNLABELLED,
@@ -44,8 +42,10 @@ from clueweaver.evaluation.records import (
 from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.evaluation.systems import SYSTEMS, build_reader
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, PipelineConfig
-from clueweaver.pipeline.sources import check_source_ready
 from clueweaver.retrieval.dense import resolve_auto
+from clueweaver.sources.registry import check_source_ready
+from clueweaver.systems.agentic import check_agentic_run
+from clueweaver.systems.base import Reader, ReaderOutput
 
 # The paper's per-benchmark presets; other sets use the general "broader" one.
 DEFAULT_PRESETS = {

@@ -4,9 +4,9 @@ builds its reader from the run's configuration and the loaded agents.
 ``clueweaver`` (Finder + Interpreter, Algorithm 1), ``direct`` (the tokenizer-exact end-to-end
 reader), ``rag-bm25`` / ``rag-dense`` / ``rag-hybrid`` (the top paragraphs of one ranking packed
 to the preset's budget, then the Interpreter; no Finder) and the agentic baselines ``react``,
-``ircot``, ``self-ask`` and ``chain-of-agents`` (:mod:`clueweaver.agentic`), and ``chronorag`` (the book's ChronoRAG
-index, its passages assembled within ``--context-budget`` or 1,500 tokens, then the Interpreter;
-:mod:`clueweaver.chrono`). A new system is one builder and one ``SystemSpec`` line in ``SYSTEMS``.
+``ircot``, ``self-ask`` and ``chain-of-agents`` (:mod:`clueweaver.systems.agentic`), and
+``chronorag`` (the book's ChronoRAG index, its passages assembled within ``--context-budget`` or
+1,500 tokens, then the Interpreter; :mod:`clueweaver.systems.chronorag`). A new system is one builder and one ``SystemSpec`` line in ``SYSTEMS``.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from clueweaver.agentic import agentic_system
-from clueweaver.agents import Agents, load_agents
+from clueweaver.backends.base import evidence_token_budget
 from clueweaver.chrono.config import PAPER_BUDGET
-from clueweaver.chrono.reader import ChronoReader
-from clueweaver.errors import ClueWeaverError
-from clueweaver.evaluation.readers import (
+from clueweaver.core.errors import ClueWeaverError
+from clueweaver.pipeline import ClueWeaver, DirectReader
+from clueweaver.pipeline.models import Agents, load_agents
+from clueweaver.systems.agentic import agentic_system
+from clueweaver.systems.base import (
     RAG_RANKINGS,
     PipelineReader,
     Reader,
@@ -27,8 +28,7 @@ from clueweaver.evaluation.readers import (
     interpreter_stage,
     reader_output,
 )
-from clueweaver.pipeline import ClueWeaver, DirectReader
-from clueweaver.pipeline.steps import evidence_token_budget
+from clueweaver.systems.chronorag import ChronoReader
 
 # Builds a system's reader: (the run's EvalConfig, the loaded agents, their pipeline) -> reader.
 Build = Callable[[Any, Agents, ClueWeaver], Reader]

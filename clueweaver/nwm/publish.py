@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from tqdm import tqdm
 
 from clueweaver.backends import GenerationBackend, SamplingConfig
-from clueweaver.backends.structured import OutputRejected, constrained, json_object
-from clueweaver.errors import ClueWeaverError
-from clueweaver.narrative import Narrative
+from clueweaver.backends.structured import constrained
+from clueweaver.books.narrative import Narrative
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.nwm.records import (
     Record,
     WorldRecordError,
@@ -27,6 +27,7 @@ from clueweaver.nwm.records import (
 )
 from clueweaver.nwm.retrieval import serialize_state
 from clueweaver.nwm.store import NarrativeStore, chapter_paragraph_ids
+from clueweaver.protocol.json_output import OutputRejected, json_object
 
 
 class ExtractionError(ClueWeaverError, RuntimeError):

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from clueweaver.errors import ClueWeaverError
-from clueweaver.narrative import from_paragraphs
+from clueweaver.books.narrative import from_paragraphs
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.nwm.graph import Edge, project_edges
 from clueweaver.nwm.records import Record, RegistryEntry
 from clueweaver.nwm.store import ChapterStatus, NarrativeStore, StoredRecord

@@ -5,16 +5,16 @@ and source "nwm" that keeps the book's paragraph IDs, so the Finder reads (and t
 cites) the book itself, not the record. ``mix_segments`` merges these spans with the plain
 retrieval-aware segments. A chapter limit applies to both: records are read as of that chapter
 and spans are clipped to its last paragraph. Which source runs, and what happens when it gives
-nothing, is decided in one place: ``clueweaver.pipeline.sources``.
+nothing, is decided in one place: ``clueweaver.sources.registry``.
 """
 
 from __future__ import annotations
 
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
 from clueweaver.nwm.retrieval import query
 from clueweaver.nwm.store import NarrativeStore, StoreError
 from clueweaver.protocol.question import Question
-from clueweaver.segment import Segment, Span, merge_spans
+from clueweaver.segments.segmenter import Segment, Span, merge_spans
 
 
 def _as_of(narrative: Narrative, max_chapter: int | None) -> int:

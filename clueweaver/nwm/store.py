@@ -46,8 +46,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from clueweaver.errors import ClueWeaverError
-from clueweaver.narrative import Narrative, NarrativeError
+from clueweaver.books.narrative import Narrative, NarrativeError
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.nwm.graph import Edge, TemporalGraph, assign_validity, project_edges
 from clueweaver.nwm.records import Record, Registries, WorldRecordError, check_grounding, record_from_dict
 from clueweaver.retrieval import atomic_write, default_cache_dir

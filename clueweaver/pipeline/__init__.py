@@ -48,7 +48,7 @@ from clueweaver.pipeline.records import (
     with_total,
 )
 from clueweaver.pipeline.render import format_result
-from clueweaver.pipeline.steps import check_answerable, interpreter_pass, reading_limit, with_format_reminder
+from clueweaver.pipeline.steps import check_answerable, interpreter_pass, with_format_reminder
 from clueweaver.pipeline.trace import TRACE_VERSION, ProgressCallback
 
 __all__ = [
@@ -75,7 +75,6 @@ __all__ = [
     "check_answerable",
     "format_result",
     "interpreter_pass",
-    "reading_limit",
     "with_format_reminder",
     "with_total",
 ]

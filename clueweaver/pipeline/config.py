@@ -1,5 +1,5 @@
 """How ClueWeaver reads: ``PipelineConfig``, built from YAML or command-line settings by
-``clueweaver.config``'s dataclass loader (a typo in a key or a wrong type fails naming the field),
+``clueweaver.core.config``'s dataclass loader (a typo in a key or a wrong type fails naming the field),
 and recorded whole in every trace (``trace["config"]``)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from typing import Any
 
 from clueweaver.backends.base import SamplingConfig
 from clueweaver.chrono.config import ChronoConfig
-from clueweaver.config import config_from_dict, config_to_dict, named
-from clueweaver.pipeline.sources import SEGMENT_SOURCES
+from clueweaver.core.config import config_from_dict, config_to_dict, named
 from clueweaver.protocol.calibration import ALWAYS_CALIBRATED, DEFAULT_TRIGGERS, CalibrationTriggers
 from clueweaver.protocol.question import QUESTION_KINDS
-from clueweaver.segment import Preset, get_preset
+from clueweaver.segments.segmenter import Preset, get_preset
+from clueweaver.sources.registry import SEGMENT_SOURCES
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,14 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from clueweaver.backends.base import GenerationBackend, SamplingConfig
-from clueweaver.narrative import Narrative
-from clueweaver.packing import Packet
+from clueweaver.backends.base import GenerationBackend, SamplingConfig, evidence_tokens
+from clueweaver.books.narrative import Narrative, reading_limit
 from clueweaver.pipeline.records import Interpretation, Result, with_total
-from clueweaver.pipeline.steps import check_answerable, evidence_tokens, interpreter_pass, reading_limit
+from clueweaver.pipeline.steps import check_answerable, interpreter_pass
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import Question
+from clueweaver.segments.packing import Packet
 
 DIRECT_STAGES = ("truncate", "interpret")
 # The direct reader's input budgets (prompt tokens, chat template included) and output tokens:

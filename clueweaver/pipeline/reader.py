@@ -16,19 +16,19 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from clueweaver.backends.base import GenerationBackend
-from clueweaver.narrative import Narrative, NarrativeError
-from clueweaver.packing import Packet, pack
+from clueweaver.backends.base import GenerationBackend, evidence_token_budget
+from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.pipeline.config import PipelineConfig
 from clueweaver.pipeline.records import FinderStep, FinderVerdict, Interpretation, InterpreterPass, Result, with_total
-from clueweaver.pipeline.sources import Candidates, SourceRequest, candidate_segments
-from clueweaver.pipeline.steps import check_answerable, evidence_token_budget, interpreter_pass, reading_limit
+from clueweaver.pipeline.steps import check_answerable, interpreter_pass
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RetrievalIndex, get_index
-from clueweaver.segment import Preset, Segment, second_round_segments
+from clueweaver.segments.packing import Packet, pack
+from clueweaver.segments.segmenter import Preset, Segment, second_round_segments
+from clueweaver.sources.registry import Candidates, SourceRequest, candidate_segments
 
 # Stage names, in order: keys of trace["timings"] (each always present, 0.0 when skipped) and the
 # ``stage`` argument of progress callbacks.

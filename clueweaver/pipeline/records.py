@@ -9,10 +9,10 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from clueweaver.backends.base import Generation
-from clueweaver.packing import Packet
 from clueweaver.protocol.parse import ParseResult, parse_finder, strict_format_problem
 from clueweaver.protocol.question import Question
-from clueweaver.segment import Segment
+from clueweaver.segments.packing import Packet
+from clueweaver.segments.segmenter import Segment
 
 # Finder statuses in the trace.
 PARSED, UNPARSEABLE, PROMPT_TOO_LONG, NOT_RUN = "parsed", "unparseable", "prompt_too_long", "not_run"

@@ -5,7 +5,7 @@ needs only the result and its JSON trace."""
 
 from __future__ import annotations
 
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
 from clueweaver.pipeline.records import UNPARSEABLE, Result
 
 

@@ -5,10 +5,7 @@ flagged fallback (the first label), never a silent guess."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from clueweaver.backends.base import GenerationBackend, SamplingConfig
-from clueweaver.narrative import Narrative, NarrativeError
 from clueweaver.pipeline.records import Attempt, InterpreterPass
 from clueweaver.protocol.parse import parse_interpreter
 from clueweaver.protocol.prompts import answer_format
@@ -19,30 +16,6 @@ def check_answerable(question: Question) -> None:
     """The agents answer multiple-choice questions, TRUE/FALSE claims and open questions."""
     if not isinstance(question, Question):
         raise TypeError(f"expected a clueweaver Question, got {type(question).__name__}")
-
-
-def evidence_tokens(backend: GenerationBackend) -> Callable[[str], int]:
-    """The tokens an evidence text costs in ``backend``'s prompts (the chat template's fixed
-    overhead of a one-message conversation left out)."""
-    empty = backend.count_tokens([{"role": "user", "content": ""}])
-    return lambda text: backend.count_tokens([{"role": "user", "content": text}]) - empty
-
-
-def evidence_token_budget(backend: GenerationBackend, tokens: int | None) -> tuple[int, Callable[[str], int]] | None:
-    """The packer's ``token_budget`` for a context budget of ``tokens`` (None: the preset's B_c)."""
-    return None if tokens is None else (tokens, evidence_tokens(backend))
-
-
-def reading_limit(narrative: Narrative, max_chapter: int | None, max_paragraph: int | None) -> int:
-    """The last paragraph ID a reader may see (chapters up to ``max_chapter``, IDs up to ``max_paragraph``)."""
-    last = narrative.last_paragraph_of_chapter(max_chapter)
-    if max_paragraph is not None:
-        if max_paragraph < 0:
-            raise NarrativeError(f"{narrative.title}: paragraph limit {max_paragraph} leaves nothing to read")
-        last = min(last, max_paragraph)
-    if last < 0:
-        raise NarrativeError(f"{narrative.title}: the reading limit leaves nothing to read")
-    return last
 
 
 def with_format_reminder(messages: list[dict], question: Question) -> list[dict]:

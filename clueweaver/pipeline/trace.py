@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from contextlib import contextmanager
 
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
 from clueweaver.pipeline.records import Interpretation
 from clueweaver.protocol.question import Question
 

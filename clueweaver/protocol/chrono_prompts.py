@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from clueweaver.backends.structured import OutputRejected, json_object
+from clueweaver.protocol.json_output import OutputRejected, json_object
 
 PROMPT_VERSION = 1
 SUMMARY_WORDS = 150  # a group of four 128-token chunks is about 380 words

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 
 OPTION_LABELS = ("A", "B", "C", "D")
 CLAIM_LABELS = ("TRUE", "FALSE")

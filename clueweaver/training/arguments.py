@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 
 AGENTS = ("finder", "interpreter")
 MAX_PROMPT_TOKENS = 9216  # Table 7: the longest prompt, after the chat template, either agent trains on

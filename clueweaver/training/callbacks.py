@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from clueweaver.hub import BackgroundPusher, HubUploadError, write_recipe
+from clueweaver.training.hub import BackgroundPusher, HubUploadError, write_recipe
 
 # Checkpoint files that only matter for resuming; a pushed revision leaves them out.
 RESUME_ONLY_FILES = ["optimizer.pt", "scheduler.pt", "rng_state*.pth", "global_step*"]
@@ -46,7 +46,7 @@ def hub_revision_callback(
     ``repo_id`` in the background (the optimizer state stays local; training does not wait). At
     the end of training it waits for the uploads; ``upload_failures`` then holds the error of any
     that failed (``train`` raises it once the final model is saved). ``push``: the upload function
-    (``clueweaver.hub.push_folder``)."""
+    (``clueweaver.training.hub.push_folder``)."""
     from transformers import TrainerCallback
 
     class PushCheckpointRevision(TrainerCallback):

@@ -8,7 +8,6 @@ import logging
 import sys
 from dataclasses import asdict
 
-from clueweaver.hub import HubUploadError, base_model_identity, write_recipe
 from clueweaver.training.arguments import AGENTS, GRPOScriptArguments, TrainingSetupError, parse_recipe
 from clueweaver.training.callbacks import hub_revision_callback, recipe_callback
 from clueweaver.training.data import (
@@ -19,6 +18,7 @@ from clueweaver.training.data import (
     limit_rows,
     load_grpo_dataset,
 )
+from clueweaver.training.hub import HubUploadError, base_model_identity, write_recipe
 from clueweaver.training.objective import check_objective_settings
 from clueweaver.training.rewards import reward_design, select_reward_funcs
 from clueweaver.training.settings import (

@@ -28,7 +28,7 @@ import json
 import random
 import time
 
-from clueweaver.demo import load_demo
+from clueweaver.benchmarks.demo import load_demo
 from clueweaver.protocol.details import evidence_features
 from clueweaver.protocol.rewards import (
     InterpreterRewardConfig,

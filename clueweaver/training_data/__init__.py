@@ -1,6 +1,6 @@
 """GRPO training data for the Finder and the Interpreter, built with inference's own segmenter
-(``clueweaver.segment``), prompts (``clueweaver.protocol.prompts``) and packer
-(``clueweaver.packing``), so a model is trained on exactly what it is asked at serving time.
+(``clueweaver.segments.segmenter``), prompts (``clueweaver.protocol.prompts``) and packer
+(``clueweaver.segments.packing``), so a model is trained on exactly what it is asked at serving time.
 
 Entry points: ``build_finder_dataset(FinderDataConfig)`` and
 ``build_interpreter_dataset(InterpreterDataConfig)`` (scripts: ``data_prep/build_*_data.py``).

@@ -20,7 +20,7 @@ import math
 from collections import Counter
 from pathlib import Path
 
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 
 WEAK_LABEL_AUDIT = "docs/finder_weak_label_audit.jsonl"
 VERDICTS = ("correct", "wrong")

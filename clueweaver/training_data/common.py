@@ -24,15 +24,15 @@ from typing import Any, Callable, Iterable
 import yaml
 from tqdm.auto import tqdm
 
+from clueweaver.backends.prompting import qwen3_tokenizer_dir
 from clueweaver.benchmarks import Benchmark, BenchmarkItem, load_benchmark
-from clueweaver.config import config_to_dict, parse_config
-from clueweaver.errors import ClueWeaverError
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
+from clueweaver.core.config import config_to_dict, parse_config
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.prompts import apply_chat_template
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
-from clueweaver.segment import PRESETS, Preset, Segment, get_preset, segment_narrative
-from clueweaver.testing import qwen3_tokenizer_dir
+from clueweaver.segments.segmenter import PRESETS, Preset, Segment, get_preset, segment_narrative
 from clueweaver.training import MAX_PROMPT_TOKENS  # the trainer's own limit, so the data fits it
 
 SPLITS = ("train", "validation", "test")

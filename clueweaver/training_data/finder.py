@@ -23,7 +23,7 @@ from tqdm.auto import tqdm
 
 from clueweaver.protocol.prompts import finder_messages
 from clueweaver.protocol.question import OPTION_LABELS
-from clueweaver.segment import Segment
+from clueweaver.segments.segmenter import Segment
 from clueweaver.training_data.audit import (
     WEAK_LABEL_AUDIT,
     audit_section,

@@ -1,7 +1,7 @@
 """Hard Interpreter cases the paper's way: the base model answers candidate items through the
 evaluation harness, and the items it fails are flagged hard until their share is reached.
 
-The harness's Interpreter stage (``clueweaver.evaluation.readers.interpreter_stage``: the protocol's
+The harness's Interpreter stage (``clueweaver.systems.base.interpreter_stage``: the protocol's
 prompt over the item's own evidence packet, the protocol's parser, any backend: hf, vllm, openai)
 answers each candidate; its records are the harness's (``scored_record``) in the harness's
 append-only log (``PredictionLog``), ``<output_dir>/hard_cases/<model key>/predictions.jsonl``, so an
@@ -31,13 +31,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from clueweaver.agents import load_agents
 from clueweaver.benchmarks import BenchmarkItem, SkippedRow
-from clueweaver.errors import ClueWeaverError
-from clueweaver.evaluation.readers import ReaderOutput, interpreter_stage
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.evaluation.records import PREDICTIONS_FILE, PredictionLog, is_scored
 from clueweaver.evaluation.runner import scored_record
 from clueweaver.pipeline import PipelineConfig
+from clueweaver.pipeline.models import load_agents
+from clueweaver.systems.base import ReaderOutput, interpreter_stage
 
 SYSTEM = "interpreter"  # the records' system: the Interpreter stage alone, over the item's packet
 

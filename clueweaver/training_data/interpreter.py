@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 
 from tqdm.auto import tqdm
 
-from clueweaver.packing import Packet, pack
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import OPTION_LABELS, Question
-from clueweaver.segment import Segment
+from clueweaver.segments.packing import Packet, pack
+from clueweaver.segments.segmenter import Segment
 from clueweaver.training_data.common import (
     SPLITS,
     DataBuildConfig,

@@ -33,8 +33,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from clueweaver.backends import SamplingConfig, load_backend
-from clueweaver.evaluation.records import complete_lines
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
+from clueweaver.core.jsonl import complete_lines
 from clueweaver.protocol.parse import ParseResult, parse_finder
 from clueweaver.protocol.prompts import finder_messages
 from clueweaver.protocol.question import Question

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.protocol.prompts import interpreter_messages
-from clueweaver.segment import get_preset
+from clueweaver.segments.segmenter import get_preset
 from clueweaver.training_data.common import ReadingCase, case_segments, readable_part
 from clueweaver.training_data.interpreter import evidence_packet
 

@@ -27,7 +27,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.details import TITLES
 from clueweaver.protocol.question import Question
 

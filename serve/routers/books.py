@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 
-from clueweaver.library import Library
-from clueweaver.narrative import Narrative, NarrativeError
+from clueweaver.books.narrative import Narrative, NarrativeError
+from clueweaver.serving.library import Library
 from serve.deps import Room
 from serve.errors import ERROR_RESPONSES, ApiError
 from serve.models import Book, BookList, Chapters, Deleted, Paragraphs, UploadedBook

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from clueweaver.narrative import NarrativeError
+from clueweaver.books.narrative import NarrativeError
 from serve.deps import Room
 from serve.errors import ERROR_RESPONSES, ApiError
 from serve.models import AskBody, PastQuestions, QuestionQueued, QuestionRecord

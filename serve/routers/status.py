@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Header
 
-from clueweaver.library import BOOK_SUFFIXES
-from clueweaver.segment import PRESETS
+from clueweaver.segments.segmenter import PRESETS
+from clueweaver.serving.library import BOOK_SUFFIXES
 from serve.deps import Config, Room
 from serve.errors import ERROR_RESPONSES
 from serve.guard import has_bearer_token

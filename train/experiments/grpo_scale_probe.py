@@ -32,9 +32,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from clueweaver.backends.stand_ins import QWEN3_4B_SHAPE, TINY_QWEN3_CONFIG  # noqa: E402
 from clueweaver.protocol.prompts import CHAT_TEMPLATE_KWARGS, finder_messages  # noqa: E402
 from clueweaver.protocol.question import Question  # noqa: E402
-from clueweaver.testing import QWEN3_4B_SHAPE, TINY_QWEN3_CONFIG  # noqa: E402
 from clueweaver.training import build_trainer, parse_recipe  # noqa: E402
 
 RECIPE = ROOT / "configs" / "finder" / "qwen3-4b-grpo.yaml"

@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import MISSING, dataclass, field, fields
 from typing import ClassVar, Literal
 
-from clueweaver.errors import ClueWeaverError
+from clueweaver.core.errors import ClueWeaverError
 
 
 class WorldRecordError(ClueWeaverError, ValueError):

@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import MISSING, fields
 from typing import Literal
 
-from clueweaver.narrative import Narrative
+from clueweaver.books.narrative import Narrative
 from clueweaver.nwm.records.kinds import RECORD_TYPES, Record, WorldRecordError, record_hints
 
 

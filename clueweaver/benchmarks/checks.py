@@ -1,0 +1,160 @@
+"""The project's own multi-hop retrieval checks over whole novels.
+
+Each check is a question or claim whose answer needs two to four distant paragraphs of a book in
+the shared benchmark data (``../shared/data``). Evidence is labelled by verbatim strings rather than
+paragraph IDs, because paragraph splitting may change; the strings are resolved to IDs at load
+time, and a string that no longer matches exactly one paragraph is an error, never a silent miss.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from clueweaver import benchmarks
+from clueweaver.books.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
+from clueweaver.core.errors import ClueWeaverError
+from clueweaver.protocol.question import Question, QuestionError
+
+# The tuning set: every retrieval default is chosen on these checks (87: the first 63, then 24
+# written later as a held-out set, whose results were seen and which now tune like the rest).
+CHECKS_FILE = Path(__file__).resolve().parents[1] / "data" / "multihop_checks.jsonl"
+# The frozen held-out set: 72 checks written by reading, never with the project's retrieval, and
+# frozen (FROZEN_SHA256, checked by a test) before any ranking was measured on them. No default
+# is chosen on it; it says how far the tuning-set choices carry over.
+FROZEN_FILE = Path(__file__).resolve().parents[1] / "data" / "multihop_frozen.jsonl"
+FROZEN_SHA256 = "bbd7b3c045eb7dc921edfd26dbfdaa37559415ea6157f2c0e9a8cdedb046dd43"
+MIN_EVIDENCE, MAX_EVIDENCE = 2, 4
+MIN_SPREAD = 30  # paragraphs between the first and last evidence paragraph of a check
+NOCHA_BOOKS = Path("nocha", "data_sample", "classic_books.json")
+
+
+class CheckError(ClueWeaverError, ValueError):
+    """A check that cannot be resolved against its book; the message names the check and the problem."""
+
+
+@dataclass(frozen=True)
+class MultiHopCheck:
+    id: str
+    book: str  # "nocha:<title>", "kdsh:<name>" or "gutenqa:<name>"
+    question: Question
+    answer: str  # an option letter, or TRUE / FALSE for a claim
+    gold_ids: tuple[int, ...]  # ascending paragraph IDs of the evidence
+    note: str  # why each piece of evidence is needed
+
+
+def load_book(book: str, shared_data_dir: str | Path) -> Narrative:
+    """The narrative a check's ``book`` key names, read from the shared data folder."""
+    root = Path(shared_data_dir)
+    source, _, name = book.partition(":")
+    if not name:
+        raise CheckError(f"book key {book!r} has no name; use e.g. 'nocha:<title>' or 'kdsh:<name>'")
+    if source == "nocha":
+        path = root / NOCHA_BOOKS
+        if not path.exists():
+            raise CheckError(f"{path}: NoCha books file not found (book {book!r})")
+        books = json.loads(path.read_text(encoding="utf-8"))
+        if name not in books:
+            raise CheckError(f"{path}: no book titled {name!r}; it has {', '.join(sorted(books))}")
+        return from_text(books[name], title=name, source=f"{path}#{name}")
+    if source == "kdsh":
+        return load_narrative(root / "kdsh_backstory" / f"{name}.txt", title=name)
+    if source == "gutenqa":
+        return load_narrative(root / f"gutenqa_{name}" / f"{name}_paragraphs.jsonl", title=name)
+    raise CheckError(f"book key {book!r}: unknown source {source!r}; use nocha, kdsh or gutenqa")
+
+
+def evidence_paragraphs(narrative: Narrative, evidence: str) -> list[int]:
+    """IDs of the paragraphs containing ``evidence`` after whitespace normalization."""
+    needle = normalize_text(evidence)
+    return [p.id for p in narrative.paragraphs if needle in p.text]
+
+
+def _parse(line: str, where: str) -> dict:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise CheckError(f"{where}: not valid JSON ({exc.msg})") from exc
+    missing = [
+        k for k in ("id", "book", "kind", "question", "options", "answer", "evidence", "note") if k not in record
+    ]
+    if missing:
+        raise CheckError(f"{where}: missing field(s) {', '.join(missing)}")
+    return record
+
+
+def _resolve(record: dict, narrative: Narrative, where: str) -> tuple[MultiHopCheck, bool]:
+    """The check with its gold IDs, and whether they differ from the IDs recorded at build time."""
+    name = f"{where} (check {record['id']}, book {record['book']})"
+    try:
+        question = Question(text=record["question"], options=record["options"], kind=record["kind"])
+    except QuestionError as exc:
+        raise CheckError(f"{name}: {exc}") from exc
+    if record["answer"] not in question.labels:
+        raise CheckError(f"{name}: answer {record['answer']!r} is not one of {', '.join(question.labels)}")
+    evidence = record["evidence"]
+    if not MIN_EVIDENCE <= len(evidence) <= MAX_EVIDENCE:
+        raise CheckError(
+            f"{name}: {len(evidence)} evidence strings; a multi-hop check needs {MIN_EVIDENCE}-{MAX_EVIDENCE}"
+        )
+    ids = []
+    for text in evidence:
+        hits = evidence_paragraphs(narrative, text)
+        if len(hits) != 1:
+            found = f"paragraphs {', '.join(map(str, hits))}" if hits else "no paragraph"
+            raise CheckError(f"{name}: evidence {text!r} matches {found}; it must match exactly one")
+        ids.append(hits[0])
+    if len(set(ids)) != len(ids):
+        raise CheckError(f"{name}: two evidence strings fall in the same paragraph {sorted(ids)}")
+    built = record.get("build_check", {}).get("paragraph_ids")
+    check = MultiHopCheck(record["id"], record["book"], question, record["answer"], tuple(sorted(ids)), record["note"])
+    return check, built is not None and list(built) != ids
+
+
+def load_multihop_checks(
+    shared_data_dir: str | Path | None = None,
+    *,
+    checks_path: str | Path = CHECKS_FILE,
+    books: set[str] | None = None,
+) -> list[tuple[Narrative, MultiHopCheck]]:
+    """Every check (or those of ``books``) paired with its narrative, in file order.
+
+    Each book is loaded once and shared by its checks. Raises CheckError when the shared data
+    folder is missing or any evidence string no longer matches exactly one paragraph.
+    """
+    root = Path(shared_data_dir) if shared_data_dir is not None else benchmarks.shared_data_dir()
+    if not root.is_dir():
+        raise CheckError(f"shared data folder {root} not found; set CLUEWEAVER_SHARED_DATA to its path")
+    narratives: dict[str, Narrative] = {}
+    moved: Counter[str] = Counter()
+    checks = []
+    with open(checks_path, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            where = f"{checks_path}, line {line_no}"
+            record = _parse(line, where)
+            if books is not None and record["book"] not in books:
+                continue
+            if record["book"] not in narratives:
+                try:
+                    narratives[record["book"]] = load_book(record["book"], root)
+                except (NarrativeError, CheckError) as exc:
+                    raise CheckError(
+                        f"{where} (check {record['id']}): cannot load book {record['book']!r}: {exc}"
+                    ) from exc
+            narrative = narratives[record["book"]]
+            check, shifted = _resolve(record, narrative, where)
+            moved[record["book"]] += shifted
+            checks.append((narrative, check))
+    for book, count in moved.items():
+        if count:
+            warnings.warn(
+                f"{count} check(s) of {book} resolve to other paragraph IDs than when they were built "
+                "(paragraph splitting changed); the evidence strings still locate them",
+                stacklevel=2,
+            )
+    return checks

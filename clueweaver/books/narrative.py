@@ -1,0 +1,510 @@
+"""Narratives: a book as numbered paragraphs with chapters, offsets and a content hash.
+
+Every later stage refers to the text only through paragraph IDs, so IDs are stable integers in
+narrative order (0..n-1) and ``Narrative.text`` is the canonical text the offsets point into: the
+paragraphs joined by one blank line. The web page highlights citations with those offsets.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import hashlib
+import json
+import re
+import unicodedata
+import warnings
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+from ebooklib import ITEM_DOCUMENT, epub
+
+from clueweaver.books.chapters import (
+    describe_labels,
+    detect_units,
+    heading_groups,
+    is_heading,
+    label_span,
+    labels,
+    units_from_titles,
+)
+from clueweaver.core.errors import ClueWeaverError
+
+PARAGRAPH_SEPARATOR = "\n\n"
+SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".epub", ".jsonl")
+
+
+TRUNCATION_MARKER = " [… paragraph truncated: {omitted} more characters]"
+
+
+def gap_marker(first_missing: int, last_missing: int) -> str:
+    count = last_missing - first_missing + 1
+    return f"[… {count} paragraph{'' if count == 1 else 's'} omitted …]"
+
+
+class NarrativeError(ClueWeaverError, ValueError):
+    """A book that cannot be read; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    id: int
+    text: str
+    start: int  # offset of the first character in Narrative.text
+    end: int  # offset one past the last character
+    chapter: int  # 1-based chapter number, 0 for front matter before the first heading
+    is_heading: bool = False
+
+
+@dataclass(frozen=True)
+class Chapter:
+    number: int  # 1-based position in reading order: what paragraphs, limits and stores count in
+    title: str
+    first_paragraph: int
+    last_paragraph: int
+    label: str = ""  # the number a reader uses, as the book numbers it ("24", "1.2"); see clueweaver.books.chapters
+    part: str | None = None  # the heading of the part or story the chapter belongs to
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", str(self.number))
+
+    @property
+    def paragraph_ids(self) -> range:
+        return range(self.first_paragraph, self.last_paragraph + 1)
+
+    @property
+    def full_title(self) -> str:
+        """The title with its part or story, as a reader finds it in a contents list."""
+        return f"{self.part} — {self.title}" if self.part and not self.title.startswith(self.part) else self.title
+
+
+@dataclass
+class Narrative:
+    title: str
+    paragraphs: list[Paragraph]
+    chapters: list[Chapter] = field(default_factory=list)
+    source: str = ""
+    encoding: str | None = None  # the codec a text file was read with (reading it again with it gives this text)
+    encoding_detected: bool = False  # not UTF-8 and not given: guessed by ``detect_encoding``
+
+    def __post_init__(self) -> None:
+        if not self.paragraphs:
+            raise NarrativeError(f"{self.source or self.title}: the narrative has no paragraphs")
+
+    def __len__(self) -> int:
+        return len(self.paragraphs)
+
+    def __getitem__(self, paragraph_id: int) -> Paragraph:
+        return self.paragraphs[paragraph_id]
+
+    @cached_property
+    def text(self) -> str:
+        return PARAGRAPH_SEPARATOR.join(p.text for p in self.paragraphs)
+
+    @cached_property
+    def content_hash(self) -> str:
+        """SHA-256 of the canonical text: the same book from .txt, .epub or .jsonl hashes alike
+        when its paragraphs are the same, and any edit to a paragraph changes it."""
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def book_id(self) -> str:
+        return self.content_hash[:16]
+
+    @property
+    def num_chars(self) -> int:
+        return len(self.text)
+
+    def chapter_limit(self, label: str | None) -> int | None:
+        """The position of the last chapter a reader who read up to ``label`` has read: a chapter
+        as the book numbers it ("24", "1.2"; ``clueweaver chapters`` lists them), a part or story
+        ("1": all its chapters), or "0" (the front matter only). None reads the whole book."""
+        return None if label is None else self.chapter_span(label)[1]
+
+    def chapter_span(self, label: str) -> tuple[int, int]:
+        """First and last chapter position that ``label`` names (``chapter_limit``); 0 is the
+        front matter."""
+        if str(label).strip() == "0":
+            return 0, 0
+        if not self.chapters:
+            raise NarrativeError(f"{self.title}: no chapters were detected, so no chapter limit applies")
+        span = label_span(str(label), [c.label for c in self.chapters])
+        if span is None:
+            raise NarrativeError(
+                f"{self.title}: no chapter {label} (the book's chapters are "
+                f"{describe_labels([c.label for c in self.chapters])}; 'clueweaver chapters BOOK' lists them)"
+            )
+        return span
+
+    def chapter_label(self, number: int) -> str:
+        """How the book numbers the chapter at position ``number`` ("0": the front matter)."""
+        return self.chapters[number - 1].label if number else "0"
+
+    def last_paragraph_of_chapter(self, chapter: int | None) -> int:
+        """Last paragraph ID readable when reading up to ``chapter`` (inclusive); None means all."""
+        if chapter is None:
+            return len(self.paragraphs) - 1
+        if not self.chapters:
+            raise NarrativeError(f"{self.title}: no chapters were detected, so no chapter limit applies")
+        if not 0 <= chapter <= len(self.chapters):
+            raise NarrativeError(
+                f"{self.title}: chapter limit {chapter} is beyond the book's {len(self.chapters)} chapters"
+            )
+        if chapter == 0:
+            return self.chapters[0].first_paragraph - 1
+        return self.chapters[chapter - 1].last_paragraph
+
+    def render(self, paragraph_ids, *, gap_markers: bool = True, truncate: dict[int, int] | None = None) -> str:
+        """``[id] text`` lines, the form in which agents see and cite paragraphs, in the given
+        (ascending) order. Where IDs skip, a marker line says how many paragraphs are left out, so a
+        reader never mistakes two distant passages for one scene. ``truncate`` maps an ID to the
+        number of characters kept, and the cut is marked in the text."""
+        ids = list(paragraph_ids)
+        truncate = truncate or {}
+        lines = []
+        previous = -1
+        for i in ids:
+            if gap_markers and i > previous + 1:
+                lines.append(gap_marker(previous + 1, i - 1))
+            text = self.paragraphs[i].text
+            if i in truncate:
+                kept = truncate[i]
+                text = text[:kept] + TRUNCATION_MARKER.format(omitted=len(text) - kept)
+            lines.append(f"[{i}] {text}")
+            previous = i
+        if gap_markers and ids and previous < len(self.paragraphs) - 1:
+            lines.append(gap_marker(previous + 1, len(self.paragraphs) - 1))
+        return "\n".join(lines)
+
+    def to_jsonl(self, path: str | Path) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            for p in self.paragraphs:
+                chapter = self.chapters[p.chapter - 1].title if p.chapter else None
+                f.write(json.dumps({"paragraph": p.id, "chapter": chapter, "text": p.text}, ensure_ascii=False) + "\n")
+
+
+# --- building a narrative from paragraph texts --------------------------------------------------
+
+
+def normalize_text(text: str) -> str:
+    """The form paragraph texts are stored in (NFC, single spaces); apply it to a string before
+    looking for it verbatim in a paragraph."""
+    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def from_paragraphs(
+    texts: list[str],
+    *,
+    title: str,
+    source: str = "",
+    chapter_titles: list[str | None] | None = None,
+    detect_headings: bool = True,
+) -> Narrative:
+    """Number paragraphs and find chapters.
+
+    Chapters come from ``chapter_titles`` (one per paragraph, e.g. a JSONL's chapter field or an
+    EPUB's spine document) when given, else from heading paragraphs, with parts and stories
+    folded into their first chapter and numbered as the book numbers them (``clueweaver.books.chapters``).
+    """
+    cleaned = [normalize_text(t) for t in texts]
+    keep = [i for i, t in enumerate(cleaned) if t]
+    cleaned = [cleaned[i] for i in keep]
+    if chapter_titles is not None:
+        chapter_titles = [chapter_titles[i] for i in keep]
+    if not cleaned:
+        raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
+
+    heading_flags = [detect_headings and is_heading(t) for t in cleaned]
+    if chapter_titles is not None:
+        starts, previous = {}, None
+        for i, name in enumerate(chapter_titles):
+            if name and name != previous:
+                starts[i] = name
+            previous = name
+        units = units_from_titles(starts)
+    else:
+        units = detect_units(cleaned, heading_groups(cleaned, heading_flags))
+
+    paragraphs, offset = [], 0
+    firsts = [u.first for u in units]
+    for i, text in enumerate(cleaned):
+        chapter = bisect.bisect_right(firsts, i)
+        paragraphs.append(Paragraph(i, text, offset, offset + len(text), chapter, heading_flags[i]))
+        offset += len(text) + len(PARAGRAPH_SEPARATOR)
+    chapters = [
+        Chapter(n, u.title, u.first, (firsts[n] - 1 if n < len(units) else len(cleaned) - 1), label, u.part)
+        for n, (u, label) in enumerate(zip(units, labels(units)), start=1)
+    ]
+    return Narrative(title=title, paragraphs=paragraphs, chapters=chapters, source=source)
+
+
+# --- file loaders ------------------------------------------------------------------------------
+
+_GUTENBERG_START = re.compile(r"^\s*\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.IGNORECASE | re.MULTILINE)
+_GUTENBERG_END = re.compile(
+    r"^\s*(?:\*{3}\s*END OF (?:THE|THIS) PROJECT GUTENBERG|End of (?:the )?Project Gutenberg'?s?)\b.*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def strip_gutenberg(text: str) -> str:
+    """Drop the Project Gutenberg licence header and footer when present."""
+    start = _GUTENBERG_START.search(text)
+    if start:
+        text = text[start.end() :]
+    end = _GUTENBERG_END.search(text)
+    if end:
+        text = text[: end.start()]
+    return text
+
+
+_NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
+
+
+# When several single-byte encodings read a file equally well, the one older English and Western
+# European texts (most non-UTF-8 Gutenberg files) use: Latin-1's superset.
+_PREFERRED_ENCODING = "cp1252"
+
+
+def detect_encoding(data: bytes) -> str | None:
+    """The most likely encoding of text that is not UTF-8 (charset-normalizer), or None."""
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(data))
+    if not matches:
+        return None
+    best = matches[0]
+    ties = [m for m in matches if m.chaos <= best.chaos]
+    if any(_PREFERRED_ENCODING in m.could_be_from_charset for m in ties):
+        return _PREFERRED_ENCODING
+    return best.encoding
+
+
+def _decode(data: bytes, path: str, encoding: str | None) -> tuple[str, str, bool]:
+    """The text, the codec that read it, and whether that codec was detected (not UTF-8 or given)."""
+    if not data.strip():
+        raise NarrativeError(f"{path}: the file is empty")
+    if encoding:
+        try:
+            return data.decode(encoding), encoding, False
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise NarrativeError(f"{path}: cannot decode as {encoding}: {exc}") from exc
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16"), "utf-16", False
+    sample = data[:8192]
+    control_bytes = len(sample.translate(None, _NOT_CONTROL_BYTES))  # bytes 0-8 and 14-31
+    if b"\x00" in sample or control_bytes > len(sample) * 0.05:
+        raise NarrativeError(f"{path}: looks like a binary file, not text")
+    try:
+        return data.decode("utf-8-sig"), "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8", False
+    except UnicodeDecodeError as exc:
+        detected = detect_encoding(data)
+        if detected is None:
+            raise NarrativeError(
+                f"{path}: not valid UTF-8 (byte {exc.start}: {data[exc.start : exc.start + 1]!r}) and no other "
+                "encoding reads it; name the file's encoding (--encoding, or the upload's encoding field)"
+            ) from exc
+        return data.decode(detected), detected, True
+
+
+def _blocks(text: str) -> list[str]:
+    return [b for b in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n")) if b.strip()]
+
+
+# Prose keeps a handful of lines between blank lines; a text averaging more lines than this per
+# blank-line block has lost its paragraph breaks (L-Eval stories, BMDS), so its line breaks are read.
+_MAX_LINES_PER_BLOCK = 15
+# No one hard-wraps prose this wide: a line this long is a whole paragraph.
+_PARAGRAPH_LINE_CHARS = 250
+
+
+def _paragraphs_of_block(block: str, *, unwrap: bool) -> list[str]:
+    """The paragraphs of a block that may hold several separated by single line breaks.
+
+    Lines longer than anyone wraps prose are whole paragraphs, one per line. With ``unwrap`` (the
+    text has lost its blank lines) hard-wrapped prose is joined back: a line is broken only when
+    the next word does not fit, so a line that had room for the next line's first word ends a
+    paragraph. The room is measured against the widest nearby lines, because a blurb or a quotation
+    is often wrapped narrower than the body.
+    """
+    lines = [line.strip() for line in block.split("\n") if line.strip()]
+    lengths = [len(line) for line in lines]
+    if len(lines) > 1 and max(lengths) > _PARAGRAPH_LINE_CHARS:
+        return lines
+    if not unwrap:
+        return [block]
+    paragraphs, current = [], []
+    for i, line in enumerate(lines):
+        current.append(line)
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        width = max(lengths[max(0, i - 4) : i + 2])
+        if len(line) + 1 + len(following.split(" ", 1)[0]) < width or not following:
+            paragraphs.append(" ".join(current))
+            current = []
+    return paragraphs
+
+
+def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True) -> Narrative:
+    """Plain text: paragraphs are separated by blank lines. A text without blank lines between its
+    paragraphs is split at its line breaks instead (see ``_paragraphs_of_block``)."""
+    if gutenberg:
+        text = strip_gutenberg(text)
+    blocks = _blocks(text)
+    unwrap = sum(block.count("\n") + 1 for block in blocks) > _MAX_LINES_PER_BLOCK * len(blocks)
+    paragraphs = [paragraph for block in blocks for paragraph in _paragraphs_of_block(block, unwrap=unwrap)]
+    return from_paragraphs(paragraphs, title=title, source=source)
+
+
+def from_markdown(text: str, *, title: str, source: str = "") -> Narrative:
+    """Markdown: ``#`` headings start chapters; emphasis markers are dropped from the text."""
+    texts, chapter_titles, current = [], [], None
+    for block in _blocks(text):
+        heading = re.match(r"^\s*#{1,6}\s+(.*)$", block)
+        if heading and "\n" not in block.strip():
+            current = heading.group(1).strip()
+            texts.append(current)
+        else:
+            texts.append(re.sub(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1", r"\2", block))
+        chapter_titles.append(current)
+    if all(name is None for name in chapter_titles):
+        return from_paragraphs(texts, title=title, source=source)
+    return from_paragraphs(texts, title=title, source=source, chapter_titles=chapter_titles)
+
+
+def from_jsonl(path: str | Path) -> Narrative:
+    """One paragraph per line: ``{"text": ...}`` with optional ``paragraph`` (or ``id``) and ``chapter``.
+
+    Given IDs must be 0, 1, 2, ... in file order, because gold evidence labels refer to them.
+    """
+    path = str(path)
+    texts, chapter_titles = [], []
+    with open(path, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise NarrativeError(f"{path}, line {line_no}: not valid JSON ({exc.msg})") from exc
+            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                raise NarrativeError(f"{path}, line {line_no}: expected an object with a string 'text'")
+            given = row.get("paragraph", row.get("id"))
+            if given is not None and given != len(texts):
+                raise NarrativeError(
+                    f"{path}, line {line_no}: paragraph id {given!r} breaks the sequence 0, 1, 2, ... "
+                    f"(expected {len(texts)})"
+                )
+            if not row["text"].strip():
+                raise NarrativeError(f"{path}, line {line_no}: empty paragraph text")
+            texts.append(row["text"])
+            chapter = row.get("chapter")
+            chapter_titles.append(None if chapter is None else str(chapter))
+    if not texts:
+        raise NarrativeError(f"{path}: no paragraphs")
+    use_titles = any(c is not None for c in chapter_titles)
+    return from_paragraphs(
+        texts,
+        title=Path(path).stem,
+        source=path,
+        chapter_titles=chapter_titles if use_titles else None,
+        detect_headings=not use_titles,
+    )
+
+
+_BLOCK_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "li", "dt", "dd")
+
+
+def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
+    """Each innermost block element of the documents (in order) is a paragraph; an h1-h3 heading
+    starts a chapter. Gutenberg's licence sections are dropped."""
+    texts, chapter_titles, current = [], [], None
+    for markup in documents:
+        soup = BeautifulSoup(markup, "html.parser")
+        for boilerplate in soup.select("#pg-header, #pg-footer, section.pg-boilerplate, .pgheader"):
+            boilerplate.decompose()
+        body = soup.body or soup
+        for element in body.find_all(_BLOCK_TAGS):
+            if element.find(_BLOCK_TAGS):  # the innermost block carries the text
+                continue
+            text = element.get_text(" ", strip=True)
+            if not text or _GUTENBERG_START.match(text) or _GUTENBERG_END.match(text):
+                continue
+            if element.name in ("h1", "h2", "h3"):
+                current = text
+            texts.append(text)
+            chapter_titles.append(current)
+    if not texts:
+        raise NarrativeError(f"{source or title}: the {what} has no text paragraphs")
+    if all(c is None for c in chapter_titles):
+        return from_paragraphs(texts, title=title, source=source)
+    return from_paragraphs(texts, title=title, source=source, chapter_titles=chapter_titles, detect_headings=False)
+
+
+def from_html(html: str, *, title: str, source: str = "") -> Narrative:
+    """One HTML document (e.g. a QuALITY article): block elements are paragraphs, and line breaks
+    inside a paragraph become spaces so ``Belgian<br/>politics`` keeps its two words."""
+    return _from_html_documents([html], title=title, source=source, what="HTML document")
+
+
+def from_epub(path: str | Path) -> Narrative:
+    """EPUB: spine documents in reading order; each block element is a paragraph and a document
+    that opens with a heading starts a chapter. Gutenberg's licence sections are dropped."""
+    path = str(path)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            book = epub.read_epub(path, options={"ignore_ncx": True})
+    except Exception as exc:  # ebooklib raises zipfile, KeyError and its own errors alike
+        raise NarrativeError(f"{path}: not a readable EPUB ({type(exc).__name__}: {exc})") from exc
+    title = (book.get_metadata("DC", "title") or [(Path(path).stem,)])[0][0]
+    documents = []
+    for item_id, _linear in book.spine:
+        item = book.get_item_with_id(item_id)
+        if item is not None and item.get_type() == ITEM_DOCUMENT:
+            documents.append(item.get_content())
+    return _from_html_documents(documents, title=title, source=path, what="EPUB")
+
+
+def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:
+    """Load a book from .txt, .md, .epub or .jsonl; every failure is a NarrativeError naming the file."""
+    path = Path(path)
+    if not path.exists():
+        raise NarrativeError(f"{path}: no such file")
+    if path.is_dir():
+        raise NarrativeError(f"{path}: is a directory, not a book file")
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise NarrativeError(
+            f"{path}: unsupported file type {suffix or '(none)'}; use one of {', '.join(SUPPORTED_SUFFIXES)}"
+        )
+    if path.stat().st_size == 0:
+        raise NarrativeError(f"{path}: the file is empty")
+    if suffix == ".epub":
+        narrative = from_epub(path)
+    elif suffix == ".jsonl":
+        _decode(path.read_bytes(), str(path), "utf-8")
+        narrative = from_jsonl(path)
+    else:
+        text, narrative_encoding, detected = _decode(path.read_bytes(), str(path), encoding)
+        loader = from_markdown if suffix in (".md", ".markdown") else from_text
+        narrative = loader(text, title=path.stem, source=str(path))
+        narrative.encoding, narrative.encoding_detected = narrative_encoding, detected
+    if title:
+        narrative.title = title
+    return narrative
+
+
+def reading_limit(narrative: Narrative, max_chapter: int | None, max_paragraph: int | None) -> int:
+    """The last paragraph ID a reader may see (chapters up to ``max_chapter``, IDs up to ``max_paragraph``)."""
+    last = narrative.last_paragraph_of_chapter(max_chapter)
+    if max_paragraph is not None:
+        if max_paragraph < 0:
+            raise NarrativeError(f"{narrative.title}: paragraph limit {max_paragraph} leaves nothing to read")
+        last = min(last, max_paragraph)
+    if last < 0:
+        raise NarrativeError(f"{narrative.title}: the reading limit leaves nothing to read")
+    return last

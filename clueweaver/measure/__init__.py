@@ -1,0 +1,24 @@
+"""Benchmarks the project ships: commands that print numbers (speed, recall), not timed tests.
+
+``retrieval`` (``clueweaver bench retrieval``) times indexing and segmentation on a whole novel;
+``recall`` (``clueweaver bench recall``) measures gold-evidence recall on GutenQA, the tuning and the
+frozen held-out multi-hop checks, and the recall-vs-cost curve; ``pipeline``
+(``clueweaver bench pipeline``) times each stage of the pipeline against the direct reader.
+"""
+
+from clueweaver.measure.pipeline import BENCH_SHAPES, MODEL_SHAPES, bench_pipeline
+from clueweaver.measure.recall import bench_ablations, bench_recall, plot_curve, recall_curve
+from clueweaver.measure.retrieval import SAMPLE_QUESTION, bench_retrieval, load_book
+
+__all__ = [
+    "BENCH_SHAPES",
+    "MODEL_SHAPES",
+    "SAMPLE_QUESTION",
+    "bench_ablations",
+    "bench_pipeline",
+    "bench_recall",
+    "bench_retrieval",
+    "load_book",
+    "plot_curve",
+    "recall_curve",
+]

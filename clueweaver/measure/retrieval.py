@@ -1,0 +1,86 @@
+"""``clueweaver bench retrieval``: index build, segmentation latency, embedding and cache reload
+times on one whole novel, in one process."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from clueweaver import retrieval
+from clueweaver.benchmarks import shared_data_dir
+from clueweaver.benchmarks.checks import load_book as load_shared_book
+from clueweaver.books.narrative import Narrative, load_narrative
+from clueweaver.protocol.question import Question
+from clueweaver.segments.segmenter import segment_narrative
+
+SAMPLE_QUESTION = Question(
+    "Why does Jo cut off and sell her hair?",
+    {
+        "A": "To pay for Mother's journey to Washington to nurse Father",
+        "B": "Because Amy burned it with the curling tongs",
+        "C": "To buy Christmas presents for Marmee",
+        "D": "Because Aunt March said long hair was vain",
+    },
+)
+
+
+def load_book(book: str) -> Narrative:
+    """A file path, or a shared-data key such as ``nocha:little_women_louisa_may_alcott``."""
+    if Path(book).exists():
+        return load_narrative(book)
+    return load_shared_book(book, shared_data_dir())
+
+
+def bench_retrieval(
+    book: str,
+    *,
+    encoder: str | None = "minilm",
+    question: Question = SAMPLE_QUESTION,
+    repeats: int = 20,
+    reference: bool = False,
+) -> dict:
+    """Index build time (BM25, cold), warm segmentation latency, and dense embedding and cache
+    reload times, all on one book in this process. ``reference`` also times sentence-transformers'
+    own ``encode`` with its defaults on the same texts (the speed of a machine varies from run to
+    run; the ratio of the two does much less)."""
+    narrative = load_book(book)
+    texts = [p.text for p in narrative.paragraphs]
+    started = time.perf_counter()
+    bm25 = retrieval.BM25Index(retrieval.TermMatrix.from_texts(texts))
+    results = {
+        "book": narrative.title,
+        "paragraphs": len(narrative),
+        "characters": narrative.num_chars,
+        "bm25_build_s": round(time.perf_counter() - started, 4),
+    }
+
+    def median_ms(index) -> float:
+        segment_narrative(narrative, question, "detectiveqa", index=index)  # warm the term cache
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            segment_narrative(narrative, question, "detectiveqa", index=index)
+            times.append(time.perf_counter() - t)
+        return round(statistics.median(times) * 1000, 2)
+
+    results["segment_bm25_ms"] = median_ms(retrieval.RetrievalIndex(narrative, bm25))
+    if encoder:
+        with tempfile.TemporaryDirectory() as cache:
+            dense = retrieval.load_encoder(encoder)
+            dense.encode(["warm up the model"])  # model loading is not embedding time
+            t = time.perf_counter()
+            index = retrieval.build_index(narrative, dense, cache_dir=cache)
+            results["encoder"] = dense.name
+            results["embed_s"] = round(time.perf_counter() - t, 2)
+            t = time.perf_counter()
+            index = retrieval.build_index(narrative, dense, cache_dir=cache)
+            results["cache_reload_s"] = round(time.perf_counter() - t, 4)
+            results["segment_hybrid_ms"] = median_ms(index)
+            if reference and isinstance(dense, retrieval.SentenceTransformerEncoder):
+                t = time.perf_counter()
+                dense.model.encode(texts, normalize_embeddings=True)
+                results["st_defaults_embed_s"] = round(time.perf_counter() - t, 2)
+                results["embed_vs_st_defaults"] = round(results["embed_s"] / results["st_defaults_embed_s"], 3)
+    return results

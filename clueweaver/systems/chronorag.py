@@ -1,0 +1,78 @@
+"""``clueweaver eval --system chronorag``: ChronoRAG as a reader beside the other systems.
+
+For each question: the book's index (built once with the Interpreter's backend when the cache
+lacks it, with progress; read when another model named by ``chrono.model`` built it), Layer 1
+ranked for the question and its options, the linked chunks with their neighbours assembled in
+relevance order within the token budget (``--context-budget``, else the paper's 1,500), counted
+by the Interpreter's tokenizer; then the same Interpreter stage as the rag-* systems. The build
+uses the backend's base model (no adapter): the index is the method's, not the trained agent's.
+"""
+
+from __future__ import annotations
+
+from clueweaver.backends import GenerationBackend
+from clueweaver.books.narrative import Narrative, reading_limit
+from clueweaver.chrono.assembly import assemble, passages
+from clueweaver.chrono.build import ChronoBuilder
+from clueweaver.chrono.config import PAPER_BUDGET, ChronoConfig, ChronoError
+from clueweaver.chrono.graph import ChronoGraph, dense_encoder, finished_graph
+from clueweaver.protocol.question import Question
+from clueweaver.retrieval.ranking import joined_query
+from clueweaver.segments.packing import Packet
+from clueweaver.systems.base import Interpret, PacketReader
+
+
+class ChronoReader(PacketReader):
+    """Retrieve from the book's ChronoRAG index, assemble within ``budget`` tokens, interpret."""
+
+    def __init__(
+        self,
+        backend: GenerationBackend,
+        config: ChronoConfig,
+        interpret: Interpret,
+        *,
+        budget: int = PAPER_BUDGET,
+        encoder="auto",
+        cache_dir=None,
+        progress: bool = True,
+    ) -> None:
+        super().__init__(interpret)
+        if budget < config.chunk_tokens:
+            raise ChronoError(
+                f"a context budget of {budget} tokens holds no chunk of {config.chunk_tokens} tokens: lower "
+                "--chrono-chunk-tokens or raise --context-budget"
+            )
+        self.builder = ChronoBuilder(backend, config, cache_dir=cache_dir, progress=progress)
+        self.encoder = dense_encoder(config.retrieval, encoder)
+        self.config, self.budget, self.cache_dir = config, budget, cache_dir
+        self.model = config.model or backend.model
+        self._graphs: dict[str, ChronoGraph] = {}
+
+    def graph(self, narrative: Narrative) -> ChronoGraph:
+        """The book's index: built (or resumed) with the backend when it is the model asked for,
+        else read as another model left it (a ChronoError when it is missing or unfinished)."""
+        if narrative.content_hash not in self._graphs:
+            if self.model == self.builder.backend.model:
+                graph, _ = self.builder.build(narrative)
+            else:
+                graph = finished_graph(narrative, self.config, model=self.model, cache_dir=self.cache_dir)
+            self._graphs[narrative.content_hash] = graph
+        return self._graphs[narrative.content_hash]
+
+    def packet(self, narrative: Narrative, question: Question, max_paragraph: int | None) -> tuple[Packet, dict]:
+        graph = self.graph(narrative)
+        last = reading_limit(narrative, None, max_paragraph)
+        found = passages(graph, joined_query(question), self.config, self.encoder, last)
+        assembly = assemble(graph, found, self.budget, self.builder.count)
+        details = {
+            "chrono": {
+                "index": str(graph.folder),
+                "model": self.model,
+                "nodes": [passage.node for passage in assembly.passages],
+                "passages": len(assembly.passages),
+                "tokens": assembly.tokens,
+                "budget": assembly.budget,
+                "failed_groups": graph.failed,
+            }
+        }
+        return assembly.packet(graph), details
