@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from clueweaver.backends.stand_ins import qwen3_tokenizer_dir
+from clueweaver.backends.prompting import qwen3_tokenizer_dir
 from clueweaver.cli import main
 from clueweaver.evaluation.records import TRACES_FILE, read_predictions
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation

@@ -13,11 +13,11 @@ from clueweaver.backends.prompting import (
     encode_prompt,
     gguf_tokenizer,
     load_tokenizer,
+    qwen3_tokenizer,
     render_plain,
     resolve_chat_format,
     saved_beside_gguf,
 )
-from clueweaver.backends.stand_ins import qwen3_tokenizer
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Who hid the key?"}]
 

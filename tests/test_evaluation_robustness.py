@@ -40,7 +40,7 @@ def server():
 
 
 def test_direct_reader_runs_over_an_openai_server_with_a_local_tokenizer(server, tmp_path, capsys):
-    from clueweaver.backends.stand_ins import qwen3_tokenizer, qwen3_tokenizer_dir
+    from clueweaver.backends.prompting import qwen3_tokenizer, qwen3_tokenizer_dir
 
     try:
         tokenizer_dir = qwen3_tokenizer_dir()

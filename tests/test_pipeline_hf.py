@@ -9,7 +9,7 @@ import json
 import pytest
 
 from clueweaver.backends import SamplingConfig, load_backend
-from clueweaver.backends.stand_ins import qwen3_tokenizer
+from clueweaver.backends.prompting import qwen3_tokenizer
 from clueweaver.benchmarks.demo import load_demo
 from clueweaver.books.narrative import from_paragraphs
 from clueweaver.pipeline import ClueWeaver, DirectReader, PipelineConfig

@@ -18,7 +18,7 @@ from conftest import REPO_ROOT
 from serve_helpers import DEMO_BOOK
 from test_backends_vllm import FakeLLM, _install_fake_vllm
 
-from clueweaver.backends.stand_ins import qwen3_tokenizer_dir
+from clueweaver.backends.prompting import qwen3_tokenizer_dir
 from clueweaver.cli import main
 from clueweaver.core.config import load_config
 from clueweaver.pipeline import PipelineConfig

@@ -6,7 +6,8 @@ reader), ``rag-bm25`` / ``rag-dense`` / ``rag-hybrid`` (the top paragraphs of on
 to the preset's budget, then the Interpreter; no Finder) and the agentic baselines ``react``,
 ``ircot``, ``self-ask`` and ``chain-of-agents`` (:mod:`clueweaver.systems.agentic`), and
 ``chronorag`` (the book's ChronoRAG index, its passages assembled within ``--context-budget`` or
-1,500 tokens, then the Interpreter; :mod:`clueweaver.systems.chronorag`). A new system is one builder and one ``SystemSpec`` line in ``SYSTEMS``.
+1,500 tokens, then the Interpreter; :mod:`clueweaver.systems.chronorag`). A new system is one
+builder and one ``SystemSpec`` line in ``SYSTEMS``.
 """
 
 from __future__ import annotations
