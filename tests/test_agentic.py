@@ -11,7 +11,7 @@ import pytest
 from clueweaver.backends import SamplingConfig
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.books.narrative import from_paragraphs
-from clueweaver.evaluation.records import read_predictions
+from clueweaver.evaluation.predictions import read_predictions
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
 from clueweaver.protocol import agentic_prompts as prompts
 from clueweaver.protocol.question import Question

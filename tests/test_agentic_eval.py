@@ -13,7 +13,7 @@ import pytest
 
 from clueweaver.backends.prompting import qwen3_tokenizer_dir
 from clueweaver.cli import main
-from clueweaver.evaluation.records import TRACES_FILE, read_predictions
+from clueweaver.evaluation.predictions import TRACES_FILE, read_predictions
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
 from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SYSTEM
 from clueweaver.protocol.prompts import TEMPLATES

@@ -16,7 +16,7 @@ from clueweaver.chrono.chunks import chunk_groups, chunk_narrative
 from clueweaver.chrono.config import ChronoConfig
 from clueweaver.chrono.store import IndexFolder
 from clueweaver.cli import main
-from clueweaver.evaluation.records import RUN_FILE, TRACES_FILE, read_predictions
+from clueweaver.evaluation.predictions import RUN_FILE, TRACES_FILE, read_predictions
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
 from clueweaver.pipeline import models as agents_module
 from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SYSTEM

@@ -14,7 +14,7 @@ import pytest
 
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
-from clueweaver.evaluation.records import PREDICTIONS_FILE, read_predictions
+from clueweaver.evaluation.predictions import PREDICTIONS_FILE, read_predictions
 from clueweaver.evaluation.report import summarize
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
 from clueweaver.evaluation.systems import build_reader

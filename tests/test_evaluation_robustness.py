@@ -12,7 +12,7 @@ import pytest
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
 from clueweaver.evaluation.metrics import wilson_interval
-from clueweaver.evaluation.records import RUN_FILE, TRACES_FILE, read_predictions
+from clueweaver.evaluation.predictions import RUN_FILE, TRACES_FILE, read_predictions
 from clueweaver.evaluation.report import error_bar, markdown, summarize
 from clueweaver.evaluation.runner import EvalConfig, run_evaluation
 from clueweaver.pipeline import ClueWeaver
@@ -287,7 +287,7 @@ def test_a_chrono_run_without_an_index_stops_before_any_model_or_run_file(tmp_pa
 
 
 def test_auto_is_recorded_as_the_encoder_it_picks_so_a_gpu_never_resumes_a_cpu_run(tmp_path, monkeypatch):
-    from clueweaver.evaluation.records import EvalError
+    from clueweaver.evaluation.predictions import EvalError
     from clueweaver.retrieval import dense
 
     bench = write_benchmark(tmp_path, CLAIMS[:1])

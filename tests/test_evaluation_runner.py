@@ -17,7 +17,7 @@ import pytest
 from clueweaver.books.narrative import from_paragraphs
 from clueweaver.cli import main
 from clueweaver.evaluation.metrics import wilson_interval
-from clueweaver.evaluation.records import PREDICTIONS_FILE, RUN_FILE, PredictionLog, RecordError, read_predictions
+from clueweaver.evaluation.predictions import PREDICTIONS_FILE, RUN_FILE, PredictionLog, RecordError, read_predictions
 from clueweaver.evaluation.report import compare, load_runs, summarize
 from clueweaver.evaluation.runner import EvalConfig, EvalError, run_evaluation
 from clueweaver.protocol.parse import parse_interpreter

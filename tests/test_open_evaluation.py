@@ -23,7 +23,7 @@ from clueweaver.evaluation.open_metrics import (
     paired_permutation_test,
     rouge_l,
 )
-from clueweaver.evaluation.records import RecordError, check_record, read_predictions
+from clueweaver.evaluation.predictions import RecordError, check_record, read_predictions
 from clueweaver.pipeline import models as agents_module
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import Question

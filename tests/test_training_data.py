@@ -12,7 +12,7 @@ import pytest
 from clueweaver.benchmarks import BenchmarkError, load_benchmark
 from clueweaver.books.narrative import from_paragraphs
 from clueweaver.core.config import load_config
-from clueweaver.evaluation.records import PredictionLog
+from clueweaver.evaluation.predictions import PredictionLog
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.reward_registry import REWARD_FUNCS

@@ -19,7 +19,7 @@ from clueweaver.core.config import load_config
 from clueweaver.protocol.question import Question
 from clueweaver.segments.segmenter import get_preset
 from clueweaver.training_data.common import assign_splits, readable_part, reading_cases
-from clueweaver.training_data.hard_cases import PredictionsError, read_predictions
+from clueweaver.training_data.hard_cases import PredictionsError, read_hard_items
 from clueweaver.training_data.interpreter import InterpreterDataConfig, _synthetic_examples, allocate
 from clueweaver.training_data.synthetic import (
     entity_swap,
@@ -179,7 +179,7 @@ def test_read_predictions_flags_failed_items_by_majority(tmp_path):
         {"item_id": "q5", "benchmark": "x", "skipped": "no gold answer"},  # the harness did not score it
     ]
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n\n")
-    hard, skipped = read_predictions([path])
+    hard, skipped = read_hard_items([path])
     assert hard == {"q1": True, "q2": False, "q3": True, "q4": False} and skipped == []
 
 
@@ -187,11 +187,11 @@ def test_bad_prediction_lines_name_file_and_line_or_are_skipped(tmp_path):
     path = tmp_path / "predictions.jsonl"
     path.write_text('{"item_id": "q1", "correct": false}\n{"item_id": "q2", "correct": "yes"}\nnot json\n')
     with pytest.raises(PredictionsError, match=r"predictions\.jsonl, line 2: field 'correct' must be"):
-        read_predictions([path])
-    hard, skipped = read_predictions([path], skip_bad=True)
+        read_hard_items([path])
+    hard, skipped = read_hard_items([path], skip_bad=True)
     assert hard == {"q1": True} and [s.row for s in skipped] == ["line 2", "line 3"]
     with pytest.raises(PredictionsError, match="does not exist"):
-        read_predictions([tmp_path / "missing.jsonl"])
+        read_hard_items([tmp_path / "missing.jsonl"])
 
 
 def test_assign_splits_is_per_group_seeded_and_disjoint():

@@ -46,7 +46,7 @@ class MultiHopCheck:
     note: str  # why each piece of evidence is needed
 
 
-def load_book(book: str, shared_data_dir: str | Path) -> Narrative:
+def load_check_book(book: str, shared_data_dir: str | Path) -> Narrative:
     """The narrative a check's ``book`` key names, read from the shared data folder."""
     root = Path(shared_data_dir)
     source, _, name = book.partition(":")
@@ -141,7 +141,7 @@ def load_multihop_checks(
                 continue
             if record["book"] not in narratives:
                 try:
-                    narratives[record["book"]] = load_book(record["book"], root)
+                    narratives[record["book"]] = load_check_book(record["book"], root)
                 except (NarrativeError, CheckError) as exc:
                     raise CheckError(
                         f"{where} (check {record['id']}): cannot load book {record['book']!r}: {exc}"

@@ -26,9 +26,9 @@ from clueweaver.cli.common import (
     add_max_chapter_argument,
     add_model_arguments,
     backend_options_from_args,
+    book_from_args,
     chrono_config_from_args,
     load_backend_from,
-    load_book,
     print_json,
 )
 from clueweaver.pipeline.models import DEFAULT_MODEL
@@ -68,7 +68,7 @@ def add_build(actions) -> None:
 
 def run_build(args) -> int:
     config = chrono_config_from_args(args)
-    narrative = load_book(args)
+    narrative = book_from_args(args)
     backend = _backend(args)
     try:
         _, report = ChronoBuilder(backend, config, cache_dir=args.cache_dir).build(narrative)
@@ -100,7 +100,7 @@ def add_query(actions) -> None:
 
 def run_query(args) -> int:
     config = chrono_config_from_args(args)
-    narrative = load_book(args)
+    narrative = book_from_args(args)
     last = reading_limit(narrative, narrative.chapter_limit(args.max_chapter), None)
     encoder = dense_encoder(config.retrieval, None if args.encoder == "none" else args.encoder)
     backend = _backend(args)

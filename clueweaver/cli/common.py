@@ -141,7 +141,7 @@ def add_encoding_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_book(args) -> Narrative:
+def book_from_args(args) -> Narrative:
     """The book of ``args.book``, read with ``--encoding``; a detected encoding is said on stderr."""
     narrative = load_narrative(args.book, encoding=args.encoding)
     if narrative.encoding_detected:

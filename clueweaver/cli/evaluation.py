@@ -26,7 +26,7 @@ from clueweaver.evaluation.diagnostics import (
     retrieval_diagnostics,
     write_diagnostics,
 )
-from clueweaver.evaluation.records import read_predictions
+from clueweaver.evaluation.predictions import read_predictions
 from clueweaver.evaluation.report import (
     compare,
     compare_markdown,

@@ -16,8 +16,8 @@ from clueweaver.cli.common import (
     add_command_group,
     add_encoding_argument,
     backend_options_from_args,
+    book_from_args,
     load_backend_from,
-    load_book,
     print_json,
 )
 from clueweaver.core.errors import UsageError
@@ -61,7 +61,7 @@ def _as_of_arguments() -> argparse.ArgumentParser:
 
 
 def _open(args):
-    narrative = load_book(args)
+    narrative = book_from_args(args)
     store = NarrativeStore.for_narrative(narrative, args.data_dir)
     if store.invalidated:
         stale = ", ".join(map(narrative.chapter_label, store.invalidated))

@@ -16,9 +16,9 @@ from clueweaver.cli.common import (
     add_question_arguments,
     add_segment_source_arguments,
     announce,
+    book_from_args,
     chrono_config_from_args,
     load_agents_from_args,
-    load_book,
     model_from_args,
     pipeline_config_from_args,
     print_json,
@@ -44,7 +44,7 @@ def add_index(sub) -> None:
 
 
 def run_index(args) -> int:
-    narrative = load_book(args)
+    narrative = book_from_args(args)
     started = time.perf_counter()
     index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
     summary = {
@@ -77,7 +77,7 @@ def add_chapters(sub) -> None:
 
 
 def run_chapters(args) -> int:
-    narrative = load_book(args)
+    narrative = book_from_args(args)
     rows = [
         {
             "label": c.label,
@@ -129,7 +129,7 @@ def run_segment(args) -> int:
     except ValueError as exc:  # a plain ValueError: main would not print it
         raise UsageError(str(exc)) from None
     chrono = chrono_config_from_args(args)
-    narrative = load_book(args)
+    narrative = book_from_args(args)
     max_chapter = narrative.chapter_limit(args.max_chapter)
     last = reading_limit(narrative, max_chapter, None)
     encoder = None if args.encoder == "none" else args.encoder
@@ -175,7 +175,7 @@ def run_ask(args) -> int:
     question = question_from_args(args)
     model, overrides = model_from_args(args)
     config = pipeline_config_from_args(args, **overrides)
-    narrative = load_book(args)
+    narrative = book_from_args(args)
     max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
     agents = load_agents_from_args(args, model=model)
     index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)

@@ -1,6 +1,6 @@
 """Open questions in an evaluation run: their records, summaries and paired comparisons.
 
-An open item's record is a scored record (see :mod:`clueweaver.evaluation.records`) whose
+An open item's record is a scored record (see :mod:`clueweaver.evaluation.predictions`) whose
 ``prediction`` is the free-text answer and whose ``correct`` is null (no label to match); it adds::
 
     {"references": ["...", ...], "gold_evidence": [412], "temporal": false,

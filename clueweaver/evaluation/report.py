@@ -1,5 +1,5 @@
 """Summaries, tables, paired comparisons and the accuracy-latency plot, all computed from
-predictions files (see :mod:`clueweaver.evaluation.records`) and nothing else.
+predictions files (see :mod:`clueweaver.evaluation.predictions`) and nothing else.
 
 ``summarize(records)`` gives the numbers of one system: accuracy per dataset and overall with
 Wilson 95% intervals, NoCha-style pair accuracy where items have pairs, the citation and format
@@ -30,7 +30,7 @@ from clueweaver.evaluation.open_answers import (
     open_markdown,
     open_summary,
 )
-from clueweaver.evaluation.records import (
+from clueweaver.evaluation.predictions import (
     PREDICTIONS_FILE,
     RUN_FILE,
     RecordError,

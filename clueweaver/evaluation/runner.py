@@ -28,7 +28,7 @@ from clueweaver.backends import SamplingConfig
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.evaluation.judge import JudgeConfig
 from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
-from clueweaver.evaluation.records import (
+from clueweaver.evaluation.predictions import (
     PREDICTIONS_FILE,
     SKIPPED_UNLABELLED,
     TRACES_FILE,

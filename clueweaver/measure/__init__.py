@@ -8,7 +8,7 @@ frozen held-out multi-hop checks, and the recall-vs-cost curve; ``pipeline``
 
 from clueweaver.measure.pipeline import BENCH_SHAPES, MODEL_SHAPES, bench_pipeline
 from clueweaver.measure.recall import bench_ablations, bench_recall, plot_curve, recall_curve
-from clueweaver.measure.retrieval import SAMPLE_QUESTION, bench_retrieval, load_book
+from clueweaver.measure.retrieval import SAMPLE_QUESTION, bench_retrieval, book_from_path_or_key
 
 __all__ = [
     "BENCH_SHAPES",
@@ -18,7 +18,7 @@ __all__ = [
     "bench_pipeline",
     "bench_recall",
     "bench_retrieval",
-    "load_book",
+    "book_from_path_or_key",
     "plot_curve",
     "recall_curve",
 ]

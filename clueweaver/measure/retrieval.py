@@ -10,7 +10,7 @@ from pathlib import Path
 
 from clueweaver import retrieval
 from clueweaver.benchmarks import shared_data_dir
-from clueweaver.benchmarks.checks import load_book as load_shared_book
+from clueweaver.benchmarks.checks import load_check_book
 from clueweaver.books.narrative import Narrative, load_narrative
 from clueweaver.protocol.question import Question
 from clueweaver.segments.segmenter import segment_narrative
@@ -26,11 +26,11 @@ SAMPLE_QUESTION = Question(
 )
 
 
-def load_book(book: str) -> Narrative:
+def book_from_path_or_key(book: str) -> Narrative:
     """A file path, or a shared-data key such as ``nocha:little_women_louisa_may_alcott``."""
     if Path(book).exists():
         return load_narrative(book)
-    return load_shared_book(book, shared_data_dir())
+    return load_check_book(book, shared_data_dir())
 
 
 def bench_retrieval(
@@ -45,7 +45,7 @@ def bench_retrieval(
     reload times, all on one book in this process. ``reference`` also times sentence-transformers'
     own ``encode`` with its defaults on the same texts (the speed of a machine varies from run to
     run; the ratio of the two does much less)."""
-    narrative = load_book(book)
+    narrative = book_from_path_or_key(book)
     texts = [p.text for p in narrative.paragraphs]
     started = time.perf_counter()
     bm25 = retrieval.BM25Index(retrieval.TermMatrix.from_texts(texts))

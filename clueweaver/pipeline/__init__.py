@@ -25,6 +25,7 @@ passes, ``Result``), ``steps`` (the question and reading-limit checks, one Inter
 (DirectReader) and ``render`` (``format_result``).
 """
 
+from clueweaver.pipeline.algorithm import STAGES, ClueWeaver
 from clueweaver.pipeline.config import PipelineConfig
 from clueweaver.pipeline.direct import (
     DIRECT_INPUT_BUDGETS,
@@ -33,8 +34,8 @@ from clueweaver.pipeline.direct import (
     DirectReader,
     Truncation,
 )
-from clueweaver.pipeline.reader import STAGES, ClueWeaver
-from clueweaver.pipeline.records import (
+from clueweaver.pipeline.render import format_result
+from clueweaver.pipeline.results import (
     NOT_RUN,
     PARSED,
     PROMPT_TOO_LONG,
@@ -47,7 +48,6 @@ from clueweaver.pipeline.records import (
     Result,
     with_total,
 )
-from clueweaver.pipeline.render import format_result
 from clueweaver.pipeline.steps import check_answerable, interpreter_pass, with_format_reminder
 from clueweaver.pipeline.trace import TRACE_VERSION, ProgressCallback
 

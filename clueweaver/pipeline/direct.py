@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from clueweaver.backends.base import GenerationBackend, SamplingConfig, evidence_tokens
 from clueweaver.books.narrative import Narrative, reading_limit
-from clueweaver.pipeline.records import Interpretation, Result, with_total
+from clueweaver.pipeline.results import Interpretation, Result, with_total
 from clueweaver.pipeline.steps import check_answerable, interpreter_pass
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.prompts import interpreter_messages

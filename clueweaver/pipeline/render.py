@@ -6,7 +6,7 @@ needs only the result and its JSON trace."""
 from __future__ import annotations
 
 from clueweaver.books.narrative import Narrative
-from clueweaver.pipeline.records import UNPARSEABLE, Result
+from clueweaver.pipeline.results import UNPARSEABLE, Result
 
 
 def _shorten(text: str, width: int) -> str:

@@ -6,7 +6,7 @@ flagged fallback (the first label), never a silent guess."""
 from __future__ import annotations
 
 from clueweaver.backends.base import GenerationBackend, SamplingConfig
-from clueweaver.pipeline.records import Attempt, InterpreterPass
+from clueweaver.pipeline.results import Attempt, InterpreterPass
 from clueweaver.protocol.parse import parse_interpreter
 from clueweaver.protocol.prompts import answer_format
 from clueweaver.protocol.question import Question

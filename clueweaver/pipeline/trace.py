@@ -10,7 +10,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 
 from clueweaver.books.narrative import Narrative
-from clueweaver.pipeline.records import Interpretation
+from clueweaver.pipeline.results import Interpretation
 from clueweaver.protocol.question import Question
 
 TRACE_VERSION = 1

@@ -8,7 +8,7 @@ Entry points: ``build_finder_dataset(FinderDataConfig)`` and
 
 from clueweaver.training_data.common import DatasetBuild, PromptTokenCounter, ReadingCase, SourceConfig, TeacherConfig
 from clueweaver.training_data.finder import FINDER_SCHEMA, FinderDataConfig, build_finder_dataset, build_finder_rows
-from clueweaver.training_data.hard_cases import HardCaseConfig, HardCaseMiner, read_predictions
+from clueweaver.training_data.hard_cases import HardCaseConfig, HardCaseMiner, read_hard_items
 from clueweaver.training_data.interpreter import (
     INTERPRETER_SCHEMA,
     InterpreterDataConfig,
@@ -36,5 +36,5 @@ __all__ = [
     "build_finder_rows",
     "build_interpreter_dataset",
     "build_interpreter_rows",
-    "read_predictions",
+    "read_hard_items",
 ]

@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from clueweaver.benchmarks import BenchmarkItem, SkippedRow
 from clueweaver.core.errors import ClueWeaverError
-from clueweaver.evaluation.records import PREDICTIONS_FILE, PredictionLog, is_scored
+from clueweaver.evaluation.predictions import PREDICTIONS_FILE, PredictionLog, is_scored
 from clueweaver.evaluation.runner import scored_record
 from clueweaver.pipeline import PipelineConfig
 from clueweaver.pipeline.models import load_agents
@@ -46,7 +46,7 @@ class PredictionsError(ClueWeaverError, ValueError):
     """A predictions file or line that cannot be read; names the file and line."""
 
 
-def read_predictions(paths: list[str | Path], *, skip_bad: bool = False) -> tuple[dict[str, bool], list[SkippedRow]]:
+def read_hard_items(paths: list[str | Path], *, skip_bad: bool = False) -> tuple[dict[str, bool], list[SkippedRow]]:
     """Item ID -> hard (failed by the model), from predictions files (see the module docstring)."""
     outcomes: dict[str, list[bool]] = {}
     skipped: list[SkippedRow] = []

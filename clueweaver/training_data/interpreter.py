@@ -53,7 +53,7 @@ from clueweaver.training_data.common import (
     unique_prompts,
     write_dataset,
 )
-from clueweaver.training_data.hard_cases import HardCaseConfig, HardCaseMiner, read_predictions
+from clueweaver.training_data.hard_cases import HardCaseConfig, HardCaseMiner, read_hard_items
 from clueweaver.training_data.labels import TeacherLabeler, TeacherRequest
 from clueweaver.training_data.synthetic import (
     EDIT_KINDS,
@@ -376,7 +376,7 @@ def _build_rows(
     token_counter: PromptTokenCounter | None,
     miner: HardCaseMiner | None,
 ) -> DatasetBuild:
-    hard_items, skipped_predictions = read_predictions(config.predictions, skip_bad=config.skip_bad)
+    hard_items, skipped_predictions = read_hard_items(config.predictions, skip_bad=config.skip_bad)
     drops: Counter = Counter()
     loaded = load_sources(config.sources, skip_bad=config.skip_bad)
     seeds = (

@@ -19,7 +19,7 @@ import time
 from clueweaver.backends.base import GenerationBackend, evidence_token_budget
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.pipeline.config import PipelineConfig
-from clueweaver.pipeline.records import FinderStep, FinderVerdict, Interpretation, InterpreterPass, Result, with_total
+from clueweaver.pipeline.results import FinderStep, FinderVerdict, Interpretation, InterpreterPass, Result, with_total
 from clueweaver.pipeline.steps import check_answerable, interpreter_pass
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
