@@ -1,5 +1,6 @@
-"""The shape of the code base: no import cycles, imports inside functions only for optional
-dependencies, modules of readable length, one error family."""
+"""The shape of the code base: no import cycles between modules or between packages, every package
+in the layers contract, imports inside functions only for optional dependencies, modules of
+readable length, one error family."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import importlib
 import inspect
 import pkgutil
 import sys
+import tomllib
 from pathlib import Path
 
 import clueweaver
@@ -136,6 +138,42 @@ def needs_optional(graph: dict[str, set[str]]) -> set[str]:
 def test_no_import_cycle_between_the_projects_modules():
     graph, _ = import_graph()
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph collapsed onto the packages directly under ``clueweaver`` (a root module
+    counts as its own package): the level at which the layers contract speaks."""
+
+    def package(name: str) -> str:
+        return ".".join(name.split(".")[:2])
+
+    collapsed: dict[str, set[str]] = {}
+    for name, targets in graph.items():
+        if name.startswith("clueweaver."):
+            edges = collapsed.setdefault(package(name), set())
+            edges.update(package(t) for t in targets if t.startswith("clueweaver.") and package(t) != package(name))
+    return collapsed
+
+
+def test_no_import_cycle_between_the_packages():
+    graph, _ = import_graph()
+    cycle = find_cycle(package_graph(graph))
+    assert cycle is None, " -> ".join(cycle)
+
+
+def test_package_graph_sees_a_cycle_that_no_module_pair_has():
+    modules = {"clueweaver.a.x": {"clueweaver.b.y"}, "clueweaver.b.y": set(), "clueweaver.b.z": {"clueweaver.a.w"}}
+    modules["clueweaver.a.w"] = set()
+    assert find_cycle(modules) is None
+    assert find_cycle(package_graph(modules)) == ["clueweaver.a", "clueweaver.b", "clueweaver.a"]
+
+
+def test_every_package_is_in_the_layers_contract():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers")
+    layered = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
+    packages = {path.name for path in (ROOT / "clueweaver").iterdir() if (path / "__init__.py").is_file()}
+    assert packages == layered, f"add to or remove from the layers contract: {packages ^ layered}"
 
 
 def test_the_cycle_finder_finds_a_cycle():

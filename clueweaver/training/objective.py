@@ -13,9 +13,11 @@ For the K completions o_1..o_K of one prompt, with rewards R_i:
 
 TRL computes the advantages before the loss, dividing by the Bessel-corrected std plus 1e-4, so
 the loss multiplies them by sqrt(K / (K - 1)): that is exactly (R_i - mean) / (std_{1/K} + eps')
-with eps' = 1e-4 sqrt((K - 1) / K). Log-ratios are clamped to +-20 before exponentiating so one
-far-off sequence cannot overflow float32 (exp(20) = 4.9e8; a sequence past it gets no gradient
-from that term). With vLLM rollouts, TRL's sequence-level importance-sampling correction
+with eps' = 1e-4 sqrt((K - 1) / K). Past a log-ratio of 20 the exponential continues as its tangent
+line (``exp_linear_above``), so one far-off sequence cannot overflow float32 (exp(20) = 4.9e8) and
+still gets a gradient that pulls it back (a clamp would give it none). The KL is computed as
+expm1(log r) - log r, exact in float32 for the small log-ratios training mostly sees (exp(x) - x - 1
+loses about 1e-3 of its value to cancellation there). With vLLM rollouts, TRL's sequence-level importance-sampling correction
 (``vllm_importance_sampling_mode: sequence_mask`` or ``sequence_truncate``) multiplies the
 surrogate; token-level modes do not apply to a sequence ratio and are refused.
 """
@@ -27,7 +29,7 @@ import math
 from clueweaver.training.arguments import TrainingSetupError
 
 OBJECTIVES = ("trl", "paper")
-LOG_RATIO_CLAMP = 20.0
+LOG_RATIO_LINEAR_FROM = 20.0  # exp(20) = 4.9e8: past it the exponential grows linearly
 # The TRL settings the paper objective relies on: the value each needs, and why.
 PAPER_SETTINGS = {
     "loss_type": ("grpo", "the paper objective replaces it"),
@@ -78,6 +80,19 @@ def advantage_scale(group_size: int) -> float:
     return math.sqrt(group_size / (group_size - 1)) if group_size > 1 else 1.0
 
 
+def exp_linear_above(x, *, minus_one: bool = False):
+    """exp(x) (or expm1(x)), continued past ``LOG_RATIO_LINEAR_FROM`` by its tangent line: finite for
+    any x, with a gradient that never vanishes. The exponential's input is clamped so the branch
+    not taken cannot overflow (an inf there would turn the gradient into NaN)."""
+    import torch
+
+    edge = LOG_RATIO_LINEAR_FROM
+    exp = torch.expm1 if minus_one else torch.exp
+    below = exp(x.clamp(max=edge))
+    above = math.exp(edge) * (1 + x - edge) - (1.0 if minus_one else 0.0)
+    return torch.where(x > edge, above, below)
+
+
 def sequence_grpo_terms(
     per_token_logps,
     old_per_token_logps,
@@ -97,15 +112,15 @@ def sequence_grpo_terms(
 
     mask = mask.to(per_token_logps.dtype)
     log_ratio = ((per_token_logps - old_per_token_logps) * mask).sum(-1)
-    ratio = torch.exp(log_ratio.clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP))
+    ratio = exp_linear_above(log_ratio)
     clipped = torch.clamp(ratio, 1 - epsilon_low, 1 + epsilon_high)
     surrogate = torch.min(ratio * advantages, clipped * advantages)
     if importance_sampling_ratio is not None:
         surrogate = surrogate * importance_sampling_ratio.reshape(-1)
     kl = torch.zeros_like(surrogate)
     if beta != 0.0:
-        log_r = ((ref_per_token_logps - per_token_logps) * mask).sum(-1).clamp(-LOG_RATIO_CLAMP, LOG_RATIO_CLAMP)
-        kl = torch.exp(log_r) - log_r - 1
+        log_r = ((ref_per_token_logps - per_token_logps) * mask).sum(-1)
+        kl = exp_linear_above(log_r, minus_one=True) - log_r
     return {
         "loss": -surrogate + beta * kl,
         "ratio": ratio,
