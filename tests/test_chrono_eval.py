@@ -21,7 +21,7 @@ from clueweaver.pipeline import ClueWeaver, PipelineConfig
 from clueweaver.pipeline import models as agents_module
 from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SYSTEM
 from clueweaver.retrieval import load_encoder
-from clueweaver.sources.registry import SegmentSourceError
+from clueweaver.sources import SegmentSourceError
 from clueweaver.systems.base import reader_output
 from tests.encoder_standins import word_vectors
 from tests.test_chrono import DEMO, DEMO_QUESTIONS, SMALL, build, chrono_model, words

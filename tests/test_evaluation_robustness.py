@@ -251,7 +251,7 @@ def _fallback_reader(config):
 
 
 def test_an_nwm_run_without_a_world_model_stops_before_any_model_or_run_file(tmp_path):
-    from clueweaver.sources.registry import SegmentSourceError
+    from clueweaver.sources import SegmentSourceError
 
     bench = write_benchmark(tmp_path, CLAIMS)
 
@@ -272,7 +272,7 @@ def test_an_nwm_run_without_a_world_model_stops_before_any_model_or_run_file(tmp
 
 
 def test_a_chrono_run_without_an_index_stops_before_any_model_or_run_file(tmp_path):
-    from clueweaver.sources.registry import SegmentSourceError
+    from clueweaver.sources import SegmentSourceError
 
     bench = write_benchmark(tmp_path, CLAIMS)
     config = EvalConfig("jsonl", "clueweaver", path=str(bench), encoder=None, output=str(tmp_path / "run"),

@@ -21,7 +21,7 @@ from clueweaver.nwm.store import NarrativeStore, StoreError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
 from clueweaver.segments.segmenter import get_preset, merge_spans, segment_narrative
-from clueweaver.sources.registry import SegmentSourceError, SourceRequest, candidate_segments
+from clueweaver.sources import SegmentSourceError, SourceRequest, candidate_segments
 
 
 def request(book, question, store_dir, **limits) -> SourceRequest:

@@ -10,7 +10,7 @@ from clueweaver.nwm.store import NarrativeStore
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
 from clueweaver.protocol.question import Question
 from clueweaver.segments.segmenter import segment_narrative
-from clueweaver.sources.registry import SegmentSourceError
+from clueweaver.sources import SegmentSourceError
 from clueweaver.systems.base import reader_output
 from tests.conftest import shared_path
 from tests.nwm_helpers import FIXTURE, holmes_book

@@ -7,7 +7,7 @@ spans merge like the world model's (``merge_spans``), so no paragraph is read tw
 then filters them and the packer fits them to the reader's budget, as for every source. Passages
 are taken in relevance order until they hold the paragraphs ``paragraphs`` allows (the caller
 gives the plain segmenter's anchor count, so both sources cost the Finder about the same). Which
-index is read, and what happens when there is none, is decided in ``clueweaver.sources.registry``.
+index is read, and what happens when there is none, is decided in ``clueweaver.sources.chrono``.
 """
 
 from __future__ import annotations

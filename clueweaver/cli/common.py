@@ -21,7 +21,7 @@ from clueweaver.pipeline import PipelineConfig
 from clueweaver.pipeline.models import DEFAULT_MODEL, load_agents
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import default_cache_dir
-from clueweaver.sources.registry import SEGMENT_SOURCES
+from clueweaver.sources import SEGMENT_SOURCES
 
 TINY_MODEL = "tiny"  # --model tiny: a tiny random Qwen3, a wiring check
 
@@ -300,16 +300,24 @@ def add_max_chapter_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _segment_source_help() -> str:
+    """Each registered source with its label and the options it reads, so a new one documents itself."""
+    described = []
+    for name in SEGMENT_SOURCES.names():
+        source = SEGMENT_SOURCES.get(name)
+        options = f" [{', '.join(source.options)}]" if source.options else ""
+        described.append(f"{name}: {source.label}{options}")
+    return "where Finder segments come from: " + "; ".join(described)
+
+
 def add_segment_source_arguments(parser: argparse.ArgumentParser, *, default: str | None) -> None:
     """Where the Finder's segments come from (segment, ask, demo, eval), where world-model stores
     live, and which ChronoRAG index to read."""
     parser.add_argument(
         "--segment-source",
-        choices=SEGMENT_SOURCES,
+        choices=SEGMENT_SOURCES.names(),
         default=default,
-        help="where Finder segments come from: the retrieval-aware segmenter (plain), the book's Narrative World "
-        "Model records (nwm; build them with 'clueweaver nwm publish/import'), both (mix), or the passages of the "
-        "book's ChronoRAG index (chrono; build it with 'clueweaver chrono build')",
+        help=_segment_source_help(),
     )
     parser.add_argument(
         "--segment-fallback",

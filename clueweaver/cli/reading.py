@@ -31,7 +31,7 @@ from clueweaver.core.errors import UsageError
 from clueweaver.pipeline import format_result
 from clueweaver.retrieval import build_index, get_index
 from clueweaver.segments.segmenter import get_preset
-from clueweaver.sources.registry import SourceRequest, candidate_segments
+from clueweaver.sources import SourceRequest, candidate_segments
 
 
 def add_index(sub) -> None:

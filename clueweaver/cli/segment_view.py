@@ -1,5 +1,6 @@
 """``clueweaver segment`` for a person: the candidate passages the Finder would read, each with its
-chapter, what the kinds of passage are, and the evidence packet the Interpreter would read.
+chapter, what the kinds of passage are (as the segment sources that produce them explain them),
+and the evidence packet the Interpreter would read.
 
 No model runs here, so the packet is the one the pipeline builds without a Finder (its no-Finder
 ablation): every candidate, best-scored first, packed in story order within the preset's budget.
@@ -14,18 +15,9 @@ from clueweaver.books.narrative import Narrative, gap_marker
 from clueweaver.protocol.question import Question
 from clueweaver.segments.packing import Packet, pack
 from clueweaver.segments.segmenter import Preset, Segment
+from clueweaver.sources import kind_legend
 
 LINE_WIDTH = 100
-
-# What each kind of candidate passage is, in the words of the legend.
-KIND_LEGEND = {
-    "window": "a run of consecutive paragraphs around one of the best-matching paragraphs: the scene a clue sits in",
-    "retrieval": "best-matching paragraphs from anywhere in the book, gathered in story order; "
-    "'[… N paragraphs omitted …]' marks what lies between them",
-    "exhaustive": "the book cut into consecutive stretches, none left out (--exhaustive reads everything)",
-    "nwm": "records of the Narrative World Model (who, where, what happened), with the paragraphs they rest on",
-    "chrono": "a ChronoRAG passage: the chunks a retrieved relation came from, with their neighbours in story order",
-}
 
 
 def _chapter_title(narrative: Narrative, position: int) -> str:
@@ -90,13 +82,14 @@ def format_segments(
 ) -> str:
     """The candidates with their chapters, a legend of their kinds, and the packet they would make."""
     chapters = f"{len(narrative.chapters)} chapters" if narrative.chapters else "no chapters detected"
+    legend = kind_legend()
     lines = [
         f"{narrative.title}: {len(narrative)} paragraphs, {chapters}",
         *_question_lines(question),
         "",
         f"The Finder would read these {len(segments)} passages (preset {preset.name}), in story order. Kinds of "
         "passage:",
-        *[f"  {kind:<10} {KIND_LEGEND[kind]}" for kind in KIND_LEGEND if any(s.kind == kind for s in segments)],
+        *[f"  {kind:<10} {text}" for kind, text in legend.items() if any(s.kind == kind for s in segments)],
     ]
     for number, segment in enumerate(segments, start=1):
         lines += ["", *_passage_lines(narrative, number, len(segments), segment)]

@@ -43,7 +43,7 @@ from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.evaluation.systems import SYSTEMS, build_reader
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, PipelineConfig
 from clueweaver.retrieval.dense import resolve_auto
-from clueweaver.sources.registry import check_source_ready
+from clueweaver.sources import check_source_ready
 from clueweaver.systems.agentic import check_agentic_run
 from clueweaver.systems.base import Reader, ReaderOutput
 

@@ -4,8 +4,8 @@ A record's evidence paragraphs, with ``context`` paragraphs on each side, become
 and source "nwm" that keeps the book's paragraph IDs, so the Finder reads (and the Interpreter
 cites) the book itself, not the record. ``mix_segments`` merges these spans with the plain
 retrieval-aware segments. A chapter limit applies to both: records are read as of that chapter
-and spans are clipped to its last paragraph. Which source runs, and what happens when it gives
-nothing, is decided in one place: ``clueweaver.sources.registry``.
+and spans are clipped to its last paragraph. Which store is read, and what happens when it gives
+nothing, is decided in the ``nwm`` and ``mix`` segment sources: ``clueweaver.sources.nwm``.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RetrievalIndex, get_index
 from clueweaver.segments.packing import Packet, pack
 from clueweaver.segments.segmenter import Preset, Segment, second_round_segments
-from clueweaver.sources.registry import Candidates, SourceRequest, candidate_segments
+from clueweaver.sources import Candidates, SourceRequest, candidate_segments
 
 # Stage names, in order: keys of trace["timings"] (each always present, 0.0 when skipped) and the
 # ``stage`` argument of progress callbacks.

@@ -14,7 +14,7 @@ from clueweaver.core.config import config_from_dict, config_to_dict, named
 from clueweaver.protocol.calibration import ALWAYS_CALIBRATED, DEFAULT_TRIGGERS, CalibrationTriggers
 from clueweaver.protocol.question import QUESTION_KINDS
 from clueweaver.segments.segmenter import Preset, get_preset
-from clueweaver.sources.registry import SEGMENT_SOURCES
+from clueweaver.sources import segment_source
 
 
 @dataclass(frozen=True)
@@ -44,15 +44,14 @@ class PipelineConfig:
     triggers: CalibrationTriggers = DEFAULT_TRIGGERS  # tau(q)
     always_calibrate: tuple[str, ...] = ALWAYS_CALIBRATED  # question kinds tau(q) always fires for
     context_tokens: int | None = None  # evidence budget in the Interpreter's tokens instead of the preset's B_c
-    segment_source: str = "plain"  # "nwm": the world model's records; "mix": both; "chrono": a ChronoRAG index
+    segment_source: str = "plain"  # a registered source (clueweaver.sources): "nwm", "mix", "chrono", ...
     segment_fallback: bool = False  # True: plain segments (recorded) when the source has nothing to give
     nwm_dir: str | None = None  # world-model stores (default: $CLUEWEAVER_CACHE/nwm)
     chrono: ChronoConfig = ChronoConfig()  # the ChronoRAG index read by segment_source chrono (docs/chronorag.md)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", get_preset(self.preset))
-        if self.segment_source not in SEGMENT_SOURCES:
-            raise ValueError(f"unknown segment source {self.segment_source!r}; use {', '.join(SEGMENT_SOURCES)}")
+        segment_source(self.segment_source)  # an unknown name fails here, naming the registered ones
         unknown = [kind for kind in self.always_calibrate if kind not in QUESTION_KINDS]
         if unknown:
             raise ValueError(f"always_calibrate: unknown question kind(s) {unknown}; use {', '.join(QUESTION_KINDS)}")

@@ -29,7 +29,6 @@ from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
 
-KINDS = ("retrieval", "window", "exhaustive", "nwm", "chrono")
 # The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
 # the shared data have 1,600-4,500 paragraphs (The Count of Monte Cristo: 15,000).
 REFERENCE_PARAGRAPHS = 4000
@@ -145,7 +144,9 @@ class Segment:
     group of top-ranked paragraphs in narrative order (retrieval-anchored segments). ``source``
     names what proposed it (``plain``: the segmenter; ``nwm``: the world model's records;
     ``chrono``: a ChronoRAG index's passages; two sources joined by ``+`` when their spans merged),
-    so a trace says where each one came from."""
+    so a trace says where each one came from. ``kind`` says what sort of passage it is; the kinds
+    are declared by the segment sources (``clueweaver.sources``), which check the segments they
+    give against them: this layer sits below the sources and cannot list them."""
 
     paragraph_ids: tuple[int, ...]
     kind: str
@@ -157,8 +158,6 @@ class Segment:
         ids = self.paragraph_ids
         if not ids or any(b <= a for a, b in zip(ids, ids[1:])) or ids[0] < 0:
             raise ValueError(f"a segment is a non-empty ascending list of paragraph IDs, got {ids[:5]}...")
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown segment kind {self.kind!r}")
 
     @classmethod
     def span(
