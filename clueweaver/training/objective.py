@@ -17,9 +17,10 @@ with eps' = 1e-4 sqrt((K - 1) / K). Past a log-ratio of 20 the exponential conti
 line (``exp_linear_above``), so one far-off sequence cannot overflow float32 (exp(20) = 4.9e8) and
 still gets a gradient that pulls it back (a clamp would give it none). The KL is computed as
 expm1(log r) - log r, exact in float32 for the small log-ratios training mostly sees (exp(x) - x - 1
-loses about 1e-3 of its value to cancellation there). With vLLM rollouts, TRL's sequence-level importance-sampling correction
-(``vllm_importance_sampling_mode: sequence_mask`` or ``sequence_truncate``) multiplies the
-surrogate; token-level modes do not apply to a sequence ratio and are refused.
+loses about 1e-3 of its value to cancellation there). With vLLM rollouts, TRL's sequence-level
+importance-sampling correction (``vllm_importance_sampling_mode: sequence_mask`` or
+``sequence_truncate``) multiplies the surrogate; token-level modes do not apply to a sequence ratio
+and are refused.
 """
 
 from __future__ import annotations
