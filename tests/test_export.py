@@ -183,6 +183,7 @@ def test_cli_errors_are_clean(checkpoint, tmp_path, capsys):
 def test_card_without_a_training_record_still_names_the_model():
     card = model_card({}, base_model=None, merged_lora=False, adapter_only=False, rewards={})
     assert "# ClueWeaver agent" in card and "fine-tuned from a base model whose Hub id is unknown" in card
+    assert "whose license is unknown" in card and "license:" not in card.split("---")[1]
     assert "base_model:" not in card  # no front-matter entry the Hub would take for a model id
 
 

@@ -341,8 +341,9 @@ def test_paper_recipe_builds_the_sequence_trainer_and_leaves_trl_private_switch_
     assert recipe["batch"] == {
         "processes": 1, "global_batch_completions": 8, "prompts_per_step": 2, "num_generations": 4, "epochs": 0.75
     }  # fmt: skip
-    # a local folder is no Hub id (export will ask for one); the license is the recipe's
-    assert (recipe["base_model_hub_id"], recipe["base_model_license"]) == (None, "apache-2.0")
+    # a local folder is no Hub id (export will ask for one), and the recipe's license is Qwen's, not this
+    # tiny random model's: unknown
+    assert (recipe["base_model_hub_id"], recipe["base_model_license"]) == (None, None)
 
 
 def test_the_recorded_base_model_is_what_the_model_tells_or_the_recipe_states(tmp_path):
@@ -355,6 +356,9 @@ def test_the_recorded_base_model_is_what_the_model_tells_or_the_recipe_states(tm
     assert recorded_base_model(str(local), "Qwen/Qwen3-4B", None) == {"hub_id": "Qwen/Qwen3-4B", "license": None}
     with pytest.raises(TrainingSetupError, match="base_model_id 'Qwen/Qwen3-4B' contradicts the model lab/other"):
         recorded_base_model("lab/other", "Qwen/Qwen3-4B", None)
+    # the recipe's license describes its Hub model; a local folder with no Hub id does not inherit it
+    assert recorded_base_model(str(local), None, "apache-2.0") == {"hub_id": None, "license": None}
+    assert recorded_base_model(str(local), "Qwen/Qwen3-4B", "apache-2.0")["license"] == "apache-2.0"
     (local / "README.md").write_text("---\nlicense: mit\n---\n")
     with pytest.raises(TrainingSetupError, match="base_model_license 'apache-2.0' contradicts"):
         recorded_base_model(str(local), None, "apache-2.0")

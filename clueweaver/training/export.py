@@ -147,7 +147,11 @@ def model_card(
     name = title or f"ClueWeaver {agent.capitalize() if agent else 'agent'}"
     parts = [f"---\n{yaml.safe_dump(meta, sort_keys=False)}---\n", f"# {name}\n"]
     role = AGENT_ROLES.get(agent, "a ClueWeaver reader agent.")
-    licensed = f" (license: {base_model_license}, which this model inherits)" if base_model_license else ""
+    licensed = (
+        f" (license: {base_model_license}, which this model inherits)"
+        if base_model_license
+        else " (whose license is unknown: none was recorded; check the base model's own card)"
+    )
     base = f"`{base_model}`" if base_model else "a base model whose Hub id is unknown (none was recorded)"
     parts.append(
         f"This model is {role}\n\nIt was fine-tuned from {base}{licensed} with "

@@ -54,7 +54,10 @@ def batch_record(training_args, rows: int) -> dict:
 def recorded_base_model(model: str, hub_id: str | None, license: str | None) -> dict:
     """The base model's Hub id and license for the model card: what ``model`` itself tells (a Hub
     id, a Hugging Face cache folder, a README's license), else the recipe's ``base_model_id`` /
-    ``base_model_license``; a recipe value that contradicts the model is an error."""
+    ``base_model_license``; a recipe value that contradicts the model is an error. The recipe's
+    license describes a Hub model, so it is kept only when the model has a Hub id (its own, or the
+    ``base_model_id`` that says which Hub model a local folder copies): a recipe run on another
+    local model (``--model_name_or_path`` overridden) records the license as unknown, with a warning."""
     found = base_model_identity(model)
     stated = {"hub_id": hub_id, "license": license}
     for key, option in (("hub_id", "base_model_id"), ("license", "base_model_license")):
@@ -62,7 +65,16 @@ def recorded_base_model(model: str, hub_id: str | None, license: str | None) -> 
             raise TrainingSetupError(
                 f"{option} {stated[key]!r} contradicts the model {model} ({found[key]!r}); change them together"
             )
-    return {key: found[key] or stated[key] for key in found}
+    record = {key: found[key] or stated[key] for key in found}
+    if not found["license"] and license and not record["hub_id"]:
+        logger.warning(
+            "base_model_license %r describes the recipe's Hub model, not %s (a local folder with no Hub id): the "
+            "license is recorded as unknown; pass --base_model_id if the folder is a copy of a Hub model",
+            license,
+            model,
+        )
+        record["license"] = None
+    return record
 
 
 def build_recipe_record(
