@@ -203,15 +203,27 @@ def test_finder_data_without_gold_ids_is_refused_naming_the_rows(tmp_path):
     with pytest.raises(TrainingSetupError) as error:
         training.check_finder_gold_rows(dataset, "bad.jsonl")
     message = str(error.value)
-    assert message.startswith(
-        "bad.jsonl: 2 YES row(s) cannot pay the Finder reward: row 1: a YES row needs its gold_ids"
-    )
+    assert message.startswith("bad.jsonl: 2 row(s) cannot pay the Finder reward: row 1: a YES row needs its gold_ids")
     assert "row 3: gold_ids [7] are outside the segment's allowed_ids" in message and "row 5" not in message
     without_column = training.load_grpo_dataset(
         str(write_jsonl(tmp_path / "weak.jsonl", [{k: v for k, v in r.items() if k != "gold_ids"} for r in rows]))
     )
     with pytest.raises(TrainingSetupError, match="the Finder needs column gold_ids"):
         training.check_finder_gold_rows(without_column)
+
+
+def test_finder_gold_is_checked_against_the_prompt_without_allowed_ids_and_no_row_labelled_no_carries_gold(tmp_path):
+    rows = [{k: v for k, v in r.items() if k != "allowed_ids"} for r in finder_rows()]
+    training.check_finder_gold_rows(training.load_grpo_dataset(str(write_jsonl(tmp_path / "ok.jsonl", rows))))
+    rows[3]["gold_ids"] = [6, 7]  # the prompt shows paragraphs [5] and [6]
+    rows[6]["gold_ids"] = [7]  # a NO row with gold: mislabelled
+    dataset = training.load_grpo_dataset(str(write_jsonl(tmp_path / "bad.jsonl", rows)))
+    with pytest.raises(TrainingSetupError) as error:
+        training.check_finder_gold_rows(dataset, "bad.jsonl")
+    message = str(error.value)
+    assert message.startswith("bad.jsonl: 2 row(s) cannot pay the Finder reward")
+    assert "row 3: gold_ids [7] are outside the segment's allowed_ids" in message
+    assert "row 6: a NO row carries gold_ids [7]: a NO segment holds no evidence" in message
 
 
 def test_row_limit_draws_with_the_seed(tmp_path):

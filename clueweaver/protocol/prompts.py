@@ -13,6 +13,7 @@ prefix cache reuses the system message, question and options across the segments
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from clueweaver.protocol.question import Question
@@ -120,7 +121,7 @@ _ALTERNATIVES = {
 }
 
 # The user messages. ``{case}`` is the question with its options, or the claim.
-_FINDER_USER = "{case}\n\nSegment:\n{segment}"
+_FINDER_USER = "{case}\n\nSegment:\n{segment}"  # finder_segment_ids reads it back
 _INTERPRETER_USER = "{case}\n\nEvidence packet:\n{packet}\n\n"
 _CLOSING = {
     "mcq": "Answer the question above from the evidence packet.",
@@ -211,6 +212,18 @@ def _messages(family: str, question: Question, answer_line: str, **fields: str) 
 def finder_messages(question: Question, segment_text: str) -> list[dict[str, str]]:
     """The Finder's prompt for one segment ("[id] text" lines); the segment comes last."""
     return _messages("finder", question, FINDER_ANSWER_FORMAT, segment=_require_text("segment text", segment_text))
+
+
+_SEGMENT_HEAD = "\n\nSegment:\n"
+_PARAGRAPH_ID = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+
+
+def finder_segment_ids(messages: list[dict[str, str]]) -> list[int]:
+    """The paragraph IDs of the segment a Finder prompt shows (its "[id] text" lines after
+    "Segment:"): what a Finder row may cite, for data whose rows carry no ``allowed_ids``."""
+    user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
+    _, head, segment = user.rpartition(_SEGMENT_HEAD)
+    return [int(found) for found in _PARAGRAPH_ID.findall(segment)] if head else []
 
 
 def interpreter_messages(question: Question, packet_text: str) -> list[dict[str, str]]:

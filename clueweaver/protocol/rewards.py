@@ -207,10 +207,11 @@ def negative_rationale_quality(parsed: ParseResult, config: FinderRewardConfig) 
 
 def check_finder_gold(label: str, gold_ids: Iterable[int], allowed_ids: Iterable[int] | None) -> str | None:
     """Why a Finder row's gold IDs cannot pay its reward (None when they can): a YES row needs its
-    gold IDs, inside the segment when the segment's IDs are known."""
-    if label != "YES":
-        return None
+    gold IDs, inside the segment when the segment's IDs are known; a NO row has none (its segment
+    holds no evidence, so gold IDs there mean a mislabelled row)."""
     gold = set(gold_ids)
+    if label != "YES":
+        return f"a NO row carries gold_ids {sorted(gold)}: a NO segment holds no evidence" if gold else None
     if not gold:
         return "a YES row needs its gold_ids (the evidence paragraphs in the segment)"
     outside = sorted(gold - set(allowed_ids)) if allowed_ids is not None else []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from clueweaver.protocol.prompts import TEMPLATES
+from clueweaver.protocol.prompts import TEMPLATES, finder_segment_ids
 from clueweaver.protocol.rewards import check_finder_gold, finder_label
 from clueweaver.training.arguments import TrainingSetupError
 
@@ -123,18 +123,20 @@ def check_protocol_prompts(dataset, agent: str, source: str = "the dataset", bat
 
 
 def check_finder_gold_rows(dataset, source: str = "the dataset", batch_size: int = 1024, shown: int = 10) -> None:
-    """Every YES row of a Finder set names its gold paragraphs, inside its segment: without them
-    a correct YES tops out below a correct NO (the recall bias reversed). Names the rows."""
+    """Every YES row of a Finder set names its gold paragraphs, inside its segment (its
+    ``allowed_ids``, or the IDs its prompt shows): without them a correct YES tops out below a
+    correct NO (the recall bias reversed); no NO row carries any. Names the rows."""
     if "gold_ids" not in dataset.column_names:
         raise TrainingSetupError(
             f"{source}: the Finder needs column gold_ids (the evidence paragraphs of each YES segment); rebuild the "
             "data with data_prep/build_finder_data.py"
         )
-    columns = [c for c in ("label", "gold_ids", "allowed_ids") if c in dataset.column_names]
+    # Without an allowed_ids column the segment's IDs are read back from each prompt.
+    segment_column = "allowed_ids" if "allowed_ids" in dataset.column_names else "prompt"
     problems: list[str] = []
     row = 0
-    for batch in dataset.select_columns(columns).iter(batch_size=batch_size):
-        allowed = batch.get("allowed_ids") or [None] * len(batch["label"])
+    for batch in dataset.select_columns(["label", "gold_ids", segment_column]).iter(batch_size=batch_size):
+        allowed = batch.get("allowed_ids") or [finder_segment_ids(messages) for messages in batch["prompt"]]
         for label, gold, segment in zip(batch["label"], batch["gold_ids"], allowed):
             problem = _gold_problem(row, label, gold, segment)
             if problem:
@@ -143,7 +145,7 @@ def check_finder_gold_rows(dataset, source: str = "the dataset", batch_size: int
     if problems:
         more = f" (and {len(problems) - shown} more)" if len(problems) > shown else ""
         raise TrainingSetupError(
-            f"{source}: {len(problems)} YES row(s) cannot pay the Finder reward: " + "; ".join(problems[:shown]) + more
+            f"{source}: {len(problems)} row(s) cannot pay the Finder reward: " + "; ".join(problems[:shown]) + more
         )
 
 
