@@ -40,6 +40,13 @@ CHECK_FILES = {
     "zh": (DATA_DIR / "multihop_checks_zh.jsonl", DATA_DIR / "multihop_frozen_zh.jsonl"),
     "fr": (DATA_DIR / "multihop_checks_fr.jsonl", DATA_DIR / "multihop_frozen_fr.jsonl"),
 }
+# The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
+# with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
+FROZEN_SHA256_BY_LANGUAGE = {
+    "en": FROZEN_SHA256,
+    "zh": "adcfcb061df7cafead39c4ce2b61b4665bf537434c06964aebd31ceace689526",
+    "fr": "70fc1cbd75bb69b723b619cee7886b7cc71ee5e3012d9adf1a518506aec7b935",
+}
 MIN_EVIDENCE, MAX_EVIDENCE = 2, 4
 MIN_SPREAD = 30  # paragraphs between the first and last evidence paragraph of a check
 NOCHA_BOOKS = Path("nocha", "data_sample", "classic_books.json")
