@@ -1,13 +1,16 @@
 """The project's own multi-hop retrieval checks over whole novels.
 
-Each check is a question or claim whose answer needs two to four distant paragraphs of a book in
-the shared benchmark data (``../shared/data``). Evidence is labelled by verbatim strings rather than
-paragraph IDs, because paragraph splitting may change; the strings are resolved to IDs at load
-time, and a string that no longer matches exactly one paragraph is an error, never a silent miss.
+Each check is a question or claim whose answer needs two to four distant paragraphs of a book: an
+English novel in the shared benchmark data (``../shared/data``), or a Chinese or French novel
+bundled with the package (``clueweaver/data/books``, see its SOURCES.md). Evidence is labelled by
+verbatim strings rather than paragraph IDs, because paragraph splitting may change; the strings are
+resolved to IDs at load time, and a string that no longer matches exactly one paragraph is an
+error, never a silent miss.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import warnings
 from collections import Counter
@@ -27,6 +30,23 @@ CHECKS_FILE = Path(__file__).resolve().parents[1] / "data" / "multihop_checks.js
 # is chosen on it; it says how far the tuning-set choices carry over.
 FROZEN_FILE = Path(__file__).resolve().parents[1] / "data" / "multihop_frozen.jsonl"
 FROZEN_SHA256 = "bbd7b3c045eb7dc921edfd26dbfdaa37559415ea6157f2c0e9a8cdedb046dd43"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+BOOKS_DIR = DATA_DIR / "books"
+# The sets by language: (tuning file, frozen held-out file). The Chinese and French sets are keyed
+# to bundled books and hold checks in the book's language; the French files also hold a few
+# questions in English (``"cross_language": true``), kept out of the main counts.
+CHECK_FILES = {
+    "en": (CHECKS_FILE, FROZEN_FILE),
+    "zh": (DATA_DIR / "multihop_checks_zh.jsonl", DATA_DIR / "multihop_frozen_zh.jsonl"),
+    "fr": (DATA_DIR / "multihop_checks_fr.jsonl", DATA_DIR / "multihop_frozen_fr.jsonl"),
+}
+# The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
+# with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
+FROZEN_SHA256_BY_LANGUAGE = {
+    "en": FROZEN_SHA256,
+    "zh": "adcfcb061df7cafead39c4ce2b61b4665bf537434c06964aebd31ceace689526",
+    "fr": "70fc1cbd75bb69b723b619cee7886b7cc71ee5e3012d9adf1a518506aec7b935",
+}
 MIN_EVIDENCE, MAX_EVIDENCE = 2, 4
 MIN_SPREAD = 30  # paragraphs between the first and last evidence paragraph of a check
 NOCHA_BOOKS = Path("nocha", "data_sample", "classic_books.json")
@@ -39,19 +59,42 @@ class CheckError(ClueWeaverError, ValueError):
 @dataclass(frozen=True)
 class MultiHopCheck:
     id: str
-    book: str  # "nocha:<title>", "kdsh:<name>" or "gutenqa:<name>"
+    book: str  # "nocha:<title>", "kdsh:<name>", "gutenqa:<name>" or "bundled:<name>"
     question: Question
     answer: str  # an option letter, or TRUE / FALSE for a claim
     gold_ids: tuple[int, ...]  # ascending paragraph IDs of the evidence
     note: str  # why each piece of evidence is needed
+    cross_language: bool = False  # asked in another language than the book's
 
 
-def load_check_book(book: str, shared_data_dir: str | Path) -> Narrative:
-    """The narrative a check's ``book`` key names, read from the shared data folder."""
-    root = Path(shared_data_dir)
+def load_bundled_book(name: str) -> Narrative:
+    """A book shipped in ``clueweaver/data/books`` (``<name>.txt.gz``), read with the project's own
+    plain-text loader, so its paragraphs are whatever ``from_text`` makes of the text today."""
+    path = BOOKS_DIR / f"{name}.txt.gz"
+    if not path.exists():
+        bundled = sorted(p.name.removesuffix(".txt.gz") for p in BOOKS_DIR.glob("*.txt.gz"))
+        raise CheckError(f"no bundled book {name!r}; the package has {', '.join(bundled)}")
+    text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    return from_text(text, title=name, source=str(path))
+
+
+def _shared_root(shared_data_dir: str | Path | None) -> Path:
+    """The shared data folder, required only by books that are not bundled."""
+    root = Path(shared_data_dir) if shared_data_dir is not None else benchmarks.shared_data_dir()
+    if not root.is_dir():
+        raise CheckError(f"shared data folder {root} not found; set CLUEWEAVER_SHARED_DATA to its path")
+    return root
+
+
+def load_check_book(book: str, shared_data_dir: str | Path | None = None) -> Narrative:
+    """The narrative a check's ``book`` key names: bundled with the package, or read from the shared
+    data folder."""
     source, _, name = book.partition(":")
     if not name:
         raise CheckError(f"book key {book!r} has no name; use e.g. 'nocha:<title>' or 'kdsh:<name>'")
+    if source == "bundled":
+        return load_bundled_book(name)
+    root = _shared_root(shared_data_dir)
     if source == "nocha":
         path = root / NOCHA_BOOKS
         if not path.exists():
@@ -64,7 +107,7 @@ def load_check_book(book: str, shared_data_dir: str | Path) -> Narrative:
         return load_narrative(root / "kdsh_backstory" / f"{name}.txt", title=name)
     if source == "gutenqa":
         return load_narrative(root / f"gutenqa_{name}" / f"{name}_paragraphs.jsonl", title=name)
-    raise CheckError(f"book key {book!r}: unknown source {source!r}; use nocha, kdsh or gutenqa")
+    raise CheckError(f"book key {book!r}: unknown source {source!r}; use nocha, kdsh, gutenqa or bundled")
 
 
 def evidence_paragraphs(narrative: Narrative, evidence: str) -> list[int]:
@@ -110,7 +153,15 @@ def _resolve(record: dict, narrative: Narrative, where: str) -> tuple[MultiHopCh
     if len(set(ids)) != len(ids):
         raise CheckError(f"{name}: two evidence strings fall in the same paragraph {sorted(ids)}")
     built = record.get("build_check", {}).get("paragraph_ids")
-    check = MultiHopCheck(record["id"], record["book"], question, record["answer"], tuple(sorted(ids)), record["note"])
+    check = MultiHopCheck(
+        record["id"],
+        record["book"],
+        question,
+        record["answer"],
+        tuple(sorted(ids)),
+        record["note"],
+        bool(record.get("cross_language", False)),
+    )
     return check, built is not None and list(built) != ids
 
 
@@ -119,15 +170,15 @@ def load_multihop_checks(
     *,
     checks_path: str | Path = CHECKS_FILE,
     books: set[str] | None = None,
+    cross_language: bool = False,
 ) -> list[tuple[Narrative, MultiHopCheck]]:
     """Every check (or those of ``books``) paired with its narrative, in file order.
 
-    Each book is loaded once and shared by its checks. Raises CheckError when the shared data
-    folder is missing or any evidence string no longer matches exactly one paragraph.
+    ``cross_language`` picks the checks asked in another language than their book's instead of the
+    main ones, so the two are never counted together. Each book is loaded once and shared by its
+    checks. Raises CheckError when a book cannot be loaded (the shared data folder is needed only
+    by books that are not bundled) or any evidence string no longer matches exactly one paragraph.
     """
-    root = Path(shared_data_dir) if shared_data_dir is not None else benchmarks.shared_data_dir()
-    if not root.is_dir():
-        raise CheckError(f"shared data folder {root} not found; set CLUEWEAVER_SHARED_DATA to its path")
     narratives: dict[str, Narrative] = {}
     moved: Counter[str] = Counter()
     checks = []
@@ -139,9 +190,11 @@ def load_multihop_checks(
             record = _parse(line, where)
             if books is not None and record["book"] not in books:
                 continue
+            if bool(record.get("cross_language", False)) != cross_language:
+                continue
             if record["book"] not in narratives:
                 try:
-                    narratives[record["book"]] = load_check_book(record["book"], root)
+                    narratives[record["book"]] = load_check_book(record["book"], shared_data_dir)
                 except (NarrativeError, CheckError) as exc:
                     raise CheckError(
                         f"{where} (check {record['id']}): cannot load book {record['book']!r}: {exc}"
@@ -158,3 +211,23 @@ def load_multihop_checks(
                 stacklevel=2,
             )
     return checks
+
+
+def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
+    """The tuning (or frozen held-out) check file of a language: "en", "zh" or "fr"."""
+    if language not in CHECK_FILES:
+        raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
+    return CHECK_FILES[language][frozen]
+
+
+def load_language_checks(
+    language: str,
+    *,
+    frozen: bool = False,
+    cross_language: bool = False,
+    shared_data_dir: str | Path | None = None,
+) -> list[tuple[Narrative, MultiHopCheck]]:
+    """The tuning or frozen checks of a language, each with its narrative (``load_multihop_checks``).
+    The Chinese and French sets need no shared data: their books are bundled."""
+    path = checks_file(language, frozen=frozen)
+    return load_multihop_checks(shared_data_dir, checks_path=path, cross_language=cross_language)

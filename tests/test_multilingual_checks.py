@@ -1,0 +1,211 @@
+"""The Chinese and French multi-hop checks over the bundled books: every quote locates exactly one
+paragraph, the sets keep their shape, the frozen files are unchanged. No shared data is needed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+
+import pytest
+from conftest import REPO_ROOT
+
+from clueweaver.benchmarks.checks import (
+    BOOKS_DIR,
+    CHECK_FILES,
+    FROZEN_SHA256_BY_LANGUAGE,
+    MAX_EVIDENCE,
+    MIN_EVIDENCE,
+    MIN_SPREAD,
+    CheckError,
+    checks_file,
+    evidence_paragraphs,
+    load_bundled_book,
+    load_check_book,
+    load_language_checks,
+    load_multihop_checks,
+)
+
+LANGUAGES = ("zh", "fr")
+SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True)]
+SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+QUOTE_LENGTHS = {"zh": (8, 60), "fr": (20, 120)}  # characters: a Chinese clause is short
+
+
+def _records(language: str, frozen: bool) -> list[dict]:
+    lines = checks_file(language, frozen=frozen).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture(scope="module", params=SETS, ids=SET_IDS)
+def loaded(request):
+    """(language, frozen, main checks, cross-language checks), each check with its narrative."""
+    language, frozen = request.param
+    main = load_language_checks(language, frozen=frozen)
+    cross = load_language_checks(language, frozen=frozen, cross_language=True)
+    return language, frozen, main, cross
+
+
+@pytest.fixture(scope="module")
+def books():
+    return {
+        path.name.removesuffix(".txt.gz"): load_bundled_book(path.name.removesuffix(".txt.gz"))
+        for path in BOOKS_DIR.glob("*.txt.gz")
+    }
+
+
+# ---------------------------------------------------------------- the bundled books
+
+
+def test_bundled_books_load_as_many_paragraphs(books):
+    """Both novels are whole: hundreds of paragraphs, not one giant block or a fragment."""
+    assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr"}
+    assert len(books["laocan_youji.zh"]) >= 500
+    assert len(books["le_tour_du_monde.fr"]) >= 2000
+    assert max(len(p.text) for p in books["laocan_youji.zh"].paragraphs) < 2000
+    assert "Project Gutenberg" not in books["le_tour_du_monde.fr"].text  # licence stripped
+
+
+def test_sources_name_every_bundled_book_and_package_data_ships_them():
+    sources = (BOOKS_DIR / "SOURCES.md").read_text(encoding="utf-8")
+    for path in BOOKS_DIR.glob("*.txt.gz"):
+        assert f"`{path.name}`" in sources
+        assert path.stat().st_size < 1_000_000
+    assert '"data/books/*"' in (REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_bundled_book_keys_need_no_shared_data(monkeypatch, tmp_path):
+    monkeypatch.setenv("CLUEWEAVER_SHARED_DATA", str(tmp_path / "nowhere"))
+    assert len(load_check_book("bundled:laocan_youji.zh")) >= 500
+    with pytest.raises(CheckError, match="no bundled book 'missing'.*laocan_youji.zh"):
+        load_check_book("bundled:missing")
+    with pytest.raises(CheckError, match="CLUEWEAVER_SHARED_DATA"):
+        load_check_book("kdsh:castaways")
+    with pytest.raises(CheckError, match="no multi-hop checks in language 'de'"):
+        checks_file("de")
+
+
+def test_cross_language_checks_are_kept_apart(tmp_path):
+    base = {
+        "book": "bundled:le_tour_du_monde.fr",
+        "kind": "claim",
+        "options": {},
+        "answer": "TRUE",
+        "evidence": ["Phileas Fogg avait donné son congé à James Forster", "un vrai Yankee, nommé Forster"],
+        "note": "two Forsters",
+    }
+    records = [
+        {**base, "id": "main", "question": "Deux Forster."},
+        {**base, "id": "cross", "question": "Two Forsters.", "cross_language": True},
+    ]
+    path = tmp_path / "checks.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    main = load_multihop_checks(tmp_path / "nowhere", checks_path=path)
+    cross = load_multihop_checks(tmp_path / "nowhere", checks_path=path, cross_language=True)
+    assert [(c.id, c.cross_language) for _, c in main] == [("main", False)]
+    assert [(c.id, c.cross_language) for _, c in cross] == [("cross", True)]
+
+
+# ---------------------------------------------------------------- the shipped sets
+
+
+def test_every_quote_locates_exactly_one_paragraph_of_its_bundled_book(books):
+    for language, frozen in SETS:
+        for record in _records(language, frozen):
+            source, _, name = record["book"].partition(":")
+            assert source == "bundled", record["id"]
+            for quote in record["evidence"]:
+                hits = evidence_paragraphs(books[name], quote)
+                assert len(hits) == 1, (record["id"], quote, hits)
+
+
+def test_every_check_needs_distinct_distant_paragraphs(loaded):
+    language, frozen, main, cross = loaded
+    assert len(main) >= 20
+    for narrative, check in main + cross:
+        ids = check.gold_ids
+        assert MIN_EVIDENCE <= len(ids) <= MAX_EVIDENCE, check.id
+        assert len(set(ids)) == len(ids) and list(ids) == sorted(ids), check.id
+        assert ids[-1] - ids[0] >= MIN_SPREAD, f"{check.id}: evidence spans only {ids[-1] - ids[0]} paragraphs"
+        assert all(0 <= i < len(narrative) for i in ids), check.id
+        assert not any(narrative[i].is_heading for i in ids), f"{check.id}: evidence on a heading"
+
+
+def test_answers_are_legal_and_balanced(loaded):
+    """Mostly multiple choice, a third to a half claims of both truth values, answer letters even."""
+    language, frozen, main, cross = loaded
+    checks = [check for _, check in main]
+    for check in checks + [check for _, check in cross]:
+        assert check.answer in check.question.labels, check.id
+        if not check.question.is_claim:
+            assert len(check.question.options) == 4, check.id
+    claims = [c for c in checks if c.question.is_claim]
+    assert 0.3 <= len(claims) / len(checks) <= 0.5
+    assert Counter(c.answer for c in claims).keys() == {"TRUE", "FALSE"}
+    letters = Counter(c.answer for c in checks if not c.question.is_claim)
+    assert set(letters) == set("ABCD") and max(letters.values()) - min(letters.values()) <= 2
+
+
+def test_questions_are_in_the_books_language_and_cross_language_ones_apart(loaded):
+    """Chinese checks are asked in Chinese; the French files add a few English questions, marked."""
+    language, frozen, main, cross = loaded
+    for _, check in main:
+        texts = [check.question.text, *check.question.options.values()]
+        assert all(bool(CJK.search(text)) == (language == "zh") for text in texts), check.id
+    if language == "zh":
+        assert not cross
+    else:
+        assert 2 <= len(cross) <= len(main) // 4
+        for _, check in cross:
+            assert re.search(r"\b(the|was|did|what|how|and)\b", check.question.text, re.IGNORECASE), check.id
+
+
+def test_files_are_valid_jsonl_with_unique_ids_and_short_quotes():
+    ids = []
+    for language, frozen in SETS:
+        low, high = QUOTE_LENGTHS[language]
+        prefix = f"{'fz-' if frozen else ''}{language}-"
+        for record in _records(language, frozen):
+            ids.append(record["id"])
+            assert record["id"].startswith(prefix), record["id"]
+            assert record["note"].strip() and record["kind"] in ("mcq", "claim"), record["id"]
+            assert record.get("cross_language", False) in (False, True), record["id"]
+            built = record["build_check"]
+            assert len(built["paragraph_ids"]) == len(record["evidence"]), record["id"]
+            for quote in record["evidence"]:
+                limits = QUOTE_LENGTHS["fr"] if record.get("cross_language") else (low, high)
+                assert limits[0] <= len(quote) <= limits[1], (record["id"], quote)
+    assert len(ids) == len(set(ids))
+
+
+def test_frozen_sets_share_no_evidence_paragraph_with_tuning_nor_within():
+    for language in LANGUAGES:
+        tuning = load_language_checks(language) + load_language_checks(language, cross_language=True)
+        frozen = load_language_checks(language, frozen=True)
+        frozen += load_language_checks(language, frozen=True, cross_language=True)
+        used = {(check.book, i) for _, check in tuning for i in check.gold_ids}
+        seen = set()
+        for _, check in frozen:
+            evidence = {(check.book, i) for i in check.gold_ids}
+            assert not used & evidence and not seen & evidence, check.id
+            seen |= evidence
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_frozen_held_out_sets_are_unchanged(language):
+    """Frozen: a new held-out set is a new file, never an edit of this one."""
+    path = CHECK_FILES[language][True]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == FROZEN_SHA256_BY_LANGUAGE[language]
+
+
+def test_docs_state_each_sets_size_and_kinds():
+    """docs/retrieval.md's table of the sets gives each file's main count and its MCQ / claim split."""
+    docs = (REPO_ROOT / "docs" / "retrieval.md").read_text(encoding="utf-8")
+    for language, frozen in SETS:
+        path = checks_file(language, frozen=frozen)
+        main = [r for r in _records(language, frozen) if not r.get("cross_language")]
+        kinds = Counter(r["kind"] for r in main)
+        row = next(line for line in docs.splitlines() if f"`clueweaver/data/{path.name}`" in line)
+        assert f"{len(main)} ({kinds['mcq']} MCQ, {kinds['claim']} claims)" in row, path.name
