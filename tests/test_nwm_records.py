@@ -181,6 +181,18 @@ def test_schema_is_generated_from_the_dataclasses():
                 assert variant["properties"][f.name]["enum"] == list(typing.get_args(hint))
 
 
+def test_schema_fields_carry_their_descriptions_written_out_in_place():
+    schema = extraction_schema()
+    for variant, cls in zip(schema["properties"]["records"]["items"]["anyOf"], RECORD_TYPES.values()):
+        assert variant["description"] == cls.SUMMARY and variant["required"] == list(variant["properties"])
+        for f in fields(cls):
+            if f.name != "chapter":
+                assert variant["properties"][f.name]["description"] == f.metadata["description"]
+        evidence = variant["properties"]["evidence"]
+        assert evidence["type"] == "object" and evidence["properties"]["quote"]["description"].startswith("a short")
+    assert "$ref" not in json.dumps(schema)  # plain objects for the guided decoder
+
+
 def test_valid_records_conform_to_the_schema_and_invalid_ones_do_not():
     schema = extraction_schema(paragraph_ids=range(0, 300), chapter=4)
     rows = []

@@ -2,12 +2,13 @@
 command line.
 
 ``load_config(Cls, "recipe.yaml", {"teacher.model": "x"})`` reads the file, applies overrides by
-dotted path and checks every value against the dataclass's field types (nested dataclasses and
-lists of them included), so a typo in a key or a wrong type fails with the field's full name
-instead of surfacing later as a strange result. ``parse_config(Cls, argv)`` builds the command
-line: ``--config FILE`` plus one flag per field (``--max-prompt-tokens 4096``,
-``--teacher.model NAME``, a bare ``--skip-bad`` for booleans); flag values are read as YAML, so
-``--sources '[{name: nocha}]'`` and ``--encoder null`` work.
+dotted path and has pydantic check every value against the dataclass's field types (nested
+dataclasses and lists of them included), so a typo in a key or a wrong type fails with the field's
+full name instead of surfacing later as a strange result. ``parse_config(Cls, argv)`` builds the
+command line: ``--config FILE`` plus one flag per field (``--max-prompt-tokens 4096``,
+``--teacher.model NAME``, a bare ``--skip-bad`` for booleans), with the field's description as its
+help. A text field takes the flag's text as given (``--host ::``, ``--token 123456``); other flag
+values are read as YAML, so ``--sources '[{name: nocha}]'`` and ``--encoder null`` work.
 
 A field whose default is a dataclass instance takes a mapping of overrides on top of that default
 (``finder_sampling: {temperature: 0.7}`` keeps the default's other settings, not the class's); a
@@ -19,16 +20,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import types
+import functools
 import typing
 from pathlib import Path
 from typing import Any, Callable, Sequence, TypeVar
 
 import yaml
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from clueweaver.core.errors import ClueWeaverError
+from clueweaver.core.validation import describe_errors, join_path, validate_plain
 
 T = TypeVar("T")
+_ROOT = "config"  # the ``where`` of a whole config: its fields are named bare (``target_samples``)
 _MISSING = object()
 _NAMED = "clueweaver.core.config.named"  # field metadata key: the lookup of a value given by name
 
@@ -37,61 +41,17 @@ class ConfigError(ClueWeaverError, ValueError):
     """A configuration file or override that does not fit its dataclass; names the field."""
 
 
-def _type_name(tp: Any) -> str:
-    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+@functools.cache
+def _adapter(cls: type) -> TypeAdapter:
+    """pydantic's validator of ``cls`` that refuses unknown keys at every level. TypeAdapter takes
+    settings only for a type that cannot carry its own, which a dataclass can and its Optional
+    cannot; ``config_from_dict`` reads None as no settings before it gets here."""
+    return TypeAdapter(cls | None, config=ConfigDict(extra="forbid"))
 
 
-def _coerce(value: Any, tp: Any, where: str) -> Any:
-    """``value`` checked (and, for dataclasses, built) against the annotation ``tp``."""
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if tp is Any:
-        return value
-    if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args:
-            return None
-        errors = []
-        for option in (a for a in args if a is not type(None)):
-            try:
-                return _coerce(value, option, where)
-            except ConfigError as exc:
-                errors.append(str(exc))
-        raise ConfigError(errors[0] if len(errors) == 1 else f"{where}: {value!r} fits none of {_type_name(tp)}")
-    if dataclasses.is_dataclass(tp):
-        if isinstance(value, tp):
-            return value
-        return config_from_dict(tp, value, where)
-    if origin in (list, tuple, Sequence) or tp in (list, tuple):
-        if not isinstance(value, (list, tuple)):
-            raise ConfigError(f"{where}: expected a list, got {value!r}")
-        item_type = args[0] if args else Any
-        items = [_coerce(v, item_type, f"{where}[{i}]") for i, v in enumerate(value)]
-        return tuple(items) if (origin or tp) is tuple else items
-    if origin is dict or tp is dict:
-        if not isinstance(value, dict):
-            raise ConfigError(f"{where}: expected a mapping, got {value!r}")
-        value_type = args[1] if len(args) == 2 else Any
-        return {k: _coerce(v, value_type, f"{where}.{k}") for k, v in value.items()}
-    if tp is bool:
-        if not isinstance(value, bool):
-            raise ConfigError(f"{where}: expected true or false, got {value!r}")
-        return value
-    if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{where}: expected an integer, got {value!r}")
-        return value
-    if tp is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"{where}: expected a number, got {value!r}")
-        return float(value)
-    if tp is str:
-        if not isinstance(value, str):
-            raise ConfigError(f"{where}: expected a string, got {value!r}")
-        return value
-    if tp is type(None):
-        if value is not None:
-            raise ConfigError(f"{where}: expected null, got {value!r}")
-        return None
-    raise ConfigError(f"{where}: unsupported field type {_type_name(tp)}")
+def _prefix(where: str) -> str:
+    """The path the fields under ``where`` are named from: none for a whole config."""
+    return "" if where == _ROOT else where
 
 
 def named(lookup: Callable[[str], Any]) -> dict:
@@ -101,7 +61,7 @@ def named(lookup: Callable[[str], Any]) -> dict:
     return {_NAMED: lookup}
 
 
-def config_from_dict(cls: type[T], data: Any, where: str = "config", *, base: T | None = None) -> T:
+def config_from_dict(cls: type[T], data: Any, where: str = _ROOT, *, base: T | None = None) -> T:
     """Build dataclass ``cls`` from a mapping; unknown keys, missing required fields and wrong
     types raise a ConfigError naming the field. With ``base`` (an instance of ``cls``) the mapping
     overrides base's fields instead of the class defaults."""
@@ -109,34 +69,37 @@ def config_from_dict(cls: type[T], data: Any, where: str = "config", *, base: T 
         data = {}
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a mapping of {cls.__name__} fields, got {data!r}")
-    hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        raise ConfigError(f"{where}: unknown field(s) {', '.join(unknown)}; {cls.__name__} has {', '.join(fields)}")
-    values = {}
-    for name, field in fields.items():
-        if name in data:
-            label = f"{where}.{name}" if where != "config" else name
-            values[name] = _field_value(data[name], hints[name], field, label)
-        elif base is None and field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
-            raise ConfigError(f"{where}: the field {name!r} is required")
+    settings = _init_values(base)
+    for name, value in data.items():  # an unknown name goes to pydantic as given, to be named with the others
+        settings[name] = _field_value(value, fields[name], where) if name in fields else value
     try:
-        return dataclasses.replace(base, **values) if base is not None else cls(**values)
-    except (TypeError, ValueError) as exc:
+        return validate_plain(_adapter(cls), settings)
+    except ValidationError as exc:
+        raise ConfigError(describe_errors(exc, settings, where, prefix=_prefix(where))) from None
+    except (TypeError, ValueError) as exc:  # a __post_init__'s TypeError, or a value with no plain-data form
         raise ConfigError(f"{where}: {exc}") from exc
 
 
-def _field_value(value: Any, tp: Any, field: dataclasses.Field, where: str) -> Any:
-    """``value`` for ``field``: by name where the field is ``named``; a mapping on top of the
-    field's default where that default is a dataclass instance; else checked against ``tp``."""
+def _init_values(instance: Any) -> dict:
+    """The fields ``instance`` was built from (none for None)."""
+    if instance is None:
+        return {}
+    return {f.name: getattr(instance, f.name) for f in dataclasses.fields(instance) if f.init}
+
+
+def _field_value(value: Any, field: dataclasses.Field, where: str) -> Any:
+    """``value`` for ``field``: the instance it names where the field is ``named``; a mapping on
+    top of the field's default where that default is a dataclass instance; else as given, for
+    pydantic to check."""
+    label = join_path(_prefix(where), field.name)
     lookup = field.metadata.get(_NAMED)
     if lookup is not None and isinstance(value, (str, dict)):
-        return _named_value(lookup, value, field.default, where)
+        return _named_value(lookup, value, field.default, label)
     default = field.default
     if isinstance(value, dict) and dataclasses.is_dataclass(default) and not isinstance(default, type):
-        return config_from_dict(type(default), value, where, base=default)
-    return _coerce(value, tp, where)
+        return config_from_dict(type(default), value, label, base=default)
+    return value
 
 
 def _named_value(lookup: Callable[[str], Any], value: str | dict, default: Any, where: str) -> Any:
@@ -195,8 +158,8 @@ def load_config(cls: type[T], path: str | Path | None = None, overrides: dict[st
         raise ConfigError(f"{Path(path)}: {exc}" if path else str(exc)) from exc
 
 
-def _flag_fields(cls: type, prefix: str = "") -> list[tuple[str, Any]]:
-    """(dotted name, type) of every field, nested dataclass fields included under their parent."""
+def _flag_fields(cls: type, prefix: str = "") -> list[tuple[str, Any, dataclasses.Field]]:
+    """(dotted name, type, field) of every field, nested dataclass fields included under their parent."""
     hints = typing.get_type_hints(cls)
     found = []
     for field in dataclasses.fields(cls):
@@ -204,7 +167,7 @@ def _flag_fields(cls: type, prefix: str = "") -> list[tuple[str, Any]]:
         if dataclasses.is_dataclass(tp):
             found.extend(_flag_fields(tp, name + "."))
         else:
-            found.append((name, tp))
+            found.append((name, tp, field))
     return found
 
 
@@ -215,16 +178,31 @@ def _yaml_value(text: str) -> Any:
         return text
 
 
+def _text_or_null(text: str) -> str | None:
+    return None if _yaml_value(text) is None else text
+
+
+def _flag_reader(tp: Any) -> Callable[[str], Any]:
+    """How a flag's text becomes the value of a field of type ``tp``. A text field takes it as
+    given: read as YAML, ``::`` is not text and ``123456`` is a number. ``null`` still clears an
+    optional text field; any other field reads the text as YAML (numbers, lists, mappings)."""
+    if tp is str:
+        return str
+    if tp == str | None:
+        return _text_or_null
+    return _yaml_value
+
+
 def add_config_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
     """``--config FILE`` and one override flag per field of ``cls`` (see the module docstring)."""
     parser.add_argument("--config", help=f"YAML file of {cls.__name__} fields")
-    group = parser.add_argument_group("overrides (any field of the config; values are read as YAML)")
-    for name, tp in _flag_fields(cls):
+    group = parser.add_argument_group("overrides (any field of the config; text as given, other values as YAML)")
+    for name, tp, field in _flag_fields(cls):
         flags = [f"--{name.replace('_', '-')}"] + ([f"--{name}"] if "_" in name else [])
         kwargs: dict[str, Any] = {"dest": f"override:{name}", "default": _MISSING, "metavar": "VALUE"}
         if tp is bool:
             kwargs.update(nargs="?", const=True)
-        group.add_argument(*flags, type=_yaml_value, **kwargs)
+        group.add_argument(*flags, type=_flag_reader(tp), help=field.metadata.get("description"), **kwargs)
 
 
 def config_from_args(cls: type[T], args: argparse.Namespace) -> T:

@@ -36,7 +36,6 @@ from clueweaver.nwm.records.kinds import (
     WorldRecordError,
     doc,
     name_key,
-    record_hints,
 )
 from clueweaver.nwm.records.registries import Registries, RegistryEntry
 from clueweaver.nwm.records.schema import extraction_schema, record_guide
@@ -72,5 +71,4 @@ __all__ = [
     "name_key",
     "record_from_dict",
     "record_guide",
-    "record_hints",
 ]

@@ -6,34 +6,39 @@ traced back to the text and never leaks a later chapter. Each kind says under wh
 it is filed and which slot it is the state of.
 
 These dataclasses are the single source of truth: the validator (``validation``) and the
-extractor's JSON schema (``schema``) are both derived from their type hints (``record_hints``)
-and field docs, so they cannot drift apart.
+extractor's JSON schema (``schema``) are both pydantic's reading of their type hints and field
+descriptions, so they cannot drift apart.
 """
 
 from __future__ import annotations
 
-import functools
-import typing
 import unicodedata
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import ClassVar, Literal
 
+from pydantic import ConfigDict, NonNegativeInt, with_config
+
 from clueweaver.core.errors import ClueWeaverError
+from clueweaver.core.validation import described
 
 
 class WorldRecordError(ClueWeaverError, ValueError):
     """A record that does not fit its type or its book; the message names the field and the problem."""
 
 
-def doc(text: str, default=MISSING, *, stamped: bool = False):
+def doc(text: str, default=MISSING, *, stamped: bool = False, **schema):
     """A dataclass field with a description for the extractor's prompt and schema.
 
-    ``stamped`` fields (the chapter) are set by the publisher, never by the extractor.
+    ``stamped`` fields (the chapter) are set by the publisher, never by the extractor. ``schema``
+    adds JSON schema keywords for a rule that ``__post_init__`` checks with its own message
+    (``minItems=1``), so the decoder keeps it too.
     """
-    metadata = {"doc": text, "stamped": stamped}
-    if default is MISSING:
-        return field(metadata=metadata)
-    return field(default=default, metadata=metadata)
+    return described(text, default, stamped=stamped, json_schema_extra=schema or None)
+
+
+# Every record and its evidence: no key beyond the fields, and no empty text (surrounding spaces,
+# which models add, are dropped first).
+_RECORD_SETTINGS = ConfigDict(extra="forbid", str_strip_whitespace=True, str_min_length=1)
 
 
 def name_key(name: str) -> str:
@@ -41,9 +46,12 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+@with_config(_RECORD_SETTINGS)
 @dataclass(frozen=True, kw_only=True)
 class Evidence:
-    paragraph_ids: tuple[int, ...] = doc("IDs of the paragraphs (the [n] numbers) that support the record")
+    paragraph_ids: tuple[NonNegativeInt, ...] = doc(
+        "IDs of the paragraphs (the [n] numbers) that support the record", minItems=1
+    )
     quote: str = doc("a short verbatim quote from those paragraphs, copied exactly")
 
     def __post_init__(self) -> None:
@@ -52,6 +60,7 @@ class Evidence:
         object.__setattr__(self, "paragraph_ids", tuple(sorted(set(self.paragraph_ids))))
 
 
+@with_config(_RECORD_SETTINGS)
 @dataclass(frozen=True, kw_only=True)
 class Record:
     """Fields every record has. Subclasses add their own and say how they join registries."""
@@ -61,7 +70,7 @@ class Record:
 
     chapter: int = doc("chapter the record was derived from", stamped=True)
     evidence: Evidence = doc("where the text says so")
-    confidence: float = doc("how sure the reading is, from 0 to 1")
+    confidence: float = doc("how sure the reading is, from 0 to 1", minimum=0, maximum=1)
 
     def __post_init__(self) -> None:
         if self.chapter < 0:
@@ -330,7 +339,7 @@ class Revelation(Record):
     subject: str = doc("the entity the revelation is about")
     revealed_by: str | None = doc("who or what reveals it, if anyone", None)
     revealed_to: tuple[str, ...] = doc("characters who learn it (use 'reader' for the reader alone)", ())
-    event_chapter: int | None = doc(
+    event_chapter: NonNegativeInt | None = doc(
         "chapter in which the revealed event happened; null if before the story began", None
     )
 
@@ -433,10 +442,3 @@ RECORD_TYPES: dict[str, type[Record]] = {
     )
 }
 REGISTRIES = ("entity", "relationship", "object", "thread")
-
-
-@functools.cache
-def record_hints(cls) -> dict:
-    """A record class's resolved type hints, resolved once: every record read from the store is
-    checked against them, and resolving them costs about half of decoding a record."""
-    return typing.get_type_hints(cls)

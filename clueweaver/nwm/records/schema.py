@@ -6,60 +6,32 @@ was shown, it cannot cite a paragraph it did not see or date an event later.
 
 from __future__ import annotations
 
-import types
-import typing
 from dataclasses import fields
-from typing import Literal
 
-from clueweaver.nwm.records.kinds import RECORD_TYPES, Evidence, Record, record_hints
-
-
-def _schema(hint, *, id_range: tuple[int, int] | None, max_chapter: int | None, name: str) -> dict:
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        (inner,) = [a for a in args if a is not type(None)]
-        return {"anyOf": [_schema(inner, id_range=id_range, max_chapter=max_chapter, name=name), {"type": "null"}]}
-    if origin is Literal:
-        return {"type": "string", "enum": list(args)}
-    if origin is tuple:
-        items = _schema(args[0], id_range=id_range, max_chapter=max_chapter, name=name)
-        out = {"type": "array", "items": items}
-        if name == "paragraph_ids":
-            out["minItems"] = 1
-        return out
-    if hint is bool:
-        return {"type": "boolean"}
-    if hint is int:
-        out = {"type": "integer", "minimum": 0}
-        if name == "paragraph_ids" and id_range:
-            out.update(minimum=id_range[0], maximum=id_range[1])
-        if name == "event_chapter" and max_chapter is not None:
-            out["maximum"] = max_chapter
-        return out
-    if hint is float:
-        return {"type": "number", "minimum": 0, "maximum": 1}
-    if hint is str:
-        return {"type": "string", "minLength": 1}
-    return _object_schema(hint, id_range=id_range, max_chapter=max_chapter)
+from clueweaver.nwm.records.kinds import RECORD_TYPES, Evidence, Record
+from clueweaver.nwm.records.validation import record_adapter
 
 
-def _object_schema(cls, *, id_range, max_chapter) -> dict:
-    hints = record_hints(cls)
-    properties, required = {}, []
-    kind = getattr(cls, "KIND", "")
-    if kind:
-        properties["kind"] = {"const": kind}
-        required.append("kind")
+def _kind_schema(cls: type[Record], *, id_range: tuple[int, int] | None, max_chapter: int | None) -> dict:
+    """pydantic's JSON schema of one record kind as the extractor writes it: with its ``kind``,
+    without the chapter the publisher stamps, every field present (null when unknown, for
+    constrained decoders fill every field), the evidence written out in place (guided decoding
+    wants plain objects, not ``$ref``), and paragraph IDs and event chapters kept to the window."""
+    schema = record_adapter(cls).json_schema()
+    nested = schema.pop("$defs", {})
+    properties = {"kind": {"const": cls.KIND}}
     for f in fields(cls):
-        if f.metadata.get("stamped"):
-            continue
-        prop = _schema(hints[f.name], id_range=id_range, max_chapter=max_chapter, name=f.name)
-        if f.metadata.get("doc"):
-            prop["description"] = f.metadata["doc"]
-        properties[f.name] = prop
-        required.append(f.name)  # constrained decoders fill every field (null when unknown)
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+        if not f.metadata["stamped"]:
+            prop = schema["properties"][f.name]
+            ref = prop.pop("$ref", None)
+            properties[f.name] = {**nested[ref.rsplit("/", 1)[-1]], **prop} if ref else prop
+    if id_range:
+        ids = properties["evidence"]["properties"]["paragraph_ids"]["items"]
+        ids.update(minimum=id_range[0], maximum=id_range[1])
+    if max_chapter is not None and "event_chapter" in properties:
+        chapter, _null = properties["event_chapter"]["anyOf"]
+        chapter["maximum"] = max_chapter
+    return {**schema, "description": cls.SUMMARY, "properties": properties, "required": list(properties)}
 
 
 def extraction_schema(
@@ -68,7 +40,7 @@ def extraction_schema(
     """JSON schema of the extractor's output ``{"records": [...]}``; with ``paragraph_ids`` and
     ``chapter`` the decoder cannot cite a paragraph it was not shown or date an event later."""
     id_range = (paragraph_ids.start, paragraph_ids.stop - 1) if paragraph_ids else None
-    variants = [_object_schema(cls, id_range=id_range, max_chapter=chapter) for cls in RECORD_TYPES.values()]
+    variants = [_kind_schema(cls, id_range=id_range, max_chapter=chapter) for cls in RECORD_TYPES.values()]
     return {
         "type": "object",
         "properties": {"records": {"type": "array", "items": {"anyOf": variants}, "maxItems": max_records}},
@@ -82,9 +54,9 @@ def record_guide() -> str:
     lines = []
     for kind, cls in RECORD_TYPES.items():
         own = [f for f in fields(cls) if f.name not in {g.name for g in fields(Record)}]
-        described = "; ".join(f"{f.name}: {f.metadata['doc']}" for f in own)
+        described = "; ".join(f"{f.name}: {f.metadata['description']}" for f in own)
         lines.append(f"- {kind}: {cls.SUMMARY}. Fields: {described}.")
-    common = "; ".join(f"{f.name}: {f.metadata['doc']}" for f in fields(Record) if not f.metadata["stamped"])
-    quote = fields(Evidence)[1].metadata["doc"]
+    common = "; ".join(f"{f.name}: {f.metadata['description']}" for f in fields(Record) if not f.metadata["stamped"])
+    quote = fields(Evidence)[1].metadata["description"]
     lines.append(f"Every record also has {common} (an object with paragraph_ids and quote: {quote}).")
     return "\n".join(lines)
