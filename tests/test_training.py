@@ -12,12 +12,13 @@ from types import SimpleNamespace
 import pytest
 
 from clueweaver import training
+from clueweaver.protocol.open_rewards import open_component_names
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.reward_registry import REWARD_FUNCS
 from clueweaver.protocol.rewards import component_names
 from clueweaver.training import TrainingSetupError, hub
 from clueweaver.training.grpo import recorded_base_model
-from tests.training_fixtures import CLAIM, QUESTION, finder_rows, interpreter_rows, write_jsonl
+from tests.training_fixtures import CLAIM, QUESTION, brevity_reward, finder_rows, interpreter_rows, write_jsonl
 
 # --- rewards -------------------------------------------------------------------------------------
 
@@ -80,6 +81,34 @@ def test_reward_ablation_and_aggregation():
         training.select_reward_funcs("finder", aggregation="normalize_then_sum")
     funcs, weights = training.select_reward_funcs("finder", ["finder_verdict"], [1.0], allow_ablation=True)
     assert [f.__name__ for f in funcs] == ["finder_verdict"]
+
+
+BREVITY = "tests.training_fixtures.brevity_reward"
+
+
+def test_a_reward_of_ones_own_is_named_by_import_path_beside_the_checked_protocol_rewards():
+    funcs, weights = training.select_reward_funcs("finder", [*component_names("finder"), BREVITY], [1.0] * 6 + [0.5])
+    assert funcs[-1] is brevity_reward and weights[-1] == 0.5
+    assert funcs[-1]([None], [[{"role": "assistant", "content": "two words"}]]) == [1 / 3]
+    funcs, _ = training.select_reward_funcs("interpreter", [BREVITY])  # its own reward alone: nothing to check
+    assert funcs == [brevity_reward]
+    with pytest.raises(TrainingSetupError, match="not the paper's total"):  # the protocol's rewards still are
+        training.select_reward_funcs("finder", ["finder_format", BREVITY], [1.0, 1.0])
+    design = training.reward_design("interpreter", [*open_component_names(), BREVITY], [1.0] * 7)
+    assert design["functions"][BREVITY] == 1.0 and "reference_overlap" in design["config"]
+
+
+@pytest.mark.parametrize(
+    "path, message",
+    [
+        ("tests.no_such_module.reward", "reward function tests.no_such_module.reward: cannot import"),
+        ("tests.training_fixtures.no_such_reward", "tests.training_fixtures has no 'no_such_reward'"),
+        ("tests.training_fixtures.REPO_ROOT", r"tests.training_fixtures.REPO_ROOT is not callable \(a .*Path\)"),
+    ],
+)
+def test_a_reward_path_that_leads_nowhere_is_named(path, message):
+    with pytest.raises(TrainingSetupError, match=message):
+        training.select_reward_funcs("finder", [path])
 
 
 def test_reward_design_records_the_protocol_constants():

@@ -86,6 +86,11 @@ def interpreter_rows() -> list[dict]:
     return rows
 
 
+def brevity_reward(prompts, completions, **columns) -> list[float]:
+    """A recipe's own reward, which the tests name by its import path: shorter replies score higher."""
+    return [1.0 / (1 + len(completion[0]["content"].split())) for completion in completions]
+
+
 def write_jsonl(path: Path, rows: list[dict]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")

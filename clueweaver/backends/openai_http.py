@@ -37,6 +37,7 @@ from clueweaver.backends.base import (
     logger,
 )
 from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format
+from clueweaver.backends.registry import TOKENIZER_OPTION, BackendOption, BackendSpec, register_backend
 from clueweaver.protocol.prompts import CHAT_TEMPLATE_KWARGS
 
 RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
@@ -231,3 +232,16 @@ def _retry_after(response) -> float:
         return max(float(response.headers.get("retry-after", 0)), 0.0)
     except ValueError:
         return 0.0
+
+
+register_backend(
+    BackendSpec(
+        "openai",
+        OpenAIBackend,
+        options=(
+            BackendOption("base_url", "the server's URL ending in /v1 (default http://127.0.0.1:8000/v1)"),
+            TOKENIZER_OPTION,
+        ),
+        serves_by_name=True,
+    )
+)

@@ -23,6 +23,7 @@ from clueweaver.backends.base import (
     SamplingConfig,
     trim_at_stop,
 )
+from clueweaver.backends.registry import BackendSpec, register_backend
 
 Reply = str | Callable[[Conversation], str]
 Script = Callable[[Conversation, str | None], str] | Sequence[tuple[str, Reply]]
@@ -85,3 +86,7 @@ class ScriptedBackend(GenerationBackend):
             else:
                 results.append(Generation(text, len(words), len(reply), FINISH_STOP))
         return results
+
+
+# a test double: no model to check, adapters are names; not offered on the command line
+register_backend(BackendSpec("scripted", ScriptedBackend, serves_by_name=True, on_command_line=False))

@@ -27,6 +27,7 @@ from clueweaver.backends.base import (
     release_accelerator_memory,
 )
 from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format
+from clueweaver.backends.registry import TOKENIZER_OPTION, BackendSpec, register_backend
 
 # Ranks vLLM allocates LoRA slots for; the engine needs one at least as large as every adapter's.
 _LORA_RANKS = (8, 16, 32, 64, 128, 256, 320, 512)
@@ -191,3 +192,9 @@ class VLLMBackend(GenerationBackend):
     def close(self) -> None:
         self._llm = None
         release_accelerator_memory()
+
+
+# sleep mode is how an engine offloads its weights
+register_backend(
+    BackendSpec("vllm", VLLMBackend, options=(TOKENIZER_OPTION,), offload_options={"enable_sleep_mode": True})
+)

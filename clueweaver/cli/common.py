@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from clueweaver.backends import load_backend, stand_ins
+from clueweaver.backends.registry import command_line_backends, command_line_options
 from clueweaver.books.narrative import Narrative, load_narrative
 from clueweaver.chrono.config import RETRIEVAL_MODES, ChronoConfig
 from clueweaver.core.config import ConfigError, config_from_dict, read_yaml_mapping
@@ -182,18 +183,16 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, agents: bool = True,
         parser.add_argument(
             "--interpreter-adapter", default=None, metavar="PATH|NAME", help="the Interpreter's LoRA adapter"
         )
-    parser.add_argument("--backend", choices=["hf", "vllm", "openai"], default="hf")
-    parser.add_argument("--base-url", default=None, help="openai backend: the server's URL ending in /v1")
-    parser.add_argument(
-        "--tokenizer",
-        default=None,
-        metavar="NAME|PATH",
-        help="openai and vllm backends: the served model's tokenizer (a local folder, or a Hugging Face id in the "
-        "local cache), to count tokens before sending; the direct reader needs it with --backend openai",
-    )
-    parser.add_argument(
-        "--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)"
-    )
+    parser.add_argument("--backend", choices=command_line_backends(), default="hf")
+    add_backend_flags(parser)
+
+
+def add_backend_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags the registered backends declare (--base-url, --device, ...): a new backend brings
+    its own, each named after its option."""
+    for option, backends in command_line_options().items():
+        what = f"{' and '.join(backends)} backend{'s' if len(backends) > 1 else ''}"
+        parser.add_argument(option.flag, default=None, metavar=option.metavar, help=f"{what}: {option.help}")
 
 
 def model_from_args(args) -> tuple[str | None, dict]:
@@ -212,18 +211,15 @@ def model_from_args(args) -> tuple[str | None, dict]:
 
 
 def backend_options_from_args(args) -> dict:
-    """--base-url, --tokenizer and --device as backend options, each refused on a backend that has no use for it."""
+    """The backend flags given (--base-url, --device, ...) as backend options, each refused on a
+    backend that has no use for it."""
     options = {}
-    for flag, name, backends in (
-        ("--base-url", "base_url", ("openai",)),
-        ("--tokenizer", "tokenizer", ("openai", "vllm")),
-        ("--device", "device", ("hf",)),
-    ):
-        value = getattr(args, name, None)
+    for option, backends in command_line_options().items():
+        value = getattr(args, option.name, None)
         if value:
             if args.backend not in backends:
-                raise UsageError(f"{flag} applies to --backend {' or '.join(backends)} only")
-            options[name] = value
+                raise UsageError(f"{option.flag} applies to --backend {' or '.join(backends)} only")
+            options[option.name] = value
     return options
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from clueweaver.backends.registry import command_line_backends
 from clueweaver.books.narrative import NarrativeError
 from clueweaver.cli.common import (
     ENCODER_CHOICES,
+    add_backend_flags,
     add_command_group,
     add_encoding_argument,
     backend_options_from_args,
@@ -81,14 +83,11 @@ def add_publish(actions) -> None:
         help="e.g. '2-4,7' or 'all', numbered as the book numbers them (default: chapters not yet published, or "
         "stale)",
     )
-    p.add_argument("--backend", default="hf", help="generation backend: hf, vllm or openai (default: hf)")
-    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model name or path (default: {DEFAULT_MODEL})")
     p.add_argument(
-        "--base-url",
-        default=None,
-        help="openai backend: the server's URL ending in /v1 (default http://127.0.0.1:8000/v1)",
+        "--backend", default="hf", help=f"generation backend: {', '.join(command_line_backends())} (default: hf)"
     )
-    p.add_argument("--device", default=None, help="hf backend: cpu, cuda, cuda:1 (default: a GPU when there is one)")
+    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model name or path (default: {DEFAULT_MODEL})")
+    add_backend_flags(p)
     p.add_argument(
         "--max-attempts", type=int, default=3, help="tries per chapter window before giving up (default: 3)"
     )

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx
 
-from clueweaver.backends import BackendError, GenerationBackend, load_backend
+from clueweaver.backends import BackendError, GenerationBackend, backend_spec, load_backend
 from clueweaver.backends.hf import OFFLINE_SMOKE_MODEL
 from clueweaver.pipeline import ClueWeaver
 
@@ -152,33 +152,33 @@ def load_agents(
     """Build the backends for both agents.
 
     ``finder_adapter`` / ``interpreter_adapter``: LoRA adapter folders over the agent's base model
-    (hf, vllm), or the adapter names an OpenAI-compatible server serves (``vllm serve
-    --lora-modules``). ``smoke_fallback``: when a model cannot be loaded and the demo extra is
-    installed, use the offline smoke model for both agents (with ``warn``) instead of failing.
+    (hf, vllm), or the adapter names a server serves (``openai``: ``vllm serve --lora-modules``) —
+    whichever ``BackendSpec.serves_by_name`` says. ``smoke_fallback``: when a model cannot be loaded,
+    the backend allows it and the demo extra is installed, use the offline smoke model for both
+    agents (with ``warn``) instead of failing.
     ``role_options``: backend options for one agent's backend on top of ``options`` (a device or a
     server URL each, for a two-GPU layout). ``sequential``: two separate models take turns on one
-    device: the Finder's is offloaded (``GenerationBackend.offload``; vLLM engines are started with
-    sleep mode for it) before the Interpreter's loads.
+    device: the Finder's is offloaded (``GenerationBackend.offload``; the backend is built with its
+    ``offload_options`` for it, vLLM's sleep mode) before the Interpreter's loads.
     Raises ``ModelUnavailable`` naming each model that cannot be loaded and why.
     """
+    spec = backend_spec(backend)
     role_options = dict(role_options or {})
     unknown_roles = sorted(set(role_options) - set(ROLES))
     if unknown_roles:
         raise ModelUnavailable(f"options for unknown agents {unknown_roles}; the agents are {', '.join(ROLES)}")
     models = {"finder": finder or DEFAULT_MODEL, "interpreter": interpreter or DEFAULT_MODEL}
     adapters = {"finder": finder_adapter, "interpreter": interpreter_adapter}
-    options = dict(options or {})
-    if sequential and backend == "vllm":
-        options.setdefault("enable_sleep_mode", True)  # how a vLLM engine offloads its weights
+    options = {**spec.offload_options, **(options or {})} if sequential else dict(options or {})
     problems = []
-    if backend in ("hf", "vllm"):
+    if not spec.serves_by_name:
         problems += [f"cannot load {m}: {p}" for m in dict.fromkeys(models.values()) if (p := model_problem(m))]
         problems += [
             f"cannot load the {role} adapter {a}: {p}"
             for role, a in adapters.items()
             if a and (p := adapter_problem(a))
         ]
-    if problems and smoke_fallback and backend == "hf" and smoke_model_installed():
+    if problems and smoke_fallback and spec.offline_smoke_model and smoke_model_installed():
         for problem in problems:
             warn(f"warning: {problem}")
         warn(SMOKE_WARNING.format(model=OFFLINE_SMOKE_MODEL))
@@ -197,9 +197,7 @@ def load_agents(
             extra.update(role_options.get(role) or {})
         served = {role: adapters[role] for role in roles if adapters[role]}
         if served:
-            extra["adapters"] = (
-                tuple(served.values()) if backend == "openai" else {role: path for role, path in served.items()}
-            )
+            extra["adapters"] = tuple(served.values()) if spec.serves_by_name else served
         try:
             return load_backend(backend, model, **extra)
         except (BackendError, OSError, ValueError) as exc:
@@ -217,6 +215,6 @@ def load_agents(
         except BackendError:
             backends["finder"].close()
             raise
-    names = {role: (adapters[role] if backend == "openai" else role) if adapters[role] else None for role in ROLES}
+    names = {role: (adapters[role] if spec.serves_by_name else role) if adapters[role] else None for role in ROLES}
     notes = [f"{role}: {models[role]}" + (f" + adapter {adapters[role]}" if adapters[role] else "") for role in ROLES]
     return Agents(backends["finder"], backends["interpreter"], names["finder"], names["interpreter"], smoke, notes)

@@ -62,8 +62,8 @@ class GRPOScriptArguments:
     reward_funcs: list[str] | None = field(
         default=None,
         metadata={
-            "help": "Reward functions of clueweaver.protocol.reward_registry.REWARD_FUNCS (default: the agent's "
-            "components)."
+            "help": "Reward functions of clueweaver.protocol.reward_registry.REWARD_FUNCS, or a reward function's "
+            "import path (my_package.my_module.my_reward) (default: the agent's components)."
         },
     )
     allow_reward_ablation: bool = field(

@@ -131,7 +131,7 @@ def build_trainer(agent: str, script_args: GRPOScriptArguments, training_args, m
         aggregation=training_args.multi_objective_aggregation,
     )
     training_args.reward_weights = weights
-    reward_names = [f.__name__ for f in funcs]
+    reward_names = script_args.reward_funcs or [f.__name__ for f in funcs]  # a recipe's own reward: its import path
 
     tokenizer = load_tokenizer(model_args, script_args.chat_template_path, training_args.trust_remote_code)
     source = script_args.dataset_name
