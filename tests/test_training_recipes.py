@@ -18,6 +18,17 @@ PAPER = {  # Table 7: (recipe, learning rate, grad accumulation, train samples, 
     "finder": ("configs/finder/qwen3-4b-grpo.yaml", 5e-7, 8, 12000, 150, 512),
     "interpreter": ("configs/interpreter/qwen3-4b-grpo.yaml", 3e-7, 2, 1000, 100, 128),
 }
+MULTINODE_KEYS = {  # what a multi-node recipe may change of the paper recipe
+    "gradient_accumulation_steps",
+    "vllm_mode",
+    "vllm_server_base_url",
+    "vllm_gpu_memory_utilization",
+    "vllm_max_model_length",
+    "vllm_tensor_parallel_size",
+    "vllm_enable_sleep_mode",
+    "output_dir",
+    "run_name",
+}
 LORA_KEYS = {
     "use_peft",
     "lora_r",
@@ -138,6 +149,7 @@ def test_the_paper_objective_refuses_other_normalizations_even_as_an_ablation(ov
     "name, kind, processes, precision, stage",
     [
         ("zero3", "DEEPSPEED", 8, "bf16", 3),
+        ("zero3_multinode", "DEEPSPEED", 16, "bf16", 3),
         ("zero2", "DEEPSPEED", 8, "bf16", 2),
         ("ddp", "MULTI_GPU", 8, "bf16", None),
         ("single_gpu", "NO", 1, "bf16", None),
@@ -154,3 +166,36 @@ def test_accelerate_configs(name, kind, processes, precision, stage):
         assert config.deepspeed_config["zero_stage"] == stage
     if stage == 3:
         assert config.deepspeed_config["zero3_init_flag"] and config.deepspeed_config["zero3_save_16bit_model"]
+
+
+@pytest.mark.parametrize("agent", sorted(PAPER))
+def test_multinode_recipe_is_the_paper_recipe_in_server_mode_with_the_papers_global_batch(agent, monkeypatch):
+    from accelerate.commands.config.config_args import load_config_from_file
+
+    full = yaml.safe_load((ROOT / PAPER[agent][0]).read_text())
+    path = ROOT / PAPER[agent][0].replace(".yaml", "-multinode.yaml")
+    multinode = yaml.safe_load(path.read_text())
+    assert {k: v for k, v in multinode.items() if k not in MULTINODE_KEYS} == {
+        k: v for k, v in full.items() if k not in MULTINODE_KEYS
+    }
+    script, grpo, model = parse(path, monkeypatch, "--vllm_server_base_url", "http://vllm-node:8000")
+    assert grpo.use_vllm and grpo.vllm_mode == "server" and grpo.vllm_server_base_url == "http://vllm-node:8000"
+    launch = load_config_from_file(str(ROOT / "configs" / "accelerate" / "zero3_multinode.yaml"))
+    assert launch.num_machines == 2 and launch.deepspeed_config["deepspeed_multinode_launcher"] == "standard"
+    completions = launch.num_processes * grpo.per_device_train_batch_size * grpo.gradient_accumulation_steps
+    assert completions == PAPER[agent][5] and completions % grpo.num_generations == 0
+
+
+def test_the_slurm_launcher_starts_one_process_group_per_training_node_and_a_vllm_server():
+    import subprocess
+
+    script = ROOT / "train" / "slurm" / "grpo_multinode.sbatch"
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    text = script.read_text()
+    assert "--machine_rank \\$SLURM_NODEID" in text and "--main_process_ip $MAIN_NODE" in text
+    assert "trl vllm-serve" in text and "--vllm_server_base_url http://$VLLM_NODE:$VLLM_PORT" in text
+    for config in ("configs/accelerate/zero3_multinode.yaml",):
+        assert config in text and (ROOT / config).is_file()
+    for agent in PAPER:  # the script fills in the agent: both recipes and entry points exist
+        assert (ROOT / "configs" / agent / "qwen3-4b-grpo-multinode.yaml").is_file()
+        assert (ROOT / "train" / f"{agent}_grpo.py").is_file()
