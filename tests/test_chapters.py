@@ -94,13 +94,14 @@ def test_headings_numbers_and_labels():
     assert labels(units) == ["1.1", "1.2", "2.1"] and units[2].part == "VOLUME II"
     # chapters without numbers are counted in reading order
     assert labels(units_from_titles({0: "The Storm", 3: "Chapter 2"})) == ["1", "2"]
-    # a part with no chapter after it is a chapter itself; a table of contents opens no story
+    # a part with no chapter after it is a chapter itself; a table of contents opens no chapter nor story
     book = from_paragraphs(["BOOK I", "Text one.", "BOOK II", "Text two."], title="t")
     assert [(c.label, c.title) for c in book.chapters] == [("1", "BOOK I"), ("2", "BOOK II")]
     contents = from_paragraphs(
         ["CHAPTER I. ONE", "CHAPTER II. TWO", "CHAPTER I. ONE", "Text.", "CHAPTER II. TWO", "More."], title="t"
     )
-    assert [c.label for c in contents.chapters] == ["1", "2", "3", "4"] and not any(c.part for c in contents.chapters)
+    assert [(c.label, c.first_paragraph) for c in contents.chapters] == [("1", 2), ("2", 4)]
+    assert not any(c.part for c in contents.chapters) and contents[1].chapter == 0  # the contents are front matter
 
 
 def test_chapters_command_lists_the_numbers_a_reader_uses(book_file, capsys):

@@ -18,13 +18,11 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from clueweaver.books.narrative import Narrative
+from clueweaver.books.sentences import sentence_spans
 
 Counter = Callable[[str], int]
 Piece = tuple[int, int, int]  # paragraph ID, first character, one past the last
 
-# A sentence ends at . ! ? or … (closing quotes and brackets kept with it) before a space.
-_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s)")
-_ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof.", "rev.", "capt.", "col."})
 _WORD = re.compile(r"\S+")
 
 
@@ -54,25 +52,6 @@ class Chunk:
 def piece_text(narrative: Narrative, pieces) -> str:
     """The pieces' text, one line per paragraph."""
     return "\n".join(narrative[p].text[start:end] for p, start, end in pieces)
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of a paragraph, the spaces between them left out. A full stop
-    after a title such as "Mr.", and a mark the text goes on from in lower case ('"Who?" he
-    said'), end no sentence."""
-    spans, start = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        word = text[text.rfind(" ", 0, match.start()) + 1 : match.end()].lower()
-        following = match.end()
-        while following < len(text) and text[following].isspace():
-            following += 1
-        if word in _ABBREVIATIONS or (following < len(text) and text[following].islower()):
-            continue
-        spans.append((start, match.end()))
-        start = following
-    if start < len(text):
-        spans.append((start, len(text)))
-    return spans
 
 
 def _cut_between_words(text: str, span: tuple[int, int], count: Counter, max_tokens: int) -> list[tuple[int, int]]:
