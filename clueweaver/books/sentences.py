@@ -21,6 +21,9 @@ from __future__ import annotations
 import bisect
 import re
 
+# Scripts written without spaces between words (Han, kana) with their punctuation and full-width
+# forms, as the body of a regex character class.
+CJK_CHARACTERS = "\u2e80-\u2fff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CJK_MARKS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"  # 。！？；｡．
 _SENTENCE_MARKS = re.compile(rf"[{_CJK_MARKS}.!?\u2026]+")
 # Closing marks kept with the sentence even where they pair with nothing in the text.
@@ -38,6 +41,7 @@ _CLOSES = {
 _OPENS = frozenset("\u300c\u300e\u201c\u201e\u300a\u00ab\u00bb")
 _QUOTE_MARK = re.compile("[" + "".join(sorted(_OPENS | set(_CLOSES))) + "]")
 _SPACES = re.compile(r"\s*")
+_LAST_MARKS = re.compile(rf"[{_CJK_MARKS}.!?\u2026][{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$")
 _ABBREVIATIONS = frozenset(
     {"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof.", "rev.", "capt.", "col.", "mme.", "mlle.", "sra."}
 )
@@ -89,9 +93,11 @@ def _ends_sentence(text: str, marks: re.Match, end: int, following: int) -> bool
     return word not in _ABBREVIATIONS and not (following < len(text) and text[following].islower())
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of ``text`` in order, the whitespace around them left out."""
-    starts, ends = _quoted(text)
+def sentence_spans(text: str, *, keep_quotes: bool = True) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text`` in order, the whitespace around them left out.
+    ``keep_quotes=False`` cuts inside quotations too: for a quoted "sentence" too long to keep
+    whole (a told story, a letter), whose own sentence ends are the best places left to cut."""
+    starts, ends = _quoted(text) if keep_quotes else ([], [])
     spans, start = [], _SPACES.match(text).end()
     for marks in _SENTENCE_MARKS.finditer(text):
         end = _cut(text, marks.end(), starts, ends)
@@ -104,6 +110,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     if start < len(text):
         spans.append((start, len(text.rstrip())))
     return spans
+
+
+def ends_with_sentence_mark(text: str) -> bool:
+    """Whether ``text`` ends with the mark that ends a sentence (closing quotes after it aside)."""
+    return _LAST_MARKS.search(text) is not None
 
 
 def split_sentences(text: str) -> list[str]:

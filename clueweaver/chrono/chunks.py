@@ -5,8 +5,9 @@ A chunk is a list of pieces, ``(paragraph ID, first character, one past the last
 knows the paragraphs it covers and shows them as ``[id] text`` lines the Interpreter can cite.
 Sentences fill a chunk while its text stays within k tokens by the given counter (the generation
 backend's own); a chunk may span several short paragraphs, and a paragraph longer than k tokens
-spans several chunks. A sentence longer than k is cut between words (a single word longer than k
-stays whole). Chunks and groups never cross a chapter, so a chapter limit never cuts one in two:
+spans several chunks. A sentence longer than k (a long quotation is one sentence) is cut at the
+sentence ends inside its quotations, else between words (a CJK character is a word; a single word
+longer than k stays whole). Chunks and groups never cross a chapter, so a chapter limit never cuts one in two:
 what a reader may see is always whole chunks and whole groups.
 """
 
@@ -18,12 +19,12 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from clueweaver.books.narrative import Narrative
-from clueweaver.books.sentences import sentence_spans
+from clueweaver.books.sentences import CJK_CHARACTERS, sentence_spans
 
 Counter = Callable[[str], int]
 Piece = tuple[int, int, int]  # paragraph ID, first character, one past the last
 
-_WORD = re.compile(r"\S+")
+_WORD = re.compile(rf"[{CJK_CHARACTERS}]|[^\s{CJK_CHARACTERS}]+")
 
 
 @dataclass(frozen=True)
@@ -67,15 +68,24 @@ def _cut_between_words(text: str, span: tuple[int, int], count: Counter, max_tok
     return runs + [(run_start, run_end)]
 
 
+def _runs(text: str, span: tuple[int, int], count: Counter, max_tokens: int) -> list[tuple[int, int]]:
+    """A sentence as runs of at most ``max_tokens``: whole, else cut at the sentence ends inside its
+    quotations, else between words."""
+    start, end = span
+    if count(text[start:end]) <= max_tokens:
+        return [span]
+    inner = sentence_spans(text[start:end], keep_quotes=False)
+    if len(inner) == 1:
+        return _cut_between_words(text, span, count, max_tokens)
+    return [run for a, b in inner for run in _runs(text, (start + a, start + b), count, max_tokens)]
+
+
 def _units(narrative: Narrative, paragraph_ids, count: Counter, max_tokens: int) -> Iterator[Piece]:
     """The sentences of the paragraphs in order, each within ``max_tokens``."""
     for paragraph_id in paragraph_ids:
         text = narrative[paragraph_id].text
         for span in sentence_spans(text):
-            if count(text[span[0] : span[1]]) <= max_tokens:
-                yield (paragraph_id, *span)
-            else:
-                yield from ((paragraph_id, *run) for run in _cut_between_words(text, span, count, max_tokens))
+            yield from ((paragraph_id, *run) for run in _runs(text, span, count, max_tokens))
 
 
 def _joined(pieces: list[Piece], unit: Piece) -> list[Piece]:
