@@ -42,9 +42,10 @@ _OPENS = frozenset("\u300c\u300e\u201c\u201e\u300a\u00ab\u00bb")
 _QUOTE_MARK = re.compile("[" + "".join(sorted(_OPENS | set(_CLOSES))) + "]")
 _SPACES = re.compile(r"\s*")
 _LAST_MARKS = re.compile(rf"[{_CJK_MARKS}.!?\u2026][{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$")
-_ABBREVIATIONS = frozenset(
-    {"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof.", "rev.", "capt.", "col.", "mme.", "mlle.", "sra."}
-)
+# Titles after which a full stop ends no sentence ("Mr. Holmes"), as a whole word.
+_TITLES = ("mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "rev", "capt", "col", "mme", "mlle", "sra")
+_TITLE = re.compile(rf"(?<!\S)(?:{'|'.join(_TITLES)})\.\Z", re.IGNORECASE)
+_LONGEST_TITLE = max(map(len, _TITLES)) + 1
 
 
 def _quoted(text: str) -> tuple[list[int], list[int]]:
@@ -89,8 +90,8 @@ def _ends_sentence(text: str, marks: re.Match, end: int, following: int) -> bool
     """Whether ``marks`` (with closing marks up to ``end``) end a sentence whose next word starts at ``following``."""
     if not any(c in _CJK_MARKS for c in marks.group()) and following == end < len(text):
         return False  # a Western mark before no space: 3.14, "etc.)."
-    word = text[text.rfind(" ", 0, marks.start()) + 1 : end].lower()
-    return word not in _ABBREVIATIONS and not (following < len(text) and text[following].islower())
+    after_title = _TITLE.search(text, max(0, end - _LONGEST_TITLE), end) is not None
+    return not after_title and not (following < len(text) and text[following].islower())
 
 
 def sentence_spans(text: str, *, keep_quotes: bool = True) -> list[tuple[int, int]]:
