@@ -195,6 +195,7 @@ def test_shared_novels_load_with_chapters():
     assert len(little_women.chapters) >= 47
     emma = load_narrative(shared_path("gutenqa_emma", "emma_paragraphs.jsonl"))
     assert len(emma) == 2287 and emma.chapters[0].title == "VOLUME I. CHAPTER I"
+    assert emma.split_paragraphs == 0  # its rows number the paragraphs, so the long ones stay whole
     castaways = load_narrative(shared_path("kdsh_backstory", "castaways.txt"))
     assert castaways.chapters[0].title.startswith("CHAPTER I. THE SHARK")
     assert not any("START OF THE PROJECT GUTENBERG" in p.text.upper() for p in castaways.paragraphs)
