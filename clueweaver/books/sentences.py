@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 
 # Scripts written without spaces between words (Han, kana) with their punctuation and full-width
 # forms, as the body of a regex character class.
@@ -53,15 +54,19 @@ def _quoted(text: str) -> tuple[list[int], list[int]]:
     text, in order. A closing mark closes the innermost open quotation it pairs with, dropping any
     opened inside it and left open."""
     stack: list[tuple[str, int]] = []
+    still_open: Counter[str] = Counter()  # so that a mark with nothing open to close looks no further
     pairs = []
     for match in _QUOTE_MARK.finditer(text):
         mark, at = match.group(), match.start()
-        opened = [k for k, (opener, _) in enumerate(stack) if opener in _CLOSES.get(mark, "")]
-        if opened:
-            pairs.append((stack[opened[-1]][1], at))
-            del stack[opened[-1] :]
+        closes = [opener for opener in _CLOSES.get(mark, "") if still_open[opener]]
+        if closes:
+            innermost = next(k for k in range(len(stack) - 1, -1, -1) if stack[k][0] in closes)
+            pairs.append((stack[innermost][1], at))
+            still_open.subtract(opener for opener, _ in stack[innermost:])
+            del stack[innermost:]
         elif mark in _OPENS:
             stack.append((mark, at))
+            still_open[mark] += 1
     starts, ends = [], []
     for start, end in sorted(pairs):
         if ends and start < ends[-1]:
