@@ -9,7 +9,7 @@ import json
 import pytest
 
 from clueweaver.books.chapters import Heading, labels, number_value, units_from_titles
-from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text
+from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, normalize_text
 from clueweaver.cli import main
 from tests.conftest import shared_path
 from tests.nwm_helpers import FIXTURE, HOLMES
@@ -63,15 +63,15 @@ def test_little_women_part_2_shifts_no_chapter(books):
     assert (chapter_24.title, chapter_24.part, chapter_24.first_paragraph) == (
         "CHAPTER TWENTY-FOUR GOSSIP",
         "PART 2",
-        2231,
+        2233,
     )
-    assert little_women[2231].text == "PART 2" and little_women[2231].chapter == 24  # the part opens chapter 24
-    assert little_women.chapters[22].last_paragraph == 2230  # chapter 23 ends where part 1 does
+    assert little_women[2233].text == "PART 2" and little_women[2233].chapter == 24  # the part opens chapter 24
+    assert little_women.chapters[22].last_paragraph == 2232  # chapter 23 ends where part 1 does
     assert (
         little_women.chapters[0].part == "PART 1"
         and little_women.chapters[-1].title == "CHAPTER FORTY-SEVEN HARVEST TIME"
     )
-    assert little_women.last_paragraph_of_chapter(little_women.chapter_limit("24")) == 2317
+    assert little_women.last_paragraph_of_chapter(little_women.chapter_limit("24")) == 2319
     with pytest.raises(NarrativeError, match=r"no chapter 48 \(the book's chapters are 1-47; 'clueweaver chapters"):
         little_women.chapter_limit("48")
 
@@ -94,19 +94,20 @@ def test_headings_numbers_and_labels():
     assert labels(units) == ["1.1", "1.2", "2.1"] and units[2].part == "VOLUME II"
     # chapters without numbers are counted in reading order
     assert labels(units_from_titles({0: "The Storm", 3: "Chapter 2"})) == ["1", "2"]
-    # a part with no chapter after it is a chapter itself; a table of contents opens no story
+    # a part with no chapter after it is a chapter itself; a table of contents opens no chapter nor story
     book = from_paragraphs(["BOOK I", "Text one.", "BOOK II", "Text two."], title="t")
     assert [(c.label, c.title) for c in book.chapters] == [("1", "BOOK I"), ("2", "BOOK II")]
     contents = from_paragraphs(
         ["CHAPTER I. ONE", "CHAPTER II. TWO", "CHAPTER I. ONE", "Text.", "CHAPTER II. TWO", "More."], title="t"
     )
-    assert [c.label for c in contents.chapters] == ["1", "2", "3", "4"] and not any(c.part for c in contents.chapters)
+    assert [(c.label, c.first_paragraph) for c in contents.chapters] == [("1", 2), ("2", 4)]
+    assert not any(c.part for c in contents.chapters) and contents[1].chapter == 0  # the contents are front matter
 
 
 def test_chapters_command_lists_the_numbers_a_reader_uses(book_file, capsys):
     assert main(["chapters", book_file(HOLMES)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"{HOLMES}: 14 chapters, 2555 paragraphs"
+    assert lines[0] == f"{HOLMES}: 14 chapters, 2560 paragraphs (5 longer than 2000 characters cut at sentence ends)"
     assert lines[1].split() == ["0", "(front", "matter)", "paragraphs", "0-0"]
     assert (
         lines[2].split()[0] == "1.1"
@@ -119,7 +120,7 @@ def test_chapters_command_lists_the_numbers_a_reader_uses(book_file, capsys):
     assert chapters["0"]["title"] == "(front matter)" and chapters["0"]["first_paragraph"] == 0  # as in the text
     assert chapters["24"] == {
         "label": "24", "number": 24, "title": "CHAPTER TWENTY-FOUR GOSSIP", "part": "PART 2",
-        "first_paragraph": 2231, "last_paragraph": 2317,
+        "first_paragraph": 2233, "last_paragraph": 2319,
     }  # fmt: skip
 
 
@@ -174,3 +175,87 @@ def test_a_listing_whose_reader_left_ends_without_a_traceback():
     process.stdout.close()  # the reader leaves before the listing is written, like `| head` does
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=60) == 0 and "Traceback" not in stderr, stderr
+
+
+CHINESE_NUMBERS = "一 二 三 四 五 六 七 八 九 十 十一 十二 一百零五 一百二十".split()
+CHINESE_TITLES = {number: f"甄士隐梦幻第{number}景　贾雨村风尘第{number}怀" for number in CHINESE_NUMBERS}
+
+
+def chinese_novel() -> str:
+    """A Chinese e-text as such files come: a table of contents, then each 回 headed by its number
+    and title on one line, one paragraph per line indented with full-width spaces, no blank line
+    anywhere; the heading of 第三回 duplicated, as a scan leaves it."""
+    lines = ["红楼梦", "目录", *(f"第{n}回　{title}" for n, title in CHINESE_TITLES.items())]
+    for n, title in CHINESE_TITLES.items():
+        lines += [f"第{n}回　{title}"] * (2 if n == "三" else 1)
+        lines += [f"　　此回中甄士隐梦见一僧一道，谈论第{n}件事。", "　　“你去罢。”那道人说。众人听了，都笑了。"]
+    return "\n".join(lines)
+
+
+def test_a_chinese_novel_keeps_the_numbers_of_its_hui():
+    book = from_text(chinese_novel(), title="红楼梦")
+    assert [c.label for c in book.chapters] == [*map(str, range(1, 13)), "105", "120"]
+    first = book.chapters[0]
+    assert first.title == "第一回 甄士隐梦幻第一景 贾雨村风尘第一怀" and first.first_paragraph == 16
+    assert book[0].text == "红楼梦" and book[15].chapter == 0  # the table of contents is front matter
+    # one paragraph per line; the scan's duplicate heading is one chapter, opening at the first copy
+    assert [p.text for p in book.paragraphs[16:19]] == [
+        first.title,
+        "此回中甄士隐梦见一僧一道，谈论第一件事。",
+        "“你去罢。”那道人说。众人听了，都笑了。",
+    ]
+    third = book.chapters[2]
+    assert (third.first_paragraph, third.last_paragraph) == (22, 25) and book[23].text == book[22].text
+    assert book.last_paragraph_of_chapter(book.chapter_limit("105")) == book.chapters[12].last_paragraph
+    assert book.chapter_limit("120") == 14
+    with pytest.raises(NarrativeError, match="no chapter 13 .*1, 2, 3, 4, ..., 105, 120"):
+        book.chapter_limit("13")
+
+
+def test_chinese_numerals_and_headings_that_are_prose():
+    assert [number_value(n) for n in ("十一", "二十", "一百零五", "一百二十", "两百", "一二〇", "１２")] == [
+        11, 20, 105, 120, 200, 120, 12,
+    ]  # fmt: skip
+    assert Heading.parse("第１２章 雨").components == (("章", 12),)
+    book = from_paragraphs(["第一回合，他就输了。", "第二章里写道，他来了。", "第一章", "正文。"], title="t")
+    assert [c.title for c in book.chapters] == ["第一章"]  # a round (回合) and a sentence are no headings
+
+
+@pytest.mark.parametrize(
+    ("headings", "labels_wanted"),
+    [
+        (["第１章　出会い", "第２章　別れ", "第三話"], ["1", "2", "3"]),  # Japanese, full-width digits
+        (["Chapitre premier", "Chapitre II", "CHAPITRE III. Le départ"], ["1", "2", "3"]),
+        (["Erstes Kapitel", "Zweites Kapitel", "Kapitel 3", "4. Kapitel"], ["1", "2", "3", "4"]),
+        (["Глава 1", "ГЛАВА II", "Глава третья"], ["1", "2", "3"]),
+        (["Capítulo primero", "CAPÍTULO II", "Capítulo 3"], ["1", "2", "3"]),
+        (["Capitolo I", "Capitolo secondo", "CAPITOLO TERZO"], ["1", "2", "3"]),
+    ],
+)
+def test_chapter_headings_in_other_languages(headings, labels_wanted):
+    texts = [t for heading in headings for t in (heading, "Lorem ipsum dolor sit amet.")]
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.title) for c in book.chapters] == list(zip(labels_wanted, map(normalize_text, headings)))
+
+
+def test_parts_in_other_languages_group_their_chapters():
+    texts = [
+        "Erster Teil",
+        "Erstes Kapitel",
+        "Text.",
+        "Zweites Kapitel",
+        "Text.",
+        "Zweiter Teil",
+        "Erstes Kapitel",
+        "Text.",
+    ]
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.part, c.first_paragraph) for c in book.chapters] == [
+        ("1.1", "Erster Teil", 0), ("1.2", "Erster Teil", 3), ("2.1", "Zweiter Teil", 5),
+    ]  # fmt: skip
+    book = from_paragraphs(["第一卷", "第一章 风雪", "正文。", "第二章", "正文。"], title="t")
+    assert [(c.label, c.title, c.part) for c in book.chapters] == [
+        ("1", "第一卷 第一章 风雪", "第一卷"),
+        ("2", "第二章", "第一卷"),
+    ]
+    assert not any(from_paragraphs(["Chapitre premier de sa vie, il partit.", "Text."], title="t").chapters)

@@ -1,7 +1,18 @@
 """Narrative features the benchmark loaders rely on: texts without blank lines between
-paragraphs, single HTML documents, and the normalization used to find strings in paragraphs."""
+paragraphs (CJK ones too), over-long paragraphs cut at sentence ends, single HTML documents, and
+the normalization used to find strings in paragraphs."""
 
-from clueweaver.books.narrative import from_html, from_text, normalize_text
+import json
+
+from clueweaver.books.narrative import (
+    MAX_PARAGRAPH_CHARS,
+    from_html,
+    from_paragraphs,
+    from_text,
+    load_narrative,
+    normalize_text,
+    split_long_paragraph,
+)
 
 WRAPPED = """THE QUIET HARBOUR
 By A. N. Author
@@ -71,3 +82,66 @@ def test_html_document_blocks_become_paragraphs_and_headings_chapters():
 def test_normalize_text_matches_stored_paragraphs():
     assert normalize_text("  bell\n rang\t twice ") == "bell rang twice"
     assert normalize_text("cafe\u0301") == "caf\u00e9"
+
+
+def test_a_paragraph_over_the_limit_is_cut_between_sentences_by_every_loader(tmp_path):
+    sentences = [f"Sentence number {i} tells of the lighthouse and the reef below it." for i in range(80)]
+    long = " ".join(sentences)  # 5,400 characters, no blank line
+    narrative = from_text(f"CHAPTER I\n\n{long}\n\nThe end.", title="long")
+    pieces = [p.text for p in narrative.paragraphs[1:-1]]
+    assert len(pieces) == 3 and all(len(p) <= MAX_PARAGRAPH_CHARS for p in pieces)
+    assert " ".join(pieces) == long and all(p.endswith("below it.") for p in pieces)  # whole sentences
+    assert narrative.split_paragraphs == 1 and [p.chapter for p in narrative.paragraphs] == [1] * 5
+    # the same cut, so the same paragraph IDs, whatever file the book comes in
+    (tmp_path / "b.md").write_text(f"# CHAPTER I\n\n{long}\n\nThe end.", encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text(
+        "\n".join(json.dumps({"chapter": "CHAPTER I", "text": t}) for t in ("CHAPTER I", long, "The end.")),
+        encoding="utf-8",
+    )
+    html = from_html(f"<h1>CHAPTER I</h1><p>{long}</p><p>The end.</p>", title="long")
+    for other in (load_narrative(tmp_path / "b.md"), load_narrative(tmp_path / "b.jsonl"), html):
+        assert [p.text for p in other.paragraphs] == [p.text for p in narrative.paragraphs]
+        assert other.split_paragraphs == 1
+    # a JSONL that numbers its paragraphs keeps them whole: its labels count them
+    (tmp_path / "n.jsonl").write_text(json.dumps({"paragraph": 0, "text": long}), encoding="utf-8")
+    numbered = load_narrative(tmp_path / "n.jsonl")
+    assert len(numbered) == 1 and numbered.split_paragraphs == 0
+    assert from_paragraphs([long], title="as given")[0].text == long  # callers that count paragraphs themselves
+
+
+def test_a_sentence_over_the_limit_is_cut_in_its_quotation_then_at_a_clause_mark_then_anywhere():
+    speech = "“" + " ".join(f"I saw the ship number {i} go down." for i in range(90)) + "”"
+    first, second = split_long_paragraph(speech)  # cut at a sentence end inside the quotation
+    assert len(first) <= MAX_PARAGRAPH_CHARS and first.endswith("go down.") and f"{first} {second}" == speech
+    clauses = "，".join(f"他走过第{i}座桥" for i in range(400)) + "。"
+    pieces = split_long_paragraph(clauses)
+    assert all(len(p) <= MAX_PARAGRAPH_CHARS and p.endswith(("，", "。")) for p in pieces)
+    assert "".join(pieces) == clauses
+    assert [len(p) for p in split_long_paragraph("x" * 4500)] == [2000, 2000, 500]  # no mark, no space
+    assert split_long_paragraph("Short.") == ["Short."]
+
+
+CJK_LINES = [
+    "第一章　雨夜",
+    "　　那天夜里下着大雨，街上一个人也没有。",
+    "　　“谁在外面？”老人问道。",
+    "　　没有人回答。他披上衣服，提着灯走到门口，看见台阶上放着一只湿透的木箱。",
+    "第二章　木箱",
+    "　　木箱里是一封信。",
+]
+
+
+def test_a_cjk_text_with_one_paragraph_per_line_and_no_blank_lines():
+    narrative = from_text("\n".join(CJK_LINES), title="雨夜")
+    assert [p.text for p in narrative.paragraphs] == [line.strip().replace("\u3000", " ") for line in CJK_LINES]
+    assert [(c.label, c.first_paragraph) for c in narrative.chapters] == [("1", 0), ("2", 4)]
+    long = "\n".join(CJK_LINES * 30)  # a longer book reads the same way
+    assert len(from_text(long, title="雨夜")) == len(CJK_LINES) * 30
+
+
+def test_a_hard_wrapped_cjk_text_joins_its_lines_without_spaces():
+    paragraph = "那天夜里下着大雨街上一个人也没有老人听见敲门声便披上衣服提着灯走到门口看见台阶上放着一只湿透的木箱。"
+    wrapped = [paragraph[i : i + 20] for i in range(0, len(paragraph), 20)]  # 40 columns
+    text = "\n".join(["第一章　雨夜", *(["　　" + wrapped[0], *wrapped[1:]] * 3)])
+    narrative = from_text(text, title="雨夜")
+    assert [p.text for p in narrative.paragraphs] == ["第一章 雨夜", paragraph, paragraph, paragraph]

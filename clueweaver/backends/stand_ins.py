@@ -21,6 +21,7 @@ from pathlib import Path
 
 from clueweaver.backends.prompting import qwen3_tokenizer
 from clueweaver.backends.scripted import ScriptedBackend
+from clueweaver.books.sentences import split_sentences
 from clueweaver.protocol.prompts import TEMPLATES
 from clueweaver.retrieval import tokenize
 
@@ -188,7 +189,7 @@ class ScriptedReader:
     def _answer_openly(self, family: str, text: str, paragraphs: dict[int, str], provisional) -> str:
         ranked = self._best_paragraphs(text, paragraphs, 2) or sorted(paragraphs)[:1]
         source = ranked[-1] if family == "calibration" and self.calibration == "switch" else ranked[0]
-        sentence = re.split(r"(?<=[.!?])\s", paragraphs[source].replace("<", " ").replace(">", " "))[0]
+        sentence = next(iter(split_sentences(paragraphs[source].replace("<", " ").replace(">", " "))), "")
         answer = " ".join(sentence.split()[:12])
         cited = ranked
         if family == "calibration" and provisional:

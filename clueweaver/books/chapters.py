@@ -1,8 +1,20 @@
 """Chapters as the book names them: heading paragraphs, parts, stories, and the numbers a reader uses.
 
 Headings are short paragraphs such as "CHAPTER IV", "Chapter 12: The Storm", "PART 2" or a bare
-"IV." (``is_heading``); a line in capitals right after one is the chapter's name. Then the
-structure:
+"IV." (``is_heading``); a line in capitals right after one is the chapter's name. Other languages:
+
+- Chinese and Japanese "第N回", "第N章", "第N节", "第N話" (parts: "第N卷", "第N部"), N in Chinese
+  numerals (一, 十一, 二十, 一百零五, 两百) or in digits, full-width ones too; the chapter's title
+  may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀");
+- French "Chapitre", German "Kapitel", Spanish and Portuguese "Capítulo", Italian "Capitolo",
+  Russian "Глава" (parts: Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte, Tomo, Livro, Книга,
+  Часть, Том) before a number in digits or Roman numerals or an ordinal word from one to ten
+  ("Chapitre premier", "Глава первая"); German and Romance ordinals and "3." also stand before
+  the word ("Erstes Kapitel", "3. Kapitel", "Première partie").
+
+A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
+duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
+followed by headings, each repeated later) opens none (``_without_repeats``). Then the structure:
 
 - a **part** ("PART 2", "VOLUME I", "BOOK ONE") followed by chapters groups them; a part heading
   with no chapter after it is a chapter itself;
@@ -28,16 +40,64 @@ _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
 )
-_NUMBER = rf"(?:\d+|[ivxlcdm]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th))"
-_CHAPTER_WORD = r"(?:chapter|chap\.|adventure|book|part|volume|vol\.|letter|stave|canto|section|episode|act|scene)"
-# "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm"
-_HEADING = re.compile(rf"^(?:{_CHAPTER_WORD}\s+{_NUMBER}\.?\s*[.:—–-]?\s*)+(?P<rest>.{{0,80}})$", re.IGNORECASE)
+# Ordinal words that number chapters and parts in French, German, Spanish, Portuguese, Italian and
+# Russian ("Chapitre premier", "Erstes Kapitel", "Capítulo primero", "Глава первая"), one to ten
+# (twelve in French and German), as value: forms.
+_ORDINAL_FORMS = {
+    1: "premier première erst primero primera primer primeiro primo prima первая первый первое",
+    2: "deuxième second seconde zweit segundo segunda secondo seconda вторая второй второе",
+    3: "troisième dritt tercero tercera tercer terceiro terceira terzo terza третья третий третье",
+    4: "quatrième viert cuarto cuarta quarto quarta четвёртая четвертая четвёртый четвертый",
+    5: "cinquième fünft quinto quinta пятая пятый",
+    6: "sixième sechst sexto sexta sesto sesta шестая шестой",
+    7: "septième siebt siebent séptimo séptima sétimo sétima settimo settima седьмая седьмой",
+    8: "huitième acht octavo octava oitavo oitava ottavo ottava восьмая восьмой",
+    9: "neuvième neunt noveno novena nono nona девятая девятый",
+    10: "dixième zehnt décimo décima decimo decima десятая десятый",
+    11: "onzième elft",
+    12: "douzième zwölft",
+}
+_GERMAN_STEMS = frozenset("erst zweit dritt viert fünft sechst siebt siebent acht neunt zehnt elft zwölft".split())
+_ORDINAL_WORDS = {
+    form: value
+    for value, forms in _ORDINAL_FORMS.items()
+    for word in forms.split()
+    for form in ([word + ending for ending in ("e", "er", "es", "en")] if word in _GERMAN_STEMS else [word])
+}
+_ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
+_NUMBER = rf"(?:\d+|[ivxlcdm]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL})"
+_UNIT_WORDS = (
+    r"chapter|chap\.|adventure|letter|stave|canto|section|episode|act|scene|"
+    r"chapitre|kapitel|cap[ií]tulo|capitolo|глава"
+)
+_WESTERN_CONTAINERS = (
+    "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том".split()
+)
+_CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分"])
+_CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
+# Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, or a
+# part: 卷 部), as in "第一百二十回", "第１２章", "第三話"; "第一回合" (the first round) is no heading.
+_CJK_NUMERALS = "零〇一二三四五六七八九十百千两兩"
+_CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_SEPARATOR = r"\s*[.:：—–-]?\s*"
+# The forms of one numbered component of a heading, tried in this order.
+_COMPONENT_FORMS = (
+    rf"第\s*(?P<number>[{_CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?)",
+    rf"(?P<number>{_ORDINAL}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
+    rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER})\b\.?",  # "CHAPTER IV", "Глава первая"
+)
+# "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",
+# "第一回 甄士隐梦幻识通灵"
+_ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPONENT_FORMS)  # the forms, groups unnamed
+_HEADING = re.compile(rf"^(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,80}})$", re.IGNORECASE)
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts.
 _BARE_NUMERAL = re.compile(r"^(?:[IVXLC]+|\d{1,3})\.?$")
-PART_ONLY = re.compile(rf"^(?:book|part|volume|vol\.)\s+{_NUMBER}\.?$", re.IGNORECASE)
-# One numbered component at the start of a heading: an optional word, then the number.
-_COMPONENT = re.compile(rf"(?:(?P<word>{_CHAPTER_WORD})\s+)?(?P<number>{_NUMBER})\b\.?\s*[.:—–-]?\s*", re.IGNORECASE)
-_CONTAINER_WORDS = ("book", "part", "volume", "vol.")
+# One numbered component at the start of a heading: one of the forms, or a bare number.
+_COMPONENTS = tuple(
+    re.compile(form + _SEPARATOR, re.IGNORECASE) for form in (*_COMPONENT_FORMS, rf"(?P<number>{_NUMBER})\b\.?")
+)
+_PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
 
 _SMALL = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
 _UNITS = {w: n for n, w in enumerate((_SMALL + " seventeen eighteen nineteen").split())}
@@ -62,7 +122,7 @@ def is_heading(text: str) -> bool:
         return False
     rest = match.group("rest")
     # "Chapter one was the best of the book." is prose, not a heading.
-    return not rest or rest.isupper() or rest.istitle() or not rest.rstrip().endswith((".", "?", "!", ","))
+    return not rest or rest.isupper() or rest.istitle() or not rest.rstrip().endswith(_PROSE_ENDS)
 
 
 def is_title_line(text: str) -> bool:
@@ -73,9 +133,13 @@ def is_title_line(text: str) -> bool:
 
 def number_value(token: str) -> int | None:
     """The value of a heading's number: 12, XII, "twenty-four", "the first"; None when unreadable."""
-    token = token.strip().lower()
+    token = token.strip().rstrip(".").lower()
     if token.isdigit():
         return int(token)
+    if token and all(c in _CJK_DIGITS or c in _CJK_UNITS for c in token):
+        return _cjk_value(token)
+    if token in _ORDINAL_WORDS:
+        return _ORDINAL_WORDS[token]
     if re.fullmatch(r"[ivxlcdm]+", token):
         values = [_ROMAN[c] for c in token]
         total = sum(-v if v < after else v for v, after in zip(values, values[1:] + [0]))
@@ -93,6 +157,20 @@ def number_value(token: str) -> int | None:
         elif word:
             return None
     return total or None
+
+
+def _cjk_value(token: str) -> int:
+    """A number in Chinese numerals: 十一 11, 二十 20, 一百零五 105, 两百 200; without 十百千, digit
+    by digit (一二〇: 120)."""
+    if not any(c in _CJK_UNITS for c in token):
+        return int("".join(str(_CJK_DIGITS[c]) for c in token))
+    total, digit = 0, 0
+    for c in token:
+        if c in _CJK_UNITS:
+            total, digit = total + (digit or 1) * _CJK_UNITS[c], 0
+        else:
+            digit = _CJK_DIGITS[c]
+    return total + digit
 
 
 def _roman(value: int) -> str:
@@ -118,8 +196,8 @@ class Heading:
     @classmethod
     def parse(cls, text: str) -> Heading:
         components, position, part_end = [], 0, 0
-        while match := _COMPONENT.match(text, position):
-            word, number = (match.group("word") or "").lower(), number_value(match.group("number"))
+        while match := next((m for form in _COMPONENTS if (m := form.match(text, position))), None):
+            word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))
             if not word and (components or number is None):  # a bare number comes first, and must read
                 break
             components.append((word, number))
@@ -162,6 +240,12 @@ def _part_text(text: str, heading: Heading) -> str:
     return text[: heading.part_end].strip().rstrip(".:—–-").strip()
 
 
+def _names_only_a_part(text: str) -> bool:
+    """ "PART 2", "BOOK ONE", "Erster Teil", "第一卷": a part's number and nothing else."""
+    heading = Heading.parse(text)
+    return heading.part is not None and heading.unit is None and not heading.name
+
+
 def heading_groups(texts: list[str], flags: list[bool]) -> list[tuple[int, int]]:
     """(first, last) paragraph of each heading: a heading, the chapter heading right after a part
     heading ("PART 1", "CHAPTER ONE") and a name line in capitals after it. ``flags`` (is each
@@ -170,7 +254,7 @@ def heading_groups(texts: list[str], flags: list[bool]) -> list[tuple[int, int]]
     while i < len(texts):
         if flags[i]:
             first = i
-            if PART_ONLY.match(texts[i]) and i + 1 < len(texts) and flags[i + 1]:
+            if _names_only_a_part(texts[i]) and i + 1 < len(texts) and flags[i + 1]:
                 i += 1
             if i + 1 < len(texts) and not flags[i + 1] and is_title_line(texts[i + 1]):
                 i += 1
@@ -189,8 +273,44 @@ def _opens_story(heading: Heading, group: tuple[int, int], following: tuple[tupl
     return first == group[1] + 1 and after.unit is not None and after.unit[1] == 1 and after.style != heading.style
 
 
+def _same_heading_key(text: str) -> tuple | str:
+    """What makes two headings the same: their numbered words ("第一回", "CHAPTER I"; the title
+    after them aside), or for a heading without them (a bare "I."), its words and numbers."""
+    heading = Heading.parse(text)
+    if heading.components and all(word for word, _ in heading.components):
+        return heading.components
+    return re.sub(r"[\W_]+", "", text).casefold()
+
+
+def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[int]]:
+    """The heading groups that open chapters, and the paragraph where each chapter opens, without
+    the repeats a text's source adds (``_same_heading_key`` says which headings are the same):
+
+    - a heading directly followed by the same heading (a scan's or a converter's duplicate) is
+      one chapter, which opens at the first copy;
+    - a heading directly followed by another heading, and repeated later, is an entry of a table
+      of contents: it opens no chapter and stays in the front matter (or the chapter before it).
+    """
+    keys = [_same_heading_key(" ".join(texts[a : b + 1])) for a, b in groups]
+    last = {key: k for k, key in enumerate(keys)}
+    kept, opens, first_copy = [], [], None
+    for k, group in enumerate(groups):
+        directly_followed = k + 1 < len(groups) and groups[k + 1][0] == group[1] + 1
+        if directly_followed and keys[k + 1] == keys[k]:
+            first_copy = group[0] if first_copy is None else first_copy
+        elif directly_followed and last[keys[k]] > k:
+            first_copy = None
+        else:
+            kept.append(group)
+            opens.append(group[0] if first_copy is None else first_copy)
+            first_copy = None
+    return kept, opens
+
+
 def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
-    """The chapters of a book from its heading groups, with parts and stories folded in."""
+    """The chapters of a book from its heading groups, with parts and stories folded in and the
+    source's repeated headings taken out (``_without_repeats``)."""
+    groups, opens = _without_repeats(texts, groups)
     parsed = [Heading.parse(" ".join(texts[a : b + 1])) for a, b in groups]
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
@@ -201,7 +321,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
             part, part_number, story_style = None, None, None  # the next story of the collection
         if heading.part is not None and (heading.unit is not None or (following and following[1].unit)):
             part, part_number, story_style = _part_text(text, heading), heading.part[1], None
-        start = group[0] if pending is None else pending
+        start = opens[k] if pending is None else pending
         if heading.unit is None and following is not None and following[1].unit is not None:
             pending = start  # a part heading: it opens its first chapter
             continue

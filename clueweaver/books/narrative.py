@@ -3,6 +3,12 @@
 Every later stage refers to the text only through paragraph IDs, so IDs are stable integers in
 narrative order (0..n-1) and ``Narrative.text`` is the canonical text the offsets point into: the
 paragraphs joined by one blank line. The web page highlights citations with those offsets.
+
+A paragraph is at most ``MAX_PARAGRAPH_CHARS`` characters in every book a loader reads (.txt, .md,
+.epub, .jsonl without paragraph IDs of its own): a longer one is cut at sentence ends
+(``split_long_paragraph``), the same way in every loader, so that a text without paragraph breaks
+(a LongBench context, a CJK e-text) still gives paragraphs a retrieval budget can hold and a
+reader can cite. ``Narrative.split_paragraphs`` counts the paragraphs that were cut.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import json
 import re
 import unicodedata
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -30,11 +37,18 @@ from clueweaver.books.chapters import (
     labels,
     units_from_titles,
 )
+from clueweaver.books.sentences import sentence_spans
+from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 from clueweaver.core.errors import ClueWeaverError
 
 PARAGRAPH_SEPARATOR = "\n\n"
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".epub", ".jsonl")
 
+
+# A paragraph longer than this is cut at sentence ends: about 500 English or 1,500-2,000 Chinese
+# tokens, several of which fit a packet's 13,000-16,000 character budget (presets.yaml).
+MAX_PARAGRAPH_CHARS = 2000
+_CLAUSE_MARKS = ("\uff0c", "\u3001", "\uff1b", ",", ";")  # ，、；,;
 
 TRUNCATION_MARKER = " [… paragraph truncated: {omitted} more characters]"
 
@@ -89,6 +103,7 @@ class Narrative:
     source: str = ""
     encoding: str | None = None  # the codec a text file was read with (reading it again with it gives this text)
     encoding_detected: bool = False  # not UTF-8 and not given: guessed by ``detect_encoding``
+    split_paragraphs: int = 0  # paragraphs of the source longer than MAX_PARAGRAPH_CHARS, each cut into several
 
     def __post_init__(self) -> None:
         if not self.paragraphs:
@@ -196,6 +211,46 @@ def normalize_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _clause_runs(text: str, start: int, end: int, limit: int) -> Iterator[tuple[int, int]]:
+    """``text[start:end]`` as runs of at most ``limit`` characters, each cut after the last clause
+    mark (，、；,;) in the second half of the limit, else before the last space there, else at the
+    limit: the second half, so that no run is cut short for a mark near its start."""
+    while end - start > limit:
+        half = start + limit // 2
+        window = text[half : start + limit]
+        mark, space = max(window.rfind(m) for m in _CLAUSE_MARKS), window.rfind(" ")
+        cut = half + mark + 1 if mark >= 0 else half + space if space >= 0 else start + limit
+        yield start, cut
+        start = cut + text.startswith(" ", cut)
+    yield start, end
+
+
+def _runs_within(text: str, limit: int) -> Iterator[tuple[int, int]]:
+    """The sentences of ``text``, each longer than ``limit`` cut at the sentence ends inside its
+    quotations (a long quoted speech is one sentence), then by ``_clause_runs``."""
+    for start, end in sentence_spans(text):
+        if end - start <= limit:
+            yield start, end
+            continue
+        for a, b in sentence_spans(text[start:end], keep_quotes=False):
+            yield from _clause_runs(text, start + a, start + b, limit)
+
+
+def split_long_paragraph(text: str, limit: int = MAX_PARAGRAPH_CHARS) -> list[str]:
+    """A normalized paragraph as paragraphs of at most ``limit`` characters: itself when it fits,
+    else as many whole sentences as fit in each, in order (``_runs_within`` cuts a longer
+    sentence). The same text always gives the same paragraphs, so their IDs stay stable."""
+    if len(text) <= limit:
+        return [text]
+    pieces: list[tuple[int, int]] = []
+    for start, end in _runs_within(text, limit):
+        if pieces and end - pieces[-1][0] <= limit:
+            pieces[-1] = (pieces[-1][0], end)
+        else:
+            pieces.append((start, end))
+    return [text[start:end] for start, end in pieces]
+
+
 def from_paragraphs(
     texts: list[str],
     *,
@@ -203,18 +258,24 @@ def from_paragraphs(
     source: str = "",
     chapter_titles: list[str | None] | None = None,
     detect_headings: bool = True,
+    max_paragraph_chars: int | None = None,
 ) -> Narrative:
     """Number paragraphs and find chapters.
 
     Chapters come from ``chapter_titles`` (one per paragraph, e.g. a JSONL's chapter field or an
     EPUB's spine document) when given, else from heading paragraphs, with parts and stories
     folded into their first chapter and numbered as the book numbers them (``clueweaver.books.chapters``).
+    With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
+    cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
+    labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
     """
-    cleaned = [normalize_text(t) for t in texts]
-    keep = [i for i, t in enumerate(cleaned) if t]
-    cleaned = [cleaned[i] for i in keep]
+    parts = [
+        (split_long_paragraph(text, max_paragraph_chars) if max_paragraph_chars else [text]) if text else []
+        for text in map(normalize_text, texts)
+    ]
+    cleaned = [piece for pieces in parts for piece in pieces]
     if chapter_titles is not None:
-        chapter_titles = [chapter_titles[i] for i in keep]
+        chapter_titles = [name for name, pieces in zip(chapter_titles, parts) for _ in pieces]
     if not cleaned:
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
@@ -239,7 +300,8 @@ def from_paragraphs(
         Chapter(n, u.title, u.first, (firsts[n] - 1 if n < len(units) else len(cleaned) - 1), label, u.part)
         for n, (u, label) in enumerate(zip(units, labels(units)), start=1)
     ]
-    return Narrative(title=title, paragraphs=paragraphs, chapters=chapters, source=source)
+    split = sum(len(pieces) > 1 for pieces in parts)
+    return Narrative(title=title, paragraphs=paragraphs, chapters=chapters, source=source, split_paragraphs=split)
 
 
 # --- file loaders ------------------------------------------------------------------------------
@@ -311,58 +373,18 @@ def _decode(data: bytes, path: str, encoding: str | None) -> tuple[str, str, boo
         return data.decode(detected), detected, True
 
 
-def _blocks(text: str) -> list[str]:
-    return [b for b in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n")) if b.strip()]
-
-
-# Prose keeps a handful of lines between blank lines; a text averaging more lines than this per
-# blank-line block has lost its paragraph breaks (L-Eval stories, BMDS), so its line breaks are read.
-_MAX_LINES_PER_BLOCK = 15
-# No one hard-wraps prose this wide: a line this long is a whole paragraph.
-_PARAGRAPH_LINE_CHARS = 250
-
-
-def _paragraphs_of_block(block: str, *, unwrap: bool) -> list[str]:
-    """The paragraphs of a block that may hold several separated by single line breaks.
-
-    Lines longer than anyone wraps prose are whole paragraphs, one per line. With ``unwrap`` (the
-    text has lost its blank lines) hard-wrapped prose is joined back: a line is broken only when
-    the next word does not fit, so a line that had room for the next line's first word ends a
-    paragraph. The room is measured against the widest nearby lines, because a blurb or a quotation
-    is often wrapped narrower than the body.
-    """
-    lines = [line.strip() for line in block.split("\n") if line.strip()]
-    lengths = [len(line) for line in lines]
-    if len(lines) > 1 and max(lengths) > _PARAGRAPH_LINE_CHARS:
-        return lines
-    if not unwrap:
-        return [block]
-    paragraphs, current = [], []
-    for i, line in enumerate(lines):
-        current.append(line)
-        following = lines[i + 1] if i + 1 < len(lines) else ""
-        width = max(lengths[max(0, i - 4) : i + 2])
-        if len(line) + 1 + len(following.split(" ", 1)[0]) < width or not following:
-            paragraphs.append(" ".join(current))
-            current = []
-    return paragraphs
-
-
 def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True) -> Narrative:
     """Plain text: paragraphs are separated by blank lines. A text without blank lines between its
-    paragraphs is split at its line breaks instead (see ``_paragraphs_of_block``)."""
-    if gutenberg:
-        text = strip_gutenberg(text)
-    blocks = _blocks(text)
-    unwrap = sum(block.count("\n") + 1 for block in blocks) > _MAX_LINES_PER_BLOCK * len(blocks)
-    paragraphs = [paragraph for block in blocks for paragraph in _paragraphs_of_block(block, unwrap=unwrap)]
-    return from_paragraphs(paragraphs, title=title, source=source)
+    paragraphs is split at its line breaks instead, Chinese and Japanese text at every line break
+    unless it is hard-wrapped (``clueweaver.books.text_paragraphs``)."""
+    paragraphs = text_paragraphs(strip_gutenberg(text) if gutenberg else text)
+    return from_paragraphs(paragraphs, title=title, source=source, max_paragraph_chars=MAX_PARAGRAPH_CHARS)
 
 
 def from_markdown(text: str, *, title: str, source: str = "") -> Narrative:
     """Markdown: ``#`` headings start chapters; emphasis markers are dropped from the text."""
     texts, chapter_titles, current = [], [], None
-    for block in _blocks(text):
+    for block in blocks(text):
         heading = re.match(r"^\s*#{1,6}\s+(.*)$", block)
         if heading and "\n" not in block.strip():
             current = heading.group(1).strip()
@@ -370,18 +392,21 @@ def from_markdown(text: str, *, title: str, source: str = "") -> Narrative:
         else:
             texts.append(re.sub(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1", r"\2", block))
         chapter_titles.append(current)
-    if all(name is None for name in chapter_titles):
-        return from_paragraphs(texts, title=title, source=source)
-    return from_paragraphs(texts, title=title, source=source, chapter_titles=chapter_titles)
+    titles = None if all(name is None for name in chapter_titles) else chapter_titles
+    return from_paragraphs(
+        texts, title=title, source=source, chapter_titles=titles, max_paragraph_chars=MAX_PARAGRAPH_CHARS
+    )
 
 
 def from_jsonl(path: str | Path) -> Narrative:
     """One paragraph per line: ``{"text": ...}`` with optional ``paragraph`` (or ``id``) and ``chapter``.
 
-    Given IDs must be 0, 1, 2, ... in file order, because gold evidence labels refer to them.
+    Given IDs must be 0, 1, 2, ... in file order, because gold evidence labels refer to them; so a
+    file that gives them keeps every paragraph whole, and one that does not has its long paragraphs
+    cut like any other book's (``MAX_PARAGRAPH_CHARS``).
     """
     path = str(path)
-    texts, chapter_titles = [], []
+    texts, chapter_titles, numbered = [], [], False
     with open(path, encoding="utf-8") as f:
         for line_no, line in enumerate(f, start=1):
             if not line.strip():
@@ -400,6 +425,7 @@ def from_jsonl(path: str | Path) -> Narrative:
                 )
             if not row["text"].strip():
                 raise NarrativeError(f"{path}, line {line_no}: empty paragraph text")
+            numbered = numbered or given is not None
             texts.append(row["text"])
             chapter = row.get("chapter")
             chapter_titles.append(None if chapter is None else str(chapter))
@@ -412,6 +438,7 @@ def from_jsonl(path: str | Path) -> Narrative:
         source=path,
         chapter_titles=chapter_titles if use_titles else None,
         detect_headings=not use_titles,
+        max_paragraph_chars=None if numbered else MAX_PARAGRAPH_CHARS,
     )
 
 
@@ -439,9 +466,15 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
             chapter_titles.append(current)
     if not texts:
         raise NarrativeError(f"{source or title}: the {what} has no text paragraphs")
-    if all(c is None for c in chapter_titles):
-        return from_paragraphs(texts, title=title, source=source)
-    return from_paragraphs(texts, title=title, source=source, chapter_titles=chapter_titles, detect_headings=False)
+    titled = any(c is not None for c in chapter_titles)
+    return from_paragraphs(
+        texts,
+        title=title,
+        source=source,
+        chapter_titles=chapter_titles if titled else None,
+        detect_headings=not titled,
+        max_paragraph_chars=MAX_PARAGRAPH_CHARS,
+    )
 
 
 def from_html(html: str, *, title: str, source: str = "") -> Narrative:

@@ -5,8 +5,9 @@ A chunk is a list of pieces, ``(paragraph ID, first character, one past the last
 knows the paragraphs it covers and shows them as ``[id] text`` lines the Interpreter can cite.
 Sentences fill a chunk while its text stays within k tokens by the given counter (the generation
 backend's own); a chunk may span several short paragraphs, and a paragraph longer than k tokens
-spans several chunks. A sentence longer than k is cut between words (a single word longer than k
-stays whole). Chunks and groups never cross a chapter, so a chapter limit never cuts one in two:
+spans several chunks. A sentence longer than k (a long quotation is one sentence) is cut at the
+sentence ends inside its quotations, else between words (a CJK character is a word; a single word
+longer than k stays whole). Chunks and groups never cross a chapter, so a chapter limit never cuts one in two:
 what a reader may see is always whole chunks and whole groups.
 """
 
@@ -18,14 +19,12 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from clueweaver.books.narrative import Narrative
+from clueweaver.books.sentences import CJK_CHARACTERS, sentence_spans
 
 Counter = Callable[[str], int]
 Piece = tuple[int, int, int]  # paragraph ID, first character, one past the last
 
-# A sentence ends at . ! ? or … (closing quotes and brackets kept with it) before a space.
-_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s)")
-_ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof.", "rev.", "capt.", "col."})
-_WORD = re.compile(r"\S+")
+_WORD = re.compile(rf"[{CJK_CHARACTERS}]|[^\s{CJK_CHARACTERS}]+")
 
 
 @dataclass(frozen=True)
@@ -56,25 +55,6 @@ def piece_text(narrative: Narrative, pieces) -> str:
     return "\n".join(narrative[p].text[start:end] for p, start, end in pieces)
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of a paragraph, the spaces between them left out. A full stop
-    after a title such as "Mr.", and a mark the text goes on from in lower case ('"Who?" he
-    said'), end no sentence."""
-    spans, start = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        word = text[text.rfind(" ", 0, match.start()) + 1 : match.end()].lower()
-        following = match.end()
-        while following < len(text) and text[following].isspace():
-            following += 1
-        if word in _ABBREVIATIONS or (following < len(text) and text[following].islower()):
-            continue
-        spans.append((start, match.end()))
-        start = following
-    if start < len(text):
-        spans.append((start, len(text)))
-    return spans
-
-
 def _cut_between_words(text: str, span: tuple[int, int], count: Counter, max_tokens: int) -> list[tuple[int, int]]:
     """A sentence longer than ``max_tokens`` as runs of whole words of at most that many tokens."""
     start, end = span
@@ -88,15 +68,24 @@ def _cut_between_words(text: str, span: tuple[int, int], count: Counter, max_tok
     return runs + [(run_start, run_end)]
 
 
+def _runs(text: str, span: tuple[int, int], count: Counter, max_tokens: int) -> list[tuple[int, int]]:
+    """A sentence as runs of at most ``max_tokens``: whole, else cut at the sentence ends inside its
+    quotations, else between words."""
+    start, end = span
+    if count(text[start:end]) <= max_tokens:
+        return [span]
+    inner = sentence_spans(text[start:end], keep_quotes=False)
+    if len(inner) == 1:
+        return _cut_between_words(text, span, count, max_tokens)
+    return [run for a, b in inner for run in _runs(text, (start + a, start + b), count, max_tokens)]
+
+
 def _units(narrative: Narrative, paragraph_ids, count: Counter, max_tokens: int) -> Iterator[Piece]:
     """The sentences of the paragraphs in order, each within ``max_tokens``."""
     for paragraph_id in paragraph_ids:
         text = narrative[paragraph_id].text
         for span in sentence_spans(text):
-            if count(text[span[0] : span[1]]) <= max_tokens:
-                yield (paragraph_id, *span)
-            else:
-                yield from ((paragraph_id, *run) for run in _cut_between_words(text, span, count, max_tokens))
+            yield from ((paragraph_id, *run) for run in _runs(text, span, count, max_tokens))
 
 
 def _joined(pieces: list[Piece], unit: Piece) -> list[Piece]:

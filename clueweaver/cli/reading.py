@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from clueweaver.books.narrative import reading_limit
+from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS, reading_limit
 from clueweaver.cli.common import (
     add_encoder_argument,
     add_encoding_argument,
@@ -94,9 +94,12 @@ def run_chapters(args) -> int:
                     "first_paragraph": 0, "last_paragraph": front - 1}  # fmt: skip
     if args.json:
         listed = [front_matter, *rows] if front else rows
-        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative), "chapters": listed})
+        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative),
+                    "split_paragraphs": narrative.split_paragraphs, "chapters": listed})  # fmt: skip
         return 0
-    print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs")
+    split = narrative.split_paragraphs
+    cut = f" ({split} longer than {MAX_PARAGRAPH_CHARS} characters cut at sentence ends)" if split else ""
+    print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs{cut}")
     if front:
         print(f"{'0':>6}  {'(front matter)':<64} paragraphs 0-{front - 1}")
     for chapter in narrative.chapters:

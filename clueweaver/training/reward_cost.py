@@ -29,6 +29,7 @@ import random
 import time
 
 from clueweaver.benchmarks.demo import load_demo
+from clueweaver.books.sentences import split_sentences
 from clueweaver.protocol.details import evidence_features
 from clueweaver.protocol.rewards import (
     InterpreterRewardConfig,
@@ -58,12 +59,12 @@ def demo_packet(chars: int) -> tuple[str, list[int]]:
 def policy_replies(packet: str, ids: list[int], labels: list[str], count: int, seed: int = 0) -> list[str]:
     """``count`` varied replies over ``packet`` (see the module doc), reproducible from ``seed``."""
     rng = random.Random(seed)
-    sentences = [s.strip() for s in packet.replace("\n", " ").split(". ") if 40 < len(s) < 200]
+    sentences = [s.strip() for s in split_sentences(packet.replace("\n", " ")) if 40 < len(s.strip()) < 200]
     replies = []
     for _ in range(count):
         cited = sorted(rng.sample(ids, 2)) + ([max(ids) + rng.randint(1, 50)] if rng.random() < 0.2 else [])
         quote = " ".join(rng.choice(sentences).split()[2:8])
-        reason = f'The packet says "{quote}" [{", ".join(map(str, cited))}]. ' + rng.choice(sentences) + "."
+        reason = f'The packet says "{quote}" [{", ".join(map(str, cited))}]. ' + rng.choice(sentences)
         if rng.random() < 0.15:
             reason += " There is not enough information to be sure."
         reply = f"<reason>{reason}</reason>\n<answer>{rng.choice(labels)}</answer>"

@@ -1,0 +1,130 @@
+"""Sentences in any language: the one splitter every stage that cuts text into sentences uses
+(ChronoRAG's chunks, over-long paragraphs, the stand-in reader, the reward-cost batch).
+
+A sentence ends at a run of marks:
+
+- the Chinese and Japanese full stops, exclamation, question marks and semicolon (。！？；｡．)
+  end one wherever they stand, since these scripts put no space after them;
+- the Western marks . ! ? and the ellipsis … end one only before whitespace or the end of the
+  text (so 3.14, "e.g.the" and "他……他" go on);
+
+closing quotation marks and brackets right after the marks stay with the sentence. No sentence
+ends after a title such as "Mr.", nor where the text goes on in lower case ('"Who?" he said'),
+nor inside a pair of quotation marks 「」 『』 “” „“ 《》 «» (either way round: French « », German
+» «), so a quoted speech of several sentences is one. Only pairs that close in the text protect:
+a quotation left open (a speech that runs on into the next paragraph) protects nothing. Straight
+quotes " and ' are not pairs here, since the same mark opens and closes and ’ is the apostrophe.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+
+# Scripts written without spaces between words (Han, kana) with their punctuation and full-width
+# forms, as the body of a regex character class.
+CJK_CHARACTERS = "\u2e80-\u2fff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_CJK_MARKS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"  # 。！？；｡．
+_SENTENCE_MARKS = re.compile(rf"[{_CJK_MARKS}.!?\u2026]+")
+# Closing marks kept with the sentence even where they pair with nothing in the text.
+_CLOSERS = frozenset("\"'\u201d\u2019)]\uff09\u3011\u3009\u300d\u300f\u300b\u00bb\u00ab")
+# Each quotation mark that can close a pair, and the opening marks it closes.
+_CLOSES = {
+    "\u300d": "\u300c",  # 」 「
+    "\u300f": "\u300e",  # 』 『
+    "\u201d": "\u201c\u201e",  # ” closes “ and „
+    "\u201c": "\u201e",  # “ closes „ (German)
+    "\u300b": "\u300a",  # 》 《
+    "\u00bb": "\u00ab",  # » closes «
+    "\u00ab": "\u00bb",  # « closes » (German » «)
+}
+_OPENS = frozenset("\u300c\u300e\u201c\u201e\u300a\u00ab\u00bb")
+_QUOTE_MARK = re.compile("[" + "".join(sorted(_OPENS | set(_CLOSES))) + "]")
+_SPACES = re.compile(r"\s*")
+_LAST_MARKS = re.compile(rf"[{_CJK_MARKS}.!?\u2026][{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$")
+# Titles after which a full stop ends no sentence ("Mr. Holmes"), as a whole word.
+_TITLES = ("mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "rev", "capt", "col", "mme", "mlle", "sra")
+_TITLE = re.compile(rf"(?<!\S)(?:{'|'.join(_TITLES)})\.\Z", re.IGNORECASE)
+_LONGEST_TITLE = max(map(len, _TITLES)) + 1
+
+
+def _quoted(text: str) -> tuple[list[int], list[int]]:
+    """Starts and ends (the closing mark's offset) of the outermost quotations that close in the
+    text, in order. A closing mark closes the innermost open quotation it pairs with, dropping any
+    opened inside it and left open."""
+    stack: list[tuple[str, int]] = []
+    still_open: Counter[str] = Counter()  # so that a mark with nothing open to close looks no further
+    pairs = []
+    for match in _QUOTE_MARK.finditer(text):
+        mark, at = match.group(), match.start()
+        closes = [opener for opener in _CLOSES.get(mark, "") if still_open[opener]]
+        if closes:
+            innermost = next(k for k in range(len(stack) - 1, -1, -1) if stack[k][0] in closes)
+            pairs.append((stack[innermost][1], at))
+            still_open.subtract(opener for opener, _ in stack[innermost:])
+            del stack[innermost:]
+        elif mark in _OPENS:
+            stack.append((mark, at))
+            still_open[mark] += 1
+    starts, ends = [], []
+    for start, end in sorted(pairs):
+        if ends and start < ends[-1]:
+            continue  # inside the quotation before it
+        starts.append(start)
+        ends.append(end)
+    return starts, ends
+
+
+def _cut(text: str, end: int, starts: list[int], ends: list[int]) -> int | None:
+    """Where a sentence whose marks end at ``end`` ends: after the closing marks that follow, and
+    after the quotation it stands in when only spaces part it from the closing mark (French
+    "« Bonjour. »"); None inside a quotation that goes on."""
+    while True:
+        while end < len(text) and text[end] in _CLOSERS:
+            end += 1
+        inside = bisect.bisect_left(starts, end) - 1  # the last quotation opening before the cut
+        if inside < 0 or end > ends[inside]:
+            return end
+        if text[end : ends[inside]].strip():
+            return None
+        end = ends[inside] + 1
+
+
+def _ends_sentence(text: str, marks: re.Match, end: int, following: int) -> bool:
+    """Whether ``marks`` (with closing marks up to ``end``) end a sentence whose next word starts at ``following``."""
+    if not any(c in _CJK_MARKS for c in marks.group()) and following == end < len(text):
+        return False  # a Western mark before no space: 3.14, "etc.)."
+    after_title = _TITLE.search(text, max(0, end - _LONGEST_TITLE), end) is not None
+    return not after_title and not (following < len(text) and text[following].islower())
+
+
+def sentence_spans(text: str, *, keep_quotes: bool = True) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text`` in order, the whitespace around them left out.
+    ``keep_quotes=False`` cuts inside quotations too: for a quoted "sentence" too long to keep
+    whole (a told story, a letter), whose own sentence ends are the best places left to cut."""
+    starts, ends = _quoted(text) if keep_quotes else ([], [])
+    spans, start = [], _SPACES.match(text).end()
+    for marks in _SENTENCE_MARKS.finditer(text):
+        end = _cut(text, marks.end(), starts, ends)
+        if end is None:
+            continue
+        following = _SPACES.match(text, end).end()
+        if _ends_sentence(text, marks, end, following):
+            spans.append((start, end))
+            start = following
+    if start < len(text):
+        spans.append((start, len(text.rstrip())))
+    return spans
+
+
+def ends_with_sentence_mark(text: str) -> bool:
+    """Whether ``text`` ends with the mark that ends a sentence (closing quotes after it aside)."""
+    return _LAST_MARKS.search(text) is not None
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` in order, each with the whitespace after it, so that
+    ``"".join(split_sentences(text)) == text`` (the first keeps any leading whitespace)."""
+    cuts = [start for start, _ in sentence_spans(text)[1:]]
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])] if text else []

@@ -1,0 +1,122 @@
+"""Where a plain text's paragraphs are: between blank lines, or, in a text that has lost them, at
+the line breaks that end paragraphs rather than wrap them (``text_paragraphs``)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from clueweaver.books.chapters import is_heading
+from clueweaver.books.sentences import CJK_CHARACTERS, ends_with_sentence_mark
+
+
+def blocks(text: str) -> list[str]:
+    """The text between blank lines (a line of spaces is blank, full-width ones too)."""
+    return [b for b in re.split(r"\n[^\S\n]*\n", text.replace("\r\n", "\n").replace("\r", "\n")) if b.strip()]
+
+
+# Prose keeps a handful of lines between blank lines; a text averaging more lines than this per
+# blank-line block has lost its paragraph breaks (L-Eval stories, BMDS), so its line breaks are read.
+_MAX_LINES_PER_BLOCK = 15
+# No one hard-wraps prose this wide: a line this long is a whole paragraph.
+_PARAGRAPH_LINE_CHARS = 250
+
+
+def _paragraphs_of_block(block: str, *, unwrap: bool) -> list[str]:
+    """The paragraphs of a block that may hold several separated by single line breaks.
+
+    Lines longer than anyone wraps prose are whole paragraphs, one per line. With ``unwrap`` (the
+    text has lost its blank lines) hard-wrapped prose is joined back: a line is broken only when
+    the next word does not fit, so a line that had room for the next line's first word ends a
+    paragraph. The room is measured against the widest nearby lines, because a blurb or a quotation
+    is often wrapped narrower than the body.
+    """
+    lines = [line.strip() for line in block.split("\n") if line.strip()]
+    lengths = [len(line) for line in lines]
+    if len(lines) > 1 and max(lengths) > _PARAGRAPH_LINE_CHARS:
+        return lines
+    if not unwrap:
+        return [block]
+    paragraphs, current = [], []
+    for i, line in enumerate(lines):
+        current.append(line)
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        width = max(lengths[max(0, i - 4) : i + 2])
+        if len(line) + 1 + len(following.split(" ", 1)[0]) < width or not following:
+            paragraphs.append(" ".join(current))
+            current = []
+    return paragraphs
+
+
+_CJK_CHARACTER = re.compile(f"[{CJK_CHARACTERS}]")
+# Nobody hard-wraps CJK prose narrower than this many columns (a CJK character is two columns wide).
+_MIN_CJK_WRAP_COLUMNS = 40
+
+
+def _columns(line: str) -> int:
+    return len(line) + len(_CJK_CHARACTER.findall(line))
+
+
+def _wrap_width(lines: list[str]) -> int | None:
+    """The width in columns a CJK text is hard-wrapped at, from its lines other than headings: the
+    commonest width (of at least ``_MIN_CJK_WRAP_COLUMNS``) of lines that end mid-sentence, when at
+    least a third of the lines, and three, are that wide (give or take two columns, for punctuation
+    a line may not start with). None when lines end at sentence ends or are of all widths, as in a
+    text that gives each paragraph one line."""
+    widths = [_columns(line) for line in lines]
+    open_widths = [width for line, width in zip(lines, widths) if not ends_with_sentence_mark(line)]
+    common = Counter(width for width in open_widths if width >= _MIN_CJK_WRAP_COLUMNS).most_common(1)
+    if not common:
+        return None
+    full = sum(abs(width - common[0][0]) <= 2 for width in open_widths)
+    return common[0][0] if full >= 3 and 3 * full >= len(widths) else None
+
+
+def _join_lines(lines: list[str]) -> str:
+    """Wrapped lines as one paragraph: no space between two CJK characters, which have none between them."""
+    text = lines[0]
+    for line in lines[1:]:
+        text += ("" if _CJK_CHARACTER.match(text[-1]) and _CJK_CHARACTER.match(line[0]) else " ") + line
+    return text
+
+
+def _cjk_paragraphs(blocks: list[str]) -> list[str]:
+    """The paragraphs of a Chinese or Japanese text, which has no words to measure wrapping by:
+    each line is one (e-texts give each paragraph one line, often indented with full-width
+    spaces), unless the text is hard-wrapped (``_wrap_width``); then a line as wide as the wrap goes
+    on in the next line, unless that one is indented or either is a heading."""
+    blocks_lines = [[line for line in block.split("\n") if line.strip()] for block in blocks]
+    wrap = _wrap_width([line.strip() for lines in blocks_lines for line in lines if not is_heading(line.strip())])
+    paragraphs = []
+    for lines in blocks_lines:
+        current: list[str] = []
+        for line in lines:
+            if current and not _goes_on(current[-1], line, wrap):
+                paragraphs.append(_join_lines(current))
+                current = []
+            current.append(line.strip())
+        paragraphs.append(_join_lines(current))
+    return paragraphs
+
+
+def _goes_on(line: str, following: str, wrap: int | None) -> bool:
+    """Whether a hard-wrapped ``line`` (stripped) goes on in the ``following`` line (as read)."""
+    if wrap is None or _columns(line) < wrap - 2 or following[0].isspace():
+        return False
+    return not is_heading(line) and not is_heading(following.strip())
+
+
+def _written_without_spaces(text: str) -> bool:
+    """Chinese or Japanese: most of the text is CJK characters."""
+    return 2 * (len(text) - len(_CJK_CHARACTER.sub("", text))) > len(text)
+
+
+def text_paragraphs(text: str) -> list[str]:
+    """The paragraphs of a plain text, in order (not yet normalized): its blank-line blocks, cut at
+    line breaks where the text has lost its blank lines (``_paragraphs_of_block``), and Chinese or
+    Japanese text at every line break unless it is hard-wrapped (``_cjk_paragraphs``)."""
+    text_blocks = blocks(text)
+    if _written_without_spaces(text):
+        return _cjk_paragraphs(text_blocks)
+    unwrap = sum(block.count("\n") + 1 for block in text_blocks) > _MAX_LINES_PER_BLOCK * len(text_blocks)
+    return [paragraph for block in text_blocks for paragraph in _paragraphs_of_block(block, unwrap=unwrap)]
