@@ -3,7 +3,6 @@ real shared books (skipped when ../shared/data is absent)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import warnings
 from collections import Counter
@@ -20,6 +19,7 @@ from clueweaver.benchmarks.checks import (
     MIN_SPREAD,
     CheckError,
     MultiHopCheck,
+    frozen_digest,
     load_multihop_checks,
 )
 from clueweaver.books.narrative import Narrative
@@ -219,7 +219,7 @@ def test_frozen_checks_are_far_apart_multi_hop_evidence():
 
 def test_the_frozen_held_out_set_is_unchanged():
     """It is frozen: a new held-out set is a new file, never an edit of this one."""
-    assert hashlib.sha256(FROZEN_FILE.read_bytes()).hexdigest() == FROZEN_SHA256
+    assert frozen_digest(FROZEN_FILE) == FROZEN_SHA256
 
 
 def test_docs_state_how_many_gold_paragraphs_each_set_holds():
@@ -231,3 +231,16 @@ def test_docs_state_how_many_gold_paragraphs_each_set_holds():
         stated = f"{min(counts)}-{max(counts)} gold paragraphs"
         assert stated in row, (path.name, stated)
         assert ", ".join(f"{counts[n]} with {n}" for n in sorted(counts)) in row
+
+
+def test_the_frozen_digest_ignores_the_derived_paragraph_ids_but_not_a_word_of_a_check(tmp_path):
+    original = FROZEN_FILE.read_text(encoding="utf-8").splitlines()
+    first = json.loads(original[0])
+    renumbered = tmp_path / "renumbered.jsonl"
+    renumbered.write_text(
+        "\n".join([json.dumps({**first, "build_check": {"paragraph_ids": [1, 2]}})] + original[1:]) + "\n"
+    )
+    assert frozen_digest(renumbered) == FROZEN_SHA256
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join([json.dumps({**first, "answer": "B"})] + original[1:]) + "\n")
+    assert frozen_digest(edited) != FROZEN_SHA256
