@@ -38,6 +38,8 @@ CJK_CHARACTERS_PER_WORD = 1.5
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _SPACED_WORD_CHAR = f"[^\\W{CJK}]"  # a word character of a script that separates its words
+_IS_SPACED_WORD_CHAR = re.compile(_SPACED_WORD_CHAR)
+_NOT_AFTER_A_WORD, _NOT_BEFORE_A_WORD = f"(?<!{_SPACED_WORD_CHAR})", f"(?!{_SPACED_WORD_CHAR})"
 _STRAIGHT = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435"})
 _LATIN_ACCENTS = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
 
@@ -67,32 +69,36 @@ def normalize_for_matching(text: str) -> str:
     return _NEGATIVE_CONTRACTION.sub(" not", text)
 
 
+def _cue_words(phrase: str) -> list[str]:
+    cue_words = normalize_for_matching(phrase).split()
+    if not cue_words or not all(word.rstrip("*") for word in cue_words):
+        raise ValueError(f"empty cue phrase {phrase!r}")
+    return cue_words
+
+
 def _cue_body(cue_words: list[str]) -> str:
-    """A cue's words as a regex: any whitespace between them, a "*" word as a stem, and a word
-    boundary after a last letter of a spaced script (none after a CJK character)."""
-    body = r"\s+".join(
-        re.escape(word[:-1]) + _SPACED_WORD_CHAR + "*" if word.endswith("*") else re.escape(word) for word in cue_words
-    )
-    last = cue_words[-1]
-    return body + (f"(?!{_SPACED_WORD_CHAR})" if last.endswith("*") or re.match(_SPACED_WORD_CHAR, last[-1]) else "")
+    """A cue's words as a regex: any whitespace between them, a "*" word as a stem."""
+    return r"\s+".join(re.escape(word[:-1]) + r"\w*" if word.endswith("*") else re.escape(word) for word in cue_words)
 
 
 @lru_cache(maxsize=64)
 def phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern:
     """One regex matching any of ``phrases`` (see the module doc), after the same normalization as
-    the text. Longest phrases first so the reported match is the most specific one. Cues that begin
-    with a letter of a spaced script share one word-boundary check, which keeps a few hundred cues
-    as fast as a few dozen."""
-    from_word_start, anywhere = [], []
+    the text: a word boundary where a cue begins or ends with a letter of a spaced script. Cues are
+    grouped by the boundaries they need, each group checking its boundaries once (a few hundred
+    checks would take a second to compile), longest phrases first so the reported match is the
+    most specific one."""
+    groups: dict[tuple[bool, bool], list[str]] = {}
     for phrase in sorted(phrases, key=len, reverse=True):
-        cue_words = normalize_for_matching(phrase).split()
-        if not cue_words or not all(word.rstrip("*") for word in cue_words):
-            raise ValueError(f"empty cue phrase {phrase!r}")
-        at_word_start = re.match(_SPACED_WORD_CHAR, cue_words[0])
-        (from_word_start if at_word_start else anywhere).append(_cue_body(cue_words))
-    if from_word_start:
-        anywhere.insert(0, f"(?<!{_SPACED_WORD_CHAR})(?:{'|'.join(from_word_start)})")
-    return re.compile("|".join(anywhere) or r"(?!x)x")  # no phrase: matches nothing
+        cue_words = _cue_words(phrase)
+        starts_a_word = bool(_IS_SPACED_WORD_CHAR.match(cue_words[0]))
+        ends_a_word = cue_words[-1].endswith("*") or bool(_IS_SPACED_WORD_CHAR.match(cue_words[-1][-1]))
+        groups.setdefault((starts_a_word, ends_a_word), []).append(_cue_body(cue_words))
+    alternatives = [
+        (_NOT_AFTER_A_WORD if starts else "") + f"(?:{'|'.join(bodies)})" + (_NOT_BEFORE_A_WORD if ends else "")
+        for (starts, ends), bodies in groups.items()
+    ]
+    return re.compile("|".join(alternatives) or r"(?!x)x")  # no phrase: matches nothing
 
 
 def find_phrases(text: str, phrases: tuple[str, ...]) -> list[str]:
