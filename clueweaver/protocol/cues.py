@@ -1,7 +1,7 @@
 """Every word the protocol's rules read, per language, in one place: the Finder's negative-rationale
 cues, hedging, the self-calibration trigger's cue families, the temporal cues of evaluation, the
 articles token F1 drops, the titles and sentence openers of the specificity reward, and the words
-a reply names a paragraph or an answer with.
+a reply names paragraphs ("paragraphs 3 to 5") or labels its answer ("Answer:") with.
 
 Researchers read novels in English, French, German, Spanish, Italian, Portuguese, Russian, Chinese
 and Japanese, and a rule must not need to know which: each rule matches the cues of every language
@@ -262,6 +262,29 @@ PARAGRAPH_WORDS: Table = {
     "zh": ("段落",),
     "ja": ("段落",),
 }  # fmt: skip
+# How a reply joins paragraph numbers into a range ("paragraphs 3 to 5") or a list ("3 and 5").
+RANGE_WORDS: Table = {
+    "en": ("to", "through"),
+    "fr": ("à",),
+    "de": ("bis",),
+    "es": ("a", "al"),
+    "it": ("a", "al"),
+    "pt": ("a",),
+    "ru": ("до", "по"),
+    "zh": ("至", "到"),
+    "ja": ("から",),
+}  # fmt: skip
+LIST_WORDS: Table = {
+    "en": ("and", "or"),
+    "fr": ("et", "ou"),
+    "de": ("und", "oder"),
+    "es": ("y", "o"),
+    "it": ("e", "o"),
+    "pt": ("e", "ou"),
+    "ru": ("и", "или"),
+    "zh": ("和", "与", "及"),
+    "ja": ("と",),
+}  # fmt: skip
 # How a reply labels its answer ("Answer: B", "Réponse : B", "答案：B"), stripped before the answer is read.
 ANSWER_WORDS: Table = {
     "en": ("answer",),
@@ -276,7 +299,8 @@ ANSWER_WORDS: Table = {
 }  # fmt: skip
 OPTION_WORDS: Table = {
     "en": ("option", "choice"),
-    "fr": ("choix",),
+    "fr": ("option", "choix"),
+    "de": ("Option", "Wahl"),
     "es": ("opción",),
     "it": ("opzione", "scelta"),
     "pt": ("opção", "escolha"),

@@ -16,7 +16,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from clueweaver.protocol.cues import ANSWER_WORDS, OPTION_WORDS, PARAGRAPH_WORDS, every_language
+from clueweaver.protocol.cues import (
+    ANSWER_WORDS,
+    LIST_WORDS,
+    OPTION_WORDS,
+    PARAGRAPH_WORDS,
+    RANGE_WORDS,
+    every_language,
+)
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import is_cjk
 
@@ -102,9 +109,9 @@ def _extract(text: str) -> tuple[str | None, str | None]:
 
 def _words_regex(*tables) -> str:
     """Alternatives matching the words of ``clueweaver.protocol.cues`` tables, longest first: a word
-    of a spaced script from a word boundary, a Chinese or Japanese word anywhere."""
+    of a spaced script whole (digits may follow: "paragraph12"), a Chinese or Japanese word anywhere."""
     spelled = sorted({word for table in tables for word in every_language(table)}, key=len, reverse=True)
-    return "(?:" + "|".join(("" if is_cjk(word) else r"\b") + re.escape(word) for word in spelled) + ")"
+    return "(?:" + "|".join(re.escape(w) if is_cjk(w) else rf"\b{re.escape(w)}(?![^\W\d_])" for w in spelled) + ")"
 
 
 # --- answers ----------------------------------------------------------------------------------
@@ -202,10 +209,10 @@ def normalize_answer(answer: str, question: Question) -> str | None:
 # --- paragraph references ---------------------------------------------------------------------
 
 _NUMBER = r"\d+"
-_RANGE_SEP = r"\s*(?:-|\u2013|\u2014|~|\uff5e|to|through|à|al|a|bis|до|по|至|到)\s*"
+_RANGE_SEP = r"\s*(?:-|\u2013|\u2014|~|\uff5e|" + _words_regex(RANGE_WORDS) + r")\s*"
 _ITEM = _NUMBER + r"(?:" + _RANGE_SEP + _NUMBER + r")?"
-_CONJUNCTION = r"\b(?:and|or|et|ou|und|oder|y|o|e|и|или)\b|和|与|及"
-_LIST_SEP = r"\s*(?:,|;|&|\u3001|\uff0c|" + _CONJUNCTION + r"|,\s*(?:" + _CONJUNCTION + r"))\s*"
+_CONJUNCTION = _words_regex(LIST_WORDS)
+_LIST_SEP = r"\s*(?:,|;|&|\u3001|\uff0c|" + _CONJUNCTION + r"|,\s*" + _CONJUNCTION + r")\s*"
 _PARAGRAPH_WORD = _words_regex(PARAGRAPH_WORDS) + r"\.?"
 _ID_MARK = r"(?:¶\s*|p\.?\s*|" + _PARAGRAPH_WORD + r"\s*)?"
 _ITEMS = "(" + _ITEM + r"(?:" + _LIST_SEP + _ID_MARK + _ITEM + r")*)"
