@@ -12,7 +12,7 @@ from clueweaver.protocol.open_rewards import open_answer_reward_components
 from clueweaver.protocol.parse import normalize_choice, normalize_open_answer, paragraph_references
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
-from clueweaver.protocol.rewards import finder_reward_components, interpreter_reward_components
+from clueweaver.protocol.rewards import finder_reward_components, interpreter_reward_components, specific_details
 from clueweaver.protocol.text import answer_tokens, find_phrases, fold, token_f1, word_count
 
 
@@ -128,6 +128,19 @@ def test_hedging_costs_what_it_costs_in_english(language, answer):
     name (a limit of ``clueweaver.protocol.details``), where English writes "a problem"."""
     english = interpreter(HEDGED["en"], "en", answer)
     assert english["hedging"] == interpreter(HEDGED[language], language, answer)["hedging"] == -0.4
+
+
+@pytest.mark.parametrize(
+    "rationale,evidence,details",
+    [("Élise le dit [3].", "[3] « Va-t'en », dit Élise.", ["Élise"]),  # a name in running text
+     ("Le comte refuse [3].", "[3] Le comte refuse. Mme Dambreuse rit.", []),  # a sentence opener
+     ("Mme Dambreuse rit [3].", "[3] Le comte refuse. Mme Dambreuse rit.", ["Dambreuse"]),  # after a title
+     ("Андрей вошёл [3].", "[3] Вошёл князь Андрей.", ["Андрей"]),
+     ("她等了３天 [3]。", "[3] 她等了3天。", ["3"]),  # full-width digits
+     ("「紫色的信」[3]", "[3] 她收到了一封紫色的信。", ["紫色的信"])],
+)  # fmt: skip
+def test_specific_details_in_every_language(rationale, evidence, details):
+    assert specific_details(rationale, evidence) == details
 
 
 # --- self-calibration trigger -------------------------------------------------------------------------

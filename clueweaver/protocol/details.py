@@ -5,8 +5,9 @@ evidence it was given (the Interpreter's specificity reward, Table 6), in any la
 - A quoted phrase counts when it has 4+ characters, holds a letter, and the evidence contains it
   (compared folded: case, accents, full-width forms and whitespace ignored). Quotation marks of
   every covered language count: "...", “...”, ‘...’, „...“, «...», 「...」, 『...』.
-- A number counts when the evidence holds the same number; paragraph references ("[12]",
-  "paragraph 12") are neither the rationale's nor the evidence's numbers.
+- A number counts when the evidence holds the same number (full-width digits read as plain ones;
+  numbers spelled in words or Chinese numerals do not count); paragraph references ("[12]",
+  "paragraph 12", "第12段") are neither the rationale's nor the evidence's numbers.
 - A capitalized word of the rationale (Latin, Greek or Cyrillic letters) counts when the evidence
   uses it as a name: in running text (after a lower-case word or a comma: "said Korvin", "dit
   Élise"), after a title ("Mr. Knightley", "Mme Bovary"), or at the start of a sentence or
@@ -24,25 +25,19 @@ completion of its group, and by every reward component), see ``evidence_features
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from clueweaver.protocol import cues
 from clueweaver.protocol.cues import every_language
 from clueweaver.protocol.parse import reference_spans
-from clueweaver.protocol.text import fold
+from clueweaver.protocol.text import SPACED_WORD_CHAR, fold
 
 TITLES = every_language(cues.TITLES)
 SENTENCE_OPENERS = frozenset(every_language(cues.SENTENCE_OPENERS))
-QUOTATION_MARKS = (
-    '""',
-    "\u201c\u201d",
-    "\u2018\u2019",
-    "\u201e\u201c",
-    "\u00ab\u00bb",
-    "\u300c\u300d",
-    "\u300e\u300f",
-)
+# English, German, French and Russian, Chinese and Japanese quotation marks, as (opening, closing).
+QUOTATION_MARKS = ('""', "“”", "‘’", "„“", "«»", "「」", "『』")  # fmt: skip
 
 
 def _cased_letters(case) -> str:
@@ -54,7 +49,8 @@ def _cased_letters(case) -> str:
 _UPPER, _LOWER = _cased_letters(str.isupper), _cased_letters(str.islower)
 _LETTER = _cased_letters(lambda c: c.isupper() or c.islower())
 _QUOTED = re.compile("|".join(f"{opening}([^{closing}]+){closing}" for opening, closing in QUOTATION_MARKS))
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?!\w)")
+# A number stands alone, or beside CJK characters ("3天").
+_NUMBER = re.compile(f"(?<!\\.)(?<!{SPACED_WORD_CHAR})\\d+(?:[.,]\\d+)*(?!{SPACED_WORD_CHAR})")
 _CAPITALIZED = _UPPER + _LOWER + "+(?:['\u2019-]" + _LETTER + "+)*"
 _WORD_CAPITALIZED = re.compile(r"\b" + _CAPITALIZED)
 _IN_RUNNING_TEXT = re.compile(r"(?:\b" + _LOWER + r"[\w'-]*[,;:]?|[,;:])\s+(" + _CAPITALIZED + ")")
@@ -76,6 +72,11 @@ def without_references(text: str) -> str:
 
 def _flat(text: str) -> str:
     return " ".join(fold(text).split())
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers of ``text`` outside paragraph references, full-width digits read as plain ones."""
+    return [unicodedata.normalize("NFKC", number) for number in _NUMBER.findall(without_references(text))]
 
 
 @dataclass(frozen=True)
@@ -102,9 +103,7 @@ def evidence_names(evidence: str) -> frozenset[str]:
 @lru_cache(maxsize=256)
 def evidence_features(evidence: str) -> EvidenceFeatures:
     """The evidence's flattened text, numbers and names, computed once per evidence text."""
-    return EvidenceFeatures(
-        _flat(evidence), frozenset(_NUMBER.findall(without_references(evidence))), evidence_names(evidence)
-    )
+    return EvidenceFeatures(_flat(evidence), frozenset(_numbers(evidence)), evidence_names(evidence))
 
 
 def specific_details(rationale: str, evidence: str, min_quote_chars: int = 4) -> list[str]:
@@ -116,6 +115,6 @@ def specific_details(rationale: str, evidence: str, min_quote_chars: int = 4) ->
         for quote in groups
         if len(quote.strip()) >= min_quote_chars and re.search(r"[^\W\d_]", quote) and _flat(quote) in features.flat
     ]
-    details += [n for n in _NUMBER.findall(without_references(rationale)) if n in features.numbers]
+    details += [number for number in _numbers(rationale) if number in features.numbers]
     details += [name for name in _WORD_CAPITALIZED.findall(rationale) if name in features.names]
     return details
