@@ -38,7 +38,7 @@ CJK_CHARACTERS_PER_WORD = 1.5
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
 SPACED_WORD_CHAR = f"[^\\W{CJK}]"  # regex: a word character of a script that separates its words
-_ISSPACED_WORD_CHAR = re.compile(SPACED_WORD_CHAR)
+_IS_SPACED_WORD_CHAR = re.compile(SPACED_WORD_CHAR)
 _NOT_AFTER_A_WORD, _NOT_BEFORE_A_WORD = f"(?<!{SPACED_WORD_CHAR})", f"(?!{SPACED_WORD_CHAR})"
 _STRAIGHT = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435"})
 _LATIN_ACCENTS = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
@@ -91,8 +91,8 @@ def phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern:
     groups: dict[tuple[bool, bool], list[str]] = {}
     for phrase in sorted(phrases, key=len, reverse=True):
         cue_words = _cue_words(phrase)
-        starts_a_word = bool(_ISSPACED_WORD_CHAR.match(cue_words[0]))
-        ends_a_word = cue_words[-1].endswith("*") or bool(_ISSPACED_WORD_CHAR.match(cue_words[-1][-1]))
+        starts_a_word = bool(_IS_SPACED_WORD_CHAR.match(cue_words[0]))
+        ends_a_word = cue_words[-1].endswith("*") or bool(_IS_SPACED_WORD_CHAR.match(cue_words[-1][-1]))
         groups.setdefault((starts_a_word, ends_a_word), []).append(_cue_body(cue_words))
     alternatives = [
         (_NOT_AFTER_A_WORD if starts else "") + f"(?:{'|'.join(bodies)})" + (_NOT_BEFORE_A_WORD if ends else "")
