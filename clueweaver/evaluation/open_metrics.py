@@ -1,15 +1,18 @@
 """Scores of free-text answers against reference answers, and the statistics that go with
 continuous scores, as plain functions (the way ChronoRAG evaluates NarrativeQA and GutenQA).
 
-- ``rouge_l``: ROUGE-L F-measure from the ``rouge-score`` package (its tokenizer: lower case,
-  letters and digits; no stemming), the best over the references;
+- ``rouge_l``: ROUGE-L F-measure from the ``rouge-score`` package, no stemming, over the tokens of
+  :func:`clueweaver.protocol.text.text_tokens` (folded, split at punctuation, each Chinese or
+  Japanese character a token; on English text the package's own tokens), the best over the references;
 - ``token_f1`` (:mod:`clueweaver.protocol.text`, shared with the open-answer rewards): SQuAD's
-  token F1 (lower case, punctuation and articles removed), the best over the references;
+  token F1 (lower case, punctuation and articles removed; accents folded, character F1 for Chinese
+  and Japanese), the best over the references;
 - ``embedding_cosine``: cosine of the answer's and each reference's embedding by a dense encoder,
   the best over the references;
 - ``gold_citation_recall``: the share of gold evidence paragraphs the answer's reason cites;
-- ``is_temporal``: a question with a temporal cue (when, while, during, after, before), the subset
-  ChronoRAG reports on its own.
+- ``is_temporal``: a question with a temporal cue (when, while, during, after, before, and their
+  counterparts in every language of :mod:`clueweaver.protocol.cues`), the subset ChronoRAG reports
+  on its own.
 
 Wilson intervals are for proportions; continuous scores get percentile-bootstrap 95% intervals
 (``bootstrap_interval``), and two systems on the same items a paired bootstrap interval of the
@@ -25,9 +28,10 @@ from typing import Sequence
 import numpy as np
 
 from clueweaver.core.errors import ClueWeaverError
-from clueweaver.protocol.text import find_phrases
+from clueweaver.protocol import cues
+from clueweaver.protocol.text import find_phrases, text_tokens
 
-TEMPORAL_CUES = ("when", "while", "during", "after", "before")
+TEMPORAL_CUES = cues.every_language(cues.TEMPORAL_CUES)
 BOOTSTRAP_RESAMPLES = 2000
 PERMUTATION_RESAMPLES = 10_000
 EXACT_PERMUTATION_ITEMS = 16  # up to 2**16 sign patterns are enumerated; beyond, they are sampled
@@ -44,7 +48,15 @@ def _rouge_scorer():
         raise MetricUnavailable(
             "ROUGE-L needs the rouge-score package: pip install 'clueweaver[eval]' (or pip install rouge-score)"
         ) from None
-    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
+    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False, tokenizer=_LanguageNeutralTokens())
+
+
+class _LanguageNeutralTokens:
+    """The tokenizer ``rouge-score`` takes: its own keeps only ASCII letters and digits, which
+    leaves nothing of a Chinese answer and cuts "Élise" to "lise"."""
+
+    def tokenize(self, text: str) -> list[str]:
+        return text_tokens(text)
 
 
 def rouge_l(prediction: str, references: Sequence[str]) -> float:

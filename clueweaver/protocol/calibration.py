@@ -6,13 +6,20 @@ to be re-checked: ``always_kinds``). Matching is on whole words of the question
 text (not its options), case-insensitive: "note", "nothing" and "causeway" do not fire. Negative
 contractions count as "not" ("Why didn't...", "If Ninon hadn't...", "cannot"), because a
 counterfactual or negated question carries the same polarity risk as one spelled with "not".
-Inflections fire only when listed, so that e.g. "notes" never fires through "not".
+Inflections fire only when listed (or a cue is a stem, "kein*"), so that e.g. "notes" never fires
+through "not".
+
+The default cues are those of every language of ``clueweaver.protocol.cues``, matched together, so
+"Pourquoi Hester doute-t-elle ?" and "海丝特为什么怀疑？" fire as "Why does Hester doubt?" does; a
+Chinese or Japanese cue ("不", "为什么") matches anywhere in the question, since those scripts do not
+separate words.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from clueweaver.protocol.cues import CAUSAL_CUES, INFERENTIAL_CUES, NEGATION_CUES, every_language
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import find_phrases
 
@@ -21,15 +28,9 @@ from clueweaver.protocol.text import find_phrases
 class CalibrationTriggers:
     """Cue words and phrases per risk family; build from YAML with ``CalibrationTriggers(**mapping)``."""
 
-    negation: tuple[str, ...] = ("not", "except", "false", "incorrect", "least")
-    causal: tuple[str, ...] = ("why", "reason", "reasons", "because", "cause", "causes", "caused")
-    inferential: tuple[str, ...] = (
-        "infer", "infers", "inferred", "inference",
-        "deduce", "deduces", "deduced",
-        "imply", "implies", "implied", "implication", "implications",
-        "suggest", "suggests", "suggested",
-        "most likely",
-    )  # fmt: skip
+    negation: tuple[str, ...] = every_language(NEGATION_CUES)
+    causal: tuple[str, ...] = every_language(CAUSAL_CUES)
+    inferential: tuple[str, ...] = every_language(INFERENTIAL_CUES)
 
     def __post_init__(self) -> None:
         for family in fields(self):

@@ -9,7 +9,8 @@ Components (unnormalized; GRPO normalizes within each group), in the protocol's 
 - ``citation_f1``: F1 between the paragraphs the reason cites and the gold paragraphs (Table 5's
   paragraph-ID F1, here for the Interpreter); 0 for a row without gold paragraphs;
 - ``reference_overlap``: the best token F1 of the answer against the reference answers, the
-  graded counterpart of Table 6's "Correct answer";
+  graded counterpart of Table 6's "Correct answer" (``clueweaver.protocol.text.token_f1``: SQuAD's
+  for English, character F1 for Chinese and Japanese, accents and case folded);
 - ``length`` and ``specificity``: Table 6's rationale-length band and specific detail (a quoted
   phrase, number or name the evidence contains); like Table 6's bonuses they pay only when the
   answer overlaps a reference at all (``reference_overlap`` > 0);
@@ -45,7 +46,7 @@ from clueweaver.protocol.rewards import (
     id_f1,
     specific_details,
 )
-from clueweaver.protocol.text import find_phrases, token_f1, words
+from clueweaver.protocol.text import find_phrases, token_f1, word_count
 
 OPEN_REWARD_PREFIX = "interpreter_open_"
 OPEN_COMPONENTS = ("format", "citation_f1", "reference_overlap", "length", "specificity", "hedging")
@@ -96,7 +97,7 @@ def open_answer_reward_components(
     if find_phrases(f"{parsed.rationale} {parsed.answer}", config.hedging_phrases):
         scores["hedging"] = config.hedging_penalty
     if overlap > 0:
-        scores["length"] = config.length * config.length_band.score(len(words(parsed.rationale)))
+        scores["length"] = config.length * config.length_band.score(word_count(parsed.rationale))
         details = specific_details(parsed.rationale, evidence, config.specificity_min_quote_chars)
         scores["specificity"] = config.specificity * bool(details)
     return scores

@@ -16,7 +16,16 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
+from clueweaver.protocol.cues import (
+    ANSWER_WORDS,
+    LIST_WORDS,
+    OPTION_WORDS,
+    PARAGRAPH_WORDS,
+    RANGE_WORDS,
+    every_language,
+)
 from clueweaver.protocol.question import Question
+from clueweaver.protocol.text import is_cjk
 
 FINDER_LABELS = ("YES", "NO")
 # A cited range longer than this is not a citation but a way to claim everything: its two ends
@@ -98,14 +107,25 @@ def _extract(text: str) -> tuple[str | None, str | None]:
     return (None if reason is None else reason.strip()), (None if answer is None else answer.strip())
 
 
+def _words_regex(*tables) -> str:
+    """Alternatives matching the words of ``clueweaver.protocol.cues`` tables, longest first: a word
+    of a spaced script whole (digits may follow: "paragraph12"), a Chinese or Japanese word anywhere."""
+    spelled = sorted({word for table in tables for word in every_language(table)}, key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(w) if is_cjk(w) else rf"\b{re.escape(w)}(?![^\W\d_])" for w in spelled) + ")"
+
+
 # --- answers ----------------------------------------------------------------------------------
 
 _MARKDOWN = re.compile(r"[*_`]")
-_OPEN_PREFIX = re.compile(r"^(?:(?:the|my)\s+)?(?:final\s+)?answer(?:\s+is)?\s*:\s*", re.IGNORECASE)
+_OPEN_PREFIX = re.compile(
+    r"^(?:(?:the|my)\s+)?(?:final\s+)?" + _words_regex(ANSWER_WORDS) + r"(?:\s+is)?\s*[:\uff1a]\s*", re.IGNORECASE
+)
 _OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echoed by a confused model
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
 _ANSWER_PREFIX = re.compile(
-    r"^(?:(?:the|my)\s+)?(?:final\s+|correct\s+|best\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\-]?\s*",
+    r"^(?:(?:the|my)\s+)?(?:final\s+|correct\s+|best\s+)?"
+    + _words_regex(ANSWER_WORDS, OPTION_WORDS)
+    + r"(?:\s+is)?\s*[:\uff1a\-]?\s*",
     re.IGNORECASE,
 )
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
@@ -189,16 +209,17 @@ def normalize_answer(answer: str, question: Question) -> str | None:
 # --- paragraph references ---------------------------------------------------------------------
 
 _NUMBER = r"\d+"
-_RANGE_SEP = r"\s*(?:-|\u2013|\u2014|to|through)\s*"
+_RANGE_SEP = r"\s*(?:-|\u2013|\u2014|~|\uff5e|" + _words_regex(RANGE_WORDS) + r")\s*"
 _ITEM = _NUMBER + r"(?:" + _RANGE_SEP + _NUMBER + r")?"
-_LIST_SEP = r"\s*(?:,|;|&|\band\b|\bor\b|,\s*and\b|,\s*or\b)\s*"
-_ID_MARK = r"(?:¶\s*|p\.?\s*|paras?\.?\s*|paragraphs?\s+)?"
-_BRACKETED = re.compile(
-    r"\[\s*" + _ID_MARK + "(" + _ITEM + r"(?:" + _LIST_SEP + _ID_MARK + _ITEM + r")*)\s*\]", re.IGNORECASE
-)
-_WORDED = re.compile(
-    r"(?:\bparagraphs?|\bparas?\.?|¶)\s*\[?(" + _ITEM + r"(?:" + _LIST_SEP + _ITEM + r")*)", re.IGNORECASE
-)
+_CONJUNCTION = _words_regex(LIST_WORDS)
+_LIST_SEP = r"\s*(?:,|;|&|\u3001|\uff0c|" + _CONJUNCTION + r"|,\s*" + _CONJUNCTION + r")\s*"
+_PARAGRAPH_WORD = _words_regex(PARAGRAPH_WORDS) + r"\.?"
+_ID_MARK = r"(?:¶\s*|p\.?\s*|" + _PARAGRAPH_WORD + r"\s*)?"
+_ITEMS = "(" + _ITEM + r"(?:" + _LIST_SEP + _ID_MARK + _ITEM + r")*)"
+_BRACKETED = re.compile(r"[\[\uff3b\u3010]\s*" + _ID_MARK + _ITEMS + r"\s*[\]\uff3d\u3011]", re.IGNORECASE)
+_WORDED = re.compile(r"(?:" + _PARAGRAPH_WORD + r"|¶)\s*\[?" + _ITEMS, re.IGNORECASE)
+_ORDINAL = re.compile(r"第\s*" + _ITEMS + r"\s*段")  # Chinese and Japanese: "第12段", "第3至5段"
+_REFERENCES = (_BRACKETED, _WORDED, _ORDINAL)
 _ITEM_RE = re.compile("(" + _NUMBER + ")(?:" + _RANGE_SEP + "(" + _NUMBER + "))?", re.IGNORECASE)
 
 
@@ -208,7 +229,7 @@ def _to_id(digits: str) -> int:
 
 def reference_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the paragraph references in ``text`` (to tell them from other numbers)."""
-    return [m.span() for pattern in (_BRACKETED, _WORDED) for m in pattern.finditer(text)]
+    return [m.span() for pattern in _REFERENCES for m in pattern.finditer(text)]
 
 
 def paragraph_references(
@@ -221,7 +242,7 @@ def paragraph_references(
     referenced: set[int] = set()
     invalid: set[int] = set()
     budget = MAX_EXPANDED_IDS
-    for pattern in (_BRACKETED, _WORDED):
+    for pattern in _REFERENCES:
         for reference in pattern.finditer(text):
             for item in _ITEM_RE.finditer(reference.group(1)):
                 low = _to_id(item.group(1))

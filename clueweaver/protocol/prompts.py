@@ -9,6 +9,12 @@ self-calibration pass checks every cited paragraph against that answer. Every pr
 rules and the output format) and a user message (the case). In a Finder prompt everything shared
 by all segments of a question comes first and the segment text last, so a serving engine's
 prefix cache reuses the system message, question and options across the segments.
+
+The prompts are in English whatever the book's language; only the open-question Interpreter and its
+self-calibration pass say one thing about language, to answer in the language of the question,
+because its free-text answer is scored against references in that language (token F1).
+Any change to a prompt's text changes what trained models were trained on: retrain, or evaluate a
+model with the prompts it was trained with.
 """
 
 from __future__ import annotations
@@ -87,7 +93,7 @@ Rules:
 )
 
 _OPEN_DECISION_RULES = """2. Answer the question asked (who, what, when, where, why or how) in a few words or one short sentence: name the specific people, places, objects and events.
-3. Put the answer alone in the answer field, without paragraph IDs; the reason explains it."""
+3. Put the answer alone in the answer field, in the language of the question, without paragraph IDs; the reason explains it."""
 
 _OPEN_CALIBRATION_SYSTEM = (
     """You are the Interpreter, re-checking your provisional answer to an open question before it becomes final. You answer an open question about the narrative using only an evidence packet: excerpts chosen from the narrative, in narrative order, each paragraph starting with its ID in square brackets, like [12]. Text between excerpts is left out.
@@ -97,7 +103,7 @@ Rules:
 2. Check each paragraph the provisional reason cites, one by one: does it say what the reason claims, and does it support the answer?
 3. Drop every citation of a paragraph that does not support the answer. If the answer rests on such a paragraph, revise the answer from the paragraphs that do support one.
 4. Keep the provisional answer when the cited evidence supports it; add a supporting paragraph the provisional reason missed only when it decides the answer.
-5. Give the final reason with the IDs of the supporting paragraphs only, like [12] or [12, 14], and the specific detail they give. Keep the answer short (a few words or one sentence) and always commit to one.
+5. Give the final reason with the IDs of the supporting paragraphs only, like [12] or [12, 14], and the specific detail they give. Keep the answer short (a few words or one sentence), in the language of the question, and always commit to one.
 
 """
     + _OUTPUT_FORMAT

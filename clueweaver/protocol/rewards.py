@@ -16,6 +16,13 @@ cut before ``</answer>``, with chat around the tags, in a code fence or with a t
 everywhere. (Inference stays tolerant and records off-format replies; training pays only the format
 it asks for.)
 
+Languages: a reply in any language of ``clueweaver.protocol.cues`` (English, French, German,
+Spanish, Italian, Portuguese, Russian, Chinese, Japanese) earns what its English translation earns.
+Cue phrases of every language are matched together (``clueweaver.protocol.text.find_phrases``), so
+no rule needs the reply's language; word counts count a Chinese or Japanese character as 1/1.5 of a
+word (``clueweaver.protocol.text.word_count``). The labels (YES/NO, TRUE/FALSE, option letters) stay
+the protocol's, as the prompts ask for them.
+
 Cost: TRL calls one function per component, each with the whole batch. The functions of one
 registry share a cache of scored (completion, row) pairs, so each completion is parsed and scored
 once per step whichever functions ask, and what is extracted from an evidence text is computed once
@@ -30,8 +37,8 @@ Finder, precisely:
   cites any paragraph ID; otherwise it must be non-trivial (``negative_min_words`` words,
   ``negative_min_distinct_words`` of them distinct) to earn anything; a non-trivial rationale earns
   ``1 - negative_cue_share`` of the credit, and all of it when it also states why the segment is
-  irrelevant (a phrase of ``negative_cue_phrases``: "does not mention", "unrelated", ...; whole
-  words, "doesn't" counts as "does not").
+  irrelevant (a phrase of ``negative_cue_phrases``: "does not mention", "unrelated", "sans rapport",
+  "无关", ...; whole words, "doesn't" counts as "does not").
 - ID F1 and the compact-ID bonus count cited IDs outside the segment as cited (false positives);
   the bonus needs every gold ID cited and at most ``compact_max_extra_ids`` other IDs.
 - Length calibration ("up to" 0.25): a piecewise-linear score of the rationale's word count, rising
@@ -61,6 +68,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Hashable, Iterable
 
+from clueweaver.protocol.cues import HEDGING_CUES, NEGATIVE_RATIONALE_CUES, every_language
 from clueweaver.protocol.details import specific_details
 from clueweaver.protocol.parse import (
     FINDER_LABELS,
@@ -70,7 +78,7 @@ from clueweaver.protocol.parse import (
     parse_interpreter_strict,
 )
 from clueweaver.protocol.question import OPTION_LABELS, Question
-from clueweaver.protocol.text import find_phrases, words
+from clueweaver.protocol.text import find_phrases, word_count, word_equivalents, words
 
 
 @dataclass(frozen=True)
@@ -98,22 +106,9 @@ class LengthBand:
 
 UNPARSEABLE_REWARD = 0.0  # Tables 5 and 6, row "Unparseable output": no component pays.
 
-NEGATIVE_CUE_PHRASES = (
-    "does not mention", "not mentioned", "no mention", "never mentions", "does not refer", "no reference",
-    "does not address", "does not discuss", "does not describe", "does not concern", "does not involve",
-    "does not say", "does not show", "does not contain", "does not help", "not about", "nothing about",
-    "no information", "no clue", "no clues", "no evidence", "no indication", "has nothing to do",
-    "irrelevant", "unrelated", "not related", "not relevant", "no relevance", "no bearing",
-    "only describes", "only about", "instead describes", "focuses on", "is about",
-)  # fmt: skip
-
-HEDGING_PHRASES = (
-    "cannot determine", "cannot be determined", "can not be determined", "unable to determine",
-    "impossible to determine", "impossible to tell", "cannot tell", "hard to say", "difficult to say",
-    "insufficient evidence", "insufficient information", "not enough information", "not enough evidence",
-    "does not provide enough", "not possible to determine", "no way to know", "unclear from", "it is unclear",
-    "not clear from", "cannot be sure", "cannot be certain",
-)  # fmt: skip
+# The phrases of every language of ``clueweaver.protocol.cues``, matched together.
+NEGATIVE_CUE_PHRASES = every_language(NEGATIVE_RATIONALE_CUES)
+HEDGING_PHRASES = every_language(HEDGING_CUES)
 
 
 @dataclass(frozen=True)
@@ -197,9 +192,9 @@ def negative_rationale_quality(parsed: ParseResult, config: FinderRewardConfig) 
     """The share (0..1) of the negative-rationale credit that ``parsed`` earns (see module doc)."""
     if parsed.cited_ids or parsed.invalid_ids:
         return 0.0
-    rationale_words = [w.lower() for w in words(parsed.rationale)]
-    too_short = len(rationale_words) < config.negative_min_words
-    if too_short or len(set(rationale_words)) < config.negative_min_distinct_words:
+    rationale_words = [w.casefold() for w in words(parsed.rationale)]
+    too_short = word_equivalents(rationale_words) < config.negative_min_words
+    if too_short or word_equivalents(set(rationale_words)) < config.negative_min_distinct_words:
         return 0.0
     states_why = bool(find_phrases(parsed.rationale, config.negative_cue_phrases))
     return (1 - config.negative_cue_share) + config.negative_cue_share * states_why
@@ -254,7 +249,7 @@ def finder_reward_components(
     else:
         scores["verdict"] = config.negative_no
         scores["negative_rationale"] = config.negative_rationale * negative_rationale_quality(parsed, config)
-    scores["length"] = config.length * config.length_band.score(len(words(parsed.rationale)))
+    scores["length"] = config.length * config.length_band.score(word_count(parsed.rationale))
     return scores
 
 
@@ -288,7 +283,7 @@ def interpreter_reward_components(
     scores["correct"] = config.correct_claim if question.is_claim else config.correct_mcq
     scores["hard"] = config.hard * bool(hard)
     scores["id_use"] = config.id_use * bool(allowed is not None and parsed.cited_ids and not parsed.invalid_ids)
-    rationale_words = len(words(parsed.rationale))
+    rationale_words = word_count(parsed.rationale)
     scores["length"] = config.length * (config.length_min_words <= rationale_words <= config.length_max_words)
     details = specific_details(parsed.rationale, evidence, config.specificity_min_quote_chars)
     scores["specificity"] = config.specificity * bool(details)

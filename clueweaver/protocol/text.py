@@ -1,69 +1,156 @@
-"""Word-level text matching shared by the parser, the self-calibration trigger and the rewards, and
-the token F1 of a free-text answer against references (open-answer rewards and evaluation).
+"""Language-neutral text reading shared by the parser, the self-calibration trigger, the rewards and
+evaluation: folding, cue phrases, word counts, and the token F1 of a free-text answer.
 
-Cue words ("not", "irrelevant", "cannot determine") must match whole words only: "note" is not
-"not" and "causeway" is not "cause". Negative contractions are spelled out first, so "didn't"
-and "cannot" match the cue "not" and "doesn't mention" matches "does not mention".
+No rule here knows the language of what it reads; the same rules serve every language of
+``clueweaver.protocol.cues``:
+
+- ``fold``: NFKC (full-width letters and digits to plain ones), case folding, the accents of Latin
+  letters dropped ("é" to "e") and Russian "ё" read as "е", curly quotes straight; so "Élise" is
+  "elise", and a cue written with its accents matches a text typed without them.
+- Cue phrases (``find_phrases``): a cue of a spaced script (Latin, Cyrillic) matches whole words
+  only: "note" is not "not" and "causeway" is not "cause"; a cue word ending in "*" is a stem and
+  matches every word it begins. A cue holding Chinese or Japanese characters matches as a substring,
+  since those scripts do not separate words. English negative contractions are spelled out first,
+  so "didn't" and "cannot" match the cue "not" and "doesn't mention" matches "does not mention".
+- Words (``words``, ``word_equivalents``): a Chinese or Japanese character is a word of its own,
+  and counts as 1 / ``CJK_CHARACTERS_PER_WORD`` of an English word, so a Chinese rationale earns
+  the length reward of its English translation.
+- Token F1 (``answer_tokens``, ``token_f1``): SQuAD's normalization (lower case, no punctuation, no
+  articles) after folding, with each Chinese or Japanese character a token (the character F1 of
+  CMRC and MLQA), other words whole, and the articles of every covered language dropped.
 """
 
 from __future__ import annotations
 
 import re
-import string
+import unicodedata
 from collections import Counter
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterable, Sequence
 
-_CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
+from clueweaver.protocol.cues import ARTICLES, ELIDED_ARTICLES, every_language
+
+# Han (with the iteration and zero marks), kana: scripts written without spaces between words.
+CJK = "\u3005\u3007\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+# A Chinese word averages about 1.5 characters, and a Chinese translation runs about 1.5 characters
+# per English word; Japanese, richer in kana, runs longer and so counts a little long.
+CJK_CHARACTERS_PER_WORD = 1.5
+
+_CJK_CHAR = re.compile(f"[{CJK}]")
+SPACED_WORD_CHAR = f"[^\\W{CJK}]"  # regex: a word character of a script that separates its words
+_IS_SPACED_WORD_CHAR = re.compile(SPACED_WORD_CHAR)
+_NOT_AFTER_A_WORD, _NOT_BEFORE_A_WORD = f"(?<!{SPACED_WORD_CHAR})", f"(?!{SPACED_WORD_CHAR})"
+_STRAIGHT = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435"})
+_LATIN_ACCENTS = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
+
+
+def fold(text: str) -> str:
+    """``text`` as rules compare it: NFKC, case-folded, Latin accents and "ё" folded, quotes straight."""
+    text = unicodedata.normalize("NFKC", str(text)).casefold().translate(_STRAIGHT)
+    return unicodedata.normalize("NFC", _LATIN_ACCENTS.sub("", unicodedata.normalize("NFD", text)))
+
+
+def is_cjk(text: str) -> bool:
+    """Whether ``text`` holds a Chinese or Japanese character (then it is matched as a substring)."""
+    return bool(_CJK_CHAR.search(text))
+
+
+# --- cue phrases ------------------------------------------------------------------------------------
+
 _IRREGULAR_NEGATIONS = re.compile(r"\b(?:can't|cannot|won't)\b")
 _SPELLED = {"can't": "can not", "cannot": "can not", "won't": "will not"}
 _NEGATIVE_CONTRACTION = re.compile(r"n't\b")
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 
 def normalize_for_matching(text: str) -> str:
-    """Lower case, straight quotes, and negative contractions spelled out ("didn't" -> "did not",
-    "can't" and "cannot" -> "can not", "won't" -> "will not")."""
-    text = str(text).translate(_CURLY).lower()
-    text = _IRREGULAR_NEGATIONS.sub(lambda m: _SPELLED[m.group(0)], text)
+    """``fold``, and English negative contractions spelled out ("didn't" -> "did not", "can't" and
+    "cannot" -> "can not", "won't" -> "will not")."""
+    text = _IRREGULAR_NEGATIONS.sub(lambda m: _SPELLED[m.group(0)], fold(text))
     return _NEGATIVE_CONTRACTION.sub(" not", text)
+
+
+def _cue_words(phrase: str) -> list[str]:
+    cue_words = normalize_for_matching(phrase).split()
+    if not cue_words or not all(word.rstrip("*") for word in cue_words):
+        raise ValueError(f"empty cue phrase {phrase!r}")
+    return cue_words
+
+
+def _cue_body(cue_words: list[str]) -> str:
+    """A cue's words as a regex: any whitespace between them, a "*" word as a stem."""
+    return r"\s+".join(re.escape(word[:-1]) + r"\w*" if word.endswith("*") else re.escape(word) for word in cue_words)
 
 
 @lru_cache(maxsize=64)
 def phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern:
-    """One regex matching any of ``phrases`` as whole words, after the same normalization as the
-    text, with any run of whitespace between the words of a phrase. Longest phrases first so the
-    reported match is the most specific one."""
-    if not phrases:
-        return re.compile(r"(?!x)x")  # matches nothing
-    alternatives = []
+    """One regex matching any of ``phrases`` (see the module doc), after the same normalization as
+    the text: a word boundary where a cue begins or ends with a letter of a spaced script. Cues are
+    grouped by the boundaries they need, each group checking its boundaries once (a few hundred
+    checks would take a second to compile), longest phrases first so the reported match is the
+    most specific one."""
+    groups: dict[tuple[bool, bool], list[str]] = {}
     for phrase in sorted(phrases, key=len, reverse=True):
-        words = normalize_for_matching(phrase).split()
-        if not words:
-            raise ValueError(f"empty cue phrase {phrase!r}")
-        alternatives.append(r"\s+".join(re.escape(word) for word in words))
-    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
+        cue_words = _cue_words(phrase)
+        starts_a_word = bool(_IS_SPACED_WORD_CHAR.match(cue_words[0]))
+        ends_a_word = cue_words[-1].endswith("*") or bool(_IS_SPACED_WORD_CHAR.match(cue_words[-1][-1]))
+        groups.setdefault((starts_a_word, ends_a_word), []).append(_cue_body(cue_words))
+    alternatives = [
+        (_NOT_AFTER_A_WORD if starts else "") + f"(?:{'|'.join(bodies)})" + (_NOT_BEFORE_A_WORD if ends else "")
+        for (starts, ends), bodies in groups.items()
+    ]
+    return re.compile("|".join(alternatives) or r"(?!x)x")  # no phrase: matches nothing
 
 
 def find_phrases(text: str, phrases: tuple[str, ...]) -> list[str]:
-    """The cue phrases present in ``text`` (whole words, case-insensitive), in order of appearance."""
+    """The cue phrases present in ``text`` (folded as ``normalize_for_matching`` folds), in order of
+    appearance."""
     return [
         " ".join(m.group(0).split()) for m in phrase_pattern(tuple(phrases)).finditer(normalize_for_matching(text))
     ]
 
 
+# --- words ------------------------------------------------------------------------------------------
+
+_WORD = re.compile(f"[{CJK}]|[^\\W_{CJK}]+(?:'[^\\W_{CJK}]+)?")
+
+
 def words(text: str) -> list[str]:
-    """Words of ``text`` (letters and digits, inner apostrophes kept), as written."""
+    """Words of ``text`` as written: runs of letters and digits (inner apostrophes kept), and each
+    Chinese or Japanese character on its own."""
     return _WORD.findall(str(text))
 
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCTUATION = str.maketrans("", "", string.punctuation)
+def word_equivalents(tokens: Iterable[str]) -> int:
+    """How many English words ``tokens`` (of ``words``) amount to: a CJK character counts
+    1 / ``CJK_CHARACTERS_PER_WORD``."""
+    tokens = list(tokens)
+    characters = sum(1 for token in tokens if is_cjk(token))
+    return len(tokens) - characters + round(characters / CJK_CHARACTERS_PER_WORD)
 
 
-def normalize_answer_text(text: str) -> str:
-    """SQuAD's answer normalization: lower case, no punctuation, no articles, single spaces."""
-    return " ".join(_ARTICLES.sub(" ", str(text).lower().translate(_PUNCTUATION)).split())
+def word_count(text: str) -> int:
+    """The length of ``text`` in English words (``word_equivalents`` of its ``words``)."""
+    return word_equivalents(words(text))
+
+
+# --- token F1 ---------------------------------------------------------------------------------------
+
+_ARTICLES = frozenset(fold(article) for article in every_language(ARTICLES))
+_ELIDED_ARTICLE = re.compile(r"(?<!\w)(" + "|".join(ELIDED_ARTICLES) + r")'(?=\w)")
+_PUNCTUATION = re.compile(r"[^\w\s]|_")  # on ASCII exactly string.punctuation, SQuAD's
+_TOKEN = re.compile(f"[{CJK}]|[^\\s{CJK}]+")
+
+
+def text_tokens(text: str, punctuation: str = " ") -> list[str]:
+    """``text`` folded and cut into tokens: each CJK character alone, other words whole; punctuation
+    replaced by ``punctuation`` first (a space splits "don't" in two, "" joins it as SQuAD does)."""
+    return _TOKEN.findall(_PUNCTUATION.sub(punctuation, _ELIDED_ARTICLE.sub(r"\1 ", fold(text))))
+
+
+def answer_tokens(text: str) -> list[str]:
+    """SQuAD's answer normalization, language-neutral: ``text_tokens`` with punctuation removed,
+    without the articles of any covered language."""
+    return [token for token in text_tokens(text, punctuation="") if token not in _ARTICLES]
 
 
 def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
@@ -75,8 +162,9 @@ def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
 
 
 def token_f1(prediction: str, references: Sequence[str]) -> float:
-    """The best SQuAD token F1 of ``prediction`` against any reference (0 for an empty answer)."""
-    tokens = normalize_answer_text(prediction).split()
+    """The best token F1 of ``prediction`` against any reference (0 for an empty answer): SQuAD's
+    for English, character F1 for Chinese and Japanese (``answer_tokens``)."""
+    tokens = answer_tokens(prediction)
     if not tokens or not references:
         return 0.0
-    return max(_f1(tokens, normalize_answer_text(reference).split() or [""]) for reference in references)
+    return max(_f1(tokens, answer_tokens(reference) or [""]) for reference in references)

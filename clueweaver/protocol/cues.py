@@ -1,0 +1,316 @@
+"""Every word the protocol's rules read, per language, in one place: the Finder's negative-rationale
+cues, hedging, the self-calibration trigger's cue families, the temporal cues of evaluation, the
+articles token F1 drops, the titles and sentence openers of the specificity reward, and the words
+a reply names paragraphs ("paragraphs 3 to 5") or labels its answer ("Answer:") with.
+
+Researchers read novels in English, French, German, Spanish, Italian, Portuguese, Russian, Chinese
+and Japanese, and a rule must not need to know which: each rule matches the cues of every language
+together (``every_language``), as ``clueweaver.protocol.text.find_phrases`` reads them. A cue of a
+spaced script matches whole words, a trailing "*" marking a stem ("упомина*" for every form of the
+verb; only where a language inflects too much to list forms); a cue of Chinese or Japanese
+characters matches anywhere, since those scripts do not separate words. Cues are written as a
+reader would write them (accents, capitals, "ß", "ё"): matching folds them the same way as the text.
+
+Cues of different languages are matched together, so a word that is a cue in one language fires in
+the others: a cue is left out where it is also a common word of another covered language (French
+"car" would fire on an English car, French "pendant" on a necklace, German "Ehe" on a marriage).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+Table = Mapping[str, tuple[str, ...]]
+
+# A NO rationale that states why the segment is irrelevant (Table 5, "Negative-rationale quality").
+NEGATIVE_RATIONALE_CUES: Table = {
+    "en": (
+        "does not mention", "not mentioned", "no mention", "never mentions", "does not refer", "no reference",
+        "does not address", "does not discuss", "does not describe", "does not concern", "does not involve",
+        "does not say", "does not show", "does not contain", "does not help", "not about", "nothing about",
+        "no information", "no clue", "no clues", "no evidence", "no indication", "has nothing to do",
+        "irrelevant", "unrelated", "not related", "not relevant", "no relevance", "no bearing",
+        "only describes", "only about", "instead describes", "focuses on", "is about",
+    ),
+    "fr": (
+        "ne mentionne pas", "ne mentionne jamais", "n'est pas mentionn*", "aucune mention", "ne parle pas",
+        "ne fait pas référence", "aucune référence", "ne concerne pas", "ne traite pas", "ne décrit pas",
+        "ne dit rien", "ne contient pas", "rien sur", "rien à voir", "aucune information", "aucun indice",
+        "aucune preuve", "aucun rapport", "sans rapport", "sans lien", "aucun lien", "hors sujet",
+        "non pertinent*", "pas pertinent*", "décrit seulement", "décrit uniquement", "porte sur",
+        "se concentre sur", "il s'agit de", "parle de",
+    ),
+    "de": (
+        "erwähnt nicht", "nicht erwähnt", "keine Erwähnung", "kein Hinweis", "keine Hinweise", "keinen Hinweis",
+        "keine Information*", "keine Angaben", "keine Beweise", "kein Bezug", "keinen Bezug", "ohne Bezug",
+        "nichts mit", "nichts über", "nichts zu tun", "irrelevant", "unerheblich", "belanglos", "nicht relevant",
+        "betrifft nicht", "behandelt nicht", "beschreibt nur", "handelt von", "geht es um", "dreht sich um",
+        "konzentriert sich auf",
+    ),
+    "es": (
+        "no menciona", "no se menciona", "ninguna mención", "no hace referencia", "ninguna referencia",
+        "no trata", "no habla", "no describe", "no dice nada", "no contiene", "nada sobre", "nada que ver",
+        "ninguna información", "ninguna pista", "ninguna prueba", "sin relación", "no está relacionad*",
+        "no guarda relación", "no es relevante", "irrelevante", "solo describe", "describe solo", "trata de",
+        "se centra en",
+    ),
+    "it": (
+        "non menziona", "non viene menzionat*", "nessuna menzione", "non fa riferimento", "nessun riferimento",
+        "non parla", "non riguarda", "non tratta", "non descrive", "non dice nulla", "non contiene", "nulla su",
+        "niente su", "nulla a che fare", "niente a che fare", "non c'entra", "nessuna informazione",
+        "nessun indizio", "nessuna prova", "senza rapporto", "nessun legame", "non è rilevante",
+        "non pertinente", "irrilevante", "descrive solo", "parla di", "si concentra su",
+    ),
+    "pt": (
+        "não menciona", "não é mencionad*", "nenhuma menção", "não faz referência", "nenhuma referência",
+        "não fala", "não trata", "não descreve", "não diz nada", "não contém", "nada sobre", "nada a ver",
+        "nenhuma informação", "nenhuma pista", "nenhuma prova", "sem relação", "não está relacionad*",
+        "não é relevante", "irrelevante", "descreve apenas", "apenas descreve", "trata de", "se concentra em",
+        "fala de",
+    ),
+    "ru": (
+        "не упомина*", "не упомянут*", "нет упоминани*", "не говорится", "не говорит", "не касается",
+        "не относится", "не имеет отношения", "никакого отношения", "не связан*", "нет связи", "нет информации",
+        "нет улик", "нет подсказ*", "нет доказательств", "ничего о", "нерелевантн*", "не релевантн*",
+        "описывает только", "только описывает", "речь идёт о", "посвящ*",
+    ),
+    "zh": (
+        "没有提到", "没有提及", "没提到", "未提到", "未提及", "并未提及", "没有涉及", "未涉及", "没有关于",
+        "没有线索", "没有任何线索", "没有证据", "没有信息", "无关", "不相关", "没有关系", "毫无关系",
+        "没有关联", "只描写", "只描述", "只讲", "仅描写", "仅描述", "而是描写", "而是讲", "讲的是",
+        "描写的是", "描述的是", "是关于",
+    ),
+    "ja": (
+        "言及していない", "言及されていない", "触れていない", "触れられていない", "関係がない", "関係ない",
+        "無関係", "関連がない", "手がかりはない", "手がかりがない", "情報はない", "情報がない", "についてのみ",
+        "だけを描いて",
+    ),
+}  # fmt: skip
+
+# An Interpreter reason that declines to decide (Table 6, "Hedging").
+HEDGING_CUES: Table = {
+    "en": (
+        "cannot determine", "cannot be determined", "can not be determined", "unable to determine",
+        "impossible to determine", "impossible to tell", "cannot tell", "hard to say", "difficult to say",
+        "insufficient evidence", "insufficient information", "not enough information", "not enough evidence",
+        "does not provide enough", "not possible to determine", "no way to know", "unclear from", "it is unclear",
+        "not clear from", "cannot be sure", "cannot be certain",
+    ),
+    "fr": (
+        "impossible de déterminer", "impossible à déterminer", "impossible de dire", "impossible de savoir",
+        "ne peut pas être déterminé*", "on ne peut pas déterminer", "ne permet pas de déterminer",
+        "difficile à dire", "difficile de dire", "pas assez d'informations", "pas assez d'éléments",
+        "informations insuffisantes", "preuves insuffisantes", "n'est pas clair", "on ne peut pas être sûr",
+        "impossible d'être sûr",
+    ),
+    "de": (
+        "nicht bestimmen", "nicht feststellen", "nicht feststellbar", "lässt sich nicht sagen",
+        "kann nicht bestimmt werden", "schwer zu sagen", "unmöglich zu sagen", "nicht genug Informationen",
+        "nicht genügend Informationen", "unzureichende Informationen", "unzureichende Beweise", "ist unklar",
+        "nicht sicher sagen",
+    ),
+    "es": (
+        "no se puede determinar", "no puedo determinar", "no es posible determinar", "imposible determinar",
+        "imposible saber", "difícil de decir", "difícil saber", "información insuficiente",
+        "pruebas insuficientes", "no hay suficiente información", "no hay información suficiente",
+        "no está claro", "no se puede saber", "no se puede estar seguro",
+    ),
+    "it": (
+        "non si può determinare", "non è possibile determinare", "impossibile determinare", "impossibile dire",
+        "impossibile sapere", "difficile dire", "difficile da dire", "informazioni insufficienti",
+        "prove insufficienti", "non ci sono abbastanza informazioni", "non è chiaro", "non si può sapere",
+        "non si può essere sicuri",
+    ),
+    "pt": (
+        "não é possível determinar", "não se pode determinar", "não posso determinar", "impossível determinar",
+        "impossível dizer", "impossível saber", "difícil dizer", "difícil de dizer", "informação insuficiente",
+        "informações insuficientes", "provas insuficientes", "não há informação suficiente", "não está claro",
+        "não se pode saber",
+    ),
+    "ru": (
+        "невозможно определить", "нельзя определить", "не удаётся определить", "не могу определить",
+        "трудно сказать", "сложно сказать", "невозможно сказать", "недостаточно информации",
+        "недостаточно данных", "недостаточно доказательств", "неясно", "не ясно", "нельзя сказать наверняка",
+        "нельзя быть уверен*",
+    ),
+    "zh": (
+        "无法确定", "无法判断", "不能确定", "难以确定", "难以判断", "很难说", "不好说", "证据不足", "信息不足",
+        "没有足够的信息", "没有足够的证据", "尚不清楚", "无从得知", "无法得知", "不确定",
+    ),
+    "ja": (
+        "判断できない", "特定できない", "断定できない", "わからない", "分からない", "情報が不足", "証拠が不足",
+        "情報が足りない", "明らかではない", "はっきりしない",
+    ),
+}  # fmt: skip
+
+# The self-calibration trigger's families (``clueweaver.protocol.calibration``): a reversed polarity,
+# a question about causes, a question that asks for an inference.
+NEGATION_CUES: Table = {
+    "en": ("not", "except", "false", "incorrect", "least"),
+    "fr": ("ne", "n'", "pas", "sauf", "excepté", "hormis", "faux", "fausse", "incorrect", "incorrecte",
+           "le moins", "la moins", "les moins"),
+    "de": ("nicht", "kein*", "außer", "ausgenommen", "falsch*", "unzutreffend", "am wenigsten"),
+    "es": ("no", "excepto", "salvo", "falso", "falsa", "incorrecto", "incorrecta", "menos"),
+    "it": ("non", "tranne", "eccetto", "falso", "falsa", "errato", "errata", "scorretto", "meno"),
+    "pt": ("não", "exceto", "salvo", "falso", "falsa", "incorreto", "incorreta", "menos"),
+    "ru": ("не", "нет", "кроме", "за исключением", "ложн*", "неверн*", "неправильн*", "наименее", "меньше всего"),
+    "zh": ("不", "没", "并非", "除了", "除外", "以外", "错误", "最少"),
+    "ja": ("ない", "ません", "以外", "除いて", "誤", "間違"),
+}  # fmt: skip
+CAUSAL_CUES: Table = {
+    "en": ("why", "reason", "reasons", "because", "cause", "causes", "caused"),
+    "fr": ("pourquoi", "raison", "raisons", "parce que", "cause", "causé", "causée", "à cause"),
+    "de": ("warum", "weshalb", "wieso", "weswegen", "Grund", "Gründe", "weil", "Ursache", "verursacht"),
+    "es": ("por qué", "porque", "razón", "razones", "motivo", "motivos", "causa", "causó", "causado"),
+    "it": ("perché", "motivo", "motivi", "ragione", "ragioni", "causa", "causato", "causata"),
+    "pt": ("por que", "por quê", "porque", "razão", "razões", "motivo", "motivos", "causa", "causou"),
+    "ru": ("почему", "зачем", "отчего", "причин*", "потому что", "из-за", "вызвал*"),
+    "zh": ("为什么", "为何", "原因", "因为", "由于", "导致", "缘故"),
+    "ja": ("なぜ", "どうして", "理由", "原因", "せいで"),
+}  # fmt: skip
+INFERENTIAL_CUES: Table = {
+    "en": (
+        "infer", "infers", "inferred", "inference",
+        "deduce", "deduces", "deduced",
+        "imply", "implies", "implied", "implication", "implications",
+        "suggest", "suggests", "suggested",
+        "most likely",
+    ),
+    "fr": ("inférer", "déduire", "déduit", "implique", "impliquer", "suggère", "suggérer", "laisse entendre",
+           "le plus probable", "la plus probable", "le plus vraisemblable"),
+    "de": ("folgern", "gefolgert", "schließen", "schlussfolgern", "impliziert", "andeuten", "deutet an", "legt nahe",
+           "am wahrscheinlichsten", "höchstwahrscheinlich"),
+    "es": ("inferir", "deducir", "deduce", "implica", "implicar", "sugiere", "sugerir", "más probable"),
+    "it": ("inferire", "dedurre", "deduce", "implica", "implicare", "suggerisce", "suggerire", "più probabile"),
+    "pt": ("inferir", "deduzir", "deduz", "implica", "implicar", "sugere", "sugerir", "mais provável"),
+    "ru": ("вывод*", "заключить", "подразумева*", "предполага*", "намека*", "скорее всего", "наиболее вероятн*",
+           "вероятнее всего"),
+    "zh": ("推断", "推测", "推知", "推出", "暗示", "意味着", "表明", "最可能", "最有可能"),
+    "ja": ("推測", "推論", "推定", "示唆", "暗示", "意味する", "最も可能性"),
+}  # fmt: skip
+
+# A question about time (the subset ChronoRAG reports on its own; ``clueweaver.evaluation.open_metrics``).
+TEMPORAL_CUES: Table = {
+    "en": ("when", "while", "during", "after", "before"),
+    "fr": ("quand", "lorsque", "durant", "après", "avant"),
+    "de": ("wann", "während", "nachdem", "bevor"),
+    "es": ("cuándo", "cuando", "mientras", "durante", "después", "antes"),
+    "it": ("quando", "mentre", "durante", "dopo", "prima"),
+    "pt": ("quando", "enquanto", "durante", "depois", "antes"),
+    "ru": ("когда", "пока", "во время", "после", "перед", "до того как"),
+    "zh": ("什么时候", "何时", "时候", "期间", "之后", "以后", "之前", "以前"),
+    "ja": ("いつ", "とき", "時に", "の間", "の後", "の前", "後で", "前に"),
+}  # fmt: skip
+
+# Dropped from answers before token F1 (SQuAD drops English's). Matched together like the cues, so an
+# English answer also loses the few English words that are articles elsewhere ("I", "as", "die").
+ARTICLES: Table = {
+    "en": ("a", "an", "the"),
+    "fr": ("le", "la", "les", "l", "un", "une", "des", "du"),
+    "de": ("der", "die", "das", "dem", "den", "des", "ein", "eine", "einen", "einem", "einer", "eines"),
+    "es": ("el", "la", "los", "las", "lo", "un", "una", "unos", "unas"),
+    "it": ("il", "lo", "la", "i", "gli", "le", "l", "un", "uno", "una"),
+    "pt": ("o", "a", "os", "as", "um", "uma", "uns", "umas"),
+}  # fmt: skip
+# Articles written elided onto the next word ("l'épée", "un'amica"): split off before punctuation goes.
+ELIDED_ARTICLES = ("l", "un")
+
+# Titles before a name ("Mr. Knightley", "Mme Bovary", "Herr Settembrini"): the word after one is a
+# name, the title itself is not (``clueweaver.protocol.details``).
+TITLES: Table = {
+    "en": ("Mr", "Mrs", "Miss", "Ms", "Dr", "Sir", "Lady", "Lord", "Madam", "Madame", "Monsieur", "Mademoiselle",
+           "Captain", "Colonel", "Major", "General", "Professor", "Uncle", "Aunt", "Father", "Mother", "Saint"),
+    "fr": ("M", "Mme", "Mlle", "Maître", "Comte", "Comtesse"),
+    "de": ("Herr", "Frau", "Fräulein", "Graf", "Gräfin"),
+    "es": ("Don", "Doña", "Señor", "Señora", "Señorita"),
+    "it": ("Signor", "Signore", "Signora", "Signorina"),
+    "pt": ("Dom", "Dona", "Senhor", "Senhora"),
+    "ru": ("Князь", "Княгиня", "Граф", "Графиня"),
+}  # fmt: skip
+
+# Words that open sentences without being names, for short evidence that never shows them in lower case.
+SENTENCE_OPENERS: Table = {
+    "en": tuple(
+        "A About After Again All Also Although An And Another Any As At Because Before Both But By Each Even Every "
+        "For From He Her Here Hers Him His How However I If In Into It Its Just Let Many Me More Most My Neither "
+        "No Nor Not Now Of Oh On Once One Only Or Our Perhaps She So Some Still Such That The Their Them Then There "
+        "These They This Those Though Thus To Too Under Until Upon We Well What When Where Whether Which While Who "
+        "Whom Whose Why With Yes Yet You Your".split()
+    ),
+    "fr": tuple("Le La Les Un Une Des Il Elle Ils Elles Je Nous Vous On Ce Cette Ces Mais Et Puis Alors Quand Si "
+                "Dans Sur Pour Avec Après Avant Comme Pourtant Cependant Enfin Oui Non".split()),
+    "de": tuple("Der Die Das Ein Eine Er Sie Es Ich Wir Ihr Aber Und Dann Als Wenn Doch Nach Vor In Im Am Auf Mit "
+                "Für Noch Nun So Ja Nein".split()),
+    "es": tuple("El La Los Las Un Una Él Ella Ellos Yo Pero Entonces Cuando Si En Con Por Para Después Antes "
+                "Como Sin Sí No".split()),
+    "it": tuple("Il Lo La Gli Le Un Una Lui Lei Io Noi Ma Poi Quando Se In Con Per Dopo Prima Come Sì No".split()),
+    "pt": tuple("O A Os As Um Uma Ele Ela Eles Eu Mas Então Quando Se Em Com Por Para Depois Antes Como Sim "
+                "Não".split()),
+    "ru": tuple("Он Она Оно Они Я Мы Вы Ты Но И А Тогда Когда Если В На С По После До Как Да Нет Это Этот Эта "
+                "Там Здесь Потом".split()),
+}  # fmt: skip
+
+# How a reply names a paragraph in words ("paragraph 12"; ``clueweaver.protocol.parse``), besides "[12]".
+PARAGRAPH_WORDS: Table = {
+    "en": ("paragraph", "paragraphs", "para", "paras"),
+    "fr": ("paragraphe", "paragraphes"),
+    "de": ("Absatz", "Absätze", "Absätzen"),
+    "es": ("párrafo", "párrafos"),
+    "it": ("paragrafo", "paragrafi"),
+    "pt": ("parágrafo", "parágrafos"),
+    "ru": ("абзац", "абзаца", "абзаце", "абзацы", "абзацах", "абзацев", "абзацам"),
+    "zh": ("段落",),
+    "ja": ("段落",),
+}  # fmt: skip
+# How a reply joins paragraph numbers into a range ("paragraphs 3 to 5") or a list ("3 and 5").
+RANGE_WORDS: Table = {
+    "en": ("to", "through"),
+    "fr": ("à",),
+    "de": ("bis",),
+    "es": ("a", "al"),
+    "it": ("a", "al"),
+    "pt": ("a",),
+    "ru": ("до", "по"),
+    "zh": ("至", "到"),
+    "ja": ("から",),
+}  # fmt: skip
+LIST_WORDS: Table = {
+    "en": ("and", "or"),
+    "fr": ("et", "ou"),
+    "de": ("und", "oder"),
+    "es": ("y", "o"),
+    "it": ("e", "o"),
+    "pt": ("e", "ou"),
+    "ru": ("и", "или"),
+    "zh": ("和", "与", "及"),
+    "ja": ("と",),
+}  # fmt: skip
+# How a reply labels its answer ("Answer: B", "Réponse : B", "答案：B"), stripped before the answer is read.
+ANSWER_WORDS: Table = {
+    "en": ("answer",),
+    "fr": ("réponse",),
+    "de": ("Antwort",),
+    "es": ("respuesta",),
+    "it": ("risposta",),
+    "pt": ("resposta",),
+    "ru": ("ответ",),
+    "zh": ("答案", "回答"),
+    "ja": ("答え", "回答"),
+}  # fmt: skip
+OPTION_WORDS: Table = {
+    "en": ("option", "choice"),
+    "fr": ("option", "choix"),
+    "de": ("Option", "Wahl"),
+    "es": ("opción",),
+    "it": ("opzione", "scelta"),
+    "pt": ("opção", "escolha"),
+    "ru": ("вариант",),
+    "zh": ("选项",),
+    "ja": ("選択肢",),
+}  # fmt: skip
+
+
+def every_language(table: Table) -> tuple[str, ...]:
+    """The cues of every language of ``table`` in one tuple, English first, each once: what a rule
+    matches when it does not know the language of the text it reads."""
+    return tuple(dict.fromkeys(cue for cues in table.values() for cue in cues))

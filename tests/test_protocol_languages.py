@@ -1,0 +1,290 @@
+"""The protocol in every language: a reply, a question or an answer in Chinese, French, German,
+Russian or Japanese is read as its English twin is (same structure, same paragraph citations)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clueweaver.evaluation.open_metrics import is_temporal, rouge_l
+from clueweaver.protocol import cues
+from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
+from clueweaver.protocol.open_rewards import open_answer_reward_components
+from clueweaver.protocol.parse import normalize_choice, normalize_open_answer, paragraph_references
+from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
+from clueweaver.protocol.question import Question
+from clueweaver.protocol.rewards import finder_reward_components, interpreter_reward_components, specific_details
+from clueweaver.protocol.text import answer_tokens, find_phrases, fold, token_f1, word_count
+
+
+def reply(reason: str, answer: str) -> str:
+    return f"<reason>{reason}</reason>\n<answer>{answer}</answer>"
+
+
+# --- Finder -----------------------------------------------------------------------------------------
+
+NEGATIVE = {"label": "NO", "gold_ids": [], "allowed_ids": list(range(10, 20))}
+POSITIVE = {"label": "YES", "gold_ids": [12, 13], "allowed_ids": list(range(10, 20))}
+
+NO_STATING_WHY = {
+    "en": "The segment describes the wedding breakfast and does not mention Hannah or any servant.",
+    "zh": "这一段描写婚礼早餐，没有提到汉娜或任何仆人。",
+    "fr": "Le passage décrit le repas de noces et ne mentionne pas Hannah ni aucun domestique.",
+    "de": "Der Abschnitt beschreibt das Hochzeitsfrühstück und hat nichts mit Hannah oder einer Dienerin zu tun.",
+    "ru": "Отрывок описывает свадебный завтрак и не упоминает Ханну или какую-либо служанку.",
+}
+NO_WITHOUT_WHY = {
+    "en": "The segment describes the wedding breakfast at Hartfield in detail.",
+    "zh": "这一段详细描写了哈特菲尔德的婚礼早餐。",
+    "fr": "Le passage décrit en détail le repas de noces à Hartfield.",
+    "de": "Der Abschnitt schildert ausführlich das Hochzeitsfrühstück in Hartfield.",
+    "ru": "Отрывок подробно описывает свадебный завтрак в Хартфилде и его гостей.",
+}
+YES_CITING = {
+    "en": "Mr. Woodhouse says he is glad he thought of Hannah as a servant [12, 13].",
+    "zh": "伍德豪斯先生说他很高兴想到让汉娜来当仆人 [12, 13]。",
+    "fr": "M. Woodhouse se dit heureux d'avoir pensé à Hannah comme domestique [12, 13].",
+    "de": "Herr Woodhouse sagt, er sei froh, an Hannah als Dienerin gedacht zu haben [12, 13].",
+    "ru": "Мистер Вудхаус рад, что подумал о Ханне как о служанке [12, 13].",
+}
+
+
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru"])
+@pytest.mark.parametrize(
+    "rationales,answer,case",
+    [(NO_STATING_WHY, "NO", NEGATIVE), (NO_WITHOUT_WHY, "NO", NEGATIVE), (YES_CITING, "YES", POSITIVE)],
+    ids=["no-stating-why", "no-without-why", "yes-citing"],
+)
+def test_a_finder_reply_earns_what_its_english_twin_earns(language, rationales, answer, case):
+    english = finder_reward_components(reply(rationales["en"], answer), **case)
+    assert finder_reward_components(reply(rationales[language], answer), **case) == english
+    assert english["format"] == 1.0 and english["length"] == 0.25
+
+
+def test_the_negative_rationale_twins_differ_only_in_stating_why():
+    stated, unstated = (
+        finder_reward_components(reply(t["zh"], "NO"), **NEGATIVE) for t in (NO_STATING_WHY, NO_WITHOUT_WHY)
+    )
+    assert (stated["negative_rationale"], unstated["negative_rationale"]) == (0.75, 0.375)
+
+
+def test_a_chinese_rationale_is_non_trivial_by_its_characters():
+    assert finder_reward_components(reply("无关。", "NO"), **NEGATIVE)["negative_rationale"] == 0.0
+    assert finder_reward_components(reply("无关无关无关无关无关无关", "NO"), **NEGATIVE)["negative_rationale"] == 0.0
+
+
+# --- Interpreter ------------------------------------------------------------------------------------
+
+KORVIN = Question(
+    "Why did the Tr'en let Korvin go?",
+    {"A": "He represented an unsolveable problem", "B": "He would not tell the truth",
+     "C": "He disrespected the ruler", "D": "He refused to answer"},
+)  # fmt: skip
+EVIDENCE = {
+    "en": '[40] The Ruler frowned. "You are an insoluble problem," he said to Korvin.\n'
+    "[41] After 3 days the guard left the door of the cell unlocked, and Korvin walked out.",
+    "zh": "[40] 统治者皱起眉头。“你是一个无法解决的难题，”他对科尔文说。\n"
+    "[41] 三天后，守卫没有锁上牢房的门，科尔文走了出去。",
+    "fr": "[40] Le Souverain fronça les sourcils. « Vous êtes un problème insoluble », dit-il à Korvin.\n"
+    "[41] Au bout de trois jours, le garde laissa la porte de la cellule ouverte, et Korvin sortit.",
+    "de": "[40] Der Herrscher runzelte die Stirn. „Du bist ein unlösbares Problem“, sagte er zu Korvin.\n"
+    "[41] Nach drei Tagen ließ der Wächter die Zellentür offen, und Korvin ging hinaus.",
+}
+FULL_MARKS = {
+    "en": 'The Ruler tells Korvin he is "an insoluble problem" [40]; right after that the guard leaves the cell '
+    "unlocked and Korvin walks out [41], so the Tr'en let him go because he was a problem they could not solve.",
+    "zh": "统治者对科尔文说他是「一个无法解决的难题」[40]；随后守卫没有锁上牢门，科尔文走了出去 [41]，"
+    "所以特伦人放他走，因为他是一个他们解决不了的难题。",
+    "fr": "Le Souverain dit à Korvin qu'il est « un problème insoluble » [40] ; ensuite le garde laisse la cellule "
+    "ouverte et Korvin sort [41], donc les Tr'en le laissent partir parce qu'ils ne savent pas le résoudre.",
+    "de": "Der Herrscher nennt Korvin „ein unlösbares Problem“ [40]; danach lässt der Wächter die Zelle offen und "
+    "Korvin geht hinaus [41], also lassen die Tr'en ihn gehen, weil sie ihn nicht lösen können.",
+}
+HEDGED = {
+    "en": "There is not enough information, but the ruler calls him a problem [40].",
+    "zh": "信息不足，但统治者称他是个难题 [40]。",
+    "fr": "Il n'y a pas assez d'informations, mais le souverain le traite de problème [40].",
+    "de": "Es gibt nicht genug Informationen, aber der Herrscher nennt ihn ein Problem [40].",
+}
+
+
+def interpreter(rationale: str, language: str, answer: str = "A") -> dict[str, float]:
+    return interpreter_reward_components(
+        reply(rationale, answer), question=KORVIN, answer="A", allowed_ids=[40, 41], hard=True,
+        evidence=EVIDENCE[language],
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["zh", "fr", "de"])
+def test_an_interpreter_reply_earns_what_its_english_twin_earns(language):
+    english = interpreter(FULL_MARKS["en"], "en")
+    assert sum(english.values()) == pytest.approx(4.8)  # every bonus: quotation, citations, length
+    assert interpreter(FULL_MARKS[language], language) == english
+
+
+@pytest.mark.parametrize("language", ["zh", "fr", "de"])
+@pytest.mark.parametrize("answer", ["A", "C"])
+def test_hedging_costs_what_it_costs_in_english(language, answer):
+    """The hedging component only: German capitalizes "Problem", which the evidence then holds as a
+    name (a limit of ``clueweaver.protocol.details``), where English writes "a problem"."""
+    english = interpreter(HEDGED["en"], "en", answer)
+    assert english["hedging"] == interpreter(HEDGED[language], language, answer)["hedging"] == -0.4
+
+
+@pytest.mark.parametrize(
+    "rationale,evidence,details",
+    [("Élise le dit [3].", "[3] « Va-t'en », dit Élise.", ["Élise"]),  # a name in running text
+     ("Le comte refuse [3].", "[3] Le comte refuse. Mme Dambreuse rit.", []),  # a sentence opener
+     ("Mme Dambreuse rit [3].", "[3] Le comte refuse. Mme Dambreuse rit.", ["Dambreuse"]),  # after a title
+     ("Андрей вошёл [3].", "[3] Вошёл князь Андрей.", ["Андрей"]),
+     ("她等了３天 [3]。", "[3] 她等了3天。", ["3"]),  # full-width digits
+     ("「紫色的信」[3]", "[3] 她收到了一封紫色的信。", ["紫色的信"])],
+)  # fmt: skip
+def test_specific_details_in_every_language(rationale, evidence, details):
+    assert specific_details(rationale, evidence) == details
+
+
+# --- self-calibration trigger -------------------------------------------------------------------------
+
+QUESTION_TWINS = {
+    "negated": {
+        "en": "Which of the following is NOT true of Korvin?",
+        "zh": "以下关于科尔文的说法哪一项不正确？",
+        "fr": "Laquelle de ces affirmations n'est pas vraie de Korvin ?",
+        "de": "Welche Aussage über Korvin ist nicht wahr?",
+        "ru": "Какое утверждение о Корвине не верно?",
+    },
+    "causal": {
+        "en": "Why did the Tr'en let Korvin go?",
+        "zh": "特伦人为什么放走了科尔文？",
+        "fr": "Pourquoi les Tr'en ont-ils laissé partir Korvin ?",
+        "de": "Warum ließen die Tr'en Korvin gehen?",
+        "ru": "Почему тренцы отпустили Корвина?",
+        "ja": "なぜトレン人はコーヴィンを逃がしたのか？",
+    },
+    "inferential": {
+        "en": "What can we infer from the longest dialogue in the story?",
+        "zh": "从故事中最长的对话可以推断出什么？",
+        "fr": "Que peut-on déduire du plus long dialogue de l'histoire ?",
+        "de": "Was lässt sich aus dem längsten Dialog der Geschichte folgern?",
+        "ru": "Какой вывод можно сделать из самого длинного диалога?",
+    },
+    "quiet": {
+        "en": "Who keeps the lamps on the quay?",
+        "zh": "谁看管码头上的灯？",
+        "fr": "Qui garde les lampes du quai ?",
+        "de": "Wer hütet die Lampen am Kai?",
+        "ru": "Кто следит за фонарями на причале?",
+    },
+}
+TWIN_CASES = [(kind, language) for kind, twins in QUESTION_TWINS.items() for language in twins if language != "en"]
+
+
+@pytest.mark.parametrize("kind,language", TWIN_CASES)
+@pytest.mark.parametrize("make", [lambda text: Question(text, {"A": "x", "B": "y"}), Question.open])
+def test_the_trigger_fires_on_a_question_as_on_its_english_twin(kind, language, make):
+    english, twin = make(QUESTION_TWINS[kind]["en"]), make(QUESTION_TWINS[kind][language])
+    assert set(calibration_cues(twin)) == set(calibration_cues(english))
+    assert needs_self_calibration(twin) == needs_self_calibration(english) == (kind != "quiet")
+
+
+def test_the_cues_of_other_languages_stay_quiet_in_english():
+    for text in ("Whose car was parked by the pendant lamp?", "What motif recurs?", "Who came to the den?"):
+        assert calibration_cues(Question.open(text)) == {}, text
+
+
+# --- open answers -----------------------------------------------------------------------------------
+
+
+def test_chinese_answers_are_scored_by_character():
+    assert answer_tokens("林黛玉的诗。") == ["林", "黛", "玉", "的", "诗"]
+    assert token_f1("林黛玉", ["林黛玉的诗"]) == pytest.approx(2 * 1 * 0.6 / 1.6)  # P = 3/3, R = 3/5
+    assert token_f1("林黛玉", ["贾宝玉"]) == pytest.approx(1 / 3)  # only 玉 shared
+    assert token_f1("Élise 和 Korvin", ["Élise"]) == pytest.approx(2 / 4)  # Latin words whole: 3 tokens, 1 shared
+    assert rouge_l("林黛玉写的诗", ["林黛玉的诗"]) == pytest.approx(2 * 1 * (5 / 6) / (1 + 5 / 6))
+
+
+def test_french_answers_fold_accents_case_and_articles():
+    assert token_f1("Elise et la reine", ["Élise et la Reine."]) == 1.0
+    assert token_f1("l’épée", ["L'ÉPÉE"]) == token_f1("l'épée", ["épée"]) == 1.0  # the elided article goes
+    assert token_f1("une lettre d'Élise", ["la lettre"]) == pytest.approx(2 * 1 / 2 * 1 / 1.5)  # {lettre, delise}
+    assert rouge_l("Élise", ["elise"]) == 1.0  # rouge-score's own tokens would keep only "lise"
+
+
+@pytest.mark.parametrize(
+    "language,question,answer,reference",
+    [("en", "Who is an insoluble problem?", "Korvin, an insoluble problem", "Korvin: an insoluble problem."),
+     ("zh", "谁是无法解决的难题？", "科尔文，无法解决的难题", "科尔文：无法解决的难题。"),
+     ("fr", "Qui est un problème insoluble ?", "Korvin, un probleme insoluble", "Korvin : un problème insoluble."),
+     ("de", "Wer ist ein unlösbares Problem?", "Korvin, ein unlösbares Problem", "Korvin: ein unlösbares Problem.")],
+)  # fmt: skip
+def test_an_open_answer_earns_what_its_english_twin_earns(language, question, answer, reference):
+    english = open_answer_reward_components(
+        reply(FULL_MARKS["en"], "Korvin, an insoluble problem"), references=["Korvin: an insoluble problem."],
+        gold_ids=[40, 41], allowed_ids=[40, 41], evidence=EVIDENCE["en"], question="Who is an insoluble problem?",
+    )  # fmt: skip
+    twin = open_answer_reward_components(
+        reply(FULL_MARKS[language], answer), references=[reference], gold_ids=[40, 41], allowed_ids=[40, 41],
+        evidence=EVIDENCE[language], question=question,
+    )  # fmt: skip
+    assert twin == english and english["reference_overlap"] == 2.5 and english["specificity"] == 0.3
+
+
+def test_temporal_questions_in_every_language():
+    assert all(
+        map(is_temporal, ["Que fait Emma après le bal ?", "舞会之后艾玛做了什么？", "Was tat Emma, nachdem sie ging?"])
+    )
+    assert not is_temporal("Qui garde les lampes du quai ?")
+
+
+# --- prompts ----------------------------------------------------------------------------------------
+
+OPEN = Question.open("Pourquoi Hester doute-t-elle du récit de Silas Garrow ?")
+PACKET = "[6] Hester éteignit sa lampe peu après minuit."
+
+
+def test_the_open_interpreter_answers_in_the_language_of_the_question():
+    recheck = calibration_messages(OPEN, PACKET, "<reason>[6]</reason><answer>sa lampe</answer>")
+    for messages in (interpreter_messages(OPEN, PACKET), recheck):
+        assert "in the language of the question" in messages[0]["content"]
+    mcq = Question(OPEN.text, {"A": "x", "B": "y"})
+    for messages in (finder_messages(OPEN, PACKET), interpreter_messages(mcq, PACKET)):
+        assert "language" not in messages[0]["content"]  # the other prompts are as trained
+
+
+# --- reading: cues, words, references, answer labels -----------------------------------------------
+
+
+@pytest.mark.parametrize("table", [name for name in dir(cues) if name.endswith("_CUES")])
+def test_every_cue_matches_its_own_spelling_and_folded(table):
+    phrases = cues.every_language(getattr(cues, table))
+    for cue in phrases:
+        written = cue.replace("*", "")
+        assert find_phrases(written, phrases) and find_phrases(fold(written), phrases), cue
+
+
+def test_cue_matching_is_whole_words_for_spaced_scripts_and_substrings_for_cjk():
+    assert find_phrases("Он не упоминается в отрывке.", ("не упомина*",)) == ["не упоминается"]
+    assert find_phrases("Он упоминается.", ("не упомина*",)) == []
+    assert find_phrases("IRRELEVANT的内容", ("irrelevant",)) == ["irrelevant"]  # a CJK character is no letter
+    assert find_phrases("irrelevantly", ("irrelevant",)) == []
+    assert find_phrases("这与问题毫无关系。", ("无关", "毫无关系")) == ["毫无关系"]  # the longest cue wins
+    assert find_phrases("Le passage n’est pas mentionné.", ("n'est pas mentionn*",)) == ["n'est pas mentionne"]
+
+
+def test_word_counts_read_a_cjk_character_as_two_thirds_of_a_word():
+    assert word_count("没有提到汉娜") == 4 and word_count("Hannah 没有") == 2 and word_count("Élise n'est pas là") == 4
+
+
+@pytest.mark.parametrize(
+    "text,cited",
+    [("见第12段和【14】", (12, 14)), ("[15、16]", (15, 16)), ("［17］", (17,)), ("第3至5段", (3, 4, 5)),
+     ("paragraphes 3 et 5", (3, 5)), ("Absatz 7", (7,)), ("párrafos 8 a 10", (8, 9, 10)), ("абзацы 11 и 12", (11, 12)),
+     ("段落20", (20,))],
+)  # fmt: skip
+def test_paragraph_references_in_every_language(text, cited):
+    assert paragraph_references(text) == (cited, ())
+
+
+def test_answer_labels_in_every_language_are_stripped():
+    assert normalize_open_answer("答案：林黛玉") == "林黛玉" and normalize_open_answer("Réponse : Élise") == "Élise"
+    assert normalize_choice("Ответ: B", KORVIN) == "B" and normalize_choice("选项 C", KORVIN) == "C"
