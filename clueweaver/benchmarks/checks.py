@@ -51,6 +51,10 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "zh": "6efd87d6ef908b50875bafcda051b2585da63cf29aa4fd062543749668a59b1a",
     "fr": "f72a3e11e080d9eb741fcfa379797217ad03167c8f7cdac1f034c71677ea7743",
 }
+# The frozen held-out open-question set: questions with no options, written by reading the English
+# novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
+OPEN_FROZEN_FILE = DATA_DIR / "open_frozen.jsonl"
+OPEN_FROZEN_SHA256 = "9bc60e21189f787b904981f986df1a3f3898b925dedb567e964fcc91b180f0f0"
 MIN_EVIDENCE, MAX_EVIDENCE = 2, 4
 MIN_SPREAD = 30  # paragraphs between the first and last evidence paragraph of a check
 NOCHA_BOOKS = Path("nocha", "data_sample", "classic_books.json")
