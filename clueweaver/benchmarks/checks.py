@@ -55,8 +55,14 @@ FROZEN_SHA256_BY_LANGUAGE = {
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
 OPEN_FROZEN_FILE = DATA_DIR / "open_frozen.jsonl"
 OPEN_FROZEN_SHA256 = "9bc60e21189f787b904981f986df1a3f3898b925dedb567e964fcc91b180f0f0"
+# Open questions (tuning file, frozen held-out file): a scholar's question and a reference answer, no
+# options, so only the question's own words can lead retrieval to the later evidence. Most need two or
+# three paragraphs at least OPEN_MIN_SPREAD apart; the rest are single-paragraph questions, still
+# paraphrased rather than quoted.
+OPEN_CHECK_FILES = (DATA_DIR / "open_checks.jsonl", OPEN_FROZEN_FILE)
 MIN_EVIDENCE, MAX_EVIDENCE = 2, 4
 MIN_SPREAD = 30  # paragraphs between the first and last evidence paragraph of a check
+OPEN_MIN_SPREAD = 20  # the same for a multi-hop open question
 NOCHA_BOOKS = Path("nocha", "data_sample", "classic_books.json")
 
 
@@ -80,10 +86,15 @@ class MultiHopCheck:
     id: str
     book: str  # "nocha:<title>", "kdsh:<name>", "gutenqa:<name>" or "bundled:<name>"
     question: Question
-    answer: str  # an option letter, or TRUE / FALSE for a claim
+    answer: str  # an option letter, TRUE / FALSE for a claim, or a reference answer for an open question
     gold_ids: tuple[int, ...]  # ascending paragraph IDs of the evidence
     note: str  # why each piece of evidence is needed
     cross_language: bool = False  # asked in another language than the book's
+
+    @property
+    def multi_hop(self) -> bool:
+        """Whether the answer needs more than one paragraph (only open questions may need just one)."""
+        return len(self.gold_ids) > 1
 
 
 def load_bundled_book(name: str) -> Narrative:
@@ -148,6 +159,15 @@ def _parse(line: str, where: str) -> dict:
     return record
 
 
+def _check_answer(answer: object, question: Question, name: str) -> None:
+    """An open question's answer is free reference text; any other must be one of the question's labels."""
+    if question.is_open:
+        if not isinstance(answer, str) or not answer.strip():
+            raise CheckError(f"{name}: an open question needs a reference answer")
+    elif answer not in question.labels:
+        raise CheckError(f"{name}: answer {answer!r} is not one of {', '.join(question.labels)}")
+
+
 def _resolve(record: dict, narrative: Narrative, where: str) -> tuple[MultiHopCheck, bool]:
     """The check with its gold IDs, and whether they differ from the IDs recorded at build time."""
     name = f"{where} (check {record['id']}, book {record['book']})"
@@ -155,13 +175,12 @@ def _resolve(record: dict, narrative: Narrative, where: str) -> tuple[MultiHopCh
         question = Question(text=record["question"], options=record["options"], kind=record["kind"])
     except QuestionError as exc:
         raise CheckError(f"{name}: {exc}") from exc
-    if record["answer"] not in question.labels:
-        raise CheckError(f"{name}: answer {record['answer']!r} is not one of {', '.join(question.labels)}")
+    _check_answer(record["answer"], question, name)
     evidence = record["evidence"]
-    if not MIN_EVIDENCE <= len(evidence) <= MAX_EVIDENCE:
-        raise CheckError(
-            f"{name}: {len(evidence)} evidence strings; a multi-hop check needs {MIN_EVIDENCE}-{MAX_EVIDENCE}"
-        )
+    # An open question may rest on one paragraph: the set then measures reach without options too.
+    least, what = (1, "an open question") if question.is_open else (MIN_EVIDENCE, "a multi-hop check")
+    if not least <= len(evidence) <= MAX_EVIDENCE:
+        raise CheckError(f"{name}: {len(evidence)} evidence strings; {what} needs {least}-{MAX_EVIDENCE}")
     ids = []
     for text in evidence:
         hits = evidence_paragraphs(narrative, text)
@@ -250,3 +269,11 @@ def load_language_checks(
     The Chinese and French sets need no shared data: their books are bundled."""
     path = checks_file(language, frozen=frozen)
     return load_multihop_checks(shared_data_dir, checks_path=path, cross_language=cross_language)
+
+
+def load_open_checks(
+    *, frozen: bool = False, shared_data_dir: str | Path | None = None
+) -> list[tuple[Narrative, MultiHopCheck]]:
+    """The tuning (or frozen held-out) open questions, each with its narrative (``load_multihop_checks``);
+    their books are the English novels of the shared data folder."""
+    return load_multihop_checks(shared_data_dir, checks_path=OPEN_CHECK_FILES[frozen])
