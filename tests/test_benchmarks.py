@@ -547,7 +547,7 @@ def test_common_jsonl_refuses_a_changed_book_and_out_of_range_gold(tmp_path):
     ):
         load_benchmark("jsonl", path)
     # Every item is bad: passing them over would leave nothing, which is an error, never 0 items.
-    with pytest.raises(BenchmarkError, match=r"no items: all 3 row\(s\) were passed over \(first: .*ib\.jsonl, line 4"):
+    with pytest.raises(BenchmarkError, match=r"no items: all 3 row\(s\) were passed over \(first: .*, line 4"):
         load_benchmark("jsonl", path, skip_bad=True)
 
 

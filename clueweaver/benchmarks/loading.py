@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 import re
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -139,9 +139,15 @@ class _Builder:
         if not self.items:
             raise BenchmarkError(self._why_empty(split, sorted(set(splits))))
         if self.skipped:
-            reasons = Counter(row.reason for row in self.skipped).most_common(3)
-            shown = "; ".join(f"{count} x {reason}" for reason, count in reasons)
-            logger.warning("%s: %d row(s) passed over (%s)", self.name, len(self.skipped), shown)
+            first = self.skipped[0]
+            logger.warning(
+                "%s: %d row(s) passed over, listed in Benchmark.skipped (first: %s, %s: %s)",
+                self.name,
+                len(self.skipped),
+                first.file,
+                first.row,
+                first.reason,
+            )
         return Benchmark(self.name, self.narratives, self.items, self.skipped)
 
     def _why_empty(self, split: str | None, splits: list[str]) -> str:
