@@ -172,7 +172,7 @@ def _row_narrative(row: dict, where: str, source: Path) -> tuple[Narrative, dict
     if not isinstance(document, dict):
         return _inline_text(story, f"{source}#{where}"), {}
     summary = document.get("summary") if isinstance(document.get("summary"), dict) else {}
-    title = str(summary.get("title") or document.get("id") or _title_of(story))
+    title = str(summary.get("title") or _title_of(story))
     start, end = str(document.get("start") or ""), str(document.get("end") or "")
     digest = hashlib.sha1(story.encode("utf-8", "surrogatepass")).hexdigest()
     return _cached(
