@@ -13,6 +13,7 @@ import pytest
 
 from clueweaver.benchmarks import BenchmarkError, load_benchmark
 from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS
+from clueweaver.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PUMP_UP = "0025577043f5090cd603c6aea60f26e236195594"
@@ -280,3 +281,15 @@ def test_detectiveqa_title_falls_back_to_a_non_chinese_file_name_or_the_id(tmp_p
     novel = next((root / "novel_data_en").glob("18-*.txt"))
     novel.write_text(novel.read_text(encoding="utf-8").replace("[0] Footprints by the Sea\n", ""), encoding="utf-8")
     assert load_benchmark("detectiveqa", root).narratives["18"].title == "DetectiveQA novel 18"
+
+
+def test_the_benchmark_command_fails_on_an_empty_selection_and_lists_passed_over_rows(tmp_path, capsys):
+    release = str(FIXTURES / "narrativeqa_release")
+    assert main(["benchmark", "narrativeqa", "--path", release, "--split", "valid"]) == 2
+    assert "no items for split 'valid'; the data has 'test', 'train'" in capsys.readouterr().err
+    copy = tmp_path / "narrativeqa"
+    shutil.copytree(FIXTURES / "narrativeqa_release", copy)
+    (copy / "tmp" / f"{PUMP_UP}.content").unlink()
+    assert main(["benchmark", "narrativeqa", "--path", str(copy), "--skip-bad"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["items"] == 2 and [row["row"] for row in summary["skipped_rows"]] == ["line 2", "line 3"]

@@ -221,7 +221,7 @@ def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
     except Exception as exc:  # pyarrow raises its own error types for a file that is not Parquet
         raise BenchmarkError(f"{path}: not a readable Parquet file ({exc})") from exc
     number = 0
-    for batch in table.iter_batches(batch_size=1024):
+    for batch in table.iter_batches(batch_size=64):  # rows may carry a whole book each (NarrativeQA)
         for row in batch.to_pylist():
             number += 1
             yield f"row {number}", row
