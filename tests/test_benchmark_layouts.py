@@ -81,6 +81,21 @@ def test_narrativeqa_release_splits_and_what_it_cannot_read(tmp_path):
     assert uncut.items[0].metadata["story_markers_missing"] == ["story_start"]
 
 
+def test_narrativeqa_script_page_keeps_only_the_script_whatever_the_markers(tmp_path):
+    copy = tmp_path / "narrativeqa"
+    shutil.copytree(FIXTURES / "narrativeqa_release", copy)
+    rows = list(csv.DictReader((copy / "documents.csv").open(encoding="utf-8")))
+    rows[0].update(story_start="<html>", story_end="</html>")  # markers holding markup, found in the page only
+    with open(copy / "documents.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    benchmark = load_benchmark("narrativeqa", copy, split="test")
+    texts = [p.text for p in benchmark.narratives[PUMP_UP].paragraphs]
+    assert texts[0].startswith("PUMP UP THE VOLUME") and texts[-1] == "THE END"
+    assert benchmark.items[0].metadata["story_markers_missing"] == []
+
+
 # --- 2. NarrativeQA as Hugging Face exports it; no empty selection in silence -----------------------
 
 

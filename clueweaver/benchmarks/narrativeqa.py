@@ -71,25 +71,32 @@ def _between(text: str, start: str, end: str) -> tuple[str, list[str]]:
     return text[begin:stop], missing
 
 
-def _plain_text(html: str) -> str:
-    """A script's HTML page (IMSDb and similar) as the plain text a reader sees: scripts and styles
-    dropped, ``<br>`` as line breaks, entities decoded, the ``<pre>`` layout kept."""
+def _script_text(html: str) -> str:
+    """A script's HTML page (IMSDb and similar) as the text a reader sees: the script itself when
+    the page holds it in a ``<pre>`` block (the longest one), else the page's visible text; scripts,
+    styles and the head dropped, ``<br>`` as line breaks, entities decoded."""
     soup = BeautifulSoup(html, "html.parser")
     for hidden in soup(["script", "style", "head"]):
         hidden.decompose()
     for line_break in soup.find_all("br"):
         line_break.replace_with("\n")
-    return soup.get_text()
+    blocks = [pre.get_text() for pre in soup.find_all("pre")]
+    return max(blocks, key=len) if blocks else soup.get_text()
 
 
 def _story(text: str, start: str, end: str) -> tuple[str, dict]:
     """The story cut at its markers, as plain text; how it was cut goes into the item's metadata.
-    Markers are looked for in the page as downloaded, and in its plain text when a tag splits one."""
-    is_html = bool(_HTML_PAGE.search(text[:20_000]))
-    story, missing = _between(text, start, end)
-    if is_html:
-        story, missing = (_plain_text(story), missing) if not missing else _between(_plain_text(text), start, end)
-    return story, {"html_stripped": is_html, "story_markers_missing": missing}
+    In a script's page the markers are looked for in its text (tags may split a marker's words),
+    and in the page as downloaded when that finds more of them (a marker holding markup)."""
+    if not _HTML_PAGE.search(text[:20_000]):
+        story, missing = _between(text, start, end)
+        return story, {"html_stripped": False, "story_markers_missing": missing}
+    story, missing = _between(_script_text(text), start, end)
+    if missing:
+        raw_story, raw_missing = _between(text, start, end)
+        if len(raw_missing) < len(missing):
+            story, missing = _script_text(raw_story), raw_missing
+    return story, {"html_stripped": True, "story_markers_missing": missing}
 
 
 def _story_narrative(text: str, start: str, end: str, *, title: str, source: str) -> tuple[Narrative, dict]:
