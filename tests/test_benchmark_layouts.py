@@ -180,6 +180,9 @@ def test_a_pickle_that_would_run_code_is_refused_without_running_it(tmp_path):
     with pytest.raises(BenchmarkError, match=r"classic_books\.pkl: refused .*names [\w.]*_record_call; only plain"):
         load_benchmark("nocha", folder)
     assert CALLS == []
+    with pytest.raises(BenchmarkError, match=r"Only if you trust where the file came from, convert it .*json\.dump"):
+        load_benchmark("nocha", folder)
+    assert CALLS == []
 
 
 def test_a_pickle_of_other_plain_data_is_refused(tmp_path):

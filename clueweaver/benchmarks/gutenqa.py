@@ -57,12 +57,12 @@ def _gutenqa_item(book: str, local_id: Any, row: dict, matches: list[int], used:
 
 
 def _table_file(path: Path) -> Path | None:
-    """The published table given directly or as the folder holding ``GutenQA.parquet``; None for
-    a folder of converted books."""
+    """The published table given directly or as the folder holding ``GutenQA.parquet`` (or an
+    export of it); None for a folder of converted books."""
     if path.is_file():
         return None if path.name.endswith(("_paragraphs.jsonl", "_questions.jsonl")) else path
-    tables = sorted(f for f in path.iterdir() if f.suffix in _TABLE_SUFFIXES and f.stem.lower().startswith("gutenqa"))
-    return tables[0] if len(tables) == 1 else None
+    tables = [f for f in path.iterdir() if f.suffix in _TABLE_SUFFIXES and f.stem.lower().startswith("gutenqa")]
+    return min(tables, key=lambda f: (_TABLE_SUFFIXES.index(f.suffix), f.name), default=None)
 
 
 def _table_books(file: Path) -> dict[str, list[tuple[str, dict]]]:

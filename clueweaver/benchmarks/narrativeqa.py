@@ -116,6 +116,8 @@ def _decoded(data: bytes) -> str:
 
 
 def _release_story(folder: Path, document: dict) -> tuple[Narrative, dict]:
+    """The story of a documents.csv row, read, cut and stripped once per process however many
+    questions ask about it."""
     document_id = _text(document, "document_id")
     story_file = folder / "tmp" / f"{document_id}.content"
     if not story_file.is_file():
@@ -219,7 +221,7 @@ def _split_files(path: Path) -> Iterator[tuple[Path, str | None]]:
     if not files:
         raise BenchmarkError(
             f"{path}: neither the official release (qaps.csv, documents.csv, tmp/) nor files named by split "
-            f"(train/validation/test{'/'.join(_DATA_SUFFIXES)}); give one of those, or the data file itself"
+            f"(train, validation, test; {', '.join(_DATA_SUFFIXES)}); give one of those, or the data file itself"
         )
     for file in files:
         yield file, _SPLIT_IN_FILE_NAME.match(file.name).group(1).lower()

@@ -41,12 +41,19 @@ class _PlainDataUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"the pickle names {module}.{name}; only plain dicts, lists and strings are read")
 
 
+_TRUSTED_CONVERSION = (
+    "python -c \"import json, pickle; json.dump(pickle.load(open('classic_books.pkl', 'rb')), "
+    "open('classic_books.json', 'w'))\""
+)
+
+
 def _read_books_pickle(path: Path) -> Any:
     try:
         return _PlainDataUnpickler(io.BytesIO(path.read_bytes())).load()
     except Exception as exc:  # a hostile or broken pickle raises any error type; each is a refusal
         raise BenchmarkError(
-            f"{path}: refused ({type(exc).__name__}: {exc}); it must hold a plain dict {{book title: text}}"
+            f"{path}: refused ({type(exc).__name__}: {exc}); it must hold a plain dict {{book title: text}}. "
+            f"Only if you trust where the file came from, convert it in its folder with: {_TRUSTED_CONVERSION}"
         ) from exc
 
 
