@@ -243,6 +243,8 @@ def test_quality_release_folder_reads_every_split_without_a_suffix():
     assert article.title == "The Girl in His Mind" and article[0].text == "THE GIRL IN HIS MIND"
     assert not any("<" in p.text for p in article.paragraphs)  # the raw-HTML file, read as HTML
     assert [item.metadata["split"] for item in load_benchmark("quality", release, split="dev")] == ["dev", "dev"]
+    with pytest.raises(BenchmarkError, match=r"QuALITY\.v1\.0\.1\.test is the 'test' split, not 'dev'"):
+        load_benchmark("quality", release / "QuALITY.v1.0.1.test", split="dev")
 
 
 def test_quality_htmlstripped_files_alone_are_read(tmp_path):

@@ -63,7 +63,7 @@ def _release_files(folder: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for file in sorted(folder.iterdir()):
         match = _RELEASE_FILE.fullmatch(file.name)
-        if match and (match.group(2) not in found or not match.group(1)):
+        if match and (match.group(2).lower() not in found or not match.group(1)):
             found[match.group(2).lower()] = file
     return found
 
@@ -73,7 +73,10 @@ def _quality_files(path: Path, split: str | None) -> list[tuple[Path, str | None
     (every split without one); else the folder's only .jsonl file."""
     if not path.is_dir():
         match = _RELEASE_FILE.fullmatch(path.name)
-        return [(path, match.group(2).lower() if match else split)]
+        named = match.group(2).lower() if match else split
+        if split and named != split:
+            raise BenchmarkError(f"{path} is the {named!r} split, not {split!r}; give its folder to choose a split")
+        return [(path, named)]
     release = _release_files(path)
     if release:
         if split and split not in release:
