@@ -133,10 +133,11 @@ class _Builder:
                 handle(where, row)
 
     def build(self, *, split: str | None = None, splits: Iterable[str] = ()) -> Benchmark:
-        """The loaded benchmark. No items is an error saying why (a split the data does not have,
-        naming the ``splits`` it has; every row passed over; no rows), never an empty benchmark
-        that a run would report as done."""
-        if not self.items:
+        """The loaded benchmark. Nothing loaded and nothing passed over is an error saying why (a
+        split the data does not have, naming the ``splits`` it has; no rows), never an empty
+        benchmark that a run would report as done; rows passed over are listed in ``skipped``
+        and named in one warning."""
+        if not self.items and not self.skipped:
             raise BenchmarkError(self._why_empty(split, sorted(set(splits))))
         if self.skipped:
             first = self.skipped[0]
@@ -151,12 +152,6 @@ class _Builder:
         return Benchmark(self.name, self.narratives, self.items, self.skipped)
 
     def _why_empty(self, split: str | None, splits: list[str]) -> str:
-        if self.skipped:
-            first = self.skipped[0]
-            return (
-                f"{self.name}: no items: all {len(self.skipped)} row(s) were passed over "
-                f"(first: {first.file}, {first.row}: {first.reason}); fix them or load other data"
-            )
         if split is not None:
             known = f"the data has {', '.join(map(repr, splits))}" if splits else "the rows name no split"
             return f"{self.name}: no items for split {split!r}; {known}: give one of those, or no split for all rows"
