@@ -227,6 +227,25 @@ def test_gutenqa_string_in_several_chunks_is_gold_in_the_questions_own(tmp_path)
     assert item.gold_evidence == (3,) and item.metadata["gold_match"] == "unique"
 
 
+def test_gutenqa_chunks_and_questions_files_join_on_book_and_chunk(tmp_path):
+    pyarrow = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    rows = parquet.read_table(FIXTURES / "gutenqa" / "GutenQA.parquet").to_pylist()
+    chunk_columns = ("Book Name", "Book ID", "Chunk ID", "Chapter", "Chunk")
+    question_columns = ("Book Name", "Book ID", "Chunk ID", "Question", "Answer", "Chunk Must Contain")
+    chunks = [{key: row[key] for key in chunk_columns} for row in rows]
+    questions = [{key: row[key] for key in question_columns} for row in rows if row["Question"]]
+    parquet.write_table(pyarrow.Table.from_pylist(chunks), tmp_path / "gutenqa_chunks.parquet")
+    with pytest.raises(BenchmarkError, match=r"gutenqa_chunks\.parquet: the chunks need questions\.parquet"):
+        load_benchmark("gutenqa", tmp_path)
+    parquet.write_table(pyarrow.Table.from_pylist(questions), tmp_path / "questions.parquet")
+    joined = load_benchmark("gutenqa", tmp_path)
+    published = load_benchmark("gutenqa", FIXTURES / "gutenqa")
+    assert [(i.item_id, i.gold_evidence, i.references) for i in joined] == [
+        (i.item_id, i.gold_evidence, i.references) for i in published
+    ]
+
+
 # --- 5. QuALITY's release folder --------------------------------------------------------------------------
 
 

@@ -2,7 +2,9 @@
 
 Two layouts: the published table (``GutenQA.parquet`` on Hugging Face, or a JSONL/JSON export of
 it), one row per LumberChunker chunk of all 100 books, the question columns filled on the chunk
-that answers; and books converted to ``{book}_paragraphs.jsonl`` + ``{book}_questions.jsonl``.
+that answers (the repository now also ships it as ``gutenqa_chunks.parquet`` with the questions
+in ``questions.parquet``, joined here on Book ID and Chunk ID); and books converted to
+``{book}_paragraphs.jsonl`` + ``{book}_questions.jsonl``.
 """
 
 from __future__ import annotations
@@ -57,23 +59,45 @@ def _gutenqa_item(book: str, local_id: Any, row: dict, matches: list[int], used:
 
 
 def _table_file(path: Path) -> Path | None:
-    """The published table given directly or as the folder holding ``GutenQA.parquet`` (or an
-    export of it); None for a folder of converted books."""
+    """The published table given directly or as the folder holding it (``GutenQA.parquet``, or
+    the newer ``gutenqa_chunks.parquet`` beside ``questions.parquet``; or an export of either);
+    None for a folder of converted books."""
     if path.is_file():
         return None if path.name.endswith(("_paragraphs.jsonl", "_questions.jsonl")) else path
     tables = [f for f in path.iterdir() if f.suffix in _TABLE_SUFFIXES and f.stem.lower().startswith("gutenqa")]
     return min(tables, key=lambda f: (_TABLE_SUFFIXES.index(f.suffix), f.name), default=None)
 
 
+def _questions_by_chunk(file: Path) -> dict[tuple[int, int], dict]:
+    """The question rows of ``questions.parquet`` (beside ``gutenqa_chunks.parquet``) by (Book ID,
+    Chunk ID), the chunk each question is about."""
+    questions = file.parent / f"questions{file.suffix}"
+    if not file.stem.lower().endswith("_chunks"):
+        return {}
+    if not questions.is_file():
+        raise BenchmarkError(f"{file}: the chunks need {questions.name} beside them (the questions of GutenQA)")
+    by_chunk = {}
+    for where, record in _records(questions):
+        row = _object(record)
+        try:
+            by_chunk[(_integer(row, "Book ID"), _integer(row, "Chunk ID"))] = row
+        except BenchmarkError as exc:
+            raise BenchmarkError(f"{questions}, {where}: {exc}") from exc
+    return by_chunk
+
+
 def _table_books(file: Path) -> dict[str, list[tuple[str, dict]]]:
-    """The table's (where, row) pairs by Book Name, in Chunk ID order."""
+    """The table's (where, row) pairs by Book Name, in Chunk ID order, each chunk with the
+    question about it when there is one."""
+    questions = _questions_by_chunk(file)
     books: dict[str, list[tuple[str, dict]]] = defaultdict(list)
     for where, record in _records(file):
         row = _object(record)
         missing = [column for column in _TABLE_COLUMNS if column not in row]
         if missing:
             raise BenchmarkError(f"{file}, {where}: no column(s) {', '.join(missing)}; is this GutenQA's table?")
-        books[_text(row, "Book Name")].append((where, row))
+        question = questions.get((row.get("Book ID"), row.get("Chunk ID")), {})
+        books[_text(row, "Book Name")].append((where, {**row, **question}))
     for rows in books.values():
         rows.sort(key=lambda pair: _integer(pair[1], "Chunk ID"))
     return books
