@@ -152,9 +152,11 @@ class _Builder:
         return Benchmark(self.name, self.narratives, self.items, self.skipped)
 
     def _why_empty(self, split: str | None, splits: list[str]) -> str:
+        if split is not None and not splits:
+            return f"{self.name}: no items for split {split!r}; the rows name no split: load them without one"
         if split is not None:
-            known = f"the data has {', '.join(map(repr, splits))}" if splits else "the rows name no split"
-            return f"{self.name}: no items for split {split!r}; {known}: give one of those, or no split for all rows"
+            known = ", ".join(map(repr, splits))
+            return f"{self.name}: no items for split {split!r}; the data has {known}: give one of those, or no split"
         return f"{self.name}: no items: the data holds no question rows"
 
 

@@ -39,7 +39,7 @@ from clueweaver.protocol.question import Question
 
 # The release calls its development split "valid", the Hugging Face export "validation".
 _SPLIT_ALIASES = {"validation": "valid", "dev": "valid"}
-_SPLIT_IN_FILE_NAME = re.compile(r"^(train|valid(?:ation)?|test)(?=$|[-_.])", re.IGNORECASE)
+_SPLIT_IN_FILE_NAME = re.compile(r"(?:^|[-_.])(train|valid(?:ation)?|test)(?=$|[-_.])", re.IGNORECASE)
 _HTML_PAGE = re.compile(r"<(?:html|head|body|pre|title|script)\b", re.IGNORECASE)
 _DATA_SUFFIXES = (".jsonl", ".json", ".parquet")
 
@@ -73,15 +73,15 @@ def _between(text: str, start: str, end: str) -> tuple[str, list[str]]:
 
 def _script_text(html: str) -> str:
     """A script's HTML page (IMSDb and similar) as the text a reader sees: the script itself when
-    the page holds it in a ``<pre>`` block (the longest one), else the page's visible text; scripts,
-    styles and the head dropped, ``<br>`` as line breaks, entities decoded."""
+    the page holds it in ``<pre>`` blocks, else the page's visible text; scripts, styles and the
+    head dropped, ``<br>`` as line breaks, entities decoded."""
     soup = BeautifulSoup(html, "html.parser")
     for hidden in soup(["script", "style", "head"]):
         hidden.decompose()
     for line_break in soup.find_all("br"):
         line_break.replace_with("\n")
-    blocks = [pre.get_text() for pre in soup.find_all("pre")]
-    return max(blocks, key=len) if blocks else soup.get_text()
+    blocks = [pre.get_text() for pre in soup.find_all("pre") if not pre.find_parent("pre")]
+    return "\n\n".join(blocks) if blocks else soup.get_text()
 
 
 def _story(text: str, start: str, end: str) -> tuple[str, dict]:
@@ -212,19 +212,19 @@ def _row_item(where: str, row: dict, builder: _Builder, source: Path, row_split:
 
 def _split_files(path: Path) -> Iterator[tuple[Path, str | None]]:
     """(file, the split its name gives) for a data file, or for the files of a folder of the
-    export whose names start with a split (``test-00000-of-00008.parquet``, ``validation.jsonl``)."""
+    export whose names give a split (``test-00000-of-00008.parquet``, ``narrativeqa_validation.jsonl``)."""
     if not path.is_dir():
-        named = _SPLIT_IN_FILE_NAME.match(path.name)
+        named = _SPLIT_IN_FILE_NAME.search(path.name)
         yield path, named.group(1).lower() if named else None
         return
-    files = sorted(f for f in path.rglob("*") if f.suffix in _DATA_SUFFIXES and _SPLIT_IN_FILE_NAME.match(f.name))
+    files = sorted(f for f in path.rglob("*") if f.suffix in _DATA_SUFFIXES and _SPLIT_IN_FILE_NAME.search(f.name))
     if not files:
         raise BenchmarkError(
             f"{path}: neither the official release (qaps.csv, documents.csv, tmp/) nor files named by split "
             f"(train, validation, test; {', '.join(_DATA_SUFFIXES)}); give one of those, or the data file itself"
         )
     for file in files:
-        yield file, _SPLIT_IN_FILE_NAME.match(file.name).group(1).lower()
+        yield file, _SPLIT_IN_FILE_NAME.search(file.name).group(1).lower()
 
 
 def _load_rows(path: Path, split: str | None, builder: _Builder) -> set[str]:
