@@ -314,12 +314,17 @@ def test_detectiveqa_english_title_from_the_text_and_clue_zero_is_no_position():
     assert item.metadata["clue_position"] == [3, 5, 0] and item.position == 8 and item.answer == "B"
 
 
-def test_detectiveqa_title_falls_back_to_a_non_chinese_file_name_or_the_id(tmp_path):
+def test_detectiveqa_title_from_the_annotation_else_never_the_chinese_file_name(tmp_path):
     root = tmp_path / "detectiveqa"
     shutil.copytree(FIXTURES / "detectiveqa_release", root)
     novel = next((root / "novel_data_en").glob("18-*.txt"))
     novel.write_text(novel.read_text(encoding="utf-8").replace("[0] Footprints by the Sea\n", ""), encoding="utf-8")
     assert load_benchmark("detectiveqa", root).narratives["18"].title == "DetectiveQA novel 18"
+    annotation = root / "anno_data_en" / "human_anno" / "18.json"
+    samples = json.loads(annotation.read_text(encoding="utf-8"))
+    samples[0]["novel_name"] = "Footprints by the Sea"  # an annotation naming the novel in English wins
+    annotation.write_text(json.dumps(samples), encoding="utf-8")
+    assert load_benchmark("detectiveqa", root).narratives["18"].title == "Footprints by the Sea"
 
 
 def test_the_benchmark_command_fails_on_an_empty_selection_and_lists_passed_over_rows(tmp_path, capsys):
