@@ -301,6 +301,13 @@ def test_bmds_passes_over_stories_the_release_lacks_and_says_why(tmp_path):
     ]  # fmt: skip
 
 
+def test_bmds_without_its_texts_is_an_error_not_an_empty_benchmark(tmp_path):
+    with open(tmp_path / "BMDS_story_annotations.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([["Story Code", "Story Title", "Essential clue"], ["AB01", "The Tin Box", "the lid"]])
+    with pytest.raises(BenchmarkError, match=r"bmds: no items: all 1 row\(s\) were passed over \(first: .*AB01"):
+        load_benchmark("bmds", tmp_path)
+
+
 # --- 7. DetectiveQA: English titles and clue position 0 ---------------------------------------------------
 
 

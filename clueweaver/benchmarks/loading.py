@@ -133,11 +133,11 @@ class _Builder:
                 handle(where, row)
 
     def build(self, *, split: str | None = None, splits: Iterable[str] = ()) -> Benchmark:
-        """The loaded benchmark. Nothing loaded and nothing passed over is an error saying why (a
-        split the data does not have, naming the ``splits`` it has; no rows), never an empty
-        benchmark that a run would report as done; rows passed over are listed in ``skipped``
-        and named in one warning."""
-        if not self.items and not self.skipped:
+        """The loaded benchmark. Nothing loaded is an error saying why (a split the data does not
+        have, naming the ``splits`` it has; no rows; every row passed over), never an empty
+        benchmark that a run would report as done, except under ``skip_bad``, whose caller
+        asked for the bad rows to be listed in ``skipped`` instead; those are named in one warning."""
+        if not self.items and not (self.skip_bad and self.skipped):
             raise BenchmarkError(self._why_empty(split, sorted(set(splits))))
         if self.skipped:
             first = self.skipped[0]
@@ -152,6 +152,12 @@ class _Builder:
         return Benchmark(self.name, self.narratives, self.items, self.skipped)
 
     def _why_empty(self, split: str | None, splits: list[str]) -> str:
+        if self.skipped:
+            first = self.skipped[0]
+            return (
+                f"{self.name}: no items: all {len(self.skipped)} row(s) were passed over "
+                f"(first: {first.file}, {first.row}: {first.reason})"
+            )
         if split is not None and not splits:
             return f"{self.name}: no items for split {split!r}; the rows name no split: load them without one"
         if split is not None:
