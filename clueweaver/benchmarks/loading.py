@@ -75,7 +75,8 @@ class _NotShipped(BenchmarkError):
 
 class _Builder:
     """Collects items row by row: a bad row raises a BenchmarkError naming file and row, or with
-    ``skip_bad`` is recorded in ``skipped``; stops taking items at ``limit``."""
+    ``skip_bad`` is recorded in ``skipped`` (a row whose text the release lacks always is); stops
+    taking items at ``limit``."""
 
     def __init__(self, name: str, *, limit: int | None, skip_bad: bool) -> None:
         self.name, self.limit, self.skip_bad = name, limit, skip_bad
