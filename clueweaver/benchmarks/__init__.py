@@ -7,7 +7,8 @@ module: :mod:`~clueweaver.benchmarks.nocha`, :mod:`~clueweaver.benchmarks.qualit
 :mod:`~clueweaver.benchmarks.leval`, :mod:`~clueweaver.benchmarks.gutenqa`,
 :mod:`~clueweaver.benchmarks.kdsh`, :mod:`~clueweaver.benchmarks.bmds`,
 :mod:`~clueweaver.benchmarks.detectiveqa`, :mod:`~clueweaver.benchmarks.longcontext`,
-:mod:`~clueweaver.benchmarks.openqa` (NarrativeQA-format JSONL, SQuALITY) and
+:mod:`~clueweaver.benchmarks.narrativeqa` (the release, the Hugging Face export, NarrativeQA-format
+JSONL), :mod:`~clueweaver.benchmarks.openqa` (SQuALITY) and
 :mod:`~clueweaver.benchmarks.jsonl`, all built on the shared machinery of
 :mod:`~clueweaver.benchmarks.loading`.
 """
@@ -19,8 +20,9 @@ from clueweaver.benchmarks.jsonl import load_jsonl
 from clueweaver.benchmarks.kdsh import load_kdsh
 from clueweaver.benchmarks.leval import load_leval_scifi, load_quality_leval
 from clueweaver.benchmarks.longcontext import load_infinitebench, load_longbench_v2
+from clueweaver.benchmarks.narrativeqa import load_narrativeqa
 from clueweaver.benchmarks.nocha import load_nocha
-from clueweaver.benchmarks.openqa import load_narrativeqa, load_squality
+from clueweaver.benchmarks.openqa import load_squality
 from clueweaver.benchmarks.quality import load_quality
 from clueweaver.benchmarks.registry import (
     BENCHMARKS,

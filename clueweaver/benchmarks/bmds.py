@@ -9,12 +9,13 @@ from clueweaver.benchmarks.loading import (
     _Builder,
     _check_split,
     _csv_rows,
+    _NotShipped,
     _paragraphs_containing,
     _raw_fields,
     _text,
     _words,
 )
-from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
+from clueweaver.benchmarks.schema import Benchmark, BenchmarkItem
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 
@@ -52,11 +53,16 @@ def load_bmds(path: Path, *, split: str | None = None, limit: int | None = None,
     """BMDS detective stories (``texts/{Story Code}.txt`` and ``BMDS_story_annotations.csv``):
     one open-question item per story with an "Essential clue", carrying the clue annotations in
     metadata for weak evidence labels, and ``position`` at the paragraph of the "Reveal border
-    sentence" when it is found (``metadata["reveal"]`` says whether it was)."""
+    sentence" when it is found (``metadata["reveal"]`` says whether it was).
+
+    The release names story texts it does not ship (7 files missing, and a Story Code used for two
+    stories whose one file holds the first): those rows are passed over and listed in
+    ``Benchmark.skipped`` with their reason, by default, since the rest of the data is good."""
     _check_split("bmds", split, (None,))
     folder = path if path.is_dir() else path.parent
     table = folder / "BMDS_story_annotations.csv"
     builder = _Builder("bmds", limit=limit, skip_bad=skip_bad)
+    titles: dict[str, tuple[str, str]] = {}  # story code -> (title, row) of the story its file holds
 
     def story(where: str, row: dict) -> None:
         code, title = _text(row, "Story Code"), _text(row, "Story Title")
@@ -65,7 +71,13 @@ def load_bmds(path: Path, *, split: str | None = None, limit: int | None = None,
             return
         text_file = folder / "texts" / f"{code}.txt"
         if not text_file.is_file():
-            raise BenchmarkError(f"story text {text_file} is missing")
+            raise _NotShipped(f"story text {text_file} is missing from the release")
+        first_title, first_row = titles.setdefault(code, (title, where))
+        if first_title != title:
+            raise _NotShipped(
+                f"Story Code {code} also names {first_title!r} ({first_row}), whose text {text_file.name} holds; "
+                f"the text of {title!r} is missing from the release"
+            )
         narrative = _book_file(text_file, title=title)
         position, reveal = _reveal_paragraph(narrative, annotations["reveal_border_sentence"])
         item = BenchmarkItem(

@@ -21,13 +21,34 @@ from clueweaver.benchmarks.loading import (
     _text,
 )
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
+from clueweaver.books.chapters import is_heading
 from clueweaver.books.narrative import Narrative, NarrativeError, from_paragraphs, normalize_text
 from clueweaver.protocol.question import Question
 
 _NUMBERED_PARAGRAPH = re.compile(r"^\[(\d+)\][ \t]?(.*)$")
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+_SENTENCE_END = (".", "!", "?", '"', "\u201d", ",", ";", ":")
 
 
-def _detectiveqa_novel(novel_file: Path) -> tuple[Narrative, dict[int, int]]:
+_TITLE_FIELDS = ("title", "novel_title", "novel_name", "book_name")
+
+
+def _english_title(novel_file: Path, opening: str, annotated: str | None) -> str:
+    """The novel's title in the language of its text. The release names even an English novel's
+    file after the Chinese edition (``117-阳光下的罪恶-阿加莎克里斯蒂.txt``: title and author), so
+    the title is the annotation's when it gives one that is not Chinese, else the text's opening
+    line when that is a title (short, no chapter heading, no sentence end), else the file name's
+    when it is not Chinese, else "DetectiveQA novel {id}"."""
+    if annotated and not _CJK.search(annotated):
+        return annotated.strip()
+    line = (opening.strip().splitlines() or [""])[0].strip()
+    if line and len(line) <= 100 and not is_heading(line) and not line.endswith(_SENTENCE_END):
+        return line
+    novel_id, _, named = novel_file.stem.partition("-")
+    return named if named and not _CJK.search(named) else f"DetectiveQA novel {novel_id}"
+
+
+def _detectiveqa_novel(novel_file: Path, annotated_title: str | None) -> tuple[Narrative, dict[int, int]]:
     """A DetectiveQA novel (lines "[n] text" start paragraph n; other lines continue it) and the
     map from its paragraph numbers to paragraph IDs, which annotation positions refer to."""
 
@@ -51,20 +72,23 @@ def _detectiveqa_novel(novel_file: Path) -> tuple[Narrative, dict[int, int]]:
         seen = [n for n, _ in kept if n is not None]
         if len(seen) != len(set(seen)):
             raise NarrativeError(f"{novel_file}: a paragraph number occurs twice")
-        title = novel_file.stem.split("-", 1)[-1]
+        title = _english_title(novel_file, kept[0][1], annotated_title)
         narrative = from_paragraphs([t for _, t in kept], title=title, source=str(novel_file))
         return narrative, {n: i for i, (n, _) in enumerate(kept) if n is not None}
 
-    return _cached(("detectiveqa", *_file_key(novel_file)), build)
+    return _cached(("detectiveqa", *_file_key(novel_file), annotated_title), build)
 
 
 def _detectiveqa_position(value: Any, numbers: dict[int, int], what: str) -> int | None:
-    """A paragraph number of the novel -> paragraph ID; a negative number or null means "not given"."""
+    """A paragraph number of the novel -> paragraph ID; null, a negative number or 0 means "not
+    given". Paragraph [0] opens the novel (its title line), where no clue or answer lies, and
+    readers of the released data count only positions above 0 as clues; so 0 is the annotators'
+    "no position", like -1, and is counted in ``clues_without_position`` rather than made gold."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise BenchmarkError(f"{what} must be a paragraph number, got {value!r}")
-    if value < 0:
+    if value <= 0:
         return None
     if value not in numbers:
         raise BenchmarkError(f"{what} {value} is not a paragraph of the novel (numbers {min(numbers)}-{max(numbers)})")
@@ -109,7 +133,8 @@ def load_detectiveqa(
                     raise BenchmarkError(
                         f"expected one novel file {novel_id}-*.txt in {novels_dir}, found {len(found)}"
                     )
-                novel = _detectiveqa_novel(found[0])
+                annotated_title = next((str(sample[key]) for key in _TITLE_FIELDS if sample.get(key)), None)
+                novel = _detectiveqa_novel(found[0], annotated_title)
                 return [
                     (f"{where}, question {number}", (sample, novel, number, raw))
                     for number, raw in zip(counter, sample["questions"])
@@ -135,6 +160,7 @@ def load_detectiveqa(
                     position=_detectiveqa_position(raw.get("answer_position"), numbers, "answer_position"),
                     metadata={
                         "novel_id": sample["novel_id"],
+                        "novel_file": Path(narrative.source).name,
                         "annotation": source,
                         "clue_position": clues,
                         "answer_position": raw.get("answer_position"),
@@ -146,4 +172,5 @@ def load_detectiveqa(
                 builder.add(item, narrative)
 
             builder.each(anno_file, builder.nested(anno_file, numbered, questions_of), question)
-    return builder.build()
+    annotated = [source for name, source in _DETECTIVEQA_SOURCES.items() if any((annotations_dir / name).glob("*"))]
+    return builder.build(split=split, splits=annotated)

@@ -66,6 +66,7 @@ def load_jsonl(path: Path, *, split: str | None = None, limit: int | None = None
             item_records.append((where, record))
     builder = _Builder(name, limit=limit, skip_bad=skip_bad)
     built: dict[str, Narrative] = {}
+    sources: set[str] = set()
 
     def item_record(where: str, record: Any) -> None:
         record = _object(record)
@@ -74,6 +75,7 @@ def load_jsonl(path: Path, *, split: str | None = None, limit: int | None = None
         if record.get("record") != "item":
             raise BenchmarkError(f"unknown record {record.get('record')!r}; use benchmark, narrative or item")
         item = BenchmarkItem.from_dict({k: v for k, v in record.items() if k != "record"})
+        sources.add(item.benchmark)
         if split and item.benchmark != split:
             return
         if item.book_id not in narrative_records:
@@ -91,4 +93,4 @@ def load_jsonl(path: Path, *, split: str | None = None, limit: int | None = None
         builder.add(item, built[item.book_id])
 
     builder.each(path, iter(item_records), item_record)
-    return builder.build()
+    return builder.build(split=split, splits=sources)

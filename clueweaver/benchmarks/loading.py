@@ -1,6 +1,7 @@
 """What every loader shares: the per-process book cache, the row-by-row builder that names the
-file and row of a bad row (or skips it), the readers of JSON, JSONL and CSV rows, and the parsers
-of the fields the public formats have in common (texts, integers, option letters, claim labels).
+file and row of a bad row (or skips it) and refuses to return nothing, the readers of JSON, JSONL,
+CSV and Parquet rows, and the parsers of the fields the public formats have in common (texts,
+integers, option letters, claim labels).
 
 The names keep their leading underscore: they are the loader modules' toolkit, not the package's API.
 """
@@ -10,15 +11,18 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import logging
 import re
 from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem, SkippedRow
 from clueweaver.books.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
 from clueweaver.protocol.question import CLAIM_LABELS, OPTION_LABELS, QuestionError
+
+logger = logging.getLogger(__name__)
 
 _NARRATIVE_CACHE: OrderedDict[tuple, tuple[Any, int]] = OrderedDict()
 _NARRATIVE_CACHE_CHARS = 100_000_000  # about the text of a hundred novels
@@ -63,9 +67,16 @@ class _ExactDuplicate(BenchmarkError):
     """A row repeating an earlier one field for field: dropping it loses nothing."""
 
 
+class _NotShipped(BenchmarkError):
+    """A row whose text the release itself does not ship (BMDS names story files it lacks): passed
+    over and reported in ``skipped`` even without ``skip_bad``, since no fix on the user's side
+    brings it back and the rest of the data is good."""
+
+
 class _Builder:
     """Collects items row by row: a bad row raises a BenchmarkError naming file and row, or with
-    ``skip_bad`` is recorded in ``skipped``; stops taking items at ``limit``."""
+    ``skip_bad`` is recorded in ``skipped`` (a row whose text the release lacks always is); stops
+    taking items at ``limit``."""
 
     def __init__(self, name: str, *, limit: int | None, skip_bad: bool) -> None:
         self.name, self.limit, self.skip_bad = name, limit, skip_bad
@@ -83,7 +94,7 @@ class _Builder:
         try:
             yield
         except (BenchmarkError, QuestionError, NarrativeError) as exc:
-            if not self.skip_bad and not isinstance(exc, _ExactDuplicate):
+            if not self.skip_bad and not isinstance(exc, (_ExactDuplicate, _NotShipped)):
                 raise BenchmarkError(f"{file}, {where}: {exc}") from exc
             self.skipped.append(SkippedRow(str(file), where, str(exc)))
 
@@ -122,8 +133,38 @@ class _Builder:
             with self.row(file, where):
                 handle(where, row)
 
-    def build(self) -> Benchmark:
+    def build(self, *, split: str | None = None, splits: Iterable[str] = ()) -> Benchmark:
+        """The loaded benchmark. Nothing loaded is an error saying why (a split the data does not
+        have, naming the ``splits`` it has; no rows; every row passed over), never an empty
+        benchmark that a run would report as done, except under ``skip_bad``, whose caller
+        asked for the bad rows to be listed in ``skipped`` instead; those are named in one warning."""
+        if not self.items and not (self.skip_bad and self.skipped):
+            raise BenchmarkError(self._why_empty(split, sorted(set(splits))))
+        if self.skipped:
+            first = self.skipped[0]
+            logger.warning(
+                "%s: %d row(s) passed over, listed in Benchmark.skipped (first: %s, %s: %s)",
+                self.name,
+                len(self.skipped),
+                first.file,
+                first.row,
+                first.reason,
+            )
         return Benchmark(self.name, self.narratives, self.items, self.skipped)
+
+    def _why_empty(self, split: str | None, splits: list[str]) -> str:
+        if self.skipped:
+            first = self.skipped[0]
+            return (
+                f"{self.name}: no items: all {len(self.skipped)} row(s) were passed over "
+                f"(first: {first.file}, {first.row}: {first.reason})"
+            )
+        if split is not None and not splits:
+            return f"{self.name}: no items for split {split!r}; the rows name no split: load them without one"
+        if split is not None:
+            known = ", ".join(map(repr, splits))
+            return f"{self.name}: no items for split {split!r}; the data has {known}: give one of those, or no split"
+        return f"{self.name}: no items: the data holds no question rows"
 
 
 def _check_split(name: str, split: str | None, allowed: tuple[str | None, ...]) -> None:
@@ -145,11 +186,15 @@ def _read_json(path: Path) -> Any:
 
 
 def _records(path: Path) -> Iterator[tuple[str, Any]]:
-    """(where, record) for each row: the entries of a ``.json`` array, else one JSON value per
-    line (JSONL; QuALITY's release files have no suffix). A line that is not JSON comes back as a
-    BenchmarkError for the row to raise, so it can be skipped like any bad row."""
+    """(where, record) for each row: the rows of a ``.parquet`` table (Hugging Face's layout), the
+    entries of a ``.json`` array, else one JSON value per line (JSONL; QuALITY's release files have
+    no suffix). A line that is not JSON comes back as a BenchmarkError for the row to raise, so it
+    can be skipped like any bad row."""
     if not path.is_file():
         raise BenchmarkError(f"{path}: no such file")
+    if path.suffix == ".parquet":
+        yield from _parquet_rows(path)
+        return
     if path.suffix == ".json":
         data = _read_json(path)
         if not isinstance(data, list):
@@ -167,6 +212,23 @@ def _records(path: Path) -> Iterator[tuple[str, Any]]:
                 yield f"line {number}", BenchmarkError("not UTF-8 text")
             except json.JSONDecodeError as exc:
                 yield f"line {number}", BenchmarkError(f"not valid JSON ({exc.msg})")
+
+
+def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
+    """(where, row) for each row of a Parquet table, nested structs as dicts, nulls as None."""
+    try:
+        import pyarrow.parquet as parquet
+    except ImportError as exc:
+        raise BenchmarkError(f"{path}: reading .parquet needs pyarrow (pip install pyarrow)") from exc
+    try:
+        table = parquet.ParquetFile(path)
+    except Exception as exc:  # pyarrow raises its own error types for a file that is not Parquet
+        raise BenchmarkError(f"{path}: not a readable Parquet file ({exc})") from exc
+    number = 0
+    for batch in table.iter_batches(batch_size=64):  # rows may carry a whole book each (NarrativeQA)
+        for row in batch.to_pylist():
+            number += 1
+            yield f"row {number}", row
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[str, dict]]:

@@ -64,9 +64,11 @@ def load_longbench_v2(
     file = _jsonl_or_dir(path, "data.json")
     wanted = {name.strip().casefold() for name in split.split(",") if name.strip()} if split else set()
     builder = _Builder("longbench_v2", limit=limit, skip_bad=skip_bad)
+    domains: set[str] = set()
 
     def question(where: str, record: Any) -> None:
         row = _object(record)
+        domains.update(str(row[key]) for key in ("domain", "sub_domain") if row.get(key))
         if wanted and not {str(row.get("domain", "")).casefold(), str(row.get("sub_domain", "")).casefold()} & wanted:
             return
         options = {label: _text(row, f"choice_{label}") for label in OPTION_LABELS}
@@ -85,4 +87,4 @@ def load_longbench_v2(
         builder.add(item, narrative)
 
     builder.each(file, _records(file), question)
-    return builder.build()
+    return builder.build(split=split, splits=domains)

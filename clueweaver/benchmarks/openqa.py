@@ -1,6 +1,7 @@
-"""Open questions with reference answers over whole stories: NarrativeQA-format JSONL and SQuALITY.
+"""Open questions with reference answers over whole stories: SQuALITY, and the answer readers
+NarrativeQA's loader (:mod:`clueweaver.benchmarks.narrativeqa`) shares.
 
-Both give each question several reference answers written by people; the items are
+Both sets give each question several reference answers written by people; the items are
 ``Question.open`` with those answers in ``references`` (evaluation scores a free-text answer
 against every reference and keeps the best). Neither marks paragraph-level gold evidence.
 """
@@ -15,7 +16,6 @@ from clueweaver.benchmarks.loading import (
     _check_split,
     _inline_text,
     _object,
-    _raw_fields,
     _records,
     _text,
 )
@@ -39,47 +39,6 @@ def _reference_answers(row: dict, field: str) -> tuple[str, ...]:
     if not isinstance(answers, list) or not answers:
         raise BenchmarkError(f"no reference answers: field {field!r} must be a non-empty list of answer texts")
     return tuple(_text_of(answer, f"{field}[{n}]") for n, answer in enumerate(answers))
-
-
-def _narrativeqa_item(where: str, row: dict, builder: _Builder, source: Path) -> None:
-    question = _text_of(row.get("question"), "question")
-    references = _reference_answers(row, "answers")
-    document = row.get("document")
-    story = _text_of(document, "document")
-    narrative = _inline_text(story, f"{source}#{where}")
-    document_id = document.get("id") if isinstance(document, dict) else row.get("document_id")
-    book_id = str(document_id or narrative.book_id)
-    item_id = row.get("question_id") or row.get("id") or f"{book_id}:{where.replace(' ', '')}"
-    item = BenchmarkItem(
-        item_id=f"narrativeqa:{item_id}",
-        benchmark="narrativeqa",
-        book_id=book_id,
-        question=Question.open(question),
-        references=references,
-        metadata=_raw_fields(row, ("question", "answers", "document", "document_id", "question_id", "id")),
-    )
-    builder.add(item, narrative)
-
-
-def load_narrativeqa(
-    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
-) -> Benchmark:
-    """NarrativeQA-format JSONL: one question a line with ``question``, ``answers`` (a list) and
-    ``document`` (the story's text), each a string or, as in the NarrativeQA release, an object
-    with a ``text`` field (the document's ``id`` names its book). Optional ``document_id``,
-    ``question_id`` or ``id``. A row without answers is a bad row, named by file and line.
-    ``split`` keeps rows whose ``set`` field (train/valid/test) matches."""
-    if path.is_dir():
-        raise BenchmarkError(f"{path}: give the NarrativeQA-format .jsonl file, not a folder")
-    builder = _Builder("narrativeqa", limit=limit, skip_bad=skip_bad)
-
-    def question(where: str, record: Any) -> None:
-        row = _object(record)
-        if split is None or row.get("set") == split:
-            _narrativeqa_item(where, row, builder, path)
-
-    builder.each(path, _records(path), question)
-    return builder.build()
 
 
 def _squality_files(path: Path, split: str | None) -> list[Path]:

@@ -52,21 +52,45 @@ def _quality_questions(row: dict) -> list[dict]:
     return questions
 
 
-def _quality_file(path: Path, split: str | None) -> Path:
-    """A QuALITY file, or in a folder of the release the raw-HTML file of ``split``
-    (``QuALITY.v1.0.1.dev``) or the folder's only .jsonl file."""
+QUALITY_SPLITS = ("train", "dev", "test")
+# The release's files: QuALITY.v1.0.1.dev (raw HTML articles), QuALITY.v1.0.1.htmlstripped.dev
+_RELEASE_FILE = re.compile(r"QuALITY\.v[\d.]+?\.(htmlstripped\.)?(train|dev|test)(?:\.jsonl)?", re.IGNORECASE)
+
+
+def _release_files(folder: Path) -> dict[str, Path]:
+    """The release file of each split in the folder, the raw-HTML one where both are there (its
+    paragraphs are the article's own block elements)."""
+    found: dict[str, Path] = {}
+    for file in sorted(folder.iterdir()):
+        match = _RELEASE_FILE.fullmatch(file.name)
+        if match and (match.group(2).lower() not in found or not match.group(1)):
+            found[match.group(2).lower()] = file
+    return found
+
+
+def _quality_files(path: Path, split: str | None) -> list[tuple[Path, str | None]]:
+    """(file, split) to read: the file given, or in a folder of the release the file of ``split``
+    (every split without one); else the folder's only .jsonl file."""
     if not path.is_dir():
-        return path
-    if split:
-        found = sorted(f for f in path.iterdir() if f.name.endswith("." + split) and "htmlstripped" not in f.name)
-    else:
-        found = sorted(path.glob("*.jsonl"))
+        match = _RELEASE_FILE.fullmatch(path.name)
+        named = match.group(2).lower() if match else split
+        if split and named != split:
+            raise BenchmarkError(f"{path} is the {named!r} split, not {split!r}; give its folder to choose a split")
+        return [(path, named)]
+    release = _release_files(path)
+    if release:
+        if split and split not in release:
+            raise BenchmarkError(
+                f"{path}: no QuALITY file for split {split!r}; this folder has {', '.join(map(repr, release))}"
+            )
+        return [(release[name], name) for name in QUALITY_SPLITS if name in release and split in (None, name)]
+    found = sorted(path.glob("*.jsonl"))
     if len(found) != 1:
         raise BenchmarkError(
-            f"{path}: expected one QuALITY file{f' for split {split!r}' if split else ' (*.jsonl)'}, found "
-            f"{len(found)}"
+            f"{path}: expected the release's QuALITY.v1.0.1.{{train,dev,test}} files or one .jsonl file, found "
+            f"{len(found)} .jsonl files"
         )
-    return found[0]
+    return [(found[0], split)]
 
 
 def _quality_article(row: dict, source: str) -> Narrative:
@@ -86,10 +110,17 @@ def load_quality(
     path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
 ) -> Benchmark:
     """Official QuALITY JSONL (raw HTML ``article``, 1-based ``gold_label``; test rows without it
-    are unlabelled). ``split`` picks train/dev/test in a folder of the release."""
-    _check_split("quality", split, (None, "train", "dev", "test"))
-    file = _quality_file(path, split)
+    are unlabelled): a file, or the release folder (``QuALITY.v1.0.1.{train,dev,test}``, or the
+    ``.htmlstripped.*`` files), all its splits or the one ``split`` names."""
+    _check_split("quality", split, (None, *QUALITY_SPLITS))
     builder = _Builder("quality", limit=limit, skip_bad=skip_bad)
+    for file, file_split in _quality_files(path, split):
+        _load_quality_file(file, file_split, builder)
+    return builder.build()
+
+
+def _load_quality_file(file: Path, split: str | None, builder: _Builder) -> None:
+    """The questions of one QuALITY file, each row an article with its list of questions."""
 
     def questions_of(where: str, record: Any) -> list[tuple[str, Any]]:
         row = _object(record)
@@ -107,6 +138,7 @@ def load_quality(
         if gold is not None and (isinstance(gold, bool) or not isinstance(gold, int) or not 1 <= gold <= len(options)):
             raise BenchmarkError(f"gold_label {gold!r} is not an option number 1-{len(options)}")
         narrative = _quality_article(row, f"{file}#{row.get('article_id', set_id)}")
+        split_field = {"split": split} if split else {}
         item = BenchmarkItem(
             item_id=f"quality:{raw.get('question_unique_id') or f'{set_id}:q{number}'}",
             benchmark="quality",
@@ -115,6 +147,7 @@ def load_quality(
             answer=None if gold is None else OPTION_LABELS[gold - 1],
             hard=bool(raw.get("difficult")),
             metadata={
+                **split_field,
                 **_raw_fields(raw, ("question", "options", "validation", "speed_validation")),
                 **_raw_fields(row, ("article", "questions"), ("question",)),
             },
@@ -122,4 +155,3 @@ def load_quality(
         builder.add(item, narrative)
 
     builder.each(file, builder.nested(file, _records(file), questions_of), question)
-    return builder.build()

@@ -21,8 +21,9 @@ from clueweaver.benchmarks.jsonl import load_jsonl
 from clueweaver.benchmarks.kdsh import load_kdsh
 from clueweaver.benchmarks.leval import load_leval_scifi, load_quality_leval
 from clueweaver.benchmarks.longcontext import load_infinitebench, load_longbench_v2
+from clueweaver.benchmarks.narrativeqa import load_narrativeqa
 from clueweaver.benchmarks.nocha import load_nocha
-from clueweaver.benchmarks.openqa import load_narrativeqa, load_squality
+from clueweaver.benchmarks.openqa import load_squality
 from clueweaver.benchmarks.quality import load_quality
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError
 
@@ -54,7 +55,9 @@ BENCHMARKS: dict[str, BenchmarkSpec] = {
     "gutenqa": BenchmarkSpec(
         load_gutenqa, "gutenqa_emma", "GutenQA open questions with reference answers and gold paragraphs"
     ),
-    "narrativeqa": BenchmarkSpec(load_narrativeqa, None, "NarrativeQA-format JSONL: question, answers, document"),
+    "narrativeqa": BenchmarkSpec(
+        load_narrativeqa, None, "NarrativeQA: the release (qaps.csv, documents.csv, tmp/), the HF export, or JSONL"
+    ),
     "squality": BenchmarkSpec(load_squality, "squality/v1-3/txt", "SQuALITY open questions with four references"),
     "kdsh": BenchmarkSpec(load_kdsh, "kdsh_backstory", "KDSH character backstory claims"),
     "bmds": BenchmarkSpec(load_bmds, "bmds", "BMDS detective stories with clue annotations"),

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from clueweaver.benchmarks import load_benchmark
+from clueweaver.benchmarks import BENCHMARKS, load_benchmark
 from clueweaver.cli.common import (
     add_encoder_argument,
     add_model_arguments,
@@ -45,15 +45,15 @@ def add_benchmark(sub) -> None:
         "benchmark",
         help="load a benchmark into the common schema; print its counts (and skipped rows), optionally export it",
     )
-    p.add_argument(
-        "name",
-        help="nocha, quality, quality_leval, leval_scifi, gutenqa, kdsh, bmds, detectiveqa, "
-        "infinitebench, longbench_v2 or jsonl (the common schema)",
-    )
+    p.add_argument("name", help=f"one of {', '.join(BENCHMARKS)} (jsonl: the common schema)")
     p.add_argument("--path", help="the benchmark's file or folder (default: under the shared data folder)")
     p.add_argument("--split", help="a split or subset, where the benchmark has them")
     p.add_argument("--limit", type=int, help="keep only the first N items")
-    p.add_argument("--skip-bad", action="store_true", help="skip and count bad rows instead of stopping")
+    p.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="skip and list bad rows instead of stopping (rows whose text the release lacks are always listed)",
+    )
     p.add_argument("--export", metavar="JSONL", help="write the benchmark in the common JSONL schema")
     p.set_defaults(run=run_benchmark)
 

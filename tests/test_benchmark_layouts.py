@@ -1,0 +1,346 @@
+"""Each benchmark as its public release lays it out (fixtures under tests/fixtures in the exact
+file names and fields of the real data), and the rule that no loader returns 0 items in silence."""
+
+from __future__ import annotations
+
+import csv
+import json
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clueweaver.benchmarks import BenchmarkError, load_benchmark
+from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS
+from clueweaver.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PUMP_UP = "0025577043f5090cd603c6aea60f26e236195594"
+LAMPLIGHTER = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"
+
+
+# --- 1. NarrativeQA's official release -------------------------------------------------------------
+
+
+def test_narrativeqa_release_cuts_stories_at_their_markers_and_strips_script_html():
+    benchmark = load_benchmark("narrativeqa", FIXTURES / "narrativeqa_release")
+    assert [item.item_id for item in benchmark] == [
+        f"narrativeqa:{PUMP_UP}:1",
+        f"narrativeqa:{PUMP_UP}:2",
+        f"narrativeqa:{LAMPLIGHTER}:1",
+        f"narrativeqa:{LAMPLIGHTER}:2",
+    ]
+    first = benchmark.items[0]
+    assert first.question.text == "Who is Mark Hunter?" and first.question.is_open
+    assert first.references == (
+        "He is a high school student in Phoenix.",
+        "A loner and outsider student with a radio station.",
+    )
+    assert benchmark.items[1].references == ("It takes place in Mark's parents basement.", "Phoenix, Arizona")
+    assert first.metadata["set"] == "test" and first.metadata["kind"] == "movie" and first.metadata["html_stripped"]
+
+    script = benchmark.narratives[PUMP_UP]
+    texts = [p.text for p in script.paragraphs]
+    assert script.title == "Pump Up the Volume (film)"
+    assert texts[0].startswith("PUMP UP THE VOLUME") and texts[-1] == "THE END"
+    assert "on the air from somewhere in Phoenix & you are listening" in " ".join(texts)  # &amp; decoded
+    page_furniture = ("<", "IMSDb", "navigation", "background", "Writers", "Drama")
+    assert not any(word in text for text in texts for word in page_furniture)
+
+    book = benchmark.narratives[LAMPLIGHTER]
+    texts = [p.text for p in book.paragraphs]
+    assert texts[0] == "THE LAMPLIGHTER'S ERRAND" and texts[-1] == "THE END"
+    assert not any("Gutenberg" in text or "Produced by" in text for text in texts)
+    assert [c.title for c in book.chapters] == ["CHAPTER I", "CHAPTER II"]
+
+
+def test_narrativeqa_release_splits_and_what_it_cannot_read(tmp_path):
+    release = FIXTURES / "narrativeqa_release"
+    assert [item.metadata["set"] for item in load_benchmark("narrativeqa", release, split="test")] == ["test"] * 2
+    with pytest.raises(BenchmarkError, match=r"no items for split 'valid'; the data has 'test', 'train'"):
+        load_benchmark("narrativeqa", release, split="valid")
+
+    copy = tmp_path / "narrativeqa"
+    shutil.copytree(release, copy)
+    (copy / "tmp" / f"{LAMPLIGHTER}.content").unlink()
+    with pytest.raises(
+        BenchmarkError, match=r"qaps\.csv, line 4: story file .* is missing: run .*download_stories\.sh"
+    ):
+        load_benchmark("narrativeqa", copy)
+    assert len(load_benchmark("narrativeqa", copy, skip_bad=True)) == 2
+
+    rows = list(csv.DictReader((release / "documents.csv").open(encoding="utf-8")))
+    rows[1]["story_start"] = "A LINE THAT IS NOT IN THE STORY"
+    with open(copy / "documents.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    shutil.copy(release / "tmp" / f"{LAMPLIGHTER}.content", copy / "tmp")
+    uncut = load_benchmark("narrativeqa", copy, split="train")
+    assert uncut.items[0].metadata["story_markers_missing"] == ["story_start"]
+
+
+def test_narrativeqa_script_page_keeps_only_the_script_whatever_the_markers(tmp_path):
+    copy = tmp_path / "narrativeqa"
+    shutil.copytree(FIXTURES / "narrativeqa_release", copy)
+    rows = list(csv.DictReader((copy / "documents.csv").open(encoding="utf-8")))
+    rows[0].update(story_start="<html>", story_end="</html>")  # markers holding markup, found in the page only
+    with open(copy / "documents.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    benchmark = load_benchmark("narrativeqa", copy, split="test")
+    texts = [p.text for p in benchmark.narratives[PUMP_UP].paragraphs]
+    assert texts[0].startswith("PUMP UP THE VOLUME") and texts[-1] == "THE END"
+    assert benchmark.items[0].metadata["story_markers_missing"] == []
+
+
+# --- 2. NarrativeQA as Hugging Face exports it; no empty selection in silence -----------------------
+
+
+def test_narrativeqa_hf_export_takes_the_split_from_the_file_name():
+    export = FIXTURES / "narrativeqa_hf"
+    benchmark = load_benchmark("narrativeqa", export / "test.jsonl", split="test")
+    assert [item.references[0] for item in benchmark] == [
+        "He is a high school student in Phoenix.",
+        "It takes place in Mark's parents basement.",
+    ]
+    assert all(item.metadata["set"] == "test" and item.book_id == PUMP_UP for item in benchmark)
+    script = benchmark.narratives[PUMP_UP]
+    assert script.title == "Pump Up the Volume (film)" and script[0].text.startswith("PUMP UP THE VOLUME")
+    assert not any("<" in p.text or "IMSDb" in p.text for p in script.paragraphs)
+    assert len(load_benchmark("narrativeqa", export)) == 2
+    for split in ("validation", "valid", "train"):
+        with pytest.raises(BenchmarkError, match=rf"no items for split '{split}'; the data has 'test'"):
+            load_benchmark("narrativeqa", export, split=split)
+
+
+def test_narrativeqa_hf_parquet_shards_load_like_the_jsonl(tmp_path):
+    pyarrow = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    rows = [json.loads(line) for line in (FIXTURES / "narrativeqa_hf" / "test.jsonl").open(encoding="utf-8")]
+    (tmp_path / "data").mkdir()
+    parquet.write_table(pyarrow.Table.from_pylist(rows), tmp_path / "data" / "test-00000-of-00001.parquet")
+    from_parquet = load_benchmark("narrativeqa", tmp_path, split="test")
+    from_jsonl = load_benchmark("narrativeqa", FIXTURES / "narrativeqa_hf" / "test.jsonl")
+    assert [i.references for i in from_parquet] == [i.references for i in from_jsonl]
+    assert from_parquet.narratives[PUMP_UP].content_hash == from_jsonl.narratives[PUMP_UP].content_hash
+
+
+def test_rows_naming_no_split_say_so(tmp_path):
+    rows = [json.loads(line) for line in (FIXTURES / "narrativeqa_hf" / "test.jsonl").open(encoding="utf-8")]
+    file = tmp_path / "narrativeqa_export.jsonl"
+    file.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert len(load_benchmark("narrativeqa", file)) == 2
+    with pytest.raises(BenchmarkError, match="no items for split 'test'; the rows name no split"):
+        load_benchmark("narrativeqa", file, split="test")
+
+
+def test_a_filter_that_keeps_nothing_names_what_exists():
+    with pytest.raises(BenchmarkError, match=r"longbench_v2: no items for split 'poetry'; the data has .*'Detective'"):
+        load_benchmark("longbench_v2", FIXTURES / "longbench_v2" / "data.json", split="poetry")
+
+
+# --- 3. NoCha's pickle, read as plain data only ---------------------------------------------------------
+
+CALLS: list[str] = []
+
+
+def _record_call(what: str) -> None:
+    """What a hostile pickle would run; recording the call shows whether it ran."""
+    CALLS.append(what)
+
+
+class _Hostile:
+    def __reduce__(self):
+        return (_record_call, ("the pickle ran code",))
+
+
+def test_nocha_reads_the_repository_pickle():
+    benchmark = load_benchmark("nocha", FIXTURES / "nocha")
+    assert [(item.item_id, item.answer) for item in benchmark] == [
+        ("nocha:181:TRUE", "TRUE"),
+        ("nocha:181:FALSE", "FALSE"),
+    ]
+    assert benchmark.items[0].question.text.startswith("Hatty Doran, an American heiress, attempts to please")
+    book = benchmark.narratives["the_adventures_of_sherlock_holmes_arthur_conan_doyle"]
+    assert book.title == "The Adventures of Sherlock Holmes"
+    assert any(p.text.startswith("To Sherlock Holmes she is always the woman") for p in book.paragraphs)
+
+
+def test_a_pickle_that_would_run_code_is_refused_without_running_it(tmp_path):
+    folder = tmp_path / "data_sample"
+    shutil.copytree(FIXTURES / "nocha" / "data_sample", folder)
+    hostile = pickle.dumps({"the_adventures_of_sherlock_holmes_arthur_conan_doyle": _Hostile()})
+    pickle.loads(hostile)  # an ordinary unpickler runs it: the pickle is really hostile
+    assert CALLS == ["the pickle ran code"]
+    CALLS.clear()
+    (folder / "classic_books.pkl").write_bytes(hostile)
+    with pytest.raises(BenchmarkError, match=r"classic_books\.pkl: refused .*names [\w.]*_record_call; only plain"):
+        load_benchmark("nocha", folder)
+    assert CALLS == []
+    with pytest.raises(BenchmarkError, match=r"Only if you trust where the file came from, convert it .*json\.dump"):
+        load_benchmark("nocha", folder)
+    assert CALLS == []
+
+
+def test_a_pickle_of_other_plain_data_is_refused(tmp_path):
+    folder = tmp_path / "data_sample"
+    shutil.copytree(FIXTURES / "nocha" / "data_sample", folder)
+    (folder / "classic_books.pkl").write_bytes(pickle.dumps(["not", "a", "dict"]))
+    with pytest.raises(BenchmarkError, match=r"classic_books\.pkl: expected \{book title: text\}"):
+        load_benchmark("nocha", folder)
+
+
+# --- 4. GutenQA's published table -------------------------------------------------------------------------
+
+
+def test_gutenqa_table_loads_every_book_with_gold_in_the_questions_chunk():
+    pytest.importorskip("pyarrow")
+    benchmark = load_benchmark("gutenqa", FIXTURES / "gutenqa")
+    emma, holmes = benchmark.items
+    assert emma.item_id == "gutenqa:Emma_-_Jane_Austen:4" and emma.question.is_open
+    assert emma.question.text == "Why does Mr. Woodhouse feel fortunate for thinking of Hannah?"
+    assert emma.references[0].startswith("Mr. Woodhouse feels fortunate for thinking of Hannah")
+    book = benchmark.narratives["Emma_-_Jane_Austen"]
+    assert book.title == "Emma" and book.chapters[0].title == "VOLUME I. CHAPTER I"
+    # chunk 2 is longer than a paragraph may be and was cut in two, so chunk 4 is paragraph 5
+    assert book.split_paragraphs == 1 and emma.gold_evidence == (5,)
+    assert emma.metadata["must_contain"] in book[5].text and emma.metadata["Chunk ID"] == 4
+    assert all(len(p.text) <= MAX_PARAGRAPH_CHARS for p in book.paragraphs)
+    assert holmes.book_id == "The_Adventures_of_Sherlock_Holmes_-_Arthur_Conan_Doyle" and holmes.gold_evidence == (3,)
+    one = load_benchmark("gutenqa", FIXTURES / "gutenqa" / "GutenQA.parquet", split="emma_-_jane_austen")
+    assert [item.item_id for item in one] == [emma.item_id]
+    with pytest.raises(BenchmarkError, match=r"no items for split 'emma'; the data has 'Emma_-_Jane_Austen', 'The_"):
+        load_benchmark("gutenqa", FIXTURES / "gutenqa", split="emma")
+
+
+def test_gutenqa_string_in_several_chunks_is_gold_in_the_questions_own(tmp_path):
+    parquet = pytest.importorskip("pyarrow.parquet")
+    rows = parquet.read_table(FIXTURES / "gutenqa" / "GutenQA.parquet").to_pylist()
+    holmes = [row for row in rows if row["Book ID"] == 48]
+    holmes[2]["Chunk Must Contain"] = "Watson"  # in chunks 1, 2 and 3
+    export = tmp_path / "gutenqa.jsonl"
+    export.write_text("".join(json.dumps(row) + "\n" for row in holmes), encoding="utf-8")
+    (item,) = load_benchmark("gutenqa", export).items
+    assert item.gold_evidence == (3,) and item.metadata["gold_match"] == "unique"
+
+
+def test_gutenqa_chunks_and_questions_files_join_on_book_and_chunk(tmp_path):
+    pyarrow = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    rows = parquet.read_table(FIXTURES / "gutenqa" / "GutenQA.parquet").to_pylist()
+    chunk_columns = ("Book Name", "Book ID", "Chunk ID", "Chapter", "Chunk")
+    question_columns = ("Book Name", "Book ID", "Chunk ID", "Question", "Answer", "Chunk Must Contain")
+    chunks = [{key: row[key] for key in chunk_columns} for row in rows]
+    questions = [{key: row[key] for key in question_columns} for row in rows if row["Question"]]
+    parquet.write_table(pyarrow.Table.from_pylist(chunks), tmp_path / "gutenqa_chunks.parquet")
+    with pytest.raises(BenchmarkError, match=r"gutenqa_chunks\.parquet: the chunks need questions\.parquet"):
+        load_benchmark("gutenqa", tmp_path)
+    parquet.write_table(pyarrow.Table.from_pylist(questions), tmp_path / "questions.parquet")
+    joined = load_benchmark("gutenqa", tmp_path)
+    published = load_benchmark("gutenqa", FIXTURES / "gutenqa")
+    assert [(i.item_id, i.gold_evidence, i.references) for i in joined] == [
+        (i.item_id, i.gold_evidence, i.references) for i in published
+    ]
+
+
+# --- 5. QuALITY's release folder --------------------------------------------------------------------------
+
+
+def test_quality_release_folder_reads_every_split_without_a_suffix():
+    release = FIXTURES / "quality_release"
+    benchmark = load_benchmark("quality", release)
+    assert [(item.item_id, item.metadata["split"], item.answer) for item in benchmark] == [
+        ("quality:90001_WRITER01_1", "train", "B"),
+        ("quality:52845_YLZPNNYD_1", "dev", "B"),
+        ("quality:52845_YLZPNNYD_2", "dev", "C"),
+        ("quality:90002_WRITER01_1", "test", None),  # the test split has no gold labels
+    ]
+    article = benchmark.narratives["52845"]
+    assert article.title == "The Girl in His Mind" and article[0].text == "THE GIRL IN HIS MIND"
+    assert not any("<" in p.text for p in article.paragraphs)  # the raw-HTML file, read as HTML
+    assert [item.metadata["split"] for item in load_benchmark("quality", release, split="dev")] == ["dev", "dev"]
+    with pytest.raises(BenchmarkError, match=r"QuALITY\.v1\.0\.1\.test is the 'test' split, not 'dev'"):
+        load_benchmark("quality", release / "QuALITY.v1.0.1.test", split="dev")
+
+
+def test_quality_htmlstripped_files_alone_are_read(tmp_path):
+    shutil.copy(FIXTURES / "quality_release" / "QuALITY.v1.0.1.htmlstripped.dev", tmp_path)
+    benchmark = load_benchmark("quality", tmp_path)
+    assert [item.answer for item in benchmark] == ["B", "C"]
+    assert benchmark.narratives["52845"][0].text == "THE GIRL IN HIS MIND"
+    with pytest.raises(BenchmarkError, match=r"no QuALITY file for split 'train'; this folder has 'dev'"):
+        load_benchmark("quality", tmp_path, split="train")
+
+
+# --- 6. BMDS: rows whose story text the release lacks --------------------------------------------------
+
+
+def test_bmds_passes_over_stories_the_release_lacks_and_says_why(tmp_path):
+    columns = ["Story Code", "Story Title", "Essential clue", "Reveal border sentence"]
+    rows = [
+        ["AB01", "The Tin Box", "the dented lid", "It was the lid that hanged him."],
+        ["AB02", "The Lost Story", "a torn ticket", ""],
+        ["AB01", "Another Tale", "a wet boot", ""],
+    ]
+    with open(tmp_path / "BMDS_story_annotations.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([columns, *rows])
+    (tmp_path / "texts").mkdir()
+    (tmp_path / "texts" / "AB01.txt").write_text(
+        "The box was found at dawn.\n\nIt was the lid that hanged him.", encoding="utf-8"
+    )
+    benchmark = load_benchmark("bmds", tmp_path)
+    (item,) = benchmark.items
+    assert item.item_id == "bmds:AB01" and item.position == 1 and item.metadata["essential_clue"] == "the dented lid"
+    assert [(row.row, row.reason.split(":")[0]) for row in benchmark.skipped] == [
+        ("line 3", f"story text {tmp_path / 'texts' / 'AB02.txt'} is missing from the release"),
+        ("line 4", "Story Code AB01 also names 'The Tin Box' (line 2), whose text AB01.txt holds; the text of "
+         "'Another Tale' is missing from the release"),
+    ]  # fmt: skip
+
+
+def test_bmds_without_its_texts_is_an_error_not_an_empty_benchmark(tmp_path):
+    with open(tmp_path / "BMDS_story_annotations.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([["Story Code", "Story Title", "Essential clue"], ["AB01", "The Tin Box", "the lid"]])
+    with pytest.raises(BenchmarkError, match=r"bmds: no items: all 1 row\(s\) were passed over \(first: .*AB01"):
+        load_benchmark("bmds", tmp_path)
+
+
+# --- 7. DetectiveQA: English titles and clue position 0 ---------------------------------------------------
+
+
+def test_detectiveqa_english_title_from_the_text_and_clue_zero_is_no_position():
+    benchmark = load_benchmark("detectiveqa", FIXTURES / "detectiveqa_release")
+    novel = benchmark.narratives["18"]
+    assert novel.title == "Footprints by the Sea"  # not the Chinese title of the file name
+    (item,) = benchmark.items
+    assert item.metadata["novel_file"] == "18-海边的脚印-无名氏.txt"
+    assert item.gold_evidence == (3, 5) and item.metadata["clues_without_position"] == 1
+    assert item.metadata["clue_position"] == [3, 5, 0] and item.position == 8 and item.answer == "B"
+
+
+def test_detectiveqa_title_from_the_annotation_else_never_the_chinese_file_name(tmp_path):
+    root = tmp_path / "detectiveqa"
+    shutil.copytree(FIXTURES / "detectiveqa_release", root)
+    novel = next((root / "novel_data_en").glob("18-*.txt"))
+    novel.write_text(novel.read_text(encoding="utf-8").replace("[0] Footprints by the Sea\n", ""), encoding="utf-8")
+    assert load_benchmark("detectiveqa", root).narratives["18"].title == "DetectiveQA novel 18"
+    annotation = root / "anno_data_en" / "human_anno" / "18.json"
+    samples = json.loads(annotation.read_text(encoding="utf-8"))
+    samples[0]["novel_name"] = "Footprints by the Sea"  # an annotation naming the novel in English wins
+    annotation.write_text(json.dumps(samples), encoding="utf-8")
+    assert load_benchmark("detectiveqa", root).narratives["18"].title == "Footprints by the Sea"
+
+
+def test_the_benchmark_command_fails_on_an_empty_selection_and_lists_passed_over_rows(tmp_path, capsys):
+    release = str(FIXTURES / "narrativeqa_release")
+    assert main(["benchmark", "narrativeqa", "--path", release, "--split", "valid"]) == 2
+    assert "no items for split 'valid'; the data has 'test', 'train'" in capsys.readouterr().err
+    copy = tmp_path / "narrativeqa"
+    shutil.copytree(FIXTURES / "narrativeqa_release", copy)
+    (copy / "tmp" / f"{PUMP_UP}.content").unlink()
+    assert main(["benchmark", "narrativeqa", "--path", str(copy), "--skip-bad"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["items"] == 2 and [row["row"] for row in summary["skipped_rows"]] == ["line 2", "line 3"]
