@@ -150,6 +150,8 @@ def book_from_args(args) -> Narrative:
             f"note: {args.book} is not UTF-8; read as {narrative.encoding} (detected; --encoding names another)",
             file=sys.stderr,
         )
+    if narrative.encoding_warning:
+        print(f"warning: {narrative.encoding_warning}", file=sys.stderr)
     return narrative
 
 
