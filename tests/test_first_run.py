@@ -100,6 +100,14 @@ def test_commands_that_read_a_book_take_its_encoding(tmp_path, capsys):
     assert "[1] Фонарь висел у двери." in captured.out and "detected" not in captured.err
     assert main(["segment", str(russian), "--claim", "x", "--encoder", "none", "--encoding", "ascii"]) == 2
     assert "cannot decode as ascii" in capsys.readouterr().err
+    stray = tmp_path / "pg1234.txt"
+    data = "He said “no” twice—then left the café.\n\nIt rained.".encode("utf-8").replace(b"\xc3\xa9", b"\xe9")
+    stray.write_bytes(data)  # UTF-8 with one Latin-1 byte
+    assert main(["index", str(stray), "--encoder", "none", "--json"]) == 0
+    captured = capsys.readouterr()
+    offset = data.index(b"\xe9")
+    assert f"warning: {stray}: 1 byte is not UTF-8 (byte {offset}, line 1)" in captured.err
+    assert "detected" not in captured.err
 
 
 def test_the_demo_with_the_smoke_model_reads_less_says_so_and_shows_each_stage(monkeypatch, capsys):
