@@ -461,8 +461,10 @@ def test_a_lone_surrogate_is_refused_with_a_422_and_nothing_is_recorded(server):
         f'{{"question": "Who?", "options": {{"A": {surrogate}, "B": "b"}}}}',
         f'{{"question": "Who?", "options": {{"A": "a", "B": "b"}}, "preset": {surrogate}}}',
         f'{{"question": "Who?", "options": {{"A": "a", "B": "b"}}, "max_chapter": {surrogate}}}',
+        f'{{"question": "Who?", "options": {{"A": "a", {surrogate}: "b"}}}}',
     ]
-    for body, where in zip(bodies, ("the question", "option 'A'", "the preset", "the chapter limit")):
+    places = ("the question", "option 'A'", "the preset", "the chapter limit", "an option's label")
+    for body, where in zip(bodies, places, strict=True):
         response = http.post(ask, content=body.encode(), headers={"content-type": "application/json"})
         assert_refused(response, 422, where, "lone surrogate (U+D800, character 1)", "remove it")
     assert http.get(ask).json()["questions"] == []

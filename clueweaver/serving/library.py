@@ -452,7 +452,6 @@ class Library:
         starts and ends."""
         encoder = self.encoder()
         if encoder is None:
-            self._encoder_loaded.set()
             return
         self._encoder_loading["started"] = time.monotonic()
         threading.Thread(target=self._load_encoder, args=(encoder,), name="encoder-loader", daemon=True).start()
@@ -474,7 +473,7 @@ class Library:
         """The encoder's name and state: none, loading (with the seconds so far), ready, failed (with
         the error), or lazy (loaded by the first question: ``load_encoder_in_background`` was not called)."""
         loading = self._encoder_loading
-        if self._encoder_spec in (None, "none") or (self._encoder_loaded.is_set() and self._encoder is None):
+        if self._encoder_spec in (None, "none"):  # "auto" that found no encoder is None by now
             return {"name": "none", "status": "none"}
         name = self._encoder.name if self._encoder is not None else str(self._encoder_spec)
         if "started" not in loading:

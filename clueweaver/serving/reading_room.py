@@ -37,7 +37,8 @@ from clueweaver.serving.library import Library, LibraryError
 
 log = logging.getLogger(__name__)
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no character on its own
+
 # Pipeline settings the reading room decides itself (from the top-level config and the data dir).
 _OWNED_PIPELINE_SETTINGS = ("encoder", "cache_dir", "nwm_dir", "finder_adapter", "interpreter_adapter")
 
@@ -113,10 +114,10 @@ class AskRequest:
     def _check_characters(self, what: str) -> None:
         """A lone surrogate ("\\ud800" is valid JSON) is half of a character: no text can hold
         it, nor SQLite store it, so it is refused before anything is recorded."""
-        fields = {f"the {what}": self.text, "the preset": self.preset, "the chapter limit": self.max_chapter}
-        fields.update({f"option {label!r}": value for label, value in self.options.items()})
-        fields.update({"an option's label": label for label in self.options})
-        for name, value in fields.items():
+        fields = [(f"the {what}", self.text), ("the preset", self.preset), ("the chapter limit", self.max_chapter)]
+        for label, value in self.options.items():
+            fields += [("an option's label", label), (f"option {label!r}", value)]
+        for name, value in fields:
             found = _LONE_SURROGATE.search(value) if isinstance(value, str) else None
             if found:
                 raise QuestionError(
