@@ -236,6 +236,10 @@ def test_a_utf_8_file_with_a_stray_byte_keeps_its_dashes_and_quotes_and_says_whe
     assert str(path) in narrative.encoding_warning
     # read again with the encoding the library records, the same text
     assert load_narrative(path, encoding="utf-8").content_hash == narrative.content_hash
+    path.write_bytes(b"\xef\xbb\xbf" + data)  # with a byte-order mark: counted in the offset, not in the text
+    marked = load_narrative(path)
+    assert marked.encoding == "utf-8-sig" and marked.content_hash == narrative.content_hash
+    assert f"(byte {offset + 3}, line {line})" in marked.encoding_warning
 
 
 def test_another_encoding_is_taken_only_when_it_reads_the_file_cleanly(tmp_path):

@@ -328,7 +328,10 @@ def strip_gutenberg(text: str) -> str:
 # A Gutenberg header's title line; a long title goes on over indented lines.
 _GUTENBERG_TITLE = re.compile(r"^Title:[ \t]*(\S.*(?:\n[ \t]+\S.*)*)", re.MULTILINE)
 _HEADER_CHARS = 5000  # where a file without a START marker may have a header
-_FRONT_MATTER_TITLE = re.compile(r"\A---[ \t]*\n(?:.*\n)*?title:[ \t]*(\S.*)\n(?:.*\n)*?---[ \t]*$", re.MULTILINE)
+# front matter: a block between two "---" lines at the very top, one of its lines "title: ..."
+_FRONT_MATTER_TITLE = re.compile(
+    r"\A---[ \t]*\n(?:(?!---).*\n)*?title:[ \t]*(\S.*)\n(?:(?!---).*\n)*?---[ \t]*$", re.MULTILINE
+)
 _MARKDOWN_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
 
 
@@ -373,9 +376,10 @@ def _where(text: str, positions: list[int]) -> str:
     return "; ".join(places) + more
 
 
-def _escaped(data: bytes, codec: str) -> tuple[str, list[int]]:
-    """``data`` decoded with each byte that is not UTF-8 kept as a lone surrogate, and where those are."""
-    text = data.decode(codec, "surrogateescape")
+def _escaped(data: bytes) -> tuple[str, list[int]]:
+    """``data`` decoded with each byte that is not UTF-8 kept as a lone surrogate, and where those
+    are (a byte-order mark stays, so that ``_where`` counts its bytes)."""
+    text = data.decode("utf-8", "surrogateescape")
     return text, [m.start() for m in _ESCAPED_BYTE.finditer(text)]
 
 
@@ -385,17 +389,16 @@ def _utf8_with_stray_bytes(data: bytes, path: str, codec: str) -> tuple[str, str
     non-ASCII characters as malformed bytes. A Gutenberg file with one Latin-1 byte pasted into
     its UTF-8 dashes and quotes passes; a Latin-1 or cp1252 file has next to no well-formed UTF-8
     sequences, so it goes on to detection instead of losing every accent."""
-    text, bad = _escaped(data, codec)
-    if not bad:
-        return text, None
+    text, bad = _escaped(data)
     well_formed = len(text) - len(text.encode("ascii", "ignore")) - len(bad)
     if well_formed < len(bad):
         return None
-    warning = (
+    warning = bad and (
         f"{path}: {len(bad)} byte{'s are' if len(bad) > 1 else ' is'} not UTF-8 ({_where(text, bad)}) in a file that "
         "is otherwise UTF-8; read as UTF-8 with each replaced by \ufffd (name the encoding if the file has another)"
     )
-    return _ESCAPED_BYTE.sub("\ufffd", text), warning
+    text = _ESCAPED_BYTE.sub("\ufffd", text)
+    return (text.removeprefix("\ufeff") if codec == "utf-8-sig" else text), warning or None
 
 
 def _implausible(text: str) -> str | None:
@@ -480,7 +483,7 @@ def _strict_utf8(path: Path) -> None:
 
 
 def _utf8_problem(data: bytes) -> str:
-    text, bad = _escaped(data, "utf-8")
+    text, bad = _escaped(data)
     return f"{len(bad)} bytes are not UTF-8: {_where(text, bad)}"
 
 

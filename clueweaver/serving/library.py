@@ -484,9 +484,10 @@ class Library:
             return {"name": name, "status": "failed", "error": loading["error"]}
         return {"name": name, "status": "ready", "seconds": loading["seconds"]}
 
-    def wait_for_encoder(self, timeout: float | None = None) -> bool:
+    def wait_for_encoder(self) -> None:
         """Block until ``load_encoder_in_background`` has finished (at once when it was not called)."""
-        return "started" not in self._encoder_loading or self._encoder_loaded.wait(timeout)
+        if "started" in self._encoder_loading:
+            self._encoder_loaded.wait()
 
     def _build_index(self, book_id: str):
         """The book's index from the disk cache, where the indexing process left it."""
