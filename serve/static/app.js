@@ -262,7 +262,8 @@ function renderProgress(stages) {
   const names = stages.encoder ? ["encoder", ...STAGES] : STAGES; // "encoder": waited for it to load
   $("progress").innerHTML = names.map((name) => {
     const stage = stages[name] || {};
-    const details = stage.status === "done" ? ` ${stage.seconds.toFixed(2)} s` + (stage.kept !== undefined ? `, kept ${stage.kept} of ${stage.segments}` : "") + (stage.answer ? `, ${stage.answer}` : "") : "";
+    let details = stage.status === "done" ? ` ${stage.seconds.toFixed(2)} s` + (stage.kept !== undefined ? `, kept ${stage.kept} of ${stage.segments}` : "") + (stage.answer ? `, ${stage.answer}` : "") : "";
+    if (stage.status === "progress") details = ` ${stage.done} of ${stage.total} ${stage.unit}`;
     return `<li class="${stage.status || ""}">${name}${escapeHtml(details)}</li>`;
   }).join("");
 }
