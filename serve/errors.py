@@ -4,8 +4,6 @@ library's exceptions become their status here, so the routes just let them rise.
 
 from __future__ import annotations
 
-import logging
-
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -16,8 +14,6 @@ from clueweaver.protocol.question import QuestionError
 from clueweaver.serving.library import BookNotFound, BookNotReady, QuestionNotFound, UnsupportedFormat, UploadTooLarge
 from clueweaver.serving.reading_room import TooBusy
 from serve.models import ApiErrorBody
-
-log = logging.getLogger("clueweaver.serve")
 
 # Exceptions of the library and what they become over HTTP.
 _ERRORS = {
@@ -58,6 +54,9 @@ class BodyTooLarge(HTTPException):
 
 
 def error_response(status: int, code: str, detail: str) -> JSONResponse:
+    """The error body; a lone surrogate a message quotes from the request shows as ``\\ud800``
+    (UTF-8 cannot carry it)."""
+    detail = detail.encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"error": code, "detail": detail}, status_code=status)
 
 
@@ -68,7 +67,6 @@ def add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(BodyTooLarge, _body_too_large)
-    app.add_exception_handler(Exception, _internal_error)
 
 
 async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -94,8 +92,8 @@ async def _body_too_large(request: Request, exc: BodyTooLarge) -> JSONResponse:
     return error_response(413, exc.code, exc.detail)
 
 
-async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("unhandled error on %s %s", request.method, request.url.path)
+def internal_error_response(exc: Exception) -> JSONResponse:
+    """The answer to an exception no handler took (``serve.guard.Guard`` sends it and logs it)."""
     return error_response(500, "internal", f"internal error ({type(exc).__name__}); the server log has the details")
 
 

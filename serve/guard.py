@@ -1,7 +1,8 @@
 """Who may call the server: the bind check (a bearer token whenever it listens beyond the
 loopback interface) and the guard middleware in front of every request (the token on /api,
 loopback Host names without one, no writes from other sites, a cap on request bodies, one log
-line per request with its status and duration)."""
+line per request with its status and duration, and the answer to an error no handler took: a 500
+logged once, with its traceback)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 from fastapi.responses import JSONResponse
 
 from clueweaver.core.errors import ClueWeaverError
-from serve.errors import BodyTooLarge, error_response
+from serve.errors import BodyTooLarge, error_response, internal_error_response
 
 log = logging.getLogger("clueweaver.serve")
 
@@ -56,7 +57,9 @@ class Guard:
     DNS rebinding); no writes from pages of other sites (a form posted to 127.0.0.1); a size cap
     on request bodies, read from Content-Length before anything is received and counted as the
     bytes arrive (a chunked body has no length: it is cut off as soon as it passes the cap); one
-    log line per request."""
+    log line per request. An exception no handler took is answered with a 500 here and not raised
+    further: raised, it would pass this log line before any status was sent (status 0) and be
+    logged again by the server."""
 
     def __init__(self, app, *, token: str | None, max_upload_bytes: int) -> None:
         self.app = app
@@ -74,17 +77,22 @@ class Guard:
                 status["code"] = message["status"]
             await send(message)
 
+        failure = None
         try:
             refusal = self._refusal(scope)
             if refusal is not None:
                 await refusal(scope, receive, send_logged)
             else:
                 await self.app(scope, self._counted(scope, receive), send_logged)
+        except Exception as exc:  # answered here, so that it is logged once, with the status sent
+            failure = exc
+            if not status["code"]:
+                await internal_error_response(exc)(scope, receive, send_logged)
         finally:
             client = scope.get("client") or ("-", 0)
-            log.info(
-                "%s %s %s -> %d (%.1f ms)", client[0], scope["method"], scope["path"], status["code"],
-                (time.perf_counter() - started) * 1000,
+            log.log(
+                logging.ERROR if failure else logging.INFO, "%s %s %s -> %d (%.1f ms)", client[0], scope["method"],
+                scope["path"], status["code"], (time.perf_counter() - started) * 1000, exc_info=failure,
             )  # fmt: skip
 
     def _refusal(self, scope) -> JSONResponse | None:

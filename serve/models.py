@@ -9,7 +9,7 @@ the pipeline, and the engine's counters) stay mappings.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,11 +32,11 @@ class AskBody(BaseModel):
         default_factory=dict, description='for mcq: {"A": "...", "B": "..."}, two to four of A-D'
     )
     preset: str | None = Field(None, description="reading preset (GET /api/presets); default: the server's")
-    max_chapter: int | None = Field(
+    max_chapter: Annotated[int, Field(ge=0)] | str | None = Field(
         None,
-        ge=0,
-        description="read chapters 1..N only (spoiler-free), N a chapter's number from /chapters (its position; "
-        "show its label); default: the whole book",
+        description="read up to this chapter only (spoiler-free): a number is the chapter's position (number in "
+        "/chapters), a string its label as the book numbers it ('24', '1.2'; label in /chapters), as on the command "
+        "line; 0 or '0': the front matter; default: the whole book",
     )
     self_calibration: bool | None = Field(None, description="re-check risky answers; default: the server's setting")
 
@@ -93,6 +93,11 @@ class Health(Body):
     models: list[str]
     smoke_model: bool = Field(..., description="the offline smoke model stands in for unavailable models")
     backend: str
+    encoder: dict[str, Any] = Field(
+        ...,
+        description="the retrieval encoder: name, status (none, loading with its seconds so far, ready, failed "
+        "with its error, lazy) ; questions asked while it loads wait for it",
+    )
     books: int | None = Field(None, description="books in the library (with the token, when the server has one)")
     questions_active: int | None = Field(None, description="questions queued or running (the same)")
     engine: dict[str, int] | None = Field(
@@ -125,6 +130,9 @@ class Book(Body):
 
 class UploadedBook(Book):
     created: bool = Field(..., description="false when the library already held this text")
+    warnings: list[str] = Field(
+        default_factory=list, description="how the file was read, e.g. where bytes that were not UTF-8 were replaced"
+    )
 
 
 class BookList(Body):
@@ -174,7 +182,8 @@ class AskedRequest(Body):
     options: dict[str, str]
     kind: str
     preset: str | None
-    max_chapter: int | None
+    max_chapter: int | None = Field(..., description="the chapter's position, whether given by position or label")
+    max_chapter_label: str | None = Field(None, description="how the book numbers that chapter")
     self_calibration: bool | None
 
 

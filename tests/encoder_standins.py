@@ -57,3 +57,23 @@ class BusyEncoder:
             while time.perf_counter() < deadline:  # pure Python: holds the GIL like tokenizing does
                 pass
         return word_vectors(texts)
+
+
+class SlowLoadingEncoder:
+    """Loads its "weights" on its first query in each process, which takes until its gate file
+    exists: a server's encoder loading at start-up while the test asks. Passages (the indexing
+    process) need no loading, so books get indexed meanwhile."""
+
+    name = "slow-loading-test-encoder"
+
+    def __init__(self, gate: Path, *, timeout_s: float = 60.0):
+        self.gate, self.timeout_s, self.loaded = str(gate), timeout_s, False
+
+    def encode(self, texts, *, is_query=False, show_progress=False):
+        deadline = time.monotonic() + self.timeout_s
+        while is_query and not self.loaded and not Path(self.gate).exists():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the test never opened the gate {self.gate}")
+            time.sleep(0.01)
+        self.loaded = self.loaded or is_query
+        return word_vectors(texts)

@@ -16,6 +16,7 @@ import pytest
 
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.benchmarks.demo import load_demo
+from clueweaver.cli import demo as demo_cli
 from clueweaver.cli import main
 from clueweaver.cli import reading as reading_cli
 from clueweaver.cli.demo import REAL_MODEL_ROUTES, SMOKE_NOTE
@@ -99,6 +100,14 @@ def test_commands_that_read_a_book_take_its_encoding(tmp_path, capsys):
     assert "[1] Фонарь висел у двери." in captured.out and "detected" not in captured.err
     assert main(["segment", str(russian), "--claim", "x", "--encoder", "none", "--encoding", "ascii"]) == 2
     assert "cannot decode as ascii" in capsys.readouterr().err
+    stray = tmp_path / "pg1234.txt"
+    data = "He said “no” twice—then left the café.\n\nIt rained.".encode("utf-8").replace(b"\xc3\xa9", b"\xe9")
+    stray.write_bytes(data)  # UTF-8 with one Latin-1 byte
+    assert main(["index", str(stray), "--encoder", "none", "--json"]) == 0
+    captured = capsys.readouterr()
+    offset = data.index(b"\xe9")
+    assert f"warning: {stray}: 1 byte is not UTF-8 (byte {offset}, line 1)" in captured.err
+    assert "detected" not in captured.err
 
 
 def test_the_demo_with_the_smoke_model_reads_less_says_so_and_shows_each_stage(monkeypatch, capsys):
@@ -106,7 +115,7 @@ def test_the_demo_with_the_smoke_model_reads_less_says_so_and_shows_each_stage(m
     checked is what the demo does with it, not the model's speed (a benchmark measures that)."""
     backend = scripted_reader_backend("keep")
     smoke = Agents(backend, backend, smoke=True, notes=["both agents: offline:gemma-3-270m (stand-in)"])
-    monkeypatch.setattr(reading_cli, "load_agents_from_args", lambda args, model=None: smoke)
+    monkeypatch.setattr(demo_cli, "load_agents_from_args", lambda args, model=None: smoke)
     assert main(["demo", "--encoder", "none", "--json"]) == 0
     captured = capsys.readouterr()
     payload = json.loads(captured.out)
@@ -121,6 +130,14 @@ def test_the_demo_with_the_smoke_model_reads_less_says_so_and_shows_each_stage(m
     for stage in ("segment", "finder", "pack", "interpret"):  # a line as each stage starts and ends
         assert captured.err.count(f"  {stage} …") == 2 and len(re.findall(rf"  {stage}: [\d.]+ s", captured.err)) == 2
     assert "Question 1 of 2 (umbrella):" in captured.err and f"note: {SMOKE_NOTE}" in captured.err
+    # inside the Finder's stage, each passage as it is read: one Finder call per segment
+    for question in payload["questions"]:
+        assert question["trace"]["config"]["finder_batch"] == 1
+        segments = question["trace"]["finder"]["segments"]
+        assert question["trace"]["finder"]["calls"] == 1 and segments > 1  # one step of the algorithm
+    counts = re.findall(r"  finder: (\d+) of (\d+) segments …", captured.err)
+    first = [int(done) for done, total in counts[: int(counts[0][1])]]
+    assert first == list(range(1, len(first) + 1))
 
     assert main(["demo", "--encoder", "none", "--preset", "nocha", "--json"]) == 0  # a flag the user gives wins
     assert json.loads(capsys.readouterr().out)["questions"][0]["trace"]["config"]["preset"]["name"] == "nocha"
@@ -128,3 +145,23 @@ def test_the_demo_with_the_smoke_model_reads_less_says_so_and_shows_each_stage(m
     out = capsys.readouterr().out
     assert f"This was a {SMOKE_NOTE}." in out and out.rstrip().endswith(REAL_MODEL_ROUTES)
     assert "--backend openai --base-url http://127.0.0.1:8080/v1" in out and "Done in" in out
+
+
+def test_ask_with_the_smoke_model_reads_less_like_the_demo_says_so_and_shows_the_finder_progress(
+    monkeypatch, capsys, tmp_path
+):
+    backend = scripted_reader_backend("keep")
+    smoke = Agents(backend, backend, smoke=True, notes=["both agents: offline:gemma-3-270m (stand-in)"])
+    monkeypatch.setattr(reading_cli, "load_agents_from_args", lambda args, model=None: smoke)
+    narrative, questions = load_demo()
+    book = tmp_path / "lantern.jsonl"
+    narrative.to_jsonl(book)
+    ask = ["ask", str(book), "--claim", "Tobias Wren was at the Anchor.", "--encoder", "none", "--json"]
+    ask += ["--cache-dir", str(tmp_path / "cache")]
+    assert main(ask) == 0
+    captured = capsys.readouterr()
+    config = json.loads(captured.out)["trace"]["config"]
+    assert config["preset"]["name"] == "smoke" and config["finder_batch"] == 1 and not config["self_calibration"]
+    assert f"note: {SMOKE_NOTE}" in captured.err and "  finder: 1 of " in captured.err
+    assert main([*ask, "--preset", "nocha"]) == 0  # a flag the user gives wins
+    assert json.loads(capsys.readouterr().out)["trace"]["config"]["preset"]["name"] == "nocha"

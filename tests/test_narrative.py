@@ -200,3 +200,75 @@ def test_shared_novels_load_with_chapters():
     assert castaways.chapters[0].title.startswith("CHAPTER I. THE SHARK")
     assert not any("START OF THE PROJECT GUTENBERG" in p.text.upper() for p in castaways.paragraphs)
     assert "END OF THE PROJECT GUTENBERG" not in castaways.text.upper()
+
+
+# A Gutenberg file as they come: UTF-8 dashes and curly quotes, and one Latin-1 byte pasted in.
+GUTENBERG_HEADER = (
+    "The Project Gutenberg eBook of The Lantern at Marrow Quay\n\n"
+    "Title: The Lantern at Marrow Quay\n        and Other Stories\n\nAuthor: A. N. Author\n\n"
+    "*** START OF THE PROJECT GUTENBERG EBOOK THE LANTERN AT MARROW QUAY ***\n\n"
+)
+GUTENBERG_BODY = (
+    "CHAPTER I\n\n“Come in,” said Mrs. Hale — and the clerk came in; it’s a cold night.\n\n"
+    "He said “no” twice—then he left the caf\xe9 by the quay.\n\n"
+    "*** END OF THE PROJECT GUTENBERG EBOOK THE LANTERN AT MARROW QUAY ***\n"
+)
+
+
+def stray_byte_book() -> bytes:
+    """The Gutenberg text in UTF-8 but for its "é", a single Latin-1 byte."""
+    body = GUTENBERG_BODY.encode("utf-8").replace("caf\xe9".encode(), b"caf\xe9")
+    return GUTENBERG_HEADER.encode("utf-8") + body
+
+
+def test_a_utf_8_file_with_a_stray_byte_keeps_its_dashes_and_quotes_and_says_where_the_byte_was(tmp_path):
+    path = tmp_path / "pg-lantern.txt"
+    data = stray_byte_book()
+    path.write_bytes(data)
+    narrative = load_narrative(path)
+    assert (narrative.encoding, narrative.encoding_detected) == ("utf-8", False)
+    texts = [p.text for p in narrative.paragraphs]
+    assert texts[1] == "“Come in,” said Mrs. Hale — and the clerk came in; it’s a cold night."
+    assert texts[2] == "He said “no” twice—then he left the caf\ufffd by the quay."
+    offset = data.index(b"caf\xe9") + 3
+    line = data[:offset].count(b"\n") + 1
+    assert f"1 byte is not UTF-8 (byte {offset}, line {line})" in narrative.encoding_warning
+    assert str(path) in narrative.encoding_warning
+    # read again with the encoding the library records, the same text
+    assert load_narrative(path, encoding="utf-8").content_hash == narrative.content_hash
+    path.write_bytes(b"\xef\xbb\xbf" + data)  # with a byte-order mark: counted in the offset, not in the text
+    marked = load_narrative(path)
+    assert marked.encoding == "utf-8-sig" and marked.content_hash == narrative.content_hash
+    assert f"(byte {offset + 3}, line {line})" in marked.encoding_warning
+
+
+def test_another_encoding_is_taken_only_when_it_reads_the_file_cleanly(tmp_path):
+    path = tmp_path / "noise.txt"
+    path.write_bytes(bytes(range(128, 256)) * 4 + b" plain words here.\n")
+    with pytest.raises(NarrativeError) as excinfo:
+        load_narrative(path)
+    message = str(excinfo.value)
+    assert "512 bytes are not UTF-8: byte 0, line 1" in message and "no other encoding reads it cleanly" in message
+    assert "--encoding" in message
+    path.write_bytes("Ça va, déjà vu.".encode("latin-1"))  # no UTF-8 in it at all: not "mostly UTF-8"
+    with pytest.raises(NarrativeError, match="cannot decode as utf-8: 3 bytes are not UTF-8"):
+        load_narrative(path, encoding="utf-8")
+
+
+def test_the_title_comes_from_the_book_when_it_has_one(tmp_path):
+    gutenberg = tmp_path / "pg1234.txt"
+    gutenberg.write_bytes(stray_byte_book())
+    assert load_narrative(gutenberg).title == "The Lantern at Marrow Quay and Other Stories"
+    assert load_narrative(gutenberg, title="Given").title == "Given"
+    plain = tmp_path / "notes.txt"
+    plain.write_text("CHAPTER I\n\nNo header here.", encoding="utf-8")
+    assert load_narrative(plain).title == "notes"
+    titled = tmp_path / "book.md"
+    titled.write_text("# The Lantern\n\n## Chapter 1\n\nIt was late.\n\n## Chapter 2\n\nLater.", encoding="utf-8")
+    assert load_narrative(titled).title == "The Lantern"
+    front = tmp_path / "front.md"
+    front.write_text('---\ntitle: "Marrow Quay"\n---\n\n# Chapter 1\n\nIt was late.\n\n# Chapter 2\n\nLater.')
+    assert load_narrative(front).title == "Marrow Quay"
+    chapters_only = tmp_path / "chapters.md"
+    chapters_only.write_text("# Chapter 1\n\nIt was late.\n\n# Chapter 2\n\nLater.", encoding="utf-8")
+    assert load_narrative(chapters_only).title == "chapters"

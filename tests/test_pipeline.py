@@ -86,6 +86,20 @@ def test_every_segment_goes_to_the_finder_in_one_batched_call():
     assert result.trace["finder"]["calls"] == 1
 
 
+def test_a_finder_batch_reads_the_same_segments_in_several_calls_and_reports_each():
+    whole, _ = run(WHY)
+    events = []
+    result, backend = run(WHY, finder_batch=2, answer_options={"progress_callback": lambda *e: events.append(e)})
+    segments = len(expected_segments(WHY))
+    finder_calls = [size for adapter, size in calls_by_adapter(backend) if adapter == "finder"]
+    assert finder_calls == [2] * (segments // 2) + [1] * (segments % 2)
+    assert result.trace["segments"] == whole.trace["segments"] and result.answer == whole.answer
+    progress = [(info["done"], info["total"]) for stage, info in events if info["status"] == "progress"]
+    assert progress == [(min(done, segments), segments) for done in range(2, segments + 2, 2)]
+    with pytest.raises(ValueError, match="finder_batch must be a positive number"):
+        PipelineConfig(finder_batch=0)
+
+
 def test_yes_segments_keep_their_valid_cited_ids_and_the_packet_follows_narrative_order():
     result, _ = run(WHY)
     segments = expected_segments(WHY)

@@ -4,6 +4,7 @@ twenty concurrent questions, a restart, the bearer token and request logging."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import select
@@ -14,10 +15,14 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from serve_helpers import running_server, scripted_room, upload, wait_until_ready
+from encoder_standins import SlowLoadingEncoder
+from serve_helpers import running_server, scripted_room, serve_config, upload, wait_until_ready
+from test_narrative import stray_byte_book
 
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.cli import main
+from clueweaver.pipeline.models import Agents
+from clueweaver.serving.reading_room import ReadingRoom
 from serve.app import UnsafeBind, check_bind
 
 WHY = {
@@ -429,3 +434,99 @@ def test_chunked_bodies_are_refused_as_soon_as_they_pass_the_limit(tmp_path):
         with client(url) as http:
             assert http.get("/api/books").json()["books"] == []
     assert list((tmp_path / "data" / "tmp").iterdir()) == []
+
+
+def test_a_gutenberg_upload_with_a_stray_byte_keeps_its_dashes_and_quotes_and_says_where(tmp_path):
+    with running_server(scripted_room(tmp_path / "data")) as url, client(url) as http:
+        response = upload(http, name="pg1234.txt", content=stray_byte_book())
+        assert response.status_code == 201, response.text
+        book = response.json()
+        assert book["encoding"] == "utf-8" and book["title"] == "The Lantern at Marrow Quay and Other Stories"
+        [warning] = book["warnings"]
+        assert warning.startswith("pg1234.txt: 1 byte is not UTF-8 (byte ") and ", line " in warning
+        assert "tmp" not in warning  # the upload's temporary folder is not shown
+        book = wait_until_ready(http, book["book_id"])
+        texts = [p["text"] for p in http.get(f"/api/books/{book['book_id']}/paragraphs").json()["paragraphs"]]
+        assert texts[1] == "“Come in,” said Mrs. Hale — and the clerk came in; it’s a cold night."
+        noise = upload(http, name="noise.txt", content=bytes(range(128, 256)) * 4 + b" plain words.\n")
+        assert_refused(noise, 422, "not UTF-8", "no other encoding reads it cleanly", "encoding field")
+
+
+def test_a_lone_surrogate_is_refused_with_a_422_and_nothing_is_recorded(server):
+    http, book, room = server
+    ask = f"/api/books/{book['book_id']}/questions"
+    surrogate = '"\\ud800"'  # valid JSON for half of a character
+    bodies = [
+        f'{{"question": {surrogate}, "options": {{"A": "a", "B": "b"}}}}',
+        f'{{"question": "Who?", "options": {{"A": {surrogate}, "B": "b"}}}}',
+        f'{{"question": "Who?", "options": {{"A": "a", "B": "b"}}, "preset": {surrogate}}}',
+        f'{{"question": "Who?", "options": {{"A": "a", "B": "b"}}, "max_chapter": {surrogate}}}',
+        f'{{"question": "Who?", "options": {{"A": "a", {surrogate}: "b"}}}}',
+    ]
+    places = ("the question", "option 'A'", "the preset", "the chapter limit", "an option's label")
+    for body, where in zip(bodies, places, strict=True):
+        response = http.post(ask, content=body.encode(), headers={"content-type": "application/json"})
+        assert_refused(response, 422, where, "lone surrogate (U+D800, character 1)", "remove it")
+    assert http.get(ask).json()["questions"] == []
+
+
+def test_an_unexpected_error_is_a_500_logged_once_with_its_status(server, caplog, monkeypatch):
+    http, book, room = server
+    caplog.set_level(logging.INFO)
+
+    def broken(book_id):
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(room.library, "questions", broken)
+    response = http.get(f"/api/books/{book['book_id']}/questions")
+    assert_refused(response, 500, "internal error (RuntimeError)", "server log")
+    tracebacks = [r for r in caplog.records if r.exc_info and "disk is on fire" in str(r.exc_info[1])]
+    assert len(tracebacks) == 1 and tracebacks[0].getMessage().endswith(")")
+    assert "/questions -> 500 (" in tracebacks[0].getMessage()
+
+
+def test_the_chapter_limit_takes_the_book_s_label_or_the_position(tmp_path):
+    book_text = (
+        "CHAPTER XXIV\n\nHester walked to the quay in the rain.\n\nCHAPTER XXV\n\nThe clerk lied about the "
+        "umbrella.\n\nCHAPTER XXVI\n\nThe lantern was lit at midnight by the clerk."
+    )
+    with running_server(scripted_room(tmp_path / "data")) as url, client(url) as http:
+        book = wait_until_ready(http, upload(http, name="late.txt", content=book_text.encode()).json()["book_id"])
+        ask = f"/api/books/{book['book_id']}/questions"
+        claim = {"kind": "claim", "question": "The clerk lied about the umbrella."}
+        by_label = http.post(ask, params={"wait": "true"}, json={**claim, "max_chapter": "25"}).json()
+        by_position = http.post(ask, params={"wait": "true"}, json={**claim, "max_chapter": 2}).json()
+        for record in (by_label, by_position):
+            assert record["status"] == "done", record
+            assert (record["request"]["max_chapter"], record["request"]["max_chapter_label"]) == (2, "25")
+            assert record["result"]["trace"]["reading_limit"]["last_paragraph"] == 3  # chapter XXVI unread
+        assert_refused(http.post(ask, json={**claim, "max_chapter": "27"}), 422, "no chapter 27", "24, 25, 26")
+        assert_refused(http.post(ask, json={**claim, "max_chapter": 4}), 422, "beyond the book's 3 chapters")
+
+
+def test_the_encoder_loads_at_start_up_and_the_api_says_so_until_it_is_ready(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="clueweaver.serving.library")
+    gate = tmp_path / "encoder-loaded"
+    config = dataclasses.replace(serve_config(tmp_path / "data"), encoder=SlowLoadingEncoder(gate))
+    backend = scripted_reader_backend("keep")
+    room = ReadingRoom(config, agents=Agents(backend, backend, notes=["scripted reader"]))
+    with running_server(room) as url, client(url) as http:
+        encoder = http.get("/health").json()["encoder"]
+        assert encoder["name"] == SlowLoadingEncoder.name and encoder["status"] == "loading"
+        book = wait_until_ready(http, upload(http).json()["book_id"])  # indexing does not wait for it
+        queued = http.post(f"/api/books/{book['book_id']}/questions", json=WHY).json()
+        deadline = time.monotonic() + 10
+        while not any(e["event"] == "stage" for e in room.job(queued["question_id"]).events_after(-1)):
+            assert time.monotonic() < deadline, "the question never said it waits for the encoder"
+            time.sleep(0.02)
+        stage = [e["data"] for e in room.job(queued["question_id"]).events_after(-1) if e["event"] == "stage"][0]
+        assert stage["stage"] == "encoder" and stage["status"] == "started" and "loading" in stage["note"]
+        assert http.get(queued["url"]).json()["status"] == "running"
+        gate.touch()
+        assert room.job(queued["question_id"]).finished.wait(20)
+        assert http.get(queued["url"]).json()["status"] == "done"
+        encoder = http.get("/health").json()["encoder"]
+        assert encoder["status"] == "ready" and encoder["seconds"] > 0
+    messages = [r.getMessage() for r in caplog.records if r.name == "clueweaver.serving.library"]
+    assert any(m.startswith(f"loading the dense encoder {SlowLoadingEncoder.name}") for m in messages)
+    assert any(m.startswith(f"dense encoder {SlowLoadingEncoder.name} loaded in") for m in messages)

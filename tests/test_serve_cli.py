@@ -19,7 +19,7 @@ from serve_helpers import DEMO_BOOK
 from test_backends_vllm import FakeLLM, _install_fake_vllm
 
 from clueweaver.backends.prompting import qwen3_tokenizer_dir
-from clueweaver.cli import main
+from clueweaver.cli import build_parser, main
 from clueweaver.core.config import load_config
 from clueweaver.pipeline import PipelineConfig
 from clueweaver.serving.config import ServeConfig
@@ -212,3 +212,20 @@ def test_a_server_stopped_by_sigterm_takes_its_indexing_process_with_it(tmp_path
         time.sleep(0.1)
     assert not _alive(indexer), "the indexing process outlived its server"
     assert "Traceback" not in output, output
+
+
+def test_every_serve_flag_has_a_description(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    serve = next(
+        parser
+        for action in build_parser()._subparsers._group_actions
+        for name, parser in action.choices.items()
+        if name == "serve"
+    )
+    flags = [action for action in serve._actions if action.option_strings and action.dest != "help"]
+    assert len(flags) == 1 + 24  # --config, and one flag per field of ServeConfig and of its sections
+    for action in flags:
+        assert action.help and len(action.help) > 10, action.option_strings
+        assert " ".join(action.help.split()) in text

@@ -150,6 +150,8 @@ def book_from_args(args) -> Narrative:
             f"note: {args.book} is not UTF-8; read as {narrative.encoding} (detected; --encoding names another)",
             file=sys.stderr,
         )
+    if narrative.encoding_warning:
+        print(f"warning: {narrative.encoding_warning}", file=sys.stderr)
     return narrative
 
 
@@ -425,12 +427,49 @@ def pipeline_config_from_args(args, **overrides) -> PipelineConfig:
         raise UsageError(f"pipeline settings: {exc}") from None
 
 
+# What the smoke model reads and writes (demo and ask), where the flags leave them open: 2 windows
+# of 4 paragraphs and 7 retrieved ones, about 4 passages (detectiveqa: about 11 of up to 6
+# paragraphs), read one per Finder call so that each shows as it is done (on a CPU a batch saves
+# little), 3 of them in a 3,000-character packet (10 in 15,000), 32 tokens per Finder verdict and
+# per answer (128, 320), no self-calibration pass and no format retry (a base model that missed the
+# format once misses it again: the retry only doubled the answer's time). It runs on torch's
+# default threads (every core): on an otherwise idle 2-core machine the whole demo took 39 s with
+# two threads and 67 s with one (the model already converted); only a machine busy with other work
+# makes a second thread slower.
+SMOKE_SETTINGS = {
+    "preset": {
+        "base": "focused", "name": "smoke", "max_selected": 3, "num_anchors": 7, "num_windows": 2,
+        "window_paragraphs": 4, "retrieval_paragraphs": 3, "char_budget": 3000,
+    },
+    "finder_batch": 1,
+    "finder_sampling": {"max_new_tokens": 32},
+    "interpreter_sampling": {"max_new_tokens": 32},
+    "self_calibration": False,
+    "format_retry": False,
+}  # fmt: skip
+SMOKE_NOTE = (
+    "smoke run: the offline Gemma-3-270M base model (not instruction-tuned, not trained for ClueWeaver) answers, "
+    "and to finish within about two minutes on a CPU it reads fewer passages (windows of 4 paragraphs, 7 "
+    "retrieved paragraphs, 3 passages in a 3,000-character packet), one at a time, and writes shorter replies (32 "
+    "tokens each) with no self-calibration and no format retry; its answers test the pipeline, not ClueWeaver"
+)
+
+
+def smoke_config(args, overrides: dict) -> PipelineConfig:
+    """The settings for the offline smoke model: ``SMOKE_SETTINGS`` where the flags leave them open."""
+    chosen = pipeline_settings_from_args(args)
+    return pipeline_config_from_args(args, **{k: v for k, v in SMOKE_SETTINGS.items() if k not in chosen}, **overrides)
+
+
 def print_progress(stage: str, info: dict) -> None:
-    """One line on stderr as each stage starts, and its time and counts when it ends."""
+    """One line on stderr as each stage starts, as it progresses (the Finder's segments, when it
+    reads them in several calls), and with its time and counts when it ends."""
     if stage == "done":
         return
     if info.get("status") == "started":
         print(f"  {stage} …", file=sys.stderr, flush=True)
+    elif info.get("status") == "progress":
+        print(f"  {stage}: {info['done']} of {info['total']} {info['unit']} …", file=sys.stderr, flush=True)
     elif info.get("status") == "done":
         details = ", ".join(f"{k} {v}" for k, v in info.items() if k not in ("status", "seconds"))
         print(f"  {stage}: {info['seconds']:.2f} s" + (f" ({details})" if details else ""), file=sys.stderr)

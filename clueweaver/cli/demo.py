@@ -2,8 +2,9 @@
 (``clueweaver.benchmarks.demo``).
 
 With no model at hand the offline Gemma-3-270M smoke model answers on the CPU. It reads less and
-writes less (``SMOKE_SETTINGS``) so that the demo ends within two minutes on a 2-core CPU, and the
-output says so, and how to run the demo with a real model (``REAL_MODEL_ROUTES``).
+writes less (``clueweaver.cli.common.SMOKE_SETTINGS``, as ``ask`` does with it) so that the demo
+ends within two minutes on an idle 2-core CPU, shows each passage the Finder reads, and says so,
+and how to run the demo with a real model (``REAL_MODEL_ROUTES``).
 """
 
 from __future__ import annotations
@@ -14,42 +15,19 @@ import time
 from clueweaver.benchmarks.demo import DemoQuestion, load_demo
 from clueweaver.books.narrative import Narrative
 from clueweaver.cli.common import (
+    SMOKE_NOTE,
     add_model_arguments,
     add_pipeline_arguments,
     load_agents_from_args,
     model_from_args,
     pipeline_config_from_args,
-    pipeline_settings_from_args,
     print_json,
     print_progress,
+    smoke_config,
 )
 from clueweaver.pipeline import Result, format_result
 from clueweaver.pipeline.models import DEFAULT_MODEL
 
-# What the smoke model reads and writes, where the flags leave them open: 2 windows of 4 paragraphs
-# and 7 retrieved ones, about 4 passages (detectiveqa: about 11 of up to 6 paragraphs), 3 of them
-# in a 3,000-character packet (10 in 15,000), 32 tokens per Finder verdict and per answer (128,
-# 320), no self-calibration pass and no format retry (a base model that missed the format once
-# misses it again: the retry only doubled the answer's time). It runs on torch's default threads
-# (every core): on an otherwise idle 2-core machine the whole demo took 39 s with two threads and
-# 67 s with one (the model already converted); only a machine busy with other work makes a second
-# thread slower.
-SMOKE_SETTINGS = {
-    "preset": {
-        "base": "focused", "name": "smoke", "max_selected": 3, "num_anchors": 7, "num_windows": 2,
-        "window_paragraphs": 4, "retrieval_paragraphs": 3, "char_budget": 3000,
-    },
-    "finder_sampling": {"max_new_tokens": 32},
-    "interpreter_sampling": {"max_new_tokens": 32},
-    "self_calibration": False,
-    "format_retry": False,
-}  # fmt: skip
-SMOKE_NOTE = (
-    "smoke run: the offline Gemma-3-270M base model (not instruction-tuned, not trained for ClueWeaver) answers, "
-    "and to finish within about two minutes on a CPU it reads fewer passages (windows of 4 paragraphs, 7 "
-    "retrieved paragraphs, 3 passages in a 3,000-character packet) and writes shorter replies (32 tokens each) "
-    "with no self-calibration and no format retry; its answers test the pipeline, not ClueWeaver"
-)
 REAL_MODEL_ROUTES = """To run the demo with a real model:
   on a GPU:     clueweaver demo --model Qwen/Qwen3-4B-Instruct-2507      (or a trained checkpoint folder)
   on a laptop:  serve an instruction-tuned model with any OpenAI-compatible local server, then point the demo at it:
@@ -93,13 +71,6 @@ def add_demo(sub) -> None:
     p.set_defaults(run=run_demo)
 
 
-def _smoke_config(args, overrides: dict):
-    """The demo's settings for the offline smoke model (``SMOKE_SETTINGS`` where the flags leave
-    them open)."""
-    chosen = pipeline_settings_from_args(args)
-    return pipeline_config_from_args(args, **{k: v for k, v in SMOKE_SETTINGS.items() if k not in chosen}, **overrides)
-
-
 def run_demo(args) -> int:
     model, overrides = model_from_args(args)
     config = pipeline_config_from_args(args, **overrides)  # bad settings fail before a model loads
@@ -110,7 +81,7 @@ def run_demo(args) -> int:
     print(f"Loading the model …{first_use}", file=sys.stderr, flush=True)
     agents = load_agents_from_args(args, model=model)
     if agents.smoke:
-        config = _smoke_config(args, overrides)
+        config = smoke_config(args, overrides)
         print(f"note: {SMOKE_NOTE}", file=sys.stderr)
     pipeline = agents.pipeline(config)
     reports = []

@@ -8,6 +8,7 @@ import time
 
 from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS, reading_limit
 from clueweaver.cli.common import (
+    SMOKE_NOTE,
     add_encoder_argument,
     add_encoding_argument,
     add_max_chapter_argument,
@@ -25,6 +26,7 @@ from clueweaver.cli.common import (
     print_progress,
     question_from_args,
     segment_source_settings,
+    smoke_config,
 )
 from clueweaver.cli.segment_view import format_segments
 from clueweaver.core.errors import UsageError
@@ -181,6 +183,9 @@ def run_ask(args) -> int:
     narrative = book_from_args(args)
     max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
     agents = load_agents_from_args(args, model=model)
+    if agents.smoke:  # it reads less, as in the demo, and says so
+        config = smoke_config(args, overrides)
+        print(f"note: {SMOKE_NOTE}", file=sys.stderr)
     index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
     try:
         result = agents.pipeline(config).answer(

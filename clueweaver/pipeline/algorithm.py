@@ -1,4 +1,4 @@
-"""Algorithm 1: segment, find (one batched Finder call), pack, interpret, re-check.
+"""Algorithm 1: segment, find (one batched Finder call, or several with progress), pack, interpret, re-check.
 
 ``ClueWeaver.answer(narrative, question)`` selects the candidate segments (the segmenter over the
 retrieval index, the book's world-model records, or segments passed in), runs the Finder step,
@@ -14,7 +14,9 @@ answer, and retrieval's best guess beats an empty packet).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
+from collections.abc import Callable
 
 from clueweaver.backends.base import GenerationBackend, evidence_token_budget
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
@@ -87,13 +89,24 @@ class ClueWeaver:
     # stages ------------------------------------------------------------------------------------
 
     def find(
-        self, narrative: Narrative, question: Question, segments: list[Segment], round: int = 1
+        self,
+        narrative: Narrative,
+        question: Question,
+        segments: list[Segment],
+        round: int = 1,
+        report: Callable[[int, int], None] | None = None,
     ) -> list[FinderVerdict]:
-        """The Finder over every segment in ONE batched generate call."""
+        """The Finder over every segment in ONE batched generate call, or in calls of
+        ``config.finder_batch`` segments; ``report(done, total)`` after each call."""
         conversations = [finder_messages(question, segment.render(narrative)) for segment in segments]
-        generations = self.finder_backend.generate(
-            conversations, self.config.finder_sampling, adapter=self.config.finder_adapter
-        )
+        size = self.config.finder_batch or max(1, len(conversations))
+        generations = []
+        for start in range(0, len(conversations), size):
+            generations += self.finder_backend.generate(
+                conversations[start : start + size], self.config.finder_sampling, adapter=self.config.finder_adapter
+            )
+            if report:
+                report(len(generations), len(conversations))
         return [FinderVerdict.read(s, generation, round) for s, generation in zip(segments, generations)]
 
     def interpret(
@@ -204,15 +217,22 @@ class ClueWeaver:
             return FinderStep.skipped(segments)
         with stages.stage("finder") as info:
             started = time.perf_counter()
-            verdicts = self.find(narrative, question, segments)
+            report = functools.partial(stages.progress, "finder", unit="segments")
+            verdicts = self.find(narrative, question, segments, report=report)
             step = FinderStep.read(verdicts, time.perf_counter() - started)
             if self.config.hops == 2:
-                step = self._second_round(narrative, question, step, index or self._index(narrative), last)
+                step = self._second_round(narrative, question, step, index or self._index(narrative), last, report)
             info.update(segments=len(step.verdicts), kept=len(step.kept), calls=step.calls)
         return step
 
     def _second_round(
-        self, narrative: Narrative, question: Question, step: FinderStep, index: RetrievalIndex, last: int
+        self,
+        narrative: Narrative,
+        question: Question,
+        step: FinderStep,
+        index: RetrievalIndex,
+        last: int,
+        report: Callable[[int, int], None],
     ) -> FinderStep:
         """The paragraphs the Finder cited seed one more retrieval over the paragraphs it has not
         read; the new segments go to the Finder in one more batched call. Not run (and said so in
@@ -224,7 +244,7 @@ class ClueWeaver:
         segments = second_round_segments(narrative, ranking, step.read_ids(), self.config.preset)
         if not segments:
             return step.noting("second round: not run, no unread paragraph matched the cited evidence")
-        verdicts = self.find(narrative, question, segments, round=2)
+        verdicts = self.find(narrative, question, segments, round=2, report=report)
         return step.plus_round(verdicts, time.perf_counter() - started)
 
     def _pack(self, narrative: Narrative, step: FinderStep, stages: Stages, last: int) -> Packet:

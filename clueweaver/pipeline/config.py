@@ -35,6 +35,9 @@ class PipelineConfig:
     format_retry: bool = True  # an Interpreter output without a legal answer is asked again once, with a reminder
     finder_adapter: str | None = None  # adapter names, when one base model serves both agents
     interpreter_adapter: str | None = None
+    # segments per Finder generate call; None: all in one batched call. A smaller batch reports
+    # progress after each call (the offline smoke model on a CPU reads one at a time, and says so)
+    finder_batch: int | None = None
     finder_sampling: SamplingConfig = SamplingConfig(max_new_tokens=128)
     interpreter_sampling: SamplingConfig = SamplingConfig(max_new_tokens=320)
     encoder: str | None = "auto"  # dense encoder of the retrieval index, when none is passed in
@@ -62,6 +65,10 @@ class PipelineConfig:
             raise ValueError(
                 "hops: 2 (--hops 2) needs the Finder, whose citations seed the second round, but use_finder is false "
                 "(--no-finder): drop one of the two settings"
+            )
+        if self.finder_batch is not None and self.finder_batch < 1:
+            raise ValueError(
+                f"finder_batch must be a positive number of segments (or null: all at once), got {self.finder_batch}"
             )
         if self.context_tokens is not None and self.context_tokens < 1:
             raise ValueError(f"context_tokens must be a positive number of tokens, got {self.context_tokens}")

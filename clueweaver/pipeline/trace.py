@@ -37,6 +37,12 @@ class Stages:
         if self.callback:
             self.callback(name, {"status": "done", "seconds": round(self.timings[name], 4), **info})
 
+    def progress(self, name: str, done: int, total: int, unit: str) -> None:
+        """Progress inside a running stage (the Finder's segments read so far), for a stage long
+        enough that a reader should see it move."""
+        if self.callback:
+            self.callback(name, {"status": "progress", "done": done, "total": total, "unit": unit})
+
     def finish(self) -> dict:
         timings = {name: round(seconds, 6) for name, seconds in self.timings.items()}
         timings["total"] = round(time.perf_counter() - self.started, 6)

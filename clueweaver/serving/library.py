@@ -183,6 +183,7 @@ class Upload:
         self.folder.mkdir(parents=True)
         self.path = self.folder / self.filename
         self.size = 0
+        self.warnings: list[str] = []  # what the upload's answer says about how the file was read
         self._file = open(self.path, "wb")
 
     def write(self, chunk: bytes) -> None:
@@ -198,7 +199,8 @@ class Upload:
     def register(self, *, encoding: str | None = None) -> tuple[BookRecord, bool]:
         """Parse the file and add the book: ``(record, True)``, or ``(existing record, False)``
         when the library already holds this text. ``encoding``: a text file's encoding (default:
-        UTF-8, else detected). Unreadable files raise ``NarrativeError``."""
+        UTF-8, else detected). Unreadable files raise ``NarrativeError``; bytes replaced in a
+        mostly-UTF-8 file are named in ``warnings``."""
         self._file.flush()
         os.fsync(self._file.fileno())
         self._file.close()
@@ -210,6 +212,9 @@ class Upload:
             raise NarrativeError(str(exc).replace(str(self.folder) + os.sep, "")) from None
         except ValueError as exc:  # e.g. a UTF-16 mark in front of bytes that are not UTF-16
             raise NarrativeError(f"{self.filename}: cannot be read as text ({exc})") from None
+        if narrative.encoding_warning:
+            self.warnings.append(narrative.encoding_warning.replace(str(self.path), self.filename))
+            log.warning("%s", self.warnings[-1])
         return self.library._register(self, narrative)
 
     def discard(self) -> None:
@@ -249,6 +254,8 @@ class Library:
         self._encoder_spec = encoder
         self._encoder = None
         self._encoder_lock = threading.Lock()
+        self._encoder_loading: dict = {}  # load_encoder_in_background's state: started, seconds, error
+        self._encoder_loaded = threading.Event()
         for folder in (self.books_dir, self.index_dir, self.nwm_dir):
             folder.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(self.tmp_dir, ignore_errors=True)
@@ -438,6 +445,49 @@ class Library:
                     return None
                 self._encoder = _SerializedEncoder(loaded)
             return self._encoder
+
+    def load_encoder_in_background(self) -> None:
+        """Load the encoder's weights now, in a thread, rather than in the first question (BGE-M3
+        or MiniLM took 20-23 s there). ``encoder_status`` says how far it is; the log says when it
+        starts and ends."""
+        encoder = self.encoder()
+        if encoder is None:
+            return
+        self._encoder_loading["started"] = time.monotonic()
+        threading.Thread(target=self._load_encoder, args=(encoder,), name="encoder-loader", daemon=True).start()
+
+    def _load_encoder(self, encoder) -> None:
+        log.info("loading the dense encoder %s for questions (they wait for it until it is loaded) …", encoder.name)
+        state = self._encoder_loading
+        try:
+            encoder.encode(["loading"], is_query=True)  # the encoders load their weights on first use
+        except Exception as exc:  # the questions meet the same error; the page says it
+            state["error"] = f"{type(exc).__name__}: {exc}"
+            log.exception("loading the dense encoder %s failed", encoder.name)
+        state["seconds"] = round(time.monotonic() - state["started"], 1)
+        self._encoder_loaded.set()
+        if "error" not in state:
+            log.info("dense encoder %s loaded in %.1f s", encoder.name, state["seconds"])
+
+    def encoder_status(self) -> dict:
+        """The encoder's name and state: none, loading (with the seconds so far), ready, failed (with
+        the error), or lazy (loaded by the first question: ``load_encoder_in_background`` was not called)."""
+        loading = self._encoder_loading
+        if self._encoder_spec in (None, "none"):  # "auto" that found no encoder is None by now
+            return {"name": "none", "status": "none"}
+        name = self._encoder.name if self._encoder is not None else str(self._encoder_spec)
+        if "started" not in loading:
+            return {"name": name, "status": "lazy"}
+        if not self._encoder_loaded.is_set():
+            return {"name": name, "status": "loading", "seconds": round(time.monotonic() - loading["started"], 1)}
+        if "error" in loading:
+            return {"name": name, "status": "failed", "error": loading["error"]}
+        return {"name": name, "status": "ready", "seconds": loading["seconds"]}
+
+    def wait_for_encoder(self) -> None:
+        """Block until ``load_encoder_in_background`` has finished (at once when it was not called)."""
+        if "started" in self._encoder_loading:
+            self._encoder_loaded.wait()
 
     def _build_index(self, book_id: str):
         """The book's index from the disk cache, where the indexing process left it."""

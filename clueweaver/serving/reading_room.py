@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -25,7 +26,7 @@ from clueweaver import __version__
 from clueweaver.backends import BackendError
 from clueweaver.backends.batching import GenerationEngine, engine_tag
 from clueweaver.backends.stand_ins import scripted_reader_backend
-from clueweaver.books.narrative import NarrativeError, reading_limit
+from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.core.config import ConfigError
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
 from clueweaver.pipeline.models import Agents, load_agents
@@ -35,6 +36,8 @@ from clueweaver.serving.config import LimitsConfig, ModelsConfig, ServeConfig
 from clueweaver.serving.library import Library, LibraryError
 
 log = logging.getLogger(__name__)
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no character on its own
 
 # Pipeline settings the reading room decides itself (from the top-level config and the data dir).
 _OWNED_PIPELINE_SETTINGS = ("encoder", "cache_dir", "nwm_dir", "finder_adapter", "interpreter_adapter")
@@ -69,13 +72,16 @@ class AskRequest:
     options: dict[str, str] = field(default_factory=dict)
     kind: str = "mcq"
     preset: str | None = None  # default: the server's pipeline preset
-    max_chapter: int | None = None  # read chapters 1..N only (spoiler-free)
+    # read up to this chapter only (spoiler-free): its position 1..N, or its label as the book
+    # numbers it ("24", "1.2"; Narrative.chapter_limit); "0" or 0 is the front matter
+    max_chapter: int | str | None = None
     self_calibration: bool | None = None  # default: the server's setting
 
     def question(self, limits: LimitsConfig) -> Question:
         """The ``Question``; anything a person must fix raises ``QuestionError`` saying what."""
-        text = (self.text or "").strip()
         what = {"claim": "claim", "open": "open question"}.get(self.kind, "question")
+        self._check_characters(what)
+        text = (self.text or "").strip()
         if not text:
             raise QuestionError(f"the {what} is empty: write it first")
         if len(text) > limits.max_question_chars:
@@ -105,8 +111,30 @@ class AskRequest:
             )
         return Question(text, options)
 
+    def _check_characters(self, what: str) -> None:
+        """A lone surrogate ("\\ud800" is valid JSON) is half of a character: no text can hold
+        it, nor SQLite store it, so it is refused before anything is recorded."""
+        fields = [(f"the {what}", self.text), ("the preset", self.preset), ("the chapter limit", self.max_chapter)]
+        for label, value in self.options.items():
+            fields += [("an option's label", label), (f"option {label!r}", value)]
+        for name, value in fields:
+            found = _LONE_SURROGATE.search(value) if isinstance(value, str) else None
+            if found:
+                raise QuestionError(
+                    f"{name} holds a lone surrogate (U+{ord(found.group()):04X}, character {found.start() + 1}), "
+                    "half of a character that no text can hold (a broken emoji or a bad copy?); remove it and ask "
+                    "again"
+                )
+
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
+
+
+def chapter_position(narrative: Narrative, max_chapter: int | str | None) -> int | None:
+    """The position of the last chapter a reading limit lets a reader read: a number is already
+    a position (what the API always took); a string is a label as the book numbers it, as on the
+    command line."""
+    return narrative.chapter_limit(max_chapter) if isinstance(max_chapter, str) else max_chapter
 
 
 class QuestionJob:
@@ -158,6 +186,7 @@ class ReadingRoom:
             encoder=config.encoder,
             max_upload_bytes=int(config.limits.max_upload_mb * 2**20),
         )
+        self.library.load_encoder_in_background()
         try:
             self.agents = agents or load_models(config.models)
         except BaseException:
@@ -211,16 +240,19 @@ class ReadingRoom:
                 f"{record.title!r} has no chapters that ClueWeaver could detect, so it cannot be read up to a "
                 "chapter; leave the chapter limit empty"
             )
-        reading_limit(self.library.narrative(book_id), request.max_chapter, None)
+        narrative = self.library.narrative(book_id)
+        request = dataclasses.replace(request, max_chapter=chapter_position(narrative, request.max_chapter))
+        reading_limit(narrative, request.max_chapter, None)
         self.library.index(book_id)  # BookNotReady while indexing
         if self.active_questions() >= self.config.limits.max_pending_questions:
             raise TooBusy(
                 f"{self.config.limits.max_pending_questions} questions are already waiting or running; ask again in "
                 "a moment"
             )
-        question_id = self.library.add_question(
-            book_id, {**request.to_dict(), "text": question.text, "options": question.options}
-        )
+        label = None if request.max_chapter is None else narrative.chapter_label(request.max_chapter)
+        recorded = {**request.to_dict(), "text": question.text, "options": question.options}
+        recorded["max_chapter_label"] = label
+        question_id = self.library.add_question(book_id, recorded)
         job = QuestionJob(question_id, book_id, request, question)
         with self._jobs_lock:
             self._jobs[question_id] = job
@@ -244,6 +276,7 @@ class ReadingRoom:
         try:
             self.library.question_started(job.id)
             job.emit("running", {})
+            self._wait_for_encoder(job)
             narrative, index = self.library.narrative(job.book_id), self.library.index(job.book_id)
             result = self._pipeline(job.request).answer(
                 narrative, job.question, max_chapter=job.request.max_chapter, index=index, progress_callback=job.stage
@@ -262,6 +295,15 @@ class ReadingRoom:
             engine_tag.reset(tag)
             job.finished.set()
 
+    def _wait_for_encoder(self, job: QuestionJob) -> None:
+        """A question asked while the encoder loads waits for it, in a stage of its own."""
+        if self.library.encoder_status()["status"] != "loading":
+            return
+        job.stage("encoder", {"status": "started", "note": "the retrieval encoder is still loading"})
+        began = time.perf_counter()
+        self.library.wait_for_encoder()
+        job.stage("encoder", {"status": "done", "seconds": round(time.perf_counter() - began, 4)})
+
     def job(self, question_id: str) -> QuestionJob | None:
         """The question's live job while this process knows it (None after a restart)."""
         with self._jobs_lock:
@@ -278,6 +320,7 @@ class ReadingRoom:
             "models": self.agents.notes,
             "smoke_model": self.agents.smoke,
             "backend": self.agents.finder.kind,
+            "encoder": self.library.encoder_status(),
         }
         if counts:
             health["books"] = len(self.library.books())

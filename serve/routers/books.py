@@ -38,7 +38,8 @@ def upload_book(
 ):
     """Add a book. The same text uploaded again returns the book already there (200). A text file
     that is not UTF-8 is read with the encoding given, or else the one detected (the book's
-    ``encoding`` says which)."""
+    ``encoding`` says which) when one reads it cleanly; a UTF-8 file with a few stray bytes is read
+    as UTF-8 with them replaced, and ``warnings`` says where they were."""
     with room.library.receive(file.filename or "") as upload:
         while chunk := file.file.read(1 << 20):
             upload.write(chunk)
@@ -47,7 +48,7 @@ def upload_book(
         except NarrativeError as exc:
             raise ApiError(422, "unreadable_book", f"{exc}; upload a text, Markdown or EPUB file") from None
     response.status_code = 201 if created else 200
-    return {**record.to_dict(), "created": created}
+    return {**record.to_dict(), "created": created, "warnings": upload.warnings}
 
 
 @router.get("/{book_id}", tags=["books"], response_model=Book)

@@ -60,8 +60,23 @@ async function loadSettings() {
     $("question-text").maxLength = state.settings.limits.max_question_chars;
     $("upload-limits").textContent = `(${state.settings.limits.formats.join(", ")}, up to ${state.settings.limits.max_upload_mb} MB)`;
     $("server-status").textContent = "Models: " + state.settings.models.join("; ");
+    await watchEncoder();
   } catch (error) {
     $("server-status").textContent = `Cannot reach the server: ${error.message}`;
+  }
+}
+
+// The retrieval encoder loads after the server starts: say so until it is ready.
+async function watchEncoder() {
+  const encoder = (await api("/health")).encoder;
+  const models = "Models: " + state.settings.models.join("; ");
+  if (encoder.status === "loading") {
+    $("server-status").textContent = `${models} · Loading the retrieval encoder ${encoder.name} (${Math.round(encoder.seconds)} s so far); questions asked now wait for it.`;
+    setTimeout(watchEncoder, 2000);
+  } else if (encoder.status === "failed") {
+    $("server-status").textContent = `${models} · The retrieval encoder ${encoder.name} failed to load: ${encoder.error}`;
+  } else {
+    $("server-status").textContent = models;
   }
 }
 
@@ -129,7 +144,7 @@ function uploadBook(event) {
     } catch (_) {}
     if (request.status === 401 && askForToken()) return uploadBook(event);
     if (request.status === 200 || request.status === 201) {
-      message.textContent = request.status === 201 ? `Added “${body.title}”.` : `“${body.title}” is already in the library.`;
+      message.textContent = (request.status === 201 ? `Added “${body.title}”.` : `“${body.title}” is already in the library.`) + (body.warnings || []).map((w) => ` Note: ${w}`).join("");
       $("upload-file").value = "";
       await loadBooks();
       selectBook(body.book_id);
@@ -244,9 +259,11 @@ function updateKind() {
 }
 
 function renderProgress(stages) {
-  $("progress").innerHTML = STAGES.map((name) => {
+  const names = stages.encoder ? ["encoder", ...STAGES] : STAGES; // "encoder": waited for it to load
+  $("progress").innerHTML = names.map((name) => {
     const stage = stages[name] || {};
-    const details = stage.status === "done" ? ` ${stage.seconds.toFixed(2)} s` + (stage.kept !== undefined ? `, kept ${stage.kept} of ${stage.segments}` : "") + (stage.answer ? `, ${stage.answer}` : "") : "";
+    let details = stage.status === "done" ? ` ${stage.seconds.toFixed(2)} s` + (stage.kept !== undefined ? `, kept ${stage.kept} of ${stage.segments}` : "") + (stage.answer ? `, ${stage.answer}` : "") : "";
+    if (stage.status === "progress") details = ` ${stage.done} of ${stage.total} ${stage.unit}`;
     return `<li class="${stage.status || ""}">${name}${escapeHtml(details)}</li>`;
   }).join("");
 }
