@@ -14,6 +14,7 @@ and a movie script's HTML page becomes plain text.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -34,8 +35,10 @@ from clueweaver.benchmarks.loading import (
 )
 from clueweaver.benchmarks.openqa import _reference_answers, _text_of
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.books.narrative import Narrative, from_text
+from clueweaver.books.narrative import Narrative, decode_text, from_text
 from clueweaver.protocol.question import Question
+
+logger = logging.getLogger(__name__)
 
 # The release calls its development split "valid", the Hugging Face export "validation".
 _SPLIT_ALIASES = {"validation": "valid", "dev": "valid"}
@@ -104,12 +107,13 @@ def _story_narrative(text: str, start: str, end: str, *, title: str, source: str
     return from_text(story, title=title, source=source), notes
 
 
-def _decoded(data: bytes) -> str:
-    """A downloaded story: UTF-8, else Windows-1252 (the older script pages), never a failure."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+def _decoded(story_file: Path) -> str:
+    """A downloaded story, read as every book is read (``decode_text``: UTF-8 with a few stray bytes
+    replaced and named in a warning, else an encoding that decodes it cleanly, else an error)."""
+    text, _, _, warning = decode_text(story_file.read_bytes(), str(story_file))
+    if warning:
+        logger.warning(warning)
+    return text
 
 
 # --- the official release ------------------------------------------------------------------------
@@ -127,7 +131,7 @@ def _release_story(folder: Path, document: dict) -> tuple[Narrative, dict]:
     return _cached(
         ("narrativeqa-release", *_file_key(story_file)),
         lambda: _story_narrative(
-            _decoded(story_file.read_bytes()),
+            _decoded(story_file),
             document.get("story_start") or "",
             document.get("story_end") or "",
             title=(document.get("wiki_title") or document_id).strip(),

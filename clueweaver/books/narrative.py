@@ -431,7 +431,7 @@ def detect_encoding(data: bytes) -> tuple[str | None, str]:
     return None, "; ".join(refused) or "no encoding charset-normalizer knows reads it"
 
 
-def _decode(data: bytes, path: str, encoding: str | None) -> tuple[str, str, bool, str | None]:
+def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[str, str, bool, str | None]:
     """The text, the codec that read it, whether that codec was detected (not UTF-8 or given), and
     a warning about bytes that were replaced. UTF-8 (given or not) tolerates a few stray bytes
     (``_utf8_with_stray_bytes``); any other encoding is taken only when it decodes cleanly."""
@@ -639,7 +639,7 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
         _strict_utf8(path)
         narrative = from_jsonl(path)
     else:
-        text, narrative_encoding, detected, warning = _decode(path.read_bytes(), str(path), encoding)
+        text, narrative_encoding, detected, warning = decode_text(path.read_bytes(), str(path), encoding)
         markdown = suffix in (".md", ".markdown")
         found_title = markdown_title(text) if markdown else text_title(text)
         narrative = (from_markdown if markdown else from_text)(text, title=found_title or path.stem, source=str(path))
