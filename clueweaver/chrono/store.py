@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 
 from clueweaver.books.narrative import Narrative
@@ -32,6 +33,16 @@ from clueweaver.retrieval import atomic_write, default_cache_dir
 
 FORMAT = 1  # bump when the layout changes: old indexes are then rebuilt under new keys
 MANIFEST, LAYER0, GROUPS = "manifest.json", "layer0.json", "groups.jsonl"
+
+
+_PARTICULARS = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
+
+
+def failure_reason(record: dict) -> str:
+    """A failed group's reason, its stage and last error with names and numbers left out, so that
+    the groups that failed the same way count as one reason."""
+    error = record["errors"][-1] if record["errors"] else "no output"
+    return f"{record['stage']}: {_PARTICULARS.sub('…', error)}"
 
 
 def chrono_dir(cache_dir: str | Path | None = None) -> Path:

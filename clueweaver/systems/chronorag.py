@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from clueweaver.backends import GenerationBackend
 from clueweaver.books.narrative import Narrative, reading_limit
-from clueweaver.chrono.assembly import assemble, passages
+from clueweaver.chrono.assembly import assemble, layer, passages
 from clueweaver.chrono.build import ChronoBuilder
 from clueweaver.chrono.config import PAPER_BUDGET, ChronoConfig, ChronoError
 from clueweaver.chrono.graph import ChronoGraph, dense_encoder, finished_graph
@@ -60,7 +60,7 @@ class ChronoReader(PacketReader):
         return self._graphs[narrative.content_hash]
 
     def packet(self, narrative: Narrative, question: Question, max_paragraph: int | None) -> tuple[Packet, dict]:
-        graph = self.graph(narrative)
+        graph = layer(self.graph(narrative), self.config)
         last = reading_limit(narrative, None, max_paragraph)
         found = passages(graph, joined_query(question), self.config, self.encoder, last)
         assembly = assemble(graph, found, self.budget, self.builder.count)
