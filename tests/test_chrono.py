@@ -22,7 +22,14 @@ from clueweaver.chrono.config import ChronoConfig, ChronoError
 from clueweaver.chrono.graph import ChronoGraph, Relation, dense_encoder
 from clueweaver.chrono.store import GROUPS
 from clueweaver.cli import main
-from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SCHEMA, SUMMARY_SYSTEM
+from clueweaver.protocol.chrono_prompts import (
+    EXTRACTION_SCHEMA,
+    EXTRACTION_SYSTEM,
+    SUMMARY_SCHEMA,
+    SUMMARY_SYSTEM,
+    read_extraction,
+)
+from clueweaver.protocol.json_output import OutputRejected
 from tests.conftest import shared_path
 from tests.encoder_standins import word_vectors
 from tests.nwm_helpers import holmes_book
@@ -289,7 +296,8 @@ def test_merged_keys_and_dense_retrieval():
 def test_without_relation_extraction_the_group_summaries_or_texts_are_retrieved(tmp_path):
     # the hand graph has no summaries: each group's own text is its node; "dawn" is in group 3's
     graph, assembly = hand("dawn", relations=False)
-    assert graph.unit == "summary" and [r.description for r in graph.relations] == [f"{TEXTS[2 * g]}\n{TEXTS[2 * g + 1]}" for g in range(4)]
+    texts = [f"{TEXTS[2 * g]}\n{TEXTS[2 * g + 1]}" for g in range(4)]
+    assert graph.unit == "summary" and [r.description for r in graph.relations] == texts
     assert [(p.node, p.relations) for p in assembly.passages][0] == (3, (2, 3))
     assert f"summary 3: {TEXTS[6]}" in assembly.text
     # a built index: one node per group, its summary, linked to the group's chunks
@@ -339,6 +347,94 @@ def test_malformed_extraction_is_retried_then_the_group_is_recorded_failed(tmp_p
     }
     assert (records[2]["status"], records[2]["attempts"]) == ("ok", 2)
     assert records[2]["errors"] == ['the output must be an object with exactly the keys "entities", "relations"']
+
+
+def test_extraction_keeps_a_relation_to_an_unlisted_entity_and_reads_strengths():
+    output = {
+        "entities": [{"name": "Ada", "type": "person", "description": "Ada rows."}],
+        "relations": [{"source": "Ada", "target": "the lighthouse", "description": "Ada rows out.", "strength": 8}],
+    }
+    read = read_extraction(json.dumps(output))
+    assert read.relations == [("Ada", "the lighthouse", "Ada rows out.", 8)] and read.added == ["the lighthouse"]
+    assert read.entities == [("Ada", "person", "Ada rows."), ("the lighthouse", "other", "")]
+    for strength in (None, "high", 0, 11, True):
+        bad = {**output, "relations": [{**output["relations"][0], "strength": strength}]}
+        with pytest.raises(OutputRejected, match=r"relations\[0\] needs a strength, a whole number from 1 to 10"):
+            read_extraction(json.dumps(bad))
+    assert EXTRACTION_SCHEMA["properties"]["relations"]["items"]["required"] == ["source", "target", "description",
+                                                                                "strength"]  # fmt: skip
+
+
+def test_a_built_group_keeps_entities_and_strengths(tmp_path):
+    def unlisted(messages, adapter):
+        reply = json.loads(chrono_model(messages))
+        if messages[0]["content"] == EXTRACTION_SYSTEM:
+            reply["entities"] = reply["entities"][:1]  # the relations name entities the list leaves out
+        return json.dumps(reply)
+
+    graph, report = build(backend=scripted(script=unlisted), cache_dir=tmp_path)
+    assert report.failed == 0 and report.nodes > 0 and all(r.strength == 5 for r in graph.relations)
+    record = json.loads((report.folder / GROUPS).read_text().splitlines()[0])
+    assert record["added_entities"] and len(record["entities"]) == 1 + len(record["added_entities"])
+
+
+def test_a_build_whose_groups_fail_exits_non_zero_with_the_count_and_commonest_reason(tmp_path, capsys, monkeypatch):
+    book = files("clueweaver").joinpath("data", "demo_mystery.md")
+    never = scripted(script=lambda messages, adapter: '{"summary": ""}')  # every output rejected
+    monkeypatch.setattr("clueweaver.cli.chrono.load_backend_from", lambda kind, model, options: never)
+    common = [str(book), "--model", "m", "--cache-dir", str(tmp_path), "--chrono-chunk-tokens", "40"]
+    assert main(["chrono", "build", *common, "--max-attempts", "2", "--batch-groups", "64"]) == 1
+    err = capsys.readouterr().err
+    groups = len(chunk_groups(DEMO, chunk_narrative(DEMO, words, 40), 4))
+    assert f"error: {groups} of {groups} groups failed" in err
+    assert 'commonest reason: summary: "summary" must be a non-empty string' in err
+    assert all(len(c.conversations) == groups for c in never.calls) and len(never.calls) == 2  # two tries each
+    # query, reading that index, names its failed groups
+    query = ["chrono", "query", *common, "anything", "--chrono-retrieval", "bm25"]
+    assert main([*query, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["failed_groups"] == groups
+    assert f"{groups} of {groups} groups of this ChronoRAG index failed" in captured.err
+    # a share above the threshold fails too; at or under it the build succeeds with its failures reported
+    flaky = scripted(script=lambda m, a: '{"summary": ""}' if "Garrow" in passage_of(m) else chrono_model(m))
+    monkeypatch.setattr("clueweaver.cli.chrono.load_backend_from", lambda kind, model, options: flaky)
+    other = [*common[:-1], "30", "--max-attempts", "1"]
+    assert main(["chrono", "build", *other, "--max-failed-share", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert 0 < report["failed"] < report["groups"] and not report["failed_too_often"]
+    assert report["main_failure"] == 'summary: "summary" must be a non-empty string'
+    assert main(["chrono", "build", *other, "--max-failed-share", "0", "--json"]) == 1  # the same index, read again
+    assert json.loads(capsys.readouterr().out)["failed_too_often"]
+
+
+def test_dry_run_counts_calls_and_tokens_without_a_model_call(tmp_path, capsys, monkeypatch):
+    book = files("clueweaver").joinpath("data", "demo_mystery.md")
+    backend = scripted()
+    monkeypatch.setattr("clueweaver.cli.chrono.load_backend_from", lambda kind, model, options: backend)
+    settings = tmp_path / "settings.yaml"
+    settings.write_text("chrono:\n  chunk_tokens: 40\n  batch_groups: 4\n  summary_tokens: 100\n")
+    common = [str(book), "--model", "m", "--cache-dir", str(tmp_path), "--config", str(settings)]
+    assert main(["chrono", "build", *common, "--dry-run", "--max-attempts", "2", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    groups = len(chunk_groups(DEMO, chunk_narrative(DEMO, words, 40), 4))
+    assert backend.calls == [] and (plan["groups"], plan["pending"], plan["done"]) == (groups, groups, 0)
+    assert (plan["generations"], plan["generations_at_most"]) == (2 * groups, 4 * groups)
+    assert (plan["calls"], plan["calls_at_most"]) == (2 * -(-groups // 4), 4 * -(-groups // 4))
+    assert plan["new_tokens_at_most"] == groups * (100 + 1500)
+    assert plan["caps"] == {"summary_tokens": 100, "extraction_tokens": 1500, "max_attempts": 2, "batch_groups": 4}
+    # each group: the summary prompt with its text, the extraction prompt with a summary at its 100-token cap
+    fixed = groups * (words(SUMMARY_SYSTEM) + words(EXTRACTION_SYSTEM) + 100)
+    assert fixed + words(DEMO.text) < plan["prompt_tokens"] < fixed + words(DEMO.text) + groups * 20
+    assert not list(tmp_path.glob("chrono/*/*/layer0.json"))  # nothing written
+    assert main(["chrono", "build", *common, "--dry-run"]) == 0
+    assert "no model call was made" in capsys.readouterr().out
+    # the real build spends what the plan said on its first tries, with the caps from the file
+    assert main(["chrono", "build", *common, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["generations"], report["calls"]) == (plan["generations"], plan["calls"])
+    assert {c.sampling.max_new_tokens for c in backend.calls} == {100, 1500}
+    assert main(["chrono", "build", *common, "--dry-run", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["generations"] == 0  # all built
 
 
 class Interrupted(Exception):

@@ -35,6 +35,7 @@ from clueweaver.chrono.chunks import Chunk, piece_text
 from clueweaver.chrono.config import ChronoConfig, ChronoError
 from clueweaver.chrono.store import GROUPS, IndexFolder, chrono_dir, failure_reason
 from clueweaver.retrieval import BM25Index, DenseEncoder, RankingConfig, RetrievalIndex, atomic_write, load_encoder
+from clueweaver.retrieval.dense import resolve_auto
 from clueweaver.retrieval.fusion import ranking_from_scores
 
 
@@ -53,19 +54,27 @@ class IndexMissing(ChronoError):
     """No finished index of the book with the settings asked for; the message says how to build it."""
 
 
+def check_encoder(mode: str, spec) -> None:
+    """A ChronoError naming the flags when a dense or hybrid mode would have no encoder, found
+    without loading one, so commands check it before any model loads."""
+    if mode == "bm25" or resolve_auto(spec) not in (None, "none"):
+        return
+    given = (
+        "--encoder auto (the default) picks none on a machine without a GPU"
+        if spec == "auto"
+        else "the run has no dense encoder (--encoder none, or the default auto on a machine without a GPU)"
+    )
+    raise ChronoError(
+        f"ChronoRAG's {mode} retrieval embeds its relations with a dense encoder, and {given}: pass --encoder minilm "
+        "(or bge-m3, or a sentence-transformers model), or --chrono-retrieval bm25"
+    )
+
+
 def dense_encoder(mode: str, spec) -> DenseEncoder | None:
     """The encoder a retrieval mode needs (none for bm25); a dense or hybrid mode with no encoder
-    is a ChronoError naming the flags, never a silent switch to BM25."""
-    if mode == "bm25":
-        return None
-    encoder = load_encoder(spec)
-    if encoder is None:
-        raise ChronoError(
-            f"ChronoRAG's {mode} retrieval embeds its relations with a dense encoder, and --encoder {spec or 'none'} "
-            "gives none here: pass --encoder minilm (or bge-m3, or a sentence-transformers model), or "
-            "--chrono-retrieval bm25"
-        )
-    return encoder
+    is a ChronoError naming the flags (``check_encoder``), never a silent switch to BM25."""
+    check_encoder(mode, spec)
+    return None if mode == "bm25" else load_encoder(spec)
 
 
 _LOADED: OrderedDict[tuple, ChronoGraph] = OrderedDict()

@@ -35,11 +35,11 @@ FORMAT = 1  # bump when the layout changes: old indexes are then rebuilt under n
 MANIFEST, LAYER0, GROUPS = "manifest.json", "layer0.json", "groups.jsonl"
 
 
-_PARTICULARS = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
+_PARTICULARS = re.compile(r"'[^']*'|\d+")  # names the model gave, and numbers; field names stay
 
 
 def failure_reason(record: dict) -> str:
-    """A failed group's reason, its stage and last error with names and numbers left out, so that
+    """A failed group's reason, its stage and last error with the names and numbers in it left out, so that
     the groups that failed the same way count as one reason."""
     error = record["errors"][-1] if record["errors"] else "no output"
     return f"{record['stage']}: {_PARTICULARS.sub('…', error)}"

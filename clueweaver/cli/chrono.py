@@ -188,6 +188,8 @@ def run_query(args) -> int:
         }
         for p in assembly.passages
     ]
+    if graph.failed:
+        print(f"warning: {graph.failure_note()}", file=sys.stderr)
     if args.json:
         print_json(
             {
@@ -198,8 +200,6 @@ def run_query(args) -> int:
             }
         )  # fmt: skip
         return 0
-    if graph.failed:
-        print(f"warning: {graph.failure_note()}", file=sys.stderr)
     print(f"{len(rows)} passages, {assembly.tokens} of {assembly.budget} tokens, up to paragraph {last}")
     for row in rows:
         relation = row["relation"]

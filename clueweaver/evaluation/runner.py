@@ -43,7 +43,6 @@ from clueweaver.evaluation.report import summarize, write_report
 from clueweaver.evaluation.systems import SYSTEMS, build_reader
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, PipelineConfig
 from clueweaver.retrieval.dense import resolve_auto
-from clueweaver.sources import check_source_ready
 from clueweaver.systems.agentic import check_agentic_run
 from clueweaver.systems.base import Reader, ReaderOutput
 
@@ -311,14 +310,13 @@ def run_evaluation(
 
 
 def _check_segment_sources(config: EvalConfig, benchmark, pending: list) -> None:
-    """Every book still to read has what the segment source needs, checked before any model loads
-    or the run file is written (with a fallback allowed there is nothing to check)."""
+    """Every book still to read has what the system needs (the Finder's segment source, ChronoRAG's
+    encoder and index: ``SystemSpec.check_ready``), checked before any model loads or the run file
+    is written."""
     pipeline = config.pipeline_config()
-    if not SYSTEMS[config.system].uses_finder or pipeline.segment_fallback:
-        return
     books = {item.book_id: item for item in pending if item.labelled}
     for item in books.values():
-        check_source_ready(benchmark.narrative(item), pipeline)
+        SYSTEMS[config.system].check_ready(config, pipeline, benchmark.narrative(item))
 
 
 def _answer(
