@@ -91,6 +91,7 @@ class EvalConfig:
     label: str | None = None
     save_traces: bool = False
     judge: dict = field(default_factory=dict)  # LLM judge of open answers {base_url, model, cache}; off if empty
+    scoring_encoder: str | None = None  # embedding cosine of open answers; independent of ``encoder``
     agent: dict | None = (
         None  # agentic systems' limits over their defaults {max_steps: 4, ...}; None: older runs match
     )
@@ -117,6 +118,7 @@ class EvalConfig:
         "pipeline",
         "encoder",
         "judge",
+        "scoring_encoder",
         "agent",
     )
     # PipelineConfig settings that have their own field here
@@ -283,7 +285,7 @@ def run_evaluation(
     if reader is None and any(item.labelled for item in pending):
         reader = built = (reader_factory or build_reader)(config)
     if any(item.labelled and item.question.is_open for item in pending):
-        scorer = OpenScorer.for_run(config.encoder, config.judge, output)
+        scorer = OpenScorer.for_run(config.scoring_encoder, config.judge, output)
     try:
         write_run_file(output, config.label or config.default_label(), dataclasses.asdict(config))
         traces = TraceLog(output / TRACES_FILE) if config.save_traces else None
@@ -349,7 +351,7 @@ def _answer(
                 started = time.perf_counter()
                 answer = reader(narrative, item.question, max_paragraph=item.reading_limit(narrative))
                 record = scored_record(item, config.system, answer, time.perf_counter() - started)
-                log.append(score_open_record(record, item, scorer) if item.question.is_open else record)
+                log.append(score_open_record(record, item, scorer, narrative) if item.question.is_open else record)
                 if traces is not None and answer.trace is not None:
                     traces.append(item.item_id, answer.trace)
             bar.update()
