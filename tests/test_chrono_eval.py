@@ -243,3 +243,17 @@ def test_eval_chronorag_refuses_what_it_cannot_honour(tmp_path, scripted_engine,
     assert _eval(bench, "chronorag", tmp_path / "b", "--encoder", "none", *bm25, "--context-budget", "50") == 2
     assert "holds no chunk of 128 tokens" in capsys.readouterr().err
     assert ChronoConfig(model="other").build_command("other").endswith("--model other")
+
+
+def test_run_labels_leave_out_settings_the_system_does_not_read():
+    from clueweaver.evaluation.runner import EvalConfig
+
+    finder = {"pipeline": {"hops": 2, "segment_source": "chrono", "chrono": {"window": 2}}, "finder": "f-model"}
+    assert EvalConfig("jsonl", "clueweaver", **finder).default_label() == (
+        "clueweaver hops=2 segment_source=chrono chrono.window=2 finder=f-model"
+    )
+    for system in ("rag-bm25", "direct", "react"):
+        assert EvalConfig("jsonl", system, **finder).default_label() == system  # no Finder: none of them
+    assert EvalConfig("jsonl", "chronorag", **finder).default_label() == "chronorag chrono.window=2"
+    plain = {"pipeline": {"chrono": {"window": 2}}}
+    assert EvalConfig("jsonl", "clueweaver", **plain).default_label() == "clueweaver"  # plain segments: no chrono

@@ -40,7 +40,7 @@ from clueweaver.evaluation.predictions import (
     write_run_file,
 )
 from clueweaver.evaluation.report import summarize, write_report
-from clueweaver.evaluation.systems import SYSTEMS, build_reader
+from clueweaver.evaluation.systems import SYSTEMS, build_reader, ignored_settings
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, PipelineConfig
 from clueweaver.retrieval.dense import resolve_auto
 from clueweaver.systems.agentic import check_agentic_run
@@ -177,7 +177,9 @@ class EvalConfig:
         return {name: getattr(self, name) for name in self.IDENTITY}
 
     def default_label(self) -> str:
-        """The system plus whatever sets this run apart from the default configuration."""
+        """The system plus whatever sets this run apart from the default configuration, less the
+        settings the system does not read (``ignored_settings``)."""
+        ignored = ignored_settings(self.system, self.pipeline_config())
         parts = [self.system]
         if not self.use_finder:
             parts.append("no-finder")
@@ -190,12 +192,12 @@ class EvalConfig:
         parts += [
             f"{name}={value if isinstance(value, (str, int, float, bool)) else json.dumps(value, sort_keys=True)}"
             for name, value in sorted(self.pipeline.items())
-            if name not in UNLABELLED_PIPELINE_SETTINGS
+            if name not in UNLABELLED_PIPELINE_SETTINGS and name not in ignored
         ]
-        chrono = self.pipeline_config().chrono.label()  # ChronoRAG's ablations, for its system and source
+        chrono = "" if "chrono" in ignored else self.pipeline_config().chrono.label()  # its ablations
         parts += [chrono] if chrono else []
         for role in ("model", "finder", "interpreter", "finder_adapter", "interpreter_adapter"):
-            if getattr(self, role):
+            if getattr(self, role) and role not in ignored:
                 parts.append(f"{role}={Path(getattr(self, role)).name}")
         return " ".join(parts)
 

@@ -120,6 +120,22 @@ SYSTEMS: dict[str, SystemSpec] = {
 }
 
 
+# Settings only the Finder reads: a system without one ignores them, and its run label leaves them out.
+FINDER_SETTINGS = ("finder", "finder_adapter", "finder_sampling", "exhaustive", "hops", "segment_source",
+                   "segment_fallback")  # fmt: skip
+
+
+def ignored_settings(system: str, pipeline_config) -> set[str]:
+    """The settings ``system`` does not read, so that its run label does not carry them: the
+    Finder's for a system without a Finder, and ChronoRAG's (``chrono``) for any system but
+    chronorag and a Finder reading the chrono segment source."""
+    ignored = set() if SYSTEMS[system].uses_finder else set(FINDER_SETTINGS)
+    reads_chrono = system == "chronorag" or (
+        SYSTEMS[system].uses_finder and pipeline_config.segment_source == "chrono"
+    )
+    return ignored if reads_chrono else ignored | {"chrono"}
+
+
 def build_reader(config) -> PipelineReader:
     """The reader of ``config.system`` on the inference engine: models loaded once per run (the
     Interpreter alone for systems without a Finder), never the offline smoke model."""
