@@ -7,8 +7,9 @@ the prompts (``PROMPT_HASH``) and the build settings (``ChronoConfig.build_setti
     manifest.json   what the key was made of, and the number of chunks and groups
     layer0.json     the chunks (pieces: paragraph, first and past-the-last character) and groups
     groups.jsonl    one line per finished group, in the order they finished: its status
-                    ("ok" | "failed"), summary, relations, attempts and the errors of its rejected
-                    outputs
+                    ("ok" | "failed"), stage, summary, relations (source, target, description,
+                    strength), entities (name, type, description) and those added because a
+                    relation named them unlisted, attempts and the errors of its rejected outputs
 
 The manifest and Layer 0 are written whole (atomically) before any model call; each group is
 appended and flushed to disk as soon as it is finished, so an interrupted build loses at most the
