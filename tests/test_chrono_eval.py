@@ -257,3 +257,18 @@ def test_run_labels_leave_out_settings_the_system_does_not_read():
     assert EvalConfig("jsonl", "chronorag", **finder).default_label() == "chronorag chrono.window=2"
     plain = {"pipeline": {"chrono": {"window": 2}}}
     assert EvalConfig("jsonl", "clueweaver", **plain).default_label() == "clueweaver"  # plain segments: no chrono
+
+
+def test_eval_chronorag_refuses_an_index_whose_groups_all_failed(tmp_path, monkeypatch, capsys):
+    def never(messages, adapter=None):
+        return '{"summary": ""}' if messages[0]["content"] == SUMMARY_SYSTEM else agents_model(messages)
+
+    monkeypatch.setattr(
+        agents_module, "load_backend", lambda kind, model, **options: ScriptedBackend(model, script=never)
+    )
+    bench = write_benchmark(tmp_path, ITEMS[:1])
+    flags = ["--cache-dir", str(tmp_path / "cache"), "--chrono-retrieval", "bm25", "--chrono-chunk-tokens", "20"]
+    assert _eval(bench, "chronorag", tmp_path / "run", *flags) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"(\d+) of \1 groups of this ChronoRAG index failed", err)
+    assert 'commonest reason: summary: "summary" must be a non-empty string' in err and "--max-attempts" in err
