@@ -19,7 +19,6 @@ makes no call at all, and an interrupted one makes only the calls it had not mad
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +32,7 @@ from clueweaver.books.narrative import Narrative
 from clueweaver.chrono.chunks import chunk_groups, chunk_narrative, piece_text
 from clueweaver.chrono.config import ChronoConfig, ChronoError
 from clueweaver.chrono.graph import ChronoGraph
-from clueweaver.chrono.store import IndexFolder, failure_reason
+from clueweaver.chrono.store import IndexFolder
 from clueweaver.protocol.chrono_prompts import (
     EXTRACTION_SCHEMA,
     SUMMARY_SCHEMA,
@@ -69,6 +68,7 @@ class BuildReport:
     built: int = 0
     resumed: int = 0
     failures: list[dict] = field(default_factory=list)
+    main_failure: str | None = None  # the commonest reason of the failed groups (``ChronoGraph.main_failure``)
     calls: int = 0  # generation calls (each a batch)
     generations: int = 0  # conversations generated
     seconds: float = 0.0
@@ -81,11 +81,6 @@ class BuildReport:
         """Every group failed, or more than ``max_share`` of them: an index not worth reading."""
         return self.failed > 0 and (self.failed == self.groups or self.failed > max_share * self.groups)
 
-    def main_failure(self) -> str | None:
-        """The commonest reason of the failed groups (``failure_reason``)."""
-        reasons = Counter(failure_reason(f) for f in self.failures)
-        return reasons.most_common(1)[0][0] if reasons else None
-
     def to_dict(self) -> dict:
         return {
             "folder": str(self.folder),
@@ -97,7 +92,7 @@ class BuildReport:
             "resumed": self.resumed,
             "failed": self.failed,
             "failures": self.failures,
-            "main_failure": self.main_failure(),
+            "main_failure": self.main_failure,
             "calls": self.calls,
             "generations": self.generations,
             "seconds": round(self.seconds, 3),
@@ -213,7 +208,7 @@ class ChronoBuilder:
                     report.built += 1
                     bar.update()
         graph = ChronoGraph.load(narrative, folder)
-        report.nodes = len(graph.relations)
+        report.nodes, report.main_failure = len(graph.relations), graph.main_failure
         report.failures = [
             {"group": r["group"], "stage": r["stage"], "errors": r["errors"]}
             for _, r in sorted(folder.records().items())

@@ -127,7 +127,7 @@ def run_build(args) -> int:
     if failed:
         print(
             f"error: {report.failed} of {report.groups} groups failed (more than the allowed share "
-            f"{config.max_failed_share}); commonest reason: {report.main_failure()}. Try a larger model, more "
+            f"{config.max_failed_share}); commonest reason: {report.main_failure}. Try a larger model, more "
             "--max-attempts or larger --summary-tokens/--extraction-tokens; the failed groups stay failed, so "
             f"delete {report.folder} before building again",
             file=sys.stderr,
