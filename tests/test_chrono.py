@@ -420,7 +420,7 @@ def test_dry_run_counts_calls_and_tokens_without_a_model_call(tmp_path, capsys, 
     assert backend.calls == [] and (plan["groups"], plan["pending"], plan["done"]) == (groups, groups, 0)
     assert (plan["generations"], plan["generations_at_most"]) == (2 * groups, 4 * groups)
     assert (plan["calls"], plan["calls_at_most"]) == (2 * -(-groups // 4), 4 * -(-groups // 4))
-    assert plan["new_tokens_at_most"] == groups * (100 + 1500)
+    assert (plan["new_tokens"], plan["new_tokens_at_most"]) == (groups * (100 + 1500), 2 * groups * (100 + 1500))
     assert plan["caps"] == {"summary_tokens": 100, "extraction_tokens": 1500, "max_attempts": 2, "batch_groups": 4}
     # each group: the summary prompt with its text, the extraction prompt with a summary at its 100-token cap
     fixed = groups * (words(SUMMARY_SYSTEM) + words(EXTRACTION_SYSTEM) + 100)

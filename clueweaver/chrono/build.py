@@ -146,10 +146,9 @@ class ChronoBuilder:
 
     def plan(self, narrative: Narrative) -> dict:
         """What building (or resuming) the index would spend, counted without a model call:
-        generations (one conversation each) and batched calls on the first tries and at most (every
-        output retried to ``max_attempts``), prompt tokens of the first tries (the summaries'
-        exactly; the extractions' with each summary at its length cap) and the new tokens the caps
-        allow."""
+        generations (one conversation each), batched calls and the new tokens the caps allow, on the
+        first tries and at most (every output retried to ``max_attempts``), and the prompt tokens of
+        the first tries (the summaries' exactly; the extractions' with each summary at its cap)."""
         folder = self.folder(narrative)
         chunks, groups, done, texts = self._pending(narrative, folder)
         steps = 2 if self.config.summarize else 1
@@ -177,7 +176,8 @@ class ChronoBuilder:
             "calls": steps * batches,
             "calls_at_most": steps * batches * self.config.max_attempts,
             "prompt_tokens": prompts,
-            "new_tokens_at_most": new_tokens,
+            "new_tokens": new_tokens,
+            "new_tokens_at_most": new_tokens * self.config.max_attempts,
             "caps": {
                 name: getattr(self.config, name)
                 for name in ("summary_tokens", "extraction_tokens", "max_attempts", "batch_groups")

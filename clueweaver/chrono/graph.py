@@ -152,9 +152,8 @@ class ChronoGraph:
                 Relation(g, "", "", self.summaries.get(g) or piece_text(self.narrative, self._pieces(g)))
                 for g in range(len(self.groups))
             ]
-            folder = None if self.folder is None else self.folder / "summary-layer"
             self._summary_layer = ChronoGraph(
-                self.narrative, self.chunks, self.groups, units, folder, pending=self.pending, failed=self.failed,
+                self.narrative, self.chunks, self.groups, units, self.folder, pending=self.pending, failed=self.failed,
                 failures=self.failures, unit="summary",
             )  # fmt: skip
         return self._summary_layer
@@ -209,9 +208,8 @@ class ChronoGraph:
         """The keys' embeddings, from the index folder when computed before."""
         if self.folder is None:
             return encoder.encode(keys)
-        digest = hashlib.sha256(f"{encoder.name}|{merged}".encode()).hexdigest()[:16]
+        digest = hashlib.sha256(f"{encoder.name}|{merged}|{self.unit}".encode()).hexdigest()[:16]
         path = self.folder / f"vectors-{digest}.npy"
-        path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
             vectors = np.load(path, allow_pickle=False)
             if vectors.shape[0] == len(keys):

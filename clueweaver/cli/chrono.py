@@ -144,8 +144,8 @@ def _print_plan(args, plan: dict) -> int:
         f"{plan['groups']} groups ({plan['done']} built before, {plan['pending']} to build) by {plan['model']}:\n"
         f"  {plan['generations']} generations in {plan['calls']} calls if every output is read on its first try, at "
         f"most {plan['generations_at_most']} in {plan['calls_at_most']} calls with every retry\n"
-        f"  about {plan['prompt_tokens']} prompt tokens on the first tries, at most {plan['new_tokens_at_most']} "
-        "new tokens\n"
+        f"  about {plan['prompt_tokens']} prompt tokens on the first tries; new tokens at most "
+        f"{plan['new_tokens']} on the first tries, {plan['new_tokens_at_most']} with every retry\n"
         f"  caps: {', '.join(f'{k} {v}' for k, v in plan['caps'].items())}\nno model call was made"
     )
     return 0
