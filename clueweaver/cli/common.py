@@ -345,9 +345,9 @@ def add_chrono_arguments(parser: argparse.ArgumentParser, *, read_model: bool = 
         "relation's chunks and their neighbour chunks, no relation shown",
     )  # fmt: skip
     chrono.add_argument(
-        "--chrono-merged-key", nargs="?", const="neighbours", choices=MERGED_KEYS,
-        help="ablation: Layer 1 keys merged with their adjacent relations (neighbours, the paper's) or their "
-        "chunks' text (chunks)",
+        "--chrono-merged-key", choices=MERGED_KEYS,
+        help="ablation: Layer 1 keys merged with their adjacent relations (neighbours, the paper's) or with their "
+        "chunks' text (chunks, ours)",
     )  # fmt: skip
     chrono.add_argument(
         "--chrono-no-relations", action="store_true",
