@@ -214,7 +214,8 @@ def test_eval_chronorag_end_to_end_and_in_one_report_with_rag(tmp_path, scripted
     assert without and all(s["paragraph_ids"] == s["anchor_ids"] for s in without)  # the retrieved chunks alone
     assert "chrono.assembly=chunks" in json.loads((tmp_path / "chunks" / RUN_FILE).read_text())["label"]
     # the ablations without relation extraction and with the paper's merged key read the same index
-    for name, extra in (("no-relations", ("--chrono-no-relations",)), ("merged", ("--chrono-merged-key", "neighbours"))):
+    ablations = {"no-relations": ("--chrono-no-relations",), "merged": ("--chrono-merged-key", "neighbours")}
+    for name, extra in ablations.items():
         assert _eval(bench, "chronorag", tmp_path / name, *chrono, *extra) == 0
     assert _generations(scripted_engine[-1], SUMMARY_SYSTEM) == 0
     no_relations = [r for r in read_predictions(tmp_path / "no-relations") if r["skipped"] is None]
