@@ -512,6 +512,8 @@ def test_chrono_build_and_query_from_the_command_line(tmp_path, capsys, monkeypa
     assert last == DEMO.last_paragraph_of_chapter(3) and payload["tokens"] <= payload["budget"] == 1500
     assert payload["passages"] and all(i <= last for p in payload["passages"] for i in p["paragraph_ids"])
     assert all(abs(n - p["node"]) == 1 for p in payload["passages"] for n in p["adjacent_nodes"])
+    assert (payload["layer"], payload["assembly"]) == ("relation", "relations")
+    assert all(p["node"] in p["relations_shown"] for p in payload["passages"][:1])  # the paper's reading shows them
     assert main([*query, "--budget", "200"]) == 0
     assert "of 200 tokens" in capsys.readouterr().out
 

@@ -194,7 +194,8 @@ def run_query(args) -> int:
         print_json(
             {
                 "book": narrative.title, "index": str(graph.folder), "question": args.question, "last_paragraph": last,
-                "retrieval": config.retrieval, "budget": assembly.budget, "tokens": assembly.tokens,
+                "retrieval": config.retrieval, "layer": graph.unit, "assembly": config.assembly,
+                "budget": assembly.budget, "tokens": assembly.tokens,
                 "passages": rows, "text": assembly.text, "failed_groups": graph.failed,
                 "failure_note": graph.failure_note(),
             }
@@ -202,7 +203,8 @@ def run_query(args) -> int:
         return 0
     print(f"{len(rows)} passages, {assembly.tokens} of {assembly.budget} tokens, up to paragraph {last}")
     for row in rows:
-        relation = row["relation"]
-        print(f"  node {row['node']} ({row['score']:.3f}): {relation['description']}  -> chunks {row['chunks']}")
+        shown = f", with {graph.unit}s {row['relations_shown']}" if row["relations_shown"] else ""
+        described = f"{row['relation']['description']}  -> chunks {row['chunks']}{shown}"
+        print(f"  node {row['node']} ({row['score']:.3f}): {described}")
     print(f"\n{assembly.text}")
     return 0
