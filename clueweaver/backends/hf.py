@@ -272,9 +272,10 @@ class HFBackend(GenerationBackend):
 class _StopStrings:
     """This backend's own stop strings for ``generate``: a row is done once the text decoded from
     its last new tokens holds a stop string (``_to_generation`` then cuts the text there, as vLLM
-    does). Ours rather than transformers' ``stop_strings``, whose tokenizer-vocabulary machinery
-    transformers has marked for removal; only the tail is decoded, enough tokens for the longest
-    stop string."""
+    does). Ours rather than transformers' ``stop_strings`` (which needs the tokenizer handed to
+    ``generate`` and was reported to warn of its removal), so the backend rests only on the
+    ``StoppingCriteria`` interface; only the tail is decoded, enough tokens for the longest stop
+    string."""
 
     def __init__(self, tokenizer, stop: tuple[str, ...], prompt_width: int) -> None:
         self.tokenizer, self.stop, self.prompt_width = tokenizer, stop, prompt_width
