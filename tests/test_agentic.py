@@ -18,6 +18,7 @@ from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
 from clueweaver.systems.agentic import AgentError, AgentModel, AgentReader, agent_limits
 from clueweaver.systems.agentic.chain import chunk_spans
+from clueweaver.systems.agentic.reader import retrieval_label
 from tests.test_evaluation_runner import ITEMS, PARAGRAPHS, write_benchmark
 
 BOOK = from_paragraphs(PARAGRAPHS, title="The Lantern at Gull Point")
@@ -56,7 +57,11 @@ def scripted(window: int = 32768, **replies) -> ScriptedBackend:
 
 def reader(system: str, backend: ScriptedBackend, **limits) -> AgentReader:
     model = AgentModel(backend, None, SamplingConfig(max_new_tokens=320))
-    return AgentReader(system, model, agent_limits(system, limits), lambda narrative: get_index(narrative, None))
+
+    def index(narrative):
+        return get_index(narrative, None)
+
+    return AgentReader(system, model, agent_limits(system, limits), index, retrieval=retrieval_label(None))
 
 
 def words(messages) -> int:
@@ -91,6 +96,12 @@ def test_react_searches_then_answers_from_what_it_was_shown():
     assert f"[14] {PARAGRAPHS[14]}" in observation
     assert output.outputs == {"final": FINAL_B} and output.details["warnings"] == []
     assert set(output.timings) == {"retrieve", "reason", "answer"} and output.timings["answer"] == 0.0
+    assert agent["retrieval"].startswith("BM25 alone (no dense encoder in this run")
+
+
+def test_the_agents_ranking_is_named_for_the_machine():
+    assert retrieval_label("bge-m3") == "BM25 and bge-m3 fused (the pipeline's ranking)"
+    assert retrieval_label("none").startswith("BM25 alone") and "BGE-M3" in retrieval_label(None)
 
 
 def test_every_call_is_counted_as_the_backend_counts_it():

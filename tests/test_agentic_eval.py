@@ -119,6 +119,9 @@ def test_every_system_in_one_comparison_table(tmp_path, capsys, monkeypatch):
         calls = record["details"]["agent"]["calls"]
         assert record["details"]["tokens"]["prompt"] == sum(c["prompt_tokens"] for c in calls) > 0
         assert record["details"]["agent"]["limits"]["max_steps"] == (64 if system == "chain-of-agents" else 3)
+        assert all(
+            r["details"]["agent"]["retrieval"].startswith("BM25 alone") for r in runs[system] if r["skipped"] is None
+        )
     assert len(server.requests) > len(SYSTEMS) * len(ITEMS)
     # with --save-traces, the trace holds every call's output: the transcript of the reading
     traces = [json.loads(line) for line in (tmp_path / "chain-of-agents" / TRACES_FILE).read_text().splitlines()]

@@ -88,6 +88,24 @@ def test_token_counts_are_exact(backend, batched):
         assert generation.completion_tokens == SHORT.max_new_tokens
 
 
+def test_the_backends_own_stop_criterion_ends_each_row_at_its_stop_string():
+    import torch
+
+    from clueweaver.backends.hf import _StopStrings
+
+    class Letters:  # token i is the letter chr(ord("a") + i); 0 is padding
+        def batch_decode(self, rows, skip_special_tokens=True):
+            return ["".join(chr(ord("a") + t - 1) for t in row if t) for row in rows]
+
+    prompt = [[0, 9, 9], [9, 9, 9]]  # two prompts, left-padded to width 3, that hold the stop string "ii"
+    criterion = _StopStrings(Letters(), ("ii", "cd"), prompt_width=3)
+    new = [[1, 9, 9], [3, 4, 1]]  # row 0 writes "aii", row 1 "cda"
+    ids = torch.tensor([p + n for p, n in zip(prompt, new)])
+    assert criterion(ids[:, :4], None).tolist() == [False, False]  # the prompt's own "ii" never counts
+    assert criterion(ids[:, :5], None).tolist() == [False, True]  # row 1 wrote "cd"
+    assert criterion(ids, None).tolist() == [True, True]
+
+
 def test_stop_string_cuts_the_output(backend):
     free = backend.generate(CONVERSATIONS[:1], SamplingConfig(max_new_tokens=12))[0]
     stop = free.text[len(free.text) // 2 :][:3]

@@ -15,14 +15,21 @@ from clueweaver.backends import load_backend
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.benchmarks.demo import load_demo
 from clueweaver.books.narrative import from_paragraphs
-from clueweaver.chrono.assembly import assemble, passages, render
+from clueweaver.chrono.assembly import assemble, layer, passages, render
 from clueweaver.chrono.build import ChronoBuilder
 from clueweaver.chrono.chunks import Chunk, chunk_groups, chunk_narrative
 from clueweaver.chrono.config import ChronoConfig, ChronoError
 from clueweaver.chrono.graph import ChronoGraph, Relation, dense_encoder
 from clueweaver.chrono.store import GROUPS
 from clueweaver.cli import main
-from clueweaver.protocol.chrono_prompts import EXTRACTION_SYSTEM, SUMMARY_SCHEMA, SUMMARY_SYSTEM
+from clueweaver.protocol.chrono_prompts import (
+    EXTRACTION_SCHEMA,
+    EXTRACTION_SYSTEM,
+    SUMMARY_SCHEMA,
+    SUMMARY_SYSTEM,
+    read_extraction,
+)
+from clueweaver.protocol.json_output import OutputRejected
 from tests.conftest import shared_path
 from tests.encoder_standins import word_vectors
 from tests.nwm_helpers import holmes_book
@@ -51,7 +58,8 @@ def chrono_model(messages, adapter=None) -> str:
     entities = [{"name": n, "type": "person", "description": f"{n} is named."} for n in names]
     opening = " ".join(text.split()[:12])
     relations = [
-        {"source": a, "target": b, "description": f"{a} and {b}: {opening}"} for a, b in zip(names, names[1:])
+        {"source": a, "target": b, "description": f"{a} and {b}: {opening}", "strength": 5}
+        for a, b in zip(names, names[1:])
     ]
     return json.dumps({"entities": entities, "relations": relations})
 
@@ -182,15 +190,39 @@ def hand_graph() -> ChronoGraph:
 
 
 def hand(query: str, budget: int = 100, **settings):
-    graph = hand_graph()
     config = ChronoConfig(**{"retrieval": "bm25", **settings})
+    graph = layer(hand_graph(), config)
     return graph, assemble(graph, passages(graph, query, config, None, None), budget, words)
 
 
-def test_neighbourhood_assembly_in_relevance_order_by_hand():
-    # BM25 ranks node 2 (captain, brass, key), node 3 (brass, key), node 0 (lighthouse); node 3 links to
-    # the chunks node 2 brought (group 2: chunks 4-5), so it brings nothing
+def test_the_papers_assembly_shows_a_relation_its_adjacent_relations_and_their_text_by_hand():
+    # BM25 ranks node 2 (captain, brass, key) first, then node 0 (lighthouse) and node 3 (brass, key). Node 2 brings
+    # itself and nodes 1 and 3 (window 1 in Layer 1) with their chunks (groups 1 and 2: chunks 2-5);
+    # node 3 was shown, so it brings nothing; node 0 brings itself (node 1 shown) and chunks 0-1
     graph, assembly = hand("captain brass key lighthouse")
+    assert [(p.node, p.relations, p.core, p.chunks) for p in assembly.passages] == [
+        (2, (1, 2, 3), (4, 5), (2, 3, 4, 5)),
+        (0, (0,), (0, 1), (0, 1)),
+    ]
+    first = "\n".join(f"relation {n}: {HAND_RELATIONS[n].description}" for n in (1, 2, 3))
+    assert assembly.text.startswith(first + "\n\n" + f"[2] {TEXTS[2]}\n[3] {TEXTS[3]}\n[4] {TEXTS[4]}")
+    assert assembly.tokens == words(assembly.text) == (9 + 8 + 9 + 24) + (13 + 12)
+    assert assembly.packet(graph).paragraph_ids == (0, 1, 2, 3, 4, 5)
+    # budget 25: relation 2 and its chunks (20 tokens); neighbour relations 1 and 3 (9 each) are left out, and
+    # node 3's passage, whose retrieved relation no longer fits, ends the assembly
+    cut = hand("captain brass key lighthouse", budget=25)[1]
+    assert [(p.node, p.relations, p.chunks) for p in cut.passages] == [(2, (2,), (4, 5))] and cut.tokens == 20
+    # window 0: the retrieved relation and its own text only (node 3's chunks are node 2's: it shows its relation
+    # alone); window 2 reaches node 4 (group 3)
+    alone = hand("captain brass key lighthouse", window=0)[1].passages
+    assert [(p.relations, p.chunks) for p in alone] == [((2,), (4, 5)), ((0,), (0, 1)), ((3,), ())]
+    assert hand("captain brass key lighthouse", window=2)[1].passages[0].relations == (0, 1, 2, 3, 4)
+
+
+def test_chunk_assembly_in_relevance_order_by_hand():
+    # the other reading: BM25 ranks node 2, node 3, node 0; node 3 links to the chunks node 2 brought
+    # (group 2: chunks 4-5), so it brings nothing
+    graph, assembly = hand("captain brass key lighthouse", assembly="chunks")
     assert [(p.node, p.core, p.chunks) for p in assembly.passages] == [
         (2, (4, 5), (3, 4, 5, 6)),  # the retrieved chunks and one neighbour on each side
         (0, (0, 1), (0, 1, 2)),
@@ -215,19 +247,19 @@ def test_the_budget_takes_retrieved_chunks_first_and_ends_at_one_that_does_not_f
         5: [],
     }
     for budget, expected in cuts.items():
-        assembly = hand(query, budget=budget)[1]
+        assembly = hand(query, budget=budget, assembly="chunks")[1]
         assert [p.chunks for p in assembly.passages] == expected, budget
         assert assembly.tokens == words(assembly.text) <= budget
-    assert hand(query, budget=35)[1].passages[1].core == (0,)
-    graph, nothing = hand(query, budget=5)
+    assert hand(query, budget=35, assembly="chunks")[1].passages[1].core == (0,)
+    graph, nothing = hand(query, budget=5, assembly="chunks")
     assert nothing.packet(graph).text.startswith("(No passage of the narrative was retrieved")
 
 
 def test_window_two_and_no_neighbourhood():
     query = "captain brass key lighthouse"
-    two = hand(query, window=2)[1]
+    two = hand(query, window=2, assembly="chunks")[1]
     assert [(p.node, p.chunks) for p in two.passages] == [(2, (2, 3, 4, 5, 6, 7)), (0, (0, 1))]  # 2 already held
-    none = hand(query, window=0)[1]
+    none = hand(query, window=0, assembly="chunks")[1]
     assert [(p.node, p.chunks) for p in none.passages] == [(2, (4, 5)), (0, (0, 1))]
     assert none.tokens == 24
 
@@ -235,7 +267,13 @@ def test_window_two_and_no_neighbourhood():
 def test_merged_keys_and_dense_retrieval():
     # "dawn" is only in chunk 6's text: only a key merged with its chunks finds it
     assert hand("dawn")[1].passages == []
-    assert [p.node for p in hand("dawn", merged_key=True)[1].passages] == [4]
+    assert [p.node for p in hand("dawn", merged_key="chunks")[1].passages] == [4]
+    # the paper's merged key: a relation with the relation before it and the one after it in its own group
+    # (node 1's key holds node 0's, not node 2's, of a later group); "logbook" is only in node 1's relation
+    assert [p.node for p in hand("logbook", assembly="chunks")[1].passages] == [1]
+    assert sorted(p.node for p in hand("logbook", merged_key="neighbours", assembly="chunks")[1].passages) == [1, 2]
+    assert hand_graph().key(2, "neighbours").splitlines() == [HAND_RELATIONS[n].description for n in (1, 2, 3)]
+    assert hand_graph().key(0, "neighbours") == HAND_RELATIONS[0].description  # node 1 is a later group
 
     class Words:
         name = "test:words"
@@ -248,11 +286,29 @@ def test_merged_keys_and_dense_retrieval():
     ranking = graph.rank(HAND_RELATIONS[4].description, "dense", Words(), readable=len(HAND_RELATIONS))
     assert ranking[0] == (4, pytest.approx(1.0)) and len(ranking) == len(HAND_RELATIONS)
     assembly = assemble(graph, passages(graph, HAND_RELATIONS[4].description, config, Words(), None), 100, words)
-    assert assembly.passages[0].chunks == (5, 6, 7)
+    assert (assembly.passages[0].relations, assembly.passages[0].chunks) == ((3, 4), (4, 5, 6, 7))
     hybrid = graph.rank("brass key", "hybrid", Words(), readable=len(HAND_RELATIONS))
     assert {hybrid[0][0], hybrid[1][0]} == {2, 3}
     with pytest.raises(ChronoError, match="pass --encoder minilm .* or --chrono-retrieval bm25"):
         dense_encoder("dense", "none")
+
+
+def test_without_relation_extraction_the_group_summaries_or_texts_are_retrieved(tmp_path):
+    # the hand graph has no summaries: each group's own text is its node; "dawn" is in group 3's
+    graph, assembly = hand("dawn", relations=False)
+    texts = [f"{TEXTS[2 * g]}\n{TEXTS[2 * g + 1]}" for g in range(4)]
+    assert graph.unit == "summary" and [r.description for r in graph.relations] == texts
+    assert [(p.node, p.relations) for p in assembly.passages][0] == (3, (2, 3))
+    assert f"summary 3: {TEXTS[6]}" in assembly.text
+    # a built index: one node per group, its summary, linked to the group's chunks
+    built, report = build(cache_dir=tmp_path)
+    summaries = built.summary_layer()
+    assert len(summaries.relations) == report.groups < report.nodes
+    assert all(s.description == built.summaries[s.group] for s in summaries.relations)
+    question = DEMO_QUESTIONS[0].question.text + " umbrella Garrow Penrose lantern"
+    found = assemble(summaries, passages(summaries, question, ChronoConfig(relations=False, retrieval="bm25"),
+                                         None, None), 1500, words)  # fmt: skip
+    assert found.passages and found.text.startswith("summary ")
 
 
 # --- bad output, interruptions and the cache --------------------------------------------------
@@ -291,6 +347,94 @@ def test_malformed_extraction_is_retried_then_the_group_is_recorded_failed(tmp_p
     }
     assert (records[2]["status"], records[2]["attempts"]) == ("ok", 2)
     assert records[2]["errors"] == ['the output must be an object with exactly the keys "entities", "relations"']
+
+
+def test_extraction_keeps_a_relation_to_an_unlisted_entity_and_reads_strengths():
+    output = {
+        "entities": [{"name": "Ada", "type": "person", "description": "Ada rows."}],
+        "relations": [{"source": "Ada", "target": "the lighthouse", "description": "Ada rows out.", "strength": 8}],
+    }
+    read = read_extraction(json.dumps(output))
+    assert read.relations == [("Ada", "the lighthouse", "Ada rows out.", 8)] and read.added == ["the lighthouse"]
+    assert read.entities == [("Ada", "person", "Ada rows."), ("the lighthouse", "other", "")]
+    for strength in (None, "high", 0, 11, True):
+        bad = {**output, "relations": [{**output["relations"][0], "strength": strength}]}
+        with pytest.raises(OutputRejected, match=r"relations\[0\] needs a strength, a whole number from 1 to 10"):
+            read_extraction(json.dumps(bad))
+    assert EXTRACTION_SCHEMA["properties"]["relations"]["items"]["required"] == ["source", "target", "description",
+                                                                                "strength"]  # fmt: skip
+
+
+def test_a_built_group_keeps_entities_and_strengths(tmp_path):
+    def unlisted(messages, adapter):
+        reply = json.loads(chrono_model(messages))
+        if messages[0]["content"] == EXTRACTION_SYSTEM:
+            reply["entities"] = reply["entities"][:1]  # the relations name entities the list leaves out
+        return json.dumps(reply)
+
+    graph, report = build(backend=scripted(script=unlisted), cache_dir=tmp_path)
+    assert report.failed == 0 and report.nodes > 0 and all(r.strength == 5 for r in graph.relations)
+    record = json.loads((report.folder / GROUPS).read_text().splitlines()[0])
+    assert record["added_entities"] and len(record["entities"]) == 1 + len(record["added_entities"])
+
+
+def test_a_build_whose_groups_fail_exits_non_zero_with_the_count_and_commonest_reason(tmp_path, capsys, monkeypatch):
+    book = files("clueweaver").joinpath("data", "demo_mystery.md")
+    never = scripted(script=lambda messages, adapter: '{"summary": ""}')  # every output rejected
+    monkeypatch.setattr("clueweaver.cli.chrono.load_backend_from", lambda kind, model, options: never)
+    common = [str(book), "--model", "m", "--cache-dir", str(tmp_path), "--chrono-chunk-tokens", "40"]
+    assert main(["chrono", "build", *common, "--max-attempts", "2", "--batch-groups", "64"]) == 1
+    err = capsys.readouterr().err
+    groups = len(chunk_groups(DEMO, chunk_narrative(DEMO, words, 40), 4))
+    assert f"error: {groups} of {groups} groups failed" in err
+    assert 'commonest reason: summary: "summary" must be a non-empty string' in err
+    assert all(len(c.conversations) == groups for c in never.calls) and len(never.calls) == 2  # two tries each
+    # query, reading that index, names its failed groups
+    query = ["chrono", "query", *common, "anything", "--chrono-retrieval", "bm25"]
+    assert main([*query, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["failed_groups"] == groups
+    assert f"{groups} of {groups} groups of this ChronoRAG index failed" in captured.err
+    # a share above the threshold fails too; at or under it the build succeeds with its failures reported
+    flaky = scripted(script=lambda m, a: '{"summary": ""}' if "Garrow" in passage_of(m) else chrono_model(m))
+    monkeypatch.setattr("clueweaver.cli.chrono.load_backend_from", lambda kind, model, options: flaky)
+    other = [*common[:-1], "30", "--max-attempts", "1"]
+    assert main(["chrono", "build", *other, "--max-failed-share", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert 0 < report["failed"] < report["groups"] and not report["failed_too_often"]
+    assert report["main_failure"] == 'summary: "summary" must be a non-empty string'
+    assert main(["chrono", "build", *other, "--max-failed-share", "0", "--json"]) == 1  # the same index, read again
+    assert json.loads(capsys.readouterr().out)["failed_too_often"]
+
+
+def test_dry_run_counts_calls_and_tokens_without_a_model_call(tmp_path, capsys, monkeypatch):
+    book = files("clueweaver").joinpath("data", "demo_mystery.md")
+    backend = scripted()
+    monkeypatch.setattr("clueweaver.cli.chrono.load_backend_from", lambda kind, model, options: backend)
+    settings = tmp_path / "settings.yaml"
+    settings.write_text("chrono:\n  chunk_tokens: 40\n  batch_groups: 4\n  summary_tokens: 100\n")
+    common = [str(book), "--model", "m", "--cache-dir", str(tmp_path), "--config", str(settings)]
+    assert main(["chrono", "build", *common, "--dry-run", "--max-attempts", "2", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    groups = len(chunk_groups(DEMO, chunk_narrative(DEMO, words, 40), 4))
+    assert backend.calls == [] and (plan["groups"], plan["pending"], plan["done"]) == (groups, groups, 0)
+    assert (plan["generations"], plan["generations_at_most"]) == (2 * groups, 4 * groups)
+    assert (plan["calls"], plan["calls_at_most"]) == (2 * -(-groups // 4), 4 * -(-groups // 4))
+    assert (plan["new_tokens"], plan["new_tokens_at_most"]) == (groups * (100 + 1500), 2 * groups * (100 + 1500))
+    assert plan["caps"] == {"summary_tokens": 100, "extraction_tokens": 1500, "max_attempts": 2, "batch_groups": 4}
+    # each group: the summary prompt with its text, the extraction prompt with a summary at its 100-token cap
+    fixed = groups * (words(SUMMARY_SYSTEM) + words(EXTRACTION_SYSTEM) + 100)
+    assert fixed + words(DEMO.text) < plan["prompt_tokens"] < fixed + words(DEMO.text) + groups * 20
+    assert not list(tmp_path.glob("chrono/*/*/layer0.json"))  # nothing written
+    assert main(["chrono", "build", *common, "--dry-run"]) == 0
+    assert "no model call was made" in capsys.readouterr().out
+    # the real build spends what the plan said on its first tries, with the caps from the file
+    assert main(["chrono", "build", *common, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["generations"], report["calls"]) == (plan["generations"], plan["calls"])
+    assert {c.sampling.max_new_tokens for c in backend.calls} == {100, 1500}
+    assert main(["chrono", "build", *common, "--dry-run", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["generations"] == 0  # all built
 
 
 class Interrupted(Exception):
@@ -368,6 +512,8 @@ def test_chrono_build_and_query_from_the_command_line(tmp_path, capsys, monkeypa
     assert last == DEMO.last_paragraph_of_chapter(3) and payload["tokens"] <= payload["budget"] == 1500
     assert payload["passages"] and all(i <= last for p in payload["passages"] for i in p["paragraph_ids"])
     assert all(abs(n - p["node"]) == 1 for p in payload["passages"] for n in p["adjacent_nodes"])
+    assert (payload["layer"], payload["assembly"]) == ("relation", "relations")
+    assert all(p["node"] in p["relations_shown"] for p in payload["passages"][:1])  # the paper's reading shows them
     assert main([*query, "--budget", "200"]) == 0
     assert "of 200 tokens" in capsys.readouterr().out
 

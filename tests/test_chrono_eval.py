@@ -113,6 +113,25 @@ def test_ask_reads_through_a_chrono_index_with_settings_from_yaml_and_flags(tmp_
     assert {s["source"] for s in trace["segments"]} == {"chrono"}
 
 
+def test_ask_checks_the_index_and_encoder_before_models_load_and_names_failed_groups(tmp_path, scripted_engine,
+                                                                                    capsys):  # fmt: skip
+    ask = ["ask", BOOK_FILE, "--claim", DEMO_QUESTIONS[1].question.text, "--backend", "openai", "--model", "agents"]
+    ask += ["--cache-dir", str(tmp_path), "--segment-source", "chrono", *CHRONO_FLAGS]
+    assert main([*ask, "--encoder", "none"]) == 2
+    assert "no ChronoRAG index" in capsys.readouterr().err and scripted_engine == []
+    flaky = ScriptedBackend(
+        "m", script=lambda m, a: '{"summary": ""}' if "Garrow" in m[1]["content"] else agents_model(m)
+    )
+    graph, report = build(backend=flaky, cache_dir=tmp_path)
+    assert 0 < report.failed < report.groups
+    dense = [a for a in ask if a not in ("--chrono-retrieval", "bm25")]
+    assert main([*dense, "--encoder", "none"]) == 2
+    assert "has no dense encoder" in capsys.readouterr().err and scripted_engine == []
+    assert main([*ask, "--encoder", "none", "--json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["trace"]["warnings"]
+    assert f"{report.failed} of {report.groups} groups of this ChronoRAG index failed" in " ".join(warnings)
+
+
 class Words:
     """The word-vector stand-in encoder for dense retrieval over Layer 1."""
 
@@ -179,10 +198,29 @@ def test_eval_chronorag_end_to_end_and_in_one_report_with_rag(tmp_path, scripted
     assert _generations(scripted_engine[-1], SUMMARY_SYSTEM) == 0
     label = json.loads((tmp_path / "no-neighbours" / RUN_FILE).read_text())["label"]
     assert "chrono.window=0" in label
-    with_neighbours = [s for t in _traces(tmp_path / "chrono") for s in t["packet"]["segments"]]
-    without = [s for t in _traces(tmp_path / "no-neighbours") for s in t["packet"]["segments"]]
+
+    # the paper's assembly: each retrieved relation shown with the relations beside it in Layer 1; window 0 alone
+    def shown(run) -> list:
+        return [n for r in read_predictions(run) if r["skipped"] is None for n in r["details"]["chrono"]["shown"]]
+
+    shown, alone = shown(tmp_path / "chrono"), shown(tmp_path / "no-neighbours")
+    assert any(len(nodes) > 1 for nodes in shown) and alone and all(len(nodes) == 1 for nodes in alone)
+    # the chunks reading: neighbour chunks around the retrieved ones, none with window 0
+    for name, extra in (("chunks", ()), ("chunks-alone", ("--chrono-no-neighbours",))):
+        assert _eval(bench, "chronorag", tmp_path / name, *chrono, "--chrono-assembly", "chunks", *extra) == 0
+    with_neighbours = [s for t in _traces(tmp_path / "chunks") for s in t["packet"]["segments"]]
+    without = [s for t in _traces(tmp_path / "chunks-alone") for s in t["packet"]["segments"]]
     assert any(set(s["paragraph_ids"]) > set(s["anchor_ids"]) for s in with_neighbours)
     assert without and all(s["paragraph_ids"] == s["anchor_ids"] for s in without)  # the retrieved chunks alone
+    assert "chrono.assembly=chunks" in json.loads((tmp_path / "chunks" / RUN_FILE).read_text())["label"]
+    # the ablations without relation extraction and with the paper's merged key read the same index
+    ablations = {"no-relations": ("--chrono-no-relations",), "merged": ("--chrono-merged-key", "neighbours")}
+    for name, extra in ablations.items():
+        assert _eval(bench, "chronorag", tmp_path / name, *chrono, *extra) == 0
+    assert _generations(scripted_engine[-1], SUMMARY_SYSTEM) == 0
+    no_relations = [r for r in read_predictions(tmp_path / "no-relations") if r["skipped"] is None]
+    assert {r["details"]["chrono"]["layer"] for r in no_relations} == {"summary"}
+    assert "chrono.merged_key=neighbours" in json.loads((tmp_path / "merged" / RUN_FILE).read_text())["label"]
 
     assert _eval(bench, "rag-bm25", tmp_path / "rag", "--encoder", "none") == 0
     capsys.readouterr()
@@ -196,9 +234,42 @@ def test_eval_chronorag_end_to_end_and_in_one_report_with_rag(tmp_path, scripted
 def test_eval_chronorag_refuses_what_it_cannot_honour(tmp_path, scripted_engine, capsys):
     bench = write_benchmark(tmp_path, ITEMS[:1])
     assert _eval(bench, "chronorag", tmp_path / "a", "--encoder", "none") == 2  # dense Layer 1, no encoder
-    assert "--chrono-retrieval bm25" in capsys.readouterr().err
-    assert _eval(bench, "chronorag", tmp_path / "b", "--encoder", "none", "--context-budget", "50") == 2
-    assert "holds no chunk of 128 tokens" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--chrono-retrieval bm25" in err and "--encoder minilm" in err and "has no dense encoder" in err
+    # another model's missing index: both refused before any model loaded
     assert _eval(bench, "chronorag", tmp_path / "c", "--chrono-retrieval", "bm25", "--chrono-model", "other") == 2
     assert "no ChronoRAG index of 'The Lantern at Gull Point' built by other" in capsys.readouterr().err
+    assert scripted_engine == []
+    bm25 = ("--chrono-retrieval", "bm25")
+    assert _eval(bench, "chronorag", tmp_path / "b", "--encoder", "none", *bm25, "--context-budget", "50") == 2
+    assert "holds no chunk of 128 tokens" in capsys.readouterr().err
     assert ChronoConfig(model="other").build_command("other").endswith("--model other")
+
+
+def test_run_labels_leave_out_settings_the_system_does_not_read():
+    from clueweaver.evaluation.runner import EvalConfig
+
+    finder = {"pipeline": {"hops": 2, "segment_source": "chrono", "chrono": {"window": 2}}, "finder": "f-model"}
+    assert EvalConfig("jsonl", "clueweaver", **finder).default_label() == (
+        "clueweaver hops=2 segment_source=chrono chrono.window=2 finder=f-model"
+    )
+    for system in ("rag-bm25", "direct", "react"):
+        assert EvalConfig("jsonl", system, **finder).default_label() == system  # no Finder: none of them
+    assert EvalConfig("jsonl", "chronorag", **finder).default_label() == "chronorag chrono.window=2"
+    plain = {"pipeline": {"chrono": {"window": 2}}}
+    assert EvalConfig("jsonl", "clueweaver", **plain).default_label() == "clueweaver"  # plain segments: no chrono
+
+
+def test_eval_chronorag_refuses_an_index_whose_groups_all_failed(tmp_path, monkeypatch, capsys):
+    def never(messages, adapter=None):
+        return '{"summary": ""}' if messages[0]["content"] == SUMMARY_SYSTEM else agents_model(messages)
+
+    monkeypatch.setattr(
+        agents_module, "load_backend", lambda kind, model, **options: ScriptedBackend(model, script=never)
+    )
+    bench = write_benchmark(tmp_path, ITEMS[:1])
+    flags = ["--cache-dir", str(tmp_path / "cache"), "--chrono-retrieval", "bm25", "--chrono-chunk-tokens", "20"]
+    assert _eval(bench, "chronorag", tmp_path / "run", *flags) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"(\d+) of \1 groups of this ChronoRAG index failed", err)
+    assert 'commonest reason: summary: "summary" must be a non-empty string' in err and "--max-attempts" in err

@@ -90,25 +90,29 @@ def test_paired_permutation_test_exact_and_sampled():
 # --- the judge -------------------------------------------------------------------------------------
 
 
-def test_judge_prompt_is_fixed_and_has_two_labels():
+def test_judge_prompt_is_fixed_has_the_gold_passage_and_two_labels():
     system, user = judge_messages(
-        "Who does Emma marry?", ["Mr. Knightley", "Knightley"], "She marries  Mr.\nKnightley"
-    )
+        "Who does Emma marry?", ["Mr. Knightley", "Knightley"], "She marries  Mr.\nKnightley",
+        "[412] Emma married Mr. Knightley.",
+    )  # fmt: skip
     assert system == {"role": "system", "content": JUDGE_SYSTEM}
-    assert "Reply with exactly one word: CORRECT or INCORRECT." in JUDGE_SYSTEM
+    assert "Reply with exactly one word: CORRECT or WRONG." in JUDGE_SYSTEM
     assert user["content"] == (
-        "Question: Who does Emma marry?\n\nReference answers:\n- Mr. Knightley\n- Knightley\n\n"
-        "Candidate answer: She marries Mr. Knightley\n\nIs the candidate answer CORRECT or INCORRECT?"
+        "Question: Who does Emma marry?\n\nGold passage:\n[412] Emma married Mr. Knightley.\n\n"
+        "Reference answers:\n- Mr. Knightley\n- Knightley\n\n"
+        "Candidate answer: She marries Mr. Knightley\n\nIs the candidate answer CORRECT or WRONG?"
     )
-    assert parse_verdict("CORRECT") == "CORRECT" and parse_verdict(" incorrect.") == "INCORRECT"
-    assert parse_verdict("CORRECT or INCORRECT") is None and parse_verdict("yes") is None
+    assert "Gold passage:\n(none given)\n" in judge_messages("Q?", ["A"], "A")[1]["content"]
+    assert parse_verdict("CORRECT") == "CORRECT" and parse_verdict(" wrong.") == "WRONG"
+    assert parse_verdict("CORRECT or WRONG") is None and parse_verdict("yes") is None
+    assert parse_verdict("INCORRECT") is None  # not one of the paper's two labels
     with pytest.raises(JudgeError, match="needs both --judge-url"):
         JudgeConfig.from_dict({"base_url": "http://127.0.0.1:1/v1"})
     assert JudgeConfig.from_dict({}) is None
 
 
 def test_judge_asks_the_server_once_per_answer_and_caches_on_disk(tmp_path):
-    replies = iter(["CORRECT", "I think it is INCORRECT", "maybe"])
+    replies = iter(["CORRECT", "I think it is WRONG", "maybe"])
     with OpenAIStandIn(judge=lambda messages: next(replies)) as server:
         config = JudgeConfig(server.base_url, "judge-model")
         judge = Judge(config, tmp_path / "cache.jsonl")
@@ -121,7 +125,7 @@ def test_judge_asks_the_server_once_per_answer_and_caches_on_disk(tmp_path):
         judge.close()
         fresh.close()
     assert (first["score"], first["cached"], again["score"], again["cached"]) == (1, False, 1, True)
-    assert (wrong["verdict"], wrong["score"]) == ("INCORRECT", 0)
+    assert (wrong["verdict"], wrong["score"]) == ("WRONG", 0)
     assert unreadable["score"] is None and unreadable["reply"] == "maybe"
     assert len(server.judged()) == 3 and server.judged()[0]["model"] == "judge-model"
     assert server.judged()[0]["temperature"] == 0.0
@@ -248,7 +252,7 @@ def _eval(output, system, server, *extra):
 
 @pytest.mark.shared_data
 def test_eval_scores_open_answers_with_the_judge_and_compares_runs(tmp_path, capsys):
-    verdicts = iter(["CORRECT", "INCORRECT"] * 20)
+    verdicts = iter(["CORRECT", "WRONG"] * 20)
     with OpenAIStandIn(judge=lambda messages: next(verdicts)) as server:
         judge = ["--judge-url", server.base_url, "--judge-model", "judge-model"]
         assert _eval(tmp_path / "cw", "clueweaver", server, *judge) == 0
@@ -265,7 +269,12 @@ def test_eval_scores_open_answers_with_the_judge_and_compares_runs(tmp_path, cap
         reference = record["references"][0]
         assert record["scores"]["token_f1"] == pytest.approx(token_f1(record["prediction"], [reference]))
         assert record["scores"]["rouge_l"] == pytest.approx(rouge_l(record["prediction"], [reference]))
-        assert record["scores"]["judge"] in (0, 1) and record["not_scored"]["embedding_cosine"].startswith("no dense")
+        assert record["scores"]["judge"] in (0, 1) and record["not_scored"]["embedding_cosine"].startswith(
+            "no scoring"
+        )
+        assert record["scored_with"]["judge"] == "judge-model" and record["scored_with"]["embedding_cosine"] is None
+        gold = record["scored_with"]["judge_gold_passage"]
+        assert gold == bool(record["gold_evidence"])
     block = summary["open_answers"]
     assert block["items"] == 5 and block["all"]["judge"]["mean"] == pytest.approx(
         np.mean([r["scores"]["judge"] for r in records])
@@ -343,17 +352,45 @@ def test_the_configured_encoder_scores_embedding_cosine(tmp_path):
     other, _ = scorer.scores("Why?", "The storm sank three fishing boats off the quay.", references, [], [])
     assert same["embedding_cosine"] == pytest.approx(1.0, abs=1e-5) and other["embedding_cosine"] < 0.5
     assert "embedding_cosine" not in missing and missing["judge"].startswith("the LLM judge is off")
-    blind = OpenScorer.for_run("none", {}, tmp_path)
-    unscored = blind.scores("Why?", "x", references, [], [])[1]
-    assert unscored["embedding_cosine"].startswith("no dense encoder (--encoder none")
+    assert scorer.scored_with == {"embedding_cosine": scorer.encoder.name, "judge": None}
 
 
-def test_a_cpu_run_says_how_to_score_embedding_cosine(tmp_path, monkeypatch):
+def test_embedding_cosine_needs_a_named_scoring_encoder_not_the_retrieval_one(tmp_path):
     from clueweaver.evaluation.open_answers import OpenScorer
-    from clueweaver.retrieval import dense
 
-    monkeypatch.setattr(dense, "gpu_available", lambda: False)
-    dense.load_encoder.cache_clear()
-    scorer = OpenScorer.for_run("auto", {}, tmp_path)
-    missing = scorer.scores("Why?", "x", ["y"], [], [])[1]
-    assert scorer.encoder is None and "pass --encoder minilm to score on a CPU" in missing["embedding_cosine"]
+    blind = OpenScorer.for_run(None, {}, tmp_path)
+    unscored = blind.scores("Why?", "x", ["y"], [], [])[1]
+    assert blind.encoder is None and unscored["embedding_cosine"].startswith(
+        "no scoring encoder: pass --scoring-encoder"
+    )
+    assert blind.scored_with["embedding_cosine"] is None
+
+
+def test_the_judge_sees_the_gold_passage_and_the_record_says_what_scored_it():
+    from types import SimpleNamespace
+
+    from clueweaver.books.narrative import from_paragraphs
+    from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
+
+    asked = []
+
+    class Judged:
+        config = SimpleNamespace(model="judge-model")
+
+        def __call__(self, question, references, answer, gold=""):
+            asked.append(gold)
+            return {"verdict": "CORRECT", "score": 1, "cached": False, "reply": "CORRECT"}
+
+    narrative = from_paragraphs(["Emma walks.", "Emma marries Mr. Knightley."], title="t", detect_headings=False)
+    question = SimpleNamespace(text="Who does Emma marry?")
+    item = SimpleNamespace(question=question, references=("Mr. Knightley",), gold_evidence=(1,))
+    record = {"prediction": "Mr. Knightley", "cited_ids": [1]}
+    scored = score_open_record(record, item, OpenScorer(None, Judged()), narrative)
+    assert asked == [narrative.render([1])] and "Emma marries Mr. Knightley." in asked[0]
+    assert scored["scores"]["judge"] == 1 and scored["scored_with"] == {
+        "embedding_cosine": None, "judge": "judge-model", "judge_gold_passage": True
+    }  # fmt: skip
+    without = score_open_record(
+        record, SimpleNamespace(**{**vars(item), "gold_evidence": ()}), OpenScorer(None, Judged())
+    )
+    assert asked[-1] == "" and without["scored_with"]["judge_gold_passage"] is False

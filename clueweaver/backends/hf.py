@@ -204,7 +204,7 @@ class HFBackend(GenerationBackend):
 
     def _generate_batch(self, prompts: list[list[int]], sampling: SamplingConfig) -> list[Generation]:
         import torch
-        from transformers import GenerationConfig
+        from transformers import GenerationConfig, StoppingCriteriaList
 
         pad_id = self.tokenizer.pad_token_id
         width = max(len(ids) for ids in prompts)
@@ -231,12 +231,12 @@ class HFBackend(GenerationBackend):
         )
         if sampling.seed is not None:
             torch.manual_seed(sampling.seed)
-        stop_options = {"stop_strings": list(sampling.stop), "tokenizer": self.tokenizer} if sampling.stop else {}
+        stopping = StoppingCriteriaList([_StopStrings(self.tokenizer, sampling.stop, width)] if sampling.stop else [])
         output = self.network.generate(
             input_ids=input_ids.to(self.device),
             attention_mask=attention_mask.to(self.device),
             generation_config=config,
-            **stop_options,
+            stopping_criteria=stopping,
         )
         new_tokens = output[:, width:].tolist()
         return [self._to_generation(len(ids), row, sampling) for ids, row in zip(prompts, new_tokens)]
@@ -267,6 +267,27 @@ class HFBackend(GenerationBackend):
     def close(self) -> None:
         self.network = None
         release_accelerator_memory()
+
+
+class _StopStrings:
+    """This backend's own stop strings for ``generate``: a row is done once the text decoded from
+    its last new tokens holds a stop string (``_to_generation`` then cuts the text there, as vLLM
+    does). Ours rather than transformers' ``stop_strings`` (which needs the tokenizer handed to
+    ``generate`` and was reported to warn of its removal), so the backend rests only on the
+    ``StoppingCriteria`` interface; only the tail is decoded, enough tokens for the longest stop
+    string."""
+
+    def __init__(self, tokenizer, stop: tuple[str, ...], prompt_width: int) -> None:
+        self.tokenizer, self.stop, self.prompt_width = tokenizer, stop, prompt_width
+        self.tail = max(len(s) for s in stop) + 2  # a token holds at least one character, but may split one
+
+    def __call__(self, input_ids, scores, **kwargs):
+        import torch
+
+        new = input_ids[:, self.prompt_width :][:, -self.tail :].tolist()
+        texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
+        done = [any(s in text for s in self.stop) for text in texts]
+        return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
 
 
 register_backend(

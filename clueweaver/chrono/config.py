@@ -14,7 +14,17 @@ from dataclasses import dataclass, fields
 from clueweaver.core.errors import ClueWeaverError
 
 RETRIEVAL_MODES = ("dense", "hybrid", "bm25")
+# How a retrieved node is read: "relations" (the paper: the node, its chronologically adjacent
+# Layer 1 nodes and their linked text) or "chunks" (our first reading: the node's linked chunks and
+# their Layer 0 neighbours, no relation shown).
+ASSEMBLIES = ("relations", "chunks")
+# Merged-key ablations: "neighbours" (the paper: a relation joined with its adjacent relations),
+# "chunks" (ours: a relation joined with the text of its linked chunks); None: the relation alone.
+MERGED_KEYS = ("neighbours", "chunks")
 PAPER_BUDGET = 1500  # tokens of evidence; the budget the paper compares methods at
+COST_TOKENS = ("summary_tokens", "extraction_tokens")  # new tokens per try of a build's two steps
+# Settings that say how an index is afforded or which one is read, not what a reading is.
+UNLABELLED = ("model", "max_attempts", "batch_groups", "summary_tokens", "extraction_tokens", "max_failed_share")
 
 
 class ChronoError(ClueWeaverError, RuntimeError):
@@ -30,9 +40,13 @@ class ChronoConfig:
     chunks per summary), ``summarize`` (False: the no-summarization ablation, relations extracted
     from the chunks' own text). Read: ``retrieval`` over Layer 1, ``window`` (chronological
     neighbours on each side of a retrieved chunk; 0: the no-neighbourhood ablation), ``merged_key``
-    (the merged-key ablation). ``model``: the model whose index is read (None: the Interpreter's
-    for ``eval --system chronorag``; for the segment source, the book's one index with these build
-    settings). ``max_attempts`` and ``batch_groups``: per output, and groups per generation call.
+    (the merged-key ablation, one of ``MERGED_KEYS``), ``assembly`` (one of ``ASSEMBLIES``),
+    ``relations`` (False: the no-relation-extraction ablation, Layer 1 replaced by the groups'
+    summaries, or their text when built without). ``model``: the model whose index is read (None:
+    the Interpreter's for ``eval --system chronorag``; for the segment source, the book's one index
+    with these build settings). Cost caps of a build: ``max_attempts`` per output,
+    ``batch_groups`` per generation call, ``summary_tokens`` and ``extraction_tokens`` new tokens
+    per try; ``max_failed_share``: the share of failed groups above which a build is an error.
     """
 
     chunk_tokens: int = 128
@@ -40,31 +54,43 @@ class ChronoConfig:
     summarize: bool = True
     retrieval: str = "dense"
     window: int = 1
-    merged_key: bool = False
+    merged_key: str | None = None
+    assembly: str = "relations"
+    relations: bool = True
     model: str | None = None
     max_attempts: int = 3
     batch_groups: int = 16
+    summary_tokens: int = 400  # a summary of at most SUMMARY_WORDS words, JSON around it
+    extraction_tokens: int = 1500  # up to MAX_RELATIONS relations with their entities
+    max_failed_share: float = 0.25
 
     def __post_init__(self) -> None:
-        for name in ("chunk_tokens", "group_chunks", "max_attempts", "batch_groups"):
+        for name in ("chunk_tokens", "group_chunks", "max_attempts", "batch_groups", *COST_TOKENS):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.window < 0:
             raise ValueError(f"window must be 0 (no neighbours) or more, got {self.window}")
         if self.retrieval not in RETRIEVAL_MODES:
             raise ValueError(f"retrieval: unknown mode {self.retrieval!r}; use {', '.join(RETRIEVAL_MODES)}")
+        if self.assembly not in ASSEMBLIES:
+            raise ValueError(f"assembly: unknown {self.assembly!r}; use {', '.join(ASSEMBLIES)}")
+        if self.merged_key is not None and self.merged_key not in MERGED_KEYS:
+            raise ValueError(f"merged_key: unknown {self.merged_key!r}; use {', '.join(MERGED_KEYS)} or none")
+        if not 0 <= self.max_failed_share <= 1:
+            raise ValueError(f"max_failed_share must lie between 0 and 1, got {self.max_failed_share}")
 
     def build_settings(self) -> dict:
         """The settings an index is built with: with the book, the model and the prompts, its cache key."""
         return {"chunk_tokens": self.chunk_tokens, "group_chunks": self.group_chunks, "summarize": self.summarize}
 
     def changed(self) -> dict:
-        """The fields set away from their defaults (``model`` aside), in field order."""
+        """The fields set away from their defaults, in field order: the model and the build's
+        cost caps aside, which change what a build costs, not what a reading is."""
         default = ChronoConfig()
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if f.name != "model" and getattr(self, f.name) != getattr(default, f.name)
+            if f.name not in UNLABELLED and getattr(self, f.name) != getattr(default, f.name)
         }
 
     def build_command(self, model: str | None) -> str:

@@ -11,28 +11,31 @@ ends by then (``readable_chunks``, ``readable_relations``).
 
 Layer 1 is ranked as the paper does, by dense similarity with the configured encoder, or by BM25 or
 both fused (``hybrid``), on the retrieval index of the project (``RetrievalIndex`` over the nodes'
-keys, the per-book smoothing and feedback off: nodes are not paragraphs of a scene). In the
-merged-key ablation a node's key is its relation followed by the text of its linked chunks, so the
-query meets the relation and the passage it came from in one key (our reading of the paper's
-"merged key": one retrieval key of both layers instead of the relation alone). Node vectors are
-computed once per encoder and key and kept in the index folder.
+keys, the per-book smoothing and feedback off: nodes are not paragraphs of a scene). A node's key
+is its relation; in the paper's merged-key ablation (``neighbours``) the relation joined with the
+relations beside it (the one before, and the one after when it comes from the same group, so no key
+holds text past a reading limit its node is inside); in ours (``chunks``) the relation followed by
+the text of its linked chunks. Node vectors are computed once per encoder and key and kept in the
+index folder. ``summary_layer`` is the no-relation-extraction ablation: one node per group, its
+summary (or, built without summaries, its text), linked to the group's chunks.
 """
 
 from __future__ import annotations
 
 import bisect
 import hashlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from clueweaver.books.narrative import Narrative, from_paragraphs
-from clueweaver.chrono.chunks import Chunk
+from clueweaver.chrono.chunks import Chunk, piece_text
 from clueweaver.chrono.config import ChronoConfig, ChronoError
-from clueweaver.chrono.store import GROUPS, IndexFolder, chrono_dir
+from clueweaver.chrono.store import GROUPS, IndexFolder, chrono_dir, failure_reason
 from clueweaver.retrieval import BM25Index, DenseEncoder, RankingConfig, RetrievalIndex, atomic_write, load_encoder
+from clueweaver.retrieval.dense import resolve_auto
 from clueweaver.retrieval.fusion import ranking_from_scores
 
 
@@ -44,25 +47,34 @@ class Relation:
     source: str
     target: str
     description: str
+    strength: int | None = None  # the extraction's score (1-10); kept, not used in ranking, as in the paper
 
 
 class IndexMissing(ChronoError):
     """No finished index of the book with the settings asked for; the message says how to build it."""
 
 
+def check_encoder(mode: str, spec) -> None:
+    """A ChronoError naming the flags when a dense or hybrid mode would have no encoder, found
+    without loading one, so commands check it before any model loads."""
+    if mode == "bm25" or resolve_auto(spec) not in (None, "none"):
+        return
+    given = (
+        "--encoder auto (the default) picks none on a machine without a GPU"
+        if spec == "auto"
+        else "the run has no dense encoder (--encoder none, or the default auto on a machine without a GPU)"
+    )
+    raise ChronoError(
+        f"ChronoRAG's {mode} retrieval embeds its relations with a dense encoder, and {given}: pass --encoder minilm "
+        "(or bge-m3, or a sentence-transformers model), or --chrono-retrieval bm25"
+    )
+
+
 def dense_encoder(mode: str, spec) -> DenseEncoder | None:
     """The encoder a retrieval mode needs (none for bm25); a dense or hybrid mode with no encoder
-    is a ChronoError naming the flags, never a silent switch to BM25."""
-    if mode == "bm25":
-        return None
-    encoder = load_encoder(spec)
-    if encoder is None:
-        raise ChronoError(
-            f"ChronoRAG's {mode} retrieval embeds its relations with a dense encoder, and --encoder {spec or 'none'} "
-            "gives none here: pass --encoder minilm (or bge-m3, or a sentence-transformers model), or "
-            "--chrono-retrieval bm25"
-        )
-    return encoder
+    is a ChronoError naming the flags (``check_encoder``), never a silent switch to BM25."""
+    check_encoder(mode, spec)
+    return None if mode == "bm25" else load_encoder(spec)
 
 
 _LOADED: OrderedDict[tuple, ChronoGraph] = OrderedDict()
@@ -84,11 +96,17 @@ class ChronoGraph:
         *,
         pending: int = 0,
         failed: int = 0,
+        summaries: dict[int, str] | None = None,
+        failures: dict[str, int] | None = None,
+        unit: str = "relation",
     ) -> None:
         self.narrative, self.chunks, self.groups, self.relations, self.folder = (
             narrative, chunks, groups, relations, folder,
         )  # fmt: skip
         self.pending, self.failed = pending, failed
+        self.summaries, self.unit = summaries or {}, unit  # unit: what a node is, as passages name it
+        self.failures = failures or {}  # the last error of each failed group, counted
+        self._summary_layer: ChronoGraph | None = None
         self._chunk_ends = [chunk.last_paragraph for chunk in chunks]
         self._relation_ends = [groups[r.group].stop for r in relations]
         self._indexes: dict[tuple, RetrievalIndex] = {}
@@ -119,18 +137,53 @@ class ChronoGraph:
             if records[group]["status"] == "ok"
             for relation in records[group]["relations"]
         ]
-        failed = sum(r["status"] == "failed" for r in records.values())
-        pending = len(groups) - len(records)
-        return cls(narrative, chunks, groups, relations, folder.path, pending=pending, failed=failed)
+        failed = [r for r in records.values() if r["status"] == "failed"]
+        summaries = {group: r["summary"] for group, r in records.items() if r.get("summary")}
+        return cls(
+            narrative, chunks, groups, relations, folder.path, pending=len(groups) - len(records),
+            failed=len(failed), summaries=summaries, failures=Counter(failure_reason(r) for r in failed),
+        )  # fmt: skip
+
+    def summary_layer(self) -> ChronoGraph:
+        """The no-relation-extraction ablation: Layer 1 as one node per group, its summary (its
+        chunks' text where it has none), so retrieval meets the groups without their relations."""
+        if self._summary_layer is None:
+            units = [
+                Relation(g, "", "", self.summaries.get(g) or piece_text(self.narrative, self._pieces(g)))
+                for g in range(len(self.groups))
+            ]
+            self._summary_layer = ChronoGraph(
+                self.narrative, self.chunks, self.groups, units, self.folder, pending=self.pending, failed=self.failed,
+                failures=self.failures, unit="summary",
+            )  # fmt: skip
+        return self._summary_layer
+
+    def _pieces(self, group: int) -> list:
+        return [piece for c in self.groups[group] for piece in self.chunks[c].pieces]
+
+    @property
+    def main_failure(self) -> str | None:
+        """The commonest last error of the failed groups."""
+        return max(self.failures, key=self.failures.get) if self.failures else None
+
+    def failure_note(self) -> str | None:
+        """What a reader of this index is told of its failed groups (None: none failed)."""
+        if not self.failed:
+            return None
+        return (
+            f"{self.failed} of {len(self.groups)} groups of this ChronoRAG index failed (no relations of theirs in "
+            f"Layer 1; commonest reason: {self.main_failure}); see 'clueweaver chrono build'"
+        )
 
     def linked_chunks(self, node: int) -> range:
         """The Layer 0 chunks node ``node`` came from: its group's."""
         return self.groups[self.relations[node].group]
 
-    def adjacent(self, node: int, readable: int | None = None) -> tuple[int, ...]:
-        """The Layer 1 nodes before and after ``node``, among the first ``readable`` ones."""
+    def adjacent(self, node: int, readable: int | None = None, window: int = 1) -> tuple[int, ...]:
+        """The Layer 1 nodes up to ``window`` places before and after ``node``, among the first
+        ``readable`` ones, in order."""
         stop = len(self.relations) if readable is None else readable
-        return tuple(i for i in (node - 1, node + 1) if 0 <= i < stop)
+        return tuple(i for i in range(node - window, node + window + 1) if i != node and 0 <= i < stop)
 
     def readable_chunks(self, last_paragraph: int | None) -> int:
         """How many chunks (a prefix) lie wholly up to paragraph ``last_paragraph`` (None: all)."""
@@ -140,18 +193,22 @@ class ChronoGraph:
         """How many nodes (a prefix) link only to chunks among the first ``readable_chunks``."""
         return bisect.bisect_right(self._relation_ends, readable_chunks)
 
-    def key(self, node: int, merged: bool) -> str:
+    def key(self, node: int, merged: str | None) -> str:
+        """The node's retrieval key (see the module doc for the merged keys)."""
         relation = self.relations[node]
-        if not merged:
-            return relation.description
-        texts = [self.chunks[c].text(self.narrative) for c in self.linked_chunks(node)]
-        return "\n".join([relation.description, *texts])
+        if merged == "chunks":
+            texts = [self.chunks[c].text(self.narrative) for c in self.linked_chunks(node)]
+            return "\n".join([relation.description, *texts])
+        if merged == "neighbours":
+            beside = [n for n in self.adjacent(node) if n < node or self.relations[n].group == relation.group]
+            return "\n".join(self.relations[n].description for n in sorted([node, *beside]))
+        return relation.description
 
-    def _vectors(self, encoder: DenseEncoder, keys: list[str], merged: bool) -> np.ndarray:
+    def _vectors(self, encoder: DenseEncoder, keys: list[str], merged: str | None) -> np.ndarray:
         """The keys' embeddings, from the index folder when computed before."""
         if self.folder is None:
             return encoder.encode(keys)
-        digest = hashlib.sha256(f"{encoder.name}|{merged}".encode()).hexdigest()[:16]
+        digest = hashlib.sha256(f"{encoder.name}|{merged}|{self.unit}".encode()).hexdigest()[:16]
         path = self.folder / f"vectors-{digest}.npy"
         if path.exists():
             vectors = np.load(path, allow_pickle=False)
@@ -161,7 +218,7 @@ class ChronoGraph:
         atomic_write(path, lambda f: np.save(f, vectors, allow_pickle=False))
         return vectors
 
-    def _index(self, encoder: DenseEncoder | None, merged: bool) -> RetrievalIndex:
+    def _index(self, encoder: DenseEncoder | None, merged: str | None) -> RetrievalIndex:
         cache_key = (getattr(encoder, "name", None), merged)
         if cache_key not in self._indexes:
             keys = [self.key(i, merged) for i in range(len(self.relations))]
@@ -175,7 +232,7 @@ class ChronoGraph:
         return self._indexes[cache_key]
 
     def rank(
-        self, query: str, mode: str, encoder: DenseEncoder | None, *, merged_key: bool = False, readable: int
+        self, query: str, mode: str, encoder: DenseEncoder | None, *, merged_key: str | None = None, readable: int
     ) -> list[tuple[int, float]]:
         """The first ``readable`` nodes, best first for ``query``: ``dense`` (cosine), ``bm25``
         (nodes sharing no word left out) or ``hybrid`` (both, reciprocal rank fusion)."""

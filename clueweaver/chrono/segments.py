@@ -12,7 +12,7 @@ index is read, and what happens when there is none, is decided in ``clueweaver.s
 
 from __future__ import annotations
 
-from clueweaver.chrono.assembly import passages, unheld
+from clueweaver.chrono.assembly import layer, passages, unheld
 from clueweaver.chrono.config import ChronoConfig
 from clueweaver.chrono.graph import ChronoGraph, dense_encoder
 from clueweaver.protocol.question import Question
@@ -31,11 +31,12 @@ def chrono_spans(
 ) -> list[Span]:
     """A span for each run of the passages retrieved for ``question`` (and its options) up to
     ``last_paragraph``, best first, until they hold ``paragraphs`` paragraphs."""
+    graph = layer(graph, config)
     found = passages(graph, joined_query(question), config, dense_encoder(config.retrieval, encoder), last_paragraph)
     spans: list[Span] = []
     held: set[int] = set()
     covered: set[int] = set()
-    for passage in unheld(found, held):
+    for passage in unheld(found, held):  # chunks only: a segment is paragraphs, relations are not shown
         if len(covered) >= paragraphs:
             break
         held.update(passage.chunks)

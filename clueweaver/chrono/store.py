@@ -7,8 +7,9 @@ the prompts (``PROMPT_HASH``) and the build settings (``ChronoConfig.build_setti
     manifest.json   what the key was made of, and the number of chunks and groups
     layer0.json     the chunks (pieces: paragraph, first and past-the-last character) and groups
     groups.jsonl    one line per finished group, in the order they finished: its status
-                    ("ok" | "failed"), summary, relations, attempts and the errors of its rejected
-                    outputs
+                    ("ok" | "failed"), stage, summary, relations (source, target, description,
+                    strength), entities (name, type, description) and those added because a
+                    relation named them unlisted, attempts and the errors of its rejected outputs
 
 The manifest and Layer 0 are written whole (atomically) before any model call; each group is
 appended and flushed to disk as soon as it is finished, so an interrupted build loses at most the
@@ -21,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 
 from clueweaver.books.narrative import Narrative
@@ -32,6 +34,16 @@ from clueweaver.retrieval import atomic_write, default_cache_dir
 
 FORMAT = 1  # bump when the layout changes: old indexes are then rebuilt under new keys
 MANIFEST, LAYER0, GROUPS = "manifest.json", "layer0.json", "groups.jsonl"
+
+
+_PARTICULARS = re.compile(r"'[^']*'|\d+")  # names the model gave, and numbers; field names stay
+
+
+def failure_reason(record: dict) -> str:
+    """A failed group's reason, its stage and last error with the names and numbers in it left out, so that
+    the groups that failed the same way count as one reason."""
+    error = record["errors"][-1] if record["errors"] else "no output"
+    return f"{record['stage']}: {_PARTICULARS.sub('…', error)}"
 
 
 def chrono_dir(cache_dir: str | Path | None = None) -> Path:

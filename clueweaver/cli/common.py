@@ -15,7 +15,7 @@ from pathlib import Path
 from clueweaver.backends import load_backend, stand_ins
 from clueweaver.backends.registry import command_line_backends, command_line_options
 from clueweaver.books.narrative import Narrative, load_narrative
-from clueweaver.chrono.config import RETRIEVAL_MODES, ChronoConfig
+from clueweaver.chrono.config import ASSEMBLIES, MERGED_KEYS, RETRIEVAL_MODES, ChronoConfig
 from clueweaver.core.config import ConfigError, config_from_dict, read_yaml_mapping
 from clueweaver.core.errors import UsageError
 from clueweaver.pipeline import PipelineConfig
@@ -339,11 +339,22 @@ def add_chrono_arguments(parser: argparse.ArgumentParser, *, read_model: bool = 
     chrono.add_argument(
         "--chrono-retrieval", choices=RETRIEVAL_MODES, help="how Layer 1 is ranked (default dense, as the paper)"
     )
-    chrono.add_argument("--chrono-window", type=int, metavar="N", help="neighbour chunks on each side (default 1)")
+    chrono.add_argument("--chrono-window", type=int, metavar="N", help="neighbours on each side (default 1)")
     chrono.add_argument("--chrono-no-neighbours", action="store_true", help="ablation: no neighbourhood assembly")
     chrono.add_argument(
-        "--chrono-merged-key", action="store_true", help="ablation: Layer 1 keys merged with their chunks' text"
-    )
+        "--chrono-assembly", choices=ASSEMBLIES,
+        help="relations: a relation, its adjacent relations and their text (default, the paper); chunks: the "
+        "relation's chunks and their neighbour chunks, no relation shown",
+    )  # fmt: skip
+    chrono.add_argument(
+        "--chrono-merged-key", choices=MERGED_KEYS,
+        help="ablation: Layer 1 keys merged with their adjacent relations (neighbours, the paper's) or with their "
+        "chunks' text (chunks, ours)",
+    )  # fmt: skip
+    chrono.add_argument(
+        "--chrono-no-relations", action="store_true",
+        help="ablation: no relation extraction, retrieval over the group summaries (or chunks) alone",
+    )  # fmt: skip
     chrono.add_argument(
         "--chrono-no-summary", action="store_true", help="ablation: relations extracted from the chunks, unsummarized"
     )
@@ -362,7 +373,9 @@ def chrono_settings(args) -> dict:
     values = {
         "retrieval": args.chrono_retrieval,
         "window": 0 if args.chrono_no_neighbours else args.chrono_window,
-        "merged_key": args.chrono_merged_key or None,
+        "merged_key": args.chrono_merged_key,
+        "assembly": args.chrono_assembly,
+        "relations": False if args.chrono_no_relations else None,
         "summarize": False if args.chrono_no_summary else None,
         "chunk_tokens": args.chrono_chunk_tokens,
         "group_chunks": args.chrono_group_chunks,

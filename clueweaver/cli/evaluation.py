@@ -115,6 +115,11 @@ def _open_answer_arguments(parser: argparse.ArgumentParser) -> None:
         "--judge-url", help="LLM judge of open answers: an OpenAI-compatible server's URL ending in /v1"
     )
     parser.add_argument("--judge-model", help="LLM judge: the model name the server answers to")
+    parser.add_argument(
+        "--scoring-encoder", metavar="ENCODER",
+        help="encoder of open answers' embedding cosine (minilm, bge-m3, a sentence-transformers model); independent "
+        "of --encoder, which retrieves; default: not scored",
+    )  # fmt: skip
     parser.add_argument("--judge-cache", help="LLM judge: verdict cache file (default: judge_cache.jsonl in the run)")
 
 
@@ -162,6 +167,7 @@ def run_eval(args) -> int:
         label=args.label,
         save_traces=args.save_traces,
         judge=_judge_settings(args),
+        scoring_encoder=args.scoring_encoder,
         agent=_agent_settings(args),
     )
     result = run_evaluation(config)

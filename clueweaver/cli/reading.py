@@ -33,7 +33,7 @@ from clueweaver.core.errors import UsageError
 from clueweaver.pipeline import format_result
 from clueweaver.retrieval import build_index, get_index
 from clueweaver.segments.segmenter import get_preset
-from clueweaver.sources import SourceRequest, candidate_segments
+from clueweaver.sources import SourceRequest, candidate_segments, check_source_ready
 
 
 def add_index(sub) -> None:
@@ -182,6 +182,8 @@ def run_ask(args) -> int:
     config = pipeline_config_from_args(args, **overrides)
     narrative = book_from_args(args)
     max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
+    if not config.segment_fallback:
+        check_source_ready(narrative, config)  # the segment source's index and encoder, before models load
     agents = load_agents_from_args(args, model=model)
     if agents.smoke:  # it reads less, as in the demo, and says so
         config = smoke_config(args, overrides)

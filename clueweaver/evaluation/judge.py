@@ -1,7 +1,9 @@
 """An LLM judge of free-text answers through any OpenAI-compatible endpoint (``vllm serve``,
-llama.cpp, Ollama, a hosted API), as ChronoRAG's appendix describes: one fixed prompt, the
-question with its reference answers and the candidate answer, and a verdict of exactly one of two
-labels. Off by default; a run turns it on with ``--judge-url`` and ``--judge-model``.
+llama.cpp, Ollama, a hosted API), as ChronoRAG runs it: one fixed prompt holding the question,
+the gold passage (the item's gold evidence paragraphs, when it has any; the paper gives the
+passage or the summary the question was written from), the reference answers and the candidate
+answer, and a verdict of exactly one of two labels, Correct or Wrong. Off by default; a run turns
+it on with ``--judge-url`` and ``--judge-model``.
 
 Verdicts are cached on disk (one JSON line per verdict, keyed by a hash of the judge model and
 the exact messages), so a resumed or repeated evaluation asks the judge nothing twice. A reply that
@@ -24,35 +26,37 @@ from typing import Sequence
 from clueweaver.backends import SamplingConfig, load_backend
 from clueweaver.core.errors import ClueWeaverError
 
-JUDGE_LABELS = ("CORRECT", "INCORRECT")
+JUDGE_LABELS = ("CORRECT", "WRONG")
 JUDGE_SAMPLING = SamplingConfig(temperature=0.0, max_new_tokens=8)
 JUDGE_SYSTEM = (
-    "You grade answers to questions about a story. You are given a question, one or more reference answers "
-    "written by people who read the story, and a candidate answer. The candidate is CORRECT when it gives the "
-    "same information as a reference answer, in any wording, and contradicts none of them; a partial answer that "
-    "leaves out what the question asks for, a different answer, or an evasive one is INCORRECT. Judge the "
-    "content only, not the style or the length. Reply with exactly one word: CORRECT or INCORRECT."
+    "You grade answers to questions about a story. You are given a question, the passage of the story it was "
+    "written from (when there is one), one or more reference answers written by people who read the story, and a "
+    "candidate answer. The candidate is CORRECT when it gives the same information as a reference answer, in any "
+    "wording, agrees with the passage and contradicts none of the references; a partial answer that leaves out "
+    "what the question asks for, a different answer, or an evasive one is WRONG. Judge the content only, not the "
+    "style or the length. Reply with exactly one word: CORRECT or WRONG."
 )
-_LABEL_WORD = re.compile(r"\b(INCORRECT|CORRECT)\b", re.IGNORECASE)
+NO_GOLD_PASSAGE = "(none given)"
+_LABEL_WORD = re.compile(r"\b(WRONG|CORRECT)\b", re.IGNORECASE)
 
 
 class JudgeError(ClueWeaverError, ValueError):
     """A judge that cannot be set up as asked (the message names the setting)."""
 
 
-def judge_messages(question: str, references: Sequence[str], answer: str) -> list[dict[str, str]]:
-    """The judge's fixed prompt for one answer."""
+def judge_messages(question: str, references: Sequence[str], answer: str, gold: str = "") -> list[dict[str, str]]:
+    """The judge's fixed prompt for one answer; ``gold``: the gold passage ("" when the item has none)."""
     listed = "\n".join(f"- {' '.join(reference.split())}" for reference in references)
     user = (
-        f"Question: {' '.join(question.split())}\n\nReference answers:\n{listed}\n\n"
-        f"Candidate answer: {' '.join(answer.split()) or '(no answer)'}\n\n"
-        "Is the candidate answer CORRECT or INCORRECT?"
+        f"Question: {' '.join(question.split())}\n\nGold passage:\n{gold.strip() or NO_GOLD_PASSAGE}\n\n"
+        f"Reference answers:\n{listed}\n\nCandidate answer: {' '.join(answer.split()) or '(no answer)'}\n\n"
+        "Is the candidate answer CORRECT or WRONG?"
     )
     return [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": user}]
 
 
 def parse_verdict(text: str) -> str | None:
-    """CORRECT or INCORRECT when the reply names exactly one of them; None otherwise."""
+    """CORRECT or WRONG when the reply names exactly one of them; None otherwise."""
     found = {match.upper() for match in _LABEL_WORD.findall(text or "")}
     return found.pop() if len(found) == 1 else None
 
@@ -112,9 +116,9 @@ class Judge:
         payload = json.dumps({"model": self.config.model, "messages": messages}, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
-    def __call__(self, question: str, references: Sequence[str], answer: str) -> dict:
-        """``{"verdict": CORRECT|INCORRECT|None, "score": 1|0|None, "cached": bool, "reply": ...}``."""
-        messages = judge_messages(question, references, answer)
+    def __call__(self, question: str, references: Sequence[str], answer: str, gold: str = "") -> dict:
+        """``{"verdict": CORRECT|WRONG|None, "score": 1|0|None, "cached": bool, "reply": ...}``."""
+        messages = judge_messages(question, references, answer, gold)
         key = self.key(messages)
         with self._lock:
             entry, cached = self._cache.get(key), True

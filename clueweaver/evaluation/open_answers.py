@@ -6,7 +6,8 @@ An open item's record is a scored record (see :mod:`clueweaver.evaluation.predic
     {"references": ["...", ...], "gold_evidence": [412], "temporal": false,
      "scores": {"rouge_l": 0.42, "token_f1": 0.5, "embedding_cosine": 0.81, "judge": 1,
                 "gold_citation_recall": 1.0},
-     "not_scored": {"embedding_cosine": "no dense encoder (--encoder none)"}}
+     "not_scored": {"judge": "the LLM judge is off (--judge-url, --judge-model)"},
+     "scored_with": {"embedding_cosine": "<the scoring encoder's name>", "judge": null, "judge_gold_passage": true}}
 
 A score that was not computed is null and ``not_scored`` says why (the judge is off by default;
 gold-citation recall needs gold evidence), so a summary never passes a missing score off as a
@@ -44,8 +45,8 @@ METRIC_NAMES = {
 }
 JUDGE_CACHE_FILE = "judge_cache.jsonl"
 NO_ENCODER = (
-    "no dense encoder (--encoder none, or auto on a machine without a GPU: it picks BGE-M3 on a GPU only); "
-    "pass --encoder minilm to score on a CPU"
+    "no scoring encoder: pass --scoring-encoder minilm (or bge-m3, or a sentence-transformers model); it is "
+    "independent of the encoder the run retrieves with (--encoder)"
 )
 
 
@@ -54,22 +55,31 @@ def is_open_record(record: dict) -> bool:
 
 
 class OpenScorer:
-    """Scores free-text answers: ROUGE-L and token F1 always, embedding cosine with the run's
-    encoder (when it has one), the LLM judge when configured."""
+    """Scores free-text answers: ROUGE-L and token F1 always, embedding cosine with the scoring
+    encoder (``--scoring-encoder``, independent of the encoder the run retrieves with) when one is
+    named, the LLM judge when configured; ``scored_with`` says which encoder and judge scored."""
 
-    def __init__(self, encoder=None, judge: Callable | None = None, *, encoder_note: str = "") -> None:
+    def __init__(self, encoder=None, judge: Callable | None = None) -> None:
         self.encoder, self.judge = encoder, judge
-        self.encoder_note = encoder_note or NO_ENCODER
 
     @classmethod
-    def for_run(cls, encoder_spec, judge_settings: dict, run_folder: Path) -> "OpenScorer":
+    def for_run(cls, scoring_encoder, judge_settings: dict, run_folder: Path) -> "OpenScorer":
         judge_config = JudgeConfig.from_dict(judge_settings)
         judge = Judge(judge_config, run_folder / JUDGE_CACHE_FILE) if judge_config else None
-        encoder = load_encoder(encoder_spec)
-        return cls(encoder, judge, encoder_note=NO_ENCODER)
+        return cls(load_encoder(scoring_encoder) if scoring_encoder else None, judge)
 
-    def scores(self, question: str, prediction: str | None, references, cited_ids, gold) -> tuple[dict, dict]:
-        """(scores, not_scored reasons) of one answer; no answer scores 0 without asking the judge."""
+    @property
+    def scored_with(self) -> dict:
+        return {
+            "embedding_cosine": getattr(self.encoder, "name", None),
+            "judge": self.judge.config.model if self.judge is not None else None,
+        }
+
+    def scores(
+        self, question: str, prediction: str | None, references, cited_ids, gold, gold_passage: str = ""
+    ) -> tuple[dict, dict]:
+        """(scores, not_scored reasons) of one answer; no answer scores 0 without asking the judge,
+        which sees ``gold_passage`` (the gold evidence's text) beside the references."""
         answer = prediction or ""
         scores = {
             "rouge_l": rouge_l(answer, references),
@@ -80,13 +90,13 @@ class OpenScorer:
         }
         missing = {}
         if self.encoder is None:
-            missing["embedding_cosine"] = self.encoder_note
+            missing["embedding_cosine"] = NO_ENCODER
         if self.judge is None:
             missing["judge"] = "the LLM judge is off (--judge-url, --judge-model)"
         elif not answer:
             scores["judge"] = 0
         else:
-            verdict = self.judge(question, references, answer)
+            verdict = self.judge(question, references, answer, gold_passage)
             scores["judge"] = verdict["score"]
             if verdict["score"] is None:
                 missing["judge"] = f"unreadable judge reply {verdict['reply'][:80]!r}"
@@ -99,11 +109,14 @@ class OpenScorer:
             self.judge.close()
 
 
-def score_open_record(record: dict, item, scorer: OpenScorer) -> dict:
-    """A runner's scored record of an open item, with its references and scores (see module doc)."""
+def score_open_record(record: dict, item, scorer: OpenScorer, narrative=None) -> dict:
+    """A runner's scored record of an open item, with its references and scores (see module doc);
+    ``narrative`` gives the gold passage's text to the judge."""
+    gold_passage = narrative.render(list(item.gold_evidence)) if narrative is not None and item.gold_evidence else ""
     scores, missing = scorer.scores(
-        item.question.text, record["prediction"], item.references, record["cited_ids"], item.gold_evidence
-    )
+        item.question.text, record["prediction"], item.references, record["cited_ids"], item.gold_evidence,
+        gold_passage,
+    )  # fmt: skip
     return {
         **record,
         "correct": None,
@@ -112,6 +125,7 @@ def score_open_record(record: dict, item, scorer: OpenScorer) -> dict:
         "temporal": is_temporal(item.question.text),
         "scores": scores,
         "not_scored": missing,
+        "scored_with": {**scorer.scored_with, "judge_gold_passage": bool(gold_passage)},
     }
 
 

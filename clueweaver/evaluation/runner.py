@@ -40,10 +40,9 @@ from clueweaver.evaluation.predictions import (
     write_run_file,
 )
 from clueweaver.evaluation.report import summarize, write_report
-from clueweaver.evaluation.systems import SYSTEMS, build_reader
+from clueweaver.evaluation.systems import SYSTEMS, build_reader, ignored_settings
 from clueweaver.pipeline import DIRECT_OUTPUT_TOKENS, PipelineConfig
 from clueweaver.retrieval.dense import resolve_auto
-from clueweaver.sources import check_source_ready
 from clueweaver.systems.agentic import check_agentic_run
 from clueweaver.systems.base import Reader, ReaderOutput
 
@@ -92,6 +91,7 @@ class EvalConfig:
     label: str | None = None
     save_traces: bool = False
     judge: dict = field(default_factory=dict)  # LLM judge of open answers {base_url, model, cache}; off if empty
+    scoring_encoder: str | None = None  # embedding cosine of open answers; independent of ``encoder``
     agent: dict | None = (
         None  # agentic systems' limits over their defaults {max_steps: 4, ...}; None: older runs match
     )
@@ -118,6 +118,7 @@ class EvalConfig:
         "pipeline",
         "encoder",
         "judge",
+        "scoring_encoder",
         "agent",
     )
     # PipelineConfig settings that have their own field here
@@ -176,7 +177,9 @@ class EvalConfig:
         return {name: getattr(self, name) for name in self.IDENTITY}
 
     def default_label(self) -> str:
-        """The system plus whatever sets this run apart from the default configuration."""
+        """The system plus whatever sets this run apart from the default configuration, less the
+        settings the system does not read (``ignored_settings``)."""
+        ignored = ignored_settings(self.system, self.pipeline_config())
         parts = [self.system]
         if not self.use_finder:
             parts.append("no-finder")
@@ -189,12 +192,12 @@ class EvalConfig:
         parts += [
             f"{name}={value if isinstance(value, (str, int, float, bool)) else json.dumps(value, sort_keys=True)}"
             for name, value in sorted(self.pipeline.items())
-            if name not in UNLABELLED_PIPELINE_SETTINGS
+            if name not in UNLABELLED_PIPELINE_SETTINGS and name not in ignored
         ]
-        chrono = self.pipeline_config().chrono.label()  # ChronoRAG's ablations, for its system and source
+        chrono = "" if "chrono" in ignored else self.pipeline_config().chrono.label()  # its ablations
         parts += [chrono] if chrono else []
         for role in ("model", "finder", "interpreter", "finder_adapter", "interpreter_adapter"):
-            if getattr(self, role):
+            if getattr(self, role) and role not in ignored:
                 parts.append(f"{role}={Path(getattr(self, role)).name}")
         return " ".join(parts)
 
@@ -284,7 +287,7 @@ def run_evaluation(
     if reader is None and any(item.labelled for item in pending):
         reader = built = (reader_factory or build_reader)(config)
     if any(item.labelled and item.question.is_open for item in pending):
-        scorer = OpenScorer.for_run(config.encoder, config.judge, output)
+        scorer = OpenScorer.for_run(config.scoring_encoder, config.judge, output)
     try:
         write_run_file(output, config.label or config.default_label(), dataclasses.asdict(config))
         traces = TraceLog(output / TRACES_FILE) if config.save_traces else None
@@ -311,14 +314,13 @@ def run_evaluation(
 
 
 def _check_segment_sources(config: EvalConfig, benchmark, pending: list) -> None:
-    """Every book still to read has what the segment source needs, checked before any model loads
-    or the run file is written (with a fallback allowed there is nothing to check)."""
+    """Every book still to read has what the system needs (the Finder's segment source, ChronoRAG's
+    encoder and index: ``SystemSpec.check_ready``), checked before any model loads or the run file
+    is written."""
     pipeline = config.pipeline_config()
-    if not SYSTEMS[config.system].uses_finder or pipeline.segment_fallback:
-        return
     books = {item.book_id: item for item in pending if item.labelled}
     for item in books.values():
-        check_source_ready(benchmark.narrative(item), pipeline)
+        SYSTEMS[config.system].check_ready(config, pipeline, benchmark.narrative(item))
 
 
 def _answer(
@@ -351,7 +353,7 @@ def _answer(
                 started = time.perf_counter()
                 answer = reader(narrative, item.question, max_paragraph=item.reading_limit(narrative))
                 record = scored_record(item, config.system, answer, time.perf_counter() - started)
-                log.append(score_open_record(record, item, scorer) if item.question.is_open else record)
+                log.append(score_open_record(record, item, scorer, narrative) if item.question.is_open else record)
                 if traces is not None and answer.trace is not None:
                     traces.append(item.item_id, answer.trace)
             bar.update()

@@ -17,9 +17,11 @@ from typing import Any, Callable
 
 from clueweaver.backends.base import evidence_token_budget
 from clueweaver.chrono.config import PAPER_BUDGET
+from clueweaver.chrono.graph import check_encoder, finished_graph
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.pipeline import ClueWeaver, DirectReader
 from clueweaver.pipeline.models import Agents, load_agents
+from clueweaver.sources import check_source_ready
 from clueweaver.systems.agentic import agentic_system
 from clueweaver.systems.base import (
     RAG_RANKINGS,
@@ -35,13 +37,34 @@ from clueweaver.systems.chronorag import ChronoReader
 Build = Callable[[Any, Agents, ClueWeaver], Reader]
 
 
+def _segment_source_ready(config, pipeline_config, narrative) -> None:
+    """What the Finder's segment source reads for the book (nothing to check with a fallback)."""
+    if not pipeline_config.segment_fallback:
+        check_source_ready(narrative, pipeline_config)
+
+
+def _no_check(config, pipeline_config, narrative) -> None:
+    """Nothing built beforehand: the system reads the book itself."""
+
+
+def _chronorag_ready(config, pipeline_config, narrative) -> None:
+    """The encoder Layer 1's ranking needs, and an index another model built (the Interpreter's
+    own is built by the run)."""
+    chrono = pipeline_config.chrono
+    check_encoder(chrono.retrieval, config.encoder)
+    if chrono.model and chrono.model != (config.interpreter or config.model):
+        finished_graph(narrative, chrono, model=chrono.model, cache_dir=config.cache_dir)
+
+
 @dataclass(frozen=True)
 class SystemSpec:
-    """A system: how its reader is built, and whether it runs the Finder (else only the
-    Interpreter's model is loaded)."""
+    """A system: how its reader is built, whether it runs the Finder (else only the
+    Interpreter's model is loaded), and ``check_ready(config, pipeline_config, narrative)``, what
+    must be there for a book before any model loads (an error saying what to build or pass)."""
 
     build: Build
     uses_finder: bool = False
+    check_ready: Callable[[Any, Any, Any], None] = _no_check
 
 
 def _clueweaver(config, agents: Agents, pipeline: ClueWeaver) -> Reader:
@@ -86,15 +109,31 @@ def _chronorag(config, agents: Agents, pipeline: ClueWeaver) -> Reader:
 
 
 SYSTEMS: dict[str, SystemSpec] = {
-    "clueweaver": SystemSpec(_clueweaver, uses_finder=True),
+    "clueweaver": SystemSpec(_clueweaver, uses_finder=True, check_ready=_segment_source_ready),
     "direct": SystemSpec(_direct),
     **{name: SystemSpec(_retrieval(name)) for name in RAG_RANKINGS},
     "react": SystemSpec(agentic_system("react")),
     "ircot": SystemSpec(agentic_system("ircot")),
     "self-ask": SystemSpec(agentic_system("self-ask")),
     "chain-of-agents": SystemSpec(agentic_system("chain-of-agents")),
-    "chronorag": SystemSpec(_chronorag),
+    "chronorag": SystemSpec(_chronorag, check_ready=_chronorag_ready),
 }
+
+
+# Settings only the Finder reads: a system without one ignores them, and its run label leaves them out.
+FINDER_SETTINGS = ("finder", "finder_adapter", "finder_sampling", "exhaustive", "hops", "segment_source",
+                   "segment_fallback")  # fmt: skip
+
+
+def ignored_settings(system: str, pipeline_config) -> set[str]:
+    """The settings ``system`` does not read, so that its run label does not carry them: the
+    Finder's for a system without a Finder, and ChronoRAG's (``chrono``) for any system but
+    chronorag and a Finder reading the chrono segment source."""
+    ignored = set() if SYSTEMS[system].uses_finder else set(FINDER_SETTINGS)
+    reads_chrono = system == "chronorag" or (
+        SYSTEMS[system].uses_finder and pipeline_config.segment_source == "chrono"
+    )
+    return ignored if reads_chrono else ignored | {"chrono"}
 
 
 def build_reader(config) -> PipelineReader:

@@ -5,8 +5,11 @@ happen, then a one-shot entity-relation extraction in the manner of GraphRAG's (
 one worked example, the output format) from that summary, or from the group's own text in the
 no-summarization ablation. Both reply with one JSON object, constrained to its schema where the
 backend can, and read field by field here: an output that does not fit is an ``OutputRejected``
-whose message goes back to the model. Only the relations' descriptions become Layer 1 nodes; the
-entities are asked for because naming them first is what keeps the relations' ends consistent.
+whose message goes back to the model. As GraphRAG's prompt asks, each entity has a type and a
+description and each relation a strength score (1-10); the relations' descriptions become Layer 1
+nodes, the entities and strengths are kept in the index. Validation is no stricter than the
+method needs: a relation naming an entity the list left out is kept, the entity added (type
+"other"), rather than the whole output rejected.
 The wording is this project's own; the method follows Kim et al. 2025 (ChronoRAG) and Edge et al.
 2024 (GraphRAG). ``PROMPT_HASH`` keys the index cache, so any change here rebuilds the indexes.
 """
@@ -15,10 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 
 from clueweaver.protocol.json_output import OutputRejected, json_object
 
-PROMPT_VERSION = 1
+PROMPT_VERSION = 2
 SUMMARY_WORDS = 150  # a group of four 128-token chunks is about 380 words
 MAX_RELATIONS = 24  # per group
 
@@ -56,21 +60,25 @@ _EXAMPLE_OUTPUT = {
             "source": "Ada Finch",
             "target": "the lighthouse",
             "description": "Ada Finch rows out to the lighthouse on the night of the gale and finds it empty.",
+            "strength": 8,
         },
         {
             "source": "Jonas Reed",
             "target": "the lighthouse",
             "description": "Jonas Reed, the keeper of the lighthouse, is gone from it on the night of the gale.",
+            "strength": 9,
         },
         {
             "source": "the logbook",
             "target": "Jonas Reed",
             "description": "Jonas Reed's logbook lies open at the page for the ninth of March when he is found gone.",
+            "strength": 6,
         },
         {
             "source": "Ada Finch",
             "target": "Captain Oduya",
             "description": "After the night of the gale Ada Finch takes the keeper's logbook to Captain Oduya.",
+            "strength": 7,
         },
     ],
 }
@@ -81,7 +89,7 @@ Goal: find the entities the passage names and the relations between them that th
 
 Steps:
 1. Entities: every character, place, object, group or event the passage names. For each, give its name as the passage writes it, its type (person, place, object, group, event or other) and one sentence from the passage about it.
-2. Relations: every pair of entities from step 1 that the passage clearly relates. For each, give the source and the target, named exactly as in step 1, and a description: one sentence that stands alone, names both entities and says how they are related in this passage, keeping its time words (when, before, after, that night).
+2. Relations: every pair of entities from step 1 that the passage clearly relates. For each, give the source and the target, named exactly as in step 1, a description: one sentence that stands alone, names both entities and says how they are related in this passage, keeping its time words (when, before, after, that night), and a strength: a whole number from 1 (a passing link) to 10 (a link the passage turns on).
 3. At most {MAX_RELATIONS} relations, the most important first. A passage that relates nothing gets an empty list of relations.
 
 Example
@@ -116,13 +124,23 @@ def _strings(*names: str) -> dict:
     }
 
 
+STRENGTH = (1, 10)  # a relation's strength score, as GraphRAG's prompt asks for one
+
+
+def _relation_schema() -> dict:
+    schema = _strings("source", "target", "description")
+    schema["properties"]["strength"] = {"type": "integer", "minimum": STRENGTH[0], "maximum": STRENGTH[1]}
+    schema["required"].append("strength")
+    return schema
+
+
 EXTRACTION_SCHEMA = {
     "type": "object",
     "properties": {
         "entities": {"type": "array", "items": _strings("name", "type", "description")},
         "relations": {
             "type": "array",
-            "items": _strings("source", "target", "description"),
+            "items": _relation_schema(),
             "maxItems": MAX_RELATIONS,
         },
     },
@@ -190,16 +208,40 @@ def _key(name: str) -> str:
     return " ".join(name.lower().split())
 
 
-def read_extraction(text: str) -> list[tuple[str, str, str]]:
-    """(source, target, description) of each relation of an extraction output, whose ends must be
-    entities it names; or an OutputRejected saying what is wrong."""
+@dataclass(frozen=True)
+class Extraction:
+    """An extraction output as read: the entities (name, type, description; those a relation named
+    without listing them added as type "other"), the relations (source, target, description,
+    strength) and the names added."""
+
+    entities: list[tuple[str, str, str]]
+    relations: list[tuple[str, str, str, int]]
+    added: list[str]
+
+
+def _strength(relation: dict, n: int) -> int:
+    value = relation.get("strength")
+    low, high = STRENGTH
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise OutputRejected(f"relations[{n}] needs a strength, a whole number from {low} to {high}")
+    return round(value)
+
+
+def read_extraction(text: str) -> Extraction:
+    """The entities and relations of an extraction output, or an OutputRejected saying what is
+    wrong; a relation's end the entities do not list is added to them."""
     data = _object(text, ("entities", "relations"))
-    names = {_key(item["name"]) for item in _items(data, "entities", ("name", "type", "description"))}
+    entities = [
+        (e["name"].strip(), e["type"].strip(), " ".join(e["description"].split()))
+        for e in _items(data, "entities", ("name", "type", "description"))
+    ]
     relations = _items(data, "relations", ("source", "target", "description"))
     if len(relations) > MAX_RELATIONS:
         raise OutputRejected(f"at most {MAX_RELATIONS} relations, got {len(relations)}")
-    for n, relation in enumerate(relations):
-        unknown = [relation[end] for end in ("source", "target") if _key(relation[end]) not in names]
-        if unknown:
-            raise OutputRejected(f"relations[{n}] names {unknown[0]!r}, which is not among the entities")
-    return [(r["source"].strip(), r["target"].strip(), " ".join(r["description"].split())) for r in relations]
+    read = [
+        (r["source"].strip(), r["target"].strip(), " ".join(r["description"].split()), _strength(r, n))
+        for n, r in enumerate(relations)
+    ]
+    names = {_key(name) for name, _, _ in entities}
+    added = list(dict.fromkeys(end for r in read for end in r[:2] if _key(end) not in names))
+    return Extraction([*entities, *((name, "other", "") for name in added)], read, added)

@@ -87,6 +87,11 @@ class SegmentSource(ABC):
         under ``config`` (a PipelineConfig), when it is missing; called before any model loads, so
         a run is never started that cannot finish. Nothing to build by default."""
 
+    def notes(self, request: SourceRequest) -> list[str]:
+        """What a reader of these segments should know of what they were read from (an index
+        with failed parts), for the trace's warnings. Nothing by default."""
+        return []
+
     @abstractmethod
     def segments(self, request: SourceRequest) -> list[Segment]:
         """The candidate segments for ``request``, in narrative order; a SegmentSourceError when

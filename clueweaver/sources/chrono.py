@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from clueweaver.books.narrative import Narrative, reading_limit
 from clueweaver.chrono.config import ChronoConfig
-from clueweaver.chrono.graph import ChronoGraph, IndexMissing, finished_graph
+from clueweaver.chrono.graph import ChronoGraph, IndexMissing, check_encoder, finished_graph
 from clueweaver.chrono.segments import chrono_spans
 from clueweaver.segments.segmenter import Segment
 from clueweaver.sources.base import SegmentSource, SegmentSourceError, SourceRequest, merged_or_nothing
@@ -30,7 +30,13 @@ class ChronoSource(SegmentSource):
     options = ("--chrono-*", "--cache-dir")
 
     def check_ready(self, narrative: Narrative, config) -> None:
+        """The index, and the encoder its retrieval needs (a ChronoError names the flags)."""
         chrono_graph(narrative, config.chrono, config.cache_dir)
+        check_encoder(config.chrono.retrieval, config.encoder)
+
+    def notes(self, request: SourceRequest) -> list[str]:
+        note = chrono_graph(request.narrative, request.chrono, request.cache_dir).failure_note()
+        return [note] if note else []
 
     def segments(self, request: SourceRequest) -> list[Segment]:
         last = reading_limit(request.narrative, request.max_chapter, request.max_paragraph)

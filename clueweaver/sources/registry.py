@@ -81,7 +81,7 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
     ``fallback`` the plain segments, recorded as such."""
     requested = segment_source(source)
     try:
-        return Candidates(_produced(requested, request), source)
+        return Candidates(_produced(requested, request), source, warnings=requested.notes(request))
     except SegmentSourceError as exc:
         if not fallback:
             raise _unavailable(source, exc) from None
