@@ -170,8 +170,9 @@ class OpenAIBackend(GenerationBackend):
 
         pool = ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(conversations)))
         try:
-            # each request in the caller's context, so the servers that answer are recorded for it
-            completed = pool.map(lambda index: copy_context().run(complete, index), range(len(conversations)))
+            # each request in (a copy of) the caller's context, so the servers that answer are recorded for it
+            caller = copy_context()
+            completed = pool.map(lambda index: caller.copy().run(complete, index), range(len(conversations)))
             progress = {"desc": f"generate ({self.model})", "disable": len(conversations) < 2, "leave": False}
             return list(tqdm(completed, total=len(conversations), **progress))
         finally:

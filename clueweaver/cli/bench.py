@@ -7,7 +7,7 @@ import json
 
 import yaml
 
-from clueweaver.backends import command_line_backends
+from clueweaver.backends.registry import command_line_backends
 from clueweaver.cli.common import output_path, print_json
 from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import UsageError
