@@ -28,7 +28,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -393,24 +393,42 @@ def _answer(
 
 
 def _concurrently(ask: Callable, items: list, workers: int) -> Iterator:
-    """``ask(item)`` of each item on ``workers`` threads, yielded as each finishes. When one fails,
-    the items not started are dropped, those already started finish and are yielded (their work is
-    kept), and then the failure is raised."""
+    """``ask(item)`` of each item on ``workers`` threads, yielded as each finishes.
+
+    A book's first item is answered before its other items start: what a reader builds for a book
+    on first use (its retrieval index, its ChronoRAG graph) is built once, by that item, instead of
+    by several items racing. When an item fails, no further item starts, those already started
+    finish and are yielded (their work is kept), and then the failure is raised."""
+    later: dict[str, list] = {}
+    first = []
+    for item in items:
+        if item.book_id in later:
+            later[item.book_id].append(item)
+        else:
+            later[item.book_id] = []
+            first.append(item)
     with ThreadPoolExecutor(workers, thread_name_prefix="eval-item") as pool:
-        futures = [pool.submit(ask, item) for item in items]
+        running = {pool.submit(ask, item): item for item in first}
         failure = None
         try:
-            for future in as_completed(futures):
-                if future.cancelled():
-                    continue
-                if future.exception() is None:
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    item = running.pop(future)
+                    if future.cancelled():
+                        continue
+                    if future.exception() is not None:
+                        failure = failure or future.exception()
+                        for other in running:
+                            other.cancel()
+                        continue
+                    if failure is None:  # the book is ready for its other items
+                        running.update(
+                            {pool.submit(ask, next_item): next_item for next_item in later.pop(item.book_id, [])}
+                        )
                     yield future.result()
-                elif failure is None:
-                    failure = future.exception()
-                    for other in futures:
-                        other.cancel()
         finally:
-            for future in futures:  # the consumer stopped early (an append failed, Ctrl-C): start no more
+            for future in running:  # the consumer stopped early (an append failed, Ctrl-C): start no more
                 future.cancel()
         if failure is not None:
             raise failure
