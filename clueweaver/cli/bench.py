@@ -170,7 +170,7 @@ def add_eval_concurrency(kinds) -> None:
     )
     p.add_argument("--delay", type=float, default=0.5, help="the stand-in server's seconds per reply")
     p.add_argument(
-        "--items-per-worker", type=int, default=4, help="items per level: this many per worker (at least 8)"
+        "--items-per-worker", type=int, default=8, help="items per level: this many per worker (at least 8)"
     )
     p.add_argument("--system", default="rag-bm25", help="the system evaluated (see `clueweaver eval --help`)")
     p.add_argument("--backend", choices=command_line_backends(), default="openai")

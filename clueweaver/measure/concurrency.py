@@ -79,7 +79,7 @@ def _level(folder: Path, bench: Path, concurrency: int, items: int, run: dict) -
 def bench_item_concurrency(
     *,
     levels: tuple[int, ...] = LEVELS,
-    items_per_worker: int = 4,
+    items_per_worker: int = 8,
     min_items: int = 8,
     delay: float = 0.5,
     system: str = "rag-bm25",
