@@ -235,3 +235,40 @@ def test_counting_without_a_tokenizer_says_what_is_missing(server):
     server.models = {"data": [{"id": "other"}]}
     with _backend(server) as backend, pytest.raises(BackendError, match="pass max_model_len="):
         backend.max_model_len
+
+
+def test_calls_take_turns_over_several_servers_and_a_failing_one_is_retried_on_the_next():
+    from clueweaver.backends.openai_http import recording_servers
+
+    good, failing = ChatServer().start(), ChatServer().start()
+    try:
+        failing.failures = [(503, "overloaded", {})] * 100
+        started = time.monotonic()
+        urls = [good.base_url, failing.base_url]
+        with load_backend("openai", "tiny", base_url=urls, **{**FAST_RETRIES, "backoff": 1.0}) as backend:
+            with recording_servers() as served:
+                results = backend.generate(CONVERSATIONS)
+        assert [g.text for g in results] == [f"QUESTION {n}" for n in range(6)]
+        assert served == [good.base_url] * 6  # every answer came from the server that works
+        assert 1 <= len(failing.requests) <= 6 and len(good.requests) == 6  # it got its turns, then the next
+        assert time.monotonic() - started < 1.0  # moving on to another server does not wait out a backoff
+        good.failures = [(503, "overloaded", {})] * 100
+        with (
+            load_backend("openai", "tiny", base_url=urls, **FAST_RETRIES) as backend,
+            pytest.raises(BackendError) as error,
+        ):
+            backend.generate(CONVERSATIONS[:1])
+        assert all(f"{url}/chat/completions" in str(error.value) for url in urls)  # both tried, both named
+    finally:
+        good.stop()
+        failing.stop()
+
+
+def test_two_healthy_servers_share_the_calls(server):
+    other = ChatServer().start()
+    try:
+        with load_backend("openai", "tiny", base_url=[server.base_url, other.base_url], **FAST_RETRIES) as backend:
+            backend.generate(CONVERSATIONS)
+        assert len(server.requests) == len(other.requests) == 3
+    finally:
+        other.stop()

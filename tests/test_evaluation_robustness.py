@@ -49,6 +49,7 @@ def test_direct_reader_runs_over_an_openai_server_with_a_local_tokenizer(server,
     bench = write_benchmark(tmp_path, CLAIMS)
     output = tmp_path / "run"
     common = ["--system", "direct", "--backend", "openai", "--base-url", server.base_url, "--model", "qwen3"]
+    common += ["--item-concurrency", "1"]  # one item at a time: the server's requests come in the records' order
     assert _eval(tmp_path, bench, *common, "--tokenizer", str(tokenizer_dir), "--output", str(output)) == 0
     records = read_predictions(output)
     assert [r["prediction"] for r in records] == ["TRUE"] * 4 and [r["correct"] for r in records] == [

@@ -315,7 +315,9 @@ def test_baselines_answer_open_questions_within_a_shared_context_budget(system, 
     records = read_predictions(tmp_path / system)
     assert all(r["prediction"] and r["scores"]["rouge_l"] is not None for r in records)
     benchmark = load_benchmark("gutenqa", shared_path("gutenqa_emma"))
-    for record, item in zip(records, benchmark.items):
+    items = {item.item_id: item for item in benchmark.items}
+    for record in records:  # items answered concurrently are recorded as they finish
+        item = items[record["item_id"]]
         if system == "direct":  # the book's head: the prompt without text plus at most 200 tokens
             placeholder = len(" ".join(m["content"] for m in interpreter_messages(item.question, "(nothing)")).split())
             assert record["details"]["truncation"]["prompt_tokens"] == placeholder - 1 + 200

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from clueweaver.protocol import rewards
 from clueweaver.protocol.open_rewards import OPEN_REWARD_PREFIX, open_component_names
+from clueweaver.protocol.parse import parse_interpreter, strict_format_problem
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.reward_registry import REWARD_FUNCS, finder_reward, get_reward_funcs, interpreter_reward
 from clueweaver.protocol.rewards import (
@@ -114,11 +115,11 @@ def test_finder_row_positive_yes_and_id_f1():
 
 @pytest.mark.parametrize(
     "ids,bonus",
-    [("[12, 13]", 0.25), ("[11-14]", 0.25), ("[10-14]", 0.0), ("[12]", 0.0), ("[12, 13, 98, 99]", 0.25),
+    [("[12, 13]", 0.25), ("[11-14]", 0.25), ("[10-14]", 0.0), ("[12]", 0.0), ("[12, 13, 98, 99]", 0.0),
      ("[12, 13, 97, 98, 99]", 0.0)],
 )  # fmt: skip
 def test_finder_row_compact_id_bonus(ids, bonus):
-    """All gold IDs cited and at most two other IDs (invalid ones count as others)."""
+    """All gold IDs cited, at most two other IDs, none of them outside the segment (98, 99)."""
     assert finder(reply(f"Hannah is praised as a good servant {ids}.", "YES"), POSITIVE)["compact_ids"] == bonus
 
 
@@ -136,7 +137,7 @@ def test_finder_row_out_of_range_ids_count_against_the_citation():
     scores = finder(out_of_range, POSITIVE)
     assert scores["format"] == 1.0 and scores["verdict"] == 1.5
     assert scores["id_f1"] == pytest.approx(1.5 * 2 * 2 / (4 + 2))  # two false positives
-    assert scores["compact_ids"] == 0.25  # two extra IDs is still compact
+    assert scores["compact_ids"] == 0.0  # IDs the segment does not have are no compact citation
     claim_everything = finder(reply("Hannah is praised as a servant [1-400].", "YES"), POSITIVE)
     assert claim_everything["id_f1"] == pytest.approx(1.5 * 2 * 2 / (400 + 2)) and claim_everything["compact_ids"] == 0
 
@@ -565,3 +566,68 @@ def test_a_fresh_interpreter_importing_only_the_registry_sees_every_reward_funct
     expected = [*component_names("finder"), "finder_total", *component_names("interpreter"), "interpreter_total"]
     expected += [*open_component_names(), f"{OPEN_REWARD_PREFIX}total"]
     assert json.loads(found.stdout) == {name: name for name in expected}  # TRL logs each under its own name
+
+
+# --- the answer field: what Tables 5 and 6 pay (the decision in rewards.py's module doc) ---------
+# The prompts ask for <answer>YES or NO</answer>, <answer>A/B/C/D</answer>, <answer>TRUE or FALSE</answer>;
+# the tables pay the verdict or correct answer given in that field. Each reply refused below was
+# paid in full before this decision.
+
+FINDER_REASON = "Mr. Woodhouse says he is glad he thought of Hannah as a servant [12, 13]."
+MCQ_REASON = 'The Ruler calls him "an insoluble problem" [40], so they let Korvin leave [41].'
+CLAIM_REASON = "After 3 days the guard left the cell unlocked [41], and Korvin walked out of it."
+
+
+@pytest.mark.parametrize("field", ["Yes, this segment is relevant.", "**YES**", "yes it is", "OUI"])
+def test_a_finder_verdict_outside_the_answer_line_earns_what_an_unparseable_reply_earns(field):
+    assert finder(reply(FINDER_REASON, field), POSITIVE) == dict.fromkeys(FINDER_COMPONENTS, 0.0)
+
+
+@pytest.mark.parametrize("field", ["YES", "yes", " Yes ", "ＹＥＳ"])
+def test_the_finder_label_itself_is_paid_in_any_case_or_width(field):
+    assert finder(reply(FINDER_REASON, field), POSITIVE)["verdict"] == 1.5
+
+
+@pytest.mark.parametrize(
+    "field", ["The answer is A", "He represented an unsolveable problem", "**A**", "(A)", "A. He represented"]
+)
+def test_a_choice_outside_the_answer_line_earns_nothing(field):
+    assert interpreter(reply(MCQ_REASON, field)) == dict.fromkeys(INTERPRETER_COMPONENTS, 0.0)
+
+
+@pytest.mark.parametrize("field", ["A", "a", "Ａ"])
+def test_the_option_letter_is_paid(field):
+    assert interpreter(reply(MCQ_REASON, field))["correct"] == 2.5
+
+
+def test_a_claim_is_true_or_false_not_yes_or_no():
+    assert interpreter(reply(CLAIM_REASON, "yes"), question=CLAIM, answer="TRUE") == dict.fromkeys(
+        INTERPRETER_COMPONENTS, 0.0
+    )
+    assert interpreter(reply(CLAIM_REASON, "true"), question=CLAIM, answer="TRUE")["correct"] == 1.5
+    assert interpreter(reply(CLAIM_REASON, "TRUE"), question=CLAIM, answer="yes")["correct"] == 1.5  # gold: lenient
+
+
+def test_a_think_block_inside_the_reason_is_not_paid():
+    thinking = reply("<think>Which paragraph names the problem? [40] does.</think>" + MCQ_REASON, "A")
+    assert interpreter(thinking) == dict.fromkeys(INTERPRETER_COMPONENTS, 0.0)
+    assert finder(reply("<think>hm</think>" + FINDER_REASON, "YES"), POSITIVE) == dict.fromkeys(FINDER_COMPONENTS, 0.0)
+    # inference still reads it, and says the reply is off the format
+    assert parse_interpreter(thinking, KORVIN).answer == "A" and strict_format_problem(thinking).startswith(
+        "a <think>"
+    )
+
+
+def test_an_id_outside_the_segment_spoils_the_compact_citation():
+    assert finder(reply(FINDER_REASON.replace("12, 13", "12, 13, 98"), "YES"), POSITIVE)["compact_ids"] == 0.0
+    # without the segment's IDs nothing is outside it
+    unchecked = {"label": "YES", "gold_ids": [12, 13]}
+    assert finder(reply(FINDER_REASON.replace("12, 13", "12, 13, 98"), "YES"), unchecked)["compact_ids"] == 0.25
+
+
+def test_the_answer_line_holds_in_every_language_of_the_cues():
+    french = reply("Le segment décrit le petit déjeuner et ne mentionne pas Hannah ni aucune servante.", "NO")
+    chinese = reply("这一段讲的是婚礼早餐，与汉娜或任何仆人无关，没有提到她。", "ＮＯ")
+    for text in (french, chinese):
+        assert finder(text, NEGATIVE)["verdict"] == 1.25 and finder(text, NEGATIVE)["negative_rationale"] > 0
+    assert finder(reply("Le segment ne mentionne pas Hannah.", "NON"), NEGATIVE)["verdict"] == 0.0

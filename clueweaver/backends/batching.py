@@ -288,5 +288,9 @@ class EngineBackend:
     def count_tokens(self, messages: Conversation) -> int:
         return self.engine.call(lambda: self.inner.count_tokens(messages))
 
+    def check_counting(self) -> None:
+        """Whether tokens can be counted is the real backend's to say (nothing runs on the model)."""
+        self.inner.check_counting()
+
     def close(self) -> None:
         """The engine's owner closes the real backend; a proxy has nothing of its own to release."""

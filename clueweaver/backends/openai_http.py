@@ -1,8 +1,15 @@
 """OpenAI-compatible chat completions over HTTP: ``vllm serve``, llama.cpp's server, Ollama.
 
-A batch becomes concurrent requests (at most ``max_concurrency`` in flight), each with a timeout
-and retried with exponential backoff on connection errors, timeouts, 429 and 5xx (honouring
+A batch becomes concurrent requests (at most ``max_concurrency`` in flight per ``generate`` call;
+concurrent callers, such as ``eval --item-concurrency``, each add theirs), each with a timeout and
+retried with exponential backoff on connection errors, timeouts, 429 and 5xx (honouring
 ``Retry-After``). A server that stays unreachable raises ``BackendError`` naming the URL.
+
+Several servers (``base_url`` a list: ``--base-url`` given more than once): requests go to them
+in turn, and a request that fails on one is retried on the next at once (the backoff waits only
+once every server was tried), so a dead server costs one failed attempt, not the run. Which
+server answered is written to the ``served_by`` list of the caller's context
+(:func:`recording_servers`), which the evaluation runner puts into each item's record.
 
 Server specifics, all optional: ``chat_template_kwargs`` (default ``{"enable_thinking": false}``,
 honoured by vLLM and llama.cpp for Qwen3); ``structured_outputs: {"regex": ...}`` or
@@ -18,9 +25,14 @@ checks) needs the model's tokenizer locally (``tokenizer=``); the window comes f
 
 from __future__ import annotations
 
+import itertools
 import os
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar, copy_context
 
 import httpx
 from tqdm.auto import tqdm
@@ -44,12 +56,29 @@ RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 # How servers word "your prompt does not fit" in a 400 (vLLM, llama.cpp, OpenAI).
 _TOO_LONG_HINTS = ("context length", "context window", "maximum context", "too long", "exceeds the available context")
 
+# The servers that answered the calls of the current context, one entry per completion (see
+# ``recording_servers``); None: nobody is listening.
+served_by: ContextVar[list[str] | None] = ContextVar("clueweaver_served_by", default=None)
+
+
+@contextmanager
+def recording_servers() -> Iterator[list[str]]:
+    """A list that collects the URL of the server answering each completion made in this context
+    (and in the request threads it starts), so a caller can say which server served its item."""
+    servers: list[str] = []
+    token = served_by.set(servers)
+    try:
+        yield servers
+    finally:
+        served_by.reset(token)
+
 
 class OpenAIBackend(GenerationBackend):
-    """Options: ``base_url`` (ending in ``/v1``), ``api_key`` (default ``$OPENAI_API_KEY``),
-    ``max_concurrency``, ``timeout`` (seconds per request), ``max_retries``, ``backoff`` (first
-    delay, doubled per retry up to ``max_backoff``), ``max_model_len``, ``tokenizer``,
-    ``chat_format`` (for local counting), ``chat_template_kwargs``, ``adapters`` (served names)."""
+    """Options: ``base_url`` (ending in ``/v1``; a list spreads calls over several servers),
+    ``api_key`` (default ``$OPENAI_API_KEY``), ``max_concurrency``, ``timeout`` (seconds per
+    request), ``max_retries``, ``backoff`` (first delay, doubled per retry up to ``max_backoff``),
+    ``max_model_len``, ``tokenizer``, ``chat_format`` (for local counting), ``chat_template_kwargs``,
+    ``adapters`` (served names)."""
 
     kind = "openai"
 
@@ -57,7 +86,7 @@ class OpenAIBackend(GenerationBackend):
         self,
         model: str,
         *,
-        base_url: str = "http://127.0.0.1:8000/v1",
+        base_url: str | list[str] | tuple[str, ...] = "http://127.0.0.1:8000/v1",
         api_key: str | None = None,
         max_concurrency: int = 8,
         timeout: float = 120.0,
@@ -75,8 +104,14 @@ class OpenAIBackend(GenerationBackend):
                 f"openai backend: need max_concurrency >= 1, max_retries >= 0, timeout > 0; got "
                 f"{max_concurrency}, {max_retries}, {timeout}"
             )
+        urls = [base_url] if isinstance(base_url, str) else list(base_url)
+        if not urls or not all(isinstance(url, str) and url for url in urls):
+            raise ValueError(f"openai backend: base_url must be a URL or a list of URLs, got {base_url!r}")
         self.model = model
-        self.base_url = base_url.rstrip("/")
+        self.base_urls = tuple(dict.fromkeys(url.rstrip("/") for url in urls))
+        self.base_url = self.base_urls[0]
+        self._turns = itertools.count()  # whose turn it is among the servers
+        self._turns_lock = threading.Lock()
         self.max_concurrency = max_concurrency
         self.max_retries = max_retries
         self.backoff = backoff
@@ -90,7 +125,9 @@ class OpenAIBackend(GenerationBackend):
         self._client = httpx.Client(
             timeout=timeout,
             headers={"Authorization": f"Bearer {api_key}"} if api_key else {},
-            limits=httpx.Limits(max_connections=max_concurrency, max_keepalive_connections=max_concurrency),
+            # no cap on connections: each generate call caps its own requests, and concurrent callers
+            # (items evaluated together) must not queue for a connection behind one another
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=max_concurrency * len(self.base_urls)),
         )
 
     @property
@@ -101,13 +138,13 @@ class OpenAIBackend(GenerationBackend):
 
     def _served_window(self) -> int:
         """vLLM reports ``max_model_len`` per model in ``GET /models``; others do not."""
-        response = self._request("GET", f"{self.base_url}/models")
+        response, url = self._request("GET", "/models")
         try:
             entries = response.json()["data"]
             return int(next(entry["max_model_len"] for entry in entries if entry.get("id") == self.model))
         except (ValueError, KeyError, TypeError, StopIteration):
             raise BackendError(
-                f"openai backend: {self.base_url}/models does not report max_model_len for {self.model!r}; "
+                f"openai backend: {url}/models does not report max_model_len for {self.model!r}; "
                 "pass max_model_len= explicitly"
             ) from None
 
@@ -133,7 +170,9 @@ class OpenAIBackend(GenerationBackend):
 
         pool = ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(conversations)))
         try:
-            completed = pool.map(complete, range(len(conversations)))
+            # each request in (a copy of) the caller's context, so the servers that answer are recorded for it
+            caller = copy_context()
+            completed = pool.map(lambda index: caller.copy().run(complete, index), range(len(conversations)))
             progress = {"desc": f"generate ({self.model})", "disable": len(conversations) < 2, "leave": False}
             return list(tqdm(completed, total=len(conversations), **progress))
         finally:
@@ -164,8 +203,9 @@ class OpenAIBackend(GenerationBackend):
         return body
 
     def _complete(self, body: dict, local_prompt_tokens: int) -> Generation:
-        url = f"{self.base_url}/chat/completions"
-        response = self._request("POST", url, json=body)
+        response, server = self._request("POST", "/chat/completions", json=body)
+        url = f"{server}/chat/completions"
+        _note_server(server)
         if response.status_code == 400 and any(hint in response.text.lower() for hint in _TOO_LONG_HINTS):
             message = f"{self.model}: {url} rejected the prompt as too long: {response.text[:300]}"
             logger.warning(message)
@@ -188,25 +228,37 @@ class OpenAIBackend(GenerationBackend):
             FINISH_LENGTH if choice.get("finish_reason") == "length" else FINISH_STOP,
         )
 
-    def _request(self, method: str, url: str, **options):
-        """Send with retries on transient failures; the last response otherwise, or BackendError."""
-        last_problem = ""
-        for attempt in range(self.max_retries + 1):
-            wait = min(self.backoff * 2**attempt, self.max_backoff)
+    def _request(self, method: str, path: str, **options) -> tuple[httpx.Response, str]:
+        """Send to the server whose turn it is, with retries on transient failures, each on the next
+        server; (the response, the server that gave it), or BackendError naming what was tried."""
+        with self._turns_lock:
+            first = next(self._turns)
+        servers = len(self.base_urls)
+        last_problem, tried, attempts = "", [], max(self.max_retries + 1, servers)
+        for attempt in range(attempts):
+            server = self.base_urls[(first + attempt) % servers]
+            url = f"{server}{path}"
+            tried.append(url)
+            wait = min(self.backoff * 2 ** (attempt // servers), self.max_backoff)
             try:
                 response = self._client.request(method, url, **options)
             except httpx.TransportError as exc:
                 last_problem = f"{type(exc).__name__}: {exc}"
             else:
                 if response.status_code not in RETRY_STATUS:
-                    return response
+                    return response, server
                 last_problem = f"HTTP {response.status_code}: {response.text[:200]}"
                 wait = max(wait, min(_retry_after(response), self.max_backoff))
-            if attempt < self.max_retries:
+            if attempt + 1 == attempts:
+                break
+            if (attempt + 1) % servers:
+                logger.info("openai backend: %s %s failed (%s); trying the next server", method, url, last_problem)
+            else:  # every server failed this round: back off before the next
                 logger.info("openai backend: %s %s failed (%s); retrying in %.2fs", method, url, last_problem, wait)
                 time.sleep(wait)
+        where = " and ".join(dict.fromkeys(tried))
         raise BackendError(
-            f"openai backend: {method} {url} failed after {self.max_retries + 1} attempts ({last_problem}); "
+            f"openai backend: {method} {where} failed after {len(tried)} attempts ({last_problem}); "
             "is the OpenAI-compatible server running at that address (e.g. `vllm serve MODEL`)?"
         )
 
@@ -227,6 +279,12 @@ def _local_tokenizer(name_or_path: str):
         ) from None
 
 
+def _note_server(server: str) -> None:
+    servers = served_by.get()
+    if servers is not None:
+        servers.append(server)  # list.append is atomic: request threads of one item may share the list
+
+
 def _retry_after(response) -> float:
     try:
         return max(float(response.headers.get("retry-after", 0)), 0.0)
@@ -239,9 +297,15 @@ register_backend(
         "openai",
         OpenAIBackend,
         options=(
-            BackendOption("base_url", "the server's URL ending in /v1 (default http://127.0.0.1:8000/v1)"),
+            BackendOption(
+                "base_url",
+                "the server's URL ending in /v1 (default http://127.0.0.1:8000/v1); give it once per server to spread "
+                "the calls over several (a failing one is retried on the next)",
+                repeatable=True,
+            ),
             TOKENIZER_OPTION,
         ),
         serves_by_name=True,
+        item_concurrency=16,  # a server batches concurrent requests itself; 16 keeps one vLLM server busy
     )
 )

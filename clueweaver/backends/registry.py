@@ -20,11 +20,13 @@ from clueweaver.core.registry import Registry, RegistryError
 class BackendOption:
     """A backend option a person may give on the command line: ``name`` (``base_url``) is both the
     flag (``--base-url``) and the keyword the backend is built with. Backends that take the same
-    option share one declaration, so the flag has one help text."""
+    option share one declaration, so the flag has one help text. ``repeatable``: the flag may be
+    given several times and the backend gets the list (several servers)."""
 
     name: str
     help: str
     metavar: str | None = None
+    repeatable: bool = False
 
     @property
     def flag(self) -> str:
@@ -51,6 +53,8 @@ class BackendSpec:
     ``offline_smoke_model``: the offline smoke model may stand in for models that cannot be loaded.
     ``offload_options``: options that let it offload its weights when two models take turns.
     ``on_command_line``: offered as ``--backend`` (a test double is not).
+    ``item_concurrency``: how many benchmark items ``eval`` answers at once by default: a server or an
+    engine that batches concurrent calls is kept busy by several, a model on one device by one.
     """
 
     name: str
@@ -60,6 +64,7 @@ class BackendSpec:
     offline_smoke_model: bool = False
     offload_options: Mapping[str, Any] = field(default_factory=dict)
     on_command_line: bool = True
+    item_concurrency: int = 1
 
 
 BACKENDS: Registry[BackendSpec] = Registry("backend")

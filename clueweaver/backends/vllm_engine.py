@@ -194,7 +194,14 @@ class VLLMBackend(GenerationBackend):
         release_accelerator_memory()
 
 
-# sleep mode is how an engine offloads its weights
+# sleep mode is how an engine offloads its weights; concurrent items' calls are merged into its
+# batches by the evaluation runner's GenerationEngine (clueweaver.backends.batching)
 register_backend(
-    BackendSpec("vllm", VLLMBackend, options=(TOKENIZER_OPTION,), offload_options={"enable_sleep_mode": True})
+    BackendSpec(
+        "vllm",
+        VLLMBackend,
+        options=(TOKENIZER_OPTION,),
+        offload_options={"enable_sleep_mode": True},
+        item_concurrency=16,
+    )
 )

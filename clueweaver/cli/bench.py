@@ -1,5 +1,5 @@
-"""``clueweaver bench retrieval|recall|pipeline``: the shipped benchmarks that print numbers
-(speed, recall); the measuring lives in ``clueweaver.measure``."""
+"""``clueweaver bench retrieval|recall|pipeline|eval-concurrency``: the shipped benchmarks that print
+numbers (speed, recall, throughput); the measuring lives in ``clueweaver.measure``."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import json
 
 import yaml
 
+from clueweaver.backends.registry import command_line_backends
 from clueweaver.cli.common import output_path, print_json
 from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import UsageError
 from clueweaver.measure import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
+from clueweaver.measure.concurrency import LEVELS, bench_item_concurrency
 from clueweaver.measure.recall import SET_NAMES, bench_second_round
 from clueweaver.retrieval import RankingConfig
 from clueweaver.segments.segmenter import PRESETS
@@ -19,7 +21,7 @@ from clueweaver.segments.segmenter import PRESETS
 def add_bench(sub) -> None:
     p = sub.add_parser("bench", help="shipped benchmarks that print numbers (speed, recall)")
     kinds = p.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
-    for add in (add_retrieval, add_recall, add_pipeline):
+    for add in (add_retrieval, add_recall, add_pipeline, add_eval_concurrency):
         add(kinds)
 
 
@@ -154,4 +156,52 @@ def run_pipeline(args) -> int:
     print_json(payload)
     if output:
         output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def add_eval_concurrency(kinds) -> None:
+    p = kinds.add_parser(
+        "eval-concurrency",
+        help="items per minute of `eval` at several --item-concurrency levels; by default against a stand-in "
+        "OpenAI server that delays each reply (CPU), or a real server (--base-url) or engine (--backend vllm)",
+    )
+    p.add_argument(
+        "--levels", default=",".join(map(str, LEVELS)), help="item concurrencies to measure, comma-separated"
+    )
+    p.add_argument("--delay", type=float, default=0.5, help="the stand-in server's seconds per reply")
+    p.add_argument(
+        "--items-per-worker", type=int, default=8, help="items per level: this many per worker (at least 8)"
+    )
+    p.add_argument("--system", default="rag-bm25", help="the system evaluated (see `clueweaver eval --help`)")
+    p.add_argument("--backend", choices=command_line_backends(), default="openai")
+    p.add_argument("--model", default=None, help="the model (a real server's served name, or vllm's checkpoint)")
+    p.add_argument(
+        "--base-url", action="append", default=None, help="a real server's URL ending in /v1 (repeatable); "
+        "without it, and with --backend openai, the stand-in answers",
+    )  # fmt: skip
+    p.add_argument("--tokenizer", default=None, help="the served model's tokenizer (for --system direct)")
+    p.add_argument("--output", default=None, help="also write the Markdown table and JSON next to this path (.md)")
+    p.set_defaults(run=run_eval_concurrency)
+
+
+def run_eval_concurrency(args) -> int:
+    try:
+        levels = tuple(int(level) for level in args.levels.split(","))
+    except ValueError:
+        raise UsageError(f"--levels must be whole numbers separated by commas, got {args.levels!r}") from None
+    if not levels or min(levels) < 1:
+        raise UsageError(f"--levels must be 1 or more each, got {args.levels!r}")
+    if args.backend != "openai" and args.base_url:
+        raise UsageError("--base-url applies to --backend openai only")
+    if args.backend != "openai" and not args.model:
+        raise UsageError(f"--backend {args.backend} needs --model (the checkpoint to load)")
+    output = output_path(args.output)
+    payload, markdown = bench_item_concurrency(
+        levels=levels, items_per_worker=args.items_per_worker, delay=args.delay, system=args.system,
+        backend=args.backend, model=args.model, base_url=args.base_url, tokenizer=args.tokenizer,
+    )  # fmt: skip
+    print(markdown)
+    if output:
+        output.write_text(markdown + "\n", encoding="utf-8")
+        output.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return 0

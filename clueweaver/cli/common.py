@@ -194,7 +194,8 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
     its own, each named after its option."""
     for option, backends in command_line_options().items():
         what = f"{' and '.join(backends)} backend{'s' if len(backends) > 1 else ''}"
-        parser.add_argument(option.flag, default=None, metavar=option.metavar, help=f"{what}: {option.help}")
+        repeat = {"action": "append"} if option.repeatable else {}
+        parser.add_argument(option.flag, default=None, metavar=option.metavar, help=f"{what}: {option.help}", **repeat)
 
 
 def model_from_args(args) -> tuple[str | None, dict]:

@@ -95,6 +95,13 @@ def add_eval(sub) -> None:
             metavar="N",
             help=f"{help_text} (defaults: docs/agentic.md)",
         )
+    p.add_argument(
+        "--item-concurrency",
+        type=int,
+        metavar="N",
+        help="items answered at once (default: 16 with --backend openai or vllm, whose calls a server or the "
+        "engine batches; 1 with hf on one device); the records and the summary are those of a serial run",
+    )
     p.add_argument("--output", help="run folder (default eval_runs/BENCHMARK-SYSTEM-HASH; an existing run resumes)")
     p.add_argument("--label", help="the run's name in tables and plots (default: system and switches)")
     p.add_argument("--save-traces", action="store_true", help="also write every item's full trace to traces.jsonl")
@@ -169,6 +176,7 @@ def run_eval(args) -> int:
         judge=_judge_settings(args),
         scoring_encoder=args.scoring_encoder,
         agent=_agent_settings(args),
+        item_concurrency=args.item_concurrency,
     )
     result = run_evaluation(config)
     label = config.label or config.default_label()

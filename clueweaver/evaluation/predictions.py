@@ -13,6 +13,9 @@ A scored record (one per item with a gold answer)::
 An open question's record has the free-text answer as ``prediction``, ``correct`` null, and its
 reference answers and scores (``OPEN_RECORD_FIELDS``, see :mod:`clueweaver.evaluation.open_answers`).
 
+Over an OpenAI-compatible server a record also has ``servers``: ``{url: completions}``, which
+server answered the item's calls (``--base-url`` given several times spreads them).
+
 ``cited_ids`` are the rationale's paragraph IDs inside the packet, ``invalid_ids`` those outside
 it (the protocol parser's split against ``packet_ids``). ``timings.total`` is the wall time the
 runner measured around the whole item. An item without a gold answer (open question, unlabelled
@@ -21,8 +24,9 @@ claim) is not asked; it is written as a skipped record so that the count survive
     {"item_id": ..., "benchmark": ..., "book_id": ..., "system": ..., "kind": "open",
      "pair_id": null, "answer": null, "skipped": "no gold answer"}
 
-The file is appended to and flushed item by item, so an interrupted run loses at most the line
-being written; :class:`PredictionLog` drops such a torn last line and resumes after the others.
+The file is appended to and flushed item by item (by one thread, whatever the item concurrency),
+so an interrupted run loses at most the line being written; :class:`PredictionLog` drops such a
+torn last line and resumes after the others.
 """
 
 from __future__ import annotations

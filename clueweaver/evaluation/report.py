@@ -74,8 +74,10 @@ def _latency(scored: Sequence[dict]) -> dict:
 
 def summarize(records: Iterable[dict]) -> dict:
     """The summary of one system's records (one or several datasets): accuracy over labelled
-    items, open-answer scores over open questions (``open_answers``), audits and latency over both."""
-    records = list(records)
+    items, open-answer scores over open questions (``open_answers``), audits and latency over both.
+    Records are taken in item order, so a run whose items finished in another order (concurrently)
+    has the same summary to the last digit of every float."""
+    records = sorted(records, key=record_key)
     system = _single_system(records)
     scored = [r for r in records if is_scored(r)]
     closed = [r for r in scored if not is_open_record(r)]

@@ -5,7 +5,15 @@ A *reader* answers one question about one narrative and says what it did
 against the evidence it was shown, that evidence's paragraph IDs, per-stage seconds, the raw
 outputs). The runner knows nothing of models: it loads the benchmark, skips what the run folder
 already holds, asks the reader about every remaining labelled item, appends each record to
-``predictions.jsonl`` before the next item starts, and writes the summary.
+``predictions.jsonl`` as soon as it is answered, and writes the summary.
+
+Items concurrently (``item_concurrency``; default the backend's ``BackendSpec.item_concurrency``:
+16 for a server or vLLM, 1 for a model on one device): worker threads answer items, and the main
+thread alone scores open answers and appends records, one whole line per ``write`` plus ``fsync``,
+so a kill -9 leaves at most one torn last line (dropped on resume) and never a record twice. The
+records are those of a serial run in another order (``timings`` and ``servers`` aside), and the
+summary, computed over records sorted by item, is the same. With a model loaded in this process,
+concurrent items' calls are merged into its batches (:func:`clueweaver.evaluation.systems.build_reader`).
 
 The systems and their readers are in :mod:`clueweaver.evaluation.systems` and
 :mod:`clueweaver.systems.base`. Open questions are scored against references
@@ -18,13 +26,18 @@ import dataclasses
 import hashlib
 import json
 import time
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
 from tqdm import tqdm
 
-from clueweaver.backends import SamplingConfig
+from clueweaver.backends import SamplingConfig, backend_spec
+from clueweaver.backends.batching import engine_tag
+from clueweaver.backends.openai_http import recording_servers
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.evaluation.judge import JudgeConfig
 from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
@@ -77,7 +90,7 @@ class EvalConfig:
     interpreter: str | None = None
     finder_adapter: str | None = None
     interpreter_adapter: str | None = None
-    base_url: str | None = None  # openai backend
+    base_url: str | list[str] | None = None  # openai backend: one server, or several sharing the calls
     tokenizer: str | None = None  # openai/vllm: the served model's tokenizer, for counting tokens locally
     device: str | None = None  # hf backend; not part of the run's identity
     use_finder: bool = True
@@ -95,6 +108,7 @@ class EvalConfig:
     agent: dict | None = (
         None  # agentic systems' limits over their defaults {max_steps: 4, ...}; None: older runs match
     )
+    item_concurrency: int | None = None  # items answered at once; None: the backend's default. Not identity
 
     # settings that change what a record means: a run folder only resumes with the same ones
     IDENTITY = (
@@ -150,6 +164,14 @@ class EvalConfig:
         # not resumed with BGE-M3 on a GPU (their records would mix two rankings)
         self.encoder = resolve_auto(self.encoder, self.device)
         self.item_ids = tuple(self.item_ids)
+        if isinstance(self.base_url, (list, tuple)):  # one server stays a string, as older runs recorded it
+            self.base_url = self.base_url[0] if len(self.base_url) == 1 else list(self.base_url)
+        if self.item_concurrency is not None and self.item_concurrency < 1:
+            raise EvalError(f"item concurrency must be 1 or more, got {self.item_concurrency}")
+
+    def workers(self) -> int:
+        """Items answered at once: ``item_concurrency``, else the backend's default."""
+        return self.item_concurrency or backend_spec(self.backend).item_concurrency
 
     def pipeline_config(self):
         """The engine's PipelineConfig: ``pipeline`` settings plus this run's own fields."""
@@ -223,7 +245,9 @@ def skipped_record(item, system: str) -> dict:
     return {**_identity_fields(item, system), "skipped": SKIPPED_UNLABELLED}
 
 
-def scored_record(item, system: str, output: ReaderOutput, total_seconds: float) -> dict:
+def scored_record(item, system: str, output: ReaderOutput, total_seconds: float, servers: Sequence[str] = ()) -> dict:
+    """The item's record; ``servers``: the URL of the server behind each of its calls, if any."""
+    served = {"servers": dict(sorted(Counter(servers).items()))} if servers else {}
     return {
         **_identity_fields(item, system),
         "skipped": None,
@@ -238,6 +262,7 @@ def scored_record(item, system: str, output: ReaderOutput, total_seconds: float)
         "timings": {**{k: float(v) for k, v in output.timings.items() if k != "total"}, "total": total_seconds},
         "outputs": dict(output.outputs),
         "details": dict(output.details),
+        **served,
     }
 
 
@@ -285,7 +310,7 @@ def run_evaluation(
 
     built = scorer = None
     if reader is None and any(item.labelled for item in pending):
-        reader = built = (reader_factory or build_reader)(config)
+        reader = built = reader_factory(config) if reader_factory else build_reader(config, config.workers())
     if any(item.labelled and item.question.is_open for item in pending):
         scorer = OpenScorer.for_run(config.scoring_encoder, config.judge, output)
     try:
@@ -335,9 +360,22 @@ def _answer(
     total: int,
     progress: bool,
 ) -> None:
-    """Ask the reader about each pending item (open answers scored by the scorer); each record is
-    durable before the next item."""
+    """Ask the reader about each pending item, ``config.workers()`` at a time; here, in one thread,
+    each answer becomes a record (open answers scored by the scorer) appended as soon as it comes."""
     reader, scorer = answerers
+
+    def ask(item) -> tuple:
+        if not item.labelled:
+            return item, None, 0.0, ()
+        narrative = benchmark.narrative(item)
+        engine_tag.set(item.item_id)  # the generation engine's stats say which items shared a call
+        started = time.perf_counter()
+        with recording_servers() as servers:
+            answer = reader(narrative, item.question, max_paragraph=item.reading_limit(narrative))
+        return item, answer, time.perf_counter() - started, tuple(servers)
+
+    workers = config.workers()
+    answered = map(ask, pending) if workers == 1 else _concurrently(ask, pending, workers)
     with tqdm(
         total=total,
         initial=done,
@@ -345,15 +383,58 @@ def _answer(
         unit="item",
         disable=not progress,
     ) as bar:
-        for item in pending:
-            if not item.labelled:
+        for item, answer, seconds, servers in answered:
+            if answer is None:
                 log.append(skipped_record(item, config.system))
             else:
-                narrative = benchmark.narrative(item)
-                started = time.perf_counter()
-                answer = reader(narrative, item.question, max_paragraph=item.reading_limit(narrative))
-                record = scored_record(item, config.system, answer, time.perf_counter() - started)
-                log.append(score_open_record(record, item, scorer, narrative) if item.question.is_open else record)
+                record = scored_record(item, config.system, answer, seconds, servers)
+                log.append(
+                    score_open_record(record, item, scorer, benchmark.narrative(item))
+                    if item.question.is_open
+                    else record
+                )
                 if traces is not None and answer.trace is not None:
                     traces.append(item.item_id, answer.trace)
             bar.update()
+
+
+def _concurrently(ask: Callable, items: list, workers: int) -> Iterator:
+    """``ask(item)`` of each item on ``workers`` threads, yielded as each finishes.
+
+    A book's first item is answered before its other items start: what a reader builds for a book
+    on first use (its retrieval index, its ChronoRAG graph) is built once, by that item, instead of
+    by several items racing. When an item fails, no further item starts, those already started
+    finish and are yielded (their work is kept), and then the failure is raised."""
+    later: dict[str, list] = {}
+    first = []
+    for item in items:
+        if item.book_id in later:
+            later[item.book_id].append(item)
+        else:
+            later[item.book_id] = []
+            first.append(item)
+    with ThreadPoolExecutor(workers, thread_name_prefix="eval-item") as pool:
+        running = {pool.submit(ask, item): item for item in first}
+        failure = None
+        try:
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    item = running.pop(future)
+                    if future.cancelled():
+                        continue
+                    if future.exception() is not None:
+                        failure = failure or future.exception()
+                        for other in running:
+                            other.cancel()
+                        continue
+                    if failure is None:  # the book is ready for its other items
+                        running.update(
+                            {pool.submit(ask, next_item): next_item for next_item in later.pop(item.book_id, [])}
+                        )
+                    yield future.result()
+        finally:
+            for future in running:  # the consumer stopped early (an append failed, Ctrl-C): start no more
+                future.cancel()
+        if failure is not None:
+            raise failure

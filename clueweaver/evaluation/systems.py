@@ -12,10 +12,13 @@ builder and one ``SystemSpec`` line in ``SYSTEMS``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from clueweaver.backends import backend_spec
 from clueweaver.backends.base import evidence_token_budget
+from clueweaver.backends.batching import GenerationEngine
 from clueweaver.chrono.config import PAPER_BUDGET
 from clueweaver.chrono.graph import check_encoder, finished_graph
 from clueweaver.core.errors import ClueWeaverError
@@ -136,9 +139,13 @@ def ignored_settings(system: str, pipeline_config) -> set[str]:
     return ignored if reads_chrono else ignored | {"chrono"}
 
 
-def build_reader(config) -> PipelineReader:
+def build_reader(config, item_concurrency: int = 1) -> PipelineReader:
     """The reader of ``config.system`` on the inference engine: models loaded once per run (the
-    Interpreter alone for systems without a Finder), never the offline smoke model."""
+    Interpreter alone for systems without a Finder), never the offline smoke model.
+
+    With ``item_concurrency`` above 1 and models loaded in this process (hf, vllm: not a server's
+    served names), the agents' calls go through one ``GenerationEngine``: it is the models' only
+    caller, and it merges the calls of items answered together into the model's batches."""
     spec = SYSTEMS[config.system]
     given = (("base_url", config.base_url), ("tokenizer", config.tokenizer), ("device", config.device))
     options = {key: value for key, value in given if value}
@@ -148,8 +155,35 @@ def build_reader(config) -> PipelineReader:
         finder, interpreter, backend=config.backend, interpreter_adapter=config.interpreter_adapter,
         finder_adapter=config.finder_adapter if spec.uses_finder else None, options=options,
     )  # fmt: skip
+    engine = None
+    if item_concurrency > 1 and not backend_spec(config.backend).serves_by_name:
+        engine = GenerationEngine()
     try:
-        return PipelineReader(spec.build(config, agents, agents.pipeline(config.pipeline_config())), agents)
+        callers = _through(engine, agents) if engine else agents
+        return EngineReader(spec.build(config, callers, callers.pipeline(config.pipeline_config())), agents, engine)
     except ClueWeaverError:  # e.g. a served model whose tokens cannot be counted here
+        if engine:
+            engine.close()
         agents.close()
         raise
+
+
+def _through(engine: GenerationEngine, agents: Agents) -> Agents:
+    """The agents with their backends behind ``engine`` (one proxy for a shared backend)."""
+    finder = engine.backend(agents.finder)
+    interpreter = finder if agents.interpreter is agents.finder else engine.backend(agents.interpreter)
+    return dataclasses.replace(agents, finder=finder, interpreter=interpreter)
+
+
+class EngineReader(PipelineReader):
+    """A reader whose calls may go through a generation engine; ``close`` stops the engine before
+    the models it calls are freed."""
+
+    def __init__(self, answer: Callable[..., Any], agents: Agents, engine: GenerationEngine | None) -> None:
+        super().__init__(answer, agents)
+        self.engine = engine
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+        super().close()

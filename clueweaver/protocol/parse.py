@@ -7,12 +7,14 @@ limit), so extraction forgives those; what it cannot read is reported (``format_
 
 Training is strict instead: ``strict_format_problem`` says why a reply is not exactly the two
 tags, and ``parse_finder_strict`` / ``parse_interpreter_strict`` read only such replies as
-well-formed, so no reward pays a reply that inference would have to forgive.
+well-formed, and only an answer field that is one of the labels the prompt asks for (``strict_label``),
+so no reward pays a reply that inference would have to forgive.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -296,6 +298,7 @@ def parse_interpreter(text: str, question: Question, allowed_ids: Iterable[int] 
 # --- the strict format of training ------------------------------------------------------------
 
 _EXACT_TAGS = ("<reason>", "</reason>", "<answer>", "</answer>")
+_THINK_TAG = re.compile(r"<\s*/?\s*think\s*>", re.IGNORECASE)
 
 
 def strict_format_problem(text: str) -> str | None:
@@ -304,6 +307,8 @@ def strict_format_problem(text: str) -> str | None:
     when it is. Training pays only such replies (Tables 5 and 6: an unparseable reply earns
     nothing), while inference reads what it can and records the problem."""
     raw = text if isinstance(text, str) else ("" if text is None else str(text))
+    if _THINK_TAG.search(raw):  # inference strips it; training pays only the two tags the agents are asked for
+        return "a <think> block: the agents answer without thinking, in <reason> and <answer> only"
     tags = list(_ANY_TAG.finditer(raw))
     if [m.group(0) for m in tags] != list(_EXACT_TAGS):
         found = ", ".join(m.group(0) for m in tags) or "none"
@@ -322,17 +327,40 @@ def strict_format_problem(text: str) -> str | None:
     return None
 
 
-def _strictly(parsed: ParseResult) -> ParseResult:
+def strict_label(answer: str, labels: Iterable[str]) -> str | None:
+    """The label an answer field is in training: exactly one of ``labels`` (YES/NO, the question's
+    letters, TRUE/FALSE: what the prompt's answer line asks for, in every language) up to letter
+    case, character width (NFKC: "Ｂ" is B) and surrounding whitespace; None for anything else.
+
+    Tables 5 and 6 pay a verdict or a correct answer in the answer field of the format the prompt
+    gives; a sentence ("Yes, this segment is relevant.", "The answer is B"), markdown ("**YES**"),
+    an option's own text, or another label set's word ("yes" for a TRUE claim) is not that field
+    as asked, so it earns what the tables give an unparseable output: nothing. Inference reads all
+    of these (``normalize_answer``) and records them."""
+    field = unicodedata.normalize("NFKC", answer).strip().upper()
+    return field if field in tuple(labels) else None
+
+
+def _strictly(parsed: ParseResult, labels: tuple[str, ...] | None) -> ParseResult:
+    """``parsed`` as training reads it: well-formed only in the strict format, and with a legal
+    answer only when the answer field is one of ``labels`` (None: free text, any)."""
     if parsed.format_valid and strict_format_problem(parsed.raw) is not None:
         return replace(parsed, format_valid=False)
+    if parsed.format_valid and labels is not None:
+        label = strict_label(_extract(parsed.raw)[1] or "", labels)
+        return replace(parsed, answer_legal=label is not None, answer=label)
     return parsed
 
 
 def parse_finder_strict(text: str, allowed_ids: Iterable[int] | None = None) -> ParseResult:
-    """``parse_finder``, with ``format_valid`` only for a reply in the strict format (training)."""
-    return _strictly(parse_finder(text, allowed_ids))
+    """``parse_finder``, with ``format_valid`` only for a reply in the strict format and an answer
+    only when its field is YES or NO (training)."""
+    return _strictly(parse_finder(text, allowed_ids), FINDER_LABELS)
 
 
 def parse_interpreter_strict(text: str, question: Question, allowed_ids: Iterable[int] | None = None) -> ParseResult:
-    """``parse_interpreter``, with ``format_valid`` only for a reply in the strict format (training)."""
-    return _strictly(parse_interpreter(text, question, allowed_ids))
+    """``parse_interpreter``, with ``format_valid`` only for a reply in the strict format and, for
+    a multiple-choice question or a claim, an answer only when its field is one of the question's
+    labels (training)."""
+    labels = None if question.is_open else question.labels
+    return _strictly(parse_interpreter(text, question, allowed_ids), labels)

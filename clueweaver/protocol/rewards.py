@@ -16,6 +16,15 @@ cut before ``</answer>``, with chat around the tags, in a code fence or with a t
 everywhere. (Inference stays tolerant and records off-format replies; training pays only the format
 it asks for.)
 
+Answer field (both tables, rows "Gold-bearing segment: YES", "Non-evidence segment: NO" and
+"Correct answer"): the verdict or answer is paid when the field is the label the prompt asks for
+(``clueweaver.protocol.parse.strict_label``): YES/NO, the question's option letter, TRUE/FALSE, in
+any letter case or width, with whitespace around. "Yes, this segment is relevant.", "**YES**",
+"The answer is B", an option's own text and "yes" for a TRUE claim are not the field as asked and
+earn 0 everywhere, as an unparseable output does. A ``<think>`` block anywhere (inside ``<reason>``
+too) breaks the strict format: the agents are asked to answer without thinking, and a reasoning
+block the parser strips would otherwise be paid for text no reward looked at.
+
 Languages: a reply in any language of ``clueweaver.protocol.cues`` (English, French, German,
 Spanish, Italian, Portuguese, Russian, Chinese, Japanese) earns what its English translation earns.
 Cue phrases of every language are matched together (``clueweaver.protocol.text.find_phrases``), so
@@ -39,8 +48,10 @@ Finder, precisely:
   ``1 - negative_cue_share`` of the credit, and all of it when it also states why the segment is
   irrelevant (a phrase of ``negative_cue_phrases``: "does not mention", "unrelated", "sans rapport",
   "无关", ...; whole words, "doesn't" counts as "does not").
-- ID F1 and the compact-ID bonus count cited IDs outside the segment as cited (false positives);
-  the bonus needs every gold ID cited and at most ``compact_max_extra_ids`` other IDs.
+- ID F1 counts cited IDs outside the segment as cited (false positives); the compact-ID bonus
+  needs every gold ID cited, at most ``compact_max_extra_ids`` other IDs and none outside the
+  segment (when the segment's ``allowed_ids`` are given): an ID the segment does not have is not
+  a compact citation.
 - Length calibration ("up to" 0.25): a piecewise-linear score of the rationale's word count, rising
   from 0 words to the band's ``full_from``, 1 up to ``full_to``, falling to 0 at ``zero_at``.
 
@@ -244,7 +255,8 @@ def finder_reward_components(
         cited = set(parsed.cited_ids) | set(parsed.invalid_ids)
         scores["verdict"] = config.positive_yes
         scores["id_f1"] = config.id_f1_weight * id_f1(cited, gold)
-        compact = gold <= cited and len(cited - gold) <= config.compact_max_extra_ids
+        # an ID outside the segment is no part of a compact citation, whatever else is cited
+        compact = not parsed.invalid_ids and gold <= cited and len(cited - gold) <= config.compact_max_extra_ids
         scores["compact_ids"] = config.compact_ids * compact
     else:
         scores["verdict"] = config.negative_no

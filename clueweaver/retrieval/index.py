@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import tempfile
+import threading
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -315,6 +316,8 @@ def build_index(
 
 _MEMORY: "OrderedDict[tuple, RetrievalIndex]" = OrderedDict()
 _MEMORY_SIZE = 8
+# Items answered concurrently ask for the same book at once: its index is built by one of them.
+_MEMORY_LOCK = threading.RLock()
 
 
 def get_index(
@@ -329,11 +332,12 @@ def get_index(
     see ``build_index``)."""
     encoder_key = encoder if isinstance(encoder, (str, type(None))) else getattr(encoder, "name", id(encoder))
     key = (narrative.content_hash, encoder_key, str(cache_dir), tuple(sorted(options.items())))
-    if key in _MEMORY:
-        _MEMORY.move_to_end(key)
-        return _MEMORY[key]
-    index = build_index(narrative, encoder, cache_dir=cache_dir, announce=announce, **options)
-    _MEMORY[key] = index
-    while len(_MEMORY) > _MEMORY_SIZE:
-        _MEMORY.popitem(last=False)
-    return index
+    with _MEMORY_LOCK:
+        if key in _MEMORY:
+            _MEMORY.move_to_end(key)
+            return _MEMORY[key]
+        index = build_index(narrative, encoder, cache_dir=cache_dir, announce=announce, **options)
+        _MEMORY[key] = index
+        while len(_MEMORY) > _MEMORY_SIZE:
+            _MEMORY.popitem(last=False)
+        return index
