@@ -505,7 +505,7 @@ def test_the_chapter_limit_takes_the_book_s_label_or_the_position(tmp_path):
 
 
 def test_the_encoder_loads_at_start_up_and_the_api_says_so_until_it_is_ready(tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="clueweaver.serving.library")
+    caplog.set_level(logging.INFO, logger="clueweaver.serving.shared_encoder")
     gate = tmp_path / "encoder-loaded"
     config = dataclasses.replace(serve_config(tmp_path / "data"), encoder=SlowLoadingEncoder(gate))
     backend = scripted_reader_backend("keep")
@@ -527,6 +527,6 @@ def test_the_encoder_loads_at_start_up_and_the_api_says_so_until_it_is_ready(tmp
         assert http.get(queued["url"]).json()["status"] == "done"
         encoder = http.get("/health").json()["encoder"]
         assert encoder["status"] == "ready" and encoder["seconds"] > 0
-    messages = [r.getMessage() for r in caplog.records if r.name == "clueweaver.serving.library"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "clueweaver.serving.shared_encoder"]
     assert any(m.startswith(f"loading the dense encoder {SlowLoadingEncoder.name}") for m in messages)
     assert any(m.startswith(f"dense encoder {SlowLoadingEncoder.name} loaded in") for m in messages)

@@ -176,6 +176,8 @@ def test_finder_checkpoint_exports_and_pushes(finder_run, tmp_path, monkeypatch)
             "--private",
             "--base-model-id",
             "lab/tiny-qwen3",  # the tiny base is a local folder: the card needs a Hub id
+            "--base-model-license",
+            "mit",  # and its license: the recipe's apache-2.0 is Qwen's, not this random model's
         )
     out = tmp_path / "out"
     assert "model.safetensors" in summary["files"] and summary["pushed"].startswith(hub.url)
@@ -240,15 +242,16 @@ def test_interpreter_grpo_lora_and_merged_export(interpreter_lora_run, tmp_path)
     entries = _check_reward_logging(log_history(checkpoint), "interpreter")
     assert all(e["rewards/interpreter_format/mean"] > 0 for e in entries)
 
-    summary = _export_cli(str(checkpoint), str(tmp_path / "merged"), "--merge-lora", "--base-model-id", "lab/tiny")
+    tiny_base = ("--base-model-id", "lab/tiny", "--base-model-license", "mit")  # the recipe's license is Qwen's
+    summary = _export_cli(str(checkpoint), str(tmp_path / "merged"), "--merge-lora", *tiny_base)
     assert "model.safetensors" in summary["files"] and "adapter_config.json" not in summary["files"]
     reply = _generate(tmp_path / "merged", interpreter_rows()[0]["prompt"])
     assert "<answer>B</answer>" in reply
     card = (tmp_path / "merged" / "README.md").read_text()
     assert "**Interpreter**" in card and "merged into the base weights" in card and "| lora_r | 8 |" in card
-    assert "base_model: lab/tiny" in card and "license: apache-2.0" in card and f"`{work / 'model'}`" not in card
+    assert "base_model: lab/tiny" in card and "license: mit" in card and f"`{work / 'model'}`" not in card
 
-    adapter = _export_cli(str(checkpoint), str(tmp_path / "adapter"), "--base-model-id", "lab/tiny")
+    adapter = _export_cli(str(checkpoint), str(tmp_path / "adapter"), *tiny_base)
     assert {"adapter_model.safetensors", "adapter_config.json", "README.md"} <= set(adapter["files"])
     from transformers import AutoModelForCausalLM
 

@@ -35,7 +35,8 @@ from clueweaver.benchmarks.loading import (
 )
 from clueweaver.benchmarks.openqa import _reference_answers, _text_of
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.books.narrative import Narrative, decode_text, from_text
+from clueweaver.books.encoding import decode_text
+from clueweaver.books.narrative import Narrative, from_text
 from clueweaver.protocol.question import Question
 
 logger = logging.getLogger(__name__)

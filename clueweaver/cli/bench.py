@@ -8,7 +8,7 @@ import json
 import yaml
 
 from clueweaver.backends.registry import command_line_backends
-from clueweaver.cli.common import output_path, print_json
+from clueweaver.cli.common import one_or_list, output_path, print_json
 from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import UsageError
 from clueweaver.measure import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
@@ -198,7 +198,7 @@ def run_eval_concurrency(args) -> int:
     output = output_path(args.output)
     payload, markdown = bench_item_concurrency(
         levels=levels, items_per_worker=args.items_per_worker, delay=args.delay, system=args.system,
-        backend=args.backend, model=args.model, base_url=args.base_url, tokenizer=args.tokenizer,
+        backend=args.backend, model=args.model, base_url=one_or_list(args.base_url), tokenizer=args.tokenizer,
     )  # fmt: skip
     print(markdown)
     if output:

@@ -215,15 +215,22 @@ def model_from_args(args) -> tuple[str | None, dict]:
 
 def backend_options_from_args(args) -> dict:
     """The backend flags given (--base-url, --device, ...) as backend options, each refused on a
-    backend that has no use for it."""
+    backend that has no use for it. A repeatable flag given once is its one value, as when it
+    could not repeat."""
     options = {}
     for option, backends in command_line_options().items():
         value = getattr(args, option.name, None)
         if value:
             if args.backend not in backends:
                 raise UsageError(f"{option.flag} applies to --backend {' or '.join(backends)} only")
-            options[option.name] = value
+            options[option.name] = one_or_list(value)
     return options
+
+
+def one_or_list(value):
+    """A repeatable flag's values: the one value when it was given once (as when it could not
+    repeat, so settings recorded by earlier runs still match), else the list."""
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
 
 
 def load_backend_from(kind: str, model: str, options: dict):

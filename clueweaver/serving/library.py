@@ -38,8 +38,9 @@ from pathlib import Path
 
 from clueweaver.books.narrative import Narrative, NarrativeError, load_narrative
 from clueweaver.core.errors import ClueWeaverError
-from clueweaver.retrieval import book_cache_dir, build_index, load_encoder
+from clueweaver.retrieval import book_cache_dir, build_index
 from clueweaver.serving.indexing import IndexerProcess, IndexingCancelled, IndexingFailed, IndexJob
+from clueweaver.serving.shared_encoder import SharedEncoder
 
 log = logging.getLogger(__name__)
 
@@ -151,20 +152,6 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-class _SerializedEncoder:
-    """A dense encoder shared by the question threads, one call at a time (a fast tokenizer raises
-    "Already borrowed" when two threads use it at once). Indexing has its own, in its own process."""
-
-    def __init__(self, encoder) -> None:
-        self._encoder = encoder
-        self._lock = threading.Lock()
-        self.name = encoder.name
-
-    def encode(self, texts, *, is_query: bool = False, show_progress: bool = False):
-        with self._lock:
-            return self._encoder.encode(texts, is_query=is_query, show_progress=show_progress)
-
-
 class Upload:
     """A book file being received: ``write`` chunks (the size limit is enforced as they come),
     then ``register``. Leaving the ``with`` block without registering deletes what was written."""
@@ -251,11 +238,7 @@ class Library:
         self.nwm_dir = self.data_dir / "nwm"
         self.max_upload_bytes = max_upload_bytes
         self.memory_books = memory_books
-        self._encoder_spec = encoder
-        self._encoder = None
-        self._encoder_lock = threading.Lock()
-        self._encoder_loading: dict = {}  # load_encoder_in_background's state: started, seconds, error
-        self._encoder_loaded = threading.Event()
+        self.shared_encoder = SharedEncoder(encoder)
         for folder in (self.books_dir, self.index_dir, self.nwm_dir):
             folder.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(self.tmp_dir, ignore_errors=True)
@@ -435,59 +418,16 @@ class Library:
 
     def encoder(self):
         """The dense encoder shared by indexing and questions (loaded on first use), or None."""
-        if self._encoder_spec in (None, "none"):
-            return None
-        with self._encoder_lock:
-            if self._encoder is None:
-                loaded = load_encoder(self._encoder_spec)
-                if loaded is None:  # "auto" found no encoder installed
-                    self._encoder_spec = None
-                    return None
-                self._encoder = _SerializedEncoder(loaded)
-            return self._encoder
+        return self.shared_encoder.get()
 
     def load_encoder_in_background(self) -> None:
-        """Load the encoder's weights now, in a thread, rather than in the first question (BGE-M3
-        or MiniLM took 20-23 s there). ``encoder_status`` says how far it is; the log says when it
-        starts and ends."""
-        encoder = self.encoder()
-        if encoder is None:
-            return
-        self._encoder_loading["started"] = time.monotonic()
-        threading.Thread(target=self._load_encoder, args=(encoder,), name="encoder-loader", daemon=True).start()
-
-    def _load_encoder(self, encoder) -> None:
-        log.info("loading the dense encoder %s for questions (they wait for it until it is loaded) …", encoder.name)
-        state = self._encoder_loading
-        try:
-            encoder.encode(["loading"], is_query=True)  # the encoders load their weights on first use
-        except Exception as exc:  # the questions meet the same error; the page says it
-            state["error"] = f"{type(exc).__name__}: {exc}"
-            log.exception("loading the dense encoder %s failed", encoder.name)
-        state["seconds"] = round(time.monotonic() - state["started"], 1)
-        self._encoder_loaded.set()
-        if "error" not in state:
-            log.info("dense encoder %s loaded in %.1f s", encoder.name, state["seconds"])
+        self.shared_encoder.load_in_background()
 
     def encoder_status(self) -> dict:
-        """The encoder's name and state: none, loading (with the seconds so far), ready, failed (with
-        the error), or lazy (loaded by the first question: ``load_encoder_in_background`` was not called)."""
-        loading = self._encoder_loading
-        if self._encoder_spec in (None, "none"):  # "auto" that found no encoder is None by now
-            return {"name": "none", "status": "none"}
-        name = self._encoder.name if self._encoder is not None else str(self._encoder_spec)
-        if "started" not in loading:
-            return {"name": name, "status": "lazy"}
-        if not self._encoder_loaded.is_set():
-            return {"name": name, "status": "loading", "seconds": round(time.monotonic() - loading["started"], 1)}
-        if "error" in loading:
-            return {"name": name, "status": "failed", "error": loading["error"]}
-        return {"name": name, "status": "ready", "seconds": loading["seconds"]}
+        return self.shared_encoder.status()
 
     def wait_for_encoder(self) -> None:
-        """Block until ``load_encoder_in_background`` has finished (at once when it was not called)."""
-        if "started" in self._encoder_loading:
-            self._encoder_loaded.wait()
+        self.shared_encoder.wait()
 
     def _build_index(self, book_id: str):
         """The book's index from the disk cache, where the indexing process left it."""
@@ -504,7 +444,7 @@ class Library:
             )
 
     def _index_loop(self) -> None:
-        indexer = IndexerProcess(self._encoder_spec)
+        indexer = IndexerProcess(self.shared_encoder.spec)
         try:
             while (book_id := self._index_queue.get()) is not None and not self._closing.is_set():
                 self._index_book(indexer, book_id)

@@ -1,0 +1,148 @@
+"""A book's bytes as text: UTF-8 that tolerates a few stray bytes (named in a warning), else an
+encoding that decodes every byte into plausible text, else an error that says what to pass.
+
+Real files are mostly UTF-8 with the odd stray byte (a Gutenberg file edited by hand); guessing a
+single-byte codepage for them would turn every dash and curly quote into garbage, so UTF-8 is kept
+while its well-formed characters outnumber the bad bytes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from pathlib import Path
+
+from clueweaver.books.errors import NarrativeError
+
+_NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
+
+
+# When several single-byte encodings read a file equally well, the one older English and Western
+# European texts (most non-UTF-8 Gutenberg files) use: Latin-1's superset.
+_PREFERRED_ENCODING = "cp1252"
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape keeps it
+# What a wrong codepage makes of bytes: control characters (C0 but for whitespace, DEL, C1) and
+# private-use ones. No book has them, and a single-byte codec cannot make unassigned ones.
+_IMPLAUSIBLE = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ue000-\uf8ff]")
+_STRAY_BYTES_SHOWN = 5
+
+
+def _where(text: str, positions: list[int]) -> str:
+    """Byte offsets and line numbers of escaped bytes in a surrogateescape-decoded text."""
+    places = [
+        f"byte {len(text[:i].encode('utf-8', 'surrogateescape'))}, line {text.count(chr(10), 0, i) + 1}"
+        for i in positions[:_STRAY_BYTES_SHOWN]
+    ]
+    more = f"; {len(positions) - _STRAY_BYTES_SHOWN} more" if len(positions) > _STRAY_BYTES_SHOWN else ""
+    return "; ".join(places) + more
+
+
+def _escaped(data: bytes) -> tuple[str, list[int]]:
+    """``data`` decoded with each byte that is not UTF-8 kept as a lone surrogate, and where those
+    are (a byte-order mark stays, so that ``_where`` counts its bytes)."""
+    text = data.decode("utf-8", "surrogateescape")
+    return text, [m.start() for m in _ESCAPED_BYTE.finditer(text)]
+
+
+def _utf8_with_stray_bytes(data: bytes, path: str, codec: str) -> tuple[str, str | None] | None:
+    """``data`` as UTF-8 with each malformed byte replaced by U+FFFD, and a warning naming where
+    they were; None when the file is not mostly UTF-8. Mostly: at least as many well-formed
+    non-ASCII characters as malformed bytes. A Gutenberg file with one Latin-1 byte pasted into
+    its UTF-8 dashes and quotes passes; a Latin-1 or cp1252 file has next to no well-formed UTF-8
+    sequences, so it goes on to detection instead of losing every accent."""
+    text, bad = _escaped(data)
+    well_formed = len(text) - len(text.encode("ascii", "ignore")) - len(bad)
+    if well_formed < len(bad):
+        return None
+    warning = bad and (
+        f"{path}: {len(bad)} byte{'s are' if len(bad) > 1 else ' is'} not UTF-8 ({_where(text, bad)}) in a file that "
+        "is otherwise UTF-8; read as UTF-8 with each replaced by \ufffd (name the encoding if the file has another)"
+    )
+    text = _ESCAPED_BYTE.sub("\ufffd", text)
+    return (text.removeprefix("\ufeff") if codec == "utf-8-sig" else text), warning or None
+
+
+def _implausible(text: str) -> str | None:
+    """Why ``text`` cannot be what a book says (``_IMPLAUSIBLE``), or None."""
+    found = _IMPLAUSIBLE.search(text)
+    if found is None:
+        return None
+    return f"U+{ord(found.group()):04X} at line {text.count(chr(10), 0, found.start()) + 1}, not a character of a book"
+
+
+def detect_encoding(data: bytes) -> tuple[str | None, str]:
+    """The most likely encoding of text that is not UTF-8 (charset-normalizer) among those that
+    decode all of ``data`` into plausible text, and why each other guess was refused; (None,
+    reasons) when none does."""
+    from charset_normalizer import from_bytes
+
+    refused = []
+    matches = list(from_bytes(data))
+    best = matches[0].chaos if matches else 0.0
+    tied = any(_PREFERRED_ENCODING in m.could_be_from_charset for m in matches if m.chaos <= best)
+    guesses = [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches]
+    for guess in dict.fromkeys(guesses):
+        try:
+            problem = _implausible(data.decode(guess))
+        except UnicodeDecodeError as exc:
+            problem = f"byte {exc.start} is not {guess}"
+        if problem is None:
+            return guess, ""
+        refused.append(f"{guess}: {problem}")
+    return None, "; ".join(refused) or "no encoding charset-normalizer knows reads it"
+
+
+def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[str, str, bool, str | None]:
+    """The text, the codec that read it, whether that codec was detected (not UTF-8 or given), and
+    a warning about bytes that were replaced. UTF-8 (given or not) tolerates a few stray bytes
+    (``_utf8_with_stray_bytes``); any other encoding is taken only when it decodes cleanly."""
+    if not data.strip():
+        raise NarrativeError(f"{path}: the file is empty")
+    codec = text_codec(path, encoding)
+    if codec not in (None, "utf-8", "utf-8-sig"):
+        try:
+            return data.decode(codec), encoding, False, None
+        except UnicodeDecodeError as exc:
+            raise NarrativeError(f"{path}: cannot decode as {encoding}: {exc}") from exc
+    if codec is None and data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16"), "utf-16", False, None
+    sample = data[:8192]
+    control_bytes = len(sample.translate(None, _NOT_CONTROL_BYTES))  # bytes 0-8 and 14-31
+    if b"\x00" in sample or control_bytes > len(sample) * 0.05:
+        raise NarrativeError(f"{path}: looks like a binary file, not text")
+    name = codec or ("utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8")
+    read = _utf8_with_stray_bytes(data, path, name)
+    if read is not None:
+        return read[0], encoding or name, False, read[1]
+    if codec is not None:
+        raise NarrativeError(f"{path}: cannot decode as {encoding}: {_utf8_problem(data)}")
+    detected, refused = detect_encoding(data)
+    if detected is None:
+        raise NarrativeError(
+            f"{path}: not UTF-8 ({_utf8_problem(data)}) and no other encoding reads it cleanly ({refused}); name the "
+            "file's encoding (--encoding, or the upload's encoding field)"
+        )
+    return data.decode(detected), detected, True, None
+
+
+def text_codec(path: str, encoding: str | None) -> str | None:
+    """The codec's canonical name (``utf-8`` for ``UTF8``), or None when none was given."""
+    if not encoding:
+        return None
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError as exc:
+        raise NarrativeError(f"{path}: cannot decode as {encoding}: {exc}") from exc
+
+
+def strict_utf8(path: Path) -> None:
+    """A .jsonl file must be UTF-8 throughout: its rows are data, not prose to repair."""
+    try:
+        path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NarrativeError(f"{path}: cannot decode as utf-8: {exc}") from exc
+
+
+def _utf8_problem(data: bytes) -> str:
+    text, bad = _escaped(data)
+    return f"{len(bad)} bytes are not UTF-8: {_where(text, bad)}"
