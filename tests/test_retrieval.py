@@ -1,3 +1,5 @@
+import math
+
 import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
@@ -30,7 +32,7 @@ PARAGRAPHS = [
 
 
 def test_tokenizer_handles_case_stop_words_apostrophes_and_hyphens():
-    assert tokenize("The Red-Headed League") == ["red-headed", "red", "head", "leagu"]
+    assert tokenize("The Red-Headed League") == ["red-head", "red", "head", "leagu"]
     assert tokenize("Holmes's hat and Watson’s cane") == tokenize("holmes hat watson canes")
     assert "don't" in tokenize("“I don’t know”") and tokenize("I, the, and of") == []
     assert tokenize("Château d’If, 1815") == ["château", "d'if", "1815"]
@@ -47,15 +49,81 @@ def test_tokenizer_handles_case_stop_words_apostrophes_and_hyphens():
     assert tokenize("pass") != tokenize("pas") and tokenize("thing") == ["thing"]
 
 
-def test_bm25_scores_equal_rank_bm25():
-    tokenized = [tokenize(p) for p in PARAGRAPHS]
-    reference = BM25Okapi(tokenized)
+def test_chinese_and_japanese_are_read_as_character_bigrams_and_unigrams():
+    terms = tokenize("王掌柜说，案发当晚他亲眼看见李四", "zh")
+    assert {"王", "掌柜", "案发", "当晚", "李四", "看见"} <= set(terms)
+    assert "王掌柜说" not in terms and "他" not in terms  # no clause as one word; a function character alone goes
+    assert "他们" not in tokenize("他们看见了", "zh")  # a bigram of two function characters goes too
+    # the question meets the book: a word of the question is a bigram of the paragraph
+    assert set(tokenize("李四在哪里？", "zh")) & set(terms) >= {"李四"}
+    japanese = tokenize("ホームズは静かにワトソンの話を聞いた", "ja")
+    assert {"ホー", "ーム", "ムズ", "ワト", "話", "静か"} <= set(japanese)
+    assert "は" not in japanese and "の" not in japanese  # hiragana alone: particles and endings
+    # Latin words inside CJK text are words; full-width forms are folded (NFKC)
+    assert tokenize("他在Ｌｏｎｄｏｎ见到了Holmes", "zh")[-2:] == ["london", "holmes"] or {"london", "holmes"} <= set(
+        tokenize("他在Ｌｏｎｄｏｎ见到了Holmes", "zh")
+    )
+
+
+def test_accents_folded_where_readers_write_words_both_ways():
+    assert tokenize("Hélène", "fr") == tokenize("Helene", "fr") == tokenize("HÉLÈNE", "fr")
+    assert tokenize("l'Hôtel", "fr") == tokenize("hotel", "fr")  # elided article, accent
+    assert tokenize("la maison et les maisons", "fr") == ["maison", "maison"]  # stop words, French stemmer
+    assert tokenize("Straße", "de") == tokenize("Strasse", "de") == tokenize("STRASSE", "de")
+    assert tokenize("Müller", "de") == tokenize("Muller", "de") and tokenize("Häuser", "de") == tokenize("Haus", "de")
+    assert tokenize("José Pérez", "es") == tokenize("Jose Perez", "es")
+    assert tokenize("dell'anno città", "it") == tokenize("anno citta", "it")
+    assert tokenize("São João", "pt") == tokenize("Sao Joao", "pt")
+    assert tokenize("Château", "en") == ["château"]  # English keeps its accents, as it always did
+
+
+def test_russian_keeps_its_letters_folds_yo_and_stems():
+    assert tokenize("мельник мельника мельнику мельником", "ru") == ["мельник"] * 4
+    assert tokenize("ёлка", "ru") == tokenize("елка", "ru")
+    assert tokenize("и в на он", "ru") == []  # stop words
+    assert tokenize("йод", "ru") != tokenize("иод", "ru")  # й is a letter, not an accented и
+
+
+def test_bm25_scores_equal_lucene_bm25_computed_independently():
+    """bm25s's own oracle test, here: its Lucene scores against the formula written out, and against
+    rank-bm25's Okapi given Lucene's idf (Okapi's term frequency part is Lucene's times k1 + 1)."""
+
+    class LuceneOkapi(BM25Okapi):
+        def _calc_idf(self, nd):
+            self.idf = {t: math.log(1 + (self.corpus_size - df + 0.5) / (df + 0.5)) for t, df in nd.items()}
+
+    tokenized = [tokenize(p, "en") for p in PARAGRAPHS]
+    k1, b = 1.5, 0.75
+    reference = LuceneOkapi(tokenized, k1=k1, b=b)
+    lengths = [len(doc) for doc in tokenized]
+    average = sum(lengths) / len(lengths)
+
+    def by_the_formula(query_terms):
+        scores = []
+        for doc, length in zip(tokenized, lengths):
+            score = 0.0
+            for term in query_terms:
+                df, tf = sum(term in d for d in tokenized), doc.count(term)
+                idf = math.log(1 + (len(tokenized) - df + 0.5) / (df + 0.5))
+                score += idf * tf / (tf + k1 * (1 - b + b * length / average)) if df else 0.0
+            scores.append(score)
+        return np.array(scores)
+
     index = BM25Index(TermMatrix.from_token_lists(tokenized))
-    fast = BM25Index.from_texts(PARAGRAPHS)
-    for query in ["red-headed hat", "Jo sold her hair", "wedding married Meg", "nothing matches"]:
-        expected = reference.get_scores(tokenize(query))
+    fast = BM25Index.from_texts(PARAGRAPHS, "en")
+    for query in ["red-headed hat", "Jo sold her hair", "wedding married Meg", "nothing matches", "hat hat"]:
+        terms = tokenize(query, "en")
+        expected = by_the_formula(terms)
         np.testing.assert_allclose(index.scores(query), expected, atol=1e-12)
         np.testing.assert_allclose(fast.scores(query), expected, atol=1e-12)
+        np.testing.assert_allclose(reference.get_scores(terms) / (k1 + 1), expected, atol=1e-12)
+    assert all(idf > 0 for idf in index.idf.values())  # Lucene's idf is never negative
+
+
+def test_a_question_is_analyzed_with_the_books_analyzer():
+    index = BM25Index.from_texts(["Hélène ouvrit la lettre, mais elle ne dit rien.", "Le capitaine partit à l'aube."])
+    assert index.language == "fr"
+    assert index.scores("Helene")[0] > 0 and index.scores("capitaines")[1] > 0
 
 
 def test_rrf_counts_ranks_from_one_with_k_60():
@@ -178,7 +246,7 @@ def test_building_an_index_says_once_that_it_is_built_once_and_where_it_is_cache
     narrative = from_paragraphs(PARAGRAPHS, title="notice")
     heard = []
     build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
-    assert len(heard) == 1 and "'notice' (6 paragraphs: BM25); this happens once" in heard[0]
+    assert len(heard) == 1 and "'notice' (6 paragraphs in English: BM25); this happens once" in heard[0]
     assert str(tmp_path) in heard[0]
     build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
     assert len(heard) == 1  # read from the cache: nothing to announce

@@ -1,0 +1,170 @@
+"""One text analyzer per language: how a book's paragraphs and a question become BM25 terms.
+
+Every analyzer applies Unicode NFKC (full-width letters and digits become plain ones), case
+folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, then:
+
+- words (en, fr, de, es, it, ru, pt): the language's stop words go, then its Snowball stemmer
+  (PyStemmer) gives the words of a family one key. Accents are folded where readers write names and
+  words both ways (fr, es, it, pt: "Hélène" and "Helene" meet; de: umlauts, as German's own
+  stemmer does), before the stop words and the stemmer, so that a book and a question meet whichever
+  way each is written. Russian keeps its letters and folds only "ё" to "е". English keeps its
+  accents, as ClueWeaver always did ("Château d'If"). French and Italian elided articles go
+  ("l'homme" is "homme"); English possessives too ("Emma's" is "emma").
+- Chinese and Japanese, written without spaces: each run of Han and kana characters gives its
+  character bigrams and its unigrams (what Lucene's CJK analyzer does, unigrams added so that a
+  one-character name or word still matches). Unigrams of function characters go (Chinese: the
+  one-character words of bm25s's Chinese stop list; Japanese: every hiragana, the particles and
+  endings, and the long-vowel mark), as do bigrams of two of them ("他们", "我的"). jieba's word
+  segmentation was not used: bigrams need no dictionary, never cut a name the dictionary lacks, and
+  cost a fraction of jieba's time on a novel (docs/retrieval.md). Latin words inside CJK text are
+  folded words, unstemmed.
+- any other script (``UNDETERMINED``): folded words, no stop words, no stemming.
+
+A word or CJK run is analyzed once per process (``Analyzer.unit_tokens`` is memoised), so a
+novel's paragraphs, which repeat most of their words, are analyzed in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain
+
+import Stemmer
+from bm25s import stopwords as bm25s_stopwords
+
+from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED
+
+ENGLISH_STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had
+    has have having he her here hers herself him himself his how i if in into is it its itself just
+    me more most my myself no nor not now of off on once only or other our ours ourselves out over
+    own same she should so some such than that the their theirs them themselves then there these
+    they this those through to too under until up very was we were what when where which while who
+    whom why will with would you your yours yourself yourselves shall may might must upon said one
+    also yet ever even let us mr mrs miss""".split()
+)  # ClueWeaver's list since its first version, kept: the English defaults were tuned with it
+STEMMERS = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "it": "italian", "ru": "russian",
+            "pt": "portuguese"}  # fmt: skip
+STOP_WORD_LISTS = {
+    "en": ENGLISH_STOP_WORDS,
+    "fr": bm25s_stopwords.STOPWORDS_FRENCH,
+    "de": bm25s_stopwords.STOPWORDS_GERMAN,
+    "es": bm25s_stopwords.STOPWORDS_SPANISH,
+    "it": bm25s_stopwords.STOPWORDS_ITALIAN,
+    "ru": bm25s_stopwords.STOPWORDS_RUSSIAN,
+    "pt": bm25s_stopwords.STOPWORDS_PORTUGUESE,
+}
+ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "zh", "ja"})  # zh, ja: the Latin words inside them
+ELISIONS = {
+    "fr": frozenset("l m t qu n s j d c jusqu quoiqu lorsqu puisqu".split()),
+    "it": frozenset("c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d".split()),
+}
+CJK_LANGUAGES = frozenset({"zh", "ja"})
+# Han (with the iteration marks) and kana; NFKC has already turned half-width kana into full-width ones
+_CJK = (
+    "\u3005\u3007\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+)
+_JAPANESE_FUNCTION_CHARACTER = re.compile(r"[\u3041-\u309f\u30fc]")  # hiragana and the long-vowel mark
+CHINESE_FUNCTION_CHARACTERS = frozenset(w for w in bm25s_stopwords.STOPWORDS_CHINESE if len(w) == 1)
+_WORD = re.compile(r"[\w'\-]+")  # a plain class scans fastest; stray quotes and dashes are trimmed per word
+_CJK_CHARACTER = re.compile(rf"[{_CJK}]")
+_CJK_RUN_OR_WORD = re.compile(rf"[{_CJK}]+|(?:[^\W{_CJK}]|['\-])+")
+_CHARACTER_FOLDS = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u2010": "-", "\u2011": "-"})
+_MEMO_LIMIT = 500_000  # units kept per analyzer: a few novels' vocabulary
+
+
+def fold_accents(word: str) -> str:
+    """``word`` without its combining marks ("hélène" -> "helene", "müller" -> "muller")."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class Analyzer:
+    """Text to BM25 terms for one language (see the module's docstring)."""
+
+    language: str
+    stop_words: frozenset[str] = frozenset()
+    stemmer: str | None = None  # a Snowball algorithm of PyStemmer
+    accents: bool = False  # fold accents
+    elisions: frozenset[str] = frozenset()
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def cjk(self) -> bool:
+        return self.language in CJK_LANGUAGES
+
+    def normalize(self, text: str) -> str:
+        """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" is "е")."""
+        text = unicodedata.normalize("NFKC", text).casefold().translate(_CHARACTER_FOLDS)
+        return text.replace("ё", "е") if self.language == "ru" else text
+
+    def units(self, text: str) -> list[str]:
+        """The words of a text (and its runs of CJK characters), normalized: what ``unit_tokens`` analyzes."""
+        return (_CJK_RUN_OR_WORD if self.cjk else _WORD).findall(self.normalize(text))
+
+    def unit_tokens(self, unit: str) -> tuple[str, ...]:
+        """The terms of one normalized word or CJK run, memoised."""
+        tokens = self._memo.get(unit)
+        if tokens is None:
+            tokens = self._cjk_tokens(unit) if self.cjk and _CJK_CHARACTER.match(unit) else self._word_tokens(unit)
+            if len(self._memo) < _MEMO_LIMIT:
+                self._memo[unit] = tokens
+        return tokens
+
+    def tokenize(self, text: str) -> list[str]:
+        return list(chain.from_iterable(map(self.unit_tokens, self.units(text))))
+
+    def _word_tokens(self, word: str) -> tuple[str, ...]:
+        """A word's terms. Possessives and contractions keep their stem ("emma's" -> "emma", "don't"
+        -> "don't"); elided articles go ("l'homme" -> "homme"); hyphenated words give the compound and
+        its parts ("well-known" -> "well-known", "well", "known")."""
+        if word.isalpha():  # most words: no apostrophe, hyphen or digit to handle
+            parts = (word,)
+        else:
+            base = word.strip("'-_")
+            base = base[:-2] if self.language == "en" and base.endswith("'s") else base
+            elided, apostrophe, rest = base.partition("'")
+            base = rest if apostrophe and elided in self.elisions else base
+            parts = (base, *base.split("-")) if "-" in base else (base,)
+            parts = tuple(p.strip("'_") for p in parts)
+        folded = (fold_accents(p) if self.accents else p for p in parts)
+        kept = [p for p in folded if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())]
+        return tuple(_stemmer(self.stemmer).stemWords(kept)) if self.stemmer and kept else tuple(kept)
+
+    def _cjk_tokens(self, run: str) -> tuple[str, ...]:
+        """A CJK run's unigrams (not function characters) and bigrams (not two function characters)."""
+        function = [self._is_function_character(c) for c in run]
+        unigrams = [c for c, f in zip(run, function) if not f]
+        bigrams = [run[i : i + 2] for i in range(len(run) - 1) if not (function[i] and function[i + 1])]
+        return (*unigrams, *bigrams)
+
+    def _is_function_character(self, character: str) -> bool:
+        if self.language == "ja":
+            return bool(_JAPANESE_FUNCTION_CHARACTER.match(character))
+        return character in CHINESE_FUNCTION_CHARACTERS
+
+
+@cache
+def _stemmer(algorithm: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(algorithm)
+
+
+@cache
+def analyzer_for(language: str) -> Analyzer:
+    """The analyzer of a supported language, or the plain word analyzer for ``UNDETERMINED``."""
+    if language == UNDETERMINED:
+        return Analyzer(UNDETERMINED)
+    if language not in SUPPORTED_LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; use one of {', '.join(SUPPORTED_LANGUAGES)}")
+    analyzer = Analyzer(language, frozenset(), STEMMERS.get(language), language in ACCENT_FOLDED,
+                        ELISIONS.get(language, frozenset()))  # fmt: skip
+    stop_words = (analyzer.normalize(word) for word in STOP_WORD_LISTS.get(language, ()))
+    folded = frozenset(fold_accents(word) if analyzer.accents else word for word in stop_words)
+    return dataclasses.replace(analyzer, stop_words=folded)
