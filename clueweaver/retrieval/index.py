@@ -304,8 +304,7 @@ def build_index(
         what = "BM25" + (f" and {encoder.name} embeddings" if encoder is not None else "")
         announce(
             f"Indexing {narrative.title!r} ({len(narrative):,} paragraphs in {language_name(language)}: {what}); this "
-            "happens once"
-            + (f", later runs read the cache in {book_dir}" if use_cache else "")
+            "happens once" + (f", later runs read the cache in {book_dir}" if use_cache else "")
         )
 
     terms = _load_cached(terms_path, lambda path: _load_terms(path, language)) if use_cache else None
