@@ -6,10 +6,12 @@ from __future__ import annotations
 import sys
 import time
 
+from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import reading_limit
 from clueweaver.cli.common import (
     add_encoder_argument,
     add_encoding_argument,
+    add_language_argument,
     add_max_chapter_argument,
     add_model_arguments,
     add_pipeline_arguments,
@@ -39,6 +41,7 @@ def add_index(sub) -> None:
     p.add_argument("book", help=".txt, .md, .epub or .jsonl of paragraphs")
     add_encoding_argument(p)
     add_encoder_argument(p)
+    add_language_argument(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run_index)
 
@@ -46,7 +49,7 @@ def add_index(sub) -> None:
 def run_index(args) -> int:
     narrative = load_book(args)
     started = time.perf_counter()
-    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
+    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, language=args.language, announce=announce)
     summary = {
         "book": args.book,
         "title": narrative.title,
@@ -55,6 +58,7 @@ def run_index(args) -> int:
         "paragraphs": len(narrative),
         "chapters": len(narrative.chapters),
         "characters": narrative.num_chars,
+        "language": index.language,
         "encoder": index.encoder.name if index.encoder else None,
         "seconds": round(time.perf_counter() - started, 3),
     }
@@ -92,11 +96,16 @@ def run_chapters(args) -> int:
     front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
     front_matter = {"label": "0", "number": 0, "title": "(front matter)", "part": None,
                     "first_paragraph": 0, "last_paragraph": front - 1}  # fmt: skip
+    language = detect_language(narrative.text)
     if args.json:
         listed = [front_matter, *rows] if front else rows
-        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative), "chapters": listed})
+        print_json({"book": args.book, "title": narrative.title, "language": language, "paragraphs": len(narrative),
+                    "chapters": listed})  # fmt: skip
         return 0
-    print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs")
+    print(
+        f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs, in "
+        f"{language_name(language)} ({language})"
+    )
     if front:
         print(f"{'0':>6}  {'(front matter)':<64} paragraphs 0-{front - 1}")
     for chapter in narrative.chapters:
@@ -118,6 +127,7 @@ def add_segment(sub) -> None:
     p.add_argument("--exhaustive", action="store_true", help="tile the whole book instead of retrieving")
     add_segment_source_arguments(p, default="plain")
     add_encoder_argument(p)
+    add_language_argument(p)
     p.add_argument("--json", action="store_true", help="print the segments as JSON")
     p.set_defaults(run=run_segment)
 
@@ -133,7 +143,7 @@ def run_segment(args) -> int:
     max_chapter = narrative.chapter_limit(args.max_chapter)
     last = reading_limit(narrative, max_chapter, None)
     encoder = None if args.encoder == "none" else args.encoder
-    index = get_index(narrative, encoder, cache_dir=args.cache_dir, announce=announce)
+    index = get_index(narrative, encoder, cache_dir=args.cache_dir, language=args.language, announce=announce)
     settings = segment_source_settings(args)
     request = SourceRequest(
         narrative, question, preset, index, max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir"),
@@ -146,6 +156,7 @@ def run_segment(args) -> int:
         print_json(
             {
                 "book_id": narrative.book_id,
+                "language": index.language,
                 "question": question.text,
                 "kind": question.kind,
                 "preset": preset.name,
@@ -178,7 +189,9 @@ def run_ask(args) -> int:
     narrative = load_book(args)
     max_chapter = narrative.chapter_limit(args.max_chapter)  # a bad limit fails before models load
     agents = load_agents_from_args(args, model=model)
-    index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
+    index = get_index(
+        narrative, config.encoder, cache_dir=config.cache_dir, language=config.language, announce=announce
+    )
     try:
         result = agents.pipeline(config).answer(
             narrative, question, max_chapter=max_chapter, index=index, progress_callback=print_progress

@@ -24,7 +24,7 @@ import numpy as np
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
-from clueweaver.retrieval.dense import DenseEncoder, load_encoder
+from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
 from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion, weighted_score_fusion
 from clueweaver.retrieval.lexical import BM25Index, TermMatrix
 from clueweaver.retrieval.ranking import (
@@ -84,6 +84,11 @@ class RetrievalIndex:
     def language(self) -> str:
         """The language the book was analyzed in; questions are analyzed in it too."""
         return self.bm25.language
+
+    @property
+    def bridges_languages(self) -> bool:
+        """Whether the index's dense vectors find a paragraph in another language than the question's."""
+        return self.encoder is not None and self.embeddings is not None and is_multilingual(self.encoder.name)
 
     def bm25_scores(self, query: str | Sequence[str]) -> np.ndarray:
         return self.bm25.scores(query)

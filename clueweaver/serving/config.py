@@ -59,6 +59,7 @@ class ServeConfig:
     token: str | None = None  # bearer token for /api; $CLUEWEAVER_TOKEN when unset; required off loopback
     data_dir: str | None = None  # default $CLUEWEAVER_DATA or ~/.local/share/clueweaver
     encoder: str | None = "auto"  # dense encoder of the indexes: auto, none, bge-m3[:PATH], minilm, ...
+    language: str | None = None  # every uploaded book's language (ISO 639-1) unless its upload names one; None: detect
     log_level: str = "info"
     models: ModelsConfig = field(default_factory=ModelsConfig)
     pipeline: dict[str, Any] = field(default_factory=dict)  # PipelineConfig settings (configs/pipeline.yaml)

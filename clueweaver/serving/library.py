@@ -36,6 +36,7 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from clueweaver.books.language import SUPPORTED_LANGUAGES, detect_language
 from clueweaver.books.narrative import Narrative, NarrativeError, load_narrative
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.retrieval import book_cache_dir, build_index, load_encoder
@@ -45,7 +46,7 @@ log = logging.getLogger(__name__)
 
 BOOK_SUFFIXES = (".txt", ".md", ".markdown", ".epub")
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-SCHEMA_VERSION = 2  # 2 added books.encoding (a version 1 database gains the column at start)
+SCHEMA_VERSION = 3  # 2 added books.encoding, 3 books.language (an older database gains the columns at start)
 
 # Index statuses of a book.
 QUEUED, INDEXING, READY, FAILED = "queued", "indexing", "ready", "failed"
@@ -60,6 +61,7 @@ CREATE TABLE IF NOT EXISTS books (
     filename       TEXT NOT NULL,       -- as uploaded (base name)
     format         TEXT NOT NULL,       -- the file's suffix: .txt, .md, .markdown, .epub
     encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
+    language       TEXT,                -- ISO 639-1, retrieval's analyzer (given or detected); NULL: detect
     bytes          INTEGER NOT NULL,
     paragraphs     INTEGER NOT NULL,
     chapters       INTEGER NOT NULL,
@@ -108,6 +110,10 @@ class BookNotReady(LibraryError):
     pass
 
 
+class UnsupportedLanguage(LibraryError, ValueError):
+    pass
+
+
 @dataclass(frozen=True)
 class BookRecord:
     book_id: str
@@ -116,6 +122,7 @@ class BookRecord:
     filename: str
     format: str
     encoding: str | None
+    language: str | None  # the language retrieval reads the book in; None (added before version 3): detected
     bytes: int
     paragraphs: int
     chapters: int
@@ -195,10 +202,15 @@ class Upload:
             )
         self._file.write(chunk)
 
-    def register(self, *, encoding: str | None = None) -> tuple[BookRecord, bool]:
+    def register(self, *, encoding: str | None = None, language: str | None = None) -> tuple[BookRecord, bool]:
         """Parse the file and add the book: ``(record, True)``, or ``(existing record, False)``
         when the library already holds this text. ``encoding``: a text file's encoding (default:
-        UTF-8, else detected). Unreadable files raise ``NarrativeError``."""
+        UTF-8, else detected); ``language``: the book's (default: the library's, else detected). Unreadable
+        files raise ``NarrativeError``, a language ClueWeaver does not read ``UnsupportedLanguage``."""
+        if language and language not in SUPPORTED_LANGUAGES:
+            raise UnsupportedLanguage(
+                f"unknown language {language!r}; give one of {', '.join(SUPPORTED_LANGUAGES)}, or none to detect it"
+            )
         self._file.flush()
         os.fsync(self._file.fileno())
         self._file.close()
@@ -210,7 +222,7 @@ class Upload:
             raise NarrativeError(str(exc).replace(str(self.folder) + os.sep, "")) from None
         except ValueError as exc:  # e.g. a UTF-16 mark in front of bytes that are not UTF-16
             raise NarrativeError(f"{self.filename}: cannot be read as text ({exc})") from None
-        return self.library._register(self, narrative)
+        return self.library._register(self, narrative, language)
 
     def discard(self) -> None:
         if not self._file.closed:
@@ -228,7 +240,8 @@ class Library:
     """Books and past questions under ``data_dir`` (see the module docstring).
 
     ``encoder``: the dense encoder of the retrieval indexes (a ``load_encoder`` spec; None for
-    BM25 alone). ``memory_books``: how many books (text and index) stay loaded in memory.
+    BM25 alone). ``language``: every added book's language unless its upload names one (None: each
+    book's own, detected). ``memory_books``: how many books (text and index) stay loaded in memory.
     """
 
     def __init__(
@@ -236,6 +249,7 @@ class Library:
         data_dir: str | Path,
         *,
         encoder: str | None = "auto",
+        language: str | None = None,
         max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,
         memory_books: int = 8,
     ) -> None:
@@ -247,6 +261,7 @@ class Library:
         self.max_upload_bytes = max_upload_bytes
         self.memory_books = memory_books
         self._encoder_spec = encoder
+        self.language = language
         self._encoder = None
         self._encoder_lock = threading.Lock()
         for folder in (self.books_dir, self.index_dir, self.nwm_dir):
@@ -282,6 +297,8 @@ class Library:
             self._db.executescript(_SCHEMA)
             if version == 1:  # NULL: read as before (UTF-8, or UTF-16 with its mark)
                 self._db.execute("ALTER TABLE books ADD COLUMN encoding TEXT")
+            if version in (1, 2):  # NULL: the language is detected when the book is indexed, as before
+                self._db.execute("ALTER TABLE books ADD COLUMN language TEXT")
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _recover(self) -> None:
@@ -321,8 +338,9 @@ class Library:
         """Start receiving a book file (see ``Upload``); unsupported types fail here."""
         return Upload(self, filename)
 
-    def _register(self, upload: Upload, narrative: Narrative) -> tuple[BookRecord, bool]:
+    def _register(self, upload: Upload, narrative: Narrative, language: str | None) -> tuple[BookRecord, bool]:
         book_id = narrative.book_id
+        language = language or self.language or detect_language(narrative.text)
         with self._lock:
             existing = self._row(book_id)
             if existing is not None:
@@ -335,12 +353,12 @@ class Library:
             _fsync_dir(self.books_dir)
             with self._db:
                 self._db.execute(
-                    "INSERT INTO books (book_id, content_hash, title, filename, format, encoding, bytes, paragraphs,"
-                    " chapters, characters, added_at, index_status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO books (book_id, content_hash, title, filename, format, encoding, language, bytes,"
+                    " paragraphs, chapters, characters, added_at, index_status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         book_id, narrative.content_hash, narrative.title or upload.filename, upload.filename,
-                        upload.suffix, narrative.encoding, upload.size, len(narrative), len(narrative.chapters),
-                        narrative.num_chars, time.time(), QUEUED,
+                        upload.suffix, narrative.encoding, language, upload.size, len(narrative),
+                        len(narrative.chapters), narrative.num_chars, time.time(), QUEUED,
                     ),
                 )  # fmt: skip
             self._remember(book_id, narrative, None)
@@ -442,7 +460,10 @@ class Library:
     def _build_index(self, book_id: str):
         """The book's index from the disk cache, where the indexing process left it."""
         narrative = self.narrative(book_id)
-        index = build_index(narrative, self.encoder(), cache_dir=self.index_dir, show_progress=False)
+        language = self.book(book_id).language
+        index = build_index(
+            narrative, self.encoder(), cache_dir=self.index_dir, language=language, show_progress=False
+        )
         self._remember(book_id, narrative, index)
         return index
 
@@ -472,7 +493,7 @@ class Library:
         started = time.perf_counter()
         job = IndexJob(
             str(self._source(book_id, row["format"])), row["title"], row["encoding"], row["content_hash"],
-            str(self.index_dir),
+            str(self.index_dir), row["language"],
         )  # fmt: skip
         try:
             outcome = self._run_indexer(indexer, book_id, job)

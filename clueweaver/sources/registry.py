@@ -12,7 +12,8 @@ Every segment names the source that proposed it (``Segment.source``). A source t
 ChronoRAG index, or no passage retrieved, for ``chrono``) is a ``SegmentSourceError`` saying how
 to build what is missing; with ``fallback`` the plain segments
 stand in instead, and ``Candidates`` records why, for the trace's warnings and every evaluation
-record. A new source is one function of ``SourceRequest`` in ``SOURCES``.
+record. A question in another language than the book is a warning there too (BM25 cannot bridge
+languages; ``cross_language_warning``). A new source is one function of ``SourceRequest`` in ``SOURCES``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from clueweaver.core.errors import ClueWeaverError
 from clueweaver.nwm.segments import mix_segments, nwm_spans
 from clueweaver.nwm.store import NarrativeStore, default_data_dir
 from clueweaver.protocol.question import Question
-from clueweaver.segments.segmenter import Preset, Segment, merge_spans, segment_narrative
+from clueweaver.segments.segmenter import Preset, Segment, cross_language_warning, merge_spans, segment_narrative
 
 FALLBACK_HINT = (
     "or allow the plain segments to stand in (recorded in the trace): --segment-fallback, or segment_fallback: "
@@ -184,10 +185,12 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
     ``fallback`` the plain segments, recorded as such."""
     if source not in SOURCES:
         raise SegmentSourceError(f"unknown segment source {source!r}; use one of {', '.join(SEGMENT_SOURCES)}")
+    language = cross_language_warning(request.narrative, request.index, request.question)
+    notes = [language] if language else []
     try:
-        return Candidates(SOURCES[source](request), source)
+        return Candidates(SOURCES[source](request), source, warnings=notes)
     except SegmentSourceError as exc:
         if not fallback:
             raise SegmentSourceError(f"segment source {source}: {exc}; {FALLBACK_HINT}") from None
         warning = f"segment source {source}: {exc}; the plain segments were read instead"
-        return Candidates(plain_segments(request), source, fallback=str(exc), warnings=[warning])
+        return Candidates(plain_segments(request), source, fallback=str(exc), warnings=[*notes, warning])
