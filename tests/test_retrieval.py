@@ -300,3 +300,33 @@ def test_the_dense_weight_is_the_encoders_own_unless_set(monkeypatch):
     assert dense_weight("st:all-MiniLM-L6-v2") == [0.2]
     assert dense_weight("bge-m3:bge-m3") == [0.7]
     assert dense_weight("st:all-MiniLM-L6-v2", dense_weight=1.0) == [1.0]  # --ranking dense_weight=1.0
+
+
+def test_the_index_cache_key_differs_per_language(tmp_path):
+    """A book cached in one language is never read for another: each language has its own file,
+    its own entry in this process's memory, and a cached file says which language it holds."""
+    narrative = from_paragraphs(PARAGRAPHS, title="languages")
+    english = build_index(narrative, None, cache_dir=tmp_path)
+    french = build_index(narrative, None, cache_dir=tmp_path, language="fr")
+    assert (english.language, french.language) == ("en", "fr")
+    assert english.bm25.matrix.vocabulary != french.bm25.matrix.vocabulary  # English and French stems differ
+    cached = sorted(p.name for p in tmp_path.rglob("bm25_terms_*.npz"))
+    assert cached == ["bm25_terms_en.npz", "bm25_terms_fr.npz"]
+    assert get_index(narrative, None, cache_dir=tmp_path) is not get_index(
+        narrative, None, cache_dir=tmp_path, language="fr"
+    )
+    # a file that holds another language than its name says is rebuilt, not read
+    french_file = next(tmp_path.rglob("bm25_terms_fr.npz"))
+    french_file.write_bytes(next(tmp_path.rglob("bm25_terms_en.npz")).read_bytes())
+    with pytest.warns(UserWarning, match="unreadable"):
+        again = build_index(narrative, None, cache_dir=tmp_path, language="fr")
+    assert again.bm25.matrix.vocabulary == french.bm25.matrix.vocabulary
+
+
+def test_a_chinese_book_matches_a_chinese_question():
+    paragraphs = ["王掌柜说，案发当晚他亲眼看见李四从后门溜了出去。", "第二天早上，张三在河边发现了一把刀。"]
+    book = from_paragraphs([*paragraphs, "李四的母亲一直住在城外的小院里。"], title="案")
+    index = build_index(book, None, use_cache=False)
+    assert index.language == "zh"
+    ranking = index.rank(["案发当晚，谁从后门溜了出去？"])
+    assert ranking[0][0] == 0

@@ -19,7 +19,7 @@ import re
 from collections import Counter
 
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt")
-UNDETERMINED = "und"  # ISO 639-2 "undetermined": a script of no supported language, or no letters at all
+UNDETERMINED = "und"  # ISO 639-2 "undetermined": letters of a script no supported language is written in
 DEFAULT_LATIN = "en"  # Latin text without function-word evidence
 
 SCRIPTS = ("latin", "cyrillic", "han", "kana", "other", "none")
@@ -99,11 +99,14 @@ def function_word_counts(text: str) -> Counter:
 def guess_language(text: str) -> str | None:
     """The language a text shows, or None when it shows none: Latin text needs at least
     ``MIN_EVIDENCE`` function words and more of one language's than of any other's (a question
-    made of names says nothing), a script of no supported language gives ``UNDETERMINED``."""
+    made of names says nothing; nor does one without letters), a script of no supported language
+    gives ``UNDETERMINED``."""
     script = script_of(text)
     if script in SCRIPT_LANGUAGE:
         return SCRIPT_LANGUAGE[script]
-    if script != "latin":
+    if script == "none":
+        return None
+    if script == "other":
         return UNDETERMINED
     (best, first), (_, second) = function_word_counts(sample(text)).most_common(2)
     return best if first >= MIN_EVIDENCE and first > second else None
@@ -112,7 +115,8 @@ def guess_language(text: str) -> str | None:
 def detect_language(text: str) -> str:
     """The language of a text, one of ``SUPPORTED_LANGUAGES`` or ``UNDETERMINED``; a long text is
     sampled (``sample``), so a whole novel costs no more than 32,000 characters. Latin text without
-    evidence is English, the language ClueWeaver read before it read others."""
+    evidence (and text without letters) is English, the language ClueWeaver read before it read
+    others."""
     return guess_language(text) or DEFAULT_LATIN
 
 
