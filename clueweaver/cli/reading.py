@@ -102,15 +102,13 @@ def run_chapters(args) -> int:
         print_json({"book": args.book, "title": narrative.title, "language": language, "paragraphs": len(narrative),
                     "chapters": listed})  # fmt: skip
         return 0
-    print(
-        f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs, in "
-        f"{language_name(language)} ({language})"
-    )
+    print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs")
     if front:
         print(f"{'0':>6}  {'(front matter)':<64} paragraphs 0-{front - 1}")
     for chapter in narrative.chapters:
         title = chapter.full_title if len(chapter.full_title) <= 64 else chapter.full_title[:63] + "…"
         print(f"{chapter.label:>6}  {title:<64} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
+    print(f"language: {language_name(language)} ({language}), detected; retrieval reads the book in it (--language)")
     return 0
 
 

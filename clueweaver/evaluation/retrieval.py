@@ -16,29 +16,32 @@ from tqdm import tqdm
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RetrievalIndex, get_index, joined_query, ranking_from_scores
+from clueweaver.retrieval.analyzers import Analyzer, plain_analyzer
 from clueweaver.segments.packing import pack
 from clueweaver.segments.segmenter import Preset, get_preset, segment_narrative
 
 _PLAIN_INDEXES: dict[tuple[str, str], BM25Okapi] = {}  # by book and language: a recall run asks many questions of each
 
 
-def _plain_bm25(index: RetrievalIndex) -> BM25Okapi:
-    key = (index.narrative.content_hash, index.language)
+def _plain_bm25(narrative: Narrative, analyzer: Analyzer) -> BM25Okapi:
+    key = (narrative.content_hash, analyzer.language)
     if key not in _PLAIN_INDEXES:
         if len(_PLAIN_INDEXES) >= 8:
             _PLAIN_INDEXES.pop(next(iter(_PLAIN_INDEXES)))
-        _PLAIN_INDEXES[key] = BM25Okapi(index.bm25.matrix.term_lists())
+        _PLAIN_INDEXES[key] = BM25Okapi([analyzer.tokenize(p.text) for p in narrative.paragraphs])
     return _PLAIN_INDEXES[key]
 
 
 def plain_bm25_ranking(index: RetrievalIndex, question: Question, *, per_option: bool = False) -> list[int]:
-    """Paragraph IDs, best first, by the reference baseline: rank-bm25's Okapi over the terms of the
-    book's analyzer (stemmed words without stop words; character bigrams and unigrams in Chinese and
-    Japanese), with the question and its options joined into ONE query (``per_option``: scores
-    summed over the question and each question-plus-option query)."""
-    bm25 = _plain_bm25(index)
+    """Paragraph IDs, best first, by the reference baseline: rank-bm25's Okapi over the units of the
+    book's language with no word left out (``plain_analyzer``: stemmed words with their stop words;
+    character bigrams and unigrams in Chinese and Japanese), with the question and its options joined
+    into ONE query (``per_option``: scores summed over the question and each question-plus-option
+    query)."""
+    analyzer = plain_analyzer(index.language)
+    bm25 = _plain_bm25(index.narrative, analyzer)
     queries = question.queries() if per_option else [joined_query(question)]
-    scores = sum(bm25.get_scores(index.bm25.terms(query)) for query in queries)
+    scores = sum(bm25.get_scores(analyzer.tokenize(query)) for query in queries)
     return [i for i, _ in ranking_from_scores(scores)]
 
 

@@ -3,8 +3,9 @@ tuning multi-hop checks and the frozen held-out checks, beside plain BM25 given 
 the ablations of each ranking choice on every set; the recall-vs-cost curve.
 
 Every default was chosen on the tuning set (and GutenQA); the frozen set is reported, never used to
-choose. "Plain BM25" is rank-bm25's Okapi over the terms of the book's analyzer with the question and
-its options joined into one query, given exactly as many paragraphs as the candidates hold.
+choose. "Plain BM25" is rank-bm25's Okapi over the book's units (stemmed words, stop words kept;
+character bigrams and unigrams in Chinese and Japanese) with the question and its options joined
+into one query, given exactly as many paragraphs as the candidates hold.
 """
 
 from __future__ import annotations

@@ -50,8 +50,10 @@ ENGLISH_STOP_WORDS = frozenset(
 )  # ClueWeaver's list since its first version, kept: the English defaults were tuned with it
 STEMMERS = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "it": "italian", "ru": "russian",
             "pt": "portuguese"}  # fmt: skip
-STOP_WORD_LISTS = {
+STOP_WORD_LISTS = {  # for Chinese and Japanese: the function characters
     "en": ENGLISH_STOP_WORDS,
+    "zh": [word for word in bm25s_stopwords.STOPWORDS_CHINESE if len(word) == 1],
+    "ja": [*map(chr, range(0x3041, 0x30A0)), "\u30fc"],  # hiragana and the long-vowel mark
     "fr": bm25s_stopwords.STOPWORDS_FRENCH,
     "de": bm25s_stopwords.STOPWORDS_GERMAN,
     "es": bm25s_stopwords.STOPWORDS_SPANISH,
@@ -69,8 +71,6 @@ CJK_LANGUAGES = frozenset({"zh", "ja"})
 _CJK = (
     "\u3005\u3007\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 )
-_JAPANESE_FUNCTION_CHARACTER = re.compile(r"[\u3041-\u309f\u30fc]")  # hiragana and the long-vowel mark
-CHINESE_FUNCTION_CHARACTERS = frozenset(w for w in bm25s_stopwords.STOPWORDS_CHINESE if len(w) == 1)
 _WORD = re.compile(r"[\w'\-]+")  # a plain class scans fastest; stray quotes and dashes are trimmed per word
 _CJK_CHARACTER = re.compile(rf"[{_CJK}]")
 _CJK_RUN_OR_WORD = re.compile(rf"[{_CJK}]+|(?:[^\W{_CJK}]|['\-])+")
@@ -140,20 +140,22 @@ class Analyzer:
 
     def _cjk_tokens(self, run: str) -> tuple[str, ...]:
         """A CJK run's unigrams (not function characters) and bigrams (not two function characters)."""
-        function = [self._is_function_character(c) for c in run]
+        function = [c in self.stop_words for c in run]
         unigrams = [c for c, f in zip(run, function) if not f]
         bigrams = [run[i : i + 2] for i in range(len(run) - 1) if not (function[i] and function[i + 1])]
         return (*unigrams, *bigrams)
-
-    def _is_function_character(self, character: str) -> bool:
-        if self.language == "ja":
-            return bool(_JAPANESE_FUNCTION_CHARACTER.match(character))
-        return character in CHINESE_FUNCTION_CHARACTERS
 
 
 @cache
 def _stemmer(algorithm: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(algorithm)
+
+
+@cache
+def plain_analyzer(language: str) -> Analyzer:
+    """``language``'s analyzer with its stop words (and CJK function characters) kept: the units of
+    the plain-BM25 baseline, which never left words out (``clueweaver.evaluation.retrieval``)."""
+    return dataclasses.replace(analyzer_for(language), stop_words=frozenset(), _memo={})
 
 
 @cache
@@ -166,5 +168,6 @@ def analyzer_for(language: str) -> Analyzer:
     analyzer = Analyzer(language, frozenset(), STEMMERS.get(language), language in ACCENT_FOLDED,
                         ELISIONS.get(language, frozenset()))  # fmt: skip
     stop_words = (analyzer.normalize(word) for word in STOP_WORD_LISTS.get(language, ()))
-    folded = frozenset(fold_accents(word) if analyzer.accents else word for word in stop_words)
+    fold = analyzer.accents and not analyzer.cjk  # CJK function characters are kana and Han, never folded
+    folded = frozenset(fold_accents(word) if fold else word for word in stop_words)
     return dataclasses.replace(analyzer, stop_words=folded)

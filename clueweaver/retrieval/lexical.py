@@ -95,11 +95,6 @@ class TermMatrix:
         ends = np.cumsum(self.lengths).tolist()
         return [repeated[start:end] for start, end in zip([0, *ends[:-1]], ends)]
 
-    def term_lists(self) -> list[list[str]]:
-        """Each document's terms, a term repeated as often as it occurs (in term order)."""
-        vocabulary = self.vocabulary
-        return [[vocabulary[t] for t in doc] for doc in self.term_ids()]
-
 
 def lucene_idf(document_frequency: np.ndarray, num_docs: int) -> np.ndarray:
     """Lucene's idf, ln(1 + (N - df + 0.5) / (df + 0.5)): never negative, so a term found in every
