@@ -289,7 +289,7 @@ class Library:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, 1, SCHEMA_VERSION):
+            if version not in range(SCHEMA_VERSION + 1):  # 0: a new file; older versions gain their columns
                 raise LibraryError(
                     f"{self.data_dir / 'library.sqlite'} has schema version {version}; this ClueWeaver reads version "
                     f"{SCHEMA_VERSION}. Use a matching ClueWeaver or another data directory."
