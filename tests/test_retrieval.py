@@ -13,6 +13,7 @@ from clueweaver.retrieval import (
     build_index,
     dense,
     get_index,
+    lexical,
     load_encoder,
     ranking_from_scores,
     reciprocal_rank_fusion,
@@ -93,7 +94,7 @@ def test_bm25_scores_equal_lucene_bm25_computed_independently():
             self.idf = {t: math.log(1 + (self.corpus_size - df + 0.5) / (df + 0.5)) for t, df in nd.items()}
 
     tokenized = [tokenize(p, "en") for p in PARAGRAPHS]
-    k1, b = 1.5, 0.75
+    k1, b = lexical.K1, lexical.B
     reference = LuceneOkapi(tokenized, k1=k1, b=b)
     lengths = [len(doc) for doc in tokenized]
     average = sum(lengths) / len(lengths)

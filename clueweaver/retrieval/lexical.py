@@ -96,6 +96,11 @@ class TermMatrix:
         return [repeated[start:end] for start, end in zip([0, *ends[:-1]], ends)]
 
 
+# Lucene's defaults (BM25Similarity). With its idf, k1 1.2 recovered the tuning set's all-gold items
+# that rank-bm25's k1 1.5 lost at the nocha preset (59 against 55 of 87; docs/retrieval.md).
+K1, B = 1.2, 0.75
+
+
 def lucene_idf(document_frequency: np.ndarray, num_docs: int) -> np.ndarray:
     """Lucene's idf, ln(1 + (N - df + 0.5) / (df + 0.5)): never negative, so a term found in every
     document still counts a little (in a collection of three records every shared term would
@@ -110,7 +115,7 @@ class BM25Index:
     ``tests/test_retrieval.py`` holds the scores equal to Lucene's formula computed independently
     and to rank-bm25's Okapi with Lucene's idf."""
 
-    def __init__(self, matrix: TermMatrix, k1: float = 1.5, b: float = 0.75):
+    def __init__(self, matrix: TermMatrix, k1: float = K1, b: float = B):
         if len(matrix) == 0:
             raise ValueError("BM25 needs at least one document")
         self.matrix = matrix
