@@ -1,4 +1,5 @@
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -331,3 +332,20 @@ def test_a_chinese_book_matches_a_chinese_question():
     assert index.language == "zh"
     ranking = index.rank(["案发当晚，谁从后门溜了出去？"])
     assert ranking[0][0] == 0
+
+
+@pytest.mark.parametrize(
+    "language, texts",
+    [
+        ("zh", ["王掌柜说，案发当晚他亲眼看见李四。", "他们在New York的Café见了面", "", "的了"]),
+        ("ja", ["ホームズは静かにワトソンの話を聞いた。", "ｶﾀｶﾅとＡＢＣ", "犯人は誰か"]),
+    ],
+)
+def test_a_books_cjk_terms_counted_with_numpy_are_the_terms_a_question_gets(language, texts):
+    """The book's CJK runs are cut over code points at once; a question's one run at a time: the
+    two must give the same terms, or a question would miss its own words."""
+    matrix = TermMatrix.from_texts(texts, language)
+    for doc, text in enumerate(texts):
+        span = slice(matrix.indptr[doc], matrix.indptr[doc + 1])
+        counted = {matrix.vocabulary[t]: int(n) for t, n in zip(matrix.indices[span], matrix.counts[span])}
+        assert counted == Counter(tokenize(text, language)), text

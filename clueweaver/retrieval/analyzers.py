@@ -20,8 +20,9 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   folded words, unstemmed.
 - any other script (``UNDETERMINED``): folded words, no stop words, no stemming.
 
-A word or CJK run is analyzed once per process (``Analyzer.unit_tokens`` is memoised), so a
-novel's paragraphs, which repeat most of their words, are analyzed in a fraction of a second.
+A word is analyzed once per process (``Analyzer.word_terms`` is memoised), and a book's CJK runs,
+which rarely repeat, are cut with numpy over their code points (``Analyzer.cjk_occurrences``), so
+a novel is analyzed in a fraction of a second.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain
+from typing import Sequence
 
+import numpy as np
 import Stemmer
 from bm25s import stopwords as bm25s_stopwords
 
@@ -67,15 +70,17 @@ ELISIONS = {
     "it": frozenset("c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d".split()),
 }
 CJK_LANGUAGES = frozenset({"zh", "ja"})
-# Han (with the iteration marks) and kana; NFKC has already turned half-width kana into full-width ones
-_CJK = (
-    "\u3005\u3007\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-)
+# Han (with the iteration marks) and kana, as code-point ranges; NFKC has already turned half-width
+# kana into full-width ones
+CJK_RANGES = ((0x3005, 0x3005), (0x3007, 0x3007), (0x3041, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF),
+              (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))  # fmt: skip
+_CJK = "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES)
 _WORD = re.compile(r"[\w'\-]+")  # a plain class scans fastest; stray quotes and dashes are trimmed per word
-_CJK_CHARACTER = re.compile(rf"[{_CJK}]")
-_CJK_RUN_OR_WORD = re.compile(rf"[{_CJK}]+|(?:[^\W{_CJK}]|['\-])+")
-_CHARACTER_FOLDS = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u2010": "-", "\u2011": "-"})
-_MEMO_LIMIT = 500_000  # units kept per analyzer: a few novels' vocabulary
+_NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|['\-])+")  # the Latin (and other) words of CJK text
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
+_MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
+_BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
 
 
 def fold_accents(word: str) -> str:
@@ -102,26 +107,34 @@ class Analyzer:
 
     def normalize(self, text: str) -> str:
         """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" is "е")."""
-        text = unicodedata.normalize("NFKC", text).casefold().translate(_CHARACTER_FOLDS)
+        text = unicodedata.normalize("NFKC", text).casefold()
+        for character, replacement in _CHARACTER_FOLDS:
+            if character in text:  # rare: cheaper than translating every character
+                text = text.replace(character, replacement)
         return text.replace("ё", "е") if self.language == "ru" else text
 
-    def units(self, text: str) -> list[str]:
-        """The words of a text (and its runs of CJK characters), normalized: what ``unit_tokens`` analyzes."""
-        return (_CJK_RUN_OR_WORD if self.cjk else _WORD).findall(self.normalize(text))
+    def words(self, normalized: str) -> list[str]:
+        """The words of a normalized text (in Chinese and Japanese, those outside the CJK runs)."""
+        return (_NON_CJK_WORD if self.cjk else _WORD).findall(normalized)
 
-    def unit_tokens(self, unit: str) -> tuple[str, ...]:
-        """The terms of one normalized word or CJK run, memoised."""
-        tokens = self._memo.get(unit)
-        if tokens is None:
-            tokens = self._cjk_tokens(unit) if self.cjk and _CJK_CHARACTER.match(unit) else self._word_tokens(unit)
+    def word_terms(self, word: str) -> tuple[str, ...]:
+        """The terms of one normalized word, memoised: a novel repeats most of its words."""
+        terms = self._memo.get(word)
+        if terms is None:
+            terms = self._word_terms(word)
             if len(self._memo) < _MEMO_LIMIT:
-                self._memo[unit] = tokens
-        return tokens
+                self._memo[word] = terms
+        return terms
 
     def tokenize(self, text: str) -> list[str]:
-        return list(chain.from_iterable(map(self.unit_tokens, self.units(text))))
+        """A text's terms: its words' and (Chinese, Japanese) its CJK runs'."""
+        normalized = self.normalize(text)
+        terms = list(chain.from_iterable(map(self.word_terms, self.words(normalized))))
+        if self.cjk:
+            terms += chain.from_iterable(map(self._run_terms, _CJK_RUN.findall(normalized)))
+        return terms
 
-    def _word_tokens(self, word: str) -> tuple[str, ...]:
+    def _word_terms(self, word: str) -> tuple[str, ...]:
         """A word's terms. Possessives and contractions keep their stem ("emma's" -> "emma", "don't"
         -> "don't"); elided articles go ("l'homme" -> "homme"); hyphenated words give the compound and
         its parts ("well-known" -> "well-known", "well", "known")."""
@@ -138,12 +151,31 @@ class Analyzer:
         kept = [p for p in folded if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())]
         return tuple(_stemmer(self.stemmer).stemWords(kept)) if self.stemmer and kept else tuple(kept)
 
-    def _cjk_tokens(self, run: str) -> tuple[str, ...]:
+    def _run_terms(self, run: str) -> list[str]:
         """A CJK run's unigrams (not function characters) and bigrams (not two function characters)."""
         function = [c in self.stop_words for c in run]
         unigrams = [c for c, f in zip(run, function) if not f]
-        bigrams = [run[i : i + 2] for i in range(len(run) - 1) if not (function[i] and function[i + 1])]
-        return (*unigrams, *bigrams)
+        return unigrams + [run[i : i + 2] for i in range(len(run) - 1) if not (function[i] and function[i + 1])]
+
+    def cjk_occurrences(self, normalized: Sequence[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """Every CJK unigram and bigram of normalized texts, as ``_run_terms`` gives them, counted
+        with numpy over the texts' code points (a novel has a million of them, few repeated runs):
+        (the text of each occurrence, the distinct terms, each occurrence's term among them)."""
+        joined = "\n".join(normalized)  # the newline ends a run: no bigram crosses two texts
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        text_of = np.repeat(np.arange(len(normalized)), [len(t) + 1 for t in normalized])[: len(codes)]
+        cjk = np.zeros(len(codes), dtype=bool)
+        for first, last in CJK_RANGES:
+            cjk |= (codes >= first) & (codes <= last)
+        function = np.isin(codes, [ord(c) for c in self.stop_words if len(c) == 1])
+        unigram = cjk & ~function
+        bigram = cjk[:-1] & cjk[1:] & ~(function[:-1] & function[1:])
+        keys = np.concatenate([codes[unigram], (codes[:-1][bigram] << _BIGRAM_SHIFT) | codes[1:][bigram]])
+        texts = np.concatenate([text_of[unigram], text_of[:-1][bigram]])
+        distinct, occurrence_term = np.unique(keys, return_inverse=True)
+        low = (1 << _BIGRAM_SHIFT) - 1
+        terms = [chr(k) if k <= low else chr(k >> _BIGRAM_SHIFT) + chr(k & low) for k in distinct.tolist()]
+        return texts, terms, occurrence_term
 
 
 @cache

@@ -16,7 +16,7 @@ import bm25s
 import numpy as np
 
 from clueweaver.books.language import detect_language
-from clueweaver.retrieval.analyzers import analyzer_for
+from clueweaver.retrieval.analyzers import Analyzer, analyzer_for
 
 
 def tokenize(text: str, language: str | None = None) -> list[str]:
@@ -29,8 +29,9 @@ def tokenize(text: str, language: str | None = None) -> list[str]:
 @dataclass
 class TermMatrix:
     """Analyzed documents as a sparse document-term count matrix (CSR), built with numpy so that
-    a million-character novel is analyzed in a fraction of a second: each distinct word (or CJK
-    run) is analyzed once, and its terms are spread over its occurrences with numpy."""
+    a million-character novel is analyzed in a fraction of a second: each distinct word is analyzed
+    once and its terms spread over its occurrences, and CJK runs are cut into bigrams and unigrams
+    over the code points at once (``Analyzer.cjk_occurrences``)."""
 
     vocabulary: list[str]
     indptr: np.ndarray  # document d's terms are indices[indptr[d]:indptr[d + 1]]
@@ -44,28 +45,13 @@ class TermMatrix:
         """The texts' terms by ``language``'s analyzer (None: the language the texts are in)."""
         language = language or detect_language("\n".join(texts))
         analyzer = analyzer_for(language)
-        units_per_doc = [analyzer.units(t) for t in texts]
-        flat = list(chain.from_iterable(units_per_doc))
-        unique_units = list(dict.fromkeys(flat))
-        unit_number = {u: i for i, u in enumerate(unique_units)}
-        unit_ids = np.fromiter(map(unit_number.__getitem__, flat), dtype=np.int64, count=len(flat))
-        doc_of_unit = np.repeat(np.arange(len(texts)), [len(u) for u in units_per_doc])
-
+        normalized = [analyzer.normalize(t) for t in texts]
         vocabulary: dict[str, int] = {}
-        pair_units, pair_terms = [], []  # (unit, term) pairs: most words give one term, some none or several
-        for u, unit in enumerate(unique_units):
-            for term in analyzer.unit_tokens(unit):
-                pair_units.append(u)
-                pair_terms.append(vocabulary.setdefault(term, len(vocabulary)))
-        pair_units = np.asarray(pair_units, dtype=np.int64)
-        pair_terms = np.asarray(pair_terms, dtype=np.int64)
-        per_unit = np.bincount(pair_units, minlength=len(unique_units))
-        first_pair = np.concatenate(([0], np.cumsum(per_unit)[:-1]))
-        # expand every unit occurrence (a word, a CJK run) into its terms
-        repeats = per_unit[unit_ids]
-        docs = np.repeat(doc_of_unit, repeats)
-        offsets = np.arange(repeats.sum()) - np.repeat(np.cumsum(repeats) - repeats, repeats)
-        terms = pair_terms[np.repeat(first_pair[unit_ids], repeats) + offsets]
+        docs, terms = _word_occurrences(analyzer, normalized, vocabulary)
+        if analyzer.cjk:
+            cjk_docs, cjk_terms, occurrence_term = analyzer.cjk_occurrences(normalized)
+            numbers = np.fromiter((vocabulary.setdefault(t, len(vocabulary)) for t in cjk_terms), dtype=np.int64)
+            docs, terms = np.concatenate([docs, cjk_docs]), np.concatenate([terms, numbers[occurrence_term]])
         return cls.from_pairs(docs, terms, len(texts), list(vocabulary), language)
 
     @classmethod
@@ -99,6 +85,32 @@ class TermMatrix:
 # Lucene's defaults (BM25Similarity). With its idf, k1 1.2 recovered the tuning set's all-gold items
 # that rank-bm25's k1 1.5 lost at the nocha preset (59 against 55 of 87; docs/retrieval.md).
 K1, B = 1.2, 0.75
+
+
+def _word_occurrences(
+    analyzer: Analyzer, normalized: Sequence[str], vocabulary: dict[str, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(document, term number) of every term of the texts' words, each distinct word analyzed once;
+    new terms join ``vocabulary``."""
+    words_per_doc = [analyzer.words(text) for text in normalized]
+    flat = list(chain.from_iterable(words_per_doc))
+    unique_words = list(dict.fromkeys(flat))
+    word_number = {w: i for i, w in enumerate(unique_words)}
+    word_ids = np.fromiter(map(word_number.__getitem__, flat), dtype=np.int64, count=len(flat))
+    doc_of_word = np.repeat(np.arange(len(normalized)), [len(w) for w in words_per_doc])
+    pair_words, pair_terms = [], []  # (word, term) pairs: most words give one term, some none or several
+    for w, word in enumerate(unique_words):
+        for term in analyzer.word_terms(word):
+            pair_words.append(w)
+            pair_terms.append(vocabulary.setdefault(term, len(vocabulary)))
+    per_word = np.bincount(np.asarray(pair_words, dtype=np.int64), minlength=len(unique_words))
+    first_pair = np.concatenate(([0], np.cumsum(per_word)[:-1])).astype(np.int64)
+    # expand every word occurrence into its terms
+    repeats = per_word[word_ids]
+    docs = np.repeat(doc_of_word, repeats)
+    offsets = np.arange(repeats.sum()) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+    terms = np.asarray(pair_terms, dtype=np.int64)[np.repeat(first_pair[word_ids], repeats) + offsets]
+    return docs, terms
 
 
 def lucene_idf(document_frequency: np.ndarray, num_docs: int) -> np.ndarray:
