@@ -1,6 +1,7 @@
 import math
 from collections import Counter
 
+import bm25s
 import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
@@ -87,8 +88,9 @@ def test_russian_keeps_its_letters_folds_yo_and_stems():
 
 
 def test_bm25_scores_equal_lucene_bm25_computed_independently():
-    """bm25s's own oracle test, here: its Lucene scores against the formula written out, and against
-    rank-bm25's Okapi given Lucene's idf (Okapi's term frequency part is Lucene's times k1 + 1)."""
+    """bm25s's own oracle test, here: its Lucene scores against the formula written out, against
+    rank-bm25's Okapi given Lucene's idf (Okapi's term frequency part is Lucene's times k1 + 1), and
+    against bm25s building its index from the token lists itself (ours builds it from the counts)."""
 
     class LuceneOkapi(BM25Okapi):
         def _calc_idf(self, nd):
@@ -113,12 +115,16 @@ def test_bm25_scores_equal_lucene_bm25_computed_independently():
 
     index = BM25Index(TermMatrix.from_token_lists(tokenized))
     fast = BM25Index.from_texts(PARAGRAPHS, "en")
+    own_build = bm25s.BM25(k1=k1, b=b, method="lucene", dtype="float64")  # bm25s counting the tokens itself
+    own_build.index(tokenized, show_progress=False)
     for query in ["red-headed hat", "Jo sold her hair", "wedding married Meg", "nothing matches", "hat hat"]:
         terms = tokenize(query, "en")
         expected = by_the_formula(terms)
         np.testing.assert_allclose(index.scores(query), expected, atol=1e-12)
         np.testing.assert_allclose(fast.scores(query), expected, atol=1e-12)
         np.testing.assert_allclose(reference.get_scores(terms) / (k1 + 1), expected, atol=1e-12)
+        known = [t for t in terms if t in own_build.vocab_dict]
+        np.testing.assert_allclose(own_build.get_scores(known) if known else 0.0, expected, atol=1e-12)
     assert all(idf > 0 for idf in index.idf.values())  # Lucene's idf is never negative
 
 

@@ -75,12 +75,6 @@ class TermMatrix:
     def __len__(self) -> int:
         return len(self.lengths)
 
-    def term_ids(self) -> list[list[int]]:
-        """Each document's term numbers, a term repeated as often as it occurs (in term order)."""
-        repeated = np.repeat(self.indices, self.counts).tolist()
-        ends = np.cumsum(self.lengths).tolist()
-        return [repeated[start:end] for start, end in zip([0, *ends[:-1]], ends)]
-
 
 # Lucene's defaults (BM25Similarity). With its idf, k1 1.2 recovered the tuning set's all-gold items
 # that rank-bm25's k1 1.5 lost at the nocha preset (59 against 55 of 87; docs/retrieval.md).
@@ -120,6 +114,32 @@ def lucene_idf(document_frequency: np.ndarray, num_docs: int) -> np.ndarray:
     return np.log1p((num_docs - document_frequency + 0.5) / (document_frequency + 0.5))
 
 
+class _CountedBM25(bm25s.BM25):
+    """bm25s's BM25 (Lucene variant) whose index is built from a ``TermMatrix``'s counts with numpy,
+    through ``build_index_from_ids``, the hook bm25s documents for building the index another way:
+    its own build counts every token of every document in Python, which took three times as long
+    as analyzing a Chinese novel (two terms per character). Retrieval is bm25s's;
+    ``tests/test_retrieval.py`` holds this index's scores equal to bm25s's own build."""
+
+    def __init__(self, matrix: TermMatrix, k1: float, b: float):
+        super().__init__(k1=k1, b=b, method="lucene", dtype="float64")
+        self.matrix = matrix
+
+    def build_index_from_ids(self, unique_token_ids, corpus_token_ids, show_progress=True, leave_progress=False):
+        """bm25s's score matrix (documents x terms, CSC): each (document, term) pair's idf times
+        tf / (tf + k1 (1 - b + b |d| / avgdl)), from the counts; the token lists are not read."""
+        m = self.matrix
+        self.nonoccurrence_array = None  # as bm25s's build sets it: Lucene scores an absent term 0
+        docs = np.repeat(np.arange(len(m)), np.diff(m.indptr))
+        document_frequency = np.bincount(m.indices, minlength=len(m.vocabulary))
+        length_norm = self.k1 * (1 - self.b + self.b * m.lengths[docs] / max(m.lengths.mean(), 1e-9))
+        scores = lucene_idf(document_frequency, len(m))[m.indices] * m.counts / (m.counts + length_norm)
+        by_term = np.argsort(m.indices, kind="stable")  # CSC: each term's documents, in document order
+        indptr = np.concatenate(([0], np.cumsum(document_frequency)))
+        return {"data": scores[by_term].astype(self.dtype), "indices": docs[by_term], "indptr": indptr,
+                "num_docs": len(m)}  # fmt: skip
+
+
 class BM25Index:
     """BM25 over documents (paragraphs, records): bm25s's Lucene variant, whose scores are those of
     Lucene's BM25Similarity, idf (``lucene_idf``) times tf / (tf + k1 (1 - b + b |d| / avgdl)).
@@ -132,9 +152,9 @@ class BM25Index:
             raise ValueError("BM25 needs at least one document")
         self.matrix = matrix
         self.analyzer = analyzer_for(matrix.language)
-        self._bm25 = bm25s.BM25(k1=k1, b=b, method="lucene", dtype="float64")
+        self._bm25 = _CountedBM25(matrix, k1, b)
         vocabulary = {term: number for number, term in enumerate(matrix.vocabulary)}
-        self._bm25.index((matrix.term_ids(), vocabulary), create_empty_token=False, show_progress=False)
+        self._bm25.index(([], vocabulary), create_empty_token=False, show_progress=False)  # the counts are in matrix
         document_frequency = np.bincount(matrix.indices, minlength=len(matrix.vocabulary))
         self.idf: dict[str, float] = dict(zip(matrix.vocabulary, lucene_idf(document_frequency, len(matrix)).tolist()))
 
