@@ -3,12 +3,16 @@
 The script decides first: kana present is Japanese, Han without kana is Chinese, Cyrillic is
 Russian. Latin text is told apart by its most frequent function words: each Latin language has a
 short list of words that are frequent in it and rare in the others, and the language whose words
-occur most wins. This is our own small test rather than a library: a book has thousands of function
-words, so any method is right on books (every supported language was checked on crafted texts,
-``tests/test_language.py``); it is deterministic, offline, needs no model file, and a sample of a
-novel costs about a millisecond. Libraries that do more (py3langid, lingua, langdetect) are bigger
-or slower, and on the short questions where they could help they too are unsure (a question of
-one name has no language): ``guess_language`` then says None instead of guessing.
+occur most wins.
+
+Our own small test rather than a library, measured against py3langid (the maintained offline
+langid.py, restricted to the nine languages) on the 255 questions of the English, Chinese and
+French check sets (the 8 English questions about the French novel included): both name every
+question's language rightly (ours once "de" joined the French list: one French claim tied with
+Spanish without it), and ours, deterministic and offline like py3langid, needs no 4.5 MB model
+that takes 2 s to load and runs in 0.4 ms a question against 0.7 ms. A book has thousands of
+function words, so either is right on books; a short text that shows no language (a name alone)
+gets None from ``guess_language`` instead of a guess, so it raises no cross-language warning.
 
 Codes are ISO 639-1; a text in a script none of them is written in is ``UNDETERMINED``.
 """
@@ -38,8 +42,8 @@ KANA_SHARE = 0.05  # of the Han and kana characters: below it, stray kana in a C
 FUNCTION_WORDS = {
     "en": "the and of to was is he she his her him that it with had have you for not but at which this they them "
     "their were been what who why how when where did does would could from by an be are will said there then than",
-    "fr": "le la les et un une des du est il elle ils elles que qui dans pas pour sur au aux avec ne ce cette se je "
-    "vous nous mais était sont son sa ses lui leur où pourquoi comment quoi quel quelle avait été très tout",
+    "fr": "le la les de à et un une des du est il elle ils elles que qui dans pas pour sur au aux avec ne ce cette se "
+    "je vous nous mais était sont son sa ses lui leur où pourquoi comment quoi quel quelle avait été très tout",
     "de": "der die das und ist nicht ein eine einen ich sie er es zu den dem des mit sich auf war auch wie aber noch "
     "wer warum wo wann hat hatte wurde nach bei aus von dass daß ihr ihm ihn sein seine",
     "es": "el la los las y que de del pero con por para una un es se su sus lo le al como más muy fue era está qué "
