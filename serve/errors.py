@@ -11,7 +11,14 @@ from starlette.exceptions import HTTPException
 
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.question import QuestionError
-from clueweaver.serving.library import BookNotFound, BookNotReady, QuestionNotFound, UnsupportedFormat, UploadTooLarge
+from clueweaver.serving.library import (
+    BookNotFound,
+    BookNotReady,
+    QuestionNotFound,
+    UnsupportedFormat,
+    UnsupportedLanguage,
+    UploadTooLarge,
+)
 from clueweaver.serving.reading_room import TooBusy
 from serve.models import ApiErrorBody
 
@@ -21,6 +28,7 @@ _ERRORS = {
     QuestionNotFound: (404, "question_not_found"),
     UploadTooLarge: (413, "upload_too_large"),
     UnsupportedFormat: (415, "unsupported_format"),
+    UnsupportedLanguage: (422, "unsupported_language"),
     BookNotReady: (409, "book_not_ready"),
     TooBusy: (429, "too_busy"),
     QuestionError: (422, "bad_question"),

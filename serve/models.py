@@ -117,6 +117,11 @@ class Book(Body):
     encoding: str | None = Field(
         None, description="the encoding a text file was read with: UTF-8, the one given, or the one detected"
     )
+    language: str | None = Field(
+        None,
+        description="the language retrieval reads the book in (ISO 639-1; 'und': a script ClueWeaver has no "
+        "analyzer for): the one given at upload, else detected from its script and stop words",
+    )
     bytes: int
     paragraphs: int
     chapters: int

@@ -71,12 +71,14 @@ def upload(
     name: str | None = None,
     content: bytes | None = None,
     encoding: str | None = None,
+    language: str | None = None,
 ) -> httpx.Response:
     data = path.read_bytes() if content is None else content
+    fields = {name: value for name, value in (("encoding", encoding), ("language", language)) if value}
     return client.post(
         "/api/books",
         files={"file": (name or path.name, data, "application/octet-stream")},
-        data={"encoding": encoding} if encoding else None,
+        data=fields or None,
     )
 
 

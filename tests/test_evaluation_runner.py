@@ -252,6 +252,7 @@ def test_records_carry_what_the_reader_saw_and_said(bench, tmp_path):
     assert q1["timings"]["total"] >= q1["timings"]["retrieve"] > 0
     run = json.loads((tmp_path / "run" / RUN_FILE).read_text())
     assert run["label"] == "rag-bm25 preset=focused" and run["config"]["system"] == "rag-bm25"
+    assert set(run["languages"].values()) == {"en"}  # each book's language, detected
 
 
 class Interrupted(Exception):

@@ -59,7 +59,8 @@ def test_a_book_is_added_once_indexed_and_read_back(library):
     assert [b.book_id for b in library.books()] == [record.book_id]
     assert library.narrative(record.book_id)[2].text == "Mara lit it at dusk."
     assert library.index(record.book_id).rank(["lantern"])[0][0] in (1, 4)
-    assert (book_cache_dir(record.content_hash, library.index_dir) / "bm25_terms.npz").is_file()
+    assert (book_cache_dir(record.content_hash, library.index_dir) / "bm25_terms_en.npz").is_file()
+    assert record.language == "en"  # detected when the book was added
     assert leftovers(library) == []
 
 
@@ -241,17 +242,25 @@ def test_a_latin_1_book_is_read_with_its_detected_encoding_and_again_after_a_res
         reopened.close()
 
 
-def test_a_version_1_library_gains_the_encoding_column(tmp_path):
+@pytest.mark.parametrize("version, added", [(1, ("encoding", "language")), (2, ("language",))])
+def test_an_older_library_gains_the_columns_added_since(tmp_path, version, added):
     data = tmp_path / "data"
-    Library(data, encoder=None).close()
-    with sqlite3.connect(data / "library.sqlite") as db:  # back to the first schema
-        db.execute("ALTER TABLE books DROP COLUMN encoding")
-        db.execute("PRAGMA user_version=1")
+    old = Library(data, encoder=None)
+    kept, _ = add(old, b"# The lamp\n\nMara lit the lamp at dusk.", name="kept.md")
+    old.wait_until_indexed(kept.book_id)
+    old.close()
+    with sqlite3.connect(data / "library.sqlite") as db:  # back to that schema
+        for column in added:
+            db.execute(f"ALTER TABLE books DROP COLUMN {column}")
+        db.execute(f"PRAGMA user_version={version}")
     db.close()
     library = Library(data, encoder=None)
     try:
         record, _ = add(library, BOOK.encode())
         assert record.encoding == "utf-8" and library.narrative(record.book_id)[2].text == "Mara lit it at dusk."
+        assert record.language == "en"
+        assert library.book(kept.book_id).language is None  # added before languages: detected when indexed
+        assert library.index(kept.book_id).language == "en"
     finally:
         library.close()
 

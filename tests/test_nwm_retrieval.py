@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import tempfile
-import warnings
 
 import numpy as np
 import pytest
@@ -20,7 +19,7 @@ from clueweaver.nwm.segments import nwm_spans
 from clueweaver.nwm.store import NarrativeStore, StoreError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index
-from clueweaver.segments.segmenter import get_preset, merge_spans, segment_narrative
+from clueweaver.segments.segmenter import NoMatchError, get_preset, merge_spans, segment_narrative
 from clueweaver.sources import SegmentSourceError, SourceRequest, candidate_segments
 
 
@@ -214,8 +213,9 @@ def test_records_become_segments_of_the_book_within_the_chapter_limit(holmes):
     )
     grouped = [s for s in mixed if s.kind == "retrieval"]
     assert grouped and all(len(s) <= preset.retrieval_paragraphs for s in grouped)
+    from_the_world_model = [s for s in mixed if "nwm" in s.source.split("+")]  # a merged run names both sources
     assert set(ids) == {i for s in plain for i in s.paragraph_ids} | {
-        i for s in mixed if s.kind == "nwm" for i in s.paragraph_ids
+        i for s in from_the_world_model for i in s.paragraph_ids
     }
 
 
@@ -279,9 +279,10 @@ def test_no_query_as_of_n_returns_anything_from_a_later_chapter(drawn, as_of, wo
         for seed in ranked:
             grown = [h for h in packet.hits if h.via.endswith(f"from #{seed.record_id}")]
             assert len(grown) <= limit * len(_nodes(seed.record))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a question with no shared word: the segmenter reads everything
-            for source in ("nwm", "mix") if last >= 0 else ():  # chapter 0 of this book is empty
-                asked = request(SMALL_BOOK, question, data_dir, max_chapter=as_of)
+        for source in ("nwm", "mix") if last >= 0 else ():  # chapter 0 of this book is empty
+            asked = request(SMALL_BOOK, question, data_dir, max_chapter=as_of)
+            try:
                 segments = candidate_segments(asked, source, fallback=True).segments
-                assert all(s.end <= last for s in segments)
+            except NoMatchError:  # no word of the question in the book: reading all of it must be asked for
+                continue
+            assert all(s.end <= last for s in segments)

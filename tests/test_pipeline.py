@@ -345,10 +345,11 @@ def test_the_trace_records_every_setting_and_they_load_back(tmp_path):
     preset = get_preset("focused").with_overrides(char_budget=3000)
     result, _ = run(WHO, preset=preset, cache_dir=str(tmp_path), nwm_dir="nwm")
     recorded = json.loads(json.dumps(result.trace))["config"]
-    added = ("finder_model", "interpreter_model", "encoder_used")  # what ran, beside the settings
+    added = ("finder_model", "interpreter_model", "encoder_used", "language_used")  # what ran, beside the settings
     settings = {name: value for name, value in recorded.items() if name not in added}
     assert set(settings) == set(PipelineConfig.__dataclass_fields__)
     assert (recorded["encoder"], recorded["encoder_used"]) == (None, "none")
+    assert (recorded["language"], recorded["language_used"]) == (None, "en")  # detected from the book
     assert settings["segment_source"] == "plain" and settings["nwm_dir"] == "nwm"
     assert settings["cache_dir"] == str(tmp_path) and settings["preset"]["char_budget"] == 3000
     assert PipelineConfig.from_dict(settings) == PipelineConfig.from_dict({

@@ -298,3 +298,33 @@ def test_segment_and_ask_read_a_store_imported_with_data_dir(scripted_server, tm
     trace = json.loads(capsys.readouterr().out)["trace"]
     assert [s["source"] for s in trace["segments"]] == ["nwm"]
     assert trace["config"]["nwm_dir"] == str((tmp_path / "stores").resolve())
+
+
+CHINESE_STORY = "\n\n".join([
+    "第一回　夜半的客人",
+    "王掌柜说，案发当晚他亲眼看见李四从后门溜了出去，手里还拿着一个布包。",
+    "第二天早上，张三在河边发现了一把带血的刀，刀柄上刻着一个“李”字。",
+    "李四的母亲一直住在城外的小院里，那天夜里她说儿子并没有回家。",
+])  # fmt: skip
+
+
+def test_a_chinese_book_is_indexed_segmented_and_listed_in_its_language(tmp_path, capsys):
+    book = tmp_path / "案.txt"
+    book.write_text(CHINESE_STORY, encoding="utf-8")
+    cache = ["--encoder", "none", "--cache-dir", str(tmp_path / "cache")]
+    assert main(["index", str(book), *cache, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["language"] == "zh"
+    assert main(["segment", str(book), "--question", "案发当晚谁从后门溜了出去？", *cache, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["language"] == "zh" and 1 in payload["segments"][0]["paragraph_ids"]
+    # a question no word of which is in the book: an error saying why and what to pass, never the whole book
+    assert main(["segment", str(book), "--question", "Who left by the back door that night?", *cache]) == 2
+    error = capsys.readouterr().err
+    assert "seems to be in English" in error and "--encoder bge-m3" in error and "--exhaustive" in error
+    assert main(["segment", str(book), "--question", "Who left by the back door?", "--exhaustive", *cache]) == 0
+    assert "exhaustive" in capsys.readouterr().out
+    # --language overrides the detected language, and the index cached for one is not read for the other
+    assert main(["index", str(book), *cache, "--language", "ja", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["language"] == "ja"
+    assert main(["chapters", str(book)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("language: Chinese (zh)")

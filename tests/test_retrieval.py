@@ -1,3 +1,7 @@
+import math
+from collections import Counter
+
+import bm25s
 import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
@@ -11,6 +15,7 @@ from clueweaver.retrieval import (
     build_index,
     dense,
     get_index,
+    lexical,
     load_encoder,
     ranking_from_scores,
     reciprocal_rank_fusion,
@@ -30,7 +35,7 @@ PARAGRAPHS = [
 
 
 def test_tokenizer_handles_case_stop_words_apostrophes_and_hyphens():
-    assert tokenize("The Red-Headed League") == ["red-headed", "red", "head", "leagu"]
+    assert tokenize("The Red-Headed League") == ["red-head", "red", "head", "leagu"]
     assert tokenize("Holmes's hat and Watson’s cane") == tokenize("holmes hat watson canes")
     assert "don't" in tokenize("“I don’t know”") and tokenize("I, the, and of") == []
     assert tokenize("Château d’If, 1815") == ["château", "d'if", "1815"]
@@ -47,15 +52,86 @@ def test_tokenizer_handles_case_stop_words_apostrophes_and_hyphens():
     assert tokenize("pass") != tokenize("pas") and tokenize("thing") == ["thing"]
 
 
-def test_bm25_scores_equal_rank_bm25():
-    tokenized = [tokenize(p) for p in PARAGRAPHS]
-    reference = BM25Okapi(tokenized)
+def test_chinese_and_japanese_are_read_as_character_bigrams_and_unigrams():
+    terms = tokenize("王掌柜说，案发当晚他亲眼看见李四", "zh")
+    assert {"王", "掌柜", "案发", "当晚", "李四", "看见"} <= set(terms)
+    assert "王掌柜说" not in terms and "他" not in terms  # no clause as one word; a function character alone goes
+    assert "他们" not in tokenize("他们看见了", "zh")  # a bigram of two function characters goes too
+    # the question meets the book: a word of the question is a bigram of the paragraph
+    assert set(tokenize("李四在哪里？", "zh")) & set(terms) >= {"李四"}
+    japanese = tokenize("ホームズは静かにワトソンの話を聞いた", "ja")
+    assert {"ホー", "ーム", "ムズ", "ワト", "話", "静か"} <= set(japanese)
+    assert "は" not in japanese and "の" not in japanese  # hiragana alone: particles and endings
+    # Latin words inside CJK text are words; full-width forms are folded (NFKC)
+    assert tokenize("他在Ｌｏｎｄｏｎ见到了Holmes", "zh")[-2:] == ["london", "holmes"] or {"london", "holmes"} <= set(
+        tokenize("他在Ｌｏｎｄｏｎ见到了Holmes", "zh")
+    )
+
+
+def test_accents_folded_where_readers_write_words_both_ways():
+    assert tokenize("Hélène", "fr") == tokenize("Helene", "fr") == tokenize("HÉLÈNE", "fr")
+    assert tokenize("l'Hôtel", "fr") == tokenize("hotel", "fr")  # elided article, accent
+    assert tokenize("la maison et les maisons", "fr") == ["maison", "maison"]  # stop words, French stemmer
+    assert tokenize("Straße", "de") == tokenize("Strasse", "de") == tokenize("STRASSE", "de")
+    assert tokenize("Müller", "de") == tokenize("Muller", "de") and tokenize("Häuser", "de") == tokenize("Haus", "de")
+    assert tokenize("José Pérez", "es") == tokenize("Jose Perez", "es")
+    assert tokenize("dell'anno città", "it") == tokenize("anno citta", "it")
+    assert tokenize("São João", "pt") == tokenize("Sao Joao", "pt")
+    assert tokenize("Château", "en") == ["château"]  # English keeps its accents, as it always did
+
+
+def test_russian_keeps_its_letters_folds_yo_and_stems():
+    assert tokenize("мельник мельника мельнику мельником", "ru") == ["мельник"] * 4
+    assert tokenize("ёлка", "ru") == tokenize("елка", "ru")
+    assert tokenize("и в на он", "ru") == []  # stop words
+    assert tokenize("йод", "ru") != tokenize("иод", "ru")  # й is a letter, not an accented и
+
+
+def test_bm25_scores_equal_lucene_bm25_computed_independently():
+    """bm25s's own oracle test, here: its Lucene scores against the formula written out, against
+    rank-bm25's Okapi given Lucene's idf (Okapi's term frequency part is Lucene's times k1 + 1), and
+    against bm25s building its index from the token lists itself (ours builds it from the counts)."""
+
+    class LuceneOkapi(BM25Okapi):
+        def _calc_idf(self, nd):
+            self.idf = {t: math.log(1 + (self.corpus_size - df + 0.5) / (df + 0.5)) for t, df in nd.items()}
+
+    tokenized = [tokenize(p, "en") for p in PARAGRAPHS]
+    k1, b = lexical.K1, lexical.B
+    reference = LuceneOkapi(tokenized, k1=k1, b=b)
+    lengths = [len(doc) for doc in tokenized]
+    average = sum(lengths) / len(lengths)
+
+    def by_the_formula(query_terms):
+        scores = []
+        for doc, length in zip(tokenized, lengths):
+            score = 0.0
+            for term in query_terms:
+                df, tf = sum(term in d for d in tokenized), doc.count(term)
+                idf = math.log(1 + (len(tokenized) - df + 0.5) / (df + 0.5))
+                score += idf * tf / (tf + k1 * (1 - b + b * length / average)) if df else 0.0
+            scores.append(score)
+        return np.array(scores)
+
     index = BM25Index(TermMatrix.from_token_lists(tokenized))
-    fast = BM25Index.from_texts(PARAGRAPHS)
-    for query in ["red-headed hat", "Jo sold her hair", "wedding married Meg", "nothing matches"]:
-        expected = reference.get_scores(tokenize(query))
+    fast = BM25Index.from_texts(PARAGRAPHS, "en")
+    own_build = bm25s.BM25(k1=k1, b=b, method="lucene", dtype="float64")  # bm25s counting the tokens itself
+    own_build.index(tokenized, show_progress=False)
+    for query in ["red-headed hat", "Jo sold her hair", "wedding married Meg", "nothing matches", "hat hat"]:
+        terms = tokenize(query, "en")
+        expected = by_the_formula(terms)
         np.testing.assert_allclose(index.scores(query), expected, atol=1e-12)
         np.testing.assert_allclose(fast.scores(query), expected, atol=1e-12)
+        np.testing.assert_allclose(reference.get_scores(terms) / (k1 + 1), expected, atol=1e-12)
+        known = [t for t in terms if t in own_build.vocab_dict]
+        np.testing.assert_allclose(own_build.get_scores(known) if known else 0.0, expected, atol=1e-12)
+    assert all(idf > 0 for idf in index.idf.values())  # Lucene's idf is never negative
+
+
+def test_a_question_is_analyzed_with_the_books_analyzer():
+    index = BM25Index.from_texts(["Hélène ouvrit la lettre, mais elle ne dit rien.", "Le capitaine partit à l'aube."])
+    assert index.language == "fr"
+    assert index.scores("Helene")[0] > 0 and index.scores("capitaines")[1] > 0
 
 
 def test_rrf_counts_ranks_from_one_with_k_60():
@@ -178,7 +254,7 @@ def test_building_an_index_says_once_that_it_is_built_once_and_where_it_is_cache
     narrative = from_paragraphs(PARAGRAPHS, title="notice")
     heard = []
     build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
-    assert len(heard) == 1 and "'notice' (6 paragraphs: BM25); this happens once" in heard[0]
+    assert len(heard) == 1 and "'notice' (6 paragraphs in English: BM25); this happens once" in heard[0]
     assert str(tmp_path) in heard[0]
     build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
     assert len(heard) == 1  # read from the cache: nothing to announce
@@ -232,3 +308,50 @@ def test_the_dense_weight_is_the_encoders_own_unless_set(monkeypatch):
     assert dense_weight("st:all-MiniLM-L6-v2") == [0.2]
     assert dense_weight("bge-m3:bge-m3") == [0.7]
     assert dense_weight("st:all-MiniLM-L6-v2", dense_weight=1.0) == [1.0]  # --ranking dense_weight=1.0
+
+
+def test_the_index_cache_key_differs_per_language(tmp_path):
+    """A book cached in one language is never read for another: each language has its own file,
+    its own entry in this process's memory, and a cached file says which language it holds."""
+    narrative = from_paragraphs(PARAGRAPHS, title="languages")
+    english = build_index(narrative, None, cache_dir=tmp_path)
+    french = build_index(narrative, None, cache_dir=tmp_path, language="fr")
+    assert (english.language, french.language) == ("en", "fr")
+    assert english.bm25.matrix.vocabulary != french.bm25.matrix.vocabulary  # English and French stems differ
+    cached = sorted(p.name for p in tmp_path.rglob("bm25_terms_*.npz"))
+    assert cached == ["bm25_terms_en.npz", "bm25_terms_fr.npz"]
+    assert get_index(narrative, None, cache_dir=tmp_path) is not get_index(
+        narrative, None, cache_dir=tmp_path, language="fr"
+    )
+    # a file that holds another language than its name says is rebuilt, not read
+    french_file = next(tmp_path.rglob("bm25_terms_fr.npz"))
+    french_file.write_bytes(next(tmp_path.rglob("bm25_terms_en.npz")).read_bytes())
+    with pytest.warns(UserWarning, match="unreadable"):
+        again = build_index(narrative, None, cache_dir=tmp_path, language="fr")
+    assert again.bm25.matrix.vocabulary == french.bm25.matrix.vocabulary
+
+
+def test_a_chinese_book_matches_a_chinese_question():
+    paragraphs = ["王掌柜说，案发当晚他亲眼看见李四从后门溜了出去。", "第二天早上，张三在河边发现了一把刀。"]
+    book = from_paragraphs([*paragraphs, "李四的母亲一直住在城外的小院里。"], title="案")
+    index = build_index(book, None, use_cache=False)
+    assert index.language == "zh"
+    ranking = index.rank(["案发当晚，谁从后门溜了出去？"])
+    assert ranking[0][0] == 0
+
+
+@pytest.mark.parametrize(
+    "language, texts",
+    [
+        ("zh", ["王掌柜说，案发当晚他亲眼看见李四。", "他们在New York的Café见了面", "", "的了"]),
+        ("ja", ["ホームズは静かにワトソンの話を聞いた。", "ｶﾀｶﾅとＡＢＣ", "犯人は誰か"]),
+    ],
+)
+def test_a_books_cjk_terms_counted_with_numpy_are_the_terms_a_question_gets(language, texts):
+    """The book's CJK runs are cut over code points at once; a question's one run at a time: the
+    two must give the same terms, or a question would miss its own words."""
+    matrix = TermMatrix.from_texts(texts, language)
+    for doc, text in enumerate(texts):
+        span = slice(matrix.indptr[doc], matrix.indptr[doc + 1])
+        counted = {matrix.vocabulary[t]: int(n) for t, n in zip(matrix.indices[span], matrix.counts[span])}
+        assert counted == Counter(tokenize(text, language)), text

@@ -13,6 +13,7 @@ from clueweaver.segments.packing import pack
 from clueweaver.segments.segmenter import (
     PRESETS,
     REFERENCE_PARAGRAPHS,
+    NoMatchError,
     Preset,
     Segment,
     get_preset,
@@ -20,6 +21,7 @@ from clueweaver.segments.segmenter import (
     second_round_segments,
     segment_narrative,
 )
+from clueweaver.sources.registry import SourceRequest, candidate_segments
 from tests.conftest import shared_path
 
 WORDS = "ship captain letter garden ball wedding storm hat ring horse sister doctor window".split()
@@ -177,7 +179,11 @@ def test_segments_and_packets_stay_inside_the_narrative(n, seed, preset_name, bu
     question = Question(
         f"Who brought the {WORDS[seed % len(WORDS)]}?", {"A": WORDS[(seed + 1) % len(WORDS)], "B": "the doctor"}
     )
-    segments = segment_narrative(narrative, question, preset, index=index, max_chapter=max_chapter)
+    limits = {"index": index, "max_chapter": max_chapter}
+    try:
+        segments = segment_narrative(narrative, question, preset, **limits)
+    except NoMatchError:  # no word of the question before the limit: whole-book reading is asked for explicitly
+        segments = segment_narrative(narrative, question, preset, **limits, exhaustive=True)
     assert segments
     assert_in_narrative_order_once_each(segments, last)
     # a second round reads only paragraphs the first did not, inside the same reading limit
@@ -256,3 +262,54 @@ def test_gutenqa_recall_with_bm25_alone():
         found += any(gold[0] in s.paragraph_ids for s in segments)
     assert total == 26
     assert found >= 25
+
+
+FRENCH_BOOK = [
+    "Hélène ouvrit la lettre que son frère avait laissée sur la table de la cuisine.",
+    "Le capitaine partit à l'aube sans dire un mot à personne.",
+    "Dans le jardin, la vieille femme attendait le retour de son fils depuis des années.",
+    "Le notaire arriva enfin, et il lut le testament devant toute la famille.",
+]
+CHINESE_BOOK = [
+    "王掌柜说，案发当晚他亲眼看见李四从后门溜了出去。",
+    "第二天早上，张三在河边发现了一把刀。",
+    "李四的母亲一直住在城外的小院里。",
+]
+
+
+def plain_request(paragraphs: list[str], question: Question) -> SourceRequest:
+    narrative = from_paragraphs(paragraphs, title="livre", detect_headings=False)
+    index = build_index(narrative, None, use_cache=False)
+    return SourceRequest(narrative, question, get_preset("focused"), index, encoder=None)
+
+
+def test_a_question_in_another_language_than_the_book_is_a_warning_naming_the_encoder_that_bridges_them():
+    english = Question.open("Why did Hélène open the letter that her brother left on the table?")
+    candidates = candidate_segments(plain_request(FRENCH_BOOK, english))
+    assert candidates.segments  # the name is shared: BM25 still finds her
+    (warning,) = candidates.warnings
+    assert "English" in warning and "French" in warning and "--encoder bge-m3" in warning
+    french = Question.open("Pourquoi Hélène a-t-elle ouvert la lettre de son frère ?")
+    assert candidate_segments(plain_request(FRENCH_BOOK, french)).warnings == []
+
+
+def test_retrieval_that_ranks_nothing_is_an_error_saying_why_and_what_to_pass_never_a_whole_book_read():
+    english = Question.open("Who left through the back door on the night of the crime?")
+    request = plain_request(CHINESE_BOOK, english)
+    with pytest.raises(NoMatchError) as raised:
+        candidate_segments(request)
+    message = str(raised.value)
+    assert "English" in message and "Chinese" in message
+    assert all(flag in message for flag in ("--encoder bge-m3", "--language", "--exhaustive"))
+    assert "1 Finder calls" in message  # what reading the whole book would cost
+    # reading the whole book is the explicit mode
+    tiles = segment_narrative(request.narrative, english, "focused", index=request.index, exhaustive=True)
+    assert {s.kind for s in tiles} == {"exhaustive"}
+
+    unrelated = Question.open("What colour was the lighthouse keeper's umbrella?")
+    with pytest.raises(NoMatchError, match="no paragraph of 'livre' shares a word with the question"):
+        candidate_segments(plain_request(["Meg and Jo sold the piano.", "The girls went to Boston."], unrelated))
+
+    thai = ["กาลครั้งหนึ่งนานมาแล้วมีชายชราคนหนึ่ง", "เขาอาศัยอยู่ในบ้านหลังเล็กริมแม่น้ำ"]
+    with pytest.raises(NoMatchError, match=r"cannot cut the script of 'livre' \(other\) into words"):
+        candidate_segments(plain_request(thai, Question.open("ฝนตกหนักมากเมื่อวาน")))

@@ -530,3 +530,21 @@ def test_the_encoder_loads_at_start_up_and_the_api_says_so_until_it_is_ready(tmp
     messages = [r.getMessage() for r in caplog.records if r.name == "clueweaver.serving.shared_encoder"]
     assert any(m.startswith(f"loading the dense encoder {SlowLoadingEncoder.name}") for m in messages)
     assert any(m.startswith(f"dense encoder {SlowLoadingEncoder.name} loaded in") for m in messages)
+
+
+def test_a_books_language_is_detected_or_given_at_upload_and_read_in_it(tmp_path):
+    chinese = "第一回\n\n王掌柜说，案发当晚他亲眼看见李四从后门溜了出去。\n\n第二天早上，张三在河边发现了一把刀。"
+    with running_server(scripted_room(tmp_path / "data")) as url, client(url) as http:
+        detected = upload(http, name="an.txt", content=chinese.encode())
+        assert detected.status_code == 201 and detected.json()["language"] == "zh"
+        book_id = wait_until_ready(http, detected.json()["book_id"])["book_id"]
+        assert http.get(f"/api/books/{book_id}").json()["language"] == "zh"
+        asked = {"kind": "open", "question": "案发当晚谁从后门溜了出去？"}
+        answered = http.post(f"/api/books/{book_id}/questions", params={"wait": "true"}, json=asked).json()
+        trace = http.get(f"/api/questions/{answered['question_id']}").json()["result"]["trace"]
+        assert trace["config"]["language_used"] == "zh" and trace["question_language"] == "zh"
+        given = upload(http, name="names.txt", content=b"Holmes\n\nWatson", language="fr")
+        assert given.status_code == 201 and given.json()["language"] == "fr"
+        refused = upload(http, name="other.txt", content=b"Lestrade\n\nGregson", language="xx")
+        assert refused.status_code == 422 and refused.json()["error"] == "unsupported_language"
+        assert "en, zh, ja, fr, de, es, it, ru, pt" in refused.json()["detail"]

@@ -224,7 +224,7 @@ class ChronoGraph:
             keys = [self.key(i, merged) for i in range(len(self.relations))]
             self._indexes[cache_key] = RetrievalIndex(
                 from_paragraphs(keys, title="ChronoRAG Layer 1", detect_headings=False),
-                BM25Index.from_texts(keys, positive_idf=True),
+                BM25Index.from_texts(keys),
                 encoder,
                 None if encoder is None else self._vectors(encoder, keys, merged),
                 RankingConfig(smoothing=0.0, feedback_docs=0, dense_weight=1.0),

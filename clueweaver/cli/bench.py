@@ -14,6 +14,8 @@ from clueweaver.core.errors import UsageError
 from clueweaver.measure import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
 from clueweaver.measure.concurrency import LEVELS, bench_item_concurrency
 from clueweaver.measure.recall import SET_NAMES, bench_second_round
+from clueweaver.measure.retrieval import SAMPLE_QUESTION
+from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RankingConfig
 from clueweaver.segments.segmenter import PRESETS
 
@@ -31,6 +33,12 @@ def add_retrieval(kinds) -> None:
     p.add_argument("--encoder", default="minilm", help="dense encoder to time, or none")
     p.add_argument("--repeats", type=int, default=20)
     p.add_argument(
+        "--question",
+        default=None,
+        help="the open question segmented (default: one about Little Women); a book in another language needs one "
+        "in its language",
+    )
+    p.add_argument(
         "--reference",
         action="store_true",
         help="also time sentence-transformers' own encode with its defaults on the same book, in the same run",
@@ -40,7 +48,10 @@ def add_retrieval(kinds) -> None:
 
 def run_retrieval(args) -> int:
     encoder = None if args.encoder == "none" else args.encoder
-    print_json(bench_retrieval(args.book, encoder=encoder, repeats=args.repeats, reference=args.reference))
+    question = Question.open(args.question) if args.question else SAMPLE_QUESTION
+    print_json(
+        bench_retrieval(args.book, encoder=encoder, question=question, repeats=args.repeats, reference=args.reference)
+    )
     return 0
 
 

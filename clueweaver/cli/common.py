@@ -14,6 +14,7 @@ from pathlib import Path
 
 from clueweaver.backends import load_backend, stand_ins
 from clueweaver.backends.registry import command_line_backends, command_line_options
+from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.books.narrative import Narrative, load_narrative
 from clueweaver.chrono.config import ASSEMBLIES, MERGED_KEYS, RETRIEVAL_MODES, ChronoConfig
 from clueweaver.core.config import ConfigError, config_from_dict, read_yaml_mapping
@@ -162,6 +163,17 @@ def add_encoder_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_language_argument(parser: argparse.ArgumentParser) -> None:
+    """--language, for every command that indexes a book for retrieval."""
+    parser.add_argument(
+        "--language",
+        choices=SUPPORTED_LANGUAGES,
+        default=None,
+        help="the book's language, whose analyzer retrieval reads it with (default: detected from the book's "
+        "script and stop words)",
+    )
+
+
 def add_model_arguments(parser: argparse.ArgumentParser, *, agents: bool = True, model_help: str = "") -> None:
     """Which models answer, on which backend (ask, demo, eval)."""
     parser.add_argument(
@@ -294,6 +306,7 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
         "and the trace reports them per round (finder.rounds)",
     )
     add_encoder_argument(parser)
+    add_language_argument(parser)
 
 
 def add_max_chapter_argument(parser: argparse.ArgumentParser) -> None:
@@ -435,6 +448,8 @@ def pipeline_settings_from_args(args) -> dict:
     values.update(sources)
     if args.hops:
         values["hops"] = args.hops
+    if args.language:
+        values["language"] = args.language
     return values
 
 

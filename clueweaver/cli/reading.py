@@ -6,11 +6,13 @@ from __future__ import annotations
 import sys
 import time
 
+from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS, reading_limit
 from clueweaver.cli.common import (
     SMOKE_NOTE,
     add_encoder_argument,
     add_encoding_argument,
+    add_language_argument,
     add_max_chapter_argument,
     add_model_arguments,
     add_pipeline_arguments,
@@ -41,6 +43,7 @@ def add_index(sub) -> None:
     p.add_argument("book", help=".txt, .md, .epub or .jsonl of paragraphs")
     add_encoding_argument(p)
     add_encoder_argument(p)
+    add_language_argument(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run_index)
 
@@ -48,7 +51,7 @@ def add_index(sub) -> None:
 def run_index(args) -> int:
     narrative = book_from_args(args)
     started = time.perf_counter()
-    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, announce=announce)
+    index = build_index(narrative, args.encoder, cache_dir=args.cache_dir, language=args.language, announce=announce)
     summary = {
         "book": args.book,
         "title": narrative.title,
@@ -57,6 +60,7 @@ def run_index(args) -> int:
         "paragraphs": len(narrative),
         "chapters": len(narrative.chapters),
         "characters": narrative.num_chars,
+        "language": index.language,
         "encoder": index.encoder.name if index.encoder else None,
         "seconds": round(time.perf_counter() - started, 3),
     }
@@ -94,9 +98,10 @@ def run_chapters(args) -> int:
     front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
     front_matter = {"label": "0", "number": 0, "title": "(front matter)", "part": None,
                     "first_paragraph": 0, "last_paragraph": front - 1}  # fmt: skip
+    language = detect_language(narrative.text)
     if args.json:
         listed = [front_matter, *rows] if front else rows
-        print_json({"book": args.book, "title": narrative.title, "paragraphs": len(narrative),
+        print_json({"book": args.book, "title": narrative.title, "language": language, "paragraphs": len(narrative),
                     "split_paragraphs": narrative.split_paragraphs, "chapters": listed})  # fmt: skip
         return 0
     split = narrative.split_paragraphs
@@ -107,6 +112,7 @@ def run_chapters(args) -> int:
     for chapter in narrative.chapters:
         title = chapter.full_title if len(chapter.full_title) <= 64 else chapter.full_title[:63] + "…"
         print(f"{chapter.label:>6}  {title:<64} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
+    print(f"language: {language_name(language)} ({language}), detected; retrieval reads the book in it (--language)")
     return 0
 
 
@@ -123,6 +129,7 @@ def add_segment(sub) -> None:
     p.add_argument("--exhaustive", action="store_true", help="tile the whole book instead of retrieving")
     add_segment_source_arguments(p, default="plain")
     add_encoder_argument(p)
+    add_language_argument(p)
     p.add_argument("--json", action="store_true", help="print the segments as JSON")
     p.set_defaults(run=run_segment)
 
@@ -138,7 +145,7 @@ def run_segment(args) -> int:
     max_chapter = narrative.chapter_limit(args.max_chapter)
     last = reading_limit(narrative, max_chapter, None)
     encoder = None if args.encoder == "none" else args.encoder
-    index = get_index(narrative, encoder, cache_dir=args.cache_dir, announce=announce)
+    index = get_index(narrative, encoder, cache_dir=args.cache_dir, language=args.language, announce=announce)
     settings = segment_source_settings(args)
     request = SourceRequest(
         narrative, question, preset, index, max_chapter, last, args.exhaustive, encoder, settings.get("nwm_dir"),
@@ -151,6 +158,7 @@ def run_segment(args) -> int:
         print_json(
             {
                 "book_id": narrative.book_id,
+                "language": index.language,
                 "question": question.text,
                 "kind": question.kind,
                 "preset": preset.name,
@@ -188,7 +196,9 @@ def run_ask(args) -> int:
     if agents.smoke:  # it reads less, as in the demo, and says so
         config = smoke_config(args, overrides)
         print(f"note: {SMOKE_NOTE}", file=sys.stderr)
-    index = get_index(narrative, config.encoder, cache_dir=config.cache_dir, announce=announce)
+    index = get_index(
+        narrative, config.encoder, cache_dir=config.cache_dir, language=config.language, announce=announce
+    )
     try:
         result = agents.pipeline(config).answer(
             narrative, question, max_chapter=max_chapter, index=index, progress_callback=print_progress

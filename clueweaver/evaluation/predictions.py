@@ -188,9 +188,9 @@ def check_run_folder(output: Path, identity: dict) -> None:
         raise EvalError(f"{output} has {PREDICTIONS_FILE} but no {RUN_FILE}: not a run folder this command can resume")
 
 
-def write_run_file(output: Path, label: str, config: dict) -> None:
+def write_run_file(output: Path, label: str, config: dict, languages: dict[str, str]) -> None:
     """``run.json``, written once the reader is ready, so a run whose models fail to load leaves a
-    folder that any later run may take."""
+    folder that any later run may take; ``languages``: the language each book is read in, by book ID."""
     output.mkdir(parents=True, exist_ok=True)
-    payload = {"format": RUN_FORMAT, "label": label, "config": config}
+    payload = {"format": RUN_FORMAT, "label": label, "config": config, "languages": languages}
     (output / RUN_FILE).write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

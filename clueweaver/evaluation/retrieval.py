@@ -7,7 +7,6 @@ them are among the candidates, and *evidence recall* is the mean fraction of gol
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -16,31 +15,33 @@ from tqdm import tqdm
 
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
-from clueweaver.retrieval import get_index, joined_query, ranking_from_scores
+from clueweaver.retrieval import RetrievalIndex, get_index, joined_query, ranking_from_scores
+from clueweaver.retrieval.analyzers import Analyzer, plain_analyzer
 from clueweaver.segments.packing import pack
 from clueweaver.segments.segmenter import Preset, get_preset, segment_narrative
 
-_PLAIN_WORD = re.compile(r"\w+")
-_PLAIN_INDEXES: dict[str, BM25Okapi] = {}  # by content hash: a recall run asks many questions of each book
+_PLAIN_INDEXES: dict[tuple[str, str], BM25Okapi] = {}  # by book and language: a recall run asks many questions of each
 
 
-def _plain_bm25(narrative: Narrative) -> BM25Okapi:
-    if narrative.content_hash not in _PLAIN_INDEXES:
+def _plain_bm25(narrative: Narrative, analyzer: Analyzer) -> BM25Okapi:
+    key = (narrative.content_hash, analyzer.language)
+    if key not in _PLAIN_INDEXES:
         if len(_PLAIN_INDEXES) >= 8:
             _PLAIN_INDEXES.pop(next(iter(_PLAIN_INDEXES)))
-        _PLAIN_INDEXES[narrative.content_hash] = BM25Okapi(
-            [_PLAIN_WORD.findall(p.text.lower()) for p in narrative.paragraphs]
-        )
-    return _PLAIN_INDEXES[narrative.content_hash]
+        _PLAIN_INDEXES[key] = BM25Okapi([analyzer.tokenize(p.text) for p in narrative.paragraphs])
+    return _PLAIN_INDEXES[key]
 
 
-def plain_bm25_ranking(narrative: Narrative, question: Question, *, per_option: bool = False) -> list[int]:
-    """Paragraph IDs, best first, by the reference baseline: rank-bm25's Okapi over lowercase word
-    tokens (no stemming, no stop words) with the question and its options joined into ONE query
-    (``per_option``: scores summed over the question and each question-plus-option query)."""
-    bm25 = _plain_bm25(narrative)
+def plain_bm25_ranking(index: RetrievalIndex, question: Question, *, per_option: bool = False) -> list[int]:
+    """Paragraph IDs, best first, by the reference baseline: rank-bm25's Okapi over the units of the
+    book's language with no word left out (``plain_analyzer``: stemmed words with their stop words;
+    character bigrams and unigrams in Chinese and Japanese), with the question and its options joined
+    into ONE query (``per_option``: scores summed over the question and each question-plus-option
+    query)."""
+    analyzer = plain_analyzer(index.language)
+    bm25 = _plain_bm25(index.narrative, analyzer)
     queries = question.queries() if per_option else [joined_query(question)]
-    scores = sum(bm25.get_scores(_PLAIN_WORD.findall(query.lower())) for query in queries)
+    scores = sum(bm25.get_scores(analyzer.tokenize(query)) for query in queries)
     return [i for i, _ in ranking_from_scores(scores)]
 
 
@@ -111,7 +112,7 @@ def measure_recall(
         candidates = {i for s in segments for i in s.paragraph_ids}
         packet = pack(item.narrative, segments, preset)
         oracle = pack(item.narrative, [s for s in segments if gold & set(s.paragraph_ids)], preset, cited_ids=gold)
-        bm25 = plain_bm25_ranking(item.narrative, item.question)
+        bm25 = plain_bm25_ranking(index, item.question)
         report.rows.append(
             RecallRow(
                 item_id=item.item_id,

@@ -39,6 +39,7 @@ from clueweaver.backends import SamplingConfig, backend_spec
 from clueweaver.backends.batching import engine_tag
 from clueweaver.backends.openai_http import recording_servers
 from clueweaver.benchmarks import load_benchmark
+from clueweaver.books.language import detect_language
 from clueweaver.evaluation.judge import JudgeConfig
 from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
 from clueweaver.evaluation.predictions import (
@@ -314,7 +315,8 @@ def run_evaluation(
     if any(item.labelled and item.question.is_open for item in pending):
         scorer = OpenScorer.for_run(config.scoring_encoder, config.judge, output)
     try:
-        write_run_file(output, config.label or config.default_label(), dataclasses.asdict(config))
+        languages = book_languages(config, benchmark, items)
+        write_run_file(output, config.label or config.default_label(), dataclasses.asdict(config), languages)
         traces = TraceLog(output / TRACES_FILE) if config.save_traces else None
         _answer(
             config,
@@ -336,6 +338,14 @@ def run_evaluation(
     summary = summarize(read_predictions(output / PREDICTIONS_FILE))
     write_report({label: summary}, output, plot=False)
     return RunResult(output, label, summary, len(log.records) - resumed, resumed)
+
+
+def book_languages(config: EvalConfig, benchmark, items: list) -> dict[str, str]:
+    """The language each book of the run is read in, by book ID: the run's ``language`` setting, else
+    the language detected from the book (as its index detects it)."""
+    language = config.pipeline_config().language
+    books = {item.book_id: item for item in items}
+    return {book: language or detect_language(benchmark.narrative(item).text) for book, item in books.items()}
 
 
 def _check_segment_sources(config: EvalConfig, benchmark, pending: list) -> None:

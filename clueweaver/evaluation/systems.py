@@ -99,6 +99,7 @@ def _retrieval(system: str) -> Build:
             encoder=config.encoder,
             cache_dir=config.cache_dir,
             token_budget=evidence_token_budget(agents.interpreter, pipeline.config.context_tokens),
+            language=pipeline.config.language,
         )
 
     return build

@@ -3,8 +3,9 @@ tuning multi-hop checks and the frozen held-out checks, beside plain BM25 given 
 the ablations of each ranking choice on every set; the recall-vs-cost curve.
 
 Every default was chosen on the tuning set (and GutenQA); the frozen set is reported, never used to
-choose. "Plain BM25" is rank-bm25's Okapi over lowercase word tokens with the question and its
-options joined into one query, given exactly as many paragraphs as the candidates hold.
+choose. "Plain BM25" is rank-bm25's Okapi over the book's units (stemmed words, stop words kept;
+character bigrams and unigrams in Chinese and Japanese) with the question and its options joined
+into one query, given exactly as many paragraphs as the candidates hold.
 """
 
 from __future__ import annotations
@@ -210,7 +211,9 @@ def recall_curve(*, sets: Sequence[str] = tuple(SET_NAMES), preset: str = "detec
         depths = [round(paragraphs) for paragraphs, _ in ours]
         curves[name] = {"items": len(items), "clueweaver": ours}
         for label, per_option in (("bm25_joined", False), ("bm25_per_option", True)):
-            rankings = [plain_bm25_ranking(i.narrative, i.question, per_option=per_option) for i in items]
+            rankings = [
+                plain_bm25_ranking(get_index(i.narrative, None), i.question, per_option=per_option) for i in items
+            ]
             curves[name][label] = [
                 (k, round(sum(set(i.gold_ids) <= set(r[:k]) for i, r in zip(items, rankings)) / len(items), 4))
                 for k in depths

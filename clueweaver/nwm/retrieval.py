@@ -277,7 +277,7 @@ def rank_texts(texts: list[str], queries: list[str], *, encoder=None, vectors=No
     collection = from_paragraphs(texts, title="world-model records", detect_headings=False)
     index = RetrievalIndex(
         collection,
-        BM25Index.from_texts(texts, positive_idf=True),
+        BM25Index.from_texts(texts),
         encoder if vectors is not None else None,
         vectors,
         RankingConfig(smoothing=0.0, feedback_docs=0, dense_weight=1.0),

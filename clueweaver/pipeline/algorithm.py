@@ -29,7 +29,7 @@ from clueweaver.protocol.prompts import calibration_messages, finder_messages, i
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RetrievalIndex, get_index
 from clueweaver.segments.packing import Packet, pack
-from clueweaver.segments.segmenter import Preset, Segment, second_round_segments
+from clueweaver.segments.segmenter import Preset, Segment, question_language, second_round_segments
 from clueweaver.sources import Candidates, SourceRequest, candidate_segments
 
 # Stage names, in order: keys of trace["timings"] (each always present, 0.0 when skipped) and the
@@ -176,8 +176,10 @@ class ClueWeaver:
         timings = stages.finish()
         head = trace_head("clueweaver", narrative, question, (max_chapter, max_paragraph), last)
         trace = self._trace(head, narrative, candidates, step, packet, interpretation, timings)
-        if index is not None:  # what "auto" resolved to on this machine, beside the setting asked for
+        if index is not None:  # what "auto" and detection resolved to, beside the settings asked for
             trace["config"]["encoder_used"] = index.encoder.name if index.encoder is not None else "none"
+            trace["config"]["language_used"] = index.language
+            trace["question_language"] = question_language(question)
         return Result.from_interpretation("clueweaver", interpretation, packet, trace)
 
     def _candidates(
@@ -200,7 +202,8 @@ class ClueWeaver:
         return candidates, index
 
     def _index(self, narrative: Narrative) -> RetrievalIndex:
-        return get_index(narrative, self.config.encoder, cache_dir=self.config.cache_dir)
+        config = self.config
+        return get_index(narrative, config.encoder, cache_dir=config.cache_dir, language=config.language)
 
     def _finder_step(
         self,

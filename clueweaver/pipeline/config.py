@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clueweaver.backends.base import SamplingConfig
+from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.chrono.config import ChronoConfig
 from clueweaver.core.config import config_from_dict, config_to_dict, named
 from clueweaver.protocol.calibration import ALWAYS_CALIBRATED, DEFAULT_TRIGGERS, CalibrationTriggers
@@ -41,6 +42,7 @@ class PipelineConfig:
     finder_sampling: SamplingConfig = SamplingConfig(max_new_tokens=128)
     interpreter_sampling: SamplingConfig = SamplingConfig(max_new_tokens=320)
     encoder: str | None = "auto"  # dense encoder of the retrieval index, when none is passed in
+    language: str | None = None  # the book's language for retrieval (ISO 639-1); None: detected from the book
     cache_dir: str | None = None  # retrieval index cache
     exhaustive: bool = False  # tile the whole book instead of retrieving (one Finder call per window)
     hops: int = 1  # 2: the paragraphs the Finder cites seed a second retrieval round and Finder call
@@ -54,6 +56,8 @@ class PipelineConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "preset", get_preset(self.preset))
+        if self.language is not None and self.language not in SUPPORTED_LANGUAGES:
+            raise ValueError(f"unknown language {self.language!r}; use one of {', '.join(SUPPORTED_LANGUAGES)}")
         segment_source(self.segment_source)  # an unknown name fails here, naming the registered ones
         unknown = [kind for kind in self.always_calibrate if kind not in QUESTION_KINDS]
         if unknown:

@@ -1,6 +1,7 @@
 """Paragraph retrieval: BM25, dense encoders, rank fusion and an on-disk index cache.
 
-``lexical`` (tokenizer, stemmer, document-term matrix, BM25), ``dense`` (encoders and
+``analyzers`` (one text analyzer per language), ``lexical`` (``tokenize``, the document-term
+matrix, BM25 on bm25s), ``dense`` (encoders and
 ``load_encoder``), ``fusion`` (reciprocal rank and weighted score fusion), ``ranking`` (which
 queries a question asks and how the signals are smoothed and fused: ``RankingConfig``) and
 ``index`` (the per-book ``RetrievalIndex``, ``build_index``/``get_index`` and the disk cache). Rankings are lists of
@@ -10,6 +11,7 @@ that patches one (a test) patches the submodule that owns it.
 
 from __future__ import annotations
 
+from clueweaver.retrieval.analyzers import Analyzer, analyzer_for
 from clueweaver.retrieval.dense import (
     BGEM3Encoder,
     DenseEncoder,
@@ -24,18 +26,19 @@ from clueweaver.retrieval.index import (
     RetrievalIndex,
     atomic_write,
     book_cache_dir,
+    book_language,
     build_index,
     default_cache_dir,
     get_index,
 )
-from clueweaver.retrieval.lexical import STOP_WORDS, BM25Index, TermMatrix, tokenize
+from clueweaver.retrieval.lexical import BM25Index, TermMatrix, tokenize
 from clueweaver.retrieval.ranking import RankingConfig, joined_query
 
 __all__ = [
     "CACHE_FORMAT",
     "PROGRESS_CHUNK",
     "RRF_K",
-    "STOP_WORDS",
+    "Analyzer",
     "BGEM3Encoder",
     "BM25Index",
     "DenseEncoder",
@@ -44,7 +47,9 @@ __all__ = [
     "SentenceTransformerEncoder",
     "TermMatrix",
     "atomic_write",
+    "analyzer_for",
     "book_cache_dir",
+    "book_language",
     "build_index",
     "default_cache_dir",
     "get_index",

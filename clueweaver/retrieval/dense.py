@@ -20,6 +20,17 @@ from tqdm.auto import tqdm
 log = logging.getLogger(__name__)
 
 
+# Encoders that put several languages in one vector space, by a part of their cache name: a question
+# in one language then finds the paragraph that says it in another (all-MiniLM-L6-v2 is English).
+MULTILINGUAL_NAMES = ("bge-m3", "multilingual", "labse")
+MULTILINGUAL_HINT = "--encoder bge-m3"  # the multilingual encoder ClueWeaver loads by name
+
+
+def is_multilingual(encoder_name: str) -> bool:
+    """Whether the encoder of this cache name (``bge-m3:bge-m3``, ``st:LaBSE``) bridges languages."""
+    return any(marker in encoder_name.lower() for marker in MULTILINGUAL_NAMES)
+
+
 class DenseEncoder(Protocol):
     """Anything that embeds texts to L2-normalized rows; ``name`` keys the disk cache."""
 

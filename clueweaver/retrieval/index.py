@@ -1,9 +1,10 @@
 """The per-book index: BM25 and dense vectors over one narrative's paragraphs, the fused ranking
 (``RankingConfig``, ``RetrievalIndex``) and the on-disk index cache.
 
-A book is indexed once per (content hash, encoder) and reused by every question about it: the
-process keeps the last indexes in memory and the disk cache keeps tokenized paragraphs and
-embeddings between runs.
+A book is indexed once per (content hash, language, encoder) and reused by every question about it:
+the process keeps the last indexes in memory and the disk cache keeps analyzed paragraphs (one file
+per language: an index of one language is never read for another) and embeddings between runs. The
+language is detected from the book's text unless it is given.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
-from clueweaver.retrieval.dense import DenseEncoder, load_encoder
+from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
 from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion, weighted_score_fusion
-from clueweaver.retrieval.lexical import BM25Index, TermMatrix, tokenize
+from clueweaver.retrieval.lexical import BM25Index, TermMatrix
 from clueweaver.retrieval.ranking import (
     RankingConfig,
     aspect_queries,
@@ -39,7 +41,7 @@ from clueweaver.retrieval.ranking import (
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 2  # bump whenever tokenization or the cache layout changes: old entries are rebuilt
+CACHE_FORMAT = 3  # bump whenever an analyzer or the cache layout changes: old entries are rebuilt
 
 
 def default_cache_dir() -> Path:
@@ -79,6 +81,16 @@ class RetrievalIndex:
     embeddings: np.ndarray | None = None
     config: RankingConfig = RankingConfig()
 
+    @property
+    def language(self) -> str:
+        """The language the book was analyzed in; questions are analyzed in it too."""
+        return self.bm25.language
+
+    @property
+    def bridges_languages(self) -> bool:
+        """Whether the index's dense vectors find a paragraph in another language than the question's."""
+        return self.encoder is not None and self.embeddings is not None and is_multilingual(self.encoder.name)
+
     def bm25_scores(self, query: str | Sequence[str]) -> np.ndarray:
         return self.bm25.scores(query)
 
@@ -91,7 +103,7 @@ class RetrievalIndex:
     def distinctive_terms(self, docs: Sequence[int], queries: Sequence[str], count: int) -> list[str]:
         """The ``count`` terms of ``docs`` with the highest summed idf that the queries do not contain."""
         matrix, idf = self.bm25.matrix, self.bm25.idf
-        asked = set(tokenize(" ".join(queries)))
+        asked = set(self.bm25.terms(" ".join(queries)))
         weight: dict[str, float] = {}
         for doc in docs:
             for term_number in matrix.indices[matrix.indptr[doc] : matrix.indptr[doc + 1]]:
@@ -112,7 +124,7 @@ class RetrievalIndex:
         config = self.config
         texts = [self.narrative[int(doc)].text for doc in _best(lexical, config.entity_hop_docs)]
         names = names_in(texts, joined_query(question))
-        return [term for name in names for term in tokenize(name)][: config.entity_hop_terms]
+        return [term for name in names for term in self.bm25.terms(name)][: config.entity_hop_terms]
 
     def _smooth(self, scores: np.ndarray) -> np.ndarray:
         config = self.config
@@ -226,12 +238,12 @@ def _load_cached(path: Path, load):
         return None
 
 
-def _load_terms(path: Path) -> TermMatrix:
+def _load_terms(path: Path, language: str) -> TermMatrix:
     with np.load(path, allow_pickle=False) as data:
-        if int(data["format"]) != CACHE_FORMAT:
-            raise ValueError("unexpected cache format")
+        if int(data["format"]) != CACHE_FORMAT or str(data["language"]) != language:
+            raise ValueError("unexpected cache format or language")
         return TermMatrix(
-            data["vocabulary"].tolist(), data["indptr"], data["indices"], data["counts"], data["lengths"]
+            data["vocabulary"].tolist(), data["indptr"], data["indices"], data["counts"], data["lengths"], language
         )
 
 
@@ -239,6 +251,7 @@ def _save_terms(matrix: TermMatrix, f) -> None:
     np.savez(
         f,
         format=CACHE_FORMAT,
+        language=matrix.language,
         vocabulary=np.asarray(matrix.vocabulary, dtype=str),
         indptr=matrix.indptr,
         indices=matrix.indices,
@@ -248,6 +261,11 @@ def _save_terms(matrix: TermMatrix, f) -> None:
 
 
 PROGRESS_CHUNK = 256
+
+
+def book_language(narrative: Narrative, language: str | None = None) -> str:
+    """``language`` when given (a reader's ``--language``), else the language the book is in."""
+    return language or detect_language(narrative.text)
 
 
 def _embed(texts: list[str], encoder: DenseEncoder, show_progress: bool, progress) -> np.ndarray:
@@ -271,31 +289,33 @@ def build_index(
     encoder: str | DenseEncoder | None = "auto",
     *,
     cache_dir: str | Path | None = None,
+    language: str | None = None,
     use_cache: bool = True,
     show_progress: bool = True,
     progress: Callable[[int, int], None] | None = None,
     announce: Callable[[str], None] | None = None,
     **options,
 ) -> RetrievalIndex:
-    """Tokenize and embed a narrative, reading and writing the disk cache. ``progress(done,
-    total)`` hears how many paragraphs are embedded so far (the embedding then runs in chunks of
-    ``PROGRESS_CHUNK``), for a caller that shows indexing progress; ``announce(line)`` hears once,
-    before any work, that the index is being built and where it will be cached (nothing when the
-    cache has it)."""
+    """Analyze and embed a narrative, reading and writing the disk cache. ``language``: the
+    analyzer's (None: the book's language, detected). ``progress(done, total)`` hears how many
+    paragraphs are embedded so far (the embedding then runs in chunks of ``PROGRESS_CHUNK``), for a
+    caller that shows indexing progress; ``announce(line)`` hears once, before any work, that the
+    index is being built and where it will be cached (nothing when the cache has it)."""
     encoder = load_encoder(encoder)
+    language = book_language(narrative, language)
     book_dir = book_cache_dir(narrative.content_hash, cache_dir)
-    terms_path = book_dir / "bm25_terms.npz"
+    terms_path = book_dir / f"bm25_terms_{language}.npz"
     vectors_path = book_dir / f"dense_{_safe_name(encoder.name)}.npy" if encoder is not None else None
     if announce and not (use_cache and terms_path.exists() and (vectors_path is None or vectors_path.exists())):
         what = "BM25" + (f" and {encoder.name} embeddings" if encoder is not None else "")
         announce(
-            f"Indexing {narrative.title!r} ({len(narrative):,} paragraphs: {what}); this happens once"
-            + (f", later runs read the cache in {book_dir}" if use_cache else "")
+            f"Indexing {narrative.title!r} ({len(narrative):,} paragraphs in {language_name(language)}: {what}); this "
+            "happens once" + (f", later runs read the cache in {book_dir}" if use_cache else "")
         )
 
-    terms = _load_cached(terms_path, _load_terms) if use_cache else None
+    terms = _load_cached(terms_path, lambda path: _load_terms(path, language)) if use_cache else None
     if terms is None or len(terms) != len(narrative):
-        terms = TermMatrix.from_texts([p.text for p in narrative.paragraphs])
+        terms = TermMatrix.from_texts([p.text for p in narrative.paragraphs], language)
         if use_cache:
             atomic_write(terms_path, lambda f: _save_terms(terms, f))
     bm25 = BM25Index(terms)
@@ -325,18 +345,20 @@ def get_index(
     encoder: str | DenseEncoder | None = "auto",
     *,
     cache_dir: str | Path | None = None,
+    language: str | None = None,
     announce: Callable[[str], None] | None = None,
     **options,
 ) -> RetrievalIndex:
-    """The book's index, from this process's memory when it was built here before (``announce``:
-    see ``build_index``)."""
+    """The book's index, from this process's memory when it was built here before (``language``
+    and ``announce``: see ``build_index``)."""
+    language = book_language(narrative, language)
     encoder_key = encoder if isinstance(encoder, (str, type(None))) else getattr(encoder, "name", id(encoder))
-    key = (narrative.content_hash, encoder_key, str(cache_dir), tuple(sorted(options.items())))
+    key = (narrative.content_hash, language, encoder_key, str(cache_dir), tuple(sorted(options.items())))
     with _MEMORY_LOCK:
         if key in _MEMORY:
             _MEMORY.move_to_end(key)
             return _MEMORY[key]
-        index = build_index(narrative, encoder, cache_dir=cache_dir, announce=announce, **options)
+        index = build_index(narrative, encoder, cache_dir=cache_dir, language=language, announce=announce, **options)
         _MEMORY[key] = index
         while len(_MEMORY) > _MEMORY_SIZE:
             _MEMORY.popitem(last=False)

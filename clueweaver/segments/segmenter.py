@@ -8,13 +8,17 @@ retrieval ranked highest, which are often far apart (the several hops of a multi
 shown with gap markers between them. Overlapping windows merge (up to P_w + P_r paragraphs,
 beyond which the later one is trimmed); an anchor inside a window is not repeated, so the Finder
 never reads a paragraph twice.
+
+When retrieval ranks nothing (no dense encoder, and no word shared with the question), segmenting
+fails with a ``NoMatchError`` that says why (a script ClueWeaver cannot cut into words, a question in
+another language than the book, no shared word) and what to pass: reading the whole book is the
+explicit ``exhaustive`` mode, never a silent fallback that costs hundreds of Finder calls.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
@@ -24,10 +28,13 @@ from typing import NamedTuple
 import numpy as np
 import yaml
 
+from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, guess_language, language_name, script_of
 from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.core.config import ConfigError, config_from_dict
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.question import Question
-from clueweaver.retrieval import get_index
+from clueweaver.retrieval import get_index, joined_query
+from clueweaver.retrieval.dense import MULTILINGUAL_HINT
 
 # The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
 # the shared data have 1,600-4,500 paragraphs (The Count of Monte Cristo: 15,000).
@@ -269,6 +276,55 @@ def _retrieval_segments(anchors: list[tuple[int, float]], size: int, window_star
     ]
 
 
+class NoMatchError(ClueWeaverError, ValueError):
+    """Retrieval ranked no paragraph for the question; the message says why and what to pass."""
+
+
+def question_language(question: Question) -> str | None:
+    """The language the question and its options show, None when they show none (see ``guess_language``)."""
+    return guess_language(joined_query(question))
+
+
+def cross_language_warning(narrative: Narrative, index, question: Question) -> str | None:
+    """A warning when the question is in another language than the book and the index has no dense
+    encoder that bridges languages: BM25 then matches only the words both share (names, numbers)."""
+    asked = question_language(question)
+    if asked is None or asked == index.language or index.bridges_languages:
+        return None
+    return (
+        f"the question seems to be in {language_name(asked)} and {narrative.title!r} in "
+        f"{language_name(index.language)}: BM25 matches only the words the two share (names, numbers); "
+        f"{MULTILINGUAL_HINT} ranks paragraphs by meaning across languages (or ask in the book's language, or "
+        "pass --language CODE if the book's language was detected wrongly)"
+    )
+
+
+def no_match_error(narrative: Narrative, index, question: Question, readable: int, preset: Preset) -> NoMatchError:
+    """Why retrieval ranked no paragraph, and what to pass instead."""
+    book, asked = index.language, question_language(question)
+    if book == UNDETERMINED:
+        why = (
+            f"ClueWeaver cannot cut the script of {narrative.title!r} ({script_of(narrative.text)}) into words, so no "
+            "word of the question matches"
+        )
+        language_hint = f"--language CODE if the book is in one of {', '.join(SUPPORTED_LANGUAGES)}"
+    else:
+        differs = asked is not None and asked != book
+        why = (
+            f"the question seems to be in {language_name(asked)} and {narrative.title!r} in {language_name(book)}, "
+            "and BM25 finds no word the two share"
+            if differs
+            else f"no paragraph of {narrative.title!r} shares a word with the question (the book is read as "
+            f"{language_name(book)})"
+        )
+        language_hint = f"--language CODE if the book is not in {language_name(book)}"
+    calls = math.ceil(readable / preset.window_paragraphs)
+    return NoMatchError(
+        f"retrieval ranked no paragraph: {why}. Pass {MULTILINGUAL_HINT} (a dense encoder that ranks by meaning, "
+        f"across languages), {language_hint}, or --exhaustive to read the whole book ({calls} Finder calls)"
+    )
+
+
 def second_round_segments(
     narrative: Narrative, ranking: list[tuple[int, float]], read: set[int], preset: str | Preset
 ) -> list[Segment]:
@@ -295,8 +351,8 @@ def segment_narrative(
     ``max_chapter`` restricts everything to chapters up to n (spoiler-free reading) and
     ``max_paragraph`` to paragraphs up to that ID (a benchmark's reading position); ``exhaustive``
     tiles the whole (restricted) book with P_w-paragraph windows, ranked but none left out: a
-    recall-first research mode that costs one Finder call per window. It is also the fallback when
-    retrieval ranks nothing (no dense encoder and no shared word).
+    recall-first research mode that costs one Finder call per window. When retrieval ranks nothing
+    (no dense encoder and no shared word) and ``exhaustive`` is off: a ``NoMatchError``.
     """
     preset = get_preset(preset)
     last = narrative.last_paragraph_of_chapter(max_chapter)
@@ -311,11 +367,7 @@ def segment_narrative(
         scores[paragraph_id] = score
 
     if not ranking and not exhaustive:
-        warnings.warn(
-            f"no paragraph of {narrative.title} shares a word with the question; reading the whole book (exhaustive "
-            "mode)"
-        )
-        exhaustive = True
+        raise no_match_error(narrative, index, question, last + 1, preset)
     if exhaustive:
         segments = []
         for start in range(0, last + 1, preset.window_paragraphs):

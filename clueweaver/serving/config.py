@@ -60,6 +60,9 @@ class ServeConfig:
     token: str | None = described("bearer token for /api; $CLUEWEAVER_TOKEN when unset; required off loopback", None)
     data_dir: str | None = described("books and indexes; default $CLUEWEAVER_DATA or ~/.local/share/clueweaver", None)
     encoder: str | None = described("dense encoder of the indexes: auto, none, bge-m3[:PATH], minilm, ...", "auto")
+    language: str | None = described(
+        "every uploaded book's language (ISO 639-1) unless its upload names one; none: detect it", None
+    )
     log_level: str = described("the server's log level: debug, info, warning or error", "info")
     models: ModelsConfig = described("which models answer, on which backend", factory=ModelsConfig)
     pipeline: dict[str, Any] = described("PipelineConfig settings (as in configs/pipeline.yaml)", factory=dict)

@@ -55,6 +55,7 @@ class IndexJob:
     encoding: str | None
     content_hash: str
     cache_dir: str
+    language: str | None = None  # None: detected from the book
 
 
 def _index_one(conn, job: IndexJob, encoder) -> None:
@@ -65,6 +66,7 @@ def _index_one(conn, job: IndexJob, encoder) -> None:
         narrative,
         encoder,
         cache_dir=job.cache_dir,
+        language=job.language,
         show_progress=False,
         progress=lambda done, total: conn.send(("progress", done / max(total, 1))),
     )

@@ -36,6 +36,7 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from clueweaver.books.language import SUPPORTED_LANGUAGES, detect_language
 from clueweaver.books.narrative import Narrative, NarrativeError, load_narrative
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.retrieval import book_cache_dir, build_index
@@ -46,7 +47,7 @@ log = logging.getLogger(__name__)
 
 BOOK_SUFFIXES = (".txt", ".md", ".markdown", ".epub")
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-SCHEMA_VERSION = 2  # 2 added books.encoding (a version 1 database gains the column at start)
+SCHEMA_VERSION = 3  # 2 added books.encoding, 3 books.language (an older database gains the columns at start)
 
 # Index statuses of a book.
 QUEUED, INDEXING, READY, FAILED = "queued", "indexing", "ready", "failed"
@@ -61,6 +62,7 @@ CREATE TABLE IF NOT EXISTS books (
     filename       TEXT NOT NULL,       -- as uploaded (base name)
     format         TEXT NOT NULL,       -- the file's suffix: .txt, .md, .markdown, .epub
     encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
+    language       TEXT,                -- ISO 639-1, retrieval's analyzer (given or detected); NULL: detect
     bytes          INTEGER NOT NULL,
     paragraphs     INTEGER NOT NULL,
     chapters       INTEGER NOT NULL,
@@ -109,6 +111,10 @@ class BookNotReady(LibraryError):
     pass
 
 
+class UnsupportedLanguage(LibraryError, ValueError):
+    pass
+
+
 @dataclass(frozen=True)
 class BookRecord:
     book_id: str
@@ -117,6 +123,7 @@ class BookRecord:
     filename: str
     format: str
     encoding: str | None
+    language: str | None  # the language retrieval reads the book in; None (added before version 3): detected
     bytes: int
     paragraphs: int
     chapters: int
@@ -183,11 +190,16 @@ class Upload:
             )
         self._file.write(chunk)
 
-    def register(self, *, encoding: str | None = None) -> tuple[BookRecord, bool]:
+    def register(self, *, encoding: str | None = None, language: str | None = None) -> tuple[BookRecord, bool]:
         """Parse the file and add the book: ``(record, True)``, or ``(existing record, False)``
         when the library already holds this text. ``encoding``: a text file's encoding (default:
-        UTF-8, else detected). Unreadable files raise ``NarrativeError``; bytes replaced in a
-        mostly-UTF-8 file are named in ``warnings``."""
+        UTF-8, else detected); ``language``: the book's (default: the library's, else detected). Unreadable
+        files raise ``NarrativeError``, a language ClueWeaver does not read ``UnsupportedLanguage``; bytes
+        replaced in a mostly-UTF-8 file are named in ``warnings``."""
+        if language and language not in SUPPORTED_LANGUAGES:
+            raise UnsupportedLanguage(
+                f"unknown language {language!r}; give one of {', '.join(SUPPORTED_LANGUAGES)}, or none to detect it"
+            )
         self._file.flush()
         os.fsync(self._file.fileno())
         self._file.close()
@@ -202,7 +214,7 @@ class Upload:
         if narrative.encoding_warning:
             self.warnings.append(narrative.encoding_warning.replace(str(self.path), self.filename))
             log.warning("%s", self.warnings[-1])
-        return self.library._register(self, narrative)
+        return self.library._register(self, narrative, language)
 
     def discard(self) -> None:
         if not self._file.closed:
@@ -220,7 +232,8 @@ class Library:
     """Books and past questions under ``data_dir`` (see the module docstring).
 
     ``encoder``: the dense encoder of the retrieval indexes (a ``load_encoder`` spec; None for
-    BM25 alone). ``memory_books``: how many books (text and index) stay loaded in memory.
+    BM25 alone). ``language``: every added book's language unless its upload names one (None: each
+    book's own, detected). ``memory_books``: how many books (text and index) stay loaded in memory.
     """
 
     def __init__(
@@ -228,6 +241,7 @@ class Library:
         data_dir: str | Path,
         *,
         encoder: str | None = "auto",
+        language: str | None = None,
         max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,
         memory_books: int = 8,
     ) -> None:
@@ -239,6 +253,7 @@ class Library:
         self.max_upload_bytes = max_upload_bytes
         self.memory_books = memory_books
         self.shared_encoder = SharedEncoder(encoder)
+        self.language = language
         for folder in (self.books_dir, self.index_dir, self.nwm_dir):
             folder.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(self.tmp_dir, ignore_errors=True)
@@ -264,7 +279,7 @@ class Library:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, 1, SCHEMA_VERSION):
+            if version not in range(SCHEMA_VERSION + 1):  # 0: a new file; older versions gain their columns
                 raise LibraryError(
                     f"{self.data_dir / 'library.sqlite'} has schema version {version}; this ClueWeaver reads version "
                     f"{SCHEMA_VERSION}. Use a matching ClueWeaver or another data directory."
@@ -272,6 +287,8 @@ class Library:
             self._db.executescript(_SCHEMA)
             if version == 1:  # NULL: read as before (UTF-8, or UTF-16 with its mark)
                 self._db.execute("ALTER TABLE books ADD COLUMN encoding TEXT")
+            if version in (1, 2):  # NULL: the language is detected when the book is indexed, as before
+                self._db.execute("ALTER TABLE books ADD COLUMN language TEXT")
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _recover(self) -> None:
@@ -311,8 +328,9 @@ class Library:
         """Start receiving a book file (see ``Upload``); unsupported types fail here."""
         return Upload(self, filename)
 
-    def _register(self, upload: Upload, narrative: Narrative) -> tuple[BookRecord, bool]:
+    def _register(self, upload: Upload, narrative: Narrative, language: str | None) -> tuple[BookRecord, bool]:
         book_id = narrative.book_id
+        language = language or self.language or detect_language(narrative.text)
         with self._lock:
             existing = self._row(book_id)
             if existing is not None:
@@ -325,12 +343,12 @@ class Library:
             _fsync_dir(self.books_dir)
             with self._db:
                 self._db.execute(
-                    "INSERT INTO books (book_id, content_hash, title, filename, format, encoding, bytes, paragraphs,"
-                    " chapters, characters, added_at, index_status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO books (book_id, content_hash, title, filename, format, encoding, language, bytes,"
+                    " paragraphs, chapters, characters, added_at, index_status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         book_id, narrative.content_hash, narrative.title or upload.filename, upload.filename,
-                        upload.suffix, narrative.encoding, upload.size, len(narrative), len(narrative.chapters),
-                        narrative.num_chars, time.time(), QUEUED,
+                        upload.suffix, narrative.encoding, language, upload.size, len(narrative),
+                        len(narrative.chapters), narrative.num_chars, time.time(), QUEUED,
                     ),
                 )  # fmt: skip
             self._remember(book_id, narrative, None)
@@ -432,7 +450,10 @@ class Library:
     def _build_index(self, book_id: str):
         """The book's index from the disk cache, where the indexing process left it."""
         narrative = self.narrative(book_id)
-        index = build_index(narrative, self.encoder(), cache_dir=self.index_dir, show_progress=False)
+        language = self.book(book_id).language
+        index = build_index(
+            narrative, self.encoder(), cache_dir=self.index_dir, language=language, show_progress=False
+        )
         self._remember(book_id, narrative, index)
         return index
 
@@ -462,7 +483,7 @@ class Library:
         started = time.perf_counter()
         job = IndexJob(
             str(self._source(book_id, row["format"])), row["title"], row["encoding"], row["content_hash"],
-            str(self.index_dir),
+            str(self.index_dir), row["language"],
         )  # fmt: skip
         try:
             outcome = self._run_indexer(indexer, book_id, job)

@@ -26,6 +26,7 @@ from clueweaver import __version__
 from clueweaver.backends import BackendError
 from clueweaver.backends.batching import GenerationEngine, engine_tag
 from clueweaver.backends.stand_ins import scripted_reader_backend
+from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.core.config import ConfigError
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
@@ -40,7 +41,7 @@ log = logging.getLogger(__name__)
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no character on its own
 
 # Pipeline settings the reading room decides itself (from the top-level config and the data dir).
-_OWNED_PIPELINE_SETTINGS = ("encoder", "cache_dir", "nwm_dir", "finder_adapter", "interpreter_adapter")
+_OWNED_PIPELINE_SETTINGS = ("encoder", "language", "cache_dir", "nwm_dir", "finder_adapter", "interpreter_adapter")
 
 
 def load_models(models: ModelsConfig) -> Agents:
@@ -173,17 +174,21 @@ class ReadingRoom:
         owned = sorted(set(config.pipeline) & set(_OWNED_PIPELINE_SETTINGS))
         if owned:
             raise ConfigError(
-                f"pipeline: {', '.join(owned)} are set by the server (encoder at the top level, caches under "
-                "data_dir, adapters under models); remove them from the pipeline section"
+                f"pipeline: {', '.join(owned)} are set by the server (encoder and language at the top level, a book's "
+                "language also at its upload, caches under data_dir, adapters under models); remove them from the "
+                "pipeline section"
             )
         try:
             base = PipelineConfig.from_dict(dict(config.pipeline))
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"pipeline: {exc}") from None
+        if config.language is not None and config.language not in SUPPORTED_LANGUAGES:
+            raise ConfigError(f"language: unknown {config.language!r}; use one of {', '.join(SUPPORTED_LANGUAGES)}")
         self.config = config
         self.library = Library(
             config.resolved_data_dir(),
             encoder=config.encoder,
+            language=config.language,
             max_upload_bytes=int(config.limits.max_upload_mb * 2**20),
         )
         self.library.load_encoder_in_background()

@@ -4,14 +4,16 @@ the candidate segments, with the plain segments standing in on request when a so
 to give.
 
 Every message for a source that cannot run starts ``segment source NAME:`` and ends with how to
-read the plain segments instead, so ``candidate_segments`` and ``check_source_ready`` say the same.
+read the plain segments instead, so ``candidate_segments`` and ``check_source_ready`` say the same. A question in
+another language than the book is a warning too (BM25 cannot bridge languages;
+``cross_language_warning``).
 """
 
 from __future__ import annotations
 
 from clueweaver.books.narrative import Narrative
 from clueweaver.core.registry import Registry, RegistryError
-from clueweaver.segments.segmenter import Segment
+from clueweaver.segments.segmenter import Segment, cross_language_warning
 from clueweaver.sources.base import FALLBACK_SOURCE, Candidates, SegmentSource, SegmentSourceError, SourceRequest
 
 FALLBACK_HINT = (
@@ -80,11 +82,13 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
     """The candidate segments from ``source``; when it has nothing to give, an error, or with
     ``fallback`` the plain segments, recorded as such."""
     requested = segment_source(source)
+    language = cross_language_warning(request.narrative, request.index, request.question)
+    notes = [language] if language else []
     try:
-        return Candidates(_produced(requested, request), source, warnings=requested.notes(request))
+        return Candidates(_produced(requested, request), source, warnings=[*notes, *requested.notes(request)])
     except SegmentSourceError as exc:
         if not fallback:
             raise _unavailable(source, exc) from None
         warning = f"segment source {source}: {exc}; the plain segments were read instead"
         plain = _produced(segment_source(FALLBACK_SOURCE), request)
-        return Candidates(plain, source, fallback=str(exc), warnings=[warning])
+        return Candidates(plain, source, fallback=str(exc), warnings=[*notes, warning])

@@ -142,7 +142,15 @@ class RetrievalReader(PacketReader):
     the packet to ``interpret`` (the Interpreter stage, without a Finder)."""
 
     def __init__(
-        self, ranking: str, preset, interpret: Interpret, *, encoder="auto", cache_dir=None, token_budget=None
+        self,
+        ranking: str,
+        preset,
+        interpret: Interpret,
+        *,
+        encoder="auto",
+        cache_dir=None,
+        token_budget=None,
+        language: str | None = None,
     ):
         if ranking not in RAG_RANKINGS.values():
             raise EvalError(f"unknown ranking {ranking!r}; use {', '.join(RAG_RANKINGS.values())}")
@@ -150,10 +158,10 @@ class RetrievalReader(PacketReader):
         self.ranking, self.preset = ranking, get_preset(preset)
         # BM25 needs no dense vectors: do not embed the book for it
         self.encoder = None if ranking == "bm25" else encoder
-        self.cache_dir, self.token_budget = cache_dir, token_budget
+        self.cache_dir, self.token_budget, self.language = cache_dir, token_budget, language
 
     def packet(self, narrative: Narrative, question: Question, max_paragraph: int | None) -> tuple[Packet, dict]:
-        index = get_index(narrative, self.encoder, cache_dir=self.cache_dir)
+        index = get_index(narrative, self.encoder, cache_dir=self.cache_dir, language=self.language)
         ranked = rank_paragraphs(index, question, self.ranking, max_paragraph=max_paragraph)
         return retrieval_packet(narrative, ranked, self.preset, self.token_budget), {}
 

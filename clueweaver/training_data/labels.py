@@ -33,6 +33,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from clueweaver.backends import SamplingConfig, load_backend
+from clueweaver.books.language import detect_language
 from clueweaver.books.narrative import Narrative
 from clueweaver.core.jsonl import complete_lines
 from clueweaver.protocol.parse import ParseResult, parse_finder
@@ -83,9 +84,10 @@ class ClueMatch:
 def match_clue(narrative: Narrative, clue: str, ignore_words: Sequence[str] = WEAK_IGNORE_WORDS) -> ClueMatch:
     """Coverage of ``clue`` in every paragraph of ``narrative`` (see the module docstring), the
     ``ignore_words`` (as tokenized) left out of the clue's words."""
-    paragraphs = [set(tokenize(p.text)) for p in narrative.paragraphs]
-    ignored = set(tokenize(" ".join(ignore_words)))
-    terms = tuple(sorted(set(tokenize(clue)) - ignored))
+    language = detect_language(narrative.text)  # one analyzer for the book and its clue
+    paragraphs = [set(tokenize(p.text, language)) for p in narrative.paragraphs]
+    ignored = set(tokenize(" ".join(ignore_words), language))
+    terms = tuple(sorted(set(tokenize(clue, language)) - ignored))
     if not terms:
         zeros = np.zeros(len(paragraphs))
         return ClueMatch((), zeros, zeros.astype(int))

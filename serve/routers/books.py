@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 
+from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.serving.library import Library
 from serve.deps import Room
@@ -35,16 +36,22 @@ def upload_book(
     encoding: str | None = Form(
         None, description="a text file's encoding, e.g. latin-1 or cp1252 (default: UTF-8, else detected)"
     ),
+    language: str | None = Form(
+        None,
+        description=f"the book's language, which retrieval reads it in: one of {', '.join(SUPPORTED_LANGUAGES)} "
+        "(default: the server's language setting, else detected from the book)",
+    ),
 ):
     """Add a book. The same text uploaded again returns the book already there (200). A text file
     that is not UTF-8 is read with the encoding given, or else the one detected (the book's
     ``encoding`` says which) when one reads it cleanly; a UTF-8 file with a few stray bytes is read
-    as UTF-8 with them replaced, and ``warnings`` says where they were."""
+    as UTF-8 with them replaced, and ``warnings`` says where they were. The book's ``language`` is the one
+    given, or else detected."""
     with room.library.receive(file.filename or "") as upload:
         while chunk := file.file.read(1 << 20):
             upload.write(chunk)
         try:
-            record, created = upload.register(encoding=encoding)
+            record, created = upload.register(encoding=encoding, language=language)
         except NarrativeError as exc:
             raise ApiError(422, "unreadable_book", f"{exc}; upload a text, Markdown or EPUB file") from None
     response.status_code = 201 if created else 200

@@ -80,8 +80,17 @@ async function watchEncoder() {
   }
 }
 
+function languageName(code) {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "language" }).of(code);
+  } catch (_) {
+    return code;
+  }
+}
+
 function bookMeta(book) {
-  return `${book.paragraphs} paragraphs · ${book.chapters} chapters · ${escapeHtml(book.format)}`;
+  const language = book.language ? ` · ${escapeHtml(languageName(book.language))}` : "";
+  return `${book.paragraphs} paragraphs · ${book.chapters} chapters · ${escapeHtml(book.format)}${language}`;
 }
 
 function renderBooks() {

@@ -86,7 +86,7 @@ def agentic_system(system: str):
         model = AgentModel(agents.interpreter, agents.interpreter_adapter, settings.interpreter_sampling)
 
         def index(narrative: Narrative) -> RetrievalIndex:
-            return get_index(narrative, settings.encoder, cache_dir=settings.cache_dir)
+            return get_index(narrative, settings.encoder, cache_dir=settings.cache_dir, language=settings.language)
 
         return AgentReader(
             system, model, agent_limits(system, config.agent), index, retrieval=retrieval_label(settings.encoder)

@@ -1,0 +1,205 @@
+"""One text analyzer per language: how a book's paragraphs and a question become BM25 terms.
+
+Every analyzer applies Unicode NFKC (full-width letters and digits become plain ones), case
+folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, then:
+
+- words (en, fr, de, es, it, ru, pt): the language's stop words go, then its Snowball stemmer
+  (PyStemmer) gives the words of a family one key. Accents are folded where readers write names and
+  words both ways (fr, es, it, pt: "Hélène" and "Helene" meet; de: umlauts, as German's own
+  stemmer does), before the stop words and the stemmer, so that a book and a question meet whichever
+  way each is written. Russian keeps its letters and folds only "ё" to "е". English keeps its
+  accents, as ClueWeaver always did ("Château d'If"). French and Italian elided articles go
+  ("l'homme" is "homme"); English possessives too ("Emma's" is "emma").
+- Chinese and Japanese, written without spaces: each run of Han and kana characters gives its
+  character bigrams and its unigrams (what Lucene's CJK analyzer does, unigrams added so that a
+  one-character name or word still matches). Unigrams of function characters go (Chinese: the
+  one-character words of bm25s's Chinese stop list; Japanese: every hiragana, the particles and
+  endings, and the long-vowel mark), as do bigrams of two of them ("他们", "我的"). jieba's word
+  segmentation was measured instead and not taken: fewer items with all their evidence on both
+  Chinese check sets, and eight times the time of the whole index (docs/retrieval.md,
+  "Languages"). Latin words inside CJK text are folded words, unstemmed.
+- any other script (``UNDETERMINED``): case-folded words, no stop words, no stemming.
+
+A word is analyzed once per process (``Analyzer.word_terms`` is memoised), and a book's CJK runs,
+which rarely repeat, are cut with numpy over their code points (``Analyzer.cjk_occurrences``), so
+a novel is analyzed in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain
+from typing import Sequence
+
+import numpy as np
+import Stemmer
+from bm25s import stopwords as bm25s_stopwords
+
+from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED
+
+ENGLISH_STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had
+    has have having he her here hers herself him himself his how i if in into is it its itself just
+    me more most my myself no nor not now of off on once only or other our ours ourselves out over
+    own same she should so some such than that the their theirs them themselves then there these
+    they this those through to too under until up very was we were what when where which while who
+    whom why will with would you your yours yourself yourselves shall may might must upon said one
+    also yet ever even let us mr mrs miss""".split()
+)  # ClueWeaver's list since its first version, kept: the English defaults were tuned with it
+STEMMERS = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "it": "italian", "ru": "russian",
+            "pt": "portuguese"}  # fmt: skip
+STOP_WORD_LISTS = {  # for Chinese and Japanese: the function characters
+    "en": ENGLISH_STOP_WORDS,
+    "zh": [word for word in bm25s_stopwords.STOPWORDS_CHINESE if len(word) == 1],
+    "ja": [*map(chr, range(0x3041, 0x30A0)), "\u30fc"],  # hiragana and the long-vowel mark
+    "fr": bm25s_stopwords.STOPWORDS_FRENCH,
+    "de": bm25s_stopwords.STOPWORDS_GERMAN,
+    "es": bm25s_stopwords.STOPWORDS_SPANISH,
+    "it": bm25s_stopwords.STOPWORDS_ITALIAN,
+    "ru": bm25s_stopwords.STOPWORDS_RUSSIAN,
+    "pt": bm25s_stopwords.STOPWORDS_PORTUGUESE,
+}
+ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "zh", "ja"})  # zh, ja: the Latin words inside them
+ELISIONS = {
+    "fr": frozenset("l m t qu n s j d c jusqu quoiqu lorsqu puisqu".split()),
+    "it": frozenset("c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d".split()),
+}
+CJK_LANGUAGES = frozenset({"zh", "ja"})
+# Han (with the iteration marks) and kana, as code-point ranges; NFKC has already turned half-width
+# kana into full-width ones
+CJK_RANGES = ((0x3005, 0x3005), (0x3007, 0x3007), (0x3041, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF),
+              (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))  # fmt: skip
+_CJK = "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES)
+_WORD = re.compile(r"[\w'\-]+")  # a plain class scans fastest; stray quotes and dashes are trimmed per word
+_NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|['\-])+")  # the Latin (and other) words of CJK text
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
+_MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
+_BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
+
+
+def fold_accents(word: str) -> str:
+    """``word`` without its combining marks ("hélène" -> "helene", "müller" -> "muller")."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class Analyzer:
+    """Text to BM25 terms for one language (see the module's docstring)."""
+
+    language: str
+    stop_words: frozenset[str] = frozenset()
+    stemmer: str | None = None  # a Snowball algorithm of PyStemmer
+    accents: bool = False  # fold accents
+    elisions: frozenset[str] = frozenset()
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def cjk(self) -> bool:
+        return self.language in CJK_LANGUAGES
+
+    def normalize(self, text: str) -> str:
+        """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" is "е")."""
+        text = unicodedata.normalize("NFKC", text).casefold()
+        for character, replacement in _CHARACTER_FOLDS:
+            if character in text:  # rare: cheaper than translating every character
+                text = text.replace(character, replacement)
+        return text.replace("ё", "е") if self.language == "ru" else text
+
+    def words(self, normalized: str) -> list[str]:
+        """The words of a normalized text (in Chinese and Japanese, those outside the CJK runs)."""
+        return (_NON_CJK_WORD if self.cjk else _WORD).findall(normalized)
+
+    def word_terms(self, word: str) -> tuple[str, ...]:
+        """The terms of one normalized word, memoised: a novel repeats most of its words."""
+        terms = self._memo.get(word)
+        if terms is None:
+            terms = self._word_terms(word)
+            if len(self._memo) < _MEMO_LIMIT:
+                self._memo[word] = terms
+        return terms
+
+    def tokenize(self, text: str) -> list[str]:
+        """A text's terms: its words' and (Chinese, Japanese) its CJK runs'."""
+        normalized = self.normalize(text)
+        terms = list(chain.from_iterable(map(self.word_terms, self.words(normalized))))
+        if self.cjk:
+            terms += chain.from_iterable(map(self._run_terms, _CJK_RUN.findall(normalized)))
+        return terms
+
+    def _word_terms(self, word: str) -> tuple[str, ...]:
+        """A word's terms. Possessives and contractions keep their stem ("emma's" -> "emma", "don't"
+        -> "don't"); elided articles go ("l'homme" -> "homme"); hyphenated words give the compound and
+        its parts ("well-known" -> "well-known", "well", "known")."""
+        if word.isalpha():  # most words: no apostrophe, hyphen or digit to handle
+            parts = (word,)
+        else:
+            base = word.strip("'-_")
+            base = base[:-2] if self.language == "en" and base.endswith("'s") else base
+            elided, apostrophe, rest = base.partition("'")
+            base = rest if apostrophe and elided in self.elisions else base
+            parts = (base, *base.split("-")) if "-" in base else (base,)
+            parts = tuple(p.strip("'_") for p in parts)
+        folded = (fold_accents(p) if self.accents else p for p in parts)
+        kept = [p for p in folded if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())]
+        return tuple(_stemmer(self.stemmer).stemWords(kept)) if self.stemmer and kept else tuple(kept)
+
+    def _run_terms(self, run: str) -> list[str]:
+        """A CJK run's unigrams (not function characters) and bigrams (not two function characters)."""
+        function = [c in self.stop_words for c in run]
+        unigrams = [c for c, f in zip(run, function) if not f]
+        return unigrams + [run[i : i + 2] for i in range(len(run) - 1) if not (function[i] and function[i + 1])]
+
+    def cjk_occurrences(self, normalized: Sequence[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """Every CJK unigram and bigram of normalized texts, as ``_run_terms`` gives them, counted
+        with numpy over the texts' code points (a novel has a million of them, few repeated runs):
+        (the text of each occurrence, the distinct terms, each occurrence's term among them)."""
+        joined = "\n".join(normalized)  # the newline ends a run: no bigram crosses two texts
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        text_of = np.repeat(np.arange(len(normalized)), [len(t) + 1 for t in normalized])[: len(codes)]
+        cjk = np.zeros(len(codes), dtype=bool)
+        for first, last in CJK_RANGES:
+            cjk |= (codes >= first) & (codes <= last)
+        function = np.isin(codes, [ord(c) for c in self.stop_words if len(c) == 1])
+        unigram = cjk & ~function
+        bigram = cjk[:-1] & cjk[1:] & ~(function[:-1] & function[1:])
+        keys = np.concatenate([codes[unigram], (codes[:-1][bigram] << _BIGRAM_SHIFT) | codes[1:][bigram]])
+        texts = np.concatenate([text_of[unigram], text_of[:-1][bigram]])
+        distinct, occurrence_term = np.unique(keys, return_inverse=True)
+        low = (1 << _BIGRAM_SHIFT) - 1
+        terms = [chr(k) if k <= low else chr(k >> _BIGRAM_SHIFT) + chr(k & low) for k in distinct.tolist()]
+        return texts, terms, occurrence_term
+
+
+@cache
+def _stemmer(algorithm: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(algorithm)
+
+
+@cache
+def plain_analyzer(language: str) -> Analyzer:
+    """``language``'s analyzer with its stop words (and CJK function characters) kept: the units of
+    the plain-BM25 baseline, which never left words out (``clueweaver.evaluation.retrieval``)."""
+    return dataclasses.replace(analyzer_for(language), stop_words=frozenset(), _memo={})
+
+
+@cache
+def analyzer_for(language: str) -> Analyzer:
+    """The analyzer of a supported language, or the plain word analyzer for ``UNDETERMINED``."""
+    if language == UNDETERMINED:
+        return Analyzer(UNDETERMINED)
+    if language not in SUPPORTED_LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; use one of {', '.join(SUPPORTED_LANGUAGES)}")
+    analyzer = Analyzer(language, frozenset(), STEMMERS.get(language), language in ACCENT_FOLDED,
+                        ELISIONS.get(language, frozenset()))  # fmt: skip
+    stop_words = (analyzer.normalize(word) for word in STOP_WORD_LISTS.get(language, ()))
+    fold = analyzer.accents and not analyzer.cjk  # CJK function characters are kana and Han, never folded
+    folded = frozenset(fold_accents(word) if fold else word for word in stop_words)
+    return dataclasses.replace(analyzer, stop_words=folded)
