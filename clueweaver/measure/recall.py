@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from clueweaver.benchmarks import load_benchmark
-from clueweaver.benchmarks.checks import FROZEN_FILE
+from clueweaver.benchmarks.checks import CHECK_FILES, OPEN_CHECK_FILES
 from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items
 from clueweaver.evaluation.retrieval import GoldItem, RecallReport, format_report, measure_recall, plain_bm25_ranking
 from clueweaver.retrieval import get_index
@@ -25,6 +25,23 @@ SET_NAMES = {
     "gutenqa": "GutenQA Emma (single gold paragraph)",
     "tuning": "Tuning multi-hop checks (chose every default)",
     "frozen": "Frozen held-out multi-hop checks (never used to choose)",
+    "tuning-zh": "Chinese tuning checks (老残游记)",
+    "frozen-zh": "Chinese frozen held-out checks (老残游记)",
+    "tuning-fr": "French tuning checks (Le Tour du monde en quatre-vingts jours)",
+    "frozen-fr": "French frozen held-out checks (Le Tour du monde en quatre-vingts jours)",
+    "open-tuning": "Open questions, tuning (no options: the question's words alone)",
+    "open-frozen": "Open questions, frozen held-out",
+}
+# Each set's checks file (the English tuning, frozen and GutenQA sets aside).
+_CHECKS_FILES = {
+    "tuning": CHECK_FILES["en"][0],
+    "frozen": CHECK_FILES["en"][1],
+    "tuning-zh": CHECK_FILES["zh"][0],
+    "frozen-zh": CHECK_FILES["zh"][1],
+    "tuning-fr": CHECK_FILES["fr"][0],
+    "frozen-fr": CHECK_FILES["fr"][1],
+    "open-tuning": OPEN_CHECK_FILES[0],
+    "open-frozen": OPEN_CHECK_FILES[1],
 }
 # Each ranking or shape choice against the default: (RankingConfig overrides, preset overrides).
 ABLATIONS: dict[str, tuple[dict, dict]] = {
@@ -51,11 +68,10 @@ CURVE_ANCHORS = (15, 25, 35, 50, 70, 95, 125, 160, 195)  # the segmenter reads a
 
 
 def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
-    """The gold sets by short name (``gutenqa``, ``tuning``, ``frozen``)."""
+    """The gold sets by short name (``SET_NAMES``)."""
     loaders: dict[str, Callable[[], list[GoldItem]]] = {
         "gutenqa": lambda: [i for i in benchmark_gold_items(load_benchmark("gutenqa")) if len(i.gold_ids) == 1],
-        "tuning": multihop_gold_items,
-        "frozen": lambda: multihop_gold_items(checks_path=FROZEN_FILE),
+        **{name: (lambda path=path: multihop_gold_items(checks_path=path)) for name, path in _CHECKS_FILES.items()},
     }
     unknown = [name for name in names if name not in loaders]
     if unknown:
