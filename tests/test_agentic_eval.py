@@ -72,6 +72,7 @@ def _eval(bench, server, system: str, output) -> int:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_every_system_in_one_comparison_table(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("CLUEWEAVER_CACHE", str(tmp_path / "cache"))  # ChronoRAG's index of the book
     bench = write_benchmark(tmp_path)

@@ -117,6 +117,7 @@ def _wait_for_records(path: Path, count: int, process: subprocess.Popen, limit_s
     raise AssertionError(f"the run wrote fewer than {count} records in {limit_s} s (exit code {process.poll()})")
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_then_resume_loses_and_repeats_nothing(tmp_path):
     items = 40
     bench = demo_benchmark(tmp_path / "demo.jsonl", items)

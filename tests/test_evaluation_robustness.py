@@ -197,6 +197,7 @@ def test_rag_records_carry_the_interpreter_warnings(tmp_path):
     assert any("fallback answer TRUE (flagged)" in w for w in warnings)
 
 
+@pytest.mark.slow
 def test_eval_and_ask_take_the_tiny_model(tiny_qwen3_path, tmp_path, capsys, monkeypatch):
     from clueweaver.backends import stand_ins
 

@@ -58,6 +58,7 @@ def checkpoint(tmp_path_factory):
     return folder
 
 
+@pytest.mark.slow
 def test_export_writes_a_loadable_folder_with_its_card(checkpoint, tmp_path):
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer

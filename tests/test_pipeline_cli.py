@@ -228,6 +228,7 @@ def test_bench_pipeline_on_cpu_measures_every_stage(tiny_qwen3_path, tmp_path, c
     assert payload["memory_gib"] is None and payload["device"] == "cpu" and payload["dtype"] == "float32"
 
 
+@pytest.mark.slow
 def test_bench_retrieval_times_every_stage_beside_sentence_transformers(capsys):
     from clueweaver.retrieval import offline_minilm_path
 

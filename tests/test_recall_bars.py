@@ -22,6 +22,9 @@ from clueweaver.evaluation.retrieval import GoldItem, measure_recall
 from clueweaver.measure.recall import bench_recall
 from tests.conftest import shared_path
 
+# Measurements over whole novels (minutes on 2 cores): the full run's, not the edit-test loop's.
+pytestmark = pytest.mark.slow
+
 PAPER_PRESETS = ("detectiveqa", "infinitebench", "longbench_v2", "nocha")
 # All-gold items of the frozen held-out set (72) with BM25 alone, as `clueweaver bench recall`
 # reports them (docs/retrieval.md). The frozen set chose nothing: a change that moves these by more
@@ -83,7 +86,6 @@ def recall(tmp_path_factory):
     return {(r["set"], r["preset"]): r for r in results}, output.read_text(encoding="utf-8")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("preset", PAPER_PRESETS)
 @pytest.mark.parametrize("gold_set", ["gutenqa", "tuning", "frozen"])
 def test_candidates_beat_plain_bm25_at_the_same_number_of_paragraphs(recall, gold_set, preset):
@@ -94,7 +96,6 @@ def test_candidates_beat_plain_bm25_at_the_same_number_of_paragraphs(recall, gol
     )
 
 
-@pytest.mark.slow
 def test_the_sets_are_whole_and_gutenqa_keeps_its_bar(recall):
     results, markdown = recall
     assert {s: results[s, "detectiveqa"]["items"] for s in ("gutenqa", "tuning", "frozen")} == {
@@ -104,7 +105,6 @@ def test_the_sets_are_whole_and_gutenqa_keeps_its_bar(recall):
     assert "Frozen held-out multi-hop checks (never used to choose)" in markdown and "margin (full)" in markdown
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("gold_set", ["tuning", "frozen"])
 def test_monte_cristo_at_the_broader_preset_reaches_most_of_its_evidence(recall, gold_set):
     long_book = recall[0][gold_set, "broader"]["long_book"]
