@@ -8,6 +8,7 @@ import re
 from collections import Counter
 
 import pytest
+from check_sets import assert_legal_and_balanced
 from conftest import REPO_ROOT
 
 from clueweaver.benchmarks.checks import (
@@ -136,16 +137,7 @@ def test_every_check_needs_distinct_distant_paragraphs(loaded):
 def test_answers_are_legal_and_balanced(loaded):
     """Mostly multiple choice, a third to a half claims of both truth values, answer letters even."""
     language, frozen, main, cross = loaded
-    checks = [check for _, check in main]
-    for check in checks + [check for _, check in cross]:
-        assert check.answer in check.question.labels, check.id
-        if not check.question.is_claim:
-            assert len(check.question.options) == 4, check.id
-    claims = [c for c in checks if c.question.is_claim]
-    assert 0.3 <= len(claims) / len(checks) <= 0.5
-    assert Counter(c.answer for c in claims).keys() == {"TRUE", "FALSE"}
-    letters = Counter(c.answer for c in checks if not c.question.is_claim)
-    assert set(letters) == set("ABCD") and max(letters.values()) - min(letters.values()) <= 2
+    assert_legal_and_balanced([check for _, check in main], also_legal=[check for _, check in cross])
 
 
 def test_questions_are_in_the_books_language_and_cross_language_ones_apart(loaded):
