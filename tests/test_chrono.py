@@ -215,7 +215,8 @@ def test_the_papers_assembly_shows_a_relation_its_adjacent_relations_and_their_t
     # window 0: the retrieved relation and its own text only (node 3's chunks are node 2's: it shows its relation
     # alone); window 2 reaches node 4 (group 3)
     alone = hand("captain brass key lighthouse", window=0)[1].passages
-    assert [(p.relations, p.chunks) for p in alone] == [((2,), (4, 5)), ((0,), (0, 1)), ((3,), ())]
+    # (Lucene's BM25 ranks node 3, two query words, above node 0, one: the order of the last two)
+    assert [(p.relations, p.chunks) for p in alone] == [((2,), (4, 5)), ((3,), ()), ((0,), (0, 1))]
     assert hand("captain brass key lighthouse", window=2)[1].passages[0].relations == (0, 1, 2, 3, 4)
 
 

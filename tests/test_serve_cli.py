@@ -225,7 +225,7 @@ def test_every_serve_flag_has_a_description(capsys):
         if name == "serve"
     )
     flags = [action for action in serve._actions if action.option_strings and action.dest != "help"]
-    assert len(flags) == 1 + 24  # --config, and one flag per field of ServeConfig and of its sections
+    assert len(flags) == 1 + 25  # --config, and one flag per field of ServeConfig and of its sections
     for action in flags:
         assert action.help and len(action.help) > 10, action.option_strings
         assert " ".join(action.help.split()) in text
