@@ -16,6 +16,8 @@ from clueweaver.backends import (
     load_backend,
 )
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
 QUESTIONS = [
     "Who hid the letter?",
     "In chapter three, why does the gardener lie about the night of the storm and the broken gate?",

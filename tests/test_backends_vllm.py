@@ -28,6 +28,9 @@ from clueweaver.backends import (
 )
 from clueweaver.backends.prompting import encode_prompt
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
+
 # SamplingParams fields of vLLM 0.31 that a caller may set (vllm/sampling_params.py).
 SAMPLING_FIELDS = {
     "n", "presence_penalty", "frequency_penalty", "repetition_penalty", "temperature", "top_p", "top_k",

@@ -15,6 +15,8 @@ from clueweaver.training.hub import RECIPE_FILE, base_model_identity, push_folde
 from tests.hub_standin import HubStandIn
 from tests.training_fixtures import build_tiny_model, finder_rows
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
 
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory):

@@ -15,6 +15,9 @@ from clueweaver.books.narrative import from_paragraphs
 from clueweaver.pipeline import ClueWeaver, DirectReader, PipelineConfig
 from clueweaver.protocol.prompts import apply_chat_template, interpreter_messages
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
+
 BOOK, DEMO = load_demo()
 SHORT = {"finder_sampling": {"max_new_tokens": 8}, "interpreter_sampling": {"max_new_tokens": 8}}
 

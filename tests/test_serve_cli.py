@@ -25,6 +25,8 @@ from clueweaver.pipeline import PipelineConfig
 from clueweaver.serving.config import ServeConfig
 from clueweaver.serving.reading_room import load_models
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
 
 def _adapter(folder):
     folder.mkdir()

@@ -9,6 +9,8 @@ import pytest
 from clueweaver.backends.prompting import qwen3_tokenizer
 from clueweaver.backends.stand_ins import QWEN3_IM_END_TOKEN_ID, QWEN3_VOCAB_SIZE, build_tiny_qwen3
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
 
 def test_tiny_model_loads_by_path_like_a_real_checkpoint(tiny_qwen3_path):
     from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, GenerationConfig

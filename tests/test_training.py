@@ -20,6 +20,9 @@ from clueweaver.training import TrainingSetupError, hub
 from clueweaver.training.grpo import recorded_base_model
 from tests.training_fixtures import CLAIM, QUESTION, brevity_reward, finder_rows, interpreter_rows, write_jsonl
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
+
 # --- rewards -------------------------------------------------------------------------------------
 
 

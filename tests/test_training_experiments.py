@@ -13,6 +13,9 @@ from clueweaver.protocol.rewards import build_reward_funcs, component_names, fin
 from clueweaver.training import protocol_prompt_problem, reward_cost
 from tests.training_fixtures import finder_rows
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

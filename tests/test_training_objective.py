@@ -18,6 +18,9 @@ from clueweaver.training import (
 from clueweaver.training.objective import PAPER_SETTINGS
 from tests.training_fixtures import build_tiny_model
 
+pytestmark = pytest.mark.models  # loads or trains models: left out of the edit-test loop
+
+
 EPSILON, BETA, TEMPERATURE, GROUP = 0.2, 0.04, 0.7, 4
 REWARDS = [1.0, 3.0, 3.0, 5.0]  # one prompt's group: the reward function reads them from the row
 ROWS = [{"prompt": "The lamp went dark.", "reward": reward} for reward in REWARDS]
