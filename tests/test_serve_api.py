@@ -25,6 +25,8 @@ from clueweaver.pipeline.models import Agents
 from clueweaver.serving.reading_room import ReadingRoom
 from serve.app import UnsafeBind, check_bind
 
+pytestmark = pytest.mark.slow  # real servers on loopback, one per test: left out of the edit-test loop
+
 WHY = {
     "question": "Why does Hester conclude that Silas Garrow lied about spending the night of the storm at home?",
     "options": {

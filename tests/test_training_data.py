@@ -35,6 +35,10 @@ from clueweaver.training_data.finder import build_finder_dataset, finder_card, f
 from clueweaver.training_data.labels import match_clue
 from tests.conftest import REPO_ROOT, shared_path
 
+pytestmark = (
+    pytest.mark.models
+)  # builds datasets with the real tokenizer and stand-in models: left out of the edit-test loop
+
 DETECTIVEQA = str(REPO_ROOT / "tests" / "fixtures" / "detectiveqa")
 PARAGRAPH_ID = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
 
