@@ -38,6 +38,11 @@ FINISH_STOP = "stop"  # end of turn, EOS or a stop string
 FINISH_LENGTH = "length"  # ran into max_new_tokens
 FINISH_PROMPT_TOO_LONG = "prompt_too_long"  # not generated: prompt + max_new_tokens > window
 
+# The offline smoke model (Gemma-3-270M base, shipped as GGUF chunks by a PyPI package; the hf
+# backend loads it): it generates, but stands in for the agents' models rather than being one.
+OFFLINE_SMOKE_MODEL = "offline:gemma-3-270m"
+SMOKE_STAND_IN = f"the offline smoke model ({OFFLINE_SMOKE_MODEL}, a base model not instruction-tuned)"
+
 
 class BackendError(ClueWeaverError, RuntimeError):
     """A generation backend that cannot do what was asked (setup, server or option problem)."""
@@ -236,6 +241,14 @@ class GenerationBackend(ABC):
     def adapters(self) -> tuple[str, ...]:
         """Names accepted by ``generate(adapter=...)``."""
         return self._adapter_names
+
+    @property
+    def stand_in(self) -> str | None:
+        """What this backend is, when it only stands in for a model (a test double, the offline
+        smoke model); None for a model. A stage that needs a model's judgment rather than the
+        agents' output format (the query writer) refuses a stand-in, naming it, instead of running
+        on replies that mean nothing."""
+        return SMOKE_STAND_IN if self.model == OFFLINE_SMOKE_MODEL else None
 
     @abstractmethod
     def _prepare(self, messages: Conversation) -> list | None:

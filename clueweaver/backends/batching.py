@@ -280,6 +280,10 @@ class EngineBackend:
     def adapters(self) -> tuple[str, ...]:
         return self.inner.adapters
 
+    @property
+    def stand_in(self) -> str | None:
+        return self.inner.stand_in
+
     def generate(
         self, conversations: list[Conversation], sampling: SamplingConfig | None = None, *, adapter: str | None = None
     ) -> list[Generation]:

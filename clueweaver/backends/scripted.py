@@ -6,6 +6,11 @@ joined by newlines); ``reply`` is a string or a callable ``(messages) -> str``; 
 when nothing matches. Tokens are whitespace-separated words, so ``max_new_tokens``, the window check
 and token counts behave like a real backend's. Every ``generate`` call is recorded in ``calls``,
 which lets tests assert, e.g., that all Finder segments went out in ONE batched call.
+
+It is a stand-in (``GenerationBackend.stand_in``): a stage that needs a model's judgment, not
+only the agents' format, refuses it. A test that scripts that stage's replies says so with
+``plays_model=True``; the backend then passes for the model it is named after (named after the
+offline smoke model, it is refused as that model is).
 """
 
 from __future__ import annotations
@@ -47,14 +52,22 @@ class ScriptedBackend(GenerationBackend):
         default: Reply = "",
         adapters: Sequence[str] = (),
         max_model_len: int = 32768,
+        plays_model: bool = False,
     ) -> None:
         self.model = model
+        self.plays_model = plays_model
         self._rules = [] if script is None or callable(script) else [(re.compile(p), r) for p, r in script]
         self._script = script if callable(script) else None
         self._default = default
         self._adapter_names = tuple(adapters)
         self._max_model_len = max_model_len
         self.calls: list[ScriptedCall] = []
+
+    @property
+    def stand_in(self) -> str | None:
+        return (
+            super().stand_in if self.plays_model else "the scripted test double (no model: a test writes its replies)"
+        )
 
     @staticmethod
     def _text(messages: Conversation) -> str:

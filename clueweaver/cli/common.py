@@ -21,6 +21,7 @@ from clueweaver.core.config import ConfigError, config_from_dict, read_yaml_mapp
 from clueweaver.core.errors import UsageError
 from clueweaver.pipeline import PipelineConfig
 from clueweaver.pipeline.models import DEFAULT_MODEL, load_agents
+from clueweaver.protocol.query_writer import QUERY_WRITER_MODES
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import default_cache_dir
 from clueweaver.sources import SEGMENT_SOURCES
@@ -305,6 +306,16 @@ def add_pipeline_arguments(parser: argparse.ArgumentParser, *, reading_limit: bo
         "what it adds with a perfect Finder; 'clueweaver bench pipeline --hops 2' measures its seconds and tokens, "
         "and the trace reports them per round (finder.rounds)",
     )
+    parser.add_argument(
+        "--query-writer",
+        choices=QUERY_WRITER_MODES,
+        default=None,
+        help="before retrieval the Finder's model writes search words: keywords (the names, places, objects and "
+        "events an answer would mention) or passage (a short hypothetical answer passage, as HyDE); retrieval ranks "
+        "with the question plus them, the agents read the question as asked. Off by default; needs a model (not "
+        "the smoke model); one short generation, its tokens and seconds in the trace. Unmeasured here: "
+        "docs/retrieval.md",
+    )
     add_encoder_argument(parser)
     add_language_argument(parser)
 
@@ -448,6 +459,8 @@ def pipeline_settings_from_args(args) -> dict:
     values.update(sources)
     if args.hops:
         values["hops"] = args.hops
+    if args.query_writer:
+        values["query_writer"] = args.query_writer
     if args.language:
         values["language"] = args.language
     return values

@@ -83,9 +83,9 @@ def run_demo(args) -> int:
     if agents.smoke:
         config = smoke_config(args, overrides)
         print(f"note: {SMOKE_NOTE}", file=sys.stderr)
-    pipeline = agents.pipeline(config)
     reports = []
     try:
+        pipeline = agents.pipeline(config)  # a query writer on the smoke model is refused here
         for number, demo in enumerate(questions, start=1):
             print(f"Question {number} of {len(questions)} ({demo.id}):", file=sys.stderr, flush=True)
             result = pipeline.answer(

@@ -196,11 +196,12 @@ def run_ask(args) -> int:
     if agents.smoke:  # it reads less, as in the demo, and says so
         config = smoke_config(args, overrides)
         print(f"note: {SMOKE_NOTE}", file=sys.stderr)
-    index = get_index(
-        narrative, config.encoder, cache_dir=config.cache_dir, language=config.language, announce=announce
-    )
     try:
-        result = agents.pipeline(config).answer(
+        pipeline = agents.pipeline(config)  # refuses what the models cannot do (a query writer on a stand-in) first
+        index = get_index(
+            narrative, config.encoder, cache_dir=config.cache_dir, language=config.language, announce=announce
+        )
+        result = pipeline.answer(
             narrative, question, max_chapter=max_chapter, index=index, progress_callback=print_progress
         )
     finally:

@@ -124,9 +124,10 @@ SYSTEMS: dict[str, SystemSpec] = {
 }
 
 
-# Settings only the Finder reads: a system without one ignores them, and its run label leaves them out.
+# Settings only the Finder's reader reads (its segments, their retrieval, the Finder itself): a
+# system without a Finder ignores them, and its run label leaves them out.
 FINDER_SETTINGS = ("finder", "finder_adapter", "finder_sampling", "exhaustive", "hops", "segment_source",
-                   "segment_fallback")  # fmt: skip
+                   "segment_fallback", "query_writer")  # fmt: skip
 
 
 def ignored_settings(system: str, pipeline_config) -> set[str]:

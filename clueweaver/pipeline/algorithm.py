@@ -1,6 +1,7 @@
 """Algorithm 1: segment, find (one batched Finder call, or several with progress), pack, interpret, re-check.
 
-``ClueWeaver.answer(narrative, question)`` selects the candidate segments (the segmenter over the
+``ClueWeaver.answer(narrative, question)`` has the model write search words first when the query
+writer is on (``pipeline.query``), selects the candidate segments (the segmenter over the
 retrieval index, the book's world-model records, or segments passed in), runs the Finder step,
 packs the kept segments, interprets the packet (self-calibrating when tau(q) fires) and returns a
 ``Result`` whose trace records every stage.
@@ -21,20 +22,23 @@ from collections.abc import Callable
 from clueweaver.backends.base import GenerationBackend, evidence_token_budget
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.pipeline.config import PipelineConfig
+from clueweaver.pipeline.query import NO_QUERY_TOKENS, WrittenQuery, check_query_writer, write_query
 from clueweaver.pipeline.results import FinderStep, FinderVerdict, Interpretation, InterpreterPass, Result, with_total
 from clueweaver.pipeline.steps import check_answerable, interpreter_pass
 from clueweaver.pipeline.trace import ProgressCallback, Stages, trace_head, warnings_for
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
+from clueweaver.protocol.query_writer import QUERY_WRITER_OFF
 from clueweaver.protocol.question import Question
+from clueweaver.protocol.text import word_count
 from clueweaver.retrieval import RetrievalIndex, get_index
 from clueweaver.segments.packing import Packet, pack
 from clueweaver.segments.segmenter import Preset, Segment, question_language, second_round_segments
 from clueweaver.sources import Candidates, SourceRequest, candidate_segments
 
 # Stage names, in order: keys of trace["timings"] (each always present, 0.0 when skipped) and the
-# ``stage`` argument of progress callbacks.
-STAGES = ("index", "segment", "finder", "pack", "interpret", "calibrate")
+# ``stage`` argument of progress callbacks. ``query`` runs only with the query writer on.
+STAGES = ("query", "index", "segment", "finder", "pack", "interpret", "calibrate")
 
 
 def _given_segments(narrative: Narrative, segments: list[Segment], last: int) -> Candidates:
@@ -67,6 +71,8 @@ class ClueWeaver:
     The same backend may serve both agents (one model, or one base model with two LoRA adapters
     named by ``config.finder_adapter`` / ``config.interpreter_adapter``). Keyword ``overrides``
     replace fields of ``config`` (``ClueWeaver(backend, preset="nocha", use_finder=False)``).
+    A query writer on a backend that only stands in for a model is refused here, before any
+    question is read.
     """
 
     def __init__(
@@ -81,6 +87,7 @@ class ClueWeaver:
         self.config = dataclasses.replace(config, **overrides) if overrides else config
         self.finder_backend = finder_backend
         self.interpreter_backend = interpreter_backend or finder_backend
+        check_query_writer(self.config.query_writer, finder_backend)
 
     @property
     def preset(self) -> Preset:
@@ -161,12 +168,16 @@ class ClueWeaver:
         ``segments``: candidate segments from another source (e.g. NWM records) instead of the
         segmenter; they must lie within the reading limit. ``progress_callback(stage, info)`` is
         called when each stage of ``STAGES`` starts and ends, then once with stage ``"done"``.
+        With the query writer on, retrieval ranks with the question plus the written text; the
+        Finder and the Interpreter read ``question`` as asked.
         """
         check_answerable(question)
         last = reading_limit(narrative, max_chapter, max_paragraph)
         stages = Stages(STAGES, progress_callback)
+        written = self._write_query(question, stages, given=segments is not None)
         if segments is None:
-            candidates, index = self._candidates(narrative, question, stages, index, max_chapter, last)
+            asked = written.retrieval_question(question) if written else question
+            candidates, index = self._candidates(narrative, asked, stages, index, max_chapter, last)
         else:
             candidates = _given_segments(narrative, segments, last)
         step = self._finder_step(narrative, question, candidates.segments, stages, index, last)
@@ -175,19 +186,34 @@ class ClueWeaver:
         stages.timings.update(interpretation.timings)
         timings = stages.finish()
         head = trace_head("clueweaver", narrative, question, (max_chapter, max_paragraph), last)
-        trace = self._trace(head, narrative, candidates, step, packet, interpretation, timings)
+        trace = self._trace(head, narrative, written, candidates, step, packet, interpretation, timings)
         if index is not None:  # what "auto" and detection resolved to, beside the settings asked for
             trace["config"]["encoder_used"] = index.encoder.name if index.encoder is not None else "none"
             trace["config"]["language_used"] = index.language
             trace["question_language"] = question_language(question)
         return Result.from_interpretation("clueweaver", interpretation, packet, trace)
 
+    def _write_query(self, question: Question, stages: Stages, *, given: bool) -> WrittenQuery | None:
+        """The query writer's text for retrieval (None when it is off). Given segments leave no
+        retrieval to steer: not run, and the trace says so."""
+        mode = self.config.query_writer
+        if mode == QUERY_WRITER_OFF:
+            return None
+        if given:
+            return WrittenQuery.not_run(mode, "the candidate segments were given, so there is no retrieval to steer")
+        with stages.stage("query") as info:
+            written = write_query(self.finder_backend, question, mode)
+            info.update(words=word_count(written.text), tokens=written.tokens()["completion"])
+        return written
+
     def _candidates(
         self, narrative: Narrative, question: Question, stages: Stages, index, max_chapter: int | None, last: int
     ) -> tuple[Candidates, RetrievalIndex]:
         """The segments the Finder reads, from the configured ``segment_source`` (the segmenter's
         over the retrieval index, built or loaded from the cache when None, the book's world-model
-        records, or both, or a ChronoRAG index's passages); and the index."""
+        records, or both, or a ChronoRAG index's passages); and the index. ``question`` is the one
+        retrieval ranks with: with the query writer on, its text carries the written words, and
+        every source reads it (``SourceRequest.question``)."""
         config = self.config
         if index is None:
             with stages.stage("index"):
@@ -239,7 +265,9 @@ class ClueWeaver:
     ) -> FinderStep:
         """The paragraphs the Finder cited seed one more retrieval over the paragraphs it has not
         read; the new segments go to the Finder in one more batched call. Not run (and said so in
-        the trace's warnings) when the first round cited nothing to seed it."""
+        the trace's warnings) when the first round cited nothing to seed it. The question as asked
+        joins the citations, not the query writer's text: evidence the Finder found, not a guess
+        made before reading, steers this round."""
         if step.fallback or not step.cited_ids:
             return step.noting("second round: not run, the Finder cited no paragraph to seed it")
         started = time.perf_counter()
@@ -265,15 +293,19 @@ class ClueWeaver:
         self,
         head: dict,
         narrative: Narrative,
+        written: WrittenQuery | None,
         candidates: Candidates,
         step: FinderStep,
         packet: Packet,
         interpretation: Interpretation,
         timings: dict,
     ) -> dict:
-        """The JSON trace: the head, the configuration with both models, where the segments came
-        from, each candidate segment (with its source) and the Finder's verdict, the Finder step,
-        the packet, the Interpreter's passes, tokens, timings and warnings."""
+        """The JSON trace: the head, the configuration with both models, the written query (None
+        with the query writer off), where the segments came from, each candidate segment (with its
+        source) and the Finder's verdict, the Finder step, the packet, the Interpreter's passes,
+        tokens, timings and warnings."""
+        query_tokens = written.tokens() if written else dict(NO_QUERY_TOKENS)
+        query_warnings = [written.warning] if written and written.warning else []
         return {
             **head,
             "config": {
@@ -281,6 +313,7 @@ class ClueWeaver:
                 "finder_model": self.finder_backend.model,
                 "interpreter_model": self.interpreter_backend.model,
             },
+            "query": written.to_dict() if written else None,
             "segment_source": candidates.to_dict(),
             "segments": [
                 {"index": n, "round": v.round, **v.segment.to_dict(narrative), "finder": v.to_dict()}
@@ -289,7 +322,7 @@ class ClueWeaver:
             "finder": step.to_dict(),
             "packet": {**packet.to_dict(), "found_by_round": _found_by_round(step, packet)},
             "interpreter": interpretation.to_dict(),
-            "tokens": with_total({"finder": step.tokens(), **interpretation.tokens()}),
+            "tokens": with_total({"query": query_tokens, "finder": step.tokens(), **interpretation.tokens()}),
             "timings": timings,
-            "warnings": [*candidates.warnings, *step.warnings, *warnings_for(interpretation)],
+            "warnings": [*query_warnings, *candidates.warnings, *step.warnings, *warnings_for(interpretation)],
         }

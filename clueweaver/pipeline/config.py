@@ -13,6 +13,7 @@ from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.chrono.config import ChronoConfig
 from clueweaver.core.config import config_from_dict, config_to_dict, named
 from clueweaver.protocol.calibration import ALWAYS_CALIBRATED, DEFAULT_TRIGGERS, CalibrationTriggers
+from clueweaver.protocol.query_writer import QUERY_WRITER_MODES, QUERY_WRITER_OFF
 from clueweaver.protocol.question import QUESTION_KINDS
 from clueweaver.segments.segmenter import Preset, get_preset
 from clueweaver.sources import segment_source
@@ -46,6 +47,9 @@ class PipelineConfig:
     cache_dir: str | None = None  # retrieval index cache
     exhaustive: bool = False  # tile the whole book instead of retrieving (one Finder call per window)
     hops: int = 1  # 2: the paragraphs the Finder cites seed a second retrieval round and Finder call
+    # keywords | passage: the model writes search words (or a hypothetical answer passage) before
+    # retrieval, which ranks with the question plus them; off by default (pipeline.query)
+    query_writer: str = QUERY_WRITER_OFF
     triggers: CalibrationTriggers = DEFAULT_TRIGGERS  # tau(q)
     always_calibrate: tuple[str, ...] = ALWAYS_CALIBRATED  # question kinds tau(q) always fires for
     context_tokens: int | None = None  # evidence budget in the Interpreter's tokens instead of the preset's B_c
@@ -70,12 +74,24 @@ class PipelineConfig:
                 "hops: 2 (--hops 2) needs the Finder, whose citations seed the second round, but use_finder is false "
                 "(--no-finder): drop one of the two settings"
             )
+        self._check_query_writer()
         if self.finder_batch is not None and self.finder_batch < 1:
             raise ValueError(
                 f"finder_batch must be a positive number of segments (or null: all at once), got {self.finder_batch}"
             )
         if self.context_tokens is not None and self.context_tokens < 1:
             raise ValueError(f"context_tokens must be a positive number of tokens, got {self.context_tokens}")
+
+    def _check_query_writer(self) -> None:
+        """A known mode, and retrieval for it to steer: reading every window (``exhaustive``)
+        ranks nothing that decides what is read."""
+        if self.query_writer not in QUERY_WRITER_MODES:
+            raise ValueError(f"unknown query_writer {self.query_writer!r}; use one of {', '.join(QUERY_WRITER_MODES)}")
+        if self.query_writer != QUERY_WRITER_OFF and self.exhaustive:
+            raise ValueError(
+                f"query_writer: {self.query_writer} (--query-writer) steers retrieval, but exhaustive: true reads "
+                "every window whatever retrieval ranks: drop one of the two settings"
+            )
 
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> PipelineConfig:

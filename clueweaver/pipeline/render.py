@@ -18,7 +18,7 @@ def format_result(result: Result, narrative: Narrative | None = None) -> str:
     """A result and its trace for a person: the answer, the cited paragraphs, the Finder's
     verdicts, the packet, tokens, timings and warnings. ``narrative`` adds the cited text."""
     trace = result.trace
-    lines = [*_answer_lines(result, narrative), *_finder_lines(trace)]
+    lines = [*_answer_lines(result, narrative), *_query_lines(trace), *_finder_lines(trace)]
     if "truncation" in trace:
         cut = trace["truncation"]
         lines.append(
@@ -58,6 +58,15 @@ def _answer_lines(result: Result, narrative: Narrative | None) -> list[str]:
     if result.invalid_citations:
         lines.append(f"Citations outside the evidence packet (ignored): {list(result.invalid_citations)}")
     return lines
+
+
+def _query_lines(trace: dict) -> list[str]:
+    """What the query writer wrote for retrieval (nothing when it was off; a warning says why it
+    wrote nothing usable)."""
+    query = trace.get("query")
+    if not query or not query["text"]:
+        return []
+    return [f"Query written for retrieval ({query['mode']}): {_shorten(query['text'], 200)}"]
 
 
 def _finder_lines(trace: dict) -> list[str]:

@@ -192,6 +192,8 @@ def reader_output(result) -> ReaderOutput:
     }
     if "segment_source" in trace:  # where the segments came from, and each segment's source
         details["segment_source"] = {**trace["segment_source"], "segments": [s["source"] for s in trace["segments"]]}
+    if trace.get("query"):  # the query writer's text, what retrieval added to the question
+        details["query"] = {key: trace["query"][key] for key in ("mode", "text")}
     if "finder" in trace:
         details["finder"] = {
             key: trace["finder"][key] for key in ("segments", "kept", "unparseable", "prompt_too_long", "fallback")
