@@ -1,9 +1,16 @@
-"""The recall report's multi-hop subset: items with two gold paragraphs or more, counted for the
-candidates and for plain BM25 at the same k, and shown in the Markdown table."""
+"""The recall report's multi-hop subset (items with two gold paragraphs or more, counted for the
+candidates and for plain BM25 at the same k) and the recall curve's panels, open questions among them."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from clueweaver.cli import main
 from clueweaver.evaluation.retrieval import RecallReport, RecallRow, format_report
+from clueweaver.measure.recall import CURVE_SETS, plot_curve
+from tests.conftest import shared_path
 
 
 def row(item_id: str, gold: int, ours: int, bm25: int) -> RecallRow:
@@ -31,3 +38,27 @@ def test_the_table_shows_the_multi_hop_cell():
     table = format_report([report()], "toy")
     assert "multi-hop: full / BM25 same k" in table.splitlines()[2]
     assert table.splitlines()[-1].endswith("| 2/3 / 1/3 |")
+
+
+def test_the_curve_has_a_panel_per_set_three_to_a_row(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    from matplotlib import image
+
+    points = {"clueweaver": [(20.0, 0.1), (60.0, 0.3)], "bm25_joined": [(20, 0.05), (60, 0.2)],
+              "bm25_per_option": [(20, 0.05), (60, 0.2)]}  # fmt: skip
+    curves = {name: {"items": 4, **points} for name in CURVE_SETS}
+    plot_curve(curves, tmp_path / "curve.png")
+    height, width = image.imread(tmp_path / "curve.png").shape[:2]
+    assert matplotlib is not None and (width, height) == (1800, 960)  # 3 columns x 2 rows of 5 x 4 inches, 120 dpi
+
+
+@pytest.mark.slow
+def test_the_curve_command_draws_the_open_question_panel(tmp_path, capsys):
+    shared_path("kdsh_backstory")
+    assert main(["bench", "recall", "--curve", str(tmp_path / "c.png"), "--set", "open-frozen"]) == 0
+    curve = json.loads((tmp_path / "c.json").read_text())["open-frozen"]
+    read = [paragraphs for paragraphs, _ in curve["clueweaver"]]
+    assert curve["items"] == 40 and read == sorted(read) and read[0] < 30 < 150 < read[-1]
+    # more anchors never lose an item, and plain BM25 is measured at the candidates' own depths
+    found = [share for _, share in curve["clueweaver"]]
+    assert found == sorted(found) and [k for k, _ in curve["bm25_joined"]] == [round(r) for r in read]

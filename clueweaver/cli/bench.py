@@ -13,7 +13,7 @@ from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import UsageError
 from clueweaver.measure import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
 from clueweaver.measure.concurrency import LEVELS, bench_item_concurrency
-from clueweaver.measure.recall import SET_NAMES, bench_second_round
+from clueweaver.measure.recall import CURVE_SETS, SET_NAMES, bench_second_round
 from clueweaver.measure.retrieval import SAMPLE_QUESTION
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RankingConfig
@@ -78,7 +78,11 @@ def add_recall(kinds) -> None:
     p.add_argument(
         "--hops", action="store_true", help="what a second retrieval round adds with a perfect Finder (detectiveqa)"
     )
-    p.add_argument("--curve", metavar="PNG", help="plot all-gold recall against paragraphs read (20-200) to this PNG")
+    p.add_argument(
+        "--curve", metavar="PNG",
+        help="plot all-gold recall against paragraphs read (20-200) to this PNG (default sets: the English multiple-"
+        "choice, claim and open-question sets)",
+    )  # fmt: skip
     p.add_argument("--output", help="also write the Markdown tables and JSON next to this path (.md)")
     p.set_defaults(run=run_recall)
 
@@ -87,7 +91,7 @@ def run_recall(args) -> int:
     output, curve = output_path(args.output), output_path(args.curve)
     sets = args.set or list(SET_NAMES)
     if curve:
-        points = recall_curve(sets=sets)
+        points = recall_curve(sets=args.set or CURVE_SETS)
         plot_curve(points, curve)
         curve.with_suffix(".json").write_text(json.dumps(points, indent=2) + "\n", encoding="utf-8")
         print(f"recall curve: {curve} (points in {curve.with_suffix('.json')})")

@@ -69,6 +69,10 @@ EARLIER_SHAPES = {
     "broader": (6, 96),
 }  # fmt: skip
 CURVE_ANCHORS = (15, 25, 35, 50, 70, 95, 125, 160, 195)  # the segmenter reads about 20-200 paragraphs
+# The curve's default panels: the English sets, multiple-choice and claim questions beside open ones
+# (whose queries have only the question's words).
+CURVE_SETS = ("gutenqa", "tuning", "frozen", "open-tuning", "open-frozen")
+CURVE_COLUMNS = 3
 
 
 def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
@@ -213,7 +217,7 @@ def _candidates(item: GoldItem, preset, index) -> set[int]:
     return {i for s in segment_narrative(item.narrative, item.question, preset, index=index) for i in s.paragraph_ids}
 
 
-def recall_curve(*, sets: Sequence[str] = tuple(SET_NAMES), preset: str = "detectiveqa") -> dict:
+def recall_curve(*, sets: Sequence[str] = CURVE_SETS, preset: str = "detectiveqa") -> dict:
     """All-gold recall against paragraphs read: the segmenter's candidates at growing anchor
     counts (the preset's shape, no length scaling), and plain BM25 at the same depths with one
     joined query and with one query per option."""
@@ -242,24 +246,28 @@ def recall_curve(*, sets: Sequence[str] = tuple(SET_NAMES), preset: str = "detec
 
 
 def plot_curve(curves: dict, path) -> None:
-    """One PNG: a panel per set, all-gold recall against paragraphs read."""
+    """One PNG: a panel per set (``CURVE_COLUMNS`` to a row), all-gold recall against paragraphs read."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(curves), figsize=(5 * len(curves), 4), squeeze=False)
+    columns = min(CURVE_COLUMNS, len(curves))
+    rows = -(-len(curves) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(5 * columns, 4 * rows), squeeze=False)
+    for ax in axes.flat[len(curves) :]:
+        ax.set_visible(False)
     styles = {"clueweaver": ("ClueWeaver candidates", "o-"), "bm25_joined": ("BM25, one joined query", "s--"),
               "bm25_per_option": ("BM25, per-option queries", "^:")}  # fmt: skip
-    for ax, (name, curve) in zip(axes[0], curves.items()):
+    for ax, (name, curve) in zip(axes.flat, curves.items()):
         for key, (label, style) in styles.items():
             xs, ys = zip(*curve[key])
             ax.plot(xs, ys, style, label=label)
         ax.set_title(f"{SET_NAMES[name]}\n({curve['items']} items)", fontsize=9)
         ax.set_xlabel("paragraphs read")
+        ax.set_ylabel("all gold paragraphs found (share of items)")
         ax.set_ylim(0, 1)
         ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("all gold paragraphs found (share of items)")
     axes[0][0].legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
