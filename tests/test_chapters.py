@@ -227,6 +227,9 @@ def test_chinese_numerals_and_headings_that_are_prose():
         (["第１章　出会い", "第２章　別れ", "第三話"], ["1", "2", "3"]),  # Japanese, full-width digits
         (["Chapitre premier", "Chapitre II", "CHAPITRE III. Le départ"], ["1", "2", "3"]),
         (["Erstes Kapitel", "Zweites Kapitel", "Kapitel 3", "4. Kapitel"], ["1", "2", "3", "4"]),
+        # German novels spell out their chapters' numbers past twelve (Effi Briest has 36)
+        (["Dreizehntes Kapitel", "Einundzwanzigstes Kapitel", "DREISSIGSTES KAPITEL"], ["13", "21", "30"]),
+        (["Siebenundzwanzigstes Kapitel", "Sechsunddreißigstes Kapitel"], ["27", "36"]),
         (["Глава 1", "ГЛАВА II", "Глава третья"], ["1", "2", "3"]),
         (["Capítulo primero", "CAPÍTULO II", "Capítulo 3"], ["1", "2", "3"]),
         (["Capitolo I", "Capitolo secondo", "CAPITOLO TERZO"], ["1", "2", "3"]),

@@ -42,7 +42,7 @@ _NUMBER_WORDS = (
 )
 # Ordinal words that number chapters and parts in French, German, Spanish, Portuguese, Italian and
 # Russian ("Chapitre premier", "Erstes Kapitel", "Capítulo primero", "Глава первая"), one to ten
-# (twelve in French and German), as value: forms.
+# (twelve in French and German, and German on to 99: ``_german_ordinal_stems``), as value: forms.
 _ORDINAL_FORMS = {
     1: "premier première erst primero primera primer primeiro primo prima первая первый первое",
     2: "deuxième second seconde zweit segundo segunda secondo seconda вторая второй второе",
@@ -58,12 +58,30 @@ _ORDINAL_FORMS = {
     12: "douzième zwölft",
 }
 _GERMAN_STEMS = frozenset("erst zweit dritt viert fünft sechst siebt siebent acht neunt zehnt elft zwölft".split())
+
+
+def _german_ordinal_stems() -> dict[str, int]:
+    """German ordinal stems from 13 to 99, which German novels spell out in their headings
+    ("Dreizehntes Kapitel", "Sechsunddreißigstes Kapitel" in Effi Briest): a teen takes "t", a
+    tens word "st", a unit joins its tens with "und" ("einundzwanzigst")."""
+    units = "ein zwei drei vier fünf sechs sieben acht neun".split()
+    teens = "dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn".split()
+    tens = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
+    stems = {teen + "t": value for value, teen in enumerate(teens, start=13)}
+    for ten_value, ten in enumerate(tens, start=2):
+        for spelling in {ten, ten.replace("ß", "ss")}:  # "dreissig": the Swiss spelling, and ß in capitals
+            stems[spelling + "st"] = 10 * ten_value
+            stems.update({f"{unit}und{spelling}st": 10 * ten_value + n for n, unit in enumerate(units, start=1)})
+    return stems
+
+
+_GERMAN_ENDINGS = ("e", "er", "es", "en")
 _ORDINAL_WORDS = {
     form: value
     for value, forms in _ORDINAL_FORMS.items()
     for word in forms.split()
-    for form in ([word + ending for ending in ("e", "er", "es", "en")] if word in _GERMAN_STEMS else [word])
-}
+    for form in ([word + ending for ending in _GERMAN_ENDINGS] if word in _GERMAN_STEMS else [word])
+} | {stem + ending: value for stem, value in _german_ordinal_stems().items() for ending in _GERMAN_ENDINGS}
 _ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
 _NUMBER = rf"(?:\d+|[ivxlcdm]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL})"
 _UNIT_WORDS = (
