@@ -32,3 +32,22 @@ def test_effi_briest_numbers_its_chapters_in_german_words_past_twelve():
     index = build_index(book, None, use_cache=False)
     assert index.language == "de"
     assert "Major von Crampas fiel." in best_match(book, "Wer fiel im Duell mit Innstetten?")
+
+
+def test_don_quijote_chapters_carry_their_long_titles_and_the_contents_open_none():
+    book = load_narrative(FIXTURES / "don_quijote_excerpt.es.txt")
+    assert (book.encoding, book.title) == ("utf-8-sig", "Don Quijote")
+    # the chapters of the 1605 part and of the 1615 Segunda parte, each with its title of two lines
+    assert [c.label for c in book.chapters] == ["1.1", "1.2", "1.8", "2.1"]
+    assert book.chapters[2].title == (
+        "Capítulo VIII. Del buen suceso que el valeroso don Quijote tuvo en la espantable y jamás imaginada "
+        "aventura de los molinos de viento, con otros sucesos dignos de felice recordación"
+    )
+    assert book.chapters[0].part == "Primera parte" and book.chapters[3].part == "Segunda parte"
+    # the contents name the Segunda parte among the chapters' titles: front matter, not a chapter
+    contents_entry = next(p for p in book.paragraphs if p.text.startswith("Segunda parte del ingenioso"))
+    assert contents_entry.chapter == 0 and contents_entry.id < book.chapters[0].first_paragraph
+    assert build_index(book, None, use_cache=False).language == "es"
+    assert "no son gigantes, sino molinos de viento" in best_match(
+        book, "¿Qué creía don Quijote que eran los molinos de viento?"
+    )

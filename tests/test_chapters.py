@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from clueweaver.books.chapters import Heading, labels, number_value, units_from_titles
+from clueweaver.books.chapters import Heading, is_heading, labels, number_value, units_from_titles
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, normalize_text
 from clueweaver.cli import main
 from tests.conftest import shared_path
@@ -262,3 +262,18 @@ def test_parts_in_other_languages_group_their_chapters():
         ("2", "第二章", "第一卷"),
     ]
     assert not any(from_paragraphs(["Chapitre premier de sa vie, il partit.", "Text."], title="t").chapters)
+
+
+def test_a_long_title_follows_its_number_after_a_full_stop():
+    title = "Capítulo XXXVI. Que trata de la brava y descomunal batalla que don Quijote tuvo con unos cueros de vino"
+    assert is_heading(title) and Heading.parse(title).unit == ("capítulo", 36)
+    prose = "Chapter three of the report, which nobody in the village had read to the end, said that the mill"
+    assert len(prose) > 80 and not is_heading(prose)  # a long run on from the number is a sentence
+
+
+def test_a_contents_list_naming_parts_between_titles_opens_no_chapter():
+    texts = ["Contents", "PART TWO The Return", "The homecoming", "PART ONE The Voyage", "CHAPTER I", "Text.",
+             "PART TWO The Return", "CHAPTER I", "Text."]  # fmt: skip
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1.1", 3), ("2.1", 6)]
+    assert book[1].chapter == 0  # the contents' entry stays in the front matter

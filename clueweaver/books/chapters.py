@@ -14,7 +14,8 @@ Headings are short paragraphs such as "CHAPTER IV", "Chapter 12: The Storm", "PA
 
 A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
 duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
-followed by headings, each repeated later) opens none (``_without_repeats``). Then the structure:
+followed by headings, or parts by parts, each repeated later) opens none (``_without_repeats``).
+Then the structure:
 
 - a **part** ("PART 2", "VOLUME I", "BOOK ONE") followed by chapters groups them; a part heading
   with no chapter after it is a chapter itself;
@@ -108,7 +109,11 @@ _COMPONENT_FORMS = (
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",
 # "第一回 甄士隐梦幻识通灵"
 _ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPONENT_FORMS)  # the forms, groups unnamed
-_HEADING = re.compile(rf"^(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,80}})$", re.IGNORECASE)
+# A title after the numbers fits a line (80 characters), or, after a full stop or colon, two or
+# three: Don Quijote's run to 222 ("Capítulo XXXVI. Que trata de la brava y descomunal batalla…").
+_SHORT_TITLE_CHARS = 80
+_MAX_HEADING_CHARS = 250
+_HEADING = re.compile(rf"^(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE)
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts.
 _BARE_NUMERAL = re.compile(r"^(?:[IVXLC]+|\d{1,3})\.?$")
 # One numbered component at the start of a heading: one of the forms, or a bare number.
@@ -131,7 +136,7 @@ _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
 def is_heading(text: str) -> bool:
-    if "\n" in text or len(text) > 100:
+    if "\n" in text or len(text) > _MAX_HEADING_CHARS:
         return False
     if _BARE_NUMERAL.match(text):
         return True
@@ -139,6 +144,8 @@ def is_heading(text: str) -> bool:
     if not match:
         return False
     rest = match.group("rest")
+    if len(rest) > _SHORT_TITLE_CHARS and not text[: match.start("rest")].rstrip().endswith((".", ":")):
+        return False
     # "Chapter one was the best of the book." is prose, not a heading.
     return not rest or rest.isupper() or rest.istitle() or not rest.rstrip().endswith(_PROSE_ENDS)
 
@@ -307,16 +314,22 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
     - a heading directly followed by the same heading (a scan's or a converter's duplicate) is
       one chapter, which opens at the first copy;
     - a heading directly followed by another heading, and repeated later, is an entry of a table
-      of contents: it opens no chapter and stays in the front matter (or the chapter before it).
+      of contents: it opens no chapter and stays in the front matter (or the chapter before it);
+    - so is a part heading whose next heading is a part too, not its chapters, when it is repeated
+      later: a contents list that names the parts between the chapters' titles (Don Quijote's
+      "Segunda parte del ingenioso caballero…", among unnumbered titles).
     """
-    keys = [_same_heading_key(" ".join(texts[a : b + 1])) for a, b in groups]
+    headings = [" ".join(texts[a : b + 1]) for a, b in groups]
+    keys = [_same_heading_key(heading) for heading in headings]
+    parsed = map(Heading.parse, headings)
+    parts = [h.part is not None and h.unit is None for h in parsed] + [True]  # the end: no chapter follows
     last = {key: k for k, key in enumerate(keys)}
     kept, opens, first_copy = [], [], None
     for k, group in enumerate(groups):
         directly_followed = k + 1 < len(groups) and groups[k + 1][0] == group[1] + 1
         if directly_followed and keys[k + 1] == keys[k]:
             first_copy = group[0] if first_copy is None else first_copy
-        elif directly_followed and last[keys[k]] > k:
+        elif (directly_followed or parts[k] and parts[k + 1]) and last[keys[k]] > k:
             first_copy = None
         else:
             kept.append(group)
