@@ -51,3 +51,17 @@ def test_don_quijote_chapters_carry_their_long_titles_and_the_contents_open_none
     assert "no son gigantes, sino molinos de viento" in best_match(
         book, "¿Qué creía don Quijote que eran los molinos de viento?"
     )
+
+
+def test_anna_karenina_parts_open_their_first_chapter_without_swallowing_it():
+    book = load_narrative(FIXTURES / "anna_karenina_excerpt.ru.txt")
+    # ЧАСТЬ ПЕРВАЯ, then I, II: each part's chapter I is a chapter of its own, numbered within its part
+    assert [c.label for c in book.chapters] == ["1.1", "1.2", "2.1", "2.2", "7.1", "7.31"]
+    first = book.chapters[0]
+    assert (first.title, first.part) == ("ЧАСТЬ ПЕРВАЯ I", "ЧАСТЬ ПЕРВАЯ") and book[first.first_paragraph].text == (
+        "ЧАСТЬ ПЕРВАЯ"
+    )
+    assert book[first.first_paragraph + 2].text.startswith("Все счастливые семьи похожи друг на друга")
+    assert book.chapters[1].title == "II" and book.chapter_span("7") == (5, 6)
+    assert build_index(book, None, use_cache=False).language == "ru"
+    assert "упала под вагон" in best_match(book, "Под какой вагон упала Анна на станции?")

@@ -277,3 +277,14 @@ def test_a_contents_list_naming_parts_between_titles_opens_no_chapter():
     book = from_paragraphs(texts, title="t")
     assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1.1", 3), ("2.1", 6)]
     assert book[1].chapter == 0  # the contents' entry stays in the front matter
+
+
+def test_a_part_then_a_bare_numeral_is_the_parts_first_chapter():
+    book = from_paragraphs(["PART ONE", "I", "Text.", "II", "Text.", "PART TWO", "I", "Text."], title="t")
+    assert [(c.label, c.title, c.first_paragraph) for c in book.chapters] == [
+        ("1.1", "PART ONE I", 0), ("1.2", "II", 3), ("2.1", "PART TWO I", 5),
+    ]  # fmt: skip
+    # a name line after a part is no numeral, though it starts with the article "I" (I promessi sposi)
+    texts = ["Vol. I.", "I PROMESSI SPOSI", "Storia milanese.", "CAPITOLO PRIMO.", "Text.", "CAPITOLO II.", "Text."]
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.part, c.first_paragraph) for c in book.chapters] == [("1", "Vol. I", 0), ("2", "Vol. I", 5)]

@@ -298,10 +298,21 @@ def _opens_story(heading: Heading, group: tuple[int, int], following: tuple[tupl
     return first == group[1] + 1 and after.unit is not None and after.unit[1] == 1 and after.style != heading.style
 
 
-def _same_heading_key(text: str) -> tuple | str:
+def _group_heading(texts: list[str], group: tuple[int, int]) -> Heading:
+    """A heading group's heading. A part's heading and the chapter heading after it are read apart
+    (Anna Karenina's "ЧАСТЬ ПЕРВАЯ", then "I"), so that a bare numeral is the part's first chapter
+    and not a name after the part; a name line after a part stays its name ("Vol. I.", then "I
+    PROMESSI SPOSI": the title page of I promessi sposi)."""
+    first, last = group
+    if last > first and _names_only_a_part(texts[first]) and is_heading(texts[first + 1]):
+        part, chapter = Heading.parse(texts[first]), Heading.parse(" ".join(texts[first + 1 : last + 1]))
+        return Heading(part.components + chapter.components, len(texts[first]), chapter.name)
+    return Heading.parse(" ".join(texts[first : last + 1]))
+
+
+def _same_heading_key(text: str, heading: Heading) -> tuple | str:
     """What makes two headings the same: their numbered words ("第一回", "CHAPTER I"; the title
     after them aside), or for a heading without them (a bare "I."), its words and numbers."""
-    heading = Heading.parse(text)
     if heading.components and all(word for word, _ in heading.components):
         return heading.components
     return re.sub(r"[\W_]+", "", text).casefold()
@@ -319,9 +330,8 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
       later: a contents list that names the parts between the chapters' titles (Don Quijote's
       "Segunda parte del ingenioso caballero…", among unnumbered titles).
     """
-    headings = [" ".join(texts[a : b + 1]) for a, b in groups]
-    keys = [_same_heading_key(heading) for heading in headings]
-    parsed = map(Heading.parse, headings)
+    parsed = [_group_heading(texts, group) for group in groups]
+    keys = [_same_heading_key(" ".join(texts[a : b + 1]), h) for (a, b), h in zip(groups, parsed)]
     parts = [h.part is not None and h.unit is None for h in parsed] + [True]  # the end: no chapter follows
     last = {key: k for k, key in enumerate(keys)}
     kept, opens, first_copy = [], [], None
@@ -342,7 +352,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     """The chapters of a book from its heading groups, with parts and stories folded in and the
     source's repeated headings taken out (``_without_repeats``)."""
     groups, opens = _without_repeats(texts, groups)
-    parsed = [Heading.parse(" ".join(texts[a : b + 1])) for a, b in groups]
+    parsed = [_group_heading(texts, group) for group in groups]
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
     for k, (group, heading) in enumerate(zip(groups, parsed)):
