@@ -231,6 +231,7 @@ def test_chinese_numerals_and_headings_that_are_prose():
         (["Dreizehntes Kapitel", "Einundzwanzigstes Kapitel", "DREISSIGSTES KAPITEL"], ["13", "21", "30"]),
         (["Siebenundzwanzigstes Kapitel", "Sechsunddreißigstes Kapitel"], ["27", "36"]),
         (["Глава 1", "ГЛАВА II", "Глава третья"], ["1", "2", "3"]),
+        (["Глава IX", "Глава Х", "ГЛАВА ХI"], ["9", "10", "11"]),  # Х: Cyrillic, as e-texts type it
         (["Capítulo primero", "CAPÍTULO II", "Capítulo 3"], ["1", "2", "3"]),
         (["Capitolo I", "Capitolo secondo", "CAPITOLO TERZO"], ["1", "2", "3"]),
     ],

@@ -84,7 +84,9 @@ _ORDINAL_WORDS = {
     for form in ([word + ending for ending in _GERMAN_ENDINGS] if word in _GERMAN_STEMS else [word])
 } | {stem + ending: value for stem, value in _german_ordinal_stems().items() for ending in _GERMAN_ENDINGS}
 _ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
-_NUMBER = rf"(?:\d+|[ivxlcdm]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL})"
+# Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
+_CYRILLIC_ROMAN = str.maketrans("хі", "xi")
+_NUMBER = rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL})"
 _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|act|scene|"
     r"chapitre|kapitel|cap[ií]tulo|capitolo|глава"
@@ -115,7 +117,7 @@ _SHORT_TITLE_CHARS = 80
 _MAX_HEADING_CHARS = 250
 _HEADING = re.compile(rf"^(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE)
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts.
-_BARE_NUMERAL = re.compile(r"^(?:[IVXLC]+|\d{1,3})\.?$")
+_BARE_NUMERAL = re.compile(r"^(?:[IVXLCХІ]+|\d{1,3})\.?$")
 # One numbered component at the start of a heading: one of the forms, or a bare number.
 _COMPONENTS = tuple(
     re.compile(form + _SEPARATOR, re.IGNORECASE) for form in (*_COMPONENT_FORMS, rf"(?P<number>{_NUMBER})\b\.?")
@@ -157,7 +159,8 @@ def is_title_line(text: str) -> bool:
 
 
 def number_value(token: str) -> int | None:
-    """The value of a heading's number: 12, XII, "twenty-four", "the first"; None when unreadable."""
+    """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first";
+    None when unreadable."""
     token = token.strip().rstrip(".").lower()
     if token.isdigit():
         return int(token)
@@ -165,10 +168,11 @@ def number_value(token: str) -> int | None:
         return _cjk_value(token)
     if token in _ORDINAL_WORDS:
         return _ORDINAL_WORDS[token]
-    if re.fullmatch(r"[ivxlcdm]+", token):
-        values = [_ROMAN[c] for c in token]
+    roman = token.translate(_CYRILLIC_ROMAN)
+    if re.fullmatch(r"[ivxlcdm]+", roman):
+        values = [_ROMAN[c] for c in roman]
         total = sum(-v if v < after else v for v, after in zip(values, values[1:] + [0]))
-        return total if 0 < total < 4000 and _roman(total) == token else None  # "mild" is a word
+        return total if 0 < total < 4000 and _roman(total) == roman else None  # "mild" is a word
     if token.startswith("the"):
         return _ORDINALS.get(token.split()[-1])
     total = 0
