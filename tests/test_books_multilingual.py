@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clueweaver.books.narrative import Narrative, load_narrative
+from clueweaver.books.aozora import is_aozora, strip_aozora
+from clueweaver.books.narrative import Narrative, from_text, load_narrative
 from clueweaver.retrieval import build_index
 
 FIXTURES = Path(__file__).parent / "fixtures" / "books_multilingual"
@@ -65,3 +66,30 @@ def test_anna_karenina_parts_open_their_first_chapter_without_swallowing_it():
     assert book.chapters[1].title == "II" and book.chapter_span("7") == (5, 6)
     assert build_index(book, None, use_cache=False).language == "ru"
     assert "упала под вагон" in best_match(book, "Под какой вагон упала Анна на станции?")
+
+
+def test_an_aozora_bunko_text_reads_without_its_markup_and_finds_its_chapters():
+    book = load_narrative(FIXTURES / "kokoro_excerpt.ja.txt")
+    assert (book.encoding, book.encoding_detected, book.title) == ("cp932", True, "こころ")
+    assert build_index(book, None, use_cache=False).language == "ja"
+    # no ruby readings, ruby starts, typists' notes, legend of markup nor colophon are left
+    for markup in ("《", "》", "｜", "［＃", "【テキスト中に現れる記号について】", "底本", "入力："):
+        assert markup not in book.text
+    assert [p.text for p in book.paragraphs[:2]] == ["こころ", "夏目漱石"]
+    assert "（奥さんの名は静といった）" in book.text  # was "静《しず》"
+    assert "若い柔らかい葉を※ぎ取って" in book.text  # the ※ of a character outside Shift_JIS stays, its note goes
+    # the heading notes give the chapters, 一 二 九 二十六 of 上 and 一 of 中; each part opens its first chapter
+    assert [c.title for c in book.chapters] == ["一", "二", "九", "二十六", "一"]
+    assert [c.label for c in book.chapters] == ["1", "2", "3", "4", "5"]  # 一 twice: counted in reading order
+    parts = [book[c.first_paragraph].text for c in (book.chapters[0], book.chapters[4])]
+    assert parts == ["上 先生と私", "中 両親と私"]
+    assert "静といった" in best_match(book, "先生の奥さんの名前は何といいますか？")
+
+
+def test_aozora_notes_that_nest_or_name_a_code_point_and_chinese_titles_kept():
+    line = "前［＃「※［＃「口＋世」、第3水準1-15-1］」に傍点］後、※［＃「木＋世」、U+67BB、123-4］と｜書《か》く"
+    heading = "［＃３字下げ］第一章［＃「第一章」は中見出し］"
+    text, headings = strip_aozora(f"題\n作者\n\n{heading}\n{line}\n\n底本：「題」\n")
+    assert text.split("\n")[3:5] == ["第一章", "前後、枻と書く"] and headings == {"第一章"}
+    assert not is_aozora("《红楼梦》\n\n第一回\n\n他读了《石头记》。")  # Chinese book titles are no ruby
+    assert from_text("《红楼梦》\n\n第一回\n\n他读了《石头记》。", title="t")[2].text == "他读了《石头记》。"

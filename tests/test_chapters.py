@@ -219,6 +219,9 @@ def test_chinese_numerals_and_headings_that_are_prose():
     assert Heading.parse("第１２章 雨").components == (("章", 12),)
     book = from_paragraphs(["第一回合，他就输了。", "第二章里写道，他来了。", "第一章", "正文。"], title="t")
     assert [c.title for c in book.chapters] == ["第一章"]  # a round (回合) and a sentence are no headings
+    # a numeral alone on its line numbers a Japanese or Chinese chapter; "〇" alone is a scene break
+    book = from_paragraphs(["一", "正文。", "〇", "正文。", "（十二）", "正文。", "一日", "正文。"], title="t")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "一"), ("12", "（十二）")]
 
 
 @pytest.mark.parametrize(

@@ -84,9 +84,14 @@ _ORDINAL_WORDS = {
     for form in ([word + ending for ending in _GERMAN_ENDINGS] if word in _GERMAN_STEMS else [word])
 } | {stem + ending: value for stem, value in _german_ordinal_stems().items() for ending in _GERMAN_ENDINGS}
 _ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
+_CJK_NUMERALS = "零〇一二三四五六七八九十百千两兩"
+_CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+# A number in Chinese numerals ("一", "十一", "三十六"), not zero: a lone "〇" is a Japanese scene break.
+_CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{_CJK_NUMERALS}]*"
 # Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
 _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
-_NUMBER = rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL})"
+_NUMBER = rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL}|{_CJK_NUMBER})"
 _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|act|scene|"
     r"chapitre|kapitel|cap[ií]tulo|capitolo|глава"
@@ -98,9 +103,6 @@ _CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分"])
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, or a
 # part: 卷 部), as in "第一百二十回", "第１２章", "第三話"; "第一回合" (the first round) is no heading.
-_CJK_NUMERALS = "零〇一二三四五六七八九十百千两兩"
-_CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
-_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 _SEPARATOR = r"\s*[.:：—–-]?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
@@ -116,11 +118,13 @@ _ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPON
 _SHORT_TITLE_CHARS = 80
 _MAX_HEADING_CHARS = 250
 _HEADING = re.compile(rf"^(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE)
-# A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts.
-_BARE_NUMERAL = re.compile(r"^(?:[IVXLCХІ]+|\d{1,3})\.?$")
+# A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
+# in Chinese and Japanese ones ("一", "（十二）").
+_BARE_NUMERAL = re.compile(rf"^(?:[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）)\.?$")
 # One numbered component at the start of a heading: one of the forms, or a bare number.
 _COMPONENTS = tuple(
-    re.compile(form + _SEPARATOR, re.IGNORECASE) for form in (*_COMPONENT_FORMS, rf"(?P<number>{_NUMBER})\b\.?")
+    re.compile(form + _SEPARATOR, re.IGNORECASE)
+    for form in (*_COMPONENT_FORMS, rf"（?(?P<number>{_NUMBER})(?:）|\b\.?)")
 )
 _PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 from ebooklib import ITEM_DOCUMENT, epub
 
+from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
 from clueweaver.books.chapters import (
     describe_labels,
     detect_units,
@@ -256,12 +257,15 @@ def from_paragraphs(
     chapter_titles: list[str | None] | None = None,
     detect_headings: bool = True,
     max_paragraph_chars: int | None = None,
+    headings: frozenset[str] = frozenset(),
 ) -> Narrative:
     """Number paragraphs and find chapters.
 
     Chapters come from ``chapter_titles`` (one per paragraph, e.g. a JSONL's chapter field or an
     EPUB's spine document) when given, else from heading paragraphs, with parts and stories
     folded into their first chapter and numbered as the book numbers them (``clueweaver.books.chapters``).
+    ``headings`` are texts the source marks as headings (an Aozora Bunko text's heading notes):
+    a paragraph that reads as one of them is a heading whatever its words.
     With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
     cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
@@ -276,7 +280,8 @@ def from_paragraphs(
     if not cleaned:
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
-    heading_flags = [detect_headings and is_heading(t) for t in cleaned]
+    marked = frozenset(map(normalize_text, headings))
+    heading_flags = [detect_headings and (t in marked or is_heading(t)) for t in cleaned]
     if chapter_titles is not None:
         starts, previous = {}, None
         for i, name in enumerate(chapter_titles):
@@ -333,10 +338,10 @@ _MARKDOWN_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
 
 def text_title(text: str) -> str | None:
     """The title a Project Gutenberg header gives on its ``Title:`` line (before the START marker,
-    or near the top of a file without one), or None."""
+    or near the top of a file without one), or an Aozora Bunko text's first line, or None."""
     start = _GUTENBERG_START.search(text)
     found = _GUTENBERG_TITLE.search(text[: start.start() if start else _HEADER_CHARS])
-    return " ".join(found.group(1).split()) if found else None
+    return " ".join(found.group(1).split()) if found else aozora_title(text)
 
 
 def markdown_title(text: str) -> str | None:
@@ -352,9 +357,16 @@ def markdown_title(text: str) -> str | None:
 def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True) -> Narrative:
     """Plain text: paragraphs are separated by blank lines. A text without blank lines between its
     paragraphs is split at its line breaks instead, Chinese and Japanese text at every line break
-    unless it is hard-wrapped (``clueweaver.books.text_paragraphs``)."""
+    unless it is hard-wrapped (``clueweaver.books.text_paragraphs``). A Project Gutenberg text loses
+    its licence (``strip_gutenberg``), an Aozora Bunko text its markup and gives its headings
+    (``clueweaver.books.aozora``)."""
+    headings: frozenset[str] = frozenset()
+    if is_aozora(text):
+        text, headings = strip_aozora(text)
     paragraphs = text_paragraphs(strip_gutenberg(text) if gutenberg else text)
-    return from_paragraphs(paragraphs, title=title, source=source, max_paragraph_chars=MAX_PARAGRAPH_CHARS)
+    return from_paragraphs(
+        paragraphs, title=title, source=source, max_paragraph_chars=MAX_PARAGRAPH_CHARS, headings=headings
+    )
 
 
 def from_markdown(text: str, *, title: str, source: str = "") -> Narrative:
