@@ -41,7 +41,10 @@ _CLAUSE_BREAK = re.compile(
     r"which|where|yet)\b",
     re.IGNORECASE,
 )
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")  # a capitalized word not opening a sentence
+# A capitalized word of three letters or more (Latin with its accented letters, Cyrillic), and one
+# that does not open a sentence: a name, mostly (the graph of names, clueweaver.retrieval.graph, uses both).
+CAPITALIZED_WORD = r"\b[A-ZÀ-ÖØ-ÞА-ЯЁ][a-zß-öø-ÿа-яё]{2,}\b"
+NAME = re.compile(rf"(?<![.!?]\s)(?<![\"“‘(])(?<!^){CAPITALIZED_WORD}")  # not after an opening quote either
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,10 @@ class RankingConfig:
       each option's own ranking go first, so every option's evidence reaches the Finder.
     - ``entity_hop_weight``: weight of a second-hop query made of the names in the best lexical hits
       that the question does not contain.
+    - ``graph_weight`` / ``graph_seeds`` / ``graph_damping``: the graph of names
+      (``clueweaver.retrieval.graph``): personalized PageRank from the ``graph_seeds`` best lexical
+      hits (weighted by their scores), walking on with probability ``graph_damping``, as one more
+      ranking at ``graph_weight`` (0: off, and the graph is not built).
     """
 
     fusion: str = "rrf"
@@ -81,14 +88,19 @@ class RankingConfig:
     entity_hop_weight: float = 0.0
     entity_hop_docs: int = 5
     entity_hop_terms: int = 8
+    graph_weight: float = 0.0
+    graph_seeds: int = 5
+    graph_damping: float = 0.5
 
     def __post_init__(self) -> None:
         if self.fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {self.fusion!r}; use 'rrf' or 'weighted'")
         if self.query not in QUERY_MODES:
             raise ValueError(f"unknown query mode {self.query!r}; use 'joined' or 'per_option'")
-        if self.smoothing_width < 0 or self.option_reserve < 0:
-            raise ValueError("smoothing_width and option_reserve cannot be negative")
+        if self.smoothing_width < 0 or self.option_reserve < 0 or self.graph_seeds < 0:
+            raise ValueError("smoothing_width, option_reserve and graph_seeds cannot be negative")
+        if not 0 <= self.graph_damping < 1:
+            raise ValueError("graph_damping is a probability below 1")
 
 
 def dense_weight_for(encoder_name: str) -> float:
@@ -149,7 +161,7 @@ def names_in(texts: list[str], asked: str) -> list[str]:
     known = set(asked.lower().split())
     counts: dict[str, int] = {}
     for text in texts:
-        for name in _NAME.findall(text):
+        for name in NAME.findall(text):
             if name.lower() not in known:
                 counts[name] = counts.get(name, 0) + 1
     return sorted(counts, key=lambda name: (-counts[name], name))
