@@ -4,6 +4,8 @@ from collections import Counter
 import bm25s
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from clueweaver import retrieval
@@ -23,6 +25,7 @@ from clueweaver.retrieval import (
     weighted_score_fusion,
 )
 from clueweaver.retrieval import index as book_index
+from clueweaver.retrieval.fusion import reciprocal_rank_fusion_of_scores
 
 PARAGRAPHS = [
     "Holmes examined the red-headed man's hat with great care.",
@@ -140,6 +143,30 @@ def test_rrf_counts_ranks_from_one_with_k_60():
     assert fused[1] == (7, pytest.approx(1 / 61))
     weighted = reciprocal_rank_fusion([[(1, 0)], [(2, 0)]], weights=[1.0, 0.5])
     assert [i for i, _ in weighted] == [1, 2]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 30).flatmap(
+        lambda size: st.lists(
+            st.tuples(
+                st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.5, -1.0, 7.25]), min_size=size, max_size=size),
+                st.sampled_from([0.0, 0.15, 0.6, 1.0]),
+                st.booleans(),
+            ),
+            min_size=1,
+            max_size=5,
+        )
+    )
+)
+def test_rrf_of_score_vectors_is_exactly_rrf_of_their_rankings(signals):
+    """The numpy fusion the index uses gives the very scores and order of the reference one, ties included."""
+    scores = [np.array(vector) for vector, _, _ in signals]
+    weights = [weight for _, weight, _ in signals]
+    positive = [flag for _, _, flag in signals]
+    rankings = [[(i, s) for i, s in ranking_from_scores(v) if s > 0 or not p] for v, p in zip(scores, positive)]
+    expected = reciprocal_rank_fusion(rankings, weights=weights)
+    assert reciprocal_rank_fusion_of_scores(scores, weights, positive) == expected
 
 
 def test_weighted_score_fusion_normalizes_each_list():

@@ -26,7 +26,7 @@ from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
-from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion, weighted_score_fusion
+from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion_of_scores, weighted_score_fusion
 from clueweaver.retrieval.graph import EntityGraph, load_graph, save_graph
 from clueweaver.retrieval.lexical import BM25Index, TermMatrix
 from clueweaver.retrieval.ranking import (
@@ -167,11 +167,8 @@ class RetrievalIndex:
         if self.config.fusion == "weighted":
             return ranking_from_scores(weighted_score_fusion([scores for scores, _, _ in signals], weights))
         # a lexical ranking leaves out the paragraphs that share no word with its query
-        rankings = [
-            [(i, s) for i, s in ranking_from_scores(scores) if s > 0 or not is_lexical]
-            for scores, _, is_lexical in signals
-        ]
-        return reciprocal_rank_fusion(rankings, weights=weights)
+        positive_only = [is_lexical for _, _, is_lexical in signals]
+        return reciprocal_rank_fusion_of_scores([scores for scores, _, _ in signals], weights, positive_only)
 
     def _limit(self, max_paragraph: int | None) -> int:
         return len(self.narrative) if max_paragraph is None else max_paragraph + 1
