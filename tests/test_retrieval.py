@@ -281,7 +281,8 @@ def test_building_an_index_says_once_that_it_is_built_once_and_where_it_is_cache
     narrative = from_paragraphs(PARAGRAPHS, title="notice")
     heard = []
     build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
-    assert len(heard) == 1 and "'notice' (6 paragraphs in English: BM25); this happens once" in heard[0]
+    assert len(heard) == 1
+    assert "'notice' (6 paragraphs in English: BM25, the graph of names); this happens once" in heard[0]
     assert str(tmp_path) in heard[0]
     build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
     assert len(heard) == 1  # read from the cache: nothing to announce

@@ -104,24 +104,51 @@ def test_a_text_without_entities_gives_no_signal_and_no_error():
     assert graph.entities == [] and len(graph) == len(narrative)
     assert not graph.personalized_pagerank({5: 1.0}).any()
     question = Question.open(QUESTION)
-    with_graph = build_index(narrative, None, use_cache=False, graph_weight=1.0).rank_question(question)
-    assert with_graph == build_index(narrative, None, use_cache=False).rank_question(question)
+    with_graph = build_index(narrative, None, use_cache=False).rank_question(question)
+    assert with_graph == build_index(narrative, None, use_cache=False, graph_weight=0.0).rank_question(question)
     assert not EntityGraph.from_texts([], "en").personalized_pagerank({0: 1.0}).any()
+
+
+def ids(index, question) -> list[int]:
+    return [i for i, _ in index.rank_question(question)]
 
 
 def test_the_signal_reorders_rank_question_when_on_and_not_at_weight_zero():
     narrative = key_book()
     question = Question.open(QUESTION)
-    plain_index = build_index(narrative, None, use_cache=False, feedback_docs=0)
-    plain = [i for i, _ in plain_index.rank_question(question)]
     off_index = build_index(narrative, None, use_cache=False, feedback_docs=0, graph_weight=0.0)
-    assert [i for i, _ in off_index.rank_question(question)] == plain
     assert off_index.graph is None  # weight 0: the graph is not even built
-    on_index = build_index(narrative, None, use_cache=False, feedback_docs=0, graph_weight=1.0)
-    on = [i for i, _ in on_index.rank_question(question)]
+    plain = ids(off_index, question)
+    on_index = build_index(narrative, None, use_cache=False, feedback_docs=0)  # on by default for open questions
+    assert on_index.graph_weight == 0.6 and on_index.graph is not None
+    on = ids(on_index, question)
     assert on != plain
     assert 30 in on and 30 not in plain  # Quillan's other paragraph, ranked only through the graph
     assert 20 not in on or on.index(30) < on.index(20)  # above an unrelated one
+
+
+def test_by_default_the_graph_serves_open_questions_only():
+    narrative = key_book()
+    choice = Question(QUESTION, {"A": "in the green shawl", "B": "in the cellar"})
+    claim = Question.claim("The brass key was hidden in the green shawl.")
+    off_index = build_index(narrative, None, use_cache=False, feedback_docs=0, graph_weight=0.0)
+    default = build_index(narrative, None, use_cache=False, feedback_docs=0)
+    every = build_index(narrative, None, use_cache=False, feedback_docs=0, graph_questions="all")
+    for question in (choice, claim):
+        assert ids(default, question) == ids(off_index, question)
+        assert 30 in ids(every, question) and 30 not in ids(off_index, question)
+
+
+def test_a_chinese_book_gets_no_graph_unless_asked():
+    texts = [f"第{n}天，他们在河边慢慢地走着。" for n in range(30)]
+    texts[3], texts[20] = "宝玉走进潇湘馆，看见黛玉在读书。", "潇湘馆外，宝玉听见黛玉在哭。"
+    texts[26] = "夜深了，潇湘馆里还亮着灯。"
+    narrative = from_paragraphs(texts, title="红楼", detect_headings=False)
+    default = build_index(narrative, None, use_cache=False)
+    assert default.language == "zh" and default.graph_weight == 0 and default.graph is None
+    asked = build_index(narrative, None, use_cache=False, graph_weight=0.6)
+    assert "潇湘馆" in asked.graph.entities
+    assert asked.graph_scores(asked.bm25_scores("宝玉走进潇湘馆"))[20] > 0
 
 
 def test_the_graph_is_cached_with_the_index_and_a_corrupt_file_is_rebuilt(tmp_path, monkeypatch):
@@ -145,7 +172,7 @@ def test_the_graph_is_cached_with_the_index_and_a_corrupt_file_is_rebuilt(tmp_pa
     assert build_index(narrative, None, cache_dir=tmp_path, graph_weight=1.0).graph.entities == first.graph.entities
     # without the signal nothing is written for the graph
     other = book({1: "A different book about Quillan."})
-    build_index(other, None, cache_dir=tmp_path)
+    build_index(other, None, cache_dir=tmp_path, graph_weight=0.0)
     assert len(list(tmp_path.rglob("graph_*.npz"))) == 1
 
 
@@ -154,3 +181,5 @@ def test_graph_settings_are_checked():
         build_index(key_book(), None, use_cache=False, graph_damping=1.0)
     with pytest.raises(ValueError):
         build_index(key_book(), None, use_cache=False, graph_seeds=-1)
+    with pytest.raises(ValueError):
+        build_index(key_book(), None, use_cache=False, graph_questions="mcq")

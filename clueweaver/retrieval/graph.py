@@ -8,18 +8,21 @@ people, places and things of the first: walking from the question's best lexical
 names they hold reaches it in one step, whatever words it uses.
 
 - **Entities, cased scripts**: the words a book capitalizes inside its sentences (``ranking``'s
-  ``CAPITALIZED_WORD``, the same test ``names_in`` uses), kept when the book writes them capitalized
-  more often than lowercase ("Holmes", "Baker", not "Come" opening a quoted speech), then found in
-  every paragraph wherever they stand; and runs of two or more capitalized words ("Godfrey Norton",
-  "Baker Street"), leading stop words ("The", "When") dropped.
+  ``NAME``, the test ``names_in`` uses), kept when the book writes them capitalized more often than
+  lowercase ("Lestrade", "Baker"; not "Come" in ``said Come here``), then found in every paragraph
+  wherever they stand; and runs of two or more capitalized words ("Godfrey Norton", "Baker
+  Street"), leading stop words ("The", "When") dropped.
 - **Entities, Chinese and Japanese**: character 2- and 3-grams of the CJK runs without a function
-  character (names, places, objects: "宝玉", "大观园"), kept when they recur in several paragraphs.
-- **Weights**: an entity found in more than ``MAX_SHARE`` of the paragraphs (the heroine, "said"
-  in Chinese) links everything and is dropped; the others lead from a paragraph in proportion to
-  their inverse paragraph frequency, and to each of their paragraphs equally.
+  character (names, places, objects: "潇湘馆"), kept when they recur in several paragraphs.
+- **Weights**: an entity found in more than ``MAX_SHARE`` of the paragraphs (the heroine, "说道")
+  links everything and is dropped; the others lead from a paragraph in proportion to their inverse
+  paragraph frequency, and to each of their paragraphs equally.
 
-The graph is the bipartite paragraph-entity incidence matrix (CSR, numpy only); PageRank walks
-paragraph -> entity -> paragraph with two ``np.bincount`` per step, a few milliseconds a question.
+The graph is the bipartite paragraph-entity incidence matrix (CSR); PageRank walks paragraph ->
+entity -> paragraph with two sparse products per step, about a millisecond a question on a novel.
+``RankingConfig`` says when the ranking uses it (open questions, books of a cased script, by
+default) and docs/retrieval.md which tuning sets chose that and these constants (the cut of
+common entities at 1%, 2% and 5% moved nothing).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import numpy as np
 from scipy import sparse
 
 from clueweaver.retrieval.analyzers import Analyzer, analyzer_for
-from clueweaver.retrieval.ranking import CAPITALIZED_WORD, NAME
+from clueweaver.retrieval.ranking import CAPITALIZED_WORD, LOWERCASE, NAME
 
 GRAPH_FORMAT = 1  # bump when the entities or the file layout change: old graph files are rebuilt
 MIN_PARAGRAPHS = 2  # an entity in one paragraph links nothing
@@ -46,7 +49,7 @@ CJK_NGRAMS = (2, 3)
 PPR_TOLERANCE = 1e-4  # the walk stops when damping ** steps is below it: 14 steps at damping 0.5
 _SHIFT = 21  # bits of a code point: an n-gram's key is its code points side by side
 _CAPITALIZED_RUN = re.compile(rf"{CAPITALIZED_WORD}(?:[ \t]+{CAPITALIZED_WORD})*")
-_LOWERCASE_WORD = re.compile(r"\b[a-zß-öø-ÿа-яё]{3,}\b")
+_LOWERCASE_WORD = re.compile(rf"\b[{LOWERCASE}]{{3,}}\b")
 
 
 @dataclass
@@ -93,12 +96,7 @@ class EntityGraph:
         entities found in at least ``min_paragraphs`` paragraphs and at most
         ``max_paragraphs(num_paragraphs)``; ``name(keys)`` gives the kept keys' names (only they
         are named: a Chinese novel has a million distinct n-grams)."""
-        owners, keys = np.asarray(owners, dtype=np.int64), np.asarray(keys, dtype=np.int64)
-        order = np.lexsort((owners, keys))  # by key, then paragraph
-        keys, owners = keys[order], owners[order]
-        distinct_pair = np.ones(len(keys), dtype=bool)
-        distinct_pair[1:] = (keys[1:] != keys[:-1]) | (owners[1:] != owners[:-1])
-        keys, owners = keys[distinct_pair], owners[distinct_pair]
+        owners, keys = _distinct_occurrences(np.asarray(owners, dtype=np.int64), np.asarray(keys, dtype=np.int64))
         new_key = np.ones(len(keys), dtype=bool)
         new_key[1:] = keys[1:] != keys[:-1]
         entity = np.cumsum(new_key) - 1
@@ -158,6 +156,16 @@ class EntityGraph:
         return rank[:limit]
 
 
+def _distinct_occurrences(owners: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each (paragraph, key) pair once, sorted by key, then paragraph: a name said twice in a
+    paragraph links it no more than once."""
+    order = np.lexsort((owners, keys))
+    owners, keys = owners[order], keys[order]
+    first = np.ones(len(keys), dtype=bool)
+    first[1:] = (keys[1:] != keys[:-1]) | (owners[1:] != owners[:-1])
+    return owners[first], keys[first]
+
+
 def max_paragraphs(num_paragraphs: int) -> int:
     """The most paragraphs an entity may be found in and still link them (``MAX_SHARE``)."""
     return max(MAX_FLOOR, math.floor(MAX_SHARE * num_paragraphs))
@@ -178,6 +186,10 @@ def cased_names(texts: Sequence[str], analyzer: Analyzer) -> list[list[str]]:
     for text in texts:
         found = []
         for run in _CAPITALIZED_RUN.findall(text):
+            if " " not in run and "\t" not in run:  # one word, as most runs are
+                if run in names:
+                    found.append(run.lower())
+                continue
             words = run.split()
             found += [word.lower() for word in words if word in names]
             while words and analyzer.normalize(words[0]) in analyzer.stop_words:

@@ -33,6 +33,7 @@ from clueweaver.retrieval.ranking import (
     RankingConfig,
     aspect_queries,
     dense_weight_for,
+    graph_weight_for,
     joined_query,
     lexical_queries,
     names_in,
@@ -135,6 +136,11 @@ class RetrievalIndex:
         names = names_in(texts, joined_query(question))
         return [term for name in names for term in self.bm25.terms(name)][: config.entity_hop_terms]
 
+    @property
+    def graph_weight(self) -> float:
+        """The graph of names' weight in the fusion: the configured one, else the book language's."""
+        return _graph_weight(self.config, self.language)
+
     def graph_scores(self, lexical: np.ndarray) -> np.ndarray:
         """Personalized PageRank over the graph of names from the best lexical hits, weighted by
         their scores: the paragraphs that share the hits' names, whatever words they use."""
@@ -196,8 +202,8 @@ class RetrievalIndex:
         hop = self.entity_hop_terms(lexical, question) if config.entity_hop_weight > 0 else []
         if hop:
             signals.append((self._smooth(self.bm25_scores(hop)[:limit]), config.entity_hop_weight, True))
-        if config.graph_weight > 0:
-            signals.append((self._smooth(self.graph_scores(lexical)), config.graph_weight, True))
+        if self.graph_weight > 0 and (question.is_open or config.graph_questions == "all"):
+            signals.append((self._smooth(self.graph_scores(lexical)), self.graph_weight, True))
         ranking = self._fuse(signals)
         if config.option_reserve <= 0 or not question.options:
             return ranking
@@ -321,7 +327,7 @@ def build_index(
     book_dir = book_cache_dir(narrative.content_hash, cache_dir)
     terms_path = book_dir / f"bm25_terms_{language}.npz"
     config = RankingConfig(**options)
-    graph_path = book_dir / f"graph_{language}.npz" if config.graph_weight > 0 else None
+    graph_path = book_dir / f"graph_{language}.npz" if _graph_weight(config, language) > 0 else None
     vectors_path = book_dir / f"dense_{_safe_name(encoder.name)}.npy" if encoder is not None else None
     cached = [path for path in (terms_path, vectors_path, graph_path) if path is not None]
     if announce and not (use_cache and all(path.exists() for path in cached)):
@@ -352,6 +358,10 @@ def build_index(
                 atomic_write(vectors_path, lambda f: np.save(f, embeddings, allow_pickle=False))
     graph = _graph(narrative, language, graph_path, use_cache) if graph_path else None
     return RetrievalIndex(narrative, bm25, encoder, embeddings, config, graph)
+
+
+def _graph_weight(config: RankingConfig, language: str) -> float:
+    return config.graph_weight if config.graph_weight is not None else graph_weight_for(language)
 
 
 def _graph(narrative: Narrative, language: str, path: Path, use_cache: bool) -> EntityGraph:
