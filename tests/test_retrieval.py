@@ -4,6 +4,8 @@ from collections import Counter
 import bm25s
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from clueweaver import retrieval
@@ -23,6 +25,7 @@ from clueweaver.retrieval import (
     weighted_score_fusion,
 )
 from clueweaver.retrieval import index as book_index
+from clueweaver.retrieval.fusion import reciprocal_rank_fusion_of_scores
 
 PARAGRAPHS = [
     "Holmes examined the red-headed man's hat with great care.",
@@ -142,6 +145,30 @@ def test_rrf_counts_ranks_from_one_with_k_60():
     assert [i for i, _ in weighted] == [1, 2]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 30).flatmap(
+        lambda size: st.lists(
+            st.tuples(
+                st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.5, -1.0, 7.25]), min_size=size, max_size=size),
+                st.sampled_from([0.0, 0.15, 0.6, 1.0]),
+                st.booleans(),
+            ),
+            min_size=1,
+            max_size=5,
+        )
+    )
+)
+def test_rrf_of_score_vectors_is_exactly_rrf_of_their_rankings(signals):
+    """The numpy fusion the index uses gives the very scores and order of the reference one, ties included."""
+    scores = [np.array(vector) for vector, _, _ in signals]
+    weights = [weight for _, weight, _ in signals]
+    positive = [flag for _, _, flag in signals]
+    rankings = [[(i, s) for i, s in ranking_from_scores(v) if s > 0 or not p] for v, p in zip(scores, positive)]
+    expected = reciprocal_rank_fusion(rankings, weights=weights)
+    assert reciprocal_rank_fusion_of_scores(scores, weights, positive) == expected
+
+
 def test_weighted_score_fusion_normalizes_each_list():
     fused = weighted_score_fusion([np.array([0.0, 10.0, 5.0]), np.array([1.0, 0.0, 1.0])], [1.0, 2.0])
     np.testing.assert_allclose(fused, [2.0, 1.0, 2.5])
@@ -254,7 +281,8 @@ def test_building_an_index_says_once_that_it_is_built_once_and_where_it_is_cache
     narrative = from_paragraphs(PARAGRAPHS, title="notice")
     heard = []
     build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
-    assert len(heard) == 1 and "'notice' (6 paragraphs in English: BM25); this happens once" in heard[0]
+    assert len(heard) == 1
+    assert "'notice' (6 paragraphs in English: BM25, the graph of names); this happens once" in heard[0]
     assert str(tmp_path) in heard[0]
     build_index(narrative, None, cache_dir=tmp_path, announce=heard.append)
     assert len(heard) == 1  # read from the cache: nothing to announce

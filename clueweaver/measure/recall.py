@@ -56,6 +56,11 @@ ABLATIONS: dict[str, tuple[dict, dict]] = {
     "aspect sub-queries (options alone, claim clauses), weight 0.5": ({"aspect_weight": 0.5}, {}),
     "per-option reserve: each option's best 2 paragraphs first": ({"option_reserve": 2}, {}),
     "entity second hop (names in the best hits), weight 0.3": ({"entity_hop_weight": 0.3}, {}),
+    "no graph of names (graph_weight 0; by default it serves open questions)": ({"graph_weight": 0.0}, {}),
+    "graph of names for every question, weight 0.6 (default: open questions only)": (
+        {"graph_weight": 0.6, "graph_questions": "all"},
+        {},
+    ),
     "no length scaling of the anchors": ({}, {"max_length_scale": 1.0}),
     "the earlier windows and anchors (more windows, about as many paragraphs)": ({}, {"earlier_shape": True}),
     "no window (num_windows 0)": ({}, {"num_windows": 0}),

@@ -3,7 +3,8 @@
 ``analyzers`` (one text analyzer per language), ``lexical`` (``tokenize``, the document-term
 matrix, BM25 on bm25s), ``dense`` (encoders and
 ``load_encoder``), ``fusion`` (reciprocal rank and weighted score fusion), ``ranking`` (which
-queries a question asks and how the signals are smoothed and fused: ``RankingConfig``) and
+queries a question asks and how the signals are smoothed and fused: ``RankingConfig``),
+``graph`` (the graph of names and personalized PageRank over it: ``EntityGraph``) and
 ``index`` (the per-book ``RetrievalIndex``, ``build_index``/``get_index`` and the disk cache). Rankings are lists of
 ``(paragraph_id, score)``, best first. The public names are importable from this package; code
 that patches one (a test) patches the submodule that owns it.
@@ -20,6 +21,7 @@ from clueweaver.retrieval.dense import (
     offline_minilm_path,
 )
 from clueweaver.retrieval.fusion import RRF_K, ranking_from_scores, reciprocal_rank_fusion, weighted_score_fusion
+from clueweaver.retrieval.graph import EntityGraph
 from clueweaver.retrieval.index import (
     CACHE_FORMAT,
     PROGRESS_CHUNK,
@@ -42,6 +44,7 @@ __all__ = [
     "BGEM3Encoder",
     "BM25Index",
     "DenseEncoder",
+    "EntityGraph",
     "RankingConfig",
     "RetrievalIndex",
     "SentenceTransformerEncoder",

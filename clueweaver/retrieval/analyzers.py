@@ -157,17 +157,24 @@ class Analyzer:
         unigrams = [c for c, f in zip(run, function) if not f]
         return unigrams + [run[i : i + 2] for i in range(len(run) - 1) if not (function[i] and function[i + 1])]
 
-    def cjk_occurrences(self, normalized: Sequence[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
-        """Every CJK unigram and bigram of normalized texts, as ``_run_terms`` gives them, counted
-        with numpy over the texts' code points (a novel has a million of them, few repeated runs):
-        (the text of each occurrence, the distinct terms, each occurrence's term among them)."""
-        joined = "\n".join(normalized)  # the newline ends a run: no bigram crosses two texts
+    def code_points(self, normalized: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The code points of normalized texts joined by newlines (a newline ends a CJK run, so no
+        n-gram crosses two texts), with each one's text, whether it is CJK and whether it is a
+        function character: (codes, text_of, cjk, function)."""
+        joined = "\n".join(normalized)
         codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
         text_of = np.repeat(np.arange(len(normalized)), [len(t) + 1 for t in normalized])[: len(codes)]
         cjk = np.zeros(len(codes), dtype=bool)
         for first, last in CJK_RANGES:
             cjk |= (codes >= first) & (codes <= last)
         function = np.isin(codes, [ord(c) for c in self.stop_words if len(c) == 1])
+        return codes, text_of, cjk, function
+
+    def cjk_occurrences(self, normalized: Sequence[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """Every CJK unigram and bigram of normalized texts, as ``_run_terms`` gives them, counted
+        with numpy over the texts' code points (a novel has a million of them, few repeated runs):
+        (the text of each occurrence, the distinct terms, each occurrence's term among them)."""
+        codes, text_of, cjk, function = self.code_points(normalized)
         unigram = cjk & ~function
         bigram = cjk[:-1] & cjk[1:] & ~(function[:-1] & function[1:])
         keys = np.concatenate([codes[unigram], (codes[:-1][bigram] << _BIGRAM_SHIFT) | codes[1:][bigram]])

@@ -26,12 +26,14 @@ from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
-from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion, weighted_score_fusion
+from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion_of_scores, weighted_score_fusion
+from clueweaver.retrieval.graph import EntityGraph, load_graph, save_graph
 from clueweaver.retrieval.lexical import BM25Index, TermMatrix
 from clueweaver.retrieval.ranking import (
     RankingConfig,
     aspect_queries,
     dense_weight_for,
+    graph_weight_for,
     joined_query,
     lexical_queries,
     names_in,
@@ -80,6 +82,14 @@ class RetrievalIndex:
     encoder: DenseEncoder | None = None
     embeddings: np.ndarray | None = None
     config: RankingConfig = RankingConfig()
+    graph: EntityGraph | None = None  # the graph of names; built on first use when not given
+
+    def entity_graph(self) -> EntityGraph:
+        """The book's graph of names (``clueweaver.retrieval.graph``), built here, without the
+        disk cache, when the index was made without it."""
+        if self.graph is None:
+            self.graph = EntityGraph.from_texts([p.text for p in self.narrative.paragraphs], self.language)
+        return self.graph
 
     @property
     def language(self) -> str:
@@ -126,6 +136,18 @@ class RetrievalIndex:
         names = names_in(texts, joined_query(question))
         return [term for name in names for term in self.bm25.terms(name)][: config.entity_hop_terms]
 
+    @property
+    def graph_weight(self) -> float:
+        """The graph of names' weight in the fusion: the configured one, else the book language's."""
+        return _graph_weight(self.config, self.language)
+
+    def graph_scores(self, lexical: np.ndarray) -> np.ndarray:
+        """Personalized PageRank over the graph of names from the best lexical hits, weighted by
+        their scores: the paragraphs that share the hits' names, whatever words they use."""
+        config = self.config
+        seeds = {doc: float(lexical[doc]) for doc in _best(lexical, config.graph_seeds)}
+        return self.entity_graph().personalized_pagerank(seeds, config.graph_damping, limit=len(lexical))
+
     def _smooth(self, scores: np.ndarray) -> np.ndarray:
         config = self.config
         return smooth(scores, config.smoothing, config.smoothing_width, config.smoothing_decay)
@@ -151,11 +173,8 @@ class RetrievalIndex:
         if self.config.fusion == "weighted":
             return ranking_from_scores(weighted_score_fusion([scores for scores, _, _ in signals], weights))
         # a lexical ranking leaves out the paragraphs that share no word with its query
-        rankings = [
-            [(i, s) for i, s in ranking_from_scores(scores) if s > 0 or not is_lexical]
-            for scores, _, is_lexical in signals
-        ]
-        return reciprocal_rank_fusion(rankings, weights=weights)
+        positive_only = [is_lexical for _, _, is_lexical in signals]
+        return reciprocal_rank_fusion_of_scores([scores for scores, _, _ in signals], weights, positive_only)
 
     def _limit(self, max_paragraph: int | None) -> int:
         return len(self.narrative) if max_paragraph is None else max_paragraph + 1
@@ -171,7 +190,7 @@ class RetrievalIndex:
 
     def rank_question(self, question: Question, *, max_paragraph: int | None = None) -> list[tuple[int, float]]:
         """The fused ranking for a question (``rank`` over its queries, see ``RankingConfig.query``),
-        plus the aspect and entity-hop signals and the per-option reserve when they are on."""
+        plus the aspect, entity-hop and graph signals and the per-option reserve when they are on."""
         config = self.config
         queries = _non_empty(lexical_queries(question, config.query))
         limit = self._limit(max_paragraph)
@@ -183,6 +202,8 @@ class RetrievalIndex:
         hop = self.entity_hop_terms(lexical, question) if config.entity_hop_weight > 0 else []
         if hop:
             signals.append((self._smooth(self.bm25_scores(hop)[:limit]), config.entity_hop_weight, True))
+        if self.graph_weight > 0 and (question.is_open or config.graph_questions == "all"):
+            signals.append((self._smooth(self.graph_scores(lexical)), self.graph_weight, True))
         ranking = self._fuse(signals)
         if config.option_reserve <= 0 or not question.options:
             return ranking
@@ -305,9 +326,13 @@ def build_index(
     language = book_language(narrative, language)
     book_dir = book_cache_dir(narrative.content_hash, cache_dir)
     terms_path = book_dir / f"bm25_terms_{language}.npz"
+    config = RankingConfig(**options)
+    graph_path = book_dir / f"graph_{language}.npz" if _graph_weight(config, language) > 0 else None
     vectors_path = book_dir / f"dense_{_safe_name(encoder.name)}.npy" if encoder is not None else None
-    if announce and not (use_cache and terms_path.exists() and (vectors_path is None or vectors_path.exists())):
-        what = "BM25" + (f" and {encoder.name} embeddings" if encoder is not None else "")
+    cached = [path for path in (terms_path, vectors_path, graph_path) if path is not None]
+    if announce and not (use_cache and all(path.exists() for path in cached)):
+        what = "BM25" + (", the graph of names" if graph_path else "")
+        what += f" and {encoder.name} embeddings" if encoder is not None else ""
         announce(
             f"Indexing {narrative.title!r} ({len(narrative):,} paragraphs in {language_name(language)}: {what}); this "
             "happens once" + (f", later runs read the cache in {book_dir}" if use_cache else "")
@@ -331,7 +356,22 @@ def build_index(
             embeddings = _embed([p.text for p in narrative.paragraphs], encoder, show_progress, progress)
             if use_cache:
                 atomic_write(vectors_path, lambda f: np.save(f, embeddings, allow_pickle=False))
-    return RetrievalIndex(narrative, bm25, encoder, embeddings, RankingConfig(**options))
+    graph = _graph(narrative, language, graph_path, use_cache) if graph_path else None
+    return RetrievalIndex(narrative, bm25, encoder, embeddings, config, graph)
+
+
+def _graph_weight(config: RankingConfig, language: str) -> float:
+    return config.graph_weight if config.graph_weight is not None else graph_weight_for(language)
+
+
+def _graph(narrative: Narrative, language: str, path: Path, use_cache: bool) -> EntityGraph:
+    """The book's graph of names, from the disk cache or built (and cached)."""
+    graph = _load_cached(path, lambda p: load_graph(p, language)) if use_cache else None
+    if graph is None or len(graph) != len(narrative):
+        graph = EntityGraph.from_texts([p.text for p in narrative.paragraphs], language)
+        if use_cache:
+            atomic_write(path, lambda f: save_graph(graph, f))
+    return graph
 
 
 _MEMORY: "OrderedDict[tuple, RetrievalIndex]" = OrderedDict()

@@ -8,8 +8,10 @@ the question's words ranks high, whichever option it supports), where the earlie
 query per option, each repeating the question, so the question's words outweighed every option's
 (docs/retrieval.md: the joined query was the largest gain on the tuning set, and it was what an
 outside held-out measurement pointed to). The other signals: pseudo-relevance feedback from the
-best lexical hits, dense similarity, and three that were measured but are off by default (option
-and clause sub-queries, a per-option budget, a second hop through the names of the best hits).
+best lexical hits, dense similarity, the graph of names for open questions (personalized PageRank
+from the best hits, ``clueweaver.retrieval.graph``), and three that were measured but are off by
+default (option and clause sub-queries, a per-option budget, a second hop through the names of the
+best hits).
 """
 
 from __future__ import annotations
@@ -32,6 +34,16 @@ DENSE_WEIGHTS = {
     # 0.15 / 0.3 / 0.5 / 1.0 gave 53 / 48 / 52 / 43; frozen reported only (docs/retrieval.md)
     "st:all-MiniLM-L6-v2": 0.15,
 }
+# The graph of names' weight in the fusion per book language, used where RankingConfig.graph_weight
+# is left unset; a language not listed gets DEFAULT_GRAPH_WEIGHT. Chosen on the tuning sets
+# (docs/retrieval.md, "The graph of names"): 0.6 of 0.4 / 0.5 / 0.6 / 0.8 on the English open and
+# multiple-choice sets; the character n-grams of Chinese found no item more on either Chinese tuning
+# set, so a Chinese or Japanese book gets no graph unless asked for one.
+DEFAULT_GRAPH_WEIGHT = 0.6
+GRAPH_WEIGHTS = {"zh": 0.0, "ja": 0.0}
+# Which questions the graph serves: open ones only by default (the frozen multiple-choice and claim
+# sets lost items with it), or every question.
+GRAPH_QUESTIONS = ("open", "all")
 QUERY_MODES = ("joined", "per_option")
 FUSIONS = ("rrf", "weighted")
 # Words that start a clause of a claim: a claim's parts ("X did A, and later B because C") are
@@ -41,7 +53,13 @@ _CLAUSE_BREAK = re.compile(
     r"which|where|yet)\b",
     re.IGNORECASE,
 )
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")  # a capitalized word not opening a sentence
+# A capitalized word of three letters or more (Latin with its accented letters, Cyrillic), and one
+# that does not open a sentence or a quotation: a name, mostly (the graph of names,
+# clueweaver.retrieval.graph, uses both). NAME looks ahead for a capital before it looks behind: the
+# same matches, three times faster.
+UPPERCASE, LOWERCASE = "A-ZÀ-ÖØ-ÞА-ЯЁ", "a-zß-öø-ÿа-яё"
+CAPITALIZED_WORD = rf"\b[{UPPERCASE}][{LOWERCASE}]{{2,}}\b"
+NAME = re.compile(rf"(?=[{UPPERCASE}])(?<![.!?]\s)(?<![\"“‘(])(?<!^){CAPITALIZED_WORD}")
 
 
 @dataclass(frozen=True)
@@ -65,6 +83,11 @@ class RankingConfig:
       each option's own ranking go first, so every option's evidence reaches the Finder.
     - ``entity_hop_weight``: weight of a second-hop query made of the names in the best lexical hits
       that the question does not contain.
+    - ``graph_weight`` / ``graph_seeds`` / ``graph_damping`` / ``graph_questions``: the graph of
+      names (``clueweaver.retrieval.graph``): personalized PageRank from the ``graph_seeds`` best
+      lexical hits (weighted by their scores), walking on with probability ``graph_damping``, as one
+      more ranking at ``graph_weight`` (unset: the book language's, ``graph_weight_for``; 0: off,
+      and the graph is not built), for open questions only or for ``all`` questions.
     """
 
     fusion: str = "rrf"
@@ -81,14 +104,22 @@ class RankingConfig:
     entity_hop_weight: float = 0.0
     entity_hop_docs: int = 5
     entity_hop_terms: int = 8
+    graph_weight: float | None = None
+    graph_seeds: int = 5
+    graph_damping: float = 0.5
+    graph_questions: str = "open"
 
     def __post_init__(self) -> None:
         if self.fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {self.fusion!r}; use 'rrf' or 'weighted'")
         if self.query not in QUERY_MODES:
             raise ValueError(f"unknown query mode {self.query!r}; use 'joined' or 'per_option'")
-        if self.smoothing_width < 0 or self.option_reserve < 0:
-            raise ValueError("smoothing_width and option_reserve cannot be negative")
+        if self.smoothing_width < 0 or self.option_reserve < 0 or self.graph_seeds < 0:
+            raise ValueError("smoothing_width, option_reserve and graph_seeds cannot be negative")
+        if not 0 <= self.graph_damping < 1:
+            raise ValueError("graph_damping is a probability below 1")
+        if self.graph_questions not in GRAPH_QUESTIONS:
+            raise ValueError(f"unknown graph_questions {self.graph_questions!r}; use 'open' or 'all'")
 
 
 def dense_weight_for(encoder_name: str) -> float:
@@ -98,6 +129,11 @@ def dense_weight_for(encoder_name: str) -> float:
     if encoder_name in DENSE_WEIGHTS:
         return DENSE_WEIGHTS[encoder_name]
     return DENSE_WEIGHTS.get(encoder_name.partition(":")[0], DEFAULT_DENSE_WEIGHT)
+
+
+def graph_weight_for(language: str) -> float:
+    """The default weight of the graph of names for a book in ``language`` (``GRAPH_WEIGHTS``)."""
+    return GRAPH_WEIGHTS.get(language, DEFAULT_GRAPH_WEIGHT)
 
 
 def smooth(scores: np.ndarray, share: float, width: int = 1, decay: float = 1.0) -> np.ndarray:
@@ -149,7 +185,7 @@ def names_in(texts: list[str], asked: str) -> list[str]:
     known = set(asked.lower().split())
     counts: dict[str, int] = {}
     for text in texts:
-        for name in _NAME.findall(text):
+        for name in NAME.findall(text):
             if name.lower() not in known:
                 counts[name] = counts.get(name, 0) + 1
     return sorted(counts, key=lambda name: (-counts[name], name))
