@@ -29,14 +29,18 @@ PAPER_PRESETS = ("detectiveqa", "infinitebench", "longbench_v2", "nocha")
 # All-gold items of the frozen held-out set (72) with BM25 alone, as `clueweaver bench recall`
 # reports them (docs/retrieval.md). The frozen set chose nothing: a change that moves these by more
 # than one item is a regression, or an improvement that docs/retrieval.md must report.
-FROZEN_ALL_GOLD = {"detectiveqa": 55, "broader": 57}  # 52 and 56 before BM25 moved to bm25s (Lucene, k1 1.2)
+# 52 and 56 before BM25 moved to bm25s (Lucene, k1 1.2); 55 at detectiveqa after it, 54 since the
+# language work (docs/retrieval.md, "Results")
+FROZEN_ALL_GOLD = {"detectiveqa": 54, "broader": 57}
 FROZEN_MONTE_CRISTO_BROADER = 6  # of 12, all gold (mean evidence recall 0.764): below the 0.6 share
 # GutenQA: 25 of 26 with the earlier hand-written stemmer, 24 with Snowball's. The item lost
 # (emma:29) has a gold paragraph that shares no word with its question; it was reached through its
 # neighbours' scores, at rank 48, and falls to 181 once "engagement" also matches "engaged" and
 # "engage" elsewhere (docs/retrieval.md, "Languages"). Against plain BM25 over the stemmed words
 # (22 of 26 at nocha), 24 is 9% more: GutenQA's margin bar is 5%, the multi-hop sets keep 10%.
-GUTENQA_ALL_GOLD = 24
+# GutenQA's questions are open, so the graph of names (on for open questions) ranks for them too:
+# 25 of 26 with it (docs/retrieval.md, "The graph of names").
+GUTENQA_ALL_GOLD = 25
 MARGIN = {"gutenqa": 1.05, "tuning": 1.1, "frozen": 1.1}
 
 
@@ -103,6 +107,21 @@ def test_the_sets_are_whole_and_gutenqa_keeps_its_bar(recall):
     }  # fmt: skip
     assert results["gutenqa", "detectiveqa"]["segments"]["fully_covered"] >= GUTENQA_ALL_GOLD
     assert "Frozen held-out multi-hop checks (never used to choose)" in markdown and "margin (full)" in markdown
+
+
+def test_open_frozen_multi_hop_questions_reach_all_their_evidence_a_quarter_more_often_than_plain_bm25(recall):
+    # issue 25's bar, on the open frozen set at detectiveqa: the 26 questions with 2-3 gold paragraphs
+    hops = recall[0]["open-frozen", "detectiveqa"]["multi_hop"]
+    assert hops["items"] == 26
+    assert hops["fully_covered"] >= 1.25 * hops["bm25_same_k"] and hops["fully_covered"] > hops["bm25_same_k"]
+
+
+@pytest.mark.parametrize("preset", PAPER_PRESETS)
+def test_the_french_frozen_set_beats_stemmed_plain_bm25_by_a_tenth(recall, preset):
+    # issue 29's bar for a European novel (every French check is multi-hop)
+    result = recall[0]["frozen-fr", preset]
+    assert result["multi_hop"]["items"] == 22
+    assert result["multi_hop"]["fully_covered"] >= 1.1 * result["multi_hop"]["bm25_same_k"]
 
 
 @pytest.mark.parametrize("gold_set", ["tuning", "frozen"])

@@ -3,14 +3,10 @@ candidates and for plain BM25 at the same k) and the recall curve's panels, open
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from clueweaver.cli import main
 from clueweaver.evaluation.retrieval import RecallReport, RecallRow, format_report
 from clueweaver.measure.recall import CURVE_SETS, plot_curve
-from tests.conftest import shared_path
 
 
 def row(item_id: str, gold: int, ours: int, bm25: int) -> RecallRow:
@@ -50,15 +46,3 @@ def test_the_curve_has_a_panel_per_set_three_to_a_row(tmp_path):
     plot_curve(curves, tmp_path / "curve.png")
     height, width = image.imread(tmp_path / "curve.png").shape[:2]
     assert matplotlib is not None and (width, height) == (1800, 960)  # 3 columns x 2 rows of 5 x 4 inches, 120 dpi
-
-
-@pytest.mark.slow
-def test_the_curve_command_draws_the_open_question_panel(tmp_path, capsys):
-    shared_path("kdsh_backstory")
-    assert main(["bench", "recall", "--curve", str(tmp_path / "c.png"), "--set", "open-frozen"]) == 0
-    curve = json.loads((tmp_path / "c.json").read_text())["open-frozen"]
-    read = [paragraphs for paragraphs, _ in curve["clueweaver"]]
-    assert curve["items"] == 40 and read == sorted(read) and read[0] < 30 < 150 < read[-1]
-    # more anchors never lose an item, and plain BM25 is measured at the candidates' own depths
-    found = [share for _, share in curve["clueweaver"]]
-    assert found == sorted(found) and [k for k, _ in curve["bm25_joined"]] == [round(r) for r in read]
