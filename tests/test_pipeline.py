@@ -93,6 +93,9 @@ def test_a_finder_batch_reads_the_same_segments_in_several_calls_and_reports_eac
     segments = len(expected_segments(WHY))
     finder_calls = [size for adapter, size in calls_by_adapter(backend) if adapter == "finder"]
     assert finder_calls == [2] * (segments // 2) + [1] * (segments % 2)
+    # the trace counts the calls made, not one per round
+    assert result.trace["finder"]["calls"] == result.trace["tokens"]["finder"]["calls"] == len(finder_calls) > 1
+    assert result.trace["finder"]["rounds"][0]["calls"] == len(finder_calls)
     assert result.trace["segments"] == whole.trace["segments"] and result.answer == whole.answer
     progress = [(info["done"], info["total"]) for stage, info in events if info["status"] == "progress"]
     assert progress == [(min(done, segments), segments) for done in range(2, segments + 2, 2)]
@@ -119,7 +122,7 @@ def test_yes_segments_keep_their_valid_cited_ids_and_the_packet_follows_narrativ
         "ran": True, "calls": 1, "segments": len(segments), "kept": len(kept), "unparseable": 0,
         "prompt_too_long": 0, "yes": len(kept), "no": len(segments) - len(kept), "cited_ids": None, "fallback": None,
         "rounds": [{"round": 1, "segments": len(segments), "kept": len(kept), "cited_ids": sorted(GOLD),
-                    "seconds": result.trace["finder"]["rounds"][0]["seconds"],
+                    "seconds": result.trace["finder"]["rounds"][0]["seconds"], "calls": 1,
                     "tokens": {k: result.trace["tokens"]["finder"][k] for k in ("prompt", "completion")}}],
     }  # fmt: skip
     expected = pack(BOOK, kept, "detectiveqa", cited_ids=sorted(GOLD), max_paragraph=len(BOOK) - 1)

@@ -58,7 +58,7 @@ def test_ask_prints_the_answer_with_its_evidence_and_trace(scripted_server, caps
     ]
     assert "Answer: C  (confirmed by self-calibration)" in out
     assert f"  [3] {BOOK[3].text[:60]}" in out
-    assert "batched call; kept" in out and "Evidence packet:" in out and "Seconds:" in out
+    assert "generate call(s); kept" in out and "Evidence packet:" in out and "Seconds:" in out
 
 
 def test_ask_json_holds_the_result_and_the_trace_and_flags_reach_the_pipeline(scripted_server, capsys, tmp_path):

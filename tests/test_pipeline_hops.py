@@ -59,7 +59,7 @@ def test_one_round_never_reads_the_second_hop():
     (only,) = result.trace["finder"]["rounds"]
     assert only | {"seconds": None} == {
         "round": 1, "segments": result.trace["finder"]["segments"], "kept": 1, "cited_ids": [HOP_ONE],
-        "seconds": None, "tokens": round_tokens(result.trace, 1),
+        "seconds": None, "calls": 1, "tokens": round_tokens(result.trace, 1),
     }  # fmt: skip
     assert 0 < only["seconds"] <= result.trace["timings"]["finder"] + 1e-5  # both rounded to microseconds
 
@@ -73,7 +73,7 @@ def test_the_cited_paragraph_seeds_a_second_round_that_reaches_the_other_hop():
     assert first["round"] == 1 and first["cited_ids"] == [HOP_ONE]
     assert second | {"seconds": None, "tokens": None} == {
         "round": 2, "segments": len(finder_calls[1].conversations), "kept": 1, "cited_ids": [HOP_TWO],
-        "seconds": None, "tokens": None,
+        "seconds": None, "calls": 1, "tokens": None,
     }  # fmt: skip
     # each round's own cost: its seconds inside the finder stage, its tokens from its own segments
     assert first["tokens"] == round_tokens(trace, 1) and second["tokens"] == round_tokens(trace, 2)

@@ -106,7 +106,7 @@ class ClueWeaver:
         """The Finder over every segment in ONE batched generate call, or in calls of
         ``config.finder_batch`` segments; ``report(done, total)`` after each call."""
         conversations = [finder_messages(question, segment.render(narrative)) for segment in segments]
-        size = self.config.finder_batch or max(1, len(conversations))
+        size = self._finder_batch_size(len(conversations))
         generations = []
         for start in range(0, len(conversations), size):
             generations += self.finder_backend.generate(
@@ -115,6 +115,14 @@ class ClueWeaver:
             if report:
                 report(len(generations), len(conversations))
         return [FinderVerdict.read(s, generation, round) for s, generation in zip(segments, generations)]
+
+    def _finder_batch_size(self, segments: int) -> int:
+        """Segments per Finder generate call: ``config.finder_batch``, or all of them at once."""
+        return self.config.finder_batch or max(1, segments)
+
+    def finder_calls(self, segments: int) -> int:
+        """How many generate calls ``find`` makes for ``segments`` segments."""
+        return -(-segments // self._finder_batch_size(segments))
 
     def interpret(
         self, question: Question, packet: Packet, *, progress_callback: ProgressCallback | None = None
@@ -248,7 +256,7 @@ class ClueWeaver:
             started = time.perf_counter()
             report = functools.partial(stages.progress, "finder", unit="segments")
             verdicts = self.find(narrative, question, segments, report=report)
-            step = FinderStep.read(verdicts, time.perf_counter() - started)
+            step = FinderStep.read(verdicts, time.perf_counter() - started, self.finder_calls(len(segments)))
             if self.config.hops == 2:
                 step = self._second_round(narrative, question, step, index or self._index(narrative), last, report)
             info.update(segments=len(step.verdicts), kept=len(step.kept), calls=step.calls)
@@ -276,7 +284,7 @@ class ClueWeaver:
         if not segments:
             return step.noting("second round: not run, no unread paragraph matched the cited evidence")
         verdicts = self.find(narrative, question, segments, round=2, report=report)
-        return step.plus_round(verdicts, time.perf_counter() - started)
+        return step.plus_round(verdicts, time.perf_counter() - started, self.finder_calls(len(segments)))
 
     def _pack(self, narrative: Narrative, step: FinderStep, stages: Stages, last: int) -> Packet:
         """The kept segments packed in narrative order, the paragraphs the Finder cited first."""

@@ -75,7 +75,7 @@ def _finder_lines(trace: dict) -> list[str]:
     finder = trace.get("finder")
     if finder and finder["ran"]:
         lines.append(
-            f"Finder: {finder['segments']} segments in {finder['calls']} batched call; kept {finder['kept']} "
+            f"Finder: {finder['segments']} segments in {finder['calls']} generate call(s); kept {finder['kept']} "
             f"(YES {finder['yes']}, NO {finder['no']}, unreadable {finder['unparseable']}, too long "
             f"{finder['prompt_too_long']})"
         )

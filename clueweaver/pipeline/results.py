@@ -102,6 +102,7 @@ class FinderStep:
     fallback: str | None = None
     warnings: tuple[str, ...] = ()
     seconds: tuple[float, ...] = ()  # per round: its Finder call (round 2: with its retrieval)
+    round_calls: tuple[int, ...] = ()  # per round: its generate calls (one, or one per finder_batch)
 
     @classmethod
     def skipped(cls, segments: list[Segment]) -> FinderStep:
@@ -109,9 +110,9 @@ class FinderStep:
         return cls(False, tuple(FinderVerdict(s, NOT_RUN, None, True) for s in segments), tuple(segments))
 
     @classmethod
-    def read(cls, verdicts: list[FinderVerdict], seconds: float = 0.0) -> FinderStep:
+    def read(cls, verdicts: list[FinderVerdict], seconds: float = 0.0, calls: int = 1) -> FinderStep:
         """The kept segments of the Finder's verdicts, and the warnings about the ones it could not
-        read; ``seconds``: how long the round took."""
+        read; ``seconds``: how long the round took; ``calls``: in how many generate calls."""
         warnings = _unread_warnings(verdicts)
         kept = [v.segment for v in verdicts if v.kept]
         fallback = None
@@ -119,24 +120,26 @@ class FinderStep:
             fallback = "the Finder kept no segment: packed the retrieved segments (as without a Finder)"
             warnings.append(f"finder: {fallback}")
             kept = [v.segment for v in verdicts]
-        return cls(True, tuple(verdicts), tuple(kept), fallback, tuple(warnings), (seconds,))
+        return cls(True, tuple(verdicts), tuple(kept), fallback, tuple(warnings), (seconds,), (calls,))
 
-    def plus_round(self, verdicts: list[FinderVerdict], seconds: float = 0.0) -> FinderStep:
+    def plus_round(self, verdicts: list[FinderVerdict], seconds: float = 0.0, calls: int = 1) -> FinderStep:
         """This step with a second round's verdicts: their kept segments are packed too (none of
         them is a fallback: the first round's packet stands when the second keeps nothing)."""
         kept = self.kept + tuple(v.segment for v in verdicts if v.kept)
         warnings = self.warnings + tuple(_unread_warnings(verdicts))
         return FinderStep(
-            True, self.verdicts + tuple(verdicts), kept, self.fallback, warnings, (*self.seconds, seconds)
-        )
+            True, self.verdicts + tuple(verdicts), kept, self.fallback, warnings, (*self.seconds, seconds),
+            (*self.round_calls, calls),
+        )  # fmt: skip
 
     def noting(self, warning: str) -> FinderStep:
         return dataclasses.replace(self, warnings=(*self.warnings, warning))
 
     @property
     def calls(self) -> int:
-        """Generate calls: one batched call per round, none without a Finder."""
-        return len({v.round for v in self.verdicts}) if self.ran else 0
+        """Generate calls: one batched call per round (or one per ``finder_batch`` segments), none
+        without a Finder."""
+        return sum(self.round_calls)
 
     @property
     def cited_ids(self) -> list[int]:
@@ -157,6 +160,7 @@ class FinderStep:
                 "kept": sum(v.kept and v.round == r for v in self.verdicts),
                 "cited_ids": sorted({i for v in self.verdicts if v.kept and v.round == r for i in v.cited_ids}),
                 "seconds": round(self.seconds[r - 1], 6) if r <= len(self.seconds) else None,
+                "calls": self.round_calls[r - 1] if r <= len(self.round_calls) else None,
                 "tokens": _token_counts([v for v in self.verdicts if v.round == r]),
             }
             for r in sorted({v.round for v in self.verdicts})
