@@ -478,13 +478,14 @@ def pipeline_config_from_args(args, **overrides) -> PipelineConfig:
 
 # What the smoke model reads and writes (demo and ask), where the flags leave them open: 2 windows
 # of 4 paragraphs and 7 retrieved ones, about 4 passages (detectiveqa: about 11 of up to 6
-# paragraphs), read one per Finder call so that each shows as it is done (on a CPU a batch saves
-# little), 3 of them in a 3,000-character packet (10 in 15,000), 32 tokens per Finder verdict and
-# per answer (128, 320), no self-calibration pass and no format retry (a base model that missed the
-# format once misses it again: the retry only doubled the answer's time). It runs on torch's
-# default threads (every core): on an otherwise idle 2-core machine the whole demo took 39 s with
-# two threads and 67 s with one (the model already converted); only a machine busy with other work
-# makes a second thread slower.
+# paragraphs), read one per Finder call so that each shows as it is done (a batch saves a
+# third of the Finder's time on a CPU, but shows nothing until it ends), 3 of them in a
+# 3,000-character packet (10 in 15,000), 32 tokens per Finder verdict and per answer (128, 320),
+# no self-calibration pass and no format retry (a base model that missed the format once misses it
+# again: the retry only doubled the answer's time). It runs on torch's
+# default threads (every core): on an otherwise idle 2-core machine the whole demo took 1 min 54 s
+# wall reading one passage per call, 1 min 31 s in one batched call (README, "Measured"); only a
+# machine busy with other work makes a second thread slower.
 SMOKE_SETTINGS = {
     "preset": {
         "base": "focused", "name": "smoke", "max_selected": 3, "num_anchors": 7, "num_windows": 2,
