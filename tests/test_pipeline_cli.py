@@ -175,7 +175,7 @@ def test_demo_runs_end_to_end_on_the_tiny_model(tiny_qwen3_path, capsys, monkeyp
     assert "The Lantern at Marrow Quay: 53 paragraphs, 7 chapters" in captured.out
     assert "=== umbrella" in captured.out and "=== alibi" in captured.out
     assert "Expected: C" in captured.out and "Expected: TRUE" in captured.out
-    assert captured.out.count("batched call") == 2
+    assert captured.out.count("generate call(s)") == 2
 
 
 @pytest.mark.slow

@@ -33,8 +33,8 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
-from typing import TYPE_CHECKING
 
+import httpx
 from tqdm.auto import tqdm
 
 from clueweaver.backends.base import (
@@ -51,9 +51,6 @@ from clueweaver.backends.base import (
 from clueweaver.backends.prompting import encode_prompt, load_tokenizer, resolve_chat_format
 from clueweaver.backends.registry import TOKENIZER_OPTION, BackendOption, BackendSpec, register_backend
 from clueweaver.protocol.prompts import CHAT_TEMPLATE_KWARGS
-
-if TYPE_CHECKING:  # httpx is imported where a client is made: every command registers this backend
-    import httpx
 
 RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 # How servers word "your prompt does not fit" in a 400 (vLLM, llama.cpp, OpenAI).
@@ -124,8 +121,6 @@ class OpenAIBackend(GenerationBackend):
         self._max_model_len = max_model_len
         self.tokenizer = _local_tokenizer(tokenizer) if tokenizer else None
         self.chat_format = resolve_chat_format(self.tokenizer, chat_format) if self.tokenizer else None
-        import httpx
-
         api_key = api_key or os.environ.get("OPENAI_API_KEY")
         self._client = httpx.Client(
             timeout=timeout,
@@ -236,8 +231,6 @@ class OpenAIBackend(GenerationBackend):
     def _request(self, method: str, path: str, **options) -> tuple[httpx.Response, str]:
         """Send to the server whose turn it is, with retries on transient failures, each on the next
         server; (the response, the server that gave it), or BackendError naming what was tried."""
-        import httpx
-
         with self._turns_lock:
             first = next(self._turns)
         servers = len(self.base_urls)

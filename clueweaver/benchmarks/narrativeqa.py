@@ -19,6 +19,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
+from bs4 import BeautifulSoup
+
 from clueweaver.benchmarks.loading import (
     _Builder,
     _cached,
@@ -77,8 +79,6 @@ def _script_text(html: str) -> str:
     """A script's HTML page (IMSDb and similar) as the text a reader sees: the script itself when
     the page holds it in ``<pre>`` blocks, else the page's visible text; scripts, styles and the
     head dropped, ``<br>`` as line breaks, entities decoded."""
-    from bs4 import BeautifulSoup  # here: only the release's HTML scripts need it
-
     soup = BeautifulSoup(html, "html.parser")
     for hidden in soup(["script", "style", "head"]):
         hidden.decompose()

@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from bs4 import BeautifulSoup
+from ebooklib import ITEM_DOCUMENT, epub
+
 from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
 from clueweaver.books.chapters import (
     describe_labels,
@@ -433,8 +436,6 @@ _BLOCK_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "li
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
     """Each innermost block element of the documents (in order) is a paragraph; an h1-h3 heading
     starts a chapter. Gutenberg's licence sections are dropped."""
-    from bs4 import BeautifulSoup  # here: HTML and EPUB books only, and a slow import for every command
-
     texts, chapter_titles, current = [], [], None
     for markup in documents:
         soup = BeautifulSoup(markup, "html.parser")
@@ -473,8 +474,6 @@ def from_html(html: str, *, title: str, source: str = "") -> Narrative:
 def from_epub(path: str | Path) -> Narrative:
     """EPUB: spine documents in reading order; each block element is a paragraph and a document
     that opens with a heading starts a chapter. Gutenberg's licence sections are dropped."""
-    from ebooklib import ITEM_DOCUMENT, epub  # here: EPUB books only
-
     path = str(path)
     try:
         with warnings.catch_warnings():

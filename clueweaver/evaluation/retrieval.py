@@ -10,8 +10,9 @@ for open and other-language questions are set on it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Iterable, Sequence
 
+from rank_bm25 import BM25Okapi
 from tqdm import tqdm
 
 from clueweaver.books.narrative import Narrative
@@ -21,15 +22,10 @@ from clueweaver.retrieval.analyzers import Analyzer, plain_analyzer
 from clueweaver.segments.packing import pack
 from clueweaver.segments.segmenter import Preset, get_preset, segment_narrative
 
-if TYPE_CHECKING:
-    from rank_bm25 import BM25Okapi
-
 _PLAIN_INDEXES: dict[tuple[str, str], BM25Okapi] = {}  # by book and language: a recall run asks many questions of each
 
 
 def _plain_bm25(narrative: Narrative, analyzer: Analyzer) -> BM25Okapi:
-    from rank_bm25 import BM25Okapi  # here: only the baseline needs it, and every command imports this module
-
     key = (narrative.content_hash, analyzer.language)
     if key not in _PLAIN_INDEXES:
         if len(_PLAIN_INDEXES) >= 8:

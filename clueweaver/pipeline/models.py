@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import httpx
+
 from clueweaver.backends import BackendError, GenerationBackend, backend_spec, load_backend
 from clueweaver.backends.hf import OFFLINE_SMOKE_MODEL
 from clueweaver.pipeline import ClueWeaver
@@ -58,8 +60,6 @@ def _in_hub_cache(model: str) -> bool:
 
 
 def _hub_reachable() -> bool:
-    import httpx  # here: only a model named by its Hub ID probes the Hub
-
     try:
         httpx.head(os.environ.get("HF_ENDPOINT", "https://huggingface.co"), timeout=_HUB_PROBE_TIMEOUT_S)
     except httpx.HTTPError:
