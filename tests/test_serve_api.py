@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import select
 import socket
 import threading
@@ -15,12 +16,14 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from conftest import REPO_ROOT
 from encoder_standins import SlowLoadingEncoder
 from serve_helpers import running_server, scripted_room, serve_config, upload, wait_until_ready
 from test_narrative import stray_byte_book
 
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.cli import main
+from clueweaver.pipeline import STAGES
 from clueweaver.pipeline.models import Agents
 from clueweaver.serving.reading_room import ReadingRoom
 from serve.app import UnsafeBind, check_bind
@@ -550,3 +553,14 @@ def test_a_books_language_is_detected_or_given_at_upload_and_read_in_it(tmp_path
         refused = upload(http, name="other.txt", content=b"Lestrade\n\nGregson", language="xx")
         assert refused.status_code == 422 and refused.json()["error"] == "unsupported_language"
         assert "en, zh, ja, fr, de, es, it, ru, pt" in refused.json()["detail"]
+
+
+def test_the_reading_room_page_lists_every_stage_the_server_reports():
+    """The page drops stage events whose name it does not list: every pipeline stage, and the wait for
+    the encoder, must be in one of its two lists (the query and index stages once went unshown)."""
+    script = (REPO_ROOT / "serve" / "static" / "app.js").read_text(encoding="utf-8")
+    listed = set()
+    for name in ("STAGES", "OCCASIONAL_STAGES"):
+        body = re.search(rf"const {name} = \[([^\]]*)\];", script).group(1)
+        listed |= set(re.findall(r'"(\w+)"', body))
+    assert {*STAGES, "encoder"} <= listed

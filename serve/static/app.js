@@ -4,6 +4,9 @@
 "use strict";
 
 const STAGES = ["segment", "finder", "pack", "interpret", "calibrate"];
+// Listed once the server reports them: the wait for the encoder to load, the query writer (off by
+// default) and the book's index (read from the cache, or built on a first question).
+const OCCASIONAL_STAGES = ["encoder", "query", "index"];
 const CONTEXT = 2; // paragraphs shown on each side of a cited one
 
 const state = {
@@ -268,7 +271,7 @@ function updateKind() {
 }
 
 function renderProgress(stages) {
-  const names = stages.encoder ? ["encoder", ...STAGES] : STAGES; // "encoder": waited for it to load
+  const names = [...OCCASIONAL_STAGES.filter((name) => stages[name]), ...STAGES];
   $("progress").innerHTML = names.map((name) => {
     const stage = stages[name] || {};
     let details = stage.status === "done" ? ` ${stage.seconds.toFixed(2)} s` + (stage.kept !== undefined ? `, kept ${stage.kept} of ${stage.segments}` : "") + (stage.answer ? `, ${stage.answer}` : "") : "";
@@ -323,7 +326,7 @@ async function ask(event) {
   try {
     job = await api(`/api/books/${state.bookId}/questions`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     for await (const message of serverEvents(job.events_url)) {
-      if (message.event === "stage" && STAGES.includes(message.data.stage)) {
+      if (message.event === "stage" && [...OCCASIONAL_STAGES, ...STAGES].includes(message.data.stage)) {
         stages[message.data.stage] = message.data;
         renderProgress(stages);
       } else if (message.event === "failed") {
