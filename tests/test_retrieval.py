@@ -368,21 +368,6 @@ def test_a_chinese_book_matches_a_chinese_question():
     assert ranking[0][0] == 0
 
 
-def test_a_chinese_book_reads_each_paragraph_unsmoothed_unless_asked():
-    """Chinese: a paragraph earns nothing from its neighbours' scores by default (SMOOTHING_BY_LANGUAGE);
-    English keeps 0.15; an explicit setting wins either way."""
-    chinese = from_paragraphs(["天色暗了下来。"] * 4 + ["宝玉走进潇湘馆。"] + ["夜深了。"] * 4, title="红楼")
-    english = from_paragraphs(["They walked on."] * 4 + ["Emma saw Hartfield."] + ["Night fell."] * 4, title="Emma")
-    for book, language, share in ((chinese, "zh", 0.0), (english, "en", 0.15)):
-        index = build_index(book, None, use_cache=False)
-        asked = build_index(book, None, use_cache=False, smoothing=0.3)
-        assert (index.language, index.smoothing, asked.smoothing) == (language, share, 0.3)
-        query = "宝玉走进潇湘馆" if language == "zh" else "Emma saw Hartfield"
-        lexical = index.bm25_scores(query)
-        assert lexical[3] == 0 and (index._smooth(lexical)[3] > 0) == (share > 0)  # the hit's neighbour
-        assert asked._smooth(lexical)[3] > 0
-
-
 @pytest.mark.parametrize(
     "language, texts",
     [

@@ -39,7 +39,6 @@ from clueweaver.retrieval.ranking import (
     names_in,
     reserve_first,
     smooth,
-    smoothing_for,
 )
 
 log = logging.getLogger(__name__)
@@ -149,14 +148,9 @@ class RetrievalIndex:
         seeds = {doc: float(lexical[doc]) for doc in _best(lexical, config.graph_seeds)}
         return self.entity_graph().personalized_pagerank(seeds, config.graph_damping, limit=len(lexical))
 
-    @property
-    def smoothing(self) -> float:
-        """The share of a neighbour's score a paragraph earns: the configured one, else the book language's."""
-        return self.config.smoothing if self.config.smoothing is not None else smoothing_for(self.language)
-
     def _smooth(self, scores: np.ndarray) -> np.ndarray:
         config = self.config
-        return smooth(scores, self.smoothing, config.smoothing_width, config.smoothing_decay)
+        return smooth(scores, config.smoothing, config.smoothing_width, config.smoothing_decay)
 
     def _signals(
         self, lexical: np.ndarray, queries: Sequence[str], limit: int

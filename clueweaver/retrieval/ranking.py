@@ -41,14 +41,6 @@ DENSE_WEIGHTS = {
 # set, so a Chinese or Japanese book gets no graph unless asked for one.
 DEFAULT_GRAPH_WEIGHT = 0.6
 GRAPH_WEIGHTS = {"zh": 0.0, "ja": 0.0}
-# How much of each neighbour's score a paragraph earns, per book language, where RankingConfig.smoothing
-# is left unset; a language not listed gets DEFAULT_SMOOTHING. 0.15 was chosen on the English tuning set
-# (docs/retrieval.md). Chinese reads unsmoothed: on the four Chinese tuning sets (73 checks over 老残游记,
-# 红楼梦 and 西游记) smoothing 0 / 0.05 / 0.1 / 0.15 held all the evidence for 184 / 182 / 178 / 175 items
-# over detectiveqa, infinitebench and broader; a Chinese paragraph tells as much as two or three English
-# ones, so a scene spans fewer of them. Japanese is unmeasured and keeps the default.
-DEFAULT_SMOOTHING = 0.15
-SMOOTHING_BY_LANGUAGE = {"zh": 0.0}
 # Which questions the graph serves: open ones only by default (the frozen multiple-choice and claim
 # sets lost items with it), or every question.
 GRAPH_QUESTIONS = ("open", "all")
@@ -80,8 +72,7 @@ class RankingConfig:
     - ``smoothing`` / ``smoothing_width`` / ``smoothing_decay``: a paragraph also earns ``smoothing``
       of each neighbour's score, times ``smoothing_decay`` per further paragraph, up to
       ``smoothing_width`` paragraphs away: a scene spans several paragraphs, and the one that
-      names a character sits a few paragraphs from the one that says what they did. Unset (None):
-      the book language's, ``smoothing_for`` (``SMOOTHING_BY_LANGUAGE``; Chinese: none).
+      names a character sits a few paragraphs from the one that says what they did.
     - ``feedback_docs`` / ``feedback_terms`` / ``feedback_weight``: pseudo-relevance feedback, the
       most distinctive words of the best lexical hits as a second query (the place or person the
       first hop names).
@@ -101,7 +92,7 @@ class RankingConfig:
 
     fusion: str = "rrf"
     query: str = "joined"
-    smoothing: float | None = None
+    smoothing: float = 0.15
     smoothing_width: int = 5
     smoothing_decay: float = 0.7
     feedback_docs: int = 10
@@ -138,11 +129,6 @@ def dense_weight_for(encoder_name: str) -> float:
     if encoder_name in DENSE_WEIGHTS:
         return DENSE_WEIGHTS[encoder_name]
     return DENSE_WEIGHTS.get(encoder_name.partition(":")[0], DEFAULT_DENSE_WEIGHT)
-
-
-def smoothing_for(language: str) -> float:
-    """The default smoothing share for a book in ``language`` (``SMOOTHING_BY_LANGUAGE``)."""
-    return SMOOTHING_BY_LANGUAGE.get(language, DEFAULT_SMOOTHING)
 
 
 def graph_weight_for(language: str) -> float:
