@@ -224,6 +224,22 @@ def test_chinese_numerals_and_headings_that_are_prose():
     assert [(c.label, c.title) for c in book.chapters] == [("1", "一"), ("12", "（十二）")]
 
 
+def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
+    """ "正文 第一章" and 西游记's web copies' "《》目录 第一回 …" are chapters; the lead alone is none."""
+    texts = [
+        "正文 第一章 风起",
+        "他来了。",
+        "《》目录 第二回　悟彻菩提真妙理",
+        "他走了。",
+        "正文",
+        "目录",
+        "《》目录 他走了。",
+    ]
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "正文 第一章 风起"), ("2", normalize_text(texts[2]))]
+    assert Heading.parse(texts[2]).components == (("回", 2),) and Heading.parse(texts[2]).name == "悟彻菩提真妙理"
+
+
 @pytest.mark.parametrize(
     ("headings", "labels_wanted"),
     [

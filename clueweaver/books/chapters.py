@@ -117,7 +117,12 @@ _ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPON
 # three: Don Quijote's run to 222 ("Capítulo XXXVI. Que trata de la brava y descomunal batalla…").
 _SHORT_TITLE_CHARS = 80
 _MAX_HEADING_CHARS = 250
-_HEADING = re.compile(rf"^(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE)
+# What Chinese texts copied from the web put before a chapter's number: "正文 第一章" (the main text),
+# "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked); read past.
+_CJK_LEAD = re.compile(r"(?:《[^》\n]{0,30}》\s*)?(?:正文|目录|目錄)\s*(?=第)")
+_HEADING = re.compile(
+    rf"^(?:{_CJK_LEAD.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE
+)
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
 # in Chinese and Japanese ones ("一", "（十二）").
 _BARE_NUMERAL = re.compile(rf"^(?:[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）)\.?$")
@@ -228,7 +233,8 @@ class Heading:
 
     @classmethod
     def parse(cls, text: str) -> Heading:
-        components, position, part_end = [], 0, 0
+        lead = _CJK_LEAD.match(text)
+        components, position, part_end = [], lead.end() if lead else 0, 0
         while match := next((m for form in _COMPONENTS if (m := form.match(text, position))), None):
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))
             if not word and (components or number is None):  # a bare number comes first, and must read
