@@ -51,6 +51,8 @@ CHECK_FILES = {
     # novel, 西游记 (100 回), that no ranking setting was ever chosen on before its frozen set was written.
     "zh-long-2": (DATA_DIR / "multihop_checks_zh_long_2.jsonl", DATA_DIR / "multihop_frozen_zh_long_2.jsonl"),
     "zh-xyj": (DATA_DIR / "multihop_checks_zh_xyj.jsonl", DATA_DIR / "multihop_frozen_zh_xyj.jsonl"),
+    # German over Fontane's Effi Briest (36 chapters), open questions too.
+    "de": (DATA_DIR / "multihop_checks_de.jsonl", DATA_DIR / "multihop_frozen_de.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -61,6 +63,7 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "zh-long": "9040d165e6f2bb52ae9891ae17caa8353cad57144bc8b32862bd0dc40ff29af7",
     "zh-long-2": "ef0d54eaac16950a41df592921727979be23fbab7552000b3917bba855bea44c",
     "zh-xyj": "fefb085ef224e8df9f197cd4daeafd14cc2e450f44419c68b82fabea27c9cd5d",
+    "de": "918e76baea1dcfc96358b293327a0b7015d17e6e6305ff88939af272da61f822",
 }
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
@@ -263,8 +266,8 @@ def load_multihop_checks(
 
 
 def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
-    """The tuning (or frozen held-out) check file of a language: "en", "zh", "fr", or Chinese over
-    the long bundled novels ("zh-long" and "zh-long-2": 红楼梦; "zh-xyj": 西游记)."""
+    """The tuning (or frozen held-out) check file of a language: "en", "zh", "fr", "de", or Chinese
+    over the long bundled novels ("zh-long" and "zh-long-2": 红楼梦; "zh-xyj": 西游记)."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
     return CHECK_FILES[language][frozen]

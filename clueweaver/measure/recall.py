@@ -35,6 +35,8 @@ SET_NAMES = {
     "frozen-zh-xyj": "Chinese frozen held-out checks over 西游记 (100 回), open questions too",
     "tuning-fr": "French tuning checks (Le Tour du monde en quatre-vingts jours)",
     "frozen-fr": "French frozen held-out checks (Le Tour du monde en quatre-vingts jours)",
+    "tuning-de": "German tuning checks (Effi Briest), open questions too",
+    "frozen-de": "German frozen held-out checks (Effi Briest), open questions too",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
 }
@@ -52,6 +54,8 @@ _CHECKS_FILES = {
     "frozen-zh-xyj": CHECK_FILES["zh-xyj"][1],
     "tuning-fr": CHECK_FILES["fr"][0],
     "frozen-fr": CHECK_FILES["fr"][1],
+    "tuning-de": CHECK_FILES["de"][0],
+    "frozen-de": CHECK_FILES["de"][1],
     "open-tuning": OPEN_CHECK_FILES[0],
     "open-frozen": OPEN_CHECK_FILES[1],
 }
