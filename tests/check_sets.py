@@ -3,6 +3,7 @@ French set tests."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from clueweaver.benchmarks.checks import MAX_EVIDENCE, MIN_EVIDENCE, MIN_SPREAD
@@ -30,3 +31,13 @@ def assert_distinct_distant_evidence(narrative, check) -> None:
     assert ids[-1] - ids[0] >= MIN_SPREAD, f"{check.id}: evidence spans only {ids[-1] - ids[0]} paragraphs"
     assert all(0 <= i < len(narrative) for i in ids), check.id
     assert not any(narrative[i].is_heading for i in ids), f"{check.id}: evidence on a heading"
+
+
+def copies_a_run(text: str, quote: str, run: int, *, characters: bool = False) -> bool:
+    """Whether ``text`` repeats ``run`` words of ``quote`` in a row (``characters``: ``run`` characters,
+    for Chinese). Words are compared as joined text, so a run that begins or ends inside a quote's
+    word counts too: a guard against copying, not proof of paraphrase."""
+    if characters:
+        return any(text[i : i + run] in quote for i in range(len(text) - run + 1))
+    words, quoted = re.findall(r"\w+", text.lower()), " ".join(re.findall(r"\w+", quote.lower()))
+    return any(" ".join(words[i : i + run]) in quoted for i in range(len(words) - run + 1))

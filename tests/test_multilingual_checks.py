@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 import pytest
-from check_sets import assert_distinct_distant_evidence, assert_legal_and_balanced
+from check_sets import assert_distinct_distant_evidence, assert_legal_and_balanced, copies_a_run
 from conftest import REPO_ROOT
 
 from clueweaver.benchmarks.checks import (
@@ -197,12 +197,9 @@ def test_frozen_sets_share_no_evidence_paragraph_with_tuning_nor_within():
         seen |= evidence
 
 
-def _shares_a_run(text: str, quote: str, language: str) -> bool:
-    """Seven characters in a row (Chinese), or six words (the others)."""
-    if language.startswith("zh"):
-        return any(text[i : i + 7] in quote for i in range(len(text) - 6))
-    words, quoted = re.findall(r"\w+", text.lower()), " ".join(re.findall(r"\w+", quote.lower()))
-    return any(" ".join(words[i : i + 6]) in quoted for i in range(len(words) - 5))
+def _copies(text: str, quote: str, language: str) -> bool:
+    """Seven characters of ``quote`` in a row (Chinese), or six words (the others)."""
+    return copies_a_run(text, quote, 7, characters=True) if language.startswith("zh") else copies_a_run(text, quote, 6)
 
 
 @pytest.mark.parametrize("language", WITH_OPEN_QUESTIONS)
@@ -213,7 +210,7 @@ def test_the_later_sets_questions_do_not_copy_their_quotes(language):
     for frozen in (False, True):
         for record in _records(language, frozen):
             for text in (record["question"], *record["options"].values()):
-                assert not any(_shares_a_run(text, quote, language) for quote in record["evidence"]), record["id"]
+                assert not any(_copies(text, quote, language) for quote in record["evidence"]), record["id"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -5,10 +5,10 @@ absent)."""
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 
 import pytest
+from check_sets import copies_a_run
 from conftest import REPO_ROOT, shared_path
 
 from clueweaver.benchmarks.checks import (
@@ -128,17 +128,6 @@ def test_the_frozen_open_set_is_unchanged():
     assert frozen_digest(OPEN_FROZEN_FILE) == OPEN_FROZEN_SHA256
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
-
-
-def _shares_a_run(question: str, quote: str, run: int) -> bool:
-    words = _words(quote)
-    runs = {tuple(words[i : i + run]) for i in range(len(words) - run + 1)}
-    q = _words(question)
-    return any(tuple(q[i : i + run]) in runs for i in range(len(q) - run + 1))
-
-
 @pytest.mark.parametrize("path", OPEN_CHECK_FILES, ids=["open tuning set", "open frozen set"])
 def test_open_questions_paraphrase_short_verbatim_quotes(path):
     """A guard against copying, not proof of paraphrase: no question repeats six words of its evidence in a
@@ -148,7 +137,7 @@ def test_open_questions_paraphrase_short_verbatim_quotes(path):
         assert record["kind"] == "open" and record["options"] == {}, record["id"]
         for quote in record["evidence"]:
             assert 20 <= len(quote) <= 120, (record["id"], quote)
-            assert not _shares_a_run(record["question"], quote, 6), (record["id"], quote)
+            assert not copies_a_run(record["question"], quote, 6), (record["id"], quote)
 
 
 @pytest.mark.parametrize("path", OPEN_CHECK_FILES, ids=["open tuning set", "open frozen set"])
