@@ -85,6 +85,12 @@ class Settings(Body):
     self_calibration: bool = Field(..., description="whether risky answers are re-checked by default")
     limits: Limits
     models: list[str] = Field(..., description="notes on the models the server runs")
+    languages: list[str] = Field(
+        ..., description="the languages (ISO 639-1) an upload may name for its book, in the upload form's picker"
+    )
+    default_language: str | None = Field(
+        ..., description="the language every upload is read in unless it names one (none: detected from the book)"
+    )
 
 
 class Health(Body):

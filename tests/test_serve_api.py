@@ -22,6 +22,7 @@ from serve_helpers import running_server, scripted_room, serve_config, upload, w
 from test_narrative import stray_byte_book
 
 from clueweaver.backends.stand_ins import scripted_reader_backend
+from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.cli import main
 from clueweaver.pipeline import STAGES
 from clueweaver.pipeline.models import Agents
@@ -553,6 +554,10 @@ def test_a_books_language_is_detected_or_given_at_upload_and_read_in_it(tmp_path
         refused = upload(http, name="other.txt", content=b"Lestrade\n\nGregson", language="xx")
         assert refused.status_code == 422 and refused.json()["error"] == "unsupported_language"
         assert "en, zh, ja, fr, de, es, it, ru, pt" in refused.json()["detail"]
+        settings = http.get("/api/presets").json()  # what the upload form's language picker offers
+        assert settings["languages"] == list(SUPPORTED_LANGUAGES) and settings["default_language"] is None
+    with running_server(scripted_room(tmp_path / "ru", language="ru")) as url, client(url) as http:
+        assert http.get("/api/presets").json()["default_language"] == "ru"
 
 
 def test_the_reading_room_page_lists_every_stage_the_server_reports():

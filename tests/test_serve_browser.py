@@ -207,3 +207,24 @@ def test_a_book_without_chapters_shows_its_passages_without_a_chapter_label(brow
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#reading .para.cited"))
         heads = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#reading .passage-head")]
         assert heads and all(head.startswith("paragraphs ") for head in heads), heads
+
+
+@pytest.mark.slow
+def test_the_upload_form_reads_a_book_in_the_language_picked(browser, tmp_path):
+    """Detection is the default; a language picked in the form is the one the book is read in."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    wait = WebDriverWait(browser, 30)
+    with running_server(scripted_room(tmp_path / "data")) as url:
+        browser.get(url + "/")
+        picker = Select(browser.find_element(By.ID, "upload-language"))
+        wait.until(lambda d: len(picker.options) > 1)
+        assert picker.first_selected_option.text == "the language detected from its text"
+        assert "French" in [option.text for option in picker.options]
+        picker.select_by_value("fr")
+        browser.find_element(By.ID, "upload-file").send_keys(str(DEMO_BOOK))  # an English text
+        browser.find_element(By.ID, "upload-button").click()
+        wait.until(lambda d: "Added" in d.find_element(By.ID, "upload-message").text)
+        wait.until(lambda d: "French" in d.find_element(By.ID, "book-list").text)
+        assert httpx.get(f"{url}/api/books").json()["books"][0]["language"] == "fr"

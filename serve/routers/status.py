@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Header
 
+from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.segments.segmenter import PRESETS
 from clueweaver.serving.library import BOOK_SUFFIXES
 from serve.deps import Config, Room
@@ -35,4 +36,6 @@ def presets(room: Room, config: Config):
             "formats": list(BOOK_SUFFIXES),
         },
         "models": room.agents.notes,
+        "languages": list(SUPPORTED_LANGUAGES),
+        "default_language": room.library.language,
     }

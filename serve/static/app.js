@@ -61,12 +61,22 @@ async function loadSettings() {
     presets.value = state.settings.default_preset;
     $("self-calibration").checked = state.settings.self_calibration;
     $("question-text").maxLength = state.settings.limits.max_question_chars;
+    fillLanguages(state.settings);
     $("upload-limits").textContent = `(${state.settings.limits.formats.join(", ")}, up to ${state.settings.limits.max_upload_mb} MB)`;
     $("server-status").textContent = "Models: " + state.settings.models.join("; ");
     await watchEncoder();
   } catch (error) {
     $("server-status").textContent = `Cannot reach the server: ${error.message}`;
   }
+}
+
+// The upload's language picker: detection by default, or the server's own language when it sets one.
+function fillLanguages(settings) {
+  const picker = $("upload-language");
+  const detected = settings.default_language ? `the server's language, ${languageName(settings.default_language)}` : "the language detected from its text";
+  picker.innerHTML = `<option value="">${escapeHtml(detected)}</option>` + settings.languages
+    .map((code) => `<option value="${escapeHtml(code)}">${escapeHtml(languageName(code))}</option>`)
+    .join("");
 }
 
 // The retrieval encoder loads after the server starts: say so until it is ready.
@@ -139,6 +149,7 @@ function uploadBook(event) {
   }
   const form = new FormData();
   form.append("file", file);
+  if ($("upload-language").value) form.append("language", $("upload-language").value);
   const request = new XMLHttpRequest();
   const progress = $("upload-progress");
   show(progress, true);
