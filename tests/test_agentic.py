@@ -358,8 +358,17 @@ def test_every_agent_judges_claims_and_answers_open_questions_in_the_protocol(sy
         limits = {"chunk_chars": 400} if system == "chain-of-agents" else {}
         output = reader(system, backend, **limits)(BOOK, question)
         assert (output.prediction, output.answer_legal, output.cited_ids) == (answer, True, (14,))
-        assert format_line in backend.calls[-1].conversations[0][0]["content"]
+        system_prompt = backend.calls[-1].conversations[0][0]["content"]
+        assert format_line in system_prompt
+        # an open answer is scored against references in the question's language
+        assert ("in the language of the question" in system_prompt) == question.is_open
         assert output.details["agent"]["ending"] == "answered"
+
+
+@pytest.mark.parametrize("name", ["react", "ircot", "self-ask"])
+def test_the_steps_that_become_searches_are_asked_in_the_books_language(name):
+    """Retrieval is lexical, in the book's words: an English query finds nothing in a Chinese novel."""
+    assert "in the language of the narrative" in FAMILIES[name]
 
 
 # --- limits --------------------------------------------------------------------------------------

@@ -7,7 +7,10 @@ before it have their own small formats, read here: a ReAct search action, an IRC
 sentence, a Self-Ask follow-up question. Paragraphs are always shown as ``[id] text`` lines, so
 the final reason cites them like every other system's. The wording is this project's own; the
 methods follow Yao et al. 2023 (ReAct), Trivedi et al. 2023 (IRCoT), Press et al. 2023
-(Self-Ask) and Zhang et al. 2024 (Chain-of-Agents).
+(Self-Ask) and Zhang et al. 2024 (Chain-of-Agents). Like the agents' prompts they are in English
+whatever the book's language, and say two things about language: the steps that become searches
+are written in the narrative's language (retrieval is lexical, in the book's words), and an open
+answer in the question's (it is scored against references in that language).
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ _ANSWER_RULE = {
     "mcq": "Pick the option the evidence supports best; for a NOT or EXCEPT question, pick the one that does not hold.",
     "claim": "The claim is TRUE only if all of it holds; one contradicted detail (who, what, when, where, why, the "
     "order of events) makes it FALSE.",
-    "open": "Put only the short answer in the answer field, without paragraph IDs; the reason explains it.",
+    "open": "Put only the short answer in the answer field, in the language of the question, without paragraph "
+    "IDs; the reason explains it.",
 }
 _FINAL_RULES = """Rules for the final output:
 - Use only {source}, not outside knowledge of the work.
@@ -44,7 +48,7 @@ Each turn, do exactly one of two things.
 A. Search. Write one thought and one search action, then stop:
 Thought: <what you still need to find out>
 Action: search[<a short query: names, places, objects, events>]
-The search returns the {{top_k}} best-matching paragraphs you have not been shown yet.
+Write the query in the language of the narrative: the search matches its words. The search returns the {{top_k}} best-matching paragraphs you have not been shown yet.
 B. Answer, once the paragraphs shown so far settle it, in exactly this format:
 {_FINAL_FORMAT}
 
@@ -55,7 +59,7 @@ You have {{max_steps}} turns. When a search brings nothing useful, search again 
 IRCOT_SYSTEM = f"""You reason about {_NARRATIVE} one sentence at a time. You {{task}}. You see paragraphs retrieved from the narrative, in narrative order, {_IDS}; after each sentence you write, the paragraphs that best match that sentence are added.
 
 Each turn, write exactly one of:
-A. The next single sentence of your reasoning: a fact from the paragraphs with its ID, like [12], or what follows from the sentences before. Let it name what is still missing, so that the next retrieval can find it. One sentence only.
+A. The next single sentence of your reasoning: a fact from the paragraphs with its ID, like [12], or what follows from the sentences before. Let it name what is still missing, so that the next retrieval can find it, in the language of the narrative, whose words retrieval matches. One sentence only.
 B. When the reasoning settles the answer, the final output, in exactly this format:
 {_FINAL_FORMAT}
 
@@ -65,7 +69,7 @@ SELF_ASK_SYSTEM = f"""You work on {_NARRATIVE} by first asking yourself simpler 
 
 Each turn, write exactly one of:
 A. The next follow-up question, on one line:
-Follow up: <a short question about one person, place, object or event>
+Follow up: <a short question about one person, place, object or event, in the language of the narrative, whose words retrieval matches>
 B. When the intermediate answers settle it, the final output, in exactly this format:
 {_FINAL_FORMAT}
 
