@@ -93,3 +93,22 @@ def test_aozora_notes_that_nest_or_name_a_code_point_and_chinese_titles_kept():
     assert text.split("\n")[3:5] == ["第一章", "前後、枻と書く"] and headings == {"第一章"}
     assert not is_aozora("《红楼梦》\n\n第一回\n\n他读了《石头记》。")  # Chinese book titles are no ruby
     assert from_text("《红楼梦》\n\n第一回\n\n他读了《石头记》。", title="t")[2].text == "他读了《石头记》。"
+
+
+def test_a_novel_laid_out_one_line_a_paragraph_keeps_its_short_dialogue_lines_apart():
+    """Отцы и дети as its source gives it (one line a paragraph, blank lines only around the chapter
+    numerals: the lib.ru layout) reads into the paragraphs of the bundled copy, which has a blank line
+    after each: chapter IX's short lines of dialogue are not joined as if hard-wrapped."""
+    import gzip
+    import re
+
+    from clueweaver.benchmarks.checks import BOOKS_DIR, load_bundled_book
+
+    bundled = load_bundled_book("ottsy_i_deti.ru")
+    stored = gzip.decompress((BOOKS_DIR / "ottsy_i_deti.ru.txt.gz").read_bytes()).decode("utf-8")
+    one_line = re.sub(r"\n[ \t]*\n", "\n", stored.replace("\r\n", "\n"))
+    as_published = re.sub(r"\n([IVXLC]+)\n", r"\n\n\1\n\n", one_line)
+    book = from_text(as_published, title="Отцы и дети")
+    assert [p.text for p in book.paragraphs] == [p.text for p in bundled.paragraphs]
+    assert "Базаров вдруг расхохотался." in [p.text for p in book.paragraphs]
+    assert len(book.chapters) == 28

@@ -20,20 +20,24 @@ def blocks(text: str) -> list[str]:
 _MAX_LINES_PER_BLOCK = 15
 # No one hard-wraps prose this wide: a line this long is a whole paragraph.
 _PARAGRAPH_LINE_CHARS = 250
+# A text with this share of its lines that long gives every paragraph one line, short ones too (the
+# e-text layout of lib.ru and many Russian and Chinese collections); a hard-wrapped one has none.
+_ONE_LINE_PARAGRAPHS_SHARE = 0.05
 
 
-def _paragraphs_of_block(block: str, *, unwrap: bool) -> list[str]:
+def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool = False) -> list[str]:
     """The paragraphs of a block that may hold several separated by single line breaks.
 
-    Lines longer than anyone wraps prose are whole paragraphs, one per line. With ``unwrap`` (the
-    text has lost its blank lines) hard-wrapped prose is joined back: a line is broken only when
-    the next word does not fit, so a line that had room for the next line's first word ends a
-    paragraph. The room is measured against the widest nearby lines, because a blurb or a quotation
-    is often wrapped narrower than the body.
+    Lines longer than anyone wraps prose are whole paragraphs, one per line, and so is every line of
+    a block in a text laid out so (``one_line_paragraphs``): a chapter of short dialogue lines has
+    none that long. With ``unwrap`` (the text has lost its blank lines) hard-wrapped prose is joined
+    back: a line is broken only when the next word does not fit, so a line that had room for the
+    next line's first word ends a paragraph. The room is measured against the widest nearby lines,
+    because a blurb or a quotation is often wrapped narrower than the body.
     """
     lines = [line.strip() for line in block.split("\n") if line.strip()]
     lengths = [len(line) for line in lines]
-    if len(lines) > 1 and max(lengths) > _PARAGRAPH_LINE_CHARS:
+    if len(lines) > 1 and (one_line_paragraphs or max(lengths) > _PARAGRAPH_LINE_CHARS):
         return lines
     if not unwrap:
         return [block]
@@ -118,5 +122,9 @@ def text_paragraphs(text: str) -> list[str]:
     text_blocks = blocks(text)
     if _written_without_spaces(text):
         return _cjk_paragraphs(text_blocks)
-    unwrap = sum(block.count("\n") + 1 for block in text_blocks) > _MAX_LINES_PER_BLOCK * len(text_blocks)
-    return [paragraph for block in text_blocks for paragraph in _paragraphs_of_block(block, unwrap=unwrap)]
+    lines = [line for block in text_blocks for line in block.split("\n") if line.strip()]
+    unwrap = len(lines) > _MAX_LINES_PER_BLOCK * len(text_blocks)
+    long_lines = sum(len(line.strip()) > _PARAGRAPH_LINE_CHARS for line in lines)
+    one_line = unwrap and long_lines >= _ONE_LINE_PARAGRAPHS_SHARE * len(lines)
+    cut = [_paragraphs_of_block(block, unwrap=unwrap, one_line_paragraphs=one_line) for block in text_blocks]
+    return [paragraph for paragraphs in cut for paragraph in paragraphs]
