@@ -26,16 +26,19 @@ from clueweaver.benchmarks.checks import (
 )
 
 # "zh-long", "zh-long-2": Chinese again, over 红楼梦 (120 回); "zh-xyj": over 西游记 (100 回)
-LANGUAGES = ("zh", "fr", "zh-long", "zh-long-2", "zh-xyj", "de")  # "de": Effi Briest
+LANGUAGES = ("zh", "fr", "zh-long", "zh-long-2", "zh-xyj", "de", "ru", "ja")  # Effi Briest, Отцы и дети, こころ
 WITH_OPEN_QUESTIONS = (
     "zh-long-2",
     "zh-xyj",
     "de",
+    "ru",
+    "ja",
 )  # the later sets add open questions to the multiple-choice and claims
 SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True)]
 SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
-CJK = re.compile(r"[\u4e00-\u9fff]")
-QUOTE_LENGTHS = {"fr": (20, 120), "de": (20, 120)}  # characters; Chinese (8, 60): a Chinese clause is short
+CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
+# characters; Chinese and Japanese (8, 60): a clause written without spaces is short
+QUOTE_LENGTHS = {"fr": (20, 120), "de": (20, 120), "ru": (20, 120)}
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-")}
 
@@ -67,12 +70,16 @@ def books():
 
 def test_bundled_books_load_as_many_paragraphs(books):
     """Both novels are whole: hundreds of paragraphs, not one giant block or a fragment."""
-    assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de"}
+    assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
+                          "ottsy_i_deti.ru", "kokoro.ja"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
     assert sum(p.is_heading for p in books["xiyouji.zh"].paragraphs) == 100  # 100 回
     assert sum(p.is_heading for p in books["effi_briest.de"].paragraphs) == 36
+    assert len(books["ottsy_i_deti.ru"].chapters) == 28 and len(books["ottsy_i_deti.ru"]) >= 2000
+    assert len(books["kokoro.ja"].chapters) == 110  # 上 36, 中 18, 下 56 sections, from the Aozora heading notes
+    assert not any(mark in p.text for p in books["kokoro.ja"].paragraphs for mark in ("《", "［＃", "｜"))
     assert len(books["le_tour_du_monde.fr"]) >= 2000
     assert max(len(p.text) for p in books["laocan_youji.zh"].paragraphs) < 2000
     assert "Project Gutenberg" not in books["le_tour_du_monde.fr"].text  # licence stripped
@@ -93,8 +100,8 @@ def test_bundled_book_keys_need_no_shared_data(monkeypatch, tmp_path):
         load_check_book("bundled:missing")
     with pytest.raises(CheckError, match="CLUEWEAVER_SHARED_DATA"):
         load_check_book("kdsh:castaways")
-    with pytest.raises(CheckError, match="no multi-hop checks in language 'ru'"):
-        checks_file("ru")
+    with pytest.raises(CheckError, match="no multi-hop checks in language 'es'"):
+        checks_file("es")
 
 
 def test_cross_language_checks_are_kept_apart(tmp_path):
@@ -150,11 +157,12 @@ def test_answers_are_legal_and_balanced(loaded):
 
 
 def test_questions_are_in_the_books_language_and_cross_language_ones_apart(loaded):
-    """Chinese checks are asked in Chinese, the others not; the French files add a few English questions, marked."""
+    """Chinese and Japanese checks are asked in Han and kana, the others not; the French files add a few
+    English questions, marked."""
     language, frozen, main, cross = loaded
     for _, check in main:
         texts = [check.question.text, *check.question.options.values()]
-        assert all(bool(CJK.search(text)) == language.startswith("zh") for text in texts), check.id
+        assert all(bool(CJK.search(text)) == language.startswith(("zh", "ja")) for text in texts), check.id
     if language != "fr":
         assert not cross
     else:
@@ -198,8 +206,10 @@ def test_frozen_sets_share_no_evidence_paragraph_with_tuning_nor_within():
 
 
 def _copies(text: str, quote: str, language: str) -> bool:
-    """Seven characters of ``quote`` in a row (Chinese), or six words (the others)."""
-    return copies_a_run(text, quote, 7, characters=True) if language.startswith("zh") else copies_a_run(text, quote, 6)
+    """Seven characters of ``quote`` in a row (Chinese, Japanese), or six words (the others)."""
+    if language.startswith(("zh", "ja")):
+        return copies_a_run(text, quote, 7, characters=True)
+    return copies_a_run(text, quote, 6)
 
 
 @pytest.mark.parametrize("language", WITH_OPEN_QUESTIONS)

@@ -53,6 +53,10 @@ CHECK_FILES = {
     "zh-xyj": (DATA_DIR / "multihop_checks_zh_xyj.jsonl", DATA_DIR / "multihop_frozen_zh_xyj.jsonl"),
     # German over Fontane's Effi Briest (36 chapters), open questions too.
     "de": (DATA_DIR / "multihop_checks_de.jsonl", DATA_DIR / "multihop_frozen_de.jsonl"),
+    # Russian over Turgenev's Отцы и дети (28 chapters) and Japanese over Sōseki's こころ (110 sections,
+    # the Aozora Bunko file with its markup), open questions too.
+    "ru": (DATA_DIR / "multihop_checks_ru.jsonl", DATA_DIR / "multihop_frozen_ru.jsonl"),
+    "ja": (DATA_DIR / "multihop_checks_ja.jsonl", DATA_DIR / "multihop_frozen_ja.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -64,6 +68,8 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "zh-long-2": "ef0d54eaac16950a41df592921727979be23fbab7552000b3917bba855bea44c",
     "zh-xyj": "fefb085ef224e8df9f197cd4daeafd14cc2e450f44419c68b82fabea27c9cd5d",
     "de": "918e76baea1dcfc96358b293327a0b7015d17e6e6305ff88939af272da61f822",
+    "ru": "c694bc153534af2cffa3dbf36f6fcbd037172e5a9f2d57c56b5d546a683e394e",
+    "ja": "b5a481880c0d7c8890811276d50adb005d0309b9fd3a6a55c7be6ee176d2e146",
 }
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
@@ -266,7 +272,7 @@ def load_multihop_checks(
 
 
 def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
-    """The tuning (or frozen held-out) check file of a language: "en", "zh", "fr", "de", or Chinese
+    """The tuning (or frozen held-out) check file of a language: "en", "zh", "fr", "de", "ru", "ja", or Chinese
     over the long bundled novels ("zh-long" and "zh-long-2": 红楼梦; "zh-xyj": 西游记)."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")

@@ -37,6 +37,10 @@ SET_NAMES = {
     "frozen-fr": "French frozen held-out checks (Le Tour du monde en quatre-vingts jours)",
     "tuning-de": "German tuning checks (Effi Briest), open questions too",
     "frozen-de": "German frozen held-out checks (Effi Briest), open questions too",
+    "tuning-ru": "Russian tuning checks (Отцы и дети), open questions too",
+    "frozen-ru": "Russian frozen held-out checks (Отцы и дети), open questions too",
+    "tuning-ja": "Japanese tuning checks (こころ, an Aozora Bunko file), open questions too",
+    "frozen-ja": "Japanese frozen held-out checks (こころ), open questions too",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
 }
@@ -56,6 +60,10 @@ _CHECKS_FILES = {
     "frozen-fr": CHECK_FILES["fr"][1],
     "tuning-de": CHECK_FILES["de"][0],
     "frozen-de": CHECK_FILES["de"][1],
+    "tuning-ru": CHECK_FILES["ru"][0],
+    "frozen-ru": CHECK_FILES["ru"][1],
+    "tuning-ja": CHECK_FILES["ja"][0],
+    "frozen-ja": CHECK_FILES["ja"][1],
     "open-tuning": OPEN_CHECK_FILES[0],
     "open-frozen": OPEN_CHECK_FILES[1],
 }
