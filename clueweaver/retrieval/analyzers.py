@@ -7,8 +7,9 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   (PyStemmer) gives the words of a family one key. Accents are folded where readers write names and
   words both ways (fr, es, it, pt: "Hélène" and "Helene" meet; de: umlauts, as German's own
   stemmer does), before the stop words and the stemmer, so that a book and a question meet whichever
-  way each is written. Russian keeps its letters and folds only "ё" to "е". English keeps its
-  accents, as ClueWeaver always did ("Château d'If"). French and Italian elided articles go
+  way each is written. Russian keeps its letters and folds only "ё" to "е", and its stems drop the
+  surname suffix -ов/-ев, which Snowball strips from the nominative only ("Базаров", "Базарова").
+  English keeps its accents, as ClueWeaver always did ("Château d'If"). French and Italian elided articles go
   ("l'homme" is "homme"); English possessives too ("Emma's" is "emma").
 - Chinese and Japanese, written without spaces: each run of Han and kana characters gives its
   character bigrams and its unigrams (what Lucene's CJK analyzer does, unigrams added so that a
@@ -80,6 +81,7 @@ _NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|['\-])+")  # the Latin (and other) 
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
 _MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
+_SURNAME_STEM_LETTERS = 4  # what a Russian stem keeps at least when its -ов/-ев goes (``_surname_stem``)
 _BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
 
 
@@ -149,7 +151,10 @@ class Analyzer:
             parts = tuple(p.strip("'_") for p in parts)
         folded = (fold_accents(p) if self.accents else p for p in parts)
         kept = [p for p in folded if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())]
-        return tuple(_stemmer(self.stemmer).stemWords(kept)) if self.stemmer and kept else tuple(kept)
+        if not (self.stemmer and kept):
+            return tuple(kept)
+        stems = _stemmer(self.stemmer).stemWords(kept)
+        return tuple(map(_surname_stem, stems)) if self.language == "ru" else tuple(stems)
 
     def _run_terms(self, run: str) -> list[str]:
         """A CJK run's unigrams (not function characters) and bigrams (not two function characters)."""
@@ -188,6 +193,14 @@ class Analyzer:
 @cache
 def _stemmer(algorithm: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(algorithm)
+
+
+def _surname_stem(stem: str) -> str:
+    """A Russian stem without the possessive suffix -ов/-ев of surnames and place names. Snowball
+    takes the nominative's suffix for a genitive plural ending ("базаров" -> "базар") but keeps it
+    in every other case ("базарова", "базаровым" -> "базаров"), so a character named in one case
+    never met the other; at least four letters stay ("слов", "голов" keep theirs)."""
+    return stem[:-2] if len(stem) >= _SURNAME_STEM_LETTERS + 2 and stem.endswith(("ов", "ев")) else stem
 
 
 @cache
