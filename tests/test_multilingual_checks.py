@@ -26,21 +26,34 @@ from clueweaver.benchmarks.checks import (
 )
 
 # "zh-long", "zh-long-2": Chinese again, over 红楼梦 (120 回); "zh-xyj": over 西游记 (100 回)
-LANGUAGES = ("zh", "fr", "zh-long", "zh-long-2", "zh-xyj", "de", "ru", "ja")  # Effi Briest, Отцы и дети, こころ
+# "zh-3": a third Chinese frozen set over both long novels, with no tuning file of its own
+LANGUAGES = (
+    "zh",
+    "fr",
+    "zh-long",
+    "zh-long-2",
+    "zh-xyj",
+    "zh-3",
+    "de",
+    "ru",
+    "ja",
+)  # Effi Briest, Отцы и дети, こころ
 WITH_OPEN_QUESTIONS = (
     "zh-long-2",
     "zh-xyj",
     "de",
     "ru",
     "ja",
+    "zh-3",
 )  # the later sets add open questions to the multiple-choice and claims
-SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True)]
+SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True) if CHECK_FILES[language][frozen]]
 SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
 # characters; Chinese and Japanese (8, 60): a clause written without spaces is short
 QUOTE_LENGTHS = {"fr": (20, 120), "de": (20, 120), "ru": (20, 120)}
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
-ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-")}
+ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),
+               "zh-3": (None, "zh3-f-")}  # fmt: skip
 
 
 def _records(language: str, frozen: bool) -> list[dict]:
@@ -102,6 +115,8 @@ def test_bundled_book_keys_need_no_shared_data(monkeypatch, tmp_path):
         load_check_book("kdsh:castaways")
     with pytest.raises(CheckError, match="no multi-hop checks in language 'es'"):
         checks_file("es")
+    with pytest.raises(CheckError, match="'zh-3' is a frozen held-out set only"):
+        checks_file("zh-3")
 
 
 def test_cross_language_checks_are_kept_apart(tmp_path):
@@ -194,7 +209,7 @@ def test_frozen_sets_share_no_evidence_paragraph_with_tuning_nor_within():
     """Across every file over the same book: two pairs over 红楼梦 are held apart too."""
 
     def every(frozen: bool):
-        return [check for language in LANGUAGES for cross in (False, True)
+        return [check for language, file_frozen in SETS if file_frozen == frozen for cross in (False, True)
                 for _, check in load_language_checks(language, frozen=frozen, cross_language=cross)]  # fmt: skip
 
     used = {(check.book, i) for check in every(frozen=False) for i in check.gold_ids}
@@ -217,7 +232,7 @@ def test_the_later_sets_questions_do_not_copy_their_quotes(language):
     """A guard against copying, not proof of paraphrase: no question or option repeats seven characters
     (Chinese) or six words of its evidence in a row, so retrieval cannot find a quote by the question's
     own wording."""
-    for frozen in (False, True):
+    for frozen in (False, True) if CHECK_FILES[language][False] else (True,):
         for record in _records(language, frozen):
             for text in (record["question"], *record["options"].values()):
                 assert not any(_copies(text, quote, language) for quote in record["evidence"]), record["id"]
