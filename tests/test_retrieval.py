@@ -376,24 +376,6 @@ def test_a_chinese_book_matches_a_chinese_question():
     assert ranking[0][0] == 0
 
 
-def test_a_chinese_book_fuses_scores_and_the_others_ranks_unless_told():
-    """Chinese fuses min-max-normalized scores (``FUSIONS_BY_LANGUAGE``), the others reciprocal ranks;
-    an explicit fusion wins. The two fusions order these paragraphs differently, so each is seen."""
-    chinese = from_paragraphs(
-        [f"第{i}段。" + "张三在河边走。" * (i % 3) for i in range(12)] + ["李四在河边发现了一把刀。"], title="案"
-    )
-    english = from_paragraphs([f"Part {i}. " + "Holmes walked by the river. " * (i % 3) for i in range(12)]
-                              + ["Watson found a knife by the river."], title="case")  # fmt: skip
-    cases = [(chinese, "李四在河边发现了什么？", "weighted", "rrf"),
-             (english, "What did Watson find by the river?", "rrf", "weighted")]  # fmt: skip
-    for book, question, own, other in cases:
-        default = build_index(book, None, use_cache=False)
-        assert default.fusion == own
-        told = {fusion: build_index(book, None, use_cache=False, fusion=fusion) for fusion in (own, other)}
-        assert told[other].fusion == other
-        assert default.rank([question]) == told[own].rank([question]) != told[other].rank([question])
-
-
 @pytest.mark.parametrize(
     "language, texts",
     [

@@ -33,7 +33,6 @@ from clueweaver.retrieval.ranking import (
     RankingConfig,
     aspect_queries,
     dense_weight_for,
-    fusion_for,
     graph_weight_for,
     joined_query,
     lexical_queries,
@@ -138,11 +137,6 @@ class RetrievalIndex:
         return [term for name in names for term in self.bm25.terms(name)][: config.entity_hop_terms]
 
     @property
-    def fusion(self) -> str:
-        """How the signals are fused: the configured way, else the book language's."""
-        return self.config.fusion or fusion_for(self.language)
-
-    @property
     def graph_weight(self) -> float:
         """The graph of names' weight in the fusion: the configured one, else the book language's."""
         return _graph_weight(self.config, self.language)
@@ -176,7 +170,7 @@ class RetrievalIndex:
 
     def _fuse(self, signals: list[tuple[np.ndarray, float, bool]]) -> list[tuple[int, float]]:
         weights = [weight for _, weight, _ in signals]
-        if self.fusion == "weighted":
+        if self.config.fusion == "weighted":
             return ranking_from_scores(weighted_score_fusion([scores for scores, _, _ in signals], weights))
         # a lexical ranking leaves out the paragraphs that share no word with its query
         positive_only = [is_lexical for _, _, is_lexical in signals]

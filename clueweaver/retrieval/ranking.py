@@ -46,13 +46,6 @@ GRAPH_WEIGHTS = {"zh": 0.0, "ja": 0.0}
 GRAPH_QUESTIONS = ("open", "all")
 QUERY_MODES = ("joined", "per_option")
 FUSIONS = ("rrf", "weighted")
-# How the signals are fused per book language, used where RankingConfig.fusion is left unset; a
-# language not listed gets DEFAULT_FUSION. Chosen on the four Chinese tuning sets (docs/retrieval.md,
-# "Chinese and French"): fusing min-max-normalized scores keeps an exact bigram hit's lead, which rank
-# fusion gave away to the scene around the best hit (58 / 55 / 58 / 63 all-gold items against
-# 58 / 54 / 55 / 62, none lost on any book or preset); Japanese tied, the European languages lost.
-DEFAULT_FUSION = "rrf"
-FUSIONS_BY_LANGUAGE = {"zh": "weighted"}
 # Words that start a clause of a claim: a claim's parts ("X did A, and later B because C") are
 # often told in different chapters, so each clause can also be asked alone (aspect queries).
 _CLAUSE_BREAK = re.compile(
@@ -74,8 +67,6 @@ class RankingConfig:
     """How the fused ranking is made; each default and the set it was chosen on is in
     docs/retrieval.md (tuning set only; the frozen held-out set never chose anything).
 
-    - ``fusion``: ``rrf`` (reciprocal rank fusion) or ``weighted`` (min-max-normalized scores
-      summed); unset (None): the book language's, ``fusion_for`` (``FUSIONS_BY_LANGUAGE``).
     - ``query``: ``joined`` asks one BM25 query of the question and its options; ``per_option``
       sums one query per option, each with the question (the earlier design).
     - ``smoothing`` / ``smoothing_width`` / ``smoothing_decay``: a paragraph also earns ``smoothing``
@@ -99,7 +90,7 @@ class RankingConfig:
       and the graph is not built), for open questions only or for ``all`` questions.
     """
 
-    fusion: str | None = None
+    fusion: str = "rrf"
     query: str = "joined"
     smoothing: float = 0.15
     smoothing_width: int = 5
@@ -119,7 +110,7 @@ class RankingConfig:
     graph_questions: str = "open"
 
     def __post_init__(self) -> None:
-        if self.fusion is not None and self.fusion not in FUSIONS:
+        if self.fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {self.fusion!r}; use 'rrf' or 'weighted'")
         if self.query not in QUERY_MODES:
             raise ValueError(f"unknown query mode {self.query!r}; use 'joined' or 'per_option'")
@@ -138,11 +129,6 @@ def dense_weight_for(encoder_name: str) -> float:
     if encoder_name in DENSE_WEIGHTS:
         return DENSE_WEIGHTS[encoder_name]
     return DENSE_WEIGHTS.get(encoder_name.partition(":")[0], DEFAULT_DENSE_WEIGHT)
-
-
-def fusion_for(language: str) -> str:
-    """The default fusion of the signals for a book in ``language`` (``FUSIONS_BY_LANGUAGE``)."""
-    return FUSIONS_BY_LANGUAGE.get(language, DEFAULT_FUSION)
 
 
 def graph_weight_for(language: str) -> float:
