@@ -125,7 +125,8 @@ def test_the_european_frozen_sets_beat_stemmed_plain_bm25_by_a_tenth(recall, gol
     assert result["multi_hop"]["fully_covered"] >= 1.1 * result["multi_hop"]["bm25_same_k"]
 
 
-CHINESE_FROZEN = ("frozen-zh", "frozen-zh-long", "frozen-zh-long-2", "frozen-zh-xyj")  # 22 + 20 + 36 + 30 checks
+# 22 + 20 + 36 + 30 + 30 checks; zh-3 was written after the other four had been measured twice
+CHINESE_FROZEN = ("frozen-zh", "frozen-zh-long", "frozen-zh-long-2", "frozen-zh-xyj", "frozen-zh-3")
 
 
 def _pooled(recall, sets, preset) -> tuple[int, int]:
@@ -139,7 +140,15 @@ def test_the_chinese_frozen_sets_together_reach_all_evidence_at_least_as_often_a
     # issue 29's bar, its first half (every Chinese check is multi-hop); the 20 红楼梦 checks alone do not
     # hold it at infinitebench and longbench_v2 (docs/retrieval.md, "Results")
     ours, plain = _pooled(recall, CHINESE_FROZEN, preset)
-    assert ours >= plain, f"Chinese frozen sets at {preset}: {ours} against plain bigram BM25's {plain} of 108"
+    assert ours >= plain, f"Chinese frozen sets at {preset}: {ours} against plain bigram BM25's {plain} of 138"
+
+
+@pytest.mark.parametrize("preset", PAPER_PRESETS)
+def test_the_japanese_frozen_set_reaches_all_evidence_at_least_as_often_as_plain_bigram_bm25(recall, preset):
+    # こころ (24 checks, measured once): +6% to +15%, short of a tenth at three presets (docs/retrieval.md);
+    # Russian (Отцы и дети) is at parity, below plain BM25 at infinitebench, and holds no bar
+    ours, plain = _pooled(recall, ("frozen-ja",), preset)
+    assert ours >= plain, f"Japanese frozen set at {preset}: {ours} against plain bigram BM25's {plain} of 24"
 
 
 @pytest.mark.parametrize("preset", PAPER_PRESETS)
