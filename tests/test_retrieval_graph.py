@@ -52,6 +52,23 @@ def test_names_in_an_english_text_are_the_words_it_capitalizes_inside_sentences(
     assert graph.entities_of(0) == []
 
 
+def test_a_german_book_links_its_names_not_its_capitalized_nouns():
+    """Every German noun is capitalized: the one a determiner precedes ("den Brief") is no name."""
+    filler = [f"es war still am {n}. tag, und die möwen kreisten über den booten." for n in range(40)]
+    narrative = book({
+        3: "Dann las Effi den Brief noch einmal, und Innstetten sah ihr zu.",
+        11: "Später fand Crampas den Brief auf dem Tisch in Kessin.",
+        19: "Effi legte einen Brief in die Schublade, ehe Crampas kam.",
+        26: "Innstetten schrieb aus Kessin, dass er bald komme.",
+        33: "Auf dem Tisch lag nichts, und Effi schwieg.",
+    }, filler)  # fmt: skip
+    graph = EntityGraph.from_texts([p.text for p in narrative.paragraphs], "de")
+    assert {"effi", "innstetten", "crampas", "kessin"} <= set(graph.entities)
+    assert "brief" not in graph.entities and "tisch" not in graph.entities
+    english = EntityGraph.from_texts([p.text for p in narrative.paragraphs], "en")
+    assert "brief" in english.entities  # the determiner test is German's alone
+
+
 def test_an_entity_in_too_many_paragraphs_links_nothing():
     filler = [f"Day {n}: Marrowby harbour was quiet, and Quillan counted the boats." for n in range(200)]
     narrative = book({50: "The storm reached Tamsin at the Lantern Inn.", 90: "Tamsin left the Lantern Inn."}, filler)
