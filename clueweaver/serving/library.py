@@ -330,10 +330,15 @@ class Library:
 
     def _register(self, upload: Upload, narrative: Narrative, language: str | None) -> tuple[BookRecord, bool]:
         book_id = narrative.book_id
-        language = language or self.language or detect_language(narrative.text)
+        asked, language = language, language or self.language or detect_language(narrative.text)
         with self._lock:
             existing = self._row(book_id)
             if existing is not None:
+                if asked and existing["language"] != asked:  # never a silent switch, nor a silent refusal
+                    upload.warnings.append(
+                        f"this text is already in the library, read in {existing['language']}, not {asked}: "
+                        "delete it and upload it again to read it in another language"
+                    )
                 return self._record(existing), False
             folder = self.books_dir / book_id
             if folder.exists():  # left by a crash before its INSERT

@@ -42,7 +42,8 @@ def upload_book(
         "(default: the server's language setting, else detected from the book)",
     ),
 ):
-    """Add a book. The same text uploaded again returns the book already there (200). A text file
+    """Add a book. The same text uploaded again returns the book already there (200), with a warning
+    when the upload names another language than the one it is read in. A text file
     that is not UTF-8 is read with the encoding given, or else the one detected (the book's
     ``encoding`` says which) when one reads it cleanly; a UTF-8 file with a few stray bytes is read
     as UTF-8 with them replaced, and ``warnings`` says where they were. The book's ``language`` is the one
