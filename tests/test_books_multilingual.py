@@ -78,19 +78,24 @@ def test_an_aozora_bunko_text_reads_without_its_markup_and_finds_its_chapters():
     assert [p.text for p in book.paragraphs[:2]] == ["こころ", "夏目漱石"]
     assert "（奥さんの名は静といった）" in book.text  # was "静《しず》"
     assert "若い柔らかい葉を※ぎ取って" in book.text  # the ※ of a character outside Shift_JIS stays, its note goes
-    # the heading notes give the chapters, 一 二 九 二十六 of 上 and 一 of 中; each part opens its first chapter
+    # the heading notes give the chapters, 一 二 九 二十六 of 上 and 一 of 中; the large headings (大見出し)
+    # head the parts, which number their chapters as Anna Karenina's part words do, and open their first one
     assert [c.title for c in book.chapters] == ["一", "二", "九", "二十六", "一"]
-    assert [c.label for c in book.chapters] == ["1", "2", "3", "4", "5"]  # 一 twice: counted in reading order
+    assert [c.label for c in book.chapters] == ["1.1", "1.2", "1.9", "1.26", "2.1"]
+    assert [c.part for c in book.chapters] == ["上 先生と私"] * 4 + ["中 両親と私"]
     parts = [book[c.first_paragraph].text for c in (book.chapters[0], book.chapters[4])]
     assert parts == ["上 先生と私", "中 両親と私"]
+    assert book.chapter_span("1") == (1, 4) and book.chapter_span("2.1") == (5, 5)
     assert "静といった" in best_match(book, "先生の奥さんの名前は何といいますか？")
 
 
 def test_aozora_notes_that_nest_or_name_a_code_point_and_chinese_titles_kept():
     line = "前［＃「※［＃「口＋世」、第3水準1-15-1］」に傍点］後、※［＃「木＋世」、U+67BB、123-4］と｜書《か》く"
     heading = "［＃３字下げ］第一章［＃「第一章」は中見出し］"
-    text, headings = strip_aozora(f"題\n作者\n\n{heading}\n{line}\n\n底本：「題」\n")
-    assert text.split("\n")[3:5] == ["第一章", "前後、枻と書く"] and headings == {"第一章"}
+    part = "［＃５字下げ］上　先生と私［＃「上　先生と私」は大見出し］"
+    text, headings, parts = strip_aozora(f"題\n作者\n\n{part}\n{heading}\n{line}\n\n底本：「題」\n")
+    assert text.split("\n")[3:6] == ["上　先生と私", "第一章", "前後、枻と書く"]
+    assert headings == {"上　先生と私", "第一章"} and parts == {"上　先生と私"}
     assert not is_aozora("《红楼梦》\n\n第一回\n\n他读了《石头记》。")  # Chinese book titles are no ruby
     assert from_text("《红楼梦》\n\n第一回\n\n他读了《石头记》。", title="t")[2].text == "他读了《石头记》。"
 

@@ -91,7 +91,8 @@ def test_bundled_books_load_as_many_paragraphs(books):
     assert sum(p.is_heading for p in books["xiyouji.zh"].paragraphs) == 100  # 100 回
     assert sum(p.is_heading for p in books["effi_briest.de"].paragraphs) == 36
     assert len(books["ottsy_i_deti.ru"].chapters) == 28 and len(books["ottsy_i_deti.ru"]) >= 2000
-    assert len(books["kokoro.ja"].chapters) == 110  # 上 36, 中 18, 下 56 sections, from the Aozora heading notes
+    kokoro = books["kokoro.ja"].chapters  # 上 36, 中 18, 下 56 sections, from the Aozora heading notes
+    assert len(kokoro) == 110 and [c.label for c in kokoro][35:37] == ["1.36", "2.1"] and kokoro[-1].label == "3.56"
     assert not any(mark in p.text for p in books["kokoro.ja"].paragraphs for mark in ("《", "［＃", "｜"))
     assert len(books["le_tour_du_monde.fr"]) >= 2000
     assert max(len(p.text) for p in books["laocan_youji.zh"].paragraphs) < 2000

@@ -15,12 +15,14 @@ Left in, a reading doubles every word it follows for a reader and for retrieval 
 (``strip_aozora``): the readings, ｜ and the notes go, a ※ note that names the character's code
 point (U+XXXX) becomes that character and any other leaves the ※ the printed text has; the legend and
 the colophon go like a Project Gutenberg licence. The heading notes say which lines are headings,
-which the loader passes on, so that chapters are found whatever the headings say ("一", "上　先生と私").
+which the loader passes on, so that chapters are found whatever the headings say ("一", "上　先生と私"),
+and the large headings (大見出し) head parts, which number the chapters under them ("2.1": 中's 一).
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 _LEGEND = "【テキスト中に現れる記号について】"
 _RULER = re.compile(r"^-{20,}[ \t]*$", re.MULTILINE)
@@ -28,6 +30,7 @@ _COLOPHON = re.compile(r"^底本[：:]", re.MULTILINE)
 _NOTE = re.compile(r"［＃[^［］]*］")  # innermost first: a note may hold a ※ note
 _CODE_POINT_NOTE = re.compile(r"※［＃[^［］]*?U\+([0-9A-Fa-f]{4,6})[^［］]*］")
 _HEADING_NOTE = re.compile(r"［＃[^［］]*見出し(?:終わり)?］")  # 大見出し, 中見出し, 小見出し and their variants
+_PART_NOTE = re.compile(r"［＃[^［］]*大見出し(?:終わり)?］")  # a large heading: a part ("上　先生と私")
 _RUBY = re.compile(r"《[^《》\n]*》")
 
 
@@ -66,13 +69,23 @@ def _plain(line: str) -> str:
     return line
 
 
-def strip_aozora(text: str) -> tuple[str, frozenset[str]]:
-    """An Aozora text without its markup (see the module's docstring), and its headings: the lines
-    its heading notes mark, as they read once the markup is gone."""
-    lines, headings = [], set()
+class AozoraText(NamedTuple):
+    """An Aozora text without its markup, the lines its heading notes mark (as they read once the
+    markup is gone), and those of them marked large headings (大見出し), which head parts."""
+
+    text: str
+    headings: frozenset[str]
+    parts: frozenset[str]
+
+
+def strip_aozora(text: str) -> AozoraText:
+    """An Aozora text without its markup (see the module's docstring), with its headings and parts."""
+    lines, headings, parts = [], set(), set()
     for line in _without_legend_and_colophon(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n"):
         plain = _plain(line)
         if _HEADING_NOTE.search(line) and plain.strip():
             headings.add(plain.strip())
+            if _PART_NOTE.search(line):
+                parts.add(plain.strip())
         lines.append(plain)
-    return "\n".join(lines), frozenset(headings)
+    return AozoraText("\n".join(lines), frozenset(headings), frozenset(parts))

@@ -34,6 +34,8 @@ or story ("1") reaches to its last chapter.
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -387,6 +389,20 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
         units.append(Unit(start, text, part if heading.unit else None, part_number, own[1] if own else None))
         pending = None
     return units
+
+
+def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]) -> list[Unit]:
+    """The units under the part headings a source marks (an Aozora Bunko text's large headings:
+    "上　先生と私"), which name no part word a heading could be read by: each unit after one belongs
+    to it, numbered in reading order, unless its own heading already names its part."""
+    starts = [i for i, text in enumerate(texts) if text in parts]
+    placed = []
+    for unit in units:
+        k = bisect.bisect_right(starts, unit.first)  # the part headings at or before the unit's opening
+        placed.append(
+            unit if k == 0 or unit.part else dataclasses.replace(unit, part=texts[starts[k - 1]], part_number=k)
+        )
+    return placed
 
 
 def units_from_titles(starts: dict[int, str]) -> list[Unit]:

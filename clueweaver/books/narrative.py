@@ -36,6 +36,7 @@ from clueweaver.books.chapters import (
     label_span,
     labels,
     units_from_titles,
+    with_marked_parts,
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
@@ -258,6 +259,7 @@ def from_paragraphs(
     detect_headings: bool = True,
     max_paragraph_chars: int | None = None,
     headings: frozenset[str] = frozenset(),
+    part_headings: frozenset[str] = frozenset(),
 ) -> Narrative:
     """Number paragraphs and find chapters.
 
@@ -265,7 +267,8 @@ def from_paragraphs(
     EPUB's spine document) when given, else from heading paragraphs, with parts and stories
     folded into their first chapter and numbered as the book numbers them (``clueweaver.books.chapters``).
     ``headings`` are texts the source marks as headings (an Aozora Bunko text's heading notes):
-    a paragraph that reads as one of them is a heading whatever its words.
+    a paragraph that reads as one of them is a heading whatever its words, and one of
+    ``part_headings`` heads a part (``with_marked_parts``).
     With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
     cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
@@ -291,6 +294,7 @@ def from_paragraphs(
         units = units_from_titles(starts)
     else:
         units = detect_units(cleaned, heading_groups(cleaned, heading_flags))
+        units = with_marked_parts(units, cleaned, frozenset(map(normalize_text, part_headings)))
 
     paragraphs, offset = [], 0
     firsts = [u.first for u in units]
@@ -360,12 +364,17 @@ def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True
     unless it is hard-wrapped (``clueweaver.books.text_paragraphs``). A Project Gutenberg text loses
     its licence (``strip_gutenberg``), an Aozora Bunko text its markup and gives its headings
     (``clueweaver.books.aozora``)."""
-    headings: frozenset[str] = frozenset()
+    headings = parts = frozenset()
     if is_aozora(text):
-        text, headings = strip_aozora(text)
+        text, headings, parts = strip_aozora(text)
     paragraphs = text_paragraphs(strip_gutenberg(text) if gutenberg else text)
     return from_paragraphs(
-        paragraphs, title=title, source=source, max_paragraph_chars=MAX_PARAGRAPH_CHARS, headings=headings
+        paragraphs,
+        title=title,
+        source=source,
+        max_paragraph_chars=MAX_PARAGRAPH_CHARS,
+        headings=headings,
+        part_headings=parts,
     )
 
 
