@@ -191,11 +191,10 @@ class Upload:
         self._file.write(chunk)
 
     def register(self, *, encoding: str | None = None, language: str | None = None) -> tuple[BookRecord, bool]:
-        """Parse the file and add the book: ``(record, True)``, or ``(existing record, False)``
-        when the library already holds this text. ``encoding``: a text file's encoding (default:
-        UTF-8, else detected); ``language``: the book's (default: the library's, else detected). Unreadable
-        files raise ``NarrativeError``, a language ClueWeaver does not read ``UnsupportedLanguage``; bytes
-        replaced in a mostly-UTF-8 file are named in ``warnings``."""
+        """Parse the file and add the book: ``(record, True)``, or ``(existing record, False)`` when the library
+        already holds this text. ``encoding``, ``language``: the file's and the book's (default: UTF-8 and the
+        library's, else detected). An unreadable file raises ``NarrativeError``, an unknown language
+        ``UnsupportedLanguage``; ``warnings`` names bytes replaced, or another language than a text there has."""
         if language and language not in SUPPORTED_LANGUAGES:
             raise UnsupportedLanguage(
                 f"unknown language {language!r}; give one of {', '.join(SUPPORTED_LANGUAGES)}, or none to detect it"
@@ -214,7 +213,10 @@ class Upload:
         if narrative.encoding_warning:
             self.warnings.append(narrative.encoding_warning.replace(str(self.path), self.filename))
             log.warning("%s", self.warnings[-1])
-        return self.library._register(self, narrative, language)
+        record, created = self.library._register(self, narrative, language)
+        if not created and language and record.language != language:  # a text is read in one language
+            self.warnings.append(f"already here, read in {record.language}: delete it to read it in {language}")
+        return record, created
 
     def discard(self) -> None:
         if not self._file.closed:
@@ -330,15 +332,10 @@ class Library:
 
     def _register(self, upload: Upload, narrative: Narrative, language: str | None) -> tuple[BookRecord, bool]:
         book_id = narrative.book_id
-        asked, language = language, language or self.language or detect_language(narrative.text)
+        language = language or self.language or detect_language(narrative.text)
         with self._lock:
             existing = self._row(book_id)
             if existing is not None:
-                if asked and existing["language"] != asked:  # never a silent switch, nor a silent refusal
-                    upload.warnings.append(
-                        f"this text is already in the library, read in {existing['language']}, not {asked}: "
-                        "delete it and upload it again to read it in another language"
-                    )
                 return self._record(existing), False
             folder = self.books_dir / book_id
             if folder.exists():  # left by a crash before its INSERT
