@@ -253,12 +253,18 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
         (["Глава IX", "Глава Х", "ГЛАВА ХI"], ["9", "10", "11"]),  # Х: Cyrillic, as e-texts type it
         (["Capítulo primero", "CAPÍTULO II", "Capítulo 3"], ["1", "2", "3"]),
         (["Capitolo I", "Capitolo secondo", "CAPITOLO TERZO"], ["1", "2", "3"]),
+        (["-I-", "-II-", "— XXII —"], ["1", "2", "22"]),  # a roman numeral between dashes (Marianela)
     ],
 )
 def test_chapter_headings_in_other_languages(headings, labels_wanted):
     texts = [t for heading in headings for t in (heading, "Lorem ipsum dolor sit amet.")]
     book = from_paragraphs(texts, title="t")
     assert [(c.label, c.title) for c in book.chapters] == list(zip(labels_wanted, map(normalize_text, headings)))
+
+
+def test_numbers_between_dashes_that_are_no_chapters():
+    """Only a roman numeral between dashes opens a chapter: "- 12 -" is as often a page number."""
+    assert not any(map(is_heading, ["- 12 -", "-I- Perdido", "-ii-", "--"]))
 
 
 def test_parts_in_other_languages_group_their_chapters():

@@ -61,6 +61,8 @@ CHECK_FILES = {
     "zh-3": (None, DATA_DIR / "multihop_frozen_zh_3.jsonl"),
     "ru": (DATA_DIR / "multihop_checks_ru.jsonl", DATA_DIR / "multihop_frozen_ru.jsonl"),
     "ja": (DATA_DIR / "multihop_checks_ja.jsonl", DATA_DIR / "multihop_frozen_ja.jsonl"),
+    # Spanish over Galdós's Marianela (22 chapters, -I- to -XXII-), open questions too.
+    "es": (DATA_DIR / "multihop_checks_es.jsonl", DATA_DIR / "multihop_frozen_es.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -75,6 +77,7 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "zh-3": "f9253110135f48ed718a4a04a93e79d41c1d092887d4f0ecc37b3de810357606",
     "ru": "c694bc153534af2cffa3dbf36f6fcbd037172e5a9f2d57c56b5d546a683e394e",
     "ja": "b5a481880c0d7c8890811276d50adb005d0309b9fd3a6a55c7be6ee176d2e146",
+    "es": "9acc0f1b01b2a3f5dbe5b42a3cfa1560a21a6583b13b20c76ad57816922ff88c",
 }
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
@@ -277,7 +280,7 @@ def load_multihop_checks(
 
 
 def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
-    """The tuning (or frozen held-out) check file of a language: "en", "zh", "fr", "de", "ru", "ja", or Chinese
+    """The tuning (or frozen held-out) check file of a language: "en", "zh", "fr", "de", "ru", "ja", "es", or Chinese
     over the long bundled novels ("zh-long" and "zh-long-2": 红楼梦; "zh-xyj": 西游记)."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")

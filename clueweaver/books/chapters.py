@@ -126,8 +126,11 @@ _HEADING = re.compile(
     rf"^(?:{_CJK_LEAD.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE
 )
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
-# in Chinese and Japanese ones ("一", "（十二）").
-_BARE_NUMERAL = re.compile(rf"^(?:[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）)\.?$")
+# in Chinese and Japanese ones ("一", "（十二）"); a roman one between dashes too (Marianela's "-I-").
+_DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—]$)")
+_BARE_NUMERAL = re.compile(
+    rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）)\.?$"
+)
 # One numbered component at the start of a heading: one of the forms, or a bare number.
 _COMPONENTS = tuple(
     re.compile(form + _SEPARATOR, re.IGNORECASE)
@@ -235,7 +238,7 @@ class Heading:
 
     @classmethod
     def parse(cls, text: str) -> Heading:
-        lead = _CJK_LEAD.match(text)
+        lead = _CJK_LEAD.match(text) or _DASHED_ROMAN.match(text)
         components, position, part_end = [], lead.end() if lead else 0, 0
         while match := next((m for form in _COMPONENTS if (m := form.match(text, position))), None):
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))

@@ -42,6 +42,8 @@ SET_NAMES = {
     "frozen-ru": "Russian frozen held-out checks (Отцы и дети), open questions too",
     "tuning-ja": "Japanese tuning checks (こころ, an Aozora Bunko file), open questions too",
     "frozen-ja": "Japanese frozen held-out checks (こころ), open questions too",
+    "tuning-es": "Spanish tuning checks (Marianela), open questions too",
+    "frozen-es": "Spanish frozen held-out checks (Marianela), open questions too",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
 }
@@ -66,6 +68,8 @@ _CHECKS_FILES = {
     "frozen-ru": CHECK_FILES["ru"][1],
     "tuning-ja": CHECK_FILES["ja"][0],
     "frozen-ja": CHECK_FILES["ja"][1],
+    "tuning-es": CHECK_FILES["es"][0],
+    "frozen-es": CHECK_FILES["es"][1],
     "open-tuning": OPEN_CHECK_FILES[0],
     "open-frozen": OPEN_CHECK_FILES[1],
 }
