@@ -21,11 +21,11 @@ _MAX_LINES_PER_BLOCK = 15
 # No one hard-wraps prose this wide: a line this long is a whole paragraph.
 _PARAGRAPH_LINE_CHARS = 250
 # A text with this share of its lines that long gives every paragraph one line, short ones too (the
-# e-text layout of lib.ru and many Russian and Chinese collections); a hard-wrapped one has none.
+# e-text layout of lib.ru and many Russian collections); a hard-wrapped one has none.
 _ONE_LINE_PARAGRAPHS_SHARE = 0.05
 
 
-def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool = False) -> list[str]:
+def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool) -> list[str]:
     """The paragraphs of a block that may hold several separated by single line breaks.
 
     Lines longer than anyone wraps prose are whole paragraphs, one per line, and so is every line of
