@@ -38,7 +38,9 @@ LANGUAGES = (
     "ru",
     "ja",
     "es",
-)  # Effi Briest, Отцы и дети, こころ, Marianela
+    "it",
+    "pt",
+)  # Effi Briest, Отцы и дети, こころ, Marianela, Pinocchio, Dom Casmurro
 WITH_OPEN_QUESTIONS = (
     "zh-long-2",
     "zh-xyj",
@@ -47,12 +49,14 @@ WITH_OPEN_QUESTIONS = (
     "ja",
     "zh-3",
     "es",
+    "it",
+    "pt",
 )  # the later sets add open questions to the multiple-choice and claims
 SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True) if CHECK_FILES[language][frozen]]
 SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
 # characters; Chinese and Japanese (8, 60): a clause written without spaces is short
-QUOTE_LENGTHS = {"fr": (20, 120), "de": (20, 120), "ru": (20, 120), "es": (20, 120)}
+QUOTE_LENGTHS = {language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt")}
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),
                "zh-3": (None, "zh3-f-")}  # fmt: skip
@@ -86,7 +90,8 @@ def books():
 def test_bundled_books_load_as_many_paragraphs(books):
     """Both novels are whole: hundreds of paragraphs, not one giant block or a fragment."""
     assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
-                          "ottsy_i_deti.ru", "kokoro.ja", "marianela.es"}  # fmt: skip
+                          "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it",
+                          "dom_casmurro.pt"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
@@ -94,6 +99,7 @@ def test_bundled_books_load_as_many_paragraphs(books):
     assert sum(p.is_heading for p in books["effi_briest.de"].paragraphs) == 36
     assert len(books["ottsy_i_deti.ru"].chapters) == 28 and len(books["ottsy_i_deti.ru"]) >= 2000
     assert len(books["marianela.es"].chapters) == 22  # -I- to -XXII-
+    assert len(books["pinocchio.it"].chapters) == 36 and len(books["dom_casmurro.pt"].chapters) == 148
     kokoro = books["kokoro.ja"].chapters  # 上 36, 中 18, 下 56 sections, from the Aozora heading notes
     assert len(kokoro) == 110 and [c.label for c in kokoro][35:37] == ["1.36", "2.1"] and kokoro[-1].label == "3.56"
     assert not any(mark in p.text for p in books["kokoro.ja"].paragraphs for mark in ("《", "［＃", "｜"))
@@ -117,8 +123,8 @@ def test_bundled_book_keys_need_no_shared_data(monkeypatch, tmp_path):
         load_check_book("bundled:missing")
     with pytest.raises(CheckError, match="CLUEWEAVER_SHARED_DATA"):
         load_check_book("kdsh:castaways")
-    with pytest.raises(CheckError, match="no multi-hop checks in language 'it'"):
-        checks_file("it")
+    with pytest.raises(CheckError, match="no multi-hop checks in language 'ko'"):
+        checks_file("ko")
     with pytest.raises(CheckError, match="'zh-3' is a frozen held-out set only"):
         checks_file("zh-3")
 

@@ -63,6 +63,10 @@ CHECK_FILES = {
     "ja": (DATA_DIR / "multihop_checks_ja.jsonl", DATA_DIR / "multihop_frozen_ja.jsonl"),
     # Spanish over Galdós's Marianela (22 chapters, -I- to -XXII-), open questions too.
     "es": (DATA_DIR / "multihop_checks_es.jsonl", DATA_DIR / "multihop_frozen_es.jsonl"),
+    # Italian over Collodi's Pinocchio (36 chapters) and Portuguese over Machado de Assis's Dom Casmurro
+    # (148 chapters), the Project Gutenberg files as published, open questions too.
+    "it": (DATA_DIR / "multihop_checks_it.jsonl", DATA_DIR / "multihop_frozen_it.jsonl"),
+    "pt": (DATA_DIR / "multihop_checks_pt.jsonl", DATA_DIR / "multihop_frozen_pt.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -78,6 +82,8 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "ru": "c694bc153534af2cffa3dbf36f6fcbd037172e5a9f2d57c56b5d546a683e394e",
     "ja": "b5a481880c0d7c8890811276d50adb005d0309b9fd3a6a55c7be6ee176d2e146",
     "es": "9acc0f1b01b2a3f5dbe5b42a3cfa1560a21a6583b13b20c76ad57816922ff88c",
+    "it": "315ec63e596ae11bbccb098fae7b23d5a7312f252cf0eae43c0131221ba88d0e",
+    "pt": "357a6db652b5124752948ceb0de2b49ba33d55438334fc3e97b8837ced74bfa4",
 }
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
@@ -280,7 +286,8 @@ def load_multihop_checks(
 
 
 def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
-    """The tuning (or frozen held-out) check file of a language: "en", "zh", "fr", "de", "ru", "ja", "es", or Chinese
+    """The tuning (or frozen held-out) check file of a language: "en", "zh", "fr", "de", "ru", "ja", "es", "it",
+    "pt", or Chinese
     over the long bundled novels ("zh-long" and "zh-long-2": 红楼梦; "zh-xyj": 西游记)."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")

@@ -44,6 +44,10 @@ SET_NAMES = {
     "frozen-ja": "Japanese frozen held-out checks (こころ), open questions too",
     "tuning-es": "Spanish tuning checks (Marianela), open questions too",
     "frozen-es": "Spanish frozen held-out checks (Marianela), open questions too",
+    "tuning-it": "Italian tuning checks (Le avventure di Pinocchio), open questions too",
+    "frozen-it": "Italian frozen held-out checks (Le avventure di Pinocchio), open questions too",
+    "tuning-pt": "Portuguese tuning checks (Dom Casmurro), open questions too",
+    "frozen-pt": "Portuguese frozen held-out checks (Dom Casmurro), open questions too",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
 }
@@ -70,6 +74,10 @@ _CHECKS_FILES = {
     "frozen-ja": CHECK_FILES["ja"][1],
     "tuning-es": CHECK_FILES["es"][0],
     "frozen-es": CHECK_FILES["es"][1],
+    "tuning-it": CHECK_FILES["it"][0],
+    "frozen-it": CHECK_FILES["it"][1],
+    "tuning-pt": CHECK_FILES["pt"][0],
+    "frozen-pt": CHECK_FILES["pt"][1],
     "open-tuning": OPEN_CHECK_FILES[0],
     "open-frozen": OPEN_CHECK_FILES[1],
 }
