@@ -391,21 +391,3 @@ def test_a_books_cjk_terms_counted_with_numpy_are_the_terms_a_question_gets(lang
         span = slice(matrix.indptr[doc], matrix.indptr[doc + 1])
         counted = {matrix.vocabulary[t]: int(n) for t, n in zip(matrix.indices[span], matrix.counts[span])}
         assert counted == Counter(tokenize(text, language)), text
-
-
-def test_feedback_serves_english_and_chinese_books_and_not_the_other_european_ones_unless_told():
-    """``FEEDBACK_DOCS``: the French, German, Russian, Spanish, Italian and Portuguese tuning sets reached
-    their evidence more often without pseudo-relevance feedback; the English and Chinese ones with it."""
-    texts = [f"Le port était calme le jour {n} et les mouettes tournaient." for n in range(30)]
-    texts[4] = "Hélène cacha la clef de cuivre dans la grange de Kessin."
-    texts[9] = "La grange de Kessin brûla pendant la nuit."
-    narrative = from_paragraphs(texts, title="clef", detect_headings=False)
-    query = "Où Hélène cacha-t-elle la clef?"
-
-    def feedback(language: str, **ranking) -> list[str]:
-        index = build_index(narrative, None, use_cache=False, language=language, **ranking)
-        return index.feedback_terms(index.bm25_scores(query), [query])
-
-    assert "kessin" in feedback("en") and "kessin" in feedback("zh")
-    assert feedback("fr") == feedback("ru") == []
-    assert "kessin" in feedback("fr", feedback_docs=10)  # a setting given wins

@@ -33,7 +33,6 @@ from clueweaver.retrieval.ranking import (
     RankingConfig,
     aspect_queries,
     dense_weight_for,
-    feedback_docs_for,
     graph_weight_for,
     joined_query,
     lexical_queries,
@@ -126,10 +125,9 @@ class RetrievalIndex:
     def feedback_terms(self, lexical: np.ndarray, queries: Sequence[str]) -> list[str]:
         """Pseudo-relevance feedback: the distinctive terms of the top lexical hits."""
         config = self.config
-        docs = config.feedback_docs if config.feedback_docs is not None else feedback_docs_for(self.language)
-        if docs <= 0 or config.feedback_terms <= 0 or not lexical.any():
+        if config.feedback_docs <= 0 or config.feedback_terms <= 0 or not lexical.any():
             return []
-        return self.distinctive_terms(_best(lexical, docs), queries, config.feedback_terms)
+        return self.distinctive_terms(_best(lexical, config.feedback_docs), queries, config.feedback_terms)
 
     def entity_hop_terms(self, lexical: np.ndarray, question: Question) -> list[str]:
         """The names in the best lexical hits that the question does not name, as query terms."""

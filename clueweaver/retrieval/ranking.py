@@ -44,13 +44,6 @@ GRAPH_WEIGHTS = {"zh": 0.0, "ja": 0.0}
 # Which questions the graph serves: open ones only by default (the frozen multiple-choice and claim
 # sets lost items with it), or every question.
 GRAPH_QUESTIONS = ("open", "all")
-# Pseudo-relevance feedback's paragraphs per book language, used where RankingConfig.feedback_docs is
-# left unset; a language not listed gets DEFAULT_FEEDBACK_DOCS. Chosen on the tuning sets
-# (docs/retrieval.md, "Languages"): the English tuning set chose feedback; the French, German, Russian,
-# Spanish, Italian and Portuguese tuning sets together (96 checks) reached all their evidence more
-# often without it (68 / 61 / 65 / 69 against 65 / 57 / 61 / 67 at the paper presets), Japanese less.
-DEFAULT_FEEDBACK_DOCS = 10
-FEEDBACK_DOCS = {language: 0 for language in ("fr", "de", "ru", "es", "it", "pt")}
 QUERY_MODES = ("joined", "per_option")
 FUSIONS = ("rrf", "weighted")
 # Words that start a clause of a claim: a claim's parts ("X did A, and later B because C") are
@@ -82,8 +75,7 @@ class RankingConfig:
       names a character sits a few paragraphs from the one that says what they did.
     - ``feedback_docs`` / ``feedback_terms`` / ``feedback_weight``: pseudo-relevance feedback, the
       most distinctive words of the best lexical hits as a second query (the place or person the
-      first hop names); ``feedback_docs`` unset (None): the book language's, ``feedback_docs_for``
-      (``FEEDBACK_DOCS``; 0: no feedback).
+      first hop names).
     - ``dense_weight``: the dense ranking's weight in the fusion (used when the index has vectors);
       unset (None): the encoder's own default, ``dense_weight_for`` (``DENSE_WEIGHTS``).
     - ``aspect_weight``: weight shared by sub-queries (each option alone; each clause of a claim).
@@ -103,7 +95,7 @@ class RankingConfig:
     smoothing: float = 0.15
     smoothing_width: int = 5
     smoothing_decay: float = 0.7
-    feedback_docs: int | None = None
+    feedback_docs: int = 10
     feedback_terms: int = 15
     feedback_weight: float = 0.6
     dense_weight: float | None = None
@@ -137,11 +129,6 @@ def dense_weight_for(encoder_name: str) -> float:
     if encoder_name in DENSE_WEIGHTS:
         return DENSE_WEIGHTS[encoder_name]
     return DENSE_WEIGHTS.get(encoder_name.partition(":")[0], DEFAULT_DENSE_WEIGHT)
-
-
-def feedback_docs_for(language: str) -> int:
-    """The default number of feedback paragraphs for a book in ``language`` (``FEEDBACK_DOCS``)."""
-    return FEEDBACK_DOCS.get(language, DEFAULT_FEEDBACK_DOCS)
 
 
 def graph_weight_for(language: str) -> float:
