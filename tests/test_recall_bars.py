@@ -117,9 +117,12 @@ def test_open_frozen_multi_hop_questions_reach_all_their_evidence_a_quarter_more
 
 
 @pytest.mark.parametrize("preset", PAPER_PRESETS)
-@pytest.mark.parametrize(("gold_set", "items"), [("frozen-fr", 22), ("frozen-de", 23)])
+# Portuguese (Dom Casmurro) holds it at three presets and is one item short at nocha: no bar
+@pytest.mark.parametrize(
+    ("gold_set", "items"), [("frozen-fr", 22), ("frozen-de", 23), ("frozen-es", 24), ("frozen-it", 24)]
+)
 def test_the_european_frozen_sets_beat_stemmed_plain_bm25_by_a_tenth(recall, gold_set, items, preset):
-    # issue 29's bar for a European novel (every French and German check is multi-hop)
+    # issue 29's bar for a European novel (every French, German, Spanish and Italian check is multi-hop)
     result = recall[0][gold_set, preset]
     assert result["multi_hop"]["items"] == items
     assert result["multi_hop"]["fully_covered"] >= 1.1 * result["multi_hop"]["bm25_same_k"]
