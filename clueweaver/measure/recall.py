@@ -51,36 +51,14 @@ SET_NAMES = {
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
 }
-# Each set's checks file (the English tuning, frozen and GutenQA sets aside).
+# Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
+# language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3" has a frozen file only).
 _CHECKS_FILES = {
-    "tuning": CHECK_FILES["en"][0],
-    "frozen": CHECK_FILES["en"][1],
-    "tuning-zh": CHECK_FILES["zh"][0],
-    "frozen-zh": CHECK_FILES["zh"][1],
-    "tuning-zh-long": CHECK_FILES["zh-long"][0],
-    "frozen-zh-long": CHECK_FILES["zh-long"][1],
-    "tuning-zh-long-2": CHECK_FILES["zh-long-2"][0],
-    "frozen-zh-long-2": CHECK_FILES["zh-long-2"][1],
-    "tuning-zh-xyj": CHECK_FILES["zh-xyj"][0],
-    "frozen-zh-xyj": CHECK_FILES["zh-xyj"][1],
-    "tuning-fr": CHECK_FILES["fr"][0],
-    "frozen-fr": CHECK_FILES["fr"][1],
-    "tuning-de": CHECK_FILES["de"][0],
-    "frozen-de": CHECK_FILES["de"][1],
-    "frozen-zh-3": CHECK_FILES["zh-3"][1],
-    "tuning-ru": CHECK_FILES["ru"][0],
-    "frozen-ru": CHECK_FILES["ru"][1],
-    "tuning-ja": CHECK_FILES["ja"][0],
-    "frozen-ja": CHECK_FILES["ja"][1],
-    "tuning-es": CHECK_FILES["es"][0],
-    "frozen-es": CHECK_FILES["es"][1],
-    "tuning-it": CHECK_FILES["it"][0],
-    "frozen-it": CHECK_FILES["it"][1],
-    "tuning-pt": CHECK_FILES["pt"][0],
-    "frozen-pt": CHECK_FILES["pt"][1],
+    **{f"{kind}{'' if key == 'en' else '-' + key}": path
+       for key, pair in CHECK_FILES.items() for kind, path in zip(("tuning", "frozen"), pair) if path},
     "open-tuning": OPEN_CHECK_FILES[0],
     "open-frozen": OPEN_CHECK_FILES[1],
-}
+}  # fmt: skip
 # Each ranking or shape choice against the default: (RankingConfig overrides, preset overrides).
 ABLATIONS: dict[str, tuple[dict, dict]] = {
     "default": ({}, {}),
