@@ -117,3 +117,20 @@ def test_a_novel_laid_out_one_line_a_paragraph_keeps_its_short_dialogue_lines_ap
     assert [p.text for p in book.paragraphs] == [p.text for p in bundled.paragraphs]
     assert "Базаров вдруг расхохотался." in [p.text for p in book.paragraphs]
     assert len(book.chapters) == 28
+    # the source's endnotes (dropped from the bundled copy), numbered like chapters, open none
+    notes = "\n\nПримечания\n\n134\n\nСпокойно, спокойно (фр.).\n\n135\n\nКреозот – пахучая жидкость.\n"
+    with_notes = from_text(as_published + notes, title="Отцы и дети")
+    assert len(with_notes.chapters) == 28 and with_notes.paragraphs[-2].text == "135"
+
+
+def test_a_greek_novel_numbers_its_chapters_in_greek_numerals_and_answers_in_capitals():
+    """Η Φόνισσα as Project Gutenberg gives it: hard-wrapped katharevousa, dialogue lines opening with
+    a dash, chapters headed by a Greek numeral and its keraia ("Α'"). A question typed in capitals,
+    which drop the accents, still finds the paragraph that answers it."""
+    book = load_narrative(FIXTURES / "fonissa_excerpt.el.txt")
+    assert (book.encoding, book.title) == ("utf-8", "The murderess")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "Α'"), ("2", "Β'")]
+    assert "— Πώς πάει, μάνα;" in [p.text for p in book.paragraphs]  # a dialogue line stays a paragraph
+    assert build_index(book, None, use_cache=False).language == "el"
+    assert "κατέρρευσεν ο γίγας" in best_match(book, "ΠΟΤΕ ΕΠΕΣΕ Ο ΠΕΥΚΟΣ ΤΟΥ ΜΟΡΑΪΤΗ;")
+    assert "εξηκοντούτις" in best_match(book, "Ποιους υπηρετούσε η Χαδούλα όταν ήταν παιδίσκη;")

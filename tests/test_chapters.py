@@ -254,12 +254,44 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
         (["Capítulo primero", "CAPÍTULO II", "Capítulo 3"], ["1", "2", "3"]),
         (["Capitolo I", "Capitolo secondo", "CAPITOLO TERZO"], ["1", "2", "3"]),
         (["-I-", "-II-", "— XXII —"], ["1", "2", "22"]),  # a roman numeral between dashes (Marianela)
+        # Greek numerals with the keraia typed four ways (Project Gutenberg's Φόνισσα: "Α'" ... "ΙΖ'.")
+        (["Α'", "Β΄", "ΣΤ\u0374", "ΙΖ'."], ["1", "2", "6", "17"]),
+        (
+            ["ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ", "Κεφάλαιο δεύτερο", "ΚΕΦΑΛΑΙΟ Γ΄", "Κεφάλαιο 4", "ΚΕΦ. ΡΚΓ'"],
+            ["1", "2", "3", "4", "123"],
+        ),
     ],
 )
 def test_chapter_headings_in_other_languages(headings, labels_wanted):
     texts = [t for heading in headings for t in (heading, "Lorem ipsum dolor sit amet.")]
     book = from_paragraphs(texts, title="t")
     assert [(c.label, c.title) for c in book.chapters] == list(zip(labels_wanted, map(normalize_text, headings)))
+
+
+def test_greek_letters_that_are_no_numeral_open_no_chapter():
+    """A Greek numeral has one letter per order, largest first, and a bare one needs its keraia."""
+    assert [number_value(token) for token in ("ιβ'", "ρκγ", "στ", "ϛ", "κι'", "αβ", "ιι")] == [
+        12,
+        123,
+        6,
+        6,
+        None,
+        None,
+        None,
+    ]
+    assert not any(map(is_heading, ["Α", "Η ΦΟΝΙΣΣΑ", "Κεφάλαιο και τέλος της ιστορίας.", "αβ'"]))
+
+
+def test_numbered_endnotes_after_the_chapters_open_none():
+    book = from_paragraphs(
+        ["I", "Текст.", "II", "Текст.", "Примечания", "1", "Спокойно (фр.).", "2", "Ложитесь."], title="t"
+    )
+    assert [(c.label, c.first_paragraph, c.last_paragraph) for c in book.chapters] == [("1", 0, 1), ("2", 2, 8)]
+    # a "Notes" page before the first chapter takes nothing away; a worded heading after notes still counts
+    book = from_paragraphs(
+        ["NOTES", "I", "Text.", "II", "Text.", "Notes", "1", "A note.", "CHAPTER III", "Text."], title="t"
+    )
+    assert [c.label for c in book.chapters] == ["1", "2", "3"]
 
 
 def test_numbers_between_dashes_that_are_no_chapters():

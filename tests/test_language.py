@@ -28,6 +28,7 @@ SNIPPETS = {
     "it": "Il capitano guardava il mare mentre suo fratello aspettava nella carrozza. Non sapeva perché era venuto.",
     "ru": "Старый мельник жил на улице у реки, и никто не знал, почему он больше не говорил с людьми.",
     "pt": "O capitão olhava o mar enquanto o seu irmão esperava na carruagem. Não sabia porque ele tinha vindo.",
+    "el": "Η γριά Χαδούλα ξενυχτούσε κοντά στο τζάκι, και κανείς δεν ήξερε γιατί δεν μιλούσε πια στους γείτονες.",
 }
 
 
@@ -43,7 +44,8 @@ def test_each_language_is_detected_from_a_short_passage(language):
 def test_scripts_kana_makes_japanese_and_han_without_kana_chinese():
     assert script_of(SNIPPETS["zh"]) == "han" and script_of(SNIPPETS["ja"]) == "kana"
     assert script_of(SNIPPETS["ru"]) == "cyrillic" and script_of(SNIPPETS["fr"]) == "latin"
-    assert script_of("１２３ ... !!") == "none" and script_of("Καλημέρα κόσμε") == "other"
+    assert script_of("１２３ ... !!") == "none" and script_of("שלום עולם") == "other"
+    assert script_of("Καλημέρα κόσμε") == script_of("Ἡ γραῖα ἐκάθητο παρὰ τὴν ἑστίαν") == "greek"  # polytonic too
     # a Chinese novel with a stray kana and some English names stays Chinese
     assert script_of(SNIPPETS["zh"] * 40 + "の Holmes Watson") == "han"
     # a Japanese question written mostly in kanji is still Japanese
@@ -54,8 +56,30 @@ def test_a_text_that_shows_no_language_says_so():
     assert guess_language("Holmes Watson") is None  # names only: no function word
     assert detect_language("Holmes Watson") == "en"  # Latin without evidence reads as before
     assert guess_language("la casa") is None  # one shared function word decides nothing
-    assert detect_language("Καλημέρα κόσμε, τι κάνεις;") == UNDETERMINED
+    assert detect_language("שלום עולם, מה שלומך?") == UNDETERMINED
     assert detect_language("") == "en"
+
+
+DUTCH = (
+    "De oude molenaar woonde in de straat bij de rivier, en niemand wist waarom hij niet meer met de mensen "
+    "sprak. Het was een koude winter en hij had geen geld voor brandhout. "
+)
+
+
+def test_a_book_in_a_latin_language_clueweaver_does_not_know_is_undetermined_not_english():
+    """A question shows too few words to judge (None, as names do); a book of Dutch shows a third as
+    few function words of any supported language as a book in one of them, and is named ``und``."""
+    assert guess_language(DUTCH) is None and detect_language(DUTCH) == "en"
+    assert detect_language(DUTCH * 30) == UNDETERMINED
+    assert detect_language(SNIPPETS["en"] * 30) == "en" and detect_language(SNIPPETS["pt"] * 30) == "pt"
+
+
+@pytest.mark.parametrize("name", ["le_tour_du_monde.fr", "effi_briest.de", "marianela.es", "pinocchio.it",
+                                  "dom_casmurro.pt", "ottsy_i_deti.ru", "kokoro.ja", "laocan_youji.zh"])  # fmt: skip
+def test_every_bundled_novel_is_detected_as_its_language(name):
+    from clueweaver.benchmarks.checks import load_bundled_book
+
+    assert detect_language(load_bundled_book(name).text) == name.rsplit(".", 1)[1]
 
 
 def test_a_novel_is_sampled_across_its_length_and_cheaply():

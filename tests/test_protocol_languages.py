@@ -1,5 +1,5 @@
 """The protocol in every language: a reply, a question or an answer in Chinese, French, German,
-Russian or Japanese is read as its English twin is (same structure, same paragraph citations)."""
+Russian, Greek or Japanese is read as its English twin is (same structure, same paragraph citations)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ NO_STATING_WHY = {
     "fr": "Le passage décrit le repas de noces et ne mentionne pas Hannah ni aucun domestique.",
     "de": "Der Abschnitt beschreibt das Hochzeitsfrühstück und hat nichts mit Hannah oder einer Dienerin zu tun.",
     "ru": "Отрывок описывает свадебный завтрак и не упоминает Ханну или какую-либо служанку.",
+    "el": "Το απόσπασμα περιγράφει το γαμήλιο πρόγευμα και δεν αναφέρει τη Χάνα ούτε καμία υπηρέτρια.",
 }
 NO_WITHOUT_WHY = {
     "en": "The segment describes the wedding breakfast at Hartfield in detail.",
@@ -38,6 +39,7 @@ NO_WITHOUT_WHY = {
     "fr": "Le passage décrit en détail le repas de noces à Hartfield.",
     "de": "Der Abschnitt schildert ausführlich das Hochzeitsfrühstück in Hartfield.",
     "ru": "Отрывок подробно описывает свадебный завтрак в Хартфилде и его гостей.",
+    "el": "Το απόσπασμα περιγράφει με λεπτομέρειες το γαμήλιο πρόγευμα στο Χάρτφιλντ.",
 }
 YES_CITING = {
     "en": "Mr. Woodhouse says he is glad he thought of Hannah as a servant [12, 13].",
@@ -45,10 +47,11 @@ YES_CITING = {
     "fr": "M. Woodhouse se dit heureux d'avoir pensé à Hannah comme domestique [12, 13].",
     "de": "Herr Woodhouse sagt, er sei froh, an Hannah als Dienerin gedacht zu haben [12, 13].",
     "ru": "Мистер Вудхаус рад, что подумал о Ханне как о служанке [12, 13].",
+    "el": "Ο κύριος Γούντχαους χαίρεται που σκέφτηκε τη Χάνα για υπηρέτρια [12, 13].",
 }
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el"])
 @pytest.mark.parametrize(
     "rationales,answer,case",
     [(NO_STATING_WHY, "NO", NEGATIVE), (NO_WITHOUT_WHY, "NO", NEGATIVE), (YES_CITING, "YES", POSITIVE)],
@@ -88,6 +91,8 @@ EVIDENCE = {
     "[41] Au bout de trois jours, le garde laissa la porte de la cellule ouverte, et Korvin sortit.",
     "de": "[40] Der Herrscher runzelte die Stirn. „Du bist ein unlösbares Problem“, sagte er zu Korvin.\n"
     "[41] Nach drei Tagen ließ der Wächter die Zellentür offen, und Korvin ging hinaus.",
+    "el": "[40] Ο Άρχοντας συνοφρυώθηκε. «Είσαι ένα άλυτο πρόβλημα», είπε στον Κόρβιν.\n"
+    "[41] Ύστερα από τρεις μέρες ο φρουρός άφησε ανοιχτή την πόρτα του κελιού, και ο Κόρβιν βγήκε.",
 }
 FULL_MARKS = {
     "en": 'The Ruler tells Korvin he is "an insoluble problem" [40]; right after that the guard leaves the cell '
@@ -98,12 +103,15 @@ FULL_MARKS = {
     "ouverte et Korvin sort [41], donc les Tr'en le laissent partir parce qu'ils ne savent pas le résoudre.",
     "de": "Der Herrscher nennt Korvin „ein unlösbares Problem“ [40]; danach lässt der Wächter die Zelle offen und "
     "Korvin geht hinaus [41], also lassen die Tr'en ihn gehen, weil sie ihn nicht lösen können.",
+    "el": "Ο Άρχοντας λέει στον Κόρβιν ότι είναι «ένα άλυτο πρόβλημα» [40]· αμέσως μετά ο φρουρός αφήνει το "
+    "κελί ανοιχτό και ο Κόρβιν βγαίνει [41], άρα οι Τρ'εν τον άφησαν να φύγει επειδή δεν μπορούσαν να τον λύσουν.",
 }
 HEDGED = {
     "en": "There is not enough information, but the ruler calls him a problem [40].",
     "zh": "信息不足，但统治者称他是个难题 [40]。",
     "fr": "Il n'y a pas assez d'informations, mais le souverain le traite de problème [40].",
     "de": "Es gibt nicht genug Informationen, aber der Herrscher nennt ihn ein Problem [40].",
+    "el": "Δεν υπάρχουν αρκετές πληροφορίες, αλλά ο άρχοντας τον λέει πρόβλημα [40].",
 }
 
 
@@ -114,14 +122,14 @@ def interpreter(rationale: str, language: str, answer: str = "A") -> dict[str, f
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el"])
 def test_an_interpreter_reply_earns_what_its_english_twin_earns(language):
     english = interpreter(FULL_MARKS["en"], "en")
     assert sum(english.values()) == pytest.approx(4.8)  # every bonus: quotation, citations, length
     assert interpreter(FULL_MARKS[language], language) == english
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el"])
 @pytest.mark.parametrize("answer", ["A", "C"])
 def test_hedging_costs_what_it_costs_in_english(language, answer):
     """The hedging component only: German capitalizes "Problem", which the evidence then holds as a
@@ -152,6 +160,7 @@ QUESTION_TWINS = {
         "fr": "Laquelle de ces affirmations n'est pas vraie de Korvin ?",
         "de": "Welche Aussage über Korvin ist nicht wahr?",
         "ru": "Какое утверждение о Корвине не верно?",
+        "el": "Ποια από τις παρακάτω προτάσεις για τον Κόρβιν δεν είναι αληθής;",
     },
     "causal": {
         "en": "Why did the Tr'en let Korvin go?",
@@ -159,6 +168,7 @@ QUESTION_TWINS = {
         "fr": "Pourquoi les Tr'en ont-ils laissé partir Korvin ?",
         "de": "Warum ließen die Tr'en Korvin gehen?",
         "ru": "Почему тренцы отпустили Корвина?",
+        "el": "Γιατί οι Τρ'εν άφησαν τον Κόρβιν να φύγει;",
         "ja": "なぜトレン人はコーヴィンを逃がしたのか？",
     },
     "inferential": {
@@ -167,6 +177,7 @@ QUESTION_TWINS = {
         "fr": "Que peut-on déduire du plus long dialogue de l'histoire ?",
         "de": "Was lässt sich aus dem längsten Dialog der Geschichte folgern?",
         "ru": "Какой вывод можно сделать из самого длинного диалога?",
+        "el": "Τι συμπεραίνουμε από τον μεγαλύτερο διάλογο της ιστορίας;",
     },
     "quiet": {
         "en": "Who keeps the lamps on the quay?",
@@ -174,6 +185,7 @@ QUESTION_TWINS = {
         "fr": "Qui garde les lampes du quai ?",
         "de": "Wer hütet die Lampen am Kai?",
         "ru": "Кто следит за фонарями на причале?",
+        "el": "Ποιος φυλάει τα φανάρια στην προκυμαία;",
     },
 }
 TWIN_CASES = [(kind, language) for kind, twins in QUESTION_TWINS.items() for language in twins if language != "en"]
@@ -215,7 +227,8 @@ def test_french_answers_fold_accents_case_and_articles():
     [("en", "Who is an insoluble problem?", "Korvin, an insoluble problem", "Korvin: an insoluble problem."),
      ("zh", "谁是无法解决的难题？", "科尔文，无法解决的难题", "科尔文：无法解决的难题。"),
      ("fr", "Qui est un problème insoluble ?", "Korvin, un probleme insoluble", "Korvin : un problème insoluble."),
-     ("de", "Wer ist ein unlösbares Problem?", "Korvin, ein unlösbares Problem", "Korvin: ein unlösbares Problem.")],
+     ("de", "Wer ist ein unlösbares Problem?", "Korvin, ein unlösbares Problem", "Korvin: ein unlösbares Problem."),
+     ("el", "Ποιος είναι ένα άλυτο πρόβλημα;", "Κόρβιν, ένα άλυτο πρόβλημα", "Κόρβιν: ένα άλυτο πρόβλημα.")],
 )  # fmt: skip
 def test_an_open_answer_earns_what_its_english_twin_earns(language, question, answer, reference):
     english = open_answer_reward_components(
@@ -231,8 +244,9 @@ def test_an_open_answer_earns_what_its_english_twin_earns(language, question, an
 
 def test_temporal_questions_in_every_language():
     assert all(
-        map(is_temporal, ["Que fait Emma après le bal ?", "舞会之后艾玛做了什么？", "Was tat Emma, nachdem sie ging?"])
-    )
+        map(is_temporal, ["Que fait Emma après le bal ?", "舞会之后艾玛做了什么？", "Was tat Emma, nachdem sie ging?",
+                          "Τι έκανε η Έμμα μετά τον χορό;"])
+    )  # fmt: skip
     assert not is_temporal("Qui garde les lampes du quai ?")
 
 
@@ -279,7 +293,7 @@ def test_word_counts_read_a_cjk_character_as_two_thirds_of_a_word():
     "text,cited",
     [("见第12段和【14】", (12, 14)), ("[15、16]", (15, 16)), ("［17］", (17,)), ("第3至5段", (3, 4, 5)),
      ("paragraphes 3 et 5", (3, 5)), ("Absatz 7", (7,)), ("párrafos 8 a 10", (8, 9, 10)), ("абзацы 11 и 12", (11, 12)),
-     ("段落20", (20,))],
+     ("段落20", (20,)), ("παράγραφοι 21 έως 23", (21, 22, 23)), ("ΠΑΡΑΓΡΑΦΟΣ 24 και 26", (24, 26))],
 )  # fmt: skip
 def test_paragraph_references_in_every_language(text, cited):
     assert paragraph_references(text) == (cited, ())
@@ -288,3 +302,4 @@ def test_paragraph_references_in_every_language(text, cited):
 def test_answer_labels_in_every_language_are_stripped():
     assert normalize_open_answer("答案：林黛玉") == "林黛玉" and normalize_open_answer("Réponse : Élise") == "Élise"
     assert normalize_choice("Ответ: B", KORVIN) == "B" and normalize_choice("选项 C", KORVIN) == "C"
+    assert normalize_choice("Απάντηση: D", KORVIN) == "D" and normalize_open_answer("ΑΠΑΝΤΗΣΗ: Κόρβιν") == "Κόρβιν"

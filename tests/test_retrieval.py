@@ -81,6 +81,10 @@ def test_accents_folded_where_readers_write_words_both_ways():
     assert tokenize("dell'anno città", "it") == tokenize("anno citta", "it")
     assert tokenize("São João", "pt") == tokenize("Sao Joao", "pt")
     assert tokenize("Château", "en") == ["château"]  # English keeps its accents, as it always did
+    # Greek: capitals drop the tonos, polytonic texts add breathings; articles and katharevousa "εις" go
+    assert tokenize("Η ΓΡΑΙΑ", "el") == tokenize("η γραία", "el") == tokenize("ἡ γραῖα", "el") == ["γραι"]
+    assert tokenize("εις την εστίαν και στο σπίτι", "el") == ["εστι", "σπιτ"]
+    assert tokenize("τ'όνομά της", "el") == tokenize("όνομα", "el")  # an elided article
 
 
 def test_russian_keeps_its_letters_folds_yo_and_stems():

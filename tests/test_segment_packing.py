@@ -315,3 +315,10 @@ def test_retrieval_that_ranks_nothing_is_an_error_saying_why_and_what_to_pass_ne
     thai = ["กาลครั้งหนึ่งนานมาแล้วมีชายชราคนหนึ่ง", "เขาอาศัยอยู่ในบ้านหลังเล็กริมแม่น้ำ"]
     with pytest.raises(NoMatchError, match=r"cannot cut the script of 'livre' \(other\) into words"):
         candidate_segments(plain_request(thai, Question.open("ฝนตกหนักมากเมื่อวาน")))
+
+    dutch = [
+        f"Op dag {n} sprak molenaar Jansen niet meer met zijn buren, want hij was boos over het geld."
+        for n in range(60)
+    ]
+    with pytest.raises(NoMatchError, match="'livre' is in no language ClueWeaver knows"):
+        candidate_segments(plain_request(dutch, Question.open("Wat at bakker zondag?")))

@@ -26,6 +26,12 @@ from clueweaver.books.sentences import ends_with_sentence_mark, sentence_spans, 
         ("Er sagte: »Komm. Jetzt.« Sie kam.", ["Er sagte: »Komm. Jetzt.«", "Sie kam."]),
         ("Er sagte: „Komm. Jetzt.“ Sie kam.", ["Er sagte: „Komm. Jetzt.“", "Sie kam."]),
         ("Она сказала: «Иди. Сейчас.» Он ушёл.", ["Она сказала: «Иди. Сейчас.»", "Он ушёл."]),
+        # the Greek question mark is the semicolon (U+037E folds to it), after a Greek letter only
+        (
+            "— Πώς πάει, μάνα; Θα βήξη\u037e Όχι. « Τι θέλεις; Φύγε! » είπε.",
+            ["— Πώς πάει, μάνα;", "Θα βήξη\u037e", "Όχι.", "« Τι θέλεις; Φύγε! » είπε."],
+        ),
+        ("He came; she left.", ["He came; she left."]),
         # a quotation left open (a speech running on into the next paragraph) protects nothing
         ("“Open quote. Never closed. Here.", ["“Open quote.", "Never closed.", "Here."]),
     ],
@@ -46,3 +52,4 @@ def test_inside_quotations_on_request_and_sentence_ends():
     assert len(sentence_spans(text)) == 2 and len(sentence_spans(text, keep_quotes=False)) == 3
     assert ends_with_sentence_mark("他走了。”") and ends_with_sentence_mark("Done!) ")
     assert not ends_with_sentence_mark("他走了，") and not ends_with_sentence_mark("第一回 甄士隐")
+    assert ends_with_sentence_mark("Πού πας;") and not ends_with_sentence_mark("the first half;")

@@ -7,10 +7,13 @@ Headings are short paragraphs such as "CHAPTER IV", "Chapter 12: The Storm", "PA
   numerals (一, 十一, 二十, 一百零五, 两百) or in digits, full-width ones too; the chapter's title
   may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀");
 - French "Chapitre", German "Kapitel", Spanish and Portuguese "Capítulo", Italian "Capitolo",
-  Russian "Глава" (parts: Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte, Tomo, Livro, Книга,
-  Часть, Том) before a number in digits or Roman numerals or an ordinal word from one to ten
-  ("Chapitre premier", "Глава первая"); German and Romance ordinals and "3." also stand before
-  the word ("Erstes Kapitel", "3. Kapitel", "Première partie").
+  Russian "Глава", Greek "Κεφάλαιο(ν)" (parts: Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte,
+  Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν)) before a number in digits or Roman
+  numerals or an ordinal word from one to ten ("Chapitre premier", "Глава первая", "ΚΕΦΑΛΑΙΟΝ
+  ΠΡΩΤΟΝ"), or in Greek numerals ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German and Romance ordinals and "3." also stand
+  before the word ("Erstes Kapitel", "3. Kapitel", "Première partie");
+- a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
+  Φόνισσα; the keraia typed as ʹ, ΄, ' or ’).
 
 A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
 duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
@@ -37,6 +40,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
+import unicodedata
 from dataclasses import dataclass
 
 _NUMBER_WORDS = (
@@ -60,6 +64,9 @@ _ORDINAL_FORMS = {
     11: "onzième elft",
     12: "douzième zwölft",
 }
+# Greek ordinal stems from one to ten, with the endings of "κεφάλαιο(ν)" and "μέρος" (-ο, -ον) and of a
+# feminine (-η): "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"; capitals drop the accent, so each form also counts without it.
+_GREEK_ORDINAL_STEMS = "πρώτ δεύτερ τρίτ τέταρτ πέμπτ έκτ έβδομ όγδο ένατ δέκατ".split()
 _GERMAN_STEMS = frozenset("erst zweit dritt viert fünft sechst siebt siebent acht neunt zehnt elft zwölft".split())
 
 
@@ -79,12 +86,27 @@ def _german_ordinal_stems() -> dict[str, int]:
 
 
 _GERMAN_ENDINGS = ("e", "er", "es", "en")
-_ORDINAL_WORDS = {
-    form: value
-    for value, forms in _ORDINAL_FORMS.items()
-    for word in forms.split()
-    for form in ([word + ending for ending in _GERMAN_ENDINGS] if word in _GERMAN_STEMS else [word])
-} | {stem + ending: value for stem, value in _german_ordinal_stems().items() for ending in _GERMAN_ENDINGS}
+
+
+def _unaccented(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+_ORDINAL_WORDS = (
+    {
+        form: value
+        for value, forms in _ORDINAL_FORMS.items()
+        for word in forms.split()
+        for form in ([word + ending for ending in _GERMAN_ENDINGS] if word in _GERMAN_STEMS else [word])
+    }
+    | {stem + ending: value for stem, value in _german_ordinal_stems().items() for ending in _GERMAN_ENDINGS}
+    | {
+        form: value
+        for value, stem in enumerate(_GREEK_ORDINAL_STEMS, start=1)
+        for ending in ("ο", "ον", "η")
+        for form in (stem + ending, _unaccented(stem + ending))
+    }
+)
 _ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
 _CJK_NUMERALS = "零〇一二三四五六七八九十百千两兩"
 _CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
@@ -93,13 +115,21 @@ _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{_CJK_NUMERALS}]*"
 # Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
 _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
-_NUMBER = rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL}|{_CJK_NUMBER})"
+# A Greek numeral: capital letters (ΙΒ 12, ΣΤ 6, ΡΚΓ 123) and the keraia, typed in any of its look-alikes.
+_KERAIA = "\u0374\u0384\u02b9'\u2019"
+_GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{_KERAIA}]"
+_NUMBER = (
+    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL}|{_CJK_NUMBER}|"
+    rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}}))"
+)
+_NUMBER_END = rf"(?:\b|(?<=[{_KERAIA}]))"  # after a keraia no word boundary follows
 _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|act|scene|"
-    r"chapitre|kapitel|cap[ií]tulo|capitolo|глава"
+    r"chapitre|kapitel|cap[ií]tulo|capitolo|глава|κεφ[άα]λαιον?|κεφ\."
 )
 _WESTERN_CONTAINERS = (
-    "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том".split()
+    "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
+    "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο".split()
 )
 _CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分"])
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
@@ -110,7 +140,7 @@ _SEPARATOR = r"\s*[.:：—–-]?\s*"
 _COMPONENT_FORMS = (
     rf"第\s*(?P<number>[{_CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?)",
     rf"(?P<number>{_ORDINAL}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
-    rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER})\b\.?",  # "CHAPTER IV", "Глава первая"
+    rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
 )
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",
 # "第一回 甄士隐梦幻识通灵"
@@ -129,12 +159,12 @@ _HEADING = re.compile(
 # in Chinese and Japanese ones ("一", "（十二）"); a roman one between dashes too (Marianela's "-I-").
 _DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—]$)")
 _BARE_NUMERAL = re.compile(
-    rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）)\.?$"
+    rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）|{_GREEK_NUMERAL})\.?$"
 )
 # One numbered component at the start of a heading: one of the forms, or a bare number.
 _COMPONENTS = tuple(
     re.compile(form + _SEPARATOR, re.IGNORECASE)
-    for form in (*_COMPONENT_FORMS, rf"（?(?P<number>{_NUMBER})(?:）|\b\.?)")
+    for form in (*_COMPONENT_FORMS, rf"（?(?P<number>{_NUMBER})(?:）|{_NUMBER_END}\.?)")
 )
 _PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
 
@@ -149,6 +179,13 @@ _ORDINALS = {
     if n
 }
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+# The value of each Greek numeral letter: units, tens, hundreds (ϛ stigma 6, also written ΣΤ; ϝ digamma 6,
+# ϟ ϙ koppa 90, ϡ sampi 900)
+_GREEK_DIGITS = {
+    letter: value * step
+    for letters, step in (("αβγδεϛζηθ", 1), ("ικλμνξοπϟ", 10), ("ρστυφχψωϡ", 100))
+    for value, letter in enumerate(letters, start=1)
+} | {"ϝ": 6, "ϙ": 90}
 
 
 def is_heading(text: str) -> bool:
@@ -182,6 +219,8 @@ def number_value(token: str) -> int | None:
         return _cjk_value(token)
     if token in _ORDINAL_WORDS:
         return _ORDINAL_WORDS[token]
+    if token[:1] in _GREEK_DIGITS:
+        return _greek_value(token.rstrip(_KERAIA))
     roman = token.translate(_CYRILLIC_ROMAN)
     if re.fullmatch(r"[ivxlcdm]+", roman):
         values = [_ROMAN[c] for c in roman]
@@ -214,6 +253,17 @@ def _cjk_value(token: str) -> int:
         else:
             digit = _CJK_DIGITS[c]
     return total + digit
+
+
+def _greek_value(letters: str) -> int | None:
+    """A Greek numeral's value ("ιβ" 12, "στ" 6, "ρκγ" 123); None unless it has at most one letter
+    of each order (hundreds, tens, units), largest first."""
+    letters = letters[:-2] + "ϛ" if letters.endswith("στ") else letters
+    values = [_GREEK_DIGITS.get(c) for c in letters]
+    if None in values:
+        return None
+    orders = [len(str(value)) for value in values]
+    return sum(values) if orders == sorted(set(orders), reverse=True) else None
 
 
 def _roman(value: int) -> str:
@@ -288,6 +338,29 @@ def _names_only_a_part(text: str) -> bool:
     """ "PART 2", "BOOK ONE", "Erster Teil", "第一卷": a part's number and nothing else."""
     heading = Heading.parse(text)
     return heading.part is not None and heading.unit is None and not heading.name
+
+
+# A book's endnotes section, numbered "1", "2", ... like bare chapter numerals (RusLit's Russian e-texts:
+# "Примечания", then 155 notes), and what the notes under it are called in the other languages.
+_NOTES_HEADINGS = frozenset(
+    "примечания примечание комментарии notes endnotes footnotes anmerkungen notas note annotazioni "
+    "σημειώσεις 注释 注解 注 脚注 注記".split()
+)
+
+
+def without_endnote_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
+    """``flags`` (is each paragraph a heading) with the bare numerals after a notes heading
+    ("Примечания", "Notes") unset, once a chapter has opened before it: they number notes, not
+    chapters. A worded heading after the notes ("CHAPTER XII", "ЧАСТЬ ВТОРАЯ") still opens one."""
+    flags = list(flags)
+    after_a_heading = in_notes = False
+    for i, text in enumerate(texts):
+        if after_a_heading and len(text) < 40 and re.sub(r"[\W_]+", "", text).casefold() in _NOTES_HEADINGS:
+            in_notes = True
+        elif in_notes and flags[i] and _BARE_NUMERAL.match(text):
+            flags[i] = False
+        after_a_heading = after_a_heading or flags[i]
+    return flags
 
 
 def heading_groups(texts: list[str], flags: list[bool]) -> list[tuple[int, int]]:

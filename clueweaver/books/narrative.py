@@ -37,6 +37,7 @@ from clueweaver.books.chapters import (
     labels,
     units_from_titles,
     with_marked_parts,
+    without_endnote_numbers,
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
@@ -284,7 +285,9 @@ def from_paragraphs(
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
     marked = frozenset(map(normalize_text, headings))
-    heading_flags = [detect_headings and (t in marked or is_heading(t)) for t in cleaned]
+    heading_flags = without_endnote_numbers(
+        cleaned, [detect_headings and (t in marked or is_heading(t)) for t in cleaned]
+    )
     if chapter_titles is not None:
         starts, previous = {}, None
         for i, name in enumerate(chapter_titles):

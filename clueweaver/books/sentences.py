@@ -6,7 +6,8 @@ A sentence ends at a run of marks:
 - the Chinese and Japanese full stops, exclamation, question marks and semicolon (。！？；｡．)
   end one wherever they stand, since these scripts put no space after them;
 - the Western marks . ! ? and the ellipsis … end one only before whitespace or the end of the
-  text (so 3.14, "e.g.the" and "他……他" go on);
+  text (so 3.14, "e.g.the" and "他……他" go on), and so does the Greek question mark ";" (U+037E,
+  which Unicode makes the semicolon), after a Greek letter only: elsewhere ";" is a semicolon;
 
 closing quotation marks and brackets right after the marks stay with the sentence. No sentence
 ends after a title such as "Mr.", nor where the text goes on in lower case ('"Who?" he said'),
@@ -26,7 +27,8 @@ from collections import Counter
 # forms, as the body of a regex character class.
 CJK_CHARACTERS = "\u2e80-\u2fff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CJK_MARKS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"  # 。！？；｡．
-_SENTENCE_MARKS = re.compile(rf"[{_CJK_MARKS}.!?\u2026]+")
+_GREEK_QUESTION = r"(?<=[\u0370-\u03ff\u1f00-\u1fff])[;\u037e]"  # "Πού πας;"
+_SENTENCE_MARKS = re.compile(rf"(?:[{_CJK_MARKS}.!?\u2026]|{_GREEK_QUESTION})+")
 # Closing marks kept with the sentence even where they pair with nothing in the text.
 _CLOSERS = frozenset("\"'\u201d\u2019)]\uff09\u3011\u3009\u300d\u300f\u300b\u00bb\u00ab")
 # Each quotation mark that can close a pair, and the opening marks it closes.
@@ -42,7 +44,9 @@ _CLOSES = {
 _OPENS = frozenset("\u300c\u300e\u201c\u201e\u300a\u00ab\u00bb")
 _QUOTE_MARK = re.compile("[" + "".join(sorted(_OPENS | set(_CLOSES))) + "]")
 _SPACES = re.compile(r"\s*")
-_LAST_MARKS = re.compile(rf"[{_CJK_MARKS}.!?\u2026][{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$")
+_LAST_MARKS = re.compile(
+    rf"(?:[{_CJK_MARKS}.!?\u2026]|{_GREEK_QUESTION})[{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$"
+)
 # Titles after which a full stop ends no sentence ("Mr. Holmes"), as a whole word.
 _TITLES = ("mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "rev", "capt", "col", "mme", "mlle", "sra")
 _TITLE = re.compile(rf"(?<!\S)(?:{'|'.join(_TITLES)})\.\Z", re.IGNORECASE)

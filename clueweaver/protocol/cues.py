@@ -3,8 +3,8 @@ cues, hedging, the self-calibration trigger's cue families, the temporal cues of
 articles token F1 drops, the titles and sentence openers of the specificity reward, and the words
 a reply names paragraphs ("paragraphs 3 to 5") or labels its answer ("Answer:") with.
 
-Researchers read novels in English, French, German, Spanish, Italian, Portuguese, Russian, Chinese
-and Japanese, and a rule must not need to know which: each rule matches the cues of every language
+Researchers read novels in English, French, German, Spanish, Italian, Portuguese, Russian, Greek,
+Chinese and Japanese, and a rule must not need to know which: each rule matches the cues of every language
 together (``every_language``), as ``clueweaver.protocol.text.find_phrases`` reads them. A cue of a
 spaced script matches whole words, a trailing "*" marking a stem ("упомина*" for every form of the
 verb; only where a language inflects too much to list forms); a cue of Chinese or Japanese
@@ -74,6 +74,13 @@ NEGATIVE_RATIONALE_CUES: Table = {
         "нет улик", "нет подсказ*", "нет доказательств", "ничего о", "нерелевантн*", "не релевантн*",
         "описывает только", "только описывает", "речь идёт о", "посвящ*",
     ),
+    "el": (
+        "δεν αναφέρει", "δεν αναφέρεται", "δεν αναφέρονται", "καμία αναφορά", "καμιά αναφορά", "δεν μιλά*",
+        "δεν περιγράφει", "δεν αφορά", "δεν σχετίζεται", "δε σχετίζεται", "δεν έχει σχέση", "καμία σχέση",
+        "άσχετ*", "δεν περιέχει", "καμία πληροφορία", "κανένα στοιχείο", "καμία ένδειξη", "κανένα τεκμήριο",
+        "μη σχετικ*", "δεν είναι σχετικ*", "περιγράφει μόνο", "μόνο περιγράφει", "πρόκειται για",
+        "επικεντρώνεται σ*", "μιλά για",
+    ),
     "zh": (
         "没有提到", "没有提及", "没提到", "未提到", "未提及", "并未提及", "没有涉及", "未涉及", "没有关于",
         "没有线索", "没有任何线索", "没有证据", "没有信息", "无关", "不相关", "没有关系", "毫无关系",
@@ -133,6 +140,12 @@ HEDGING_CUES: Table = {
         "недостаточно данных", "недостаточно доказательств", "неясно", "не ясно", "нельзя сказать наверняка",
         "нельзя быть уверен*",
     ),
+    "el": (
+        "δεν μπορεί να προσδιοριστεί", "δεν μπορώ να προσδιορίσω", "αδύνατον να προσδιοριστεί",
+        "αδύνατο να προσδιοριστεί", "δύσκολο να πούμε", "δύσκολο να πει κανείς", "αδύνατο να πούμε",
+        "ανεπαρκή στοιχεία", "ανεπαρκείς πληροφορίες", "δεν υπάρχουν αρκετές πληροφορίες",
+        "δεν υπάρχουν επαρκή στοιχεία", "δεν είναι σαφές", "είναι ασαφές", "δεν μπορούμε να είμαστε βέβαιοι",
+    ),
     "zh": (
         "无法确定", "无法判断", "不能确定", "难以确定", "难以判断", "很难说", "不好说", "证据不足", "信息不足",
         "没有足够的信息", "没有足够的证据", "尚不清楚", "无从得知", "无法得知", "不确定",
@@ -154,6 +167,7 @@ NEGATION_CUES: Table = {
     "it": ("non", "tranne", "eccetto", "falso", "falsa", "errato", "errata", "scorretto", "meno"),
     "pt": ("não", "exceto", "salvo", "falso", "falsa", "incorreto", "incorreta", "menos"),
     "ru": ("не", "нет", "кроме", "за исключением", "ложн*", "неверн*", "неправильн*", "наименее", "меньше всего"),
+    "el": ("δεν", "δε", "μην", "μη", "όχι", "εκτός", "ψευδ*", "λάθος", "λανθασμέν*", "λιγότερο"),
     "zh": ("不", "没", "并非", "除了", "除外", "以外", "错误", "最少"),
     "ja": ("ない", "ません", "以外", "除いて", "誤", "間違"),
 }  # fmt: skip
@@ -165,6 +179,8 @@ CAUSAL_CUES: Table = {
     "it": ("perché", "motivo", "motivi", "ragione", "ragioni", "causa", "causato", "causata"),
     "pt": ("por que", "por quê", "porque", "razão", "razões", "motivo", "motivos", "causa", "causou"),
     "ru": ("почему", "зачем", "отчего", "причин*", "потому что", "из-за", "вызвал*"),
+    "el": ("γιατί", "για ποιο λόγο", "για ποιον λόγο", "αιτία", "αιτίες", "επειδή", "διότι", "εξαιτίας",
+           "προκάλεσ*"),
     "zh": ("为什么", "为何", "原因", "因为", "由于", "导致", "缘故"),
     "ja": ("なぜ", "どうして", "理由", "原因", "せいで"),
 }  # fmt: skip
@@ -185,6 +201,8 @@ INFERENTIAL_CUES: Table = {
     "pt": ("inferir", "deduzir", "deduz", "implica", "implicar", "sugere", "sugerir", "mais provável"),
     "ru": ("вывод*", "заключить", "подразумева*", "предполага*", "намека*", "скорее всего", "наиболее вероятн*",
            "вероятнее всего"),
+    "el": ("συμπεραίν*", "συμπέρασμα", "συνάγ*", "υπονο*", "υποδηλ*", "υπαινίσσεται", "πιθανότατα",
+           "το πιθανότερο", "πιο πιθανό"),
     "zh": ("推断", "推测", "推知", "推出", "暗示", "意味着", "表明", "最可能", "最有可能"),
     "ja": ("推測", "推論", "推定", "示唆", "暗示", "意味する", "最も可能性"),
 }  # fmt: skip
@@ -198,6 +216,7 @@ TEMPORAL_CUES: Table = {
     "it": ("quando", "mentre", "durante", "dopo", "prima"),
     "pt": ("quando", "enquanto", "durante", "depois", "antes"),
     "ru": ("когда", "пока", "во время", "после", "перед", "до того как"),
+    "el": ("πότε", "όταν", "ενώ", "κατά τη διάρκεια", "μετά", "πριν"),
     "zh": ("什么时候", "何时", "时候", "期间", "之后", "以后", "之前", "以前"),
     "ja": ("いつ", "とき", "時に", "の間", "の後", "の前", "後で", "前に"),
 }  # fmt: skip
@@ -211,6 +230,8 @@ ARTICLES: Table = {
     "es": ("el", "la", "los", "las", "lo", "un", "una", "unos", "unas"),
     "it": ("il", "lo", "la", "i", "gli", "le", "l", "un", "uno", "una"),
     "pt": ("o", "a", "os", "as", "um", "uma", "uns", "umas"),
+    "el": ("ο", "η", "το", "οι", "τα", "του", "της", "των", "τον", "την", "τη", "τους", "τις", "ένας", "μια",
+           "μία", "ένα", "έναν", "ενός", "μιας"),
 }  # fmt: skip
 # Articles written elided onto the next word ("l'épée", "un'amica"): split off before punctuation goes.
 ELIDED_ARTICLES = ("l", "un")
@@ -226,6 +247,7 @@ TITLES: Table = {
     "it": ("Signor", "Signore", "Signora", "Signorina"),
     "pt": ("Dom", "Dona", "Senhor", "Senhora"),
     "ru": ("Князь", "Княгиня", "Граф", "Графиня"),
+    "el": ("Κύριος", "Κυρία", "Κυρ", "Κυρά", "Δεσποινίς"),
 }  # fmt: skip
 
 # Words that open sentences without being names, for short evidence that never shows them in lower case.
@@ -248,6 +270,8 @@ SENTENCE_OPENERS: Table = {
                 "Não".split()),
     "ru": tuple("Он Она Оно Они Я Мы Вы Ты Но И А Тогда Когда Если В На С По После До Как Да Нет Это Этот Эта "
                 "Там Здесь Потом".split()),
+    "el": tuple("Ο Η Το Οι Τα Ένας Μια Ένα Αυτός Αυτή Αυτό Εγώ Εμείς Εσύ Εσείς Αλλά Και Τότε Όταν Αν Σε Στο Στη "
+                "Στην Με Για Από Μετά Πριν Όπως Ναι Όχι Εκεί Εδώ Ύστερα Ενώ Δεν".split()),
 }  # fmt: skip
 
 # How a reply names a paragraph in words ("paragraph 12"; ``clueweaver.protocol.parse``), besides "[12]".
@@ -259,6 +283,7 @@ PARAGRAPH_WORDS: Table = {
     "it": ("paragrafo", "paragrafi"),
     "pt": ("parágrafo", "parágrafos"),
     "ru": ("абзац", "абзаца", "абзаце", "абзацы", "абзацах", "абзацев", "абзацам"),
+    "el": ("παράγραφος", "παράγραφο", "παραγράφου", "παράγραφοι", "παραγράφους", "παραγράφων"),
     "zh": ("段落",),
     "ja": ("段落",),
 }  # fmt: skip
@@ -271,6 +296,7 @@ RANGE_WORDS: Table = {
     "it": ("a", "al"),
     "pt": ("a",),
     "ru": ("до", "по"),
+    "el": ("έως", "ως", "μέχρι"),
     "zh": ("至", "到"),
     "ja": ("から",),
 }  # fmt: skip
@@ -282,6 +308,7 @@ LIST_WORDS: Table = {
     "it": ("e", "o"),
     "pt": ("e", "ou"),
     "ru": ("и", "или"),
+    "el": ("και", "κι", "ή"),
     "zh": ("和", "与", "及"),
     "ja": ("と",),
 }  # fmt: skip
@@ -294,6 +321,7 @@ ANSWER_WORDS: Table = {
     "it": ("risposta",),
     "pt": ("resposta",),
     "ru": ("ответ",),
+    "el": ("απάντηση",),
     "zh": ("答案", "回答"),
     "ja": ("答え", "回答"),
 }  # fmt: skip
@@ -305,6 +333,7 @@ OPTION_WORDS: Table = {
     "it": ("opzione", "scelta"),
     "pt": ("opção", "escolha"),
     "ru": ("вариант",),
+    "el": ("επιλογή",),
     "zh": ("选项",),
     "ja": ("選択肢",),
 }  # fmt: skip

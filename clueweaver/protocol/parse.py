@@ -27,7 +27,7 @@ from clueweaver.protocol.cues import (
     every_language,
 )
 from clueweaver.protocol.question import Question
-from clueweaver.protocol.text import is_cjk
+from clueweaver.protocol.text import fold, is_cjk
 
 FINDER_LABELS = ("YES", "NO")
 # A cited range longer than this is not a citation but a way to claim everything: its two ends
@@ -111,8 +111,10 @@ def _extract(text: str) -> tuple[str | None, str | None]:
 
 def _words_regex(*tables) -> str:
     """Alternatives matching the words of ``clueweaver.protocol.cues`` tables, longest first: a word
-    of a spaced script whole (digits may follow: "paragraph12"), a Chinese or Japanese word anywhere."""
-    spelled = sorted({word for table in tables for word in every_language(table)}, key=len, reverse=True)
+    of a spaced script whole (digits may follow: "paragraph12"), a Chinese or Japanese word anywhere;
+    each also without its accents ("reponse", Greek capitals: "ΑΠΑΝΤΗΣΗ")."""
+    words = {word for table in tables for word in every_language(table)}
+    spelled = sorted(words | {fold(word) for word in words}, key=len, reverse=True)
     return "(?:" + "|".join(re.escape(w) if is_cjk(w) else rf"\b{re.escape(w)}(?![^\W\d_])" for w in spelled) + ")"
 
 

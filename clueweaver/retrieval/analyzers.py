@@ -3,14 +3,15 @@
 Every analyzer applies Unicode NFKC (full-width letters and digits become plain ones), case
 folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, then:
 
-- words (en, fr, de, es, it, ru, pt): the language's stop words go, then its Snowball stemmer
+- words (en, fr, de, es, it, ru, pt, el): the language's stop words go, then its Snowball stemmer
   (PyStemmer) gives the words of a family one key. Accents are folded where readers write names and
   words both ways (fr, es, it, pt: "Hélène" and "Helene" meet; de: umlauts, as German's own
-  stemmer does), before the stop words and the stemmer, so that a book and a question meet whichever
-  way each is written. Russian keeps its letters and folds only "ё" to "е", and its stems drop the
-  surname suffix -ов/-ев, which Snowball strips from the nominative only ("Базаров", "Базарова").
-  English keeps its accents, as ClueWeaver always did ("Château d'If"). French and Italian elided articles go
-  ("l'homme" is "homme"); English possessives too ("Emma's" is "emma").
+  stemmer does; el: the tonos, which capitals drop, and polytonic breathings), before the stop
+  words and the stemmer, so that a book and a question meet whichever way each is written. Russian
+  keeps its letters and folds only "ё" to "е", and its stems drop the surname suffix -ов/-ев, which
+  Snowball strips from the nominative only ("Базаров", "Базарова"). English keeps its accents, as
+  ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles go ("l'homme" is
+  "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Chinese and Japanese, written without spaces: each run of Han and kana characters gives its
   character bigrams and its unigrams (what Lucene's CJK analyzer does, unigrams added so that a
   one-character name or word still matches). Unigrams of function characters go (Chinese: the
@@ -53,7 +54,17 @@ ENGLISH_STOP_WORDS = frozenset(
     also yet ever even let us mr mrs miss""".split()
 )  # ClueWeaver's list since its first version, kept: the English defaults were tuned with it
 STEMMERS = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "it": "italian", "ru": "russian",
-            "pt": "portuguese"}  # fmt: skip
+            "pt": "portuguese", "el": "greek"}  # fmt: skip
+# bm25s has no Greek list: the articles, pronouns, particles, prepositions and conjunctions of modern
+# Greek, with the katharevousa forms that older novels' narration uses ("εις", "ήτο"); accents are
+# folded before they are compared.
+GREEK_STOP_WORDS = """ο η το οι τα του της των τον την τη τους τις ένας μια μία ένα έναν ενός μιας και κι
+    να θα δεν δε μη μην ότι πως που σε σ στο στη στην στον στα στους στις στου στης με για από απ ως
+    προς κατά μετά χωρίς παρά αλλά ή είτε ούτε ουδέ αν εάν όταν ενώ όπως γιατί αφού λοιπόν μα
+    αυτός αυτή αυτό αυτοί αυτές αυτά αυτού αυτής αυτών αυτόν αυτήν εγώ εσύ εμείς εσείς μου σου μας
+    σας τον τι ποιος ποια ποιο είναι ήταν ήτο ήτον είμαι είχε είχεν έχει έχω ήμουν ήσαν εκεί εδώ
+    πολύ πιο ακόμη ακόμα τότε τώρα μόνο όλα όλοι όλες όλη όλο κάθε κάτι τίποτε τίποτα εις εκ εξ διά
+    υπό επί μεν δε οποίος οποία οποίον οποίου οποίας""".split()
 STOP_WORD_LISTS = {  # for Chinese and Japanese: the function characters
     "en": ENGLISH_STOP_WORDS,
     "zh": [word for word in bm25s_stopwords.STOPWORDS_CHINESE if len(word) == 1],
@@ -64,11 +75,13 @@ STOP_WORD_LISTS = {  # for Chinese and Japanese: the function characters
     "it": bm25s_stopwords.STOPWORDS_ITALIAN,
     "ru": bm25s_stopwords.STOPWORDS_RUSSIAN,
     "pt": bm25s_stopwords.STOPWORDS_PORTUGUESE,
+    "el": GREEK_STOP_WORDS,
 }
-ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "zh", "ja"})  # zh, ja: the Latin words inside them
+ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "el", "zh", "ja"})  # zh, ja: the Latin words inside them
 ELISIONS = {
     "fr": frozenset("l m t qu n s j d c jusqu quoiqu lorsqu puisqu".split()),
     "it": frozenset("c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d".split()),
+    "el": frozenset("σ τ μ θ ν απ κατ μετ παρ υπ επ αφ εφ".split()),  # "τ'όνομα", "σ'αυτό", "απ'όλους"
 }
 CJK_LANGUAGES = frozenset({"zh", "ja"})
 # Han (with the iteration marks) and kana, as code-point ranges; NFKC has already turned half-width
@@ -108,8 +121,12 @@ class Analyzer:
         return self.language in CJK_LANGUAGES
 
     def normalize(self, text: str) -> str:
-        """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" is "е")."""
+        """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" is "е"). Case folding can
+        leave a letter and its mark apart (polytonic "ῖ" folds to "ι" and a combining perispomeni),
+        which would end a word at the mark, so they are composed again."""
         text = unicodedata.normalize("NFKC", text).casefold()
+        if not text.isascii():
+            text = unicodedata.normalize("NFC", text)
         for character, replacement in _CHARACTER_FOLDS:
             if character in text:  # rare: cheaper than translating every character
                 text = text.replace(character, replacement)

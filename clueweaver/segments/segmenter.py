@@ -303,9 +303,13 @@ def no_match_error(narrative: Narrative, index, question: Question, readable: in
     """Why retrieval ranked no paragraph, and what to pass instead."""
     book, asked = index.language, question_language(question)
     if book == UNDETERMINED:
+        script = script_of(narrative.text)
         why = (
-            f"ClueWeaver cannot cut the script of {narrative.title!r} ({script_of(narrative.text)}) into words, so no "
-            "word of the question matches"
+            f"{narrative.title!r} is in no language ClueWeaver knows (its Latin text shows none of their function "
+            "words): it is read as plain words, and none of them is in the question"
+            if script == "latin"
+            else f"ClueWeaver cannot cut the script of {narrative.title!r} ({script}) into words, so no word of the "
+            "question matches"
         )
         language_hint = f"--language CODE if the book is in one of {', '.join(SUPPORTED_LANGUAGES)}"
     else:
