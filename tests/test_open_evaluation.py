@@ -97,6 +97,7 @@ def test_judge_prompt_is_fixed_has_the_gold_passage_and_two_labels():
     )  # fmt: skip
     assert system == {"role": "system", "content": JUDGE_SYSTEM}
     assert "Reply with exactly one word: CORRECT or WRONG." in JUDGE_SYSTEM
+    assert "the story and the answers may be in any language" in JUDGE_SYSTEM  # a Chinese or French run too
     assert user["content"] == (
         "Question: Who does Emma marry?\n\nGold passage:\n[412] Emma married Mr. Knightley.\n\n"
         "Reference answers:\n- Mr. Knightley\n- Knightley\n\n"

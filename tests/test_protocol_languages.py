@@ -215,6 +215,16 @@ def test_chinese_answers_are_scored_by_character():
     assert rouge_l("林黛玉写的诗", ["林黛玉的诗"]) == pytest.approx(2 * 1 * (5 / 6) / (1 + 5 / 6))
 
 
+def test_f1_drops_the_articles_of_the_references_language_when_it_shows_one():
+    # English: "die" is a word, not the German article (P = 3/3, R = 3/8)
+    assert token_f1("she would die", ["He said that she would die of shame"]) == pytest.approx(6 / 11)
+    assert token_f1("die Brücke", ["Brücke"]) == 1.0  # a name alone shows no language: every article goes
+    assert (
+        token_f1("η Χαδούλα", ["Χαδούλα"]) == 1.0
+        and token_f1("Χαδούλα", ["Η γριά Χαδούλα ήταν εκεί και δεν μιλούσε"]) > 0
+    )
+
+
 def test_french_answers_fold_accents_case_and_articles():
     assert token_f1("Elise et la reine", ["Élise et la Reine."]) == 1.0
     assert token_f1("l’épée", ["L'ÉPÉE"]) == token_f1("l'épée", ["épée"]) == 1.0  # the elided article goes

@@ -71,6 +71,29 @@ def test_chinese_and_japanese_are_read_as_character_bigrams_and_unigrams():
     )
 
 
+def test_traditional_chinese_is_read_as_simplified_so_either_meets_the_other():
+    assert tokenize("林黛玉為什麼哭？她說了這話。", "zh") == tokenize("林黛玉为什么哭？她说了这话。", "zh")
+    assert "們" not in tokenize("他們看見了", "zh") and "他们" not in tokenize(
+        "他們看見了", "zh"
+    )  # function characters
+    assert tokenize("為什麼", "ja") != tokenize("为什么", "ja")  # Japanese kanji are not Chinese characters
+
+
+def test_without_opencc_s_table_chinese_retrieval_says_what_to_install(monkeypatch):
+    from clueweaver.retrieval import analyzers
+
+    def missing(package):
+        raise ModuleNotFoundError(f"No module named {package!r}")
+
+    monkeypatch.setattr(analyzers.resources, "files", missing)
+    analyzers.traditional_to_simplified.cache_clear()
+    try:
+        with pytest.raises(RuntimeError, match="pip install opencc-python-reimplemented"):
+            analyzers.traditional_to_simplified()
+    finally:
+        analyzers.traditional_to_simplified.cache_clear()
+
+
 def test_accents_folded_where_readers_write_words_both_ways():
     assert tokenize("Hélène", "fr") == tokenize("Helene", "fr") == tokenize("HÉLÈNE", "fr")
     assert tokenize("l'Hôtel", "fr") == tokenize("hotel", "fr")  # elided article, accent

@@ -34,7 +34,8 @@ JUDGE_SYSTEM = (
     "candidate answer. The candidate is CORRECT when it gives the same information as a reference answer, in any "
     "wording, agrees with the passage and contradicts none of the references; a partial answer that leaves out "
     "what the question asks for, a different answer, or an evasive one is WRONG. Judge the content only, not the "
-    "style or the length. Reply with exactly one word: CORRECT or WRONG."
+    "style, the length or the language: the story and the answers may be in any language, and a candidate in "
+    "another language than the references is judged by what it says. Reply with exactly one word: CORRECT or WRONG."
 )
 NO_GOLD_PASSAGE = "(none given)"
 _LABEL_WORD = re.compile(r"\b(WRONG|CORRECT)\b", re.IGNORECASE)

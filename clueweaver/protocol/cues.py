@@ -221,8 +221,8 @@ TEMPORAL_CUES: Table = {
     "ja": ("いつ", "とき", "時に", "の間", "の後", "の前", "後で", "前に"),
 }  # fmt: skip
 
-# Dropped from answers before token F1 (SQuAD drops English's). Matched together like the cues, so an
-# English answer also loses the few English words that are articles elsewhere ("I", "as", "die").
+# Dropped from answers before token F1 (SQuAD drops English's): the reference's language's when it
+# shows one, else every language's together (``clueweaver.protocol.text.reference_articles``).
 ARTICLES: Table = {
     "en": ("a", "an", "the"),
     "fr": ("le", "la", "les", "l", "un", "une", "des", "du"),

@@ -18,7 +18,8 @@ No rule here knows the language of what it reads; the same rules serve every lan
   the length reward of its English translation.
 - Token F1 (``answer_tokens``, ``token_f1``): SQuAD's normalization (lower case, no punctuation, no
   articles) after folding, with each Chinese or Japanese character a token (the character F1 of
-  CMRC and MLQA), other words whole, and the articles of every covered language dropped.
+  CMRC and MLQA), other words whole, and articles dropped: those of the reference's language when
+  it shows one, else those of every covered language (a short answer, "the Red House", shows none).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+from clueweaver.books.language import UNDETERMINED, guess_language
 from clueweaver.protocol.cues import ARTICLES, ELIDED_ARTICLES, every_language
 
 # Han (with the iteration and zero marks), kana: scripts written without spaces between words.
@@ -137,6 +139,7 @@ def word_count(text: str) -> int:
 # --- token F1 ---------------------------------------------------------------------------------------
 
 _ARTICLES = frozenset(fold(article) for article in every_language(ARTICLES))
+_ARTICLES_BY_LANGUAGE = {language: frozenset(map(fold, articles)) for language, articles in ARTICLES.items()}
 _ELIDED_ARTICLE = re.compile(r"(?<!\w)(" + "|".join(ELIDED_ARTICLES) + r")'(?=\w)")
 _PUNCTUATION = re.compile(r"[^\w\s]|_")  # on ASCII exactly string.punctuation, SQuAD's
 _TOKEN = re.compile(f"[{CJK}]|[^\\s{CJK}]+")
@@ -148,10 +151,21 @@ def text_tokens(text: str, punctuation: str = " ") -> list[str]:
     return _TOKEN.findall(_PUNCTUATION.sub(punctuation, _ELIDED_ARTICLE.sub(r"\1 ", fold(text))))
 
 
-def answer_tokens(text: str) -> list[str]:
+def answer_tokens(text: str, articles: frozenset[str] = _ARTICLES) -> list[str]:
     """SQuAD's answer normalization, language-neutral: ``text_tokens`` with punctuation removed,
-    without the articles of any covered language."""
-    return [token for token in text_tokens(text, punctuation="") if token not in _ARTICLES]
+    without ``articles`` (by default those of every covered language)."""
+    return [token for token in text_tokens(text, punctuation="") if token not in articles]
+
+
+@lru_cache(maxsize=4096)
+def reference_articles(reference: str) -> frozenset[str]:
+    """The articles F1 drops for a reference answer: its language's when it shows one (so an English
+    answer keeps "die" and "I", articles in German and Italian; Chinese and Russian have none), else
+    every covered language's."""
+    language = guess_language(reference)
+    if language is None or language == UNDETERMINED:
+        return _ARTICLES
+    return _ARTICLES_BY_LANGUAGE.get(language, frozenset())
 
 
 def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
@@ -165,7 +179,10 @@ def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
 def token_f1(prediction: str, references: Sequence[str]) -> float:
     """The best token F1 of ``prediction`` against any reference (0 for an empty answer): SQuAD's
     for English, character F1 for Chinese and Japanese (``answer_tokens``)."""
-    tokens = answer_tokens(prediction)
-    if not tokens or not references:
-        return 0.0
-    return max(_f1(tokens, answer_tokens(reference) or [""]) for reference in references)
+    scores = [0.0]
+    for reference in references:
+        articles = reference_articles(reference)
+        tokens = answer_tokens(prediction, articles)
+        if tokens:
+            scores.append(_f1(tokens, answer_tokens(reference, articles) or [""]))
+    return max(scores)

@@ -12,6 +12,9 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   Snowball strips from the nominative only ("Базаров", "Базарова"). English keeps its accents, as
   ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles go ("l'homme" is
   "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
+- Chinese is read in simplified characters: a traditional character is folded to its simplified
+  form (OpenCC's character table, as opencc-python-reimplemented ships it), so a question typed in
+  simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one.
 - Chinese and Japanese, written without spaces: each run of Han and kana characters gives its
   character bigrams and its unigrams (what Lucene's CJK analyzer does, unigrams added so that a
   one-character name or word still matches). Unigrams of function characters go (Chinese: the
@@ -34,6 +37,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from itertools import chain
 from typing import Sequence
 
@@ -130,6 +134,8 @@ class Analyzer:
         for character, replacement in _CHARACTER_FOLDS:
             if character in text:  # rare: cheaper than translating every character
                 text = text.replace(character, replacement)
+        if self.language == "zh":
+            return text.translate(traditional_to_simplified())
         return text.replace("ё", "е") if self.language == "ru" else text
 
     def words(self, normalized: str) -> list[str]:
@@ -205,6 +211,21 @@ class Analyzer:
         low = (1 << _BIGRAM_SHIFT) - 1
         terms = [chr(k) if k <= low else chr(k >> _BIGRAM_SHIFT) + chr(k & low) for k in distinct.tolist()]
         return texts, terms, occurrence_term
+
+
+@cache
+def traditional_to_simplified() -> dict[int, str]:
+    """OpenCC's table of traditional characters and their simplified forms (the first where there are
+    several: 乾 is 干), for ``str.translate``."""
+    try:
+        table = resources.files("opencc").joinpath("dictionary", "TSCharacters.txt").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError) as exc:
+        raise RuntimeError(
+            "Chinese retrieval folds traditional characters with OpenCC's table, which this environment lacks "
+            f"({exc}); install it with: pip install opencc-python-reimplemented"
+        ) from exc
+    pairs = (line.split("\t") for line in table.splitlines() if "\t" in line)
+    return {ord(traditional): simplified.split()[0] for traditional, simplified in pairs}
 
 
 @cache
