@@ -14,6 +14,7 @@ import pytest
 from clueweaver.benchmarks import BenchmarkError, load_benchmark
 from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS
 from clueweaver.cli import main
+from clueweaver.protocol.text import token_f1
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PUMP_UP = "0025577043f5090cd603c6aea60f26e236195594"
@@ -308,7 +309,7 @@ def test_bmds_without_its_texts_is_an_error_not_an_empty_benchmark(tmp_path):
         load_benchmark("bmds", tmp_path)
 
 
-# --- 7. DetectiveQA: English titles and clue position 0 ---------------------------------------------------
+# --- 7. DetectiveQA: English titles and clue position 0; the Chinese half ---------------------------------
 
 
 def test_detectiveqa_english_title_from_the_text_and_clue_zero_is_no_position():
@@ -332,6 +333,88 @@ def test_detectiveqa_title_from_the_annotation_else_never_the_chinese_file_name(
     samples[0]["novel_name"] = "Footprints by the Sea"  # an annotation naming the novel in English wins
     annotation.write_text(json.dumps(samples), encoding="utf-8")
     assert load_benchmark("detectiveqa", root).narratives["18"].title == "Footprints by the Sea"
+
+
+def test_detectiveqa_chinese_half_is_its_own_benchmark_beside_the_english_one():
+    release = FIXTURES / "detectiveqa_release"
+    benchmark = load_benchmark("detectiveqa_zh", release)
+    assert [item.item_id for item in benchmark] == ["detectiveqa_zh:18:human:1", "detectiveqa_zh:18:human:2"]
+    novel = benchmark.narratives["18"]
+    assert novel.title == "海边的脚印" and len(novel) == 15  # the file name's title, not its author
+    assert [c.title for c in novel.chapters] == ["第一章 退潮", "第二章 证词", "第三章 倒着走的人"]
+    assert novel[8].text.endswith("就没有起来看。")  # a paragraph continued on a second line stays one
+    liar, footprints = benchmark.items
+    assert liar.benchmark == "detectiveqa_zh" and liar.metadata["annotation"] == "human"
+    assert liar.answer == "B" and liar.question.options["B"] == "园丁老周"  # the answer given as the option text
+    assert liar.gold_evidence == (3, 6, 11) and liar.position == 13 and liar.reading_limit(novel) == 12
+    assert footprints.answer == "C" and footprints.gold_evidence == (11, 12)
+    assert footprints.metadata["clues_without_position"] == 1
+    assert len(load_benchmark("detectiveqa_zh", release, split="human")) == 2
+    with pytest.raises(BenchmarkError, match=r"detectiveqa_zh: no items for split 'ai'; the data has 'human'"):
+        load_benchmark("detectiveqa_zh", release, split="ai")
+    english = load_benchmark("detectiveqa", release)  # the same folder: the English half only
+    assert [item.item_id for item in english] == ["detectiveqa:18:human:1"]
+    assert english.narratives["18"].title == "Footprints by the Sea"
+    with pytest.raises(
+        BenchmarkError, match=r"expected the folders novel_data_zh/ and anno_data_zh/ of DetectiveQA \(Chinese\)"
+    ):
+        load_benchmark("detectiveqa_zh", FIXTURES / "detectiveqa")
+
+
+def test_detectiveqa_chinese_title_from_the_annotation_the_file_name_or_the_opening_line(tmp_path):
+    root = tmp_path / "detectiveqa"
+    shutil.copytree(FIXTURES / "detectiveqa_release", root)
+    novel = next((root / "novel_data_zh").glob("18-*.txt"))
+    annotation = root / "anno_data_zh" / "human_anno" / "18.json"
+    samples = json.loads(annotation.read_text(encoding="utf-8"))
+    samples[0]["title"] = "海滨足迹"
+    annotation.write_text(json.dumps(samples, ensure_ascii=False), encoding="utf-8")
+    assert load_benchmark("detectiveqa_zh", root).narratives["18"].title == "海滨足迹"
+    del samples[0]["title"]
+    annotation.write_text(json.dumps(samples, ensure_ascii=False), encoding="utf-8")
+    unnamed = novel.rename(novel.with_name("18.txt"))
+    text = unnamed.read_text(encoding="utf-8").replace("[0] 海边的脚印\n", "[0] 潮水之后\n")
+    unnamed.write_text(text, encoding="utf-8")
+    assert load_benchmark("detectiveqa_zh", root).narratives["18"].title == "潮水之后"
+    unnamed.write_text(text.replace("[0] 潮水之后\n", ""), encoding="utf-8")
+    assert load_benchmark("detectiveqa_zh", root).narratives["18"].title == "DetectiveQA novel 18"
+
+
+# --- 8. InfiniteBench's open questions over novels (En.QA, Zh.QA) --------------------------------------------
+
+
+def test_infinitebench_open_questions_in_english_and_chinese_share_their_book():
+    english = load_benchmark("infinitebench_qa", FIXTURES / "infinitebench")
+    assert [item.item_id for item in english] == [f"infinitebench_qa:{n}" for n in range(3)]
+    first = english.items[0]
+    assert first.question.is_open and first.answer is None
+    assert first.references == ("A small glass apple tied on with red thread", "a glass apple")
+    assert len(english.narratives) == 1 and {item.book_id for item in english} == {first.book_id}
+    assert english.narrative(first).title == "THE GLASS ORCHARD"
+    chinese = load_benchmark("infinitebench_qa_zh", FIXTURES / "infinitebench" / "longbook_qa_chn.jsonl")
+    assert [(item.item_id, item.references) for item in chinese] == [
+        ("infinitebench_qa_zh:0", ("一把铜钥匙",)),
+        ("infinitebench_qa_zh:1", ("钟楼的小门", "镇上钟楼的门")),
+    ]
+    assert chinese.items[0].benchmark == "infinitebench_qa_zh" and len(chinese.narratives) == 1
+    assert [c.title for c in chinese.narrative(chinese.items[0]).chapters] == ["第一章", "第二章", "第三章"]
+    # scored as InfiniteBench scores Zh.QA, by character: 3 of 5 characters, all of them right
+    assert token_f1("铜钥匙", chinese.items[0].references) == pytest.approx(0.75)
+
+
+def test_infinitebench_open_question_without_reference_texts_is_a_bad_row(tmp_path):
+    rows = [json.loads(line) for line in (FIXTURES / "infinitebench" / "longbook_qa_eng.jsonl").open()]
+    rows[1]["answer"] = "Tobin Reed"  # a string, not the list of references
+    rows[2]["answer"] = [None]
+    file = tmp_path / "longbook_qa_eng.jsonl"
+    file.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=r"longbook_qa_eng\.jsonl, line 2: no reference answers: field 'answer'"):
+        load_benchmark("infinitebench_qa", tmp_path)
+    benchmark = load_benchmark("infinitebench_qa", file, skip_bad=True)
+    assert [item.item_id for item in benchmark] == ["infinitebench_qa:0"]
+    assert [row.row for row in benchmark.skipped] == ["line 2", "line 3"]
+    with pytest.raises(BenchmarkError, match=r"no longbook_qa_chn\.jsonl in this folder"):
+        load_benchmark("infinitebench_qa_zh", tmp_path)
 
 
 def test_the_benchmark_command_fails_on_an_empty_selection_and_lists_passed_over_rows(tmp_path, capsys):

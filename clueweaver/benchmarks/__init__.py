@@ -19,7 +19,7 @@ from clueweaver.benchmarks.gutenqa import load_gutenqa
 from clueweaver.benchmarks.jsonl import load_jsonl
 from clueweaver.benchmarks.kdsh import load_kdsh
 from clueweaver.benchmarks.leval import load_leval_scifi, load_quality_leval
-from clueweaver.benchmarks.longcontext import load_infinitebench, load_longbench_v2
+from clueweaver.benchmarks.longcontext import load_infinitebench, load_infinitebench_qa, load_longbench_v2
 from clueweaver.benchmarks.narrativeqa import load_narrativeqa
 from clueweaver.benchmarks.nocha import load_nocha
 from clueweaver.benchmarks.openqa import load_squality
@@ -47,6 +47,7 @@ __all__ = [
     "load_detectiveqa",
     "load_gutenqa",
     "load_infinitebench",
+    "load_infinitebench_qa",
     "load_jsonl",
     "load_kdsh",
     "load_leval_scifi",

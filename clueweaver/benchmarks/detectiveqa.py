@@ -1,5 +1,6 @@
-"""DetectiveQA (English): multiple-choice questions over detective novels with numbered paragraphs,
-the clue paragraphs as gold evidence and the paragraph where the answer is revealed as position."""
+"""DetectiveQA, its English and its Chinese half: multiple-choice questions over detective novels
+with numbered paragraphs, the clue paragraphs as gold evidence and the paragraph where the answer
+is revealed as position."""
 
 from __future__ import annotations
 
@@ -27,28 +28,34 @@ from clueweaver.protocol.question import Question
 
 _NUMBERED_PARAGRAPH = re.compile(r"^\[(\d+)\][ \t]?(.*)$")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
-_SENTENCE_END = (".", "!", "?", '"', "\u201d", ",", ";", ":")
-
+_SENTENCE_END = (".", "!", "?", '"', "\u201d", ",", ";", ":", "。", "！", "？", "，", "；", "：")
 
 _TITLE_FIELDS = ("title", "novel_title", "novel_name", "book_name")
+_LANGUAGES = {"en": "English", "zh": "Chinese"}  # the release's folder suffix -> the language of its half
 
 
-def _english_title(novel_file: Path, opening: str, annotated: str | None) -> str:
-    """The novel's title in the language of its text. The release names even an English novel's
-    file after the Chinese edition (``117-阳光下的罪恶-阿加莎克里斯蒂.txt``: title and author), so
-    the title is the annotation's when it gives one that is not Chinese, else the text's opening
-    line when that is a title (short, no chapter heading, no sentence end), else the file name's
-    when it is not Chinese, else "DetectiveQA novel {id}"."""
-    if annotated and not _CJK.search(annotated):
-        return annotated.strip()
-    line = (opening.strip().splitlines() or [""])[0].strip()
-    if line and len(line) <= 100 and not is_heading(line) and not line.endswith(_SENTENCE_END):
-        return line
+def _novel_title(novel_file: Path, opening: str, annotated: str | None, language: str) -> str:
+    """The novel's title in the language of its text. The release names every novel's file after
+    the Chinese edition (``117-阳光下的罪恶-阿加莎克里斯蒂.txt``: title and author), the English
+    novels' too, so an English novel's title is the annotation's when it gives one that is not
+    Chinese, else the text's opening line when that is a title (short, no chapter heading, no
+    sentence end), else the file name's when it is not Chinese; a Chinese novel's is the
+    annotation's, else the file name's title, else the opening line when that is a title; failing
+    all, "DetectiveQA novel {id}"."""
     novel_id, _, named = novel_file.stem.partition("-")
-    return named if named and not _CJK.search(named) else f"DetectiveQA novel {novel_id}"
+    line = (opening.strip().splitlines() or [""])[0].strip()
+    opening_title = line if len(line) <= 100 and not is_heading(line) and not line.endswith(_SENTENCE_END) else None
+    if language == "zh":
+        candidates = (annotated, named.partition("-")[0], opening_title)
+    else:  # a Chinese title there names the Chinese edition, not this text
+        annotated, named = (None if title and _CJK.search(title) else title for title in (annotated, named))
+        candidates = (annotated, opening_title, named)
+    return next((title.strip() for title in candidates if title and title.strip()), f"DetectiveQA novel {novel_id}")
 
 
-def _detectiveqa_novel(novel_file: Path, annotated_title: str | None) -> tuple[Narrative, dict[int, int]]:
+def _detectiveqa_novel(
+    novel_file: Path, annotated_title: str | None, language: str
+) -> tuple[Narrative, dict[int, int]]:
     """A DetectiveQA novel (lines "[n] text" start paragraph n; other lines continue it) and the
     map from its paragraph numbers to paragraph IDs, which annotation positions refer to."""
 
@@ -72,11 +79,11 @@ def _detectiveqa_novel(novel_file: Path, annotated_title: str | None) -> tuple[N
         seen = [n for n, _ in kept if n is not None]
         if len(seen) != len(set(seen)):
             raise NarrativeError(f"{novel_file}: a paragraph number occurs twice")
-        title = _english_title(novel_file, kept[0][1], annotated_title)
+        title = _novel_title(novel_file, kept[0][1], annotated_title, language)
         narrative = from_paragraphs([t for _, t in kept], title=title, source=str(novel_file))
         return narrative, {n: i for i, (n, _) in enumerate(kept) if n is not None}
 
-    return _cached(("detectiveqa", *_file_key(novel_file), annotated_title), build)
+    return _cached(("detectiveqa", *_file_key(novel_file), annotated_title, language), build)
 
 
 def _detectiveqa_position(value: Any, numbers: dict[int, int], what: str) -> int | None:
@@ -99,21 +106,29 @@ _DETECTIVEQA_SOURCES = {"human_anno": "human", "AIsup_anno": "ai"}
 
 
 def load_detectiveqa(
-    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False
+    path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False, language: str = "en"
 ) -> Benchmark:
-    """DetectiveQA (English) as released: ``novel_data_en/{novel_id}-{title}.txt`` with numbered
-    paragraphs, and ``anno_data_en/human_anno/{novel_id}.json`` / ``anno_data_en/AIsup_anno/...``
-    each a list of samples {novel_id, num_paragraphs, time_cost, questions: [{question, options
-    {A-D}, answer, reasoning, clue_position [numbers], answer_position, distraction}]}.
+    """One half of DetectiveQA as released, English (``language`` "en", benchmark "detectiveqa")
+    or Chinese ("zh", benchmark "detectiveqa_zh"): ``novel_data_{language}/{novel_id}-{title}.txt``
+    with numbered paragraphs, and ``anno_data_{language}/human_anno/{novel_id}.json`` /
+    ``anno_data_{language}/AIsup_anno/...`` each a list of samples {novel_id, num_paragraphs,
+    time_cost, questions: [{question, options {A-D}, answer, reasoning, clue_position [numbers],
+    answer_position, distraction}]}.
 
     ``clue_position`` becomes gold evidence and ``answer_position`` the item's ``position`` (both
     mapped from the novel's paragraph numbers to IDs); ``split`` is "human" or "ai" annotations.
     """
-    _check_split("detectiveqa", split, (None, *_DETECTIVEQA_SOURCES.values()))
-    novels_dir, annotations_dir = path / "novel_data_en", path / "anno_data_en"
+    if language not in _LANGUAGES:
+        raise BenchmarkError(f"detectiveqa: unknown language {language!r}; use {' or '.join(map(repr, _LANGUAGES))}")
+    name = "detectiveqa" if language == "en" else f"detectiveqa_{language}"
+    _check_split(name, split, (None, *_DETECTIVEQA_SOURCES.values()))
+    novels_dir, annotations_dir = path / f"novel_data_{language}", path / f"anno_data_{language}"
     if not novels_dir.is_dir() or not annotations_dir.is_dir():
-        raise BenchmarkError(f"{path}: expected the folders novel_data_en/ and anno_data_en/ of DetectiveQA")
-    builder = _Builder("detectiveqa", limit=limit, skip_bad=skip_bad)
+        raise BenchmarkError(
+            f"{path}: expected the folders {novels_dir.name}/ and {annotations_dir.name}/ of DetectiveQA "
+            f"({_LANGUAGES[language]})"
+        )
+    builder = _Builder(name, limit=limit, skip_bad=skip_bad)
     for folder_name, source in _DETECTIVEQA_SOURCES.items():
         if split not in (None, source):
             continue
@@ -134,7 +149,7 @@ def load_detectiveqa(
                         f"expected one novel file {novel_id}-*.txt in {novels_dir}, found {len(found)}"
                     )
                 annotated_title = next((str(sample[key]) for key in _TITLE_FIELDS if sample.get(key)), None)
-                novel = _detectiveqa_novel(found[0], annotated_title)
+                novel = _detectiveqa_novel(found[0], annotated_title, language)
                 return [
                     (f"{where}, question {number}", (sample, novel, number, raw))
                     for number, raw in zip(counter, sample["questions"])
@@ -151,8 +166,8 @@ def load_detectiveqa(
                 clues = clues if isinstance(clues, list) else [clues]
                 gold = [_detectiveqa_position(c, numbers, "clue_position") for c in clues]
                 item = BenchmarkItem(
-                    item_id=f"detectiveqa:{sample['novel_id']}:{source}:{number}",
-                    benchmark="detectiveqa",
+                    item_id=f"{name}:{sample['novel_id']}:{source}:{number}",
+                    benchmark=name,
                     book_id=str(sample["novel_id"]),
                     question=mcq,
                     answer=_option_letter(_text(raw, "answer"), mcq.options),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -20,7 +21,7 @@ from clueweaver.benchmarks.gutenqa import load_gutenqa
 from clueweaver.benchmarks.jsonl import load_jsonl
 from clueweaver.benchmarks.kdsh import load_kdsh
 from clueweaver.benchmarks.leval import load_leval_scifi, load_quality_leval
-from clueweaver.benchmarks.longcontext import load_infinitebench, load_longbench_v2
+from clueweaver.benchmarks.longcontext import load_infinitebench, load_infinitebench_qa, load_longbench_v2
 from clueweaver.benchmarks.narrativeqa import load_narrativeqa
 from clueweaver.benchmarks.nocha import load_nocha
 from clueweaver.benchmarks.openqa import load_squality
@@ -62,8 +63,19 @@ BENCHMARKS: dict[str, BenchmarkSpec] = {
     "kdsh": BenchmarkSpec(load_kdsh, "kdsh_backstory", "KDSH character backstory claims"),
     "bmds": BenchmarkSpec(load_bmds, "bmds", "BMDS detective stories with clue annotations"),
     "detectiveqa": BenchmarkSpec(load_detectiveqa, "detectiveqa", "DetectiveQA (English) with clue positions"),
+    "detectiveqa_zh": BenchmarkSpec(
+        partial(load_detectiveqa, language="zh"), "detectiveqa", "DetectiveQA (Chinese) with clue positions"
+    ),
     "infinitebench": BenchmarkSpec(
         load_infinitebench, "infinitebench/longbook_choice_eng.jsonl", "InfiniteBench En.MC"
+    ),
+    "infinitebench_qa": BenchmarkSpec(
+        load_infinitebench_qa, "infinitebench/longbook_qa_eng.jsonl", "InfiniteBench En.QA open questions"
+    ),
+    "infinitebench_qa_zh": BenchmarkSpec(
+        partial(load_infinitebench_qa, language="zh"),
+        "infinitebench/longbook_qa_chn.jsonl",
+        "InfiniteBench Zh.QA open questions (Chinese)",
     ),
     "longbench_v2": BenchmarkSpec(load_longbench_v2, "longbench_v2/data.json", "LongBench v2 multiple choice"),
     "jsonl": BenchmarkSpec(load_jsonl, None, "a benchmark in the common schema"),

@@ -64,7 +64,10 @@ from clueweaver.systems.base import Reader, ReaderOutput
 DEFAULT_PRESETS = {
     "nocha": "nocha",
     "detectiveqa": "detectiveqa",
+    "detectiveqa_zh": "detectiveqa",
     "infinitebench": "infinitebench",
+    "infinitebench_qa": "infinitebench",
+    "infinitebench_qa_zh": "infinitebench",
     "longbench_v2": "longbench_v2",
 }
 FALLBACK_PRESET = "broader"
