@@ -15,8 +15,9 @@ function words, so either is right on books; a short text that shows no language
 gets None from ``guess_language`` instead of a guess, so it raises no cross-language warning.
 
 Codes are ISO 639-1; a text in a script none of them is written in is ``UNDETERMINED``, and so is a
-book in the Latin script that shows none of their function words (Dutch, Polish): it is read as
-plain words, and every trace names it ``und``, instead of being read as English.
+book in the Latin script that shows none of their function words (Dutch, Polish) or a Cyrillic book
+without Russian's ы and э (Ukrainian, Bulgarian): it is read as plain words, and every trace names
+it ``und``, instead of being read as English or Russian.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ MIN_EVIDENCE = 2  # function words a text needs before its Latin language is nam
 # another language (Dutch, Polish, Swedish...), which is named undetermined, not read as English.
 LONG_TEXT_WORDS = 500
 MIN_FUNCTION_SHARE = 0.15
+# Russian writes ы and э (about 2% of its letters); Ukrainian, Belarusian, Bulgarian and Serbian never
+# do, so a long Cyrillic text nearly without them is in another language than Russian.
+_RUSSIAN_ONLY_LETTERS = re.compile("[ыэЫЭ]")
+MIN_RUSSIAN_ONLY_SHARE = 0.002
 SAMPLE_CHARS = 32_000
 SAMPLE_PIECES = 8
 
@@ -116,6 +121,8 @@ def guess_language(text: str) -> str | None:
     gives ``UNDETERMINED``, and so does a long Latin text whose function words are too few to be in
     any supported language (``MIN_FUNCTION_SHARE``)."""
     script = script_of(text)
+    if script == "cyrillic" and _cyrillic_but_not_russian(sample(text)):
+        return UNDETERMINED
     if script in SCRIPT_LANGUAGE:
         return SCRIPT_LANGUAGE[script]
     if script == "none":
@@ -128,6 +135,14 @@ def guess_language(text: str) -> str | None:
     if words >= LONG_TEXT_WORDS and first < MIN_FUNCTION_SHARE * words:
         return UNDETERMINED
     return best if first >= MIN_EVIDENCE and first > second else None
+
+
+def _cyrillic_but_not_russian(sampled: str) -> bool:
+    """A long Cyrillic text almost without ы and э: Ukrainian, Belarusian, Bulgarian or Serbian."""
+    if len(_WORD.findall(sampled)) < LONG_TEXT_WORDS:
+        return False
+    letters = len(_SCRIPT_PATTERNS["cyrillic"].findall(sampled))
+    return len(_RUSSIAN_ONLY_LETTERS.findall(sampled)) < MIN_RUSSIAN_ONLY_SHARE * letters
 
 
 def detect_language(text: str) -> str:
