@@ -118,6 +118,8 @@ def test_the_graph_links_each_relation_to_its_group_and_its_neighbours(tmp_path)
     assert passage_of(summaries[0]) == "\n".join(graph.chunks[c].text(DEMO) for c in first)
     assert passage_of(extractions[0]) == " ".join(passage_of(summaries[0]).split()[:40])
     assert backend.calls[0].sampling.output_json_schema == SUMMARY_SCHEMA  # constrained where the backend can
+    # both steps write in the passage's language, which Layer 1's BM25 reads (a Chinese book in Chinese)
+    assert all("in the language of the passage" in system for system in (SUMMARY_SYSTEM, EXTRACTION_SYSTEM))
 
 
 def assert_links(graph: ChronoGraph) -> None:

@@ -10,7 +10,9 @@ description and each relation a strength score (1-10); the relations' descriptio
 nodes, the entities and strengths are kept in the index. Validation is no stricter than the
 method needs: a relation naming an entity the list left out is kept, the entity added (type
 "other"), rather than the whole output rejected.
-The wording is this project's own; the method follows Kim et al. 2025 (ChronoRAG) and Edge et al.
+Both ask for the passage's language: Layer 1 is ranked by BM25 in the language its own text is in,
+so a Chinese question meets a Chinese book's relations only when they are written in Chinese. The
+wording is this project's own; the method follows Kim et al. 2025 (ChronoRAG) and Edge et al.
 2024 (GraphRAG). ``PROMPT_HASH`` keys the index cache, so any change here rebuilds the indexes.
 """
 
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 
 from clueweaver.protocol.json_output import OutputRejected, json_object
 
-PROMPT_VERSION = 2
+PROMPT_VERSION = 3
 SUMMARY_WORDS = 150  # a group of four 128-token chunks is about 380 words
 MAX_RELATIONS = 24  # per group
 
@@ -33,6 +35,7 @@ Rules:
 2. Name every character, place and object by the name the passage uses; do not write "he" or "she" where a name is known.
 3. Keep the passage's own time words (that night, three years later, on the fourteenth of November).
 4. Use only the passage, not outside knowledge of the work. Write at most {SUMMARY_WORDS} words.
+5. Write in the language of the passage: the timeline is searched with the narrative's own words.
 
 Reply with one JSON object and nothing else: {{"summary": "..."}}"""
 
@@ -91,6 +94,7 @@ Steps:
 1. Entities: every character, place, object, group or event the passage names. For each, give its name as the passage writes it, its type (person, place, object, group, event or other) and one sentence from the passage about it.
 2. Relations: every pair of entities from step 1 that the passage clearly relates. For each, give the source and the target, named exactly as in step 1, a description: one sentence that stands alone, names both entities and says how they are related in this passage, keeping its time words (when, before, after, that night), and a strength: a whole number from 1 (a passing link) to 10 (a link the passage turns on).
 3. At most {MAX_RELATIONS} relations, the most important first. A passage that relates nothing gets an empty list of relations.
+4. Write the sentences and descriptions in the language of the passage: the graph is searched with the narrative's own words.
 
 Example
 Passage:
