@@ -154,6 +154,18 @@ def test_the_extractor_sees_only_the_state_before_its_chapter(store):
     assert "(nothing yet)" in prompts[1]
 
 
+def test_records_are_asked_for_in_the_language_of_the_excerpt(store):
+    """Record texts are ranked by BM25 in their own language: a French book's records must be French."""
+    systems = []
+
+    def capture(conversation):
+        systems.append(conversation[0]["content"])
+        return output()
+
+    publish_chapters(store, BOOK, [2], Extractor(scripted(capture)))
+    assert "write every field in the language of the excerpt" in systems[0]
+
+
 def test_the_schema_goes_with_the_sampling_settings():
     from clueweaver.backends import SamplingConfig
 

@@ -64,7 +64,8 @@ extract typed records of what the text establishes. Record kinds:
 {guide}
 Rules: state only what the excerpt says or clearly implies; cite the [n] paragraph numbers shown; \
 copy each quote exactly from those paragraphs (a short phrase); reuse the names of the known state \
-for the same characters, objects, places and threads; confidence is 0 to 1.
+for the same characters, objects, places and threads; write every field in the language of the \
+excerpt (records are searched with the book's own words); confidence is 0 to 1.
 Reply with one JSON object {{"records": [...]}} and nothing else; every field of a kind must be \
 present, null where unknown."""
 
