@@ -41,7 +41,7 @@ QUESTION = Question(
     "Which weapon did the killer use?", {"A": "A revolver", "B": "A rope", "C": "A candlestick", "D": "A dagger"}
 )
 KEYWORDS = "poker, hearth, ashes, brass"
-WRITER_SYSTEMS = {query_writer_messages(QUESTION, mode)[0]["content"] for mode in ("keywords", "passage")}
+WRITER_SYSTEMS = {query_writer_messages(QUESTION, mode, "en")[0]["content"] for mode in ("keywords", "passage")}
 ANSWER = "<reason>The constable's account [1].</reason><answer>A</answer>"
 
 
@@ -86,7 +86,7 @@ def test_the_written_words_reach_retrieval_and_the_agents_read_the_question_as_a
     assert TARGET not in read_ids(off) and TARGET in read_ids(on)
     assert [call.adapter for call in off_backend.calls] == ["finder", "interpreter"]  # off: no query call
     writer, finder, interpreter = backend.calls
-    assert writer.conversations == [query_writer_messages(QUESTION, "keywords")]
+    assert writer.conversations == [query_writer_messages(QUESTION, "keywords", "en")]  # in the book's language
     assert writer.adapter is None and writer.sampling == QUERY_SAMPLING  # the base model, greedy, 128 tokens
     # retrieval ranked with the question's text plus the written words, the options unchanged
     asked = Question(f"{QUESTION.text}\n{KEYWORDS}", QUESTION.options)
@@ -98,11 +98,22 @@ def test_the_written_words_reach_retrieval_and_the_agents_read_the_question_as_a
     assert on.trace["question"]["text"] == QUESTION.text
 
 
+def test_an_english_question_about_a_french_book_gets_its_words_written_in_french():
+    """No index given: the book's language is detected, and the writer is asked for French words."""
+    book = from_paragraphs([f"Le jour {n}, Hélène attendait la diligence près du puits." for n in range(40)],
+                           title="livre", detect_headings=False)  # fmt: skip
+    backend = load_backend("scripted", "agents", script=script("diligence, puits"), plays_model=True)
+    config = PipelineConfig(encoder=None, preset="focused", query_writer="keywords", self_calibration=False)
+    result = ClueWeaver(backend, config=config).answer(book, Question.open("Where did Helen wait?"))
+    assert "in French, the language of the narrative" in backend.calls[0].conversations[0][0]["content"]
+    assert result.trace["config"]["language_used"] == "fr"
+
+
 def test_the_trace_has_the_written_query_its_tokens_its_seconds_and_its_stage():
     reply = "<think>A poker, maybe.</think>\n  poker, hearth,\n ashes, brass "
     result, backend, events = run("keywords", reply=reply)
     trace = result.trace
-    prompt = backend.count_tokens(query_writer_messages(QUESTION, "keywords"))
+    prompt = backend.count_tokens(query_writer_messages(QUESTION, "keywords", "en"))
     assert trace["query"] == {
         "mode": "keywords", "text": KEYWORDS, "output": reply,
         "generation": {"prompt_tokens": prompt, "completion_tokens": len(reply.split()), "finish_reason": "stop",
@@ -269,7 +280,7 @@ def test_the_world_model_reaches_a_record_only_the_written_words_name(tmp_path):
     settings = {"segment_source": "nwm", "nwm_dir": str(tmp_path), "encoder": None}
 
     def reply(messages, adapter):
-        if messages[0]["content"] == query_writer_messages(claim, "keywords")[0]["content"]:
+        if messages[0]["content"] == query_writer_messages(claim, "keywords", "en")[0]["content"]:
             return "Ada, the mill"
         return "<reason>So it says [2].</reason><answer>TRUE</answer>"
 
@@ -286,15 +297,20 @@ def test_the_world_model_reaches_a_record_only_the_written_words_name(tmp_path):
 # --- the protocol: prompts and the reading of a reply ---------------------------------------------
 
 
-def test_the_prompts_ask_for_the_questions_language_and_show_the_case():
+def test_the_prompts_ask_for_the_books_language_and_show_the_case():
+    """The written words must be the book's: an English question about a French novel gets French
+    keywords, which BM25 can match. Without a known book language, the question's."""
     cases = (QUESTION, Question.claim("Ada met Bram at the mill."), Question.open("Who met Bram?"))
     for mode in ("keywords", "passage"):
         for question in cases:
-            system, user = query_writer_messages(question, mode)
+            system, user = query_writer_messages(question, mode, "fr")
+            assert "in French, the language of the narrative" in system["content"]
+            assert user["content"] == render_case(question)
             subject = "claim" if question.is_claim else "question"
-            assert f"in the language of the {subject}" in system["content"] and user["content"] == render_case(
-                question
-            )
+            for unknown in (None, "und"):
+                assert (
+                    f"in the language of the {subject}" in query_writer_messages(question, mode, unknown)[0]["content"]
+                )
     with pytest.raises(ValueError, match="unknown query writer mode 'off'; use keywords or passage"):
         query_writer_messages(QUESTION, "off")
 

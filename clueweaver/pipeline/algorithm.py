@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from clueweaver.backends.base import GenerationBackend, evidence_token_budget
+from clueweaver.books.language import detect_language
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.pipeline.config import PipelineConfig
 from clueweaver.pipeline.query import NO_QUERY_TOKENS, WrittenQuery, check_query_writer, write_query
@@ -182,7 +183,7 @@ class ClueWeaver:
         check_answerable(question)
         last = reading_limit(narrative, max_chapter, max_paragraph)
         stages = Stages(STAGES, progress_callback)
-        written = self._write_query(question, stages, given=segments is not None)
+        written = self._write_query(narrative, question, stages, index, given=segments is not None)
         if segments is None:
             asked = written.retrieval_question(question) if written else question
             candidates, index = self._candidates(narrative, asked, stages, index, max_chapter, last)
@@ -201,8 +202,11 @@ class ClueWeaver:
             trace["question_language"] = question_language(question)
         return Result.from_interpretation("clueweaver", interpretation, packet, trace)
 
-    def _write_query(self, question: Question, stages: Stages, *, given: bool) -> WrittenQuery | None:
-        """The query writer's text for retrieval (None when it is off). Given segments leave no
+    def _write_query(
+        self, narrative: Narrative, question: Question, stages: Stages, index, *, given: bool
+    ) -> WrittenQuery | None:
+        """The query writer's text for retrieval (None when it is off), written in the book's
+        language: the index's, else the one set, else the one detected. Given segments leave no
         retrieval to steer: not run, and the trace says so."""
         mode = self.config.query_writer
         if mode == QUERY_WRITER_OFF:
@@ -210,7 +214,8 @@ class ClueWeaver:
         if given:
             return WrittenQuery.not_run(mode, "the candidate segments were given, so there is no retrieval to steer")
         with stages.stage("query") as info:
-            written = write_query(self.finder_backend, question, mode)
+            language = index.language if index is not None else self.config.language or detect_language(narrative.text)
+            written = write_query(self.finder_backend, question, mode, language)
             info.update(words=word_count(written.text), tokens=written.tokens()["completion"])
         return written
 

@@ -88,7 +88,8 @@ class WrittenQuery:
         return {"mode": self.mode, "text": self.text, "output": self.output, "generation": self.generation}
 
 
-def write_query(backend: GenerationBackend, question: Question, mode: str) -> WrittenQuery:
-    """One generation of the query writer's prompt on ``backend``'s base model, read back."""
-    generation = backend.generate([query_writer_messages(question, mode)], QUERY_SAMPLING)[0]
+def write_query(backend: GenerationBackend, question: Question, mode: str, book_language: str) -> WrittenQuery:
+    """One generation of the query writer's prompt on ``backend``'s base model, in the book's
+    language (retrieval matches its words), read back."""
+    generation = backend.generate([query_writer_messages(question, mode, book_language)], QUERY_SAMPLING)[0]
     return WrittenQuery.read(mode, generation)

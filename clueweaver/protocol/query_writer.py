@@ -8,16 +8,18 @@ as asked. Questions rarely use the words of the paragraph that answers them (a q
 weapon, a book that says "the poker"), and a model can guess some of those words; a paragraph the
 question shares no word with is then reachable.
 
-The prompts are in English, like the agents', and ask for the reply in the question's language,
-since retrieval matches the book's words. The reader is lenient: a thinking block is dropped,
-whitespace collapsed and the length capped; a reply with no word left is "" and the caller says so
-(the run goes on with the question alone).
+The prompts are in English, like the agents', and ask for the reply in the book's language when the
+caller knows it, since retrieval matches the book's words: an English question about a French
+novel gets French keywords, which BM25 can match (else in the question's language). The reader
+is lenient: a thinking block is dropped, whitespace collapsed and the length capped; a reply with
+no word left is "" and the caller says so (the run goes on with the question alone).
 """
 
 from __future__ import annotations
 
 import re
 
+from clueweaver.books.language import SUPPORTED_LANGUAGES, language_name
 from clueweaver.protocol.prompts import render_case
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import CJK, CJK_CHARACTERS_PER_WORD, is_cjk, words
@@ -35,12 +37,12 @@ _SEARCH = (
 _SYSTEMS = {
     "keywords": _SEARCH
     + "List the names, places, objects and events that such a passage would mention: the words themselves, "
-    "separated by commas, at most 30. Write them in the language of the {subject}. Reply with the list only: "
+    "separated by commas, at most 30. Write them {language}. Reply with the list only: "
     "no answer, no explanation, no numbering.",
     "passage": _SEARCH
     + "Write a short passage, as it could appear in the narrative itself, that {answers}: two to four sentences "
-    "naming the people, places, objects and events involved (invent the details you cannot know). Write it in "
-    "the language of the {subject}. Reply with the passage only.",
+    "naming the people, places, objects and events involved (invent the details you cannot know). Write it "
+    "{language}. Reply with the passage only.",
 }
 _TASK = {
     "mcq": "answer the question or decide between its options",
@@ -55,13 +57,21 @@ _THINK_CLOSE = re.compile(r"<\s*/\s*think\s*>", re.IGNORECASE)
 _UNIT = re.compile(f"[{CJK}]|[^\\s{CJK}]+")  # a CJK character, or a whitespace-separated run
 
 
-def query_writer_messages(question: Question, mode: str) -> list[dict[str, str]]:
-    """The query writer's prompt: what to write (the mode's system message) and the case, shown as
-    the agents see it (the question with its options, or the claim)."""
+def query_writer_messages(question: Question, mode: str, book_language: str | None = None) -> list[dict[str, str]]:
+    """The query writer's prompt: what to write (the mode's system message), in ``book_language``
+    (a code of ``SUPPORTED_LANGUAGES``; else the question's language), and the case, shown as the
+    agents see it (the question with its options, or the claim)."""
     if mode not in _SYSTEMS:
         raise ValueError(f"unknown query writer mode {mode!r}; use {' or '.join(_SYSTEMS)}")
     subject = "claim" if question.is_claim else "question"
-    system = _SYSTEMS[mode].format(task=_TASK[question.kind], answers=_ANSWERS[question.kind], subject=subject)
+    language = (
+        f"in {language_name(book_language)}, the language of the narrative, whose words the search matches"
+        if book_language in SUPPORTED_LANGUAGES
+        else f"in the language of the {subject}"
+    )
+    system = _SYSTEMS[mode].format(
+        task=_TASK[question.kind], answers=_ANSWERS[question.kind], subject=subject, language=language
+    )
     return [{"role": "system", "content": system}, {"role": "user", "content": render_case(question)}]
 
 
