@@ -1,9 +1,9 @@
 """The language a book or a question is written in, from its script and its stop words.
 
 The script decides first: kana present is Japanese, Han without kana is Chinese, Cyrillic is
-Russian, Greek is Greek. Latin text is told apart by its most frequent function words: each Latin language has a
-short list of words that are frequent in it and rare in the others, and the language whose words
-occur most wins.
+Russian, Greek is Greek. Latin text is told apart by its most frequent function words: each Latin
+language has a short list of words that are frequent in it and rare in the others, and the
+language whose words occur most wins.
 
 Our own small test rather than a library, measured against py3langid (the maintained offline
 langid.py, restricted to the nine languages) on the 255 questions of the English, Chinese and
@@ -119,7 +119,7 @@ def guess_language(text: str) -> str | None:
     ``MIN_EVIDENCE`` function words and more of one language's than of any other's (a question
     made of names says nothing; nor does one without letters), a script of no supported language
     gives ``UNDETERMINED``, and so does a long Latin text whose function words are too few to be in
-    any supported language (``MIN_FUNCTION_SHARE``)."""
+    any supported language (``MIN_FUNCTION_SHARE``) or a long Cyrillic one without Russian's ы and э."""
     script = script_of(text)
     if script == "cyrillic" and _cyrillic_but_not_russian(sample(text)):
         return UNDETERMINED
