@@ -291,6 +291,7 @@ def test_a_question_in_another_language_than_the_book_is_a_warning_naming_the_en
     assert candidates.segments  # the name is shared: BM25 still finds her
     (warning,) = candidates.warnings
     assert "English" in warning and "French" in warning and "--encoder bge-m3" in warning
+    assert "--query-writer keywords" in warning  # a model can write the book's words (ask, eval)
     french = Question.open("Pourquoi Hélène a-t-elle ouvert la lettre de son frère ?")
     assert candidate_segments(plain_request(FRENCH_BOOK, french)).warnings == []
 

@@ -294,8 +294,9 @@ def cross_language_warning(narrative: Narrative, index, question: Question) -> s
     return (
         f"the question seems to be in {language_name(asked)} and {narrative.title!r} in "
         f"{language_name(index.language)}: BM25 matches only the words the two share (names, numbers); "
-        f"{MULTILINGUAL_HINT} ranks paragraphs by meaning across languages (or ask in the book's language, or "
-        "pass --language CODE if the book's language was detected wrongly)"
+        f"{MULTILINGUAL_HINT} ranks paragraphs by meaning across languages (or, when a model answers, "
+        "--query-writer keywords has it write search words in the book's language; or ask in the book's "
+        "language, or pass --language CODE if the book's language was detected wrongly)"
     )
 
 
