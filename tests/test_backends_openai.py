@@ -67,6 +67,7 @@ class ChatServer:
             )
             self.requests.append({"path": handler.path, "body": body, "headers": dict(handler.headers)})
             failure = self.failures.pop(0) if self.failures else None
+        left = False
         try:
             if number == 0 and self.slow_first:
                 time.sleep(self.slow_first)
@@ -88,6 +89,9 @@ class ChatServer:
                 )
                 status, headers = 200, {}
             payload = text.encode()
+            with self._lock:  # counted out before the reply leaves: a client that has read it may send the next
+                self.in_flight -= 1
+                left = True
             handler.send_response(status)
             for key, value in {"Content-Type": "application/json", **headers}.items():
                 handler.send_header(key, value)
@@ -97,8 +101,9 @@ class ChatServer:
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout test)
         finally:
-            with self._lock:
-                self.in_flight -= 1
+            if not left:
+                with self._lock:
+                    self.in_flight -= 1
 
     def _handler(self):
         server = self
