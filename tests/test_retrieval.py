@@ -71,12 +71,14 @@ def test_chinese_and_japanese_are_read_as_character_bigrams_and_unigrams():
     )
 
 
-def test_traditional_chinese_is_read_as_simplified_so_either_meets_the_other():
+def test_traditional_chinese_is_read_as_simplified_and_old_kanji_as_new():
     assert tokenize("林黛玉為什麼哭？她說了這話。", "zh") == tokenize("林黛玉为什么哭？她说了这话。", "zh")
     assert "們" not in tokenize("他們看見了", "zh") and "他们" not in tokenize(
         "他們看見了", "zh"
     )  # function characters
     assert tokenize("為什麼", "ja") != tokenize("为什么", "ja")  # Japanese kanji are not Chinese characters
+    # Japanese: the old kanji of pre-war editions (旧字体) are read in today's forms
+    assert tokenize("學校の國語", "ja") == tokenize("学校の国語", "ja")
 
 
 def test_without_opencc_s_table_chinese_retrieval_says_what_to_install(monkeypatch):
@@ -86,12 +88,12 @@ def test_without_opencc_s_table_chinese_retrieval_says_what_to_install(monkeypat
         raise ModuleNotFoundError(f"No module named {package!r}")
 
     monkeypatch.setattr(analyzers.resources, "files", missing)
-    analyzers.traditional_to_simplified.cache_clear()
+    analyzers.character_fold.cache_clear()
     try:
         with pytest.raises(RuntimeError, match="pip install opencc-python-reimplemented"):
-            analyzers.traditional_to_simplified()
+            analyzers.character_fold("zh")
     finally:
-        analyzers.traditional_to_simplified.cache_clear()
+        analyzers.character_fold.cache_clear()
 
 
 def test_accents_folded_where_readers_write_words_both_ways():

@@ -14,7 +14,9 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Chinese is read in simplified characters: a traditional character is folded to its simplified
   form (OpenCC's character table, as opencc-python-reimplemented ships it), so a question typed in
-  simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one.
+  simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one;
+  Japanese in the new kanji forms (OpenCC's table of Japanese variants: "國" is "国", "學" is "学"),
+  so a question in today's forms meets a pre-war edition in the old ones (旧字体).
 - Chinese and Japanese, written without spaces: each run of Han and kana characters gives its
   character bigrams and its unigrams (what Lucene's CJK analyzer does, unigrams added so that a
   one-character name or word still matches). Unigrams of function characters go (Chinese: the
@@ -88,6 +90,8 @@ ELISIONS = {
     "el": frozenset("σ τ μ θ ν απ κατ μετ παρ υπ επ αφ εφ".split()),  # "τ'όνομα", "σ'αυτό", "απ'όλους"
 }
 CJK_LANGUAGES = frozenset({"zh", "ja"})
+# OpenCC's tables (opencc-python-reimplemented): traditional to simplified Chinese, old kanji to new
+CHARACTER_FOLDS = {"zh": "TSCharacters.txt", "ja": "JPVariants.txt"}
 # Han (with the iteration marks) and kana, as code-point ranges; NFKC has already turned half-width
 # kana into full-width ones
 CJK_RANGES = ((0x3005, 0x3005), (0x3007, 0x3007), (0x3041, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF),
@@ -134,8 +138,8 @@ class Analyzer:
         for character, replacement in _CHARACTER_FOLDS:
             if character in text:  # rare: cheaper than translating every character
                 text = text.replace(character, replacement)
-        if self.language == "zh":
-            return text.translate(traditional_to_simplified())
+        if self.language in CHARACTER_FOLDS:
+            return text.translate(character_fold(self.language))
         return text.replace("ё", "е") if self.language == "ru" else text
 
     def words(self, normalized: str) -> list[str]:
@@ -214,18 +218,19 @@ class Analyzer:
 
 
 @cache
-def traditional_to_simplified() -> dict[int, str]:
-    """OpenCC's table of traditional characters and their simplified forms (the first where there are
-    several: 乾 is 干), for ``str.translate``."""
+def character_fold(language: str) -> dict[int, str]:
+    """The OpenCC table ``language``'s text is folded with (``CHARACTER_FOLDS``), for ``str.translate``:
+    each character to the first of its forms (乾 is 干)."""
     try:
-        table = resources.files("opencc").joinpath("dictionary", "TSCharacters.txt").read_text(encoding="utf-8")
+        table = resources.files("opencc").joinpath("dictionary", CHARACTER_FOLDS[language]).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError) as exc:
         raise RuntimeError(
-            "Chinese retrieval folds traditional characters with OpenCC's table, which this environment lacks "
-            f"({exc}); install it with: pip install opencc-python-reimplemented"
+            f"{language!r} retrieval folds variant characters with OpenCC's tables, which this environment lacks "
+            f"({exc}); install them with: pip install opencc-python-reimplemented"
         ) from exc
     pairs = (line.split("\t") for line in table.splitlines() if "\t" in line)
-    return {ord(traditional): simplified.split()[0] for traditional, simplified in pairs}
+    fold = {ord(variant): folded.split()[0] for variant, folded in pairs}
+    return {key: fold.get(ord(value), value) for key, value in fold.items()}  # one chain: 薴 to 苧 to 苎
 
 
 @cache
