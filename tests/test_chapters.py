@@ -282,6 +282,18 @@ def test_greek_letters_that_are_no_numeral_open_no_chapter():
     assert not any(map(is_heading, ["Α", "Η ΦΟΝΙΣΣΑ", "Κεφάλαιο και τέλος της ιστορίας.", "αβ'"]))
 
 
+def test_a_mixed_case_name_line_after_a_bare_heading_joins_the_title_and_stays_a_paragraph():
+    texts = [
+        "CHAPTER I.", "Mrs. Rachel Lynde is Surprised", "Mrs. Rachel Lynde lived just where the road dipped.",
+        "-II-", "Guiado", "Text.", "CHAPTER III", "Who was there?", "Text.", "CHAPTER IV", "Lorem ipsum",
+    ]  # fmt: skip
+    book = from_paragraphs(texts, title="t")
+    assert [c.title for c in book.chapters] == [
+        "CHAPTER I. Mrs. Rachel Lynde is Surprised", "-II- Guiado", "CHAPTER III", "CHAPTER IV",
+    ]  # a question opens a chapter's text; a last line is the chapter's text, not its name  # fmt: skip
+    assert not book[1].is_heading and not book[4].is_heading  # read like any paragraph, by retrieval too
+
+
 def test_numbered_endnotes_after_the_chapters_open_none():
     book = from_paragraphs(
         ["I", "Текст.", "II", "Текст.", "Примечания", "1", "Спокойно (фр.).", "2", "Ложитесь."], title="t"

@@ -1,7 +1,9 @@
 """Chapters as the book names them: heading paragraphs, parts, stories, and the numbers a reader uses.
 
 Headings are short paragraphs such as "CHAPTER IV", "Chapter 12: The Storm", "PART 2" or a bare
-"IV." (``is_heading``); a line in capitals right after one is the chapter's name. Other languages:
+"IV." (``is_heading``); a line in capitals right after one is the chapter's name, and a short
+mixed-case line without punctuation after a bare one joins the title ("-I-" then "Perdido",
+``names_the_chapter``) while staying a paragraph. Other languages:
 
 - Chinese and Japanese "第N回", "第N章", "第N节", "第N話" (parts: "第N卷", "第N部"), N in Chinese
   numerals (一, 十一, 二十, 一百零五, 两百) or in digits, full-width ones too; the chapter's title
@@ -207,6 +209,25 @@ def is_title_line(text: str) -> bool:
     """A short line in capitals after a heading is the chapter's name ("PLAYING PILGRIMS")."""
     letters = [c for c in text if c.isalpha()]
     return 0 < len(text) <= 80 and bool(letters) and all(c.isupper() for c in letters)
+
+
+_NAME_LINE_ENDS = tuple(".,;:!?…\"'»«”’)-—")
+MAX_NAME_LINE_CHARS, MAX_NAME_LINE_WORDS = 60, 10
+
+
+def names_the_chapter(text: str) -> bool:
+    """A short line opening with a capital and ending without punctuation, right after a heading
+    that names nothing, is the chapter's name in mixed case (Marianela's "-I-", then "Perdido"; Anne
+    of Green Gables' "CHAPTER I.", then "Mrs. Rachel Lynde is Surprised"). It joins the chapter's
+    title only: unlike a line in capitals it stays a paragraph like any other, for retrieval too."""
+    text = text.strip()
+    return (
+        0 < len(text) <= MAX_NAME_LINE_CHARS
+        and len(text.split()) <= MAX_NAME_LINE_WORDS
+        and text[0].isupper()
+        and not text.endswith(_NAME_LINE_ENDS)
+        and not is_heading(text)
+    )
 
 
 def number_value(token: str) -> int | None:
@@ -462,6 +483,9 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
             part, part_number, story_style, pending = text, heading.unit[1], heading.style, start
             continue
         own = heading.unit or heading.part
+        after = group[1] + 1
+        if not heading.name and after + 1 < len(texts) and names_the_chapter(texts[after]):
+            text = f"{text} {texts[after]}"
         units.append(Unit(start, text, part if heading.unit else None, part_number, own[1] if own else None))
         pending = None
     return units
