@@ -226,7 +226,8 @@ def character_fold(language: str) -> dict[int, str]:
     except (ModuleNotFoundError, FileNotFoundError) as exc:
         raise RuntimeError(
             f"{language!r} retrieval folds variant characters with OpenCC's tables, which this environment lacks "
-            f"({exc}); install them with: pip install opencc-python-reimplemented"
+            f"({exc}); install them with: pip install opencc-python-reimplemented (OpenCC's C++ binding, also "
+            "imported as opencc, does not ship them)"
         ) from exc
     pairs = (line.split("\t") for line in table.splitlines() if "\t" in line)
     fold = {ord(variant): folded.split()[0] for variant, folded in pairs}
