@@ -42,8 +42,9 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from clueweaver.books.language import fold_accents
 
 _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
@@ -90,10 +91,6 @@ def _german_ordinal_stems() -> dict[str, int]:
 _GERMAN_ENDINGS = ("e", "er", "es", "en")
 
 
-def _unaccented(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
-
-
 _ORDINAL_WORDS = (
     {
         form: value
@@ -106,7 +103,7 @@ _ORDINAL_WORDS = (
         form: value
         for value, stem in enumerate(_GREEK_ORDINAL_STEMS, start=1)
         for ending in ("ο", "ον", "η")
-        for form in (stem + ending, _unaccented(stem + ending))
+        for form in (stem + ending, fold_accents(stem + ending))
     }
 )
 _ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))

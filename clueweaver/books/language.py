@@ -23,6 +23,7 @@ it ``und``, instead of being read as English or Russian.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt", "el")
@@ -151,6 +152,14 @@ def detect_language(text: str) -> str:
     evidence (and text without letters) is English, the language ClueWeaver read before it read
     others."""
     return guess_language(text) or DEFAULT_LATIN
+
+
+def fold_accents(word: str) -> str:
+    """``word`` without its combining marks ("hélène" -> "helene", "müller" -> "muller", "πρώτον" ->
+    "πρωτον"): how the analyzers and the chapter finder meet words written with and without them."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
 def language_name(code: str) -> str:

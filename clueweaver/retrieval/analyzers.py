@@ -47,7 +47,7 @@ import numpy as np
 import Stemmer
 from bm25s import stopwords as bm25s_stopwords
 
-from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED
+from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, fold_accents
 
 ENGLISH_STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
@@ -104,13 +104,6 @@ _CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"
 _MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
 _SURNAME_STEM_LETTERS = 4  # what a Russian stem keeps at least when its -ов/-ев goes (``_surname_stem``)
 _BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
-
-
-def fold_accents(word: str) -> str:
-    """``word`` without its combining marks ("hélène" -> "helene", "müller" -> "muller")."""
-    if word.isascii():
-        return word
-    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
