@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable
 
 from clueweaver.backends.base import GenerationBackend, evidence_token_budget
-from clueweaver.books.language import detect_language
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.pipeline.config import PipelineConfig
 from clueweaver.pipeline.query import NO_QUERY_TOKENS, WrittenQuery, check_query_writer, write_query
@@ -32,7 +31,7 @@ from clueweaver.protocol.prompts import calibration_messages, finder_messages, i
 from clueweaver.protocol.query_writer import QUERY_WRITER_OFF
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import word_count
-from clueweaver.retrieval import RetrievalIndex, get_index
+from clueweaver.retrieval import RetrievalIndex, book_language, get_index
 from clueweaver.segments.packing import Packet, pack
 from clueweaver.segments.segmenter import Preset, Segment, question_language, second_round_segments
 from clueweaver.sources import Candidates, SourceRequest, candidate_segments
@@ -214,7 +213,7 @@ class ClueWeaver:
         if given:
             return WrittenQuery.not_run(mode, "the candidate segments were given, so there is no retrieval to steer")
         with stages.stage("query") as info:
-            language = index.language if index is not None else self.config.language or detect_language(narrative.text)
+            language = index.language if index is not None else book_language(narrative, self.config.language)
             written = write_query(self.finder_backend, question, mode, language)
             info.update(words=word_count(written.text), tokens=written.tokens()["completion"])
         return written
