@@ -138,32 +138,30 @@ def test_windows_are_batched_and_one_bad_window_keeps_the_whole_chapter_out(stor
     assert len(backend.calls) == 1
 
 
+def conversations_sent(store, chapters: list[int]) -> list[list[dict]]:
+    """The conversations the extractor sends while publishing ``chapters`` (each reply: no records)."""
+    sent = []
+
+    def capture(conversation):
+        sent.append(conversation)
+        return output()
+
+    publish_chapters(store, BOOK, chapters, Extractor(scripted(capture)))
+    return sent
+
+
 def test_the_extractor_sees_only_the_state_before_its_chapter(store):
     store.replace_chapters(
         BOOK, {1: [record_from_dict({**where(1, "Ada", "the mill"), "chapter": 1})], 4: []}, origin="test"
     )
-    prompts = []
-
-    def capture(conversation):
-        prompts.append(conversation[1]["content"])
-        return output()
-
-    publish_chapters(store, BOOK, [2], Extractor(scripted(capture)))
-    assert "Ada (status): waiting, at the mill" in prompts[0]
-    publish_chapters(store, BOOK, [1], Extractor(scripted(capture)))
-    assert "(nothing yet)" in prompts[1]
+    assert "Ada (status): waiting, at the mill" in conversations_sent(store, [2])[0][1]["content"]
+    assert "(nothing yet)" in conversations_sent(store, [1])[0][1]["content"]
 
 
 def test_records_are_asked_for_in_the_language_of_the_excerpt(store):
     """Record texts are ranked by BM25 in their own language: a French book's records must be French."""
-    systems = []
-
-    def capture(conversation):
-        systems.append(conversation[0]["content"])
-        return output()
-
-    publish_chapters(store, BOOK, [2], Extractor(scripted(capture)))
-    assert "write every field in the language of the excerpt" in systems[0]
+    system = conversations_sent(store, [2])[0][0]["content"]
+    assert "write every field in the language of the excerpt" in system
 
 
 def test_the_schema_goes_with_the_sampling_settings():
