@@ -134,3 +134,28 @@ def test_a_greek_novel_numbers_its_chapters_in_greek_numerals_and_answers_in_cap
     assert build_index(book, None, use_cache=False).language == "el"
     assert "κατέρρευσεν ο γίγας" in best_match(book, "ΠΟΤΕ ΕΠΕΣΕ Ο ΠΕΥΚΟΣ ΤΟΥ ΜΟΡΑΪΤΗ;")
     assert "εξηκοντούτις" in best_match(book, "Ποιους υπηρετούσε η Χαδούλα όταν ήταν παιδίσκη;")
+
+
+def test_a_traditional_chinese_text_wrapped_at_many_widths_reads_as_whole_paragraphs():
+    """Project Gutenberg's 紅樓夢 in traditional characters: hard-wrapped, each chapter at the width
+    of whoever typed it in (66, 54, 76 columns here; paragraphs open with two full-width spaces),
+    rules under the headings, a heading its source repeats, and a wrapped line that happens to open
+    with "第四回". A question in simplified characters finds the paragraph that answers it."""
+    book = load_narrative(FIXTURES / "hongloumeng_traditional_excerpt.zh.txt")
+    assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1", 0), ("5", 7), ("45", 15)]
+    texts = [p.text for p in book.paragraphs]
+    assert not any(text.startswith("第四回中") for text in (c.title for c in book.chapters))
+    # each paragraph is whole, in the 66-column chapter, the 54-column one and the 76-column one
+    assert any(t.startswith("原來女媧氏煉石補天之時") and t.endswith("日夜悲號慚愧．") for t in texts)
+    assert any(t.startswith("第四回中既將薛家母子") and "如今且說林黛玉" in t for t in texts)
+    assert any(t.startswith("這日正是端陽佳節") and t.endswith("大家坐了一坐就散了．") for t in texts)
+    assert any(t.startswith("話說鳳姐儿正撫恤平儿") and "我們起了個詩社" in t for t in texts)
+    assert len(book) == 20
+    # a wrap that pushed a sentence's last mark onto a line of its own keeps it in its sentence
+    assert "此回中凡用“夢”用“幻”等字，是提醒閱者眼目，亦是此書立意本旨．" in texts
+    index = build_index(book, None, use_cache=False)
+    assert index.language == "zh"
+    # simplified characters meet traditional ones (女娲 and 女媧, 炼石 and 煉石): BM25 alone, since in
+    # a book this short the fused ranking lends the neighbouring paragraphs as much
+    scores = index.bm25_scores("女娲炼石补天剩下的那块石头被丢在哪座山峰下？")
+    assert texts[int(scores.argmax())].startswith("原來女媧氏煉石補天") and scores.max() > 2 * sorted(scores)[-2]

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from clueweaver.books.chapters import Heading, is_heading, labels, number_value, units_from_titles
+from clueweaver.books.chapters import Heading, is_heading, is_rule, labels, number_value, units_from_titles
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, normalize_text
 from clueweaver.cli import main
 from tests.conftest import shared_path
@@ -358,3 +358,19 @@ def test_a_part_then_a_bare_numeral_is_the_parts_first_chapter():
     texts = ["Vol. I.", "I PROMESSI SPOSI", "Storia milanese.", "CAPITOLO PRIMO.", "Text.", "CAPITOLO II.", "Text."]
     book = from_paragraphs(texts, title="t")
     assert [(c.label, c.part, c.first_paragraph) for c in book.chapters] == [("1", "Vol. I", 0), ("2", "Vol. I", 5)]
+
+
+def test_a_wrapped_chinese_line_that_opens_with_a_chapter_number_is_prose():
+    # a sentence ends inside it: Project Gutenberg's 紅樓夢 wraps 第五回's first paragraph so
+    assert not is_heading("第四回中既將薛家母子在榮府內寄居等事略已表明，此回則暫不能寫矣．如")
+    assert is_heading("第五回") and is_heading("第一回　甄士隱夢幻識通靈　賈雨村風塵怀閨秀")
+
+
+def test_rules_are_lines_of_marks_and_a_repeated_heading_under_rules_is_one_chapter():
+    assert is_rule("-----") and is_rule("* * *") and is_rule("＊＊＊")
+    assert not is_rule("。”") and not is_rule("第五回") and not is_rule("III")
+    rule = "-" * 40
+    book = from_paragraphs(
+        ["第一回 甲", rule, "正文一。", "第二回 乙", rule, "第二回 乙", rule, "正文二。"], title="t", source="t"
+    )
+    assert [(c.title, c.first_paragraph) for c in book.chapters] == [("第一回 甲", 0), ("第二回 乙", 3)]

@@ -166,6 +166,9 @@ _COMPONENTS = tuple(
     for form in (*_COMPONENT_FORMS, rf"（?(?P<number>{_NUMBER})(?:）|{_NUMBER_END}\.?)")
 )
 _PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
+# A sentence of Chinese or Japanese ended inside the line: prose that a hard-wrapped line happens to
+# open with "第四回" ("第四回中既將薛家母子在榮府內寄居等事略已表明，此回則暫不能寫矣．如").
+_CJK_SENTENCE_INSIDE = re.compile(r"[。．！？][^\s。．！？」』”’）)]")
 
 _SMALL = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
 _UNITS = {w: n for n, w in enumerate((_SMALL + " seventeen eighteen nineteen").split())}
@@ -198,8 +201,16 @@ def is_heading(text: str) -> bool:
     rest = match.group("rest")
     if len(rest) > _SHORT_TITLE_CHARS and not text[: match.start("rest")].rstrip().endswith((".", ":")):
         return False
+    if _CJK_SENTENCE_INSIDE.search(rest):
+        return False
     # "Chapter one was the best of the book." is prose, not a heading.
     return not rest or rest.isupper() or rest.istitle() or not rest.rstrip().endswith(_PROSE_ENDS)
+
+
+def is_rule(text: str) -> bool:
+    """A line of three or more marks and no letter or digit ("-----", "* * *"): a rule the source
+    draws, not text (a lone "。”" is the end of a sentence that a wrap pushed onto its own line)."""
+    return len(text.strip()) >= 3 and not any(c.isalnum() for c in text)
 
 
 def is_title_line(text: str) -> bool:
@@ -432,8 +443,8 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
     """The heading groups that open chapters, and the paragraph where each chapter opens, without
     the repeats a text's source adds (``_same_heading_key`` says which headings are the same):
 
-    - a heading directly followed by the same heading (a scan's or a converter's duplicate) is
-      one chapter, which opens at the first copy;
+    - a heading directly followed by the same heading (a scan's or a converter's duplicate), rules
+      ("-----") aside, is one chapter, which opens at the first copy;
     - a heading directly followed by another heading, and repeated later, is an entry of a table
       of contents: it opens no chapter and stays in the front matter (or the chapter before it);
     - so is a part heading whose next heading is a part too, not its chapters, when it is repeated
@@ -446,7 +457,7 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
     last = {key: k for k, key in enumerate(keys)}
     kept, opens, first_copy = [], [], None
     for k, group in enumerate(groups):
-        directly_followed = k + 1 < len(groups) and groups[k + 1][0] == group[1] + 1
+        directly_followed = k + 1 < len(groups) and all(map(is_rule, texts[group[1] + 1 : groups[k + 1][0]]))
         if directly_followed and keys[k + 1] == keys[k]:
             first_copy = group[0] if first_copy is None else first_copy
         elif (directly_followed or parts[k] and parts[k + 1]) and last[keys[k]] > k:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from clueweaver.books.chapters import is_heading
+from clueweaver.books.chapters import is_heading, is_rule
 from clueweaver.books.sentences import CJK_CHARACTERS, ends_with_sentence_mark
 
 
@@ -53,12 +53,21 @@ def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool)
 
 
 _CJK_CHARACTER = re.compile(f"[{CJK_CHARACTERS}]")
+# What a CJK text sets two columns wide: its characters, and the punctuation East Asian fonts give a
+# full cell ("“", "…", "—", "·"), which a wrapped line counts as two like any character.
+_WIDE = re.compile(f"[{CJK_CHARACTERS}\u00b7\u2014\u2015\u2018-\u201f\u2025\u2026\u203b]")
 # Nobody hard-wraps CJK prose narrower than this many columns (a CJK character is two columns wide).
 _MIN_CJK_WRAP_COLUMNS = 40
+# A block between blank lines with this many lines shows its own wrap width: a text typed in by many
+# hands is wrapped at as many widths (Project Gutenberg's 紅樓夢: 52 to 70 columns, chapter by chapter).
+_OWN_WRAP_LINES = 12
+# A line this many columns short of the wrap still goes on when it stops mid-sentence.
+_NEAR_WRAP_COLUMNS = 6
+_OPENERS = "「『“‘（(《"
 
 
 def _columns(line: str) -> int:
-    return len(line) + len(_CJK_CHARACTER.findall(line))
+    return len(line) + len(_WIDE.findall(line))
 
 
 def _wrap_width(lines: list[str]) -> int | None:
@@ -84,18 +93,25 @@ def _join_lines(lines: list[str]) -> str:
     return text
 
 
+def _prose_lines(lines: list[str]) -> list[str]:
+    """The lines other than headings, as wide as they are set (a paragraph's indent fills its first line)."""
+    return [line.rstrip() for line in lines if not is_heading(line.strip())]
+
+
 def _cjk_paragraphs(blocks: list[str]) -> list[str]:
     """The paragraphs of a Chinese or Japanese text, which has no words to measure wrapping by:
     each line is one (e-texts give each paragraph one line, often indented with full-width
-    spaces), unless the text is hard-wrapped (``_wrap_width``); then a line as wide as the wrap goes
-    on in the next line, unless that one is indented or either is a heading."""
+    spaces), unless the text is hard-wrapped (``_wrap_width``: a long block's own, else the whole
+    text's); then a line as wide as the wrap goes on in the next line, unless that one is indented
+    or either is a heading."""
     blocks_lines = [[line for line in block.split("\n") if line.strip()] for block in blocks]
-    wrap = _wrap_width([line.strip() for lines in blocks_lines for line in lines if not is_heading(line.strip())])
+    text_wrap = _wrap_width(_prose_lines([line for lines in blocks_lines for line in lines]))
     paragraphs = []
     for lines in blocks_lines:
+        wrap = _wrap_width(_prose_lines(lines)) if len(lines) >= _OWN_WRAP_LINES else text_wrap
         current: list[str] = []
-        for line in lines:
-            if current and not _goes_on(current[-1], line, wrap):
+        for previous, line in zip([None, *lines], lines):
+            if current and not _goes_on(previous.rstrip(), line, wrap):
                 paragraphs.append(_join_lines(current))
                 current = []
             current.append(line.strip())
@@ -104,10 +120,18 @@ def _cjk_paragraphs(blocks: list[str]) -> list[str]:
 
 
 def _goes_on(line: str, following: str, wrap: int | None) -> bool:
-    """Whether a hard-wrapped ``line`` (stripped) goes on in the ``following`` line (as read)."""
-    if wrap is None or _columns(line) < wrap - 2 or following[0].isspace():
+    """Whether a hard-wrapped ``line`` (as set, indent and all) goes on in the ``following`` line (as
+    read): it is as wide as the wrap, or nearly and stops mid-sentence (hand-wrapped lines fall a
+    character or two short), and the next line is not indented, opens no quotation and neither is a
+    heading or a rule."""
+    if wrap is None or following[0].isspace() or is_rule(line) or is_rule(following):
         return False
-    return not is_heading(line) and not is_heading(following.strip())
+    width = _columns(line)
+    if width < wrap - _NEAR_WRAP_COLUMNS or (
+        width < wrap - 2 and (ends_with_sentence_mark(line) or following[0] in _OPENERS)
+    ):
+        return False
+    return not is_heading(line.strip()) and not is_heading(following.strip())
 
 
 def _written_without_spaces(text: str) -> bool:
