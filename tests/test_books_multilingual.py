@@ -143,6 +143,8 @@ def test_a_traditional_chinese_text_wrapped_at_many_widths_reads_as_whole_paragr
     with "第四回". A question in simplified characters finds the paragraph that answers it."""
     book = load_narrative(FIXTURES / "hongloumeng_traditional_excerpt.zh.txt")
     assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1", 0), ("5", 7), ("45", 15)]
+    # 第五回's 回目 stands on its own line, under a rule: it names the chapter and stays a paragraph
+    assert book.chapters[1].title == "第五回 游幻境指迷十二釵 飲仙醪曲演紅樓夢"
     texts = [p.text for p in book.paragraphs]
     assert not any(text.startswith("第四回中") for text in (c.title for c in book.chapters))
     # each paragraph is whole, in the 66-column chapter, the 54-column one and the 76-column one

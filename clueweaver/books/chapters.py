@@ -223,19 +223,27 @@ _NAME_LINE_ENDS = tuple(".,;:!?…\"'»«”’)-—")
 MAX_NAME_LINE_CHARS, MAX_NAME_LINE_WORDS = 60, 10
 
 
+# A Chinese chapter's name on its own line: Han characters and spaces only, as a 回目 couplet is
+# ("游幻境指迷十二釵　飲仙醪曲演紅樓夢"); prose has punctuation.
+_HAN_NAME_LINE = re.compile(
+    r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff][\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\s]{1,39}$"
+)
+
+
 def names_the_chapter(text: str) -> bool:
     """A short line opening with a capital and ending without punctuation, right after a heading
     that names nothing, is the chapter's name in mixed case (Marianela's "-I-", then "Perdido"; Anne
-    of Green Gables' "CHAPTER I.", then "Mrs. Rachel Lynde is Surprised"). It joins the chapter's
-    title only: unlike a line in capitals it stays a paragraph like any other, for retrieval too."""
+    of Green Gables' "CHAPTER I.", then "Mrs. Rachel Lynde is Surprised"), and so is a short line of
+    Han characters alone after "第五回" (its 回目). It joins the chapter's title only: unlike a line
+    in capitals it stays a paragraph like any other, for retrieval too."""
     text = text.strip()
-    return (
+    latin_name = (
         0 < len(text) <= MAX_NAME_LINE_CHARS
         and len(text.split()) <= MAX_NAME_LINE_WORDS
         and text[0].isupper()
         and not text.endswith(_NAME_LINE_ENDS)
-        and not is_heading(text)
     )
+    return (latin_name or bool(_HAN_NAME_LINE.match(text))) and not is_heading(text)
 
 
 def number_value(token: str) -> int | None:
@@ -491,7 +499,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
             part, part_number, story_style, pending = text, heading.unit[1], heading.style, start
             continue
         own = heading.unit or heading.part
-        after = group[1] + 1
+        after = next((i for i in range(group[1] + 1, len(texts)) if not is_rule(texts[i])), len(texts))
         if not heading.name and after + 1 < len(texts) and names_the_chapter(texts[after]):
             text = f"{text} {texts[after]}"
         units.append(Unit(start, text, part if heading.unit else None, part_number, own[1] if own else None))
