@@ -26,7 +26,7 @@ from clueweaver.benchmarks.checks import (
 )
 
 # Every set but the English one (tests/test_checks.py): "zh-long", "zh-long-2" over 红楼梦 (120 回), "zh-xyj"
-# over 西游记 (100 回), "zh-3" over both (a frozen file only), then a novel each in the other languages
+# over 西游记 (100 回), "zh-3" and "zh-4" over both (frozen files only), then a novel each in the other languages
 LANGUAGES = tuple(key for key in CHECK_FILES if key != "en")
 WITH_OPEN_QUESTIONS = (
     "zh-long-2",
@@ -35,6 +35,7 @@ WITH_OPEN_QUESTIONS = (
     "ru",
     "ja",
     "zh-3",
+    "zh-4",
     "es",
     "it",
     "pt",
@@ -46,7 +47,7 @@ CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
 QUOTE_LENGTHS = {language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt")}
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),
-               "zh-3": (None, "zh3-f-")}  # fmt: skip
+               "zh-3": (None, "zh3-f-"), "zh-4": (None, "zh4-f-")}  # fmt: skip
 
 
 def _records(language: str, frozen: bool) -> list[dict]:
@@ -114,6 +115,8 @@ def test_bundled_book_keys_need_no_shared_data(monkeypatch, tmp_path):
         checks_file("ko")
     with pytest.raises(CheckError, match="'zh-3' is a frozen held-out set only"):
         checks_file("zh-3")
+    with pytest.raises(CheckError, match="'zh-4' is a frozen held-out set only"):
+        checks_file("zh-4")
 
 
 def test_cross_language_checks_are_kept_apart(tmp_path):

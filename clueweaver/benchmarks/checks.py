@@ -57,6 +57,9 @@ CHECK_FILES = {
     # twice, to judge the next Chinese ranking change on checks no run had seen; its tuning file is
     # the four Chinese tuning files, so "zh-3" has none of its own.
     "zh-3": (None, DATA_DIR / "multihop_frozen_zh_3.jsonl"),
+    # A fourth Chinese frozen set (红楼梦, 西游记), written after zh-3 had judged a change, to judge the next one;
+    # its tuning files are the four Chinese tuning files.
+    "zh-4": (None, DATA_DIR / "multihop_frozen_zh_4.jsonl"),
     # Russian over Turgenev's Отцы и дети (28 chapters) and Japanese over Sōseki's こころ (110 sections,
     # the Aozora Bunko file with its markup), open questions too.
     "ru": (DATA_DIR / "multihop_checks_ru.jsonl", DATA_DIR / "multihop_frozen_ru.jsonl"),
@@ -79,6 +82,7 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "zh-xyj": "fefb085ef224e8df9f197cd4daeafd14cc2e450f44419c68b82fabea27c9cd5d",
     "de": "918e76baea1dcfc96358b293327a0b7015d17e6e6305ff88939af272da61f822",
     "zh-3": "f9253110135f48ed718a4a04a93e79d41c1d092887d4f0ecc37b3de810357606",
+    "zh-4": "94115c6d9545cd53ee547083946092f60832659f4a0f8ac4231bc3c1ffa02c55",
     "ru": "c694bc153534af2cffa3dbf36f6fcbd037172e5a9f2d57c56b5d546a683e394e",
     "ja": "b5a481880c0d7c8890811276d50adb005d0309b9fd3a6a55c7be6ee176d2e146",
     "es": "9acc0f1b01b2a3f5dbe5b42a3cfa1560a21a6583b13b20c76ad57816922ff88c",
@@ -287,7 +291,8 @@ def load_multihop_checks(
 
 def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
     """The tuning (or frozen held-out) check file of a set of ``CHECK_FILES``: a language ("en", "zh",
-    "fr", ...), or Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3")."""
+    "fr", ...), or Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3",
+    "zh-4")."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
     path = CHECK_FILES[language][frozen]

@@ -38,6 +38,7 @@ SET_NAMES = {
     "tuning-de": "German tuning checks (Effi Briest), open questions too",
     "frozen-de": "German frozen held-out checks (Effi Briest), open questions too",
     "frozen-zh-3": "Chinese frozen held-out checks 3 over 红楼梦 and 西游记 (no tuning file of its own)",
+    "frozen-zh-4": "Chinese frozen held-out checks 4 over 红楼梦 and 西游记 (no tuning file of its own)",
     "tuning-ru": "Russian tuning checks (Отцы и дети), open questions too",
     "frozen-ru": "Russian frozen held-out checks (Отцы и дети), open questions too",
     "tuning-ja": "Japanese tuning checks (こころ, an Aozora Bunko file), open questions too",
@@ -52,7 +53,7 @@ SET_NAMES = {
     "open-frozen": "Open questions, frozen held-out",
 }
 # Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
-# language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3" has a frozen file only).
+# language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3" and "zh-4" have a frozen file only).
 _CHECKS_FILES = {
     **{f"{kind}{'' if key == 'en' else '-' + key}": path
        for key, pair in CHECK_FILES.items() for kind, path in zip(("tuning", "frozen"), pair) if path},
