@@ -128,8 +128,9 @@ def test_the_european_frozen_sets_beat_stemmed_plain_bm25_by_a_tenth(recall, gol
     assert result["multi_hop"]["fully_covered"] >= 1.1 * result["multi_hop"]["bm25_same_k"]
 
 
-# 22 + 20 + 36 + 30 + 30 checks; zh-3 was written after the other four had been measured twice
-CHINESE_FROZEN = ("frozen-zh", "frozen-zh-long", "frozen-zh-long-2", "frozen-zh-xyj", "frozen-zh-3")
+# 22 + 20 + 36 + 30 + 30 + 30 checks; zh-3 was written after the other four had been measured twice, zh-4
+# after zh-3 had judged a change
+CHINESE_FROZEN = ("frozen-zh", "frozen-zh-long", "frozen-zh-long-2", "frozen-zh-xyj", "frozen-zh-3", "frozen-zh-4")
 
 
 def _pooled(recall, sets, preset) -> tuple[int, int]:
@@ -143,7 +144,7 @@ def test_the_chinese_frozen_sets_together_reach_all_evidence_at_least_as_often_a
     # issue 29's bar, its first half (every Chinese check is multi-hop); the 20 红楼梦 checks alone do not
     # hold it at infinitebench and longbench_v2 (docs/retrieval.md, "Results")
     ours, plain = _pooled(recall, CHINESE_FROZEN, preset)
-    assert ours >= plain, f"Chinese frozen sets at {preset}: {ours} against plain bigram BM25's {plain} of 138"
+    assert ours >= plain, f"Chinese frozen sets at {preset}: {ours} against plain bigram BM25's {plain} of 168"
 
 
 @pytest.mark.parametrize("preset", PAPER_PRESETS)
