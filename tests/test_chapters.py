@@ -217,6 +217,9 @@ def test_chinese_numerals_and_headings_that_are_prose():
         11, 20, 105, 120, 200, 120, 12,
     ]  # fmt: skip
     assert Heading.parse("第１２章 雨").components == (("章", 12),)
+    # zero typed as a white circle, as Project Gutenberg's 三國演義 heads its hundredth chapter
+    assert Heading.parse("第一○○回：漢兵劫寨破曹真，武侯鬥陣辱仲達").components == (("回", 100),)
+    assert number_value("一二○") == 120 and not is_heading("○")
     book = from_paragraphs(["第一回合，他就输了。", "第二章里写道，他来了。", "第一章", "正文。"], title="t")
     assert [c.title for c in book.chapters] == ["第一章"]  # a round (回合) and a sentence are no headings
     # a numeral alone on its line numbers a Japanese or Chinese chapter; "〇" alone is a scene break

@@ -107,8 +107,9 @@ _ORDINAL_WORDS = (
     }
 )
 _ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
-_CJK_NUMERALS = "零〇一二三四五六七八九十百千两兩"
-_CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
+# Zero is also typed as a white circle (○, U+25CB) for 〇: Project Gutenberg's 三國演義 heads "第一○○回".
+_CJK_NUMERALS = "零〇○一二三四五六七八九十百千两兩"
+_CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "○": 0, "两": 2, "兩": 2}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 # A number in Chinese numerals ("一", "十一", "三十六"), not zero: a lone "〇" is a Japanese scene break.
 _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{_CJK_NUMERALS}]*"
