@@ -157,7 +157,7 @@ def format_report(reports: Sequence[RecallReport], title: str) -> str:
             return f"{s[key]['fully_covered']}/{s['items']} / {s[key]['evidence_recall']:.3f}"
 
         ours, bm25 = s["segments"]["fully_covered"], s["bm25_same_k"]["fully_covered"]
-        margin = f"{ours / bm25 - 1:+.0%}" if bm25 else "-"
+        margin = f"{ours / bm25 - 1:+.1%}" if bm25 else "-"
         hops = s["multi_hop"]
         lines.append(
             f"| {s['preset']} | {s['items']} | {s['mean_candidate_paragraphs']} | {cell('segments')} | "

@@ -182,7 +182,7 @@ def bench_ablations(
                 summary = _report(items, preset, None, ranking, False, **shape).summary()
                 rows.append({"preset": preset, "choice": choice, "set": name, **summary, "margin": margin(summary)})
                 found, share = summary["segments"]["fully_covered"], margin(summary)
-                cells.append(f"{found}/{summary['items']} ({share:+.0%})" if share is not None else f"{found}")
+                cells.append(f"{found}/{summary['items']} ({share:+.1%})" if share is not None else f"{found}")
             lines.append(f"| {choice} | " + " | ".join(cells) + " |")
         lines.append("")
     return {"ablations": rows}, "\n".join(lines)
