@@ -417,6 +417,105 @@ def test_infinitebench_open_question_without_reference_texts_is_a_bad_row(tmp_pa
         load_benchmark("infinitebench_qa_zh", tmp_path)
 
 
+# --- 9. NovelQA: Books/, Data/ and bookmeta.json; answers withheld by the public copy ------------------------
+
+NOVELQA = FIXTURES / "novelqa_release"
+
+
+def test_novelqa_release_reads_both_collections_and_keeps_aspect_and_complexity():
+    benchmark = load_benchmark("novelqa", NOVELQA)
+    assert [item.item_id for item in benchmark] == [
+        *(f"novelqa:B00:Q000{n}" for n in range(1, 6)),  # a list of questions
+        "novelqa:B02:Q0001",
+        "novelqa:B02:Q0002",
+        *(f"novelqa:B51:Q000{n}" for n in range(1, 4)),  # an object keyed by QID
+    ]
+    assert {book: novel.title for book, novel in benchmark.narratives.items()} == {
+        "B00": "The Miller of Hollow Ford",
+        "B02": "A Lantern for the North Road",
+        "B51": "The Glasshouse at Kestrel End",
+    }
+    assert [c.title for c in benchmark.narratives["B00"].chapters] == ["CHAPTER I", "CHAPTER II", "CHAPTER III"]
+    items = {item.item_id: item for item in benchmark}
+    times = items["novelqa:B00:Q0002"]
+    assert times.book_id == "B00" and times.question.kind == "mcq" and times.answer == "C"  # from "Answer"
+    assert times.question.options["C"] == "Three times"
+    assert times.metadata == {"QID": "Q0002", "Aspect": "times", "Complexity": "mh", "collection": "PublicDomain"}
+    yes_no = items["novelqa:B00:Q0004"]
+    assert yes_no.question.options == {"A": "Yes", "B": "No"} and yes_no.answer == "A"
+    gold = items["novelqa:B51:Q0003"]
+    assert gold.answer == "D" and gold.metadata["collection"] == "CopyrightProtected"  # from "Gold"
+    withheld = items["novelqa:B02:Q0001"]  # "Complex", as the release README's example spells it
+    assert withheld.answer is None and not withheld.labelled and withheld.metadata["Complexity"] == "mh"
+    assert {item.metadata["Complexity"] for item in benchmark} == {"mh", "sh", "dtl"}
+    assert len({item.metadata["Aspect"] for item in benchmark}) == 7
+    assert benchmark.summary()["answers"]["unlabelled"] == 2
+    public = load_benchmark("novelqa", NOVELQA, split="PublicDomain")
+    assert len(public) == 7 and set(public.narratives) == {"B00", "B02"}
+    assert [item.item_id for item in load_benchmark("novelqa", NOVELQA, split="CopyrightProtected", limit=1)] == [
+        "novelqa:B51:Q0001"
+    ]
+    with pytest.raises(BenchmarkError, match=r"novelqa: unknown split 'public'; use none, 'PublicDomain'"):
+        load_benchmark("novelqa", NOVELQA, split="public")
+
+
+def test_novelqa_titles_come_from_bookmeta_else_the_book_id(tmp_path):
+    root = tmp_path / "NovelQA"
+    shutil.copytree(NOVELQA, root)
+    meta = json.loads((root / "bookmeta.json").read_text(encoding="utf-8"))
+    del meta["B02"], meta["B51"]["title"]
+    (root / "bookmeta.json").write_text(json.dumps(meta), encoding="utf-8")
+    titles = {book: novel.title for book, novel in load_benchmark("novelqa", root).narratives.items()}
+    assert titles == {"B00": "The Miller of Hollow Ford", "B02": "B02", "B51": "B51"}
+    (root / "bookmeta.json").unlink()
+    assert load_benchmark("novelqa", root).narratives["B00"].title == "B00"
+    (root / "bookmeta.json").write_text('["B00"]', encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=r"bookmeta\.json: expected an object keyed by book id, got list"):
+        load_benchmark("novelqa", root)
+    shutil.rmtree(root / "Data")
+    with pytest.raises(BenchmarkError, match=r"expected NovelQA's folders Books/ and Data/"):
+        load_benchmark("novelqa", root)
+
+
+def test_novelqa_bad_input_names_the_data_file_and_the_question(tmp_path):
+    root = tmp_path / "NovelQA"
+    shutil.copytree(NOVELQA, root)
+    data = root / "Data" / "PublicDomain"
+    (root / "Books" / "PublicDomain" / "B02.txt").unlink()
+    with pytest.raises(
+        BenchmarkError, match=r"B02\.json, entry 1: no text for book B02: expected .*Books/PublicDomain/B02\.txt"
+    ):
+        load_benchmark("novelqa", root)
+    shutil.copy(NOVELQA / "Books" / "PublicDomain" / "B02.txt", root / "Books" / "PublicDomain")
+    questions = json.loads((data / "B00.json").read_text(encoding="utf-8"))
+    del questions[2]["Options"]
+    questions[3]["Gold"] = "B"  # disagrees with its "Answer"
+    (data / "B00.json").write_text(json.dumps(questions), encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=r"B00\.json, entry 3: field 'Options' must be an object"):
+        load_benchmark("novelqa", root)
+    benchmark = load_benchmark("novelqa", root, skip_bad=True)
+    assert len(benchmark) == 8 and [(Path(row.file).name, row.row) for row in benchmark.skipped] == [
+        ("B00.json", "entry 3"),
+        ("B00.json", "entry 4"),
+    ]
+    assert "fields 'Answer' and 'Gold' disagree ('A', 'B')" in benchmark.skipped[1].reason
+    keyed = json.loads((root / "Data" / "CopyrightProtected" / "B51.json").read_text(encoding="utf-8"))
+    keyed["Q0002"]["QID"] = "Q0009"
+    (root / "Data" / "CopyrightProtected" / "B51.json").write_text(json.dumps(keyed), encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=r"B51\.json, question Q0002: QID 'Q0009' differs from the key 'Q0002'"):
+        load_benchmark("novelqa", root, split="CopyrightProtected")
+    (data / "B00.json").write_text('[{"QID": "Q0001",', encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=r"B00\.json: not valid JSON"):
+        load_benchmark("novelqa", root, skip_bad=True)
+
+
+def test_the_benchmark_command_reads_novelqa_and_counts_its_unlabelled_questions(capsys):
+    assert main(["benchmark", "novelqa", "--path", str(NOVELQA)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["benchmark"], summary["items"], summary["narratives"]) == ("novelqa", 10, 3)
+    assert summary["answers"]["unlabelled"] == 2 and summary["skipped_rows"] == []
+
+
 def test_the_benchmark_command_fails_on_an_empty_selection_and_lists_passed_over_rows(tmp_path, capsys):
     release = str(FIXTURES / "narrativeqa_release")
     assert main(["benchmark", "narrativeqa", "--path", release, "--split", "valid"]) == 2

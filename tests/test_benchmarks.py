@@ -457,6 +457,7 @@ def test_registry_and_paths(tmp_path, monkeypatch):
         "infinitebench",
         "infinitebench_qa",
         "infinitebench_qa_zh",
+        "novelqa",
         "longbench_v2",
         "leval_scifi",
         "kdsh",
@@ -472,8 +473,10 @@ def test_registry_and_paths(tmp_path, monkeypatch):
         load_benchmark("detectiveqa")
     with pytest.raises(BenchmarkError, match="give the path"):
         load_benchmark("jsonl")
-    with pytest.raises(BenchmarkError, match="unknown benchmark 'novelqa'"):
+    with pytest.raises(BenchmarkError, match=r"novelqa: .*novelqa does not exist"):
         load_benchmark("novelqa")
+    with pytest.raises(BenchmarkError, match="unknown benchmark 'no_such_set'"):
+        load_benchmark("no_such_set")
     with pytest.raises(BenchmarkError, match="unknown split 'dev'"):
         load_benchmark("detectiveqa", FIXTURES / "detectiveqa", split="dev")
 

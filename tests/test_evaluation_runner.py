@@ -335,6 +335,24 @@ def test_item_selection_and_its_errors(bench, tmp_path):
         EvalConfig(benchmark="jsonl", system="gpt")
 
 
+def test_novelqa_questions_whose_answer_the_release_withholds_are_counted_not_asked(tmp_path):
+    asked = []
+
+    def always_a(narrative, question, *, max_paragraph=None) -> ReaderOutput:
+        asked.append(question.text)
+        return ReaderOutput("A", True, True, "", (), (), (0,), timings={"interpreter": 0.01})
+
+    novelqa = Path(__file__).parent / "fixtures" / "novelqa_release"
+    run = EvalConfig(benchmark="novelqa", system="rag-bm25", path=str(novelqa), encoder=None, output=str(tmp_path))
+    result = run_evaluation(run, always_a, progress=False)
+    records = {r["item_id"]: r for r in read_predictions(tmp_path)}
+    assert len(records) == 10 and len(asked) == 8  # the two questions of B02 have no gold answer
+    assert records["novelqa:B02:Q0001"]["skipped"] == "no gold answer"
+    assert records["novelqa:B00:Q0004"]["correct"] and not records["novelqa:B00:Q0001"]["correct"]
+    assert result.summary["skipped_unlabelled"] == 2 and result.summary["overall"]["items"] == 8
+    assert result.summary["overall"]["correct"] == 1  # only B00:Q0004's answer is A
+
+
 def test_default_run_folder_is_stable_per_configuration():
     a = EvalConfig(benchmark="nocha", system="clueweaver")
     assert (
@@ -346,6 +364,7 @@ def test_default_run_folder_is_stable_per_configuration():
         != EvalConfig(benchmark="nocha", system="clueweaver", self_calibration=False).default_output()
     )
     assert EvalConfig(benchmark="quality_leval", system="direct").preset == "broader"
+    assert EvalConfig(benchmark="novelqa", system="direct").preset == "infinitebench"
     assert EvalConfig(
         benchmark="nocha", system="clueweaver", use_finder=False, interpreter="/ckpt/interp-grpo"
     ).default_label() == ("clueweaver no-finder interpreter=interp-grpo")

@@ -8,7 +8,7 @@ module: :mod:`~clueweaver.benchmarks.nocha`, :mod:`~clueweaver.benchmarks.qualit
 :mod:`~clueweaver.benchmarks.kdsh`, :mod:`~clueweaver.benchmarks.bmds`,
 :mod:`~clueweaver.benchmarks.detectiveqa`, :mod:`~clueweaver.benchmarks.longcontext`,
 :mod:`~clueweaver.benchmarks.narrativeqa` (the release, the Hugging Face export, NarrativeQA-format
-JSONL), :mod:`~clueweaver.benchmarks.openqa` (SQuALITY) and
+JSONL), :mod:`~clueweaver.benchmarks.novelqa`, :mod:`~clueweaver.benchmarks.openqa` (SQuALITY) and
 :mod:`~clueweaver.benchmarks.jsonl`, all built on the shared machinery of
 :mod:`~clueweaver.benchmarks.loading`.
 """
@@ -22,6 +22,7 @@ from clueweaver.benchmarks.leval import load_leval_scifi, load_quality_leval
 from clueweaver.benchmarks.longcontext import load_infinitebench, load_infinitebench_qa, load_longbench_v2
 from clueweaver.benchmarks.narrativeqa import load_narrativeqa
 from clueweaver.benchmarks.nocha import load_nocha
+from clueweaver.benchmarks.novelqa import load_novelqa
 from clueweaver.benchmarks.openqa import load_squality
 from clueweaver.benchmarks.quality import load_quality
 from clueweaver.benchmarks.registry import (
@@ -54,6 +55,7 @@ __all__ = [
     "load_longbench_v2",
     "load_narrativeqa",
     "load_nocha",
+    "load_novelqa",
     "load_quality",
     "load_quality_leval",
     "load_squality",

@@ -24,6 +24,7 @@ from clueweaver.benchmarks.leval import load_leval_scifi, load_quality_leval
 from clueweaver.benchmarks.longcontext import load_infinitebench, load_infinitebench_qa, load_longbench_v2
 from clueweaver.benchmarks.narrativeqa import load_narrativeqa
 from clueweaver.benchmarks.nocha import load_nocha
+from clueweaver.benchmarks.novelqa import load_novelqa
 from clueweaver.benchmarks.openqa import load_squality
 from clueweaver.benchmarks.quality import load_quality
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError
@@ -76,6 +77,9 @@ BENCHMARKS: dict[str, BenchmarkSpec] = {
         partial(load_infinitebench_qa, language="zh"),
         "infinitebench/longbook_qa_chn.jsonl",
         "InfiniteBench Zh.QA open questions (Chinese)",
+    ),
+    "novelqa": BenchmarkSpec(
+        load_novelqa, "novelqa", "NovelQA multiple choice over whole novels (the public copy withholds answers)"
     ),
     "longbench_v2": BenchmarkSpec(load_longbench_v2, "longbench_v2/data.json", "LongBench v2 multiple choice"),
     "jsonl": BenchmarkSpec(load_jsonl, None, "a benchmark in the common schema"),

@@ -68,6 +68,7 @@ DEFAULT_PRESETS = {
     "infinitebench": "infinitebench",
     "infinitebench_qa": "infinitebench",
     "infinitebench_qa_zh": "infinitebench",
+    "novelqa": "infinitebench",  # multiple choice over whole long novels, as InfiniteBench En.MC
     "longbench_v2": "longbench_v2",
 }
 FALLBACK_PRESET = "broader"
