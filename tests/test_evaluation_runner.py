@@ -351,6 +351,25 @@ def test_novelqa_questions_whose_answer_the_release_withholds_are_counted_not_as
     assert records["novelqa:B00:Q0004"]["correct"] and not records["novelqa:B00:Q0001"]["correct"]
     assert result.summary["skipped_unlabelled"] == 2 and result.summary["overall"]["items"] == 8
     assert result.summary["overall"]["correct"] == 1  # only B00:Q0004's answer is A
+    # accuracy by Complexity and Aspect, as NovelQA's paper reports it, from the items' metadata
+    by = result.summary["datasets"]["novelqa"]["by"]
+    groups = [r["groups"] for r in records.values() if not r["skipped"]]
+    for name in ("Complexity", "Aspect"):
+        counts = defaultdict(int)
+        for group in groups:
+            counts[group[name]] += 1
+        assert {value: block["items"] for value, block in by[name].items()} == counts
+    right = records["novelqa:B00:Q0004"]["groups"]
+    assert by["Complexity"][right["Complexity"]]["correct"] == 1 == by["Aspect"][right["Aspect"]]["correct"]
+    report = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "### novelqa by Complexity" in report and "### novelqa by Aspect" in report
+
+
+def test_a_benchmark_that_names_no_breakdown_gets_none(bench, tmp_path):
+    result = run_evaluation(config(bench, tmp_path / "run"), scripted_reader(), progress=False)
+    assert not any("groups" in r for r in read_predictions(tmp_path / "run"))
+    assert all(block["by"] == {} for block in result.summary["datasets"].values())
+    assert " by " not in (tmp_path / "run" / "summary.md").read_text(encoding="utf-8").split("## Citation")[0]
 
 
 def test_default_run_folder_is_stable_per_configuration():

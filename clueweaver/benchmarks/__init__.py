@@ -29,6 +29,7 @@ from clueweaver.benchmarks.registry import (
     BENCHMARKS,
     SHARED_DATA_ENV,
     BenchmarkSpec,
+    breakdowns,
     load_benchmark,
     shared_data_dir,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "BenchmarkItem",
     "BenchmarkSpec",
     "SkippedRow",
+    "breakdowns",
     "load_benchmark",
     "load_bmds",
     "load_detectiveqa",

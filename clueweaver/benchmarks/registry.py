@@ -45,6 +45,8 @@ class BenchmarkSpec:
     loader: Callable[..., Benchmark]
     default_path: str | None  # under the shared data folder; None: a path must be given
     description: str
+    # Item metadata fields the benchmark's own paper reports accuracy by; eval reports them too.
+    breakdowns: tuple[str, ...] = ()
 
 
 BENCHMARKS: dict[str, BenchmarkSpec] = {
@@ -79,11 +81,22 @@ BENCHMARKS: dict[str, BenchmarkSpec] = {
         "InfiniteBench Zh.QA open questions (Chinese)",
     ),
     "novelqa": BenchmarkSpec(
-        load_novelqa, "novelqa", "NovelQA multiple choice over whole novels (the public copy withholds answers)"
+        load_novelqa,
+        "novelqa",
+        "NovelQA multiple choice over whole novels (the public copy withholds answers)",
+        ("Complexity", "Aspect"),
     ),
-    "longbench_v2": BenchmarkSpec(load_longbench_v2, "longbench_v2/data.json", "LongBench v2 multiple choice"),
+    "longbench_v2": BenchmarkSpec(
+        load_longbench_v2, "longbench_v2/data.json", "LongBench v2 multiple choice", ("difficulty", "length")
+    ),
     "jsonl": BenchmarkSpec(load_jsonl, None, "a benchmark in the common schema"),
 }
+
+
+def breakdowns(name: str) -> tuple[str, ...]:
+    """The metadata fields benchmark ``name`` reports accuracy by (none for a name not registered)."""
+    spec = BENCHMARKS.get(name)
+    return spec.breakdowns if spec else ()
 
 
 def load_benchmark(

@@ -97,6 +97,7 @@ def summarize(records: Iterable[dict]) -> dict:
         paired = [(r["pair_id"], r["correct"]) for r in rows if r["pair_id"] is not None]
         block["pair_accuracy"] = pair_accuracy(paired).to_dict() if paired else None
         block["open_answers"] = open_summary([r for r in by_dataset.get(name, []) if is_open_record(r)])
+        block["by"] = _breakdown(rows)
         datasets[name] = {**block, **_audits(by_dataset.get(name, []))}
     accuracies = [d["accuracy"] for d in datasets.values() if d["accuracy"] is not None]
     return {
@@ -112,6 +113,16 @@ def summarize(records: Iterable[dict]) -> dict:
         "cost": _cost(scored),
         "segment_fallbacks": _segment_fallbacks(scored),
     }
+
+
+def _breakdown(rows: Sequence[dict]) -> dict:
+    """Accuracy by each field the records' ``groups`` name ({"Complexity": {"mh": block, ...}}),
+    as the benchmark's paper reports it; empty when the records carry none."""
+    by: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        for name, value in (row.get("groups") or {}).items():
+            by[name][value].append(row["correct"])
+    return {name: {value: _accuracy_block(by[name][value]) for value in sorted(by[name])} for name in sorted(by)}
 
 
 def _segment_fallbacks(scored: Sequence[dict]) -> int:
@@ -287,6 +298,7 @@ def markdown(summaries: dict[str, dict]) -> str:
         )
     lines = ["## Accuracy", "", "Percent correct [Wilson 95% interval] n=items; pairs: both claims right.", ""]
     lines += markdown_table(header, rows)
+    lines += _breakdown_tables(summaries, datasets)
     fallbacks = [f"{label}: {s['segment_fallbacks']}" for label, s in summaries.items() if s.get("segment_fallbacks")]
     if fallbacks:
         stood_in = "Items whose segment source had nothing to give (the plain segments stood in): "
@@ -334,6 +346,21 @@ def markdown(summaries: dict[str, dict]) -> str:
     )
     opened = open_markdown(summaries)
     return "\n".join(lines) + "\n" + (f"\n{opened}" if opened else "")
+
+
+def _breakdown_tables(summaries: dict[str, dict], datasets: Sequence[str]) -> list[str]:
+    """One accuracy table per dataset and field it is broken down by, a column per value."""
+    lines = []
+    for name in datasets:
+        blocks = {label: (s["datasets"].get(name) or {}).get("by") or {} for label, s in summaries.items()}
+        for field_name in sorted({f for by in blocks.values() for f in by}):
+            values = sorted({v for by in blocks.values() for v in by.get(field_name, {})})
+            rows = [
+                [label, *(_accuracy_cell(by.get(field_name, {}).get(v)) for v in values)]
+                for label, by in blocks.items()
+            ]
+            lines += ["", f"### {name} by {field_name}", ""] + markdown_table(["system", *values], rows)
+    return lines
 
 
 def _cost_row(label: str, cost: dict) -> list[str]:

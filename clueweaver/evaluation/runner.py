@@ -38,7 +38,7 @@ from tqdm import tqdm
 from clueweaver.backends import SamplingConfig, backend_spec
 from clueweaver.backends.batching import engine_tag
 from clueweaver.backends.openai_http import recording_servers
-from clueweaver.benchmarks import load_benchmark
+from clueweaver.benchmarks import breakdowns, load_benchmark
 from clueweaver.books.language import detect_language
 from clueweaver.evaluation.judge import JudgeConfig
 from clueweaver.evaluation.open_answers import OpenScorer, score_open_record
@@ -235,6 +235,9 @@ class EvalConfig:
 
 
 def _identity_fields(item, system: str) -> dict:
+    """What names the item in its record; ``groups``: its values of the metadata fields its
+    benchmark reports accuracy by (NovelQA's Complexity and Aspect), when it has any."""
+    groups = {name: str(item.metadata[name]) for name in breakdowns(item.benchmark) if name in item.metadata}
     return {
         "item_id": item.item_id,
         "benchmark": item.benchmark,
@@ -243,6 +246,7 @@ def _identity_fields(item, system: str) -> dict:
         "kind": item.question.kind,
         "pair_id": item.pair_id,
         "answer": item.answer,
+        **({"groups": groups} if groups else {}),
     }
 
 
