@@ -3,13 +3,15 @@ Russian, Greek or Japanese is read as its English twin is (same structure, same 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from clueweaver.evaluation.open_metrics import is_temporal, rouge_l
 from clueweaver.protocol import cues
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
 from clueweaver.protocol.open_rewards import open_answer_reward_components
-from clueweaver.protocol.parse import normalize_choice, normalize_open_answer, paragraph_references
+from clueweaver.protocol.parse import normalize_choice, normalize_open_answer, paragraph_references, parse_finder
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import finder_reward_components, interpreter_reward_components, specific_details
@@ -61,6 +63,24 @@ def test_a_finder_reply_earns_what_its_english_twin_earns(language, rationales, 
     english = finder_reward_components(reply(rationales["en"], answer), **case)
     assert finder_reward_components(reply(rationales[language], answer), **case) == english
     assert english["format"] == 1.0 and english["length"] == 0.25
+
+
+FINDER_VERDICTS = {"zh": ("是", "否"), "fr": ("Oui", "Non"), "de": ("JA", "NEIN"), "ru": ("Да", "Нет"),
+                   "el": ("ΝΑΙ", "ΟΧΙ")}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el"])
+def test_a_finder_verdict_in_the_reply_language_is_read_at_inference_and_unpaid_in_training(language):
+    """Inference reads "Oui" as YES (a small model answers in the book's language); training pays
+    only the label the prompt asks for, and "Oui" nothing, as it pays "**YES**" (``strict_label``)."""
+    for verdict, label, rationale, case in zip(
+        FINDER_VERDICTS[language], ("YES", "NO"), (YES_CITING, NO_STATING_WHY), (POSITIVE, NEGATIVE)
+    ):
+        read = parse_finder(reply(rationale[language], verdict), case["allowed_ids"])
+        assert (read.answer, read.answer_legal) == (label, True)
+        assert read == replace(parse_finder(reply(rationale[language], label), case["allowed_ids"]), raw=read.raw)
+        paid = finder_reward_components(reply(rationale[language], verdict), **case)
+        assert sum(paid.values()) == 0.0  # what an unparseable reply earns
 
 
 def test_the_negative_rationale_twins_differ_only_in_stating_why():

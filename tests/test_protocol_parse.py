@@ -131,6 +131,34 @@ def test_claim_answers(text, expected):
 @pytest.mark.parametrize(
     "text,expected",
     [
+        ("VRAI", "TRUE"), ("Faux.", "FALSE"), ("wahr", "TRUE"), ("FALSCH", "FALSE"), ("Verdadero", "TRUE"),
+        ("falsa", "FALSE"), ("vero", "TRUE"), ("Verdadeiro", "TRUE"), ("Não", "FALSE"), ("ВЕРНО", "TRUE"),
+        ("Неверно", "FALSE"), ("ΑΛΗΘΕΣ", "TRUE"), ("Ψευδές", "FALSE"), ("正确", "TRUE"), ("错误。", "FALSE"),
+        ("正しい", "TRUE"), ("誤り", "FALSE"), ("Réponse : VRAI", "TRUE"), ("答案：正确", "TRUE"),
+        ("Answer: FALSE", "FALSE"),
+        # a negated positive is negative, and two verdicts are none
+        ("不正确", "FALSE"), ("不对", "FALSE"), ("正しくない", "FALSE"), ("vrai ou faux", None), ("真假", "TRUE"),
+    ],
+)  # fmt: skip
+def test_claim_verdicts_in_the_reply_language(text, expected):
+    assert normalize_claim_answer(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("OUI", "YES"), ("non", "NO"), ("Ja", "YES"), ("NEIN", "NO"), ("Sí", "YES"), ("sim", "YES"), ("não", "NO"),
+        ("да", "YES"), ("НЕТ", "NO"), ("ναι", "YES"), ("ΟΧΙ", "NO"), ("是", "YES"), ("不是", "NO"), ("否", "NO"),
+        ("はい", "YES"), ("いいえ", "NO"), ("VRAI", None), ("oui, mais non", None),
+    ],
+)  # fmt: skip
+def test_finder_verdicts_in_the_reply_language(text, expected):
+    assert normalize_finder_answer(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
         ("B", "B"),
         ("(B)", "B"),
         ("B.", "B"),

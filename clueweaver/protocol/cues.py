@@ -338,6 +338,28 @@ OPTION_WORDS: Table = {
     "ja": ("選択肢",),
 }  # fmt: skip
 
+# A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
+# claim may also be answered yes or no): a small model often answers "Oui", "正确" or "ΝΑΙ". Chinese and
+# Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确".
+YES_WORDS: Table = {
+    "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
+    "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",),
+}  # fmt: skip
+NO_WORDS: Table = {
+    "en": ("no",), "fr": ("non",), "de": ("nein",), "es": ("no",), "it": ("no",), "pt": ("não",), "ru": ("нет",),
+    "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",),
+}  # fmt: skip
+TRUE_WORDS: Table = {
+    "en": ("true",), "fr": ("vrai", "vraie"), "de": ("wahr", "richtig"), "es": ("verdadero", "verdadera", "cierto"),
+    "it": ("vero", "vera"), "pt": ("verdadeiro", "verdadeira"), "ru": ("верно", "правда", "истина"),
+    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
+}  # fmt: skip
+FALSE_WORDS: Table = {
+    "en": ("false",), "fr": ("faux", "fausse"), "de": ("falsch",), "es": ("falso", "falsa"), "it": ("falso", "falsa"),
+    "pt": ("falso", "falsa"), "ru": ("неверно", "ложь", "ложно"), "el": ("ψευδές", "ψευδής", "λάθος"),
+    "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
+}  # fmt: skip
+
 
 def every_language(table: Table) -> tuple[str, ...]:
     """The cues of every language of ``table`` in one tuple, English first, each once: what a rule

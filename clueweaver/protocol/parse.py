@@ -20,10 +20,15 @@ from typing import Iterable
 
 from clueweaver.protocol.cues import (
     ANSWER_WORDS,
+    FALSE_WORDS,
     LIST_WORDS,
+    NO_WORDS,
     OPTION_WORDS,
     PARAGRAPH_WORDS,
     RANGE_WORDS,
+    TRUE_WORDS,
+    YES_WORDS,
+    Table,
     every_language,
 )
 from clueweaver.protocol.question import Question
@@ -148,9 +153,24 @@ def _comparable(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
 
 
-def _verdict(answer: str, groups: dict[str, tuple[str, ...]]) -> str | None:
-    """A one-word verdict: the first word names one label and no word names another label."""
-    tokens = re.findall(r"[a-z]+", answer.lower())
+def _spellings(*tables: Table) -> frozenset[str]:
+    return frozenset(fold(word) for table in tables for word in every_language(table))
+
+
+# The verdicts' words in every language, folded ("sí" and "si", "όχι" and "οχι" alike).
+_FINDER_VERDICTS = {"YES": _spellings(YES_WORDS), "NO": _spellings(NO_WORDS)}
+_CLAIM_VERDICTS = {"TRUE": _spellings(TRUE_WORDS, YES_WORDS), "FALSE": _spellings(FALSE_WORDS, NO_WORDS)}
+
+
+def _verdict(answer: str, groups: dict[str, frozenset[str]]) -> str | None:
+    """A one-word verdict after any "Answer:" label ("Réponse : VRAI", "答案：正确"): the first word
+    names one label and no word names another label; in Chinese or Japanese, which have no spaces,
+    the longest label word the answer opens with."""
+    text = fold(_OPEN_PREFIX.sub("", _clean(answer)))
+    if is_cjk(text[:1]):
+        opening = [(len(word), label) for label, words in groups.items() for word in words if text.startswith(word)]
+        return max(opening)[1] if opening else None
+    tokens = re.findall(r"[^\W\d_]+", text)
     if not tokens:
         return None
     found = {label for label, spellings in groups.items() for token in tokens if token in spellings}
@@ -159,13 +179,13 @@ def _verdict(answer: str, groups: dict[str, tuple[str, ...]]) -> str | None:
 
 
 def normalize_finder_answer(answer: str) -> str | None:
-    """YES or NO, or None."""
-    return _verdict(answer, {"YES": ("yes",), "NO": ("no",)})
+    """YES or NO (or its word in a covered language: "oui", "是"), or None."""
+    return _verdict(answer, _FINDER_VERDICTS)
 
 
 def normalize_claim_answer(answer: str) -> str | None:
-    """TRUE or FALSE from true/false/yes/no, or None."""
-    return _verdict(answer, {"TRUE": ("true", "yes"), "FALSE": ("false", "no")})
+    """TRUE or FALSE from true/false/yes/no (or their words in a covered language: "vrai", "错误"), or None."""
+    return _verdict(answer, _CLAIM_VERDICTS)
 
 
 def normalize_choice(answer: str, question: Question) -> str | None:
@@ -337,8 +357,9 @@ def strict_label(answer: str, labels: Iterable[str]) -> str | None:
     Tables 5 and 6 pay a verdict or a correct answer in the answer field of the format the prompt
     gives; a sentence ("Yes, this segment is relevant.", "The answer is B"), markdown ("**YES**"),
     an option's own text, or another label set's word ("yes" for a TRUE claim) is not that field
-    as asked, so it earns what the tables give an unparseable output: nothing. Inference reads all
-    of these (``normalize_answer``) and records them."""
+    as asked, so it earns what the tables give an unparseable output: nothing; so does a verdict in
+    the reply's own language ("Oui", "正确"). Inference reads all of these (``normalize_answer``)
+    and records them."""
     field = unicodedata.normalize("NFKC", answer).strip().upper()
     return field if field in tuple(labels) else None
 
