@@ -129,7 +129,7 @@ def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
     assert [p.text for p in n.paragraphs] == [
         "Chapter I",
         "First paragraph.",
-        "Nested text .",
+        "Nested text.",
         "Chapter II",
         "Second chapter.",
     ]

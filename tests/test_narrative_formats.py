@@ -71,12 +71,22 @@ def test_html_document_blocks_become_paragraphs_and_headings_chapters():
     narrative = from_html(html, title="The Tide", source="x.html")
     assert [p.text for p in narrative.paragraphs] == [
         "THE TIDE",
-        "Belgian politics were dull .",
+        "Belgian politics were dull.",  # no space where the inline <i> ends
         "Second.",
         "Part Two",
         "Third.",
     ]
     assert [(c.title, c.first_paragraph) for c in narrative.chapters] == [("THE TIDE", 0), ("Part Two", 3)]
+
+
+def test_html_in_chinese_or_japanese_keeps_its_characters_together_and_leaves_ruby_readings_out():
+    html = (
+        "<html><body><h1>第一章</h1><p>私は<ruby>先生<rp>（</rp><rt>せんせい</rt><rp>）</rp></ruby>と\n"
+        "<ruby><rb>鎌倉</rb><rt>かまくら</rt></ruby>で出会った。</p>"
+        "<p>宝玉<span class='n'>笑道</span>：“好。”</p></body></html>"
+    )
+    texts = [p.text for p in from_html(html, title="t", source="x.html").paragraphs]
+    assert texts == ["第一章", "私は先生と鎌倉で出会った。", "宝玉笑道：“好。”"]
 
 
 def test_normalize_text_matches_stored_paragraphs():

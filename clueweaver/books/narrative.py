@@ -41,7 +41,7 @@ from clueweaver.books.chapters import (
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
-from clueweaver.books.sentences import sentence_spans
+from clueweaver.books.sentences import CJK_CHARACTERS, sentence_spans
 from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 
 PARAGRAPH_SEPARATOR = "\n\n"
@@ -445,6 +445,20 @@ def from_jsonl(path: str | Path) -> Narrative:
 _BLOCK_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "li", "dt", "dd")
 
 
+# Whitespace between two Chinese or Japanese characters: a line break of the markup, not a space.
+_CJK_GAP = re.compile(f"(?<=[{CJK_CHARACTERS}]) (?=[{CJK_CHARACTERS}])")
+
+
+def _element_text(element) -> str:
+    """A block element's text as a browser shows it: its own whitespace collapsed, a line break
+    (``<br>``) a space, no space added where inline markup begins or ends ("<i>Emma</i>'s",
+    "私は<ruby>先生<rt>せんせい</rt></ruby>と": ruby readings are left out), and none kept between
+    two Chinese or Japanese characters."""
+    for br in element.find_all("br"):
+        br.replace_with(" ")
+    return _CJK_GAP.sub("", " ".join("".join(element.strings).split()))
+
+
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
     """Each innermost block element of the documents (in order) is a paragraph; an h1-h3 heading
     starts a chapter. Gutenberg's licence sections are dropped."""
@@ -457,7 +471,7 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
         for element in body.find_all(_BLOCK_TAGS):
             if element.find(_BLOCK_TAGS):  # the innermost block carries the text
                 continue
-            text = element.get_text(" ", strip=True)
+            text = _element_text(element)
             if not text or _GUTENBERG_START.match(text) or _GUTENBERG_END.match(text):
                 continue
             if element.name in ("h1", "h2", "h3"):
