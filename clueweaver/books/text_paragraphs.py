@@ -63,6 +63,7 @@ _MIN_CJK_WRAP_COLUMNS = 40
 _OWN_WRAP_LINES = 12
 # A line this many columns short of the wrap still goes on when it stops mid-sentence.
 _NEAR_WRAP_COLUMNS = 6
+# A line opening a quotation or an aside ("「", "（") after a line short of the wrap begins a paragraph.
 _OPENERS = "「『“‘（(《"
 
 
