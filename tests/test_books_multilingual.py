@@ -161,3 +161,17 @@ def test_a_traditional_chinese_text_wrapped_at_many_widths_reads_as_whole_paragr
     # a book this short the fused ranking lends the neighbouring paragraphs as much
     scores = index.bm25_scores("女娲炼石补天剩下的那块石头被丢在哪座山峰下？")
     assert texts[int(scores.argmax())].startswith("原來女媧氏煉石補天") and scores.max() > 2 * sorted(scores)[-2]
+
+
+def test_an_aozora_text_in_the_old_spelling_with_ruby_on_every_word_is_read_in_todays_kanji():
+    """夏目漱石『門』as Aozora Bunko publishes it: Shift_JIS, the old spelling (氣樂, 雜誌), ruby on
+    nearly every word. charset-normalizer's default finds no encoding for it, and at a raised ceiling
+    a Chinese codepage scores better than Shift_JIS; the hiragana of Japanese prose decide. A question
+    in today's kanji finds the paragraph in the old ones."""
+    book = load_narrative(FIXTURES / "mon_excerpt.ja.txt")
+    assert (book.encoding, book.encoding_detected, book.title) == ("cp932", True, "門")
+    assert [c.title for c in book.chapters] == ["一"]
+    assert not any("《" in p.text for p in book.paragraphs)  # the ruby readings are gone
+    index = build_index(book, None, use_cache=False)
+    scores = index.bm25_scores("宗助が放り出した雑誌")  # the text has 雜誌
+    assert book[int(scores.argmax())].text.startswith("宗助は先刻から縁側へ坐蒲團を持ち出して")
