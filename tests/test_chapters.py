@@ -309,6 +309,37 @@ def test_numbered_endnotes_after_the_chapters_open_none():
     assert [c.label for c in book.chapters] == ["1", "2", "3"]
 
 
+def test_notes_under_each_chapter_end_at_the_next_heading():
+    # Pushkin's История Пугачёва: notes after every chapter, headed "Примечания к главе …", and the
+    # older spelling of the ordinals ("третия", "осьмая")
+    texts = ["Глава первая", "Текст.", "Примечания к главе первой", "1", "Заметка.", "2", "Заметка.",
+             "Глава третия", "Текст.", "Глава осьмая", "Текст."]  # fmt: skip
+    assert [c.label for c in from_paragraphs(texts, title="t").chapters] == ["1", "3", "8"]
+    # Подросток: the first part ends in its notes; the second part's sections are numbered again
+    texts = [
+        "ЧАСТЬ ПЕРВАЯ",
+        "I",
+        "Текст.",
+        "Примечания",
+        "1",
+        "Заметка.",
+        "ЧАСТЬ ВТОРАЯ",
+        "I",
+        "Текст.",
+        "II",
+        "Текст.",
+    ]
+    assert [c.label for c in from_paragraphs(texts, title="t").chapters] == ["1.1", "2.1", "2.2"]
+
+
+def test_page_numbers_among_the_paragraphs_open_no_chapter():
+    # RusLit's Хозяйка: a scan's page number cuts a sentence in two, or leaps far past the chapters
+    texts = ["I", "Он с жадностью, широко стал", "337", "вдыхать в себя холодный воздух.", "Конец страницы.",
+             "341", "Новая страница.", "II", "Текст.", "3", "Текст."]  # fmt: skip
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1", 0), ("2", 7), ("3", 9)]
+
+
 def test_numbers_between_dashes_that_are_no_chapters():
     """Only a roman numeral between dashes opens a chapter: "- 12 -" is as often a page number."""
     assert not any(map(is_heading, ["- 12 -", "-I- Perdido", "-ii-", "--"]))

@@ -45,23 +45,25 @@ import re
 from dataclasses import dataclass
 
 from clueweaver.books.language import fold_accents
+from clueweaver.books.sentences import ends_with_sentence_mark
 
 _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
 )
 # Ordinal words that number chapters and parts in French, German, Spanish, Portuguese, Italian and
-# Russian ("Chapitre premier", "Erstes Kapitel", "Capítulo primero", "Глава первая"), one to ten
-# (twelve in French and German, and German on to 99: ``_german_ordinal_stems``), as value: forms.
+# Russian ("Chapitre premier", "Erstes Kapitel", "Capítulo primero", "Глава первая"; Pushkin's older
+# spelling too: "Глава третия", "Глава осьмая"), one to ten (twelve in French and German, and German on
+# to 99: ``_german_ordinal_stems``), as value: forms.
 _ORDINAL_FORMS = {
     1: "premier première erst primero primera primer primeiro primo prima первая первый первое",
     2: "deuxième second seconde zweit segundo segunda secondo seconda вторая второй второе",
-    3: "troisième dritt tercero tercera tercer terceiro terceira terzo terza третья третий третье",
+    3: "troisième dritt tercero tercera tercer terceiro terceira terzo terza третья третий третье третия",
     4: "quatrième viert cuarto cuarta quarto quarta четвёртая четвертая четвёртый четвертый",
     5: "cinquième fünft quinto quinta пятая пятый",
     6: "sixième sechst sexto sexta sesto sesta шестая шестой",
     7: "septième siebt siebent séptimo séptima sétimo sétima settimo settima седьмая седьмой",
-    8: "huitième acht octavo octava oitavo oitava ottavo ottava восьмая восьмой",
+    8: "huitième acht octavo octava oitavo oitava ottavo ottava восьмая восьмой осьмая осьмой",
     9: "neuvième neunt noveno novena nono nona девятая девятый",
     10: "dixième zehnt décimo décima decimo decima десятая десятый",
     11: "onzième elft",
@@ -386,18 +388,50 @@ _NOTES_HEADINGS = frozenset(
 )
 
 
+# How far past the last chapter number in digits a bare number may go and still number a chapter.
+_CHAPTER_NUMBER_LEAP = 20
+
+
+def _names_notes(text: str) -> bool:
+    """A short line that opens with a notes word: "Примечания", "Notes", "Примечания к главе первой"."""
+    words = text.split()
+    return len(text) < 40 and bool(words) and re.sub(r"[\W_]+", "", words[0]).casefold() in _NOTES_HEADINGS
+
+
 def without_endnote_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
     """``flags`` (is each paragraph a heading) with the bare numerals after a notes heading
-    ("Примечания", "Notes") unset, once a chapter has opened before it: they number notes, not
-    chapters. A worded heading after the notes ("CHAPTER XII", "ЧАСТЬ ВТОРАЯ") still opens one."""
+    ("Примечания", "Notes", "Примечания к главе первой") unset, once a chapter has opened before
+    it: they number notes, not chapters. A worded heading after the notes ("CHAPTER XII",
+    "ЧАСТЬ ВТОРАЯ", "Глава вторая") opens one and ends them: Подросток's first part ends in its
+    notes, and the second part's sections are numbered again."""
     flags = list(flags)
     after_a_heading = in_notes = False
     for i, text in enumerate(texts):
-        if after_a_heading and len(text) < 40 and re.sub(r"[\W_]+", "", text).casefold() in _NOTES_HEADINGS:
+        if after_a_heading and _names_notes(text):
             in_notes = True
-        elif in_notes and flags[i] and _BARE_NUMERAL.match(text):
-            flags[i] = False
+        elif in_notes and flags[i]:
+            bare = _BARE_NUMERAL.match(text) is not None
+            flags[i], in_notes = not bare, bare  # a worded heading ends the notes
         after_a_heading = after_a_heading or flags[i]
+    return flags
+
+
+def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
+    """``flags`` with the page numbers a scan leaves among the paragraphs unset: bare numbers in
+    digits that cut a sentence in two (RusLit's Хозяйка: "…широко стал", "337", "вдыхать в
+    себя…"), or that leap more than ``_CHAPTER_NUMBER_LEAP`` past the last chapter number ("I",
+    then "341"). A chapter number follows a finished sentence, and the one before it."""
+    flags = list(flags)
+    last = 0
+    for i, text in enumerate(texts):
+        digits = text.strip().rstrip(".")
+        if not (flags[i] and digits.isdigit()):
+            continue
+        cut = 0 < i < len(texts) - 1 and not ends_with_sentence_mark(texts[i - 1]) and texts[i + 1][:1].islower()
+        if cut or int(digits) > last + _CHAPTER_NUMBER_LEAP:
+            flags[i] = False
+        else:
+            last = int(digits)
     return flags
 
 

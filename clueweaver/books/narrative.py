@@ -38,6 +38,7 @@ from clueweaver.books.chapters import (
     units_from_titles,
     with_marked_parts,
     without_endnote_numbers,
+    without_page_numbers,
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
@@ -285,8 +286,9 @@ def from_paragraphs(
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
     marked = frozenset(map(normalize_text, headings))
-    heading_flags = without_endnote_numbers(
-        cleaned, [detect_headings and (t in marked or is_heading(t)) for t in cleaned]
+    heading_flags = without_page_numbers(
+        cleaned,
+        without_endnote_numbers(cleaned, [detect_headings and (t in marked or is_heading(t)) for t in cleaned]),
     )
     if chapter_titles is not None:
         starts, previous = {}, None
