@@ -20,7 +20,9 @@ mixed-case line without punctuation after a bare one joins the title ("-I-" then
 A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
 duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
 followed by headings, or parts by parts, each repeated later) opens none (``_without_repeats``).
-Then the structure:
+Bare numbers that number something else open none either: notes under a notes heading, up to the
+next worded heading (``without_endnote_numbers``), and a scan's page numbers, which cut a sentence
+or leap past the chapter numbers (``without_page_numbers``). Then the structure:
 
 - a **part** ("PART 2", "VOLUME I", "BOOK ONE") followed by chapters groups them; a part heading
   with no chapter after it is a chapter itself;
