@@ -86,8 +86,9 @@ def _wrap_width(lines: list[str]) -> int | None:
     return common[0][0] if full >= 3 and 3 * full >= len(widths) else None
 
 
-def _join_lines(lines: list[str]) -> str:
-    """Wrapped lines as one paragraph: no space between two CJK characters, which have none between them."""
+def join_lines(lines: list[str]) -> str:
+    """Wrapped lines (stripped, not empty) as one paragraph: no space between two CJK characters,
+    which have none between them; one space elsewhere."""
     text = lines[0]
     for line in lines[1:]:
         text += ("" if _CJK_CHARACTER.match(text[-1]) and _CJK_CHARACTER.match(line[0]) else " ") + line
@@ -106,17 +107,18 @@ def _cjk_paragraphs(blocks: list[str]) -> list[str]:
     text's); then a line as wide as the wrap goes on in the next line, unless that one is indented
     or either is a heading."""
     blocks_lines = [[line for line in block.split("\n") if line.strip()] for block in blocks]
-    text_wrap = _wrap_width(_prose_lines([line for lines in blocks_lines for line in lines]))
+    blocks_prose = [_prose_lines(lines) for lines in blocks_lines]
+    text_wrap = _wrap_width([line for prose in blocks_prose for line in prose])
     paragraphs = []
-    for lines in blocks_lines:
-        wrap = _wrap_width(_prose_lines(lines)) if len(lines) >= _OWN_WRAP_LINES else text_wrap
+    for lines, prose in zip(blocks_lines, blocks_prose):
+        wrap = _wrap_width(prose) if len(lines) >= _OWN_WRAP_LINES else text_wrap
         current: list[str] = []
         for previous, line in zip([None, *lines], lines):
             if current and not _goes_on(previous.rstrip(), line, wrap):
-                paragraphs.append(_join_lines(current))
+                paragraphs.append(join_lines(current))
                 current = []
             current.append(line.strip())
-        paragraphs.append(_join_lines(current))
+        paragraphs.append(join_lines(current))
     return paragraphs
 
 
