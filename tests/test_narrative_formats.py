@@ -87,6 +87,9 @@ def test_html_in_chinese_or_japanese_keeps_its_characters_together_and_leaves_ru
     )
     texts = [p.text for p in from_html(html, title="t", source="x.html").paragraphs]
     assert texts == ["第一章", "私は先生と鎌倉で出会った。", "宝玉笑道：“好。”"]
+    # a space the text itself has between two characters stays: only the markup's line breaks go
+    heading = from_html("<html><body><h1>第一回　甄士隱夢幻識通靈</h1><p>話說。</p></body></html>", title="t")
+    assert heading.paragraphs[0].text == "第一回 甄士隱夢幻識通靈"
 
 
 def test_normalize_text_matches_stored_paragraphs():

@@ -42,8 +42,8 @@ from clueweaver.books.chapters import (
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
-from clueweaver.books.sentences import CJK_CHARACTERS, sentence_spans
-from clueweaver.books.text_paragraphs import blocks, text_paragraphs
+from clueweaver.books.sentences import sentence_spans
+from clueweaver.books.text_paragraphs import blocks, join_lines, text_paragraphs
 
 PARAGRAPH_SEPARATOR = "\n\n"
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".epub", ".jsonl")
@@ -447,18 +447,16 @@ def from_jsonl(path: str | Path) -> Narrative:
 _BLOCK_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "li", "dt", "dd")
 
 
-# Whitespace between two Chinese or Japanese characters: a line break of the markup, not a space.
-_CJK_GAP = re.compile(f"(?<=[{CJK_CHARACTERS}]) (?=[{CJK_CHARACTERS}])")
-
-
 def _element_text(element) -> str:
-    """A block element's text as a browser shows it: its own whitespace collapsed, a line break
-    (``<br>``) a space, no space added where inline markup begins or ends ("<i>Emma</i>'s",
-    "私は<ruby>先生<rt>せんせい</rt></ruby>と": ruby readings are left out), and none kept between
-    two Chinese or Japanese characters."""
+    """A block element's text as a browser shows it: no space added where inline markup begins or
+    ends ("<i>Emma</i>'s", "私は<ruby>先生<rt>せんせい</rt></ruby>と": ruby readings are left out),
+    whitespace collapsed, and its line breaks (the markup's, ``<br>``) joined as wrapped lines are
+    (``join_lines``: a space, none between two Chinese or Japanese characters)."""
     for br in element.find_all("br"):
-        br.replace_with(" ")
-    return _CJK_GAP.sub("", " ".join("".join(element.strings).split()))
+        br.replace_with("\n")
+    lines = [" ".join(line.split()) for line in "".join(element.strings).split("\n")]
+    lines = [line for line in lines if line]
+    return join_lines(lines) if lines else ""
 
 
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
