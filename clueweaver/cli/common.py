@@ -29,8 +29,8 @@ from clueweaver.sources import SEGMENT_SOURCES
 TINY_MODEL = "tiny"  # --model tiny: a tiny random Qwen3, a wiring check
 
 ENCODER_CHOICES = (
-    "auto (BGE-M3 on a GPU, BM25 alone on a CPU), none (BM25 alone), bge-m3[:PATH], minilm, or a "
-    "sentence-transformers name/path"
+    "auto (BGE-M3 on a GPU, BM25 alone on a CPU), none (BM25 alone), bge-m3[:PATH], minilm (English), e5 "
+    "(multilingual-e5-small, offline: bridges languages on a CPU), or a sentence-transformers name/path"
 )
 
 

@@ -125,8 +125,8 @@ def _open_answer_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge-model", help="LLM judge: the model name the server answers to")
     parser.add_argument(
         "--scoring-encoder", metavar="ENCODER",
-        help="encoder of open answers' embedding cosine (minilm, bge-m3, a sentence-transformers model); independent "
-        "of --encoder, which retrieves; default: not scored",
+        help="encoder of open answers' embedding cosine (minilm for English, e5 for any language, bge-m3, a "
+        "sentence-transformers model); independent of --encoder, which retrieves; default: not scored",
     )  # fmt: skip
     parser.add_argument("--judge-cache", help="LLM judge: verdict cache file (default: judge_cache.jsonl in the run)")
 

@@ -36,10 +36,16 @@ def benchmark_gold_items(benchmark) -> list[GoldItem]:
 
 
 def multihop_gold_items(
-    shared_data_dir: str | Path | None = None, *, limit: int | None = None, checks_path: str | Path | None = None
+    shared_data_dir: str | Path | None = None,
+    *,
+    limit: int | None = None,
+    checks_path: str | Path | None = None,
+    cross_language: bool = False,
 ) -> list[GoldItem]:
-    """The project's multi-hop checks (``checks_path``: another checks file, e.g. the held-out set)."""
-    checks = load_multihop_checks(shared_data_dir, checks_path=checks_path or CHECKS_FILE)[:limit]
+    """The project's multi-hop checks (``checks_path``: another checks file, e.g. the held-out set;
+    ``cross_language``: its checks asked in another language than the book's instead)."""
+    path = checks_path or CHECKS_FILE
+    checks = load_multihop_checks(shared_data_dir, checks_path=path, cross_language=cross_language)[:limit]
     return [GoldItem(narrative, check.question, check.gold_ids, check.id) for narrative, check in checks]
 
 

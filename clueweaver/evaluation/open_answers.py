@@ -45,7 +45,8 @@ METRIC_NAMES = {
 }
 JUDGE_CACHE_FILE = "judge_cache.jsonl"
 NO_ENCODER = (
-    "no scoring encoder: pass --scoring-encoder minilm (or bge-m3, or a sentence-transformers model); it is "
+    "no scoring encoder: pass --scoring-encoder minilm (English), e5 (any language), bge-m3 or a "
+    "sentence-transformers model; it is "
     "independent of the encoder the run retrieves with (--encoder)"
 )
 

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from clueweaver.benchmarks import load_benchmark
-from clueweaver.benchmarks.checks import CHECK_FILES, OPEN_CHECK_FILES
+from clueweaver.benchmarks.checks import CHECK_FILES, CROSS_LANGUAGE_FROZEN_FILE, OPEN_CHECK_FILES
 from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items
 from clueweaver.evaluation.retrieval import GoldItem, RecallReport, format_report, measure_recall, plain_bm25_ranking
 from clueweaver.retrieval import get_index
@@ -51,6 +51,9 @@ SET_NAMES = {
     "frozen-pt": "Portuguese frozen held-out checks (Dom Casmurro), open questions too",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
+    "cross-fr-tuning": "English questions about the French novel, tuning (cross-language)",
+    "cross-fr-frozen": "English questions about the French novel, frozen held-out (cross-language)",
+    "cross-frozen": "English questions about the German, Italian, Spanish, Portuguese and Russian novels, frozen",
 }
 # Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
 # language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3" and "zh-4" have a frozen file only).
@@ -60,6 +63,13 @@ _CHECKS_FILES = {
     "open-tuning": OPEN_CHECK_FILES[0],
     "open-frozen": OPEN_CHECK_FILES[1],
 }  # fmt: skip
+# The sets asked in another language than their books' (``"cross_language": true`` checks): BM25 matches
+# little more than names there, and a multilingual encoder (``--encoder e5``) ranks by meaning.
+_CROSS_LANGUAGE_FILES = {
+    "cross-fr-tuning": CHECK_FILES["fr"][0],
+    "cross-fr-frozen": CHECK_FILES["fr"][1],
+    "cross-frozen": CROSS_LANGUAGE_FROZEN_FILE,
+}
 # Each ranking or shape choice against the default: (RankingConfig overrides, preset overrides).
 ABLATIONS: dict[str, tuple[dict, dict]] = {
     "default": ({}, {}),
@@ -98,6 +108,10 @@ def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
     loaders: dict[str, Callable[[], list[GoldItem]]] = {
         "gutenqa": lambda: [i for i in benchmark_gold_items(load_benchmark("gutenqa")) if len(i.gold_ids) == 1],
         **{name: (lambda path=path: multihop_gold_items(checks_path=path)) for name, path in _CHECKS_FILES.items()},
+        **{
+            name: (lambda path=path: multihop_gold_items(checks_path=path, cross_language=True))
+            for name, path in _CROSS_LANGUAGE_FILES.items()
+        },
     }
     unknown = [name for name in names if name not in loaders]
     if unknown:

@@ -325,8 +325,8 @@ def no_match_error(narrative: Narrative, index, question: Question, readable: in
         language_hint = f"--language CODE if the book is not in {language_name(book)}"
     calls = math.ceil(readable / preset.window_paragraphs)
     return NoMatchError(
-        f"retrieval ranked no paragraph: {why}. Pass {MULTILINGUAL_HINT} (a dense encoder that ranks by meaning, "
-        f"across languages), {language_hint}, or --exhaustive to read the whole book ({calls} Finder calls)"
+        f"retrieval ranked no paragraph: {why}. Pass a dense encoder that ranks by meaning across languages "
+        f"({MULTILINGUAL_HINT}), {language_hint}, or --exhaustive to read the whole book ({calls} Finder calls)"
     )
 
 
