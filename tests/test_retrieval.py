@@ -10,6 +10,7 @@ from rank_bm25 import BM25Okapi
 
 from clueweaver import retrieval
 from clueweaver.books.narrative import from_paragraphs
+from clueweaver.protocol.question import Question
 from clueweaver.retrieval import (
     BM25Index,
     RetrievalIndex,
@@ -420,3 +421,35 @@ def test_a_books_cjk_terms_counted_with_numpy_are_the_terms_a_question_gets(lang
         span = slice(matrix.indptr[doc], matrix.indptr[doc + 1])
         counted = {matrix.vocabulary[t]: int(n) for t, n in zip(matrix.indices[span], matrix.counts[span])}
         assert counted == Counter(tokenize(text, language)), text
+
+
+class MultilingualCountingEncoder(CountingEncoder):
+    name = "test:multilingual-counting"  # "multilingual" in the name: it bridges languages
+
+
+FRENCH_PARAGRAPHS = [
+    "Hélène ouvrit la lettre que son frère avait laissée sur la table de la cuisine.",
+    "Le capitaine partit à l'aube sans dire un mot à personne.",
+    "Le notaire arriva enfin, et il lut le testament devant toute la famille.",
+]
+
+
+def test_a_question_asked_across_languages_gets_the_cross_language_dense_weight_where_the_encoder_bridges():
+    book = from_paragraphs(FRENCH_PARAGRAPHS, title="livre", detect_headings=False)
+    english, french = Question.open("Who read the will to the family?"), Question.open("Qui lut le testament ?")
+    bridging = build_index(book, MultilingualCountingEncoder(), use_cache=False, cross_language_dense_weight=2.5)
+    assert bridging.asked_across_languages(english) and not bridging.asked_across_languages(french)
+    assert bridging.dense_weight(across_languages=True) == 2.5 and bridging.dense_weight() == 0.3
+
+    def dense_weight_fused(index, question):
+        seen = []
+        index._fuse = lambda signals: seen.extend(w for _, w, lexical in signals if not lexical) or []
+        index.rank_question(question)
+        return seen
+
+    assert dense_weight_fused(bridging, english) == [2.5] and dense_weight_fused(bridging, french) == [0.3]
+    english_only = build_index(book, CountingEncoder(), use_cache=False, cross_language_dense_weight=2.5)
+    assert not english_only.asked_across_languages(english)  # its vectors do not bridge: no special weight
+    assert dense_weight_fused(english_only, english) == [0.3]
+    unset = build_index(book, MultilingualCountingEncoder(), use_cache=False)
+    assert unset.dense_weight(across_languages=True) == unset.dense_weight() == 0.3

@@ -20,7 +20,7 @@ from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RetrievalIndex, get_index, joined_query, ranking_from_scores
 from clueweaver.retrieval.analyzers import Analyzer, plain_analyzer
 from clueweaver.segments.packing import pack
-from clueweaver.segments.segmenter import Preset, get_preset, segment_narrative
+from clueweaver.segments.segmenter import NoMatchError, Preset, get_preset, segment_narrative
 
 _PLAIN_INDEXES: dict[tuple[str, str], BM25Okapi] = {}  # by book and language: a recall run asks many questions of each
 
@@ -66,6 +66,7 @@ class RecallRow:
     found_in_oracle_packet: int  # packet of the gold-bearing segments only (a perfect Finder)
     found_by_bm25_same_k: int  # plain BM25 top-k, k = candidate_paragraphs
     found_by_bm25_top10: int
+    ranked: bool = True  # False: retrieval ranked no paragraph (NoMatchError), so nothing was read
 
 
 @dataclass
@@ -101,6 +102,7 @@ class RecallReport:
             "bm25_same_k": self._share("found_by_bm25_same_k"),
             "bm25_top10": self._share("found_by_bm25_top10"),
             "multi_hop": self.multi_hop(),
+            "unranked": sum(not r.ranked for r in self.rows),
         }
 
 
@@ -120,7 +122,10 @@ def measure_recall(
     for item in items:
         index = index_for(item.narrative)
         gold = set(item.gold_ids)
-        segments = segment_narrative(item.narrative, item.question, preset, index=index)
+        try:
+            segments, ranked = segment_narrative(item.narrative, item.question, preset, index=index), True
+        except NoMatchError:  # a user gets the error; a measurement counts the item as nothing found
+            segments, ranked = [], False
         candidates = {i for s in segments for i in s.paragraph_ids}
         packet = pack(item.narrative, segments, preset)
         oracle = pack(item.narrative, [s for s in segments if gold & set(s.paragraph_ids)], preset, cited_ids=gold)
@@ -136,6 +141,7 @@ def measure_recall(
                 found_in_oracle_packet=len(gold & set(oracle.paragraph_ids)) if oracle.paragraph_ids else 0,
                 found_by_bm25_same_k=len(gold & set(bm25[: len(candidates)])),
                 found_by_bm25_top10=len(gold & set(bm25[:10])),
+                ranked=ranked,
             )
         )
     return report
@@ -165,4 +171,8 @@ def format_report(reports: Sequence[RecallReport], title: str) -> str:
             f"{cell('packet_with_perfect_finder')} | {cell('bm25_top10')} | "
             f"{hops['fully_covered']}/{hops['items']} / {hops['bm25_same_k']}/{hops['items']} |"
         )
+    unranked = max((report.summary()["unranked"] for report in reports), default=0)
+    if unranked:
+        note = f"{unranked} item(s) ranked no paragraph (no word shared with the book): counted as found nothing."
+        lines += ["", note]
     return "\n".join(lines)

@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from clueweaver.books.language import detect_language, language_name
+from clueweaver.books.language import detect_language, guess_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
@@ -152,8 +152,25 @@ class RetrievalIndex:
         config = self.config
         return smooth(scores, config.smoothing, config.smoothing_width, config.smoothing_decay)
 
+    def asked_across_languages(self, question: Question) -> bool:
+        """Whether ``question`` is in another language than the book and the dense vectors bridge the
+        two: its BM25 ranking then rests on the few words both share (names, numbers)."""
+        if not self.bridges_languages:
+            return False
+        asked = guess_language(joined_query(question))
+        return asked is not None and asked != self.language
+
+    def dense_weight(self, across_languages: bool = False) -> float:
+        """The dense ranking's weight in the fusion: the configured one, else the encoder's own
+        (``dense_weight_for``); for a question asked across languages, ``cross_language_dense_weight``
+        when it is set."""
+        config = self.config
+        if across_languages and config.cross_language_dense_weight is not None:
+            return config.cross_language_dense_weight
+        return config.dense_weight if config.dense_weight is not None else dense_weight_for(self.encoder.name)
+
     def _signals(
-        self, lexical: np.ndarray, queries: Sequence[str], limit: int
+        self, lexical: np.ndarray, queries: Sequence[str], limit: int, across_languages: bool = False
     ) -> list[tuple[np.ndarray, float, bool]]:
         """(scores, weight, lexical?) of the summed BM25 scores, their feedback expansion and the
         dense similarities."""
@@ -164,7 +181,7 @@ class RetrievalIndex:
             signals.append((self._smooth(self.bm25_scores(expansion)[:limit]), config.feedback_weight, True))
         dense = self.dense_scores(queries)
         if dense:
-            weight = config.dense_weight if config.dense_weight is not None else dense_weight_for(self.encoder.name)
+            weight = self.dense_weight(across_languages)
             signals.append((self._smooth(sum(d[:limit] for d in dense) / len(dense)), weight, False))
         return signals
 
@@ -195,7 +212,7 @@ class RetrievalIndex:
         queries = _non_empty(lexical_queries(question, config.query))
         limit = self._limit(max_paragraph)
         lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
-        signals = self._signals(lexical, queries, limit)
+        signals = self._signals(lexical, queries, limit, self.asked_across_languages(question))
         aspects = aspect_queries(question) if config.aspect_weight > 0 else []
         for aspect in aspects:
             signals.append((self._smooth(self.bm25_scores(aspect)[:limit]), config.aspect_weight / len(aspects), True))

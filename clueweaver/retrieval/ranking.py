@@ -82,6 +82,9 @@ class RankingConfig:
       first hop names).
     - ``dense_weight``: the dense ranking's weight in the fusion (used when the index has vectors);
       unset (None): the encoder's own default, ``dense_weight_for`` (``DENSE_WEIGHTS``).
+    - ``cross_language_dense_weight``: the dense weight for a question in another language than the
+      book when the encoder bridges the two (``RetrievalIndex.asked_across_languages``), whose BM25
+      ranking rests on names and numbers alone; unset (None): ``dense_weight``.
     - ``aspect_weight``: weight shared by sub-queries (each option alone; each clause of a claim).
     - ``option_reserve``: for a multiple-choice question, the best ``option_reserve`` paragraphs of
       each option's own ranking go first, so every option's evidence reaches the Finder.
@@ -103,6 +106,7 @@ class RankingConfig:
     feedback_terms: int = 15
     feedback_weight: float = 0.6
     dense_weight: float | None = None
+    cross_language_dense_weight: float | None = None
     aspect_weight: float = 0.0
     option_reserve: int = 0
     entity_hop_weight: float = 0.0
