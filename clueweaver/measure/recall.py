@@ -14,7 +14,12 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from clueweaver.benchmarks import load_benchmark
-from clueweaver.benchmarks.checks import CHECK_FILES, CROSS_LANGUAGE_FROZEN_FILE, OPEN_CHECK_FILES
+from clueweaver.benchmarks.checks import (
+    CHECK_FILES,
+    CROSS_LANGUAGE_FROZEN_FILE,
+    CROSS_LANGUAGE_TUNING_FILE,
+    OPEN_CHECK_FILES,
+)
 from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items
 from clueweaver.evaluation.retrieval import GoldItem, RecallReport, format_report, measure_recall, plain_bm25_ranking
 from clueweaver.retrieval import get_index
@@ -53,6 +58,7 @@ SET_NAMES = {
     "open-frozen": "Open questions, frozen held-out",
     "cross-fr-tuning": "English questions about the French novel, tuning (cross-language)",
     "cross-fr-frozen": "English questions about the French novel, frozen held-out (cross-language)",
+    "cross-tuning": "English questions about the German, Italian, Spanish, Portuguese and Russian novels, tuning",
     "cross-frozen": "English questions about the German, Italian, Spanish, Portuguese and Russian novels, frozen",
 }
 # Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
@@ -68,6 +74,7 @@ _CHECKS_FILES = {
 _CROSS_LANGUAGE_FILES = {
     "cross-fr-tuning": CHECK_FILES["fr"][0],
     "cross-fr-frozen": CHECK_FILES["fr"][1],
+    "cross-tuning": CROSS_LANGUAGE_TUNING_FILE,
     "cross-frozen": CROSS_LANGUAGE_FROZEN_FILE,
 }
 # Each ranking or shape choice against the default: (RankingConfig overrides, preset overrides).
