@@ -451,5 +451,6 @@ def test_a_question_asked_across_languages_gets_the_cross_language_dense_weight_
     english_only = build_index(book, CountingEncoder(), use_cache=False, cross_language_dense_weight=2.5)
     assert not english_only.asked_across_languages(english)  # its vectors do not bridge: no special weight
     assert dense_weight_fused(english_only, english) == [0.3]
-    unset = build_index(book, MultilingualCountingEncoder(), use_cache=False)
+    assert build_index(book, MultilingualCountingEncoder(), use_cache=False).dense_weight(across_languages=True) == 1.0
+    unset = build_index(book, MultilingualCountingEncoder(), use_cache=False, cross_language_dense_weight=None)
     assert unset.dense_weight(across_languages=True) == unset.dense_weight() == 0.3
