@@ -16,6 +16,7 @@ from clueweaver.benchmarks.checks import (
     CHECK_FILES,
     CROSS_LANGUAGE_FROZEN_FILE,
     CROSS_LANGUAGE_FROZEN_SHA256,
+    CROSS_LANGUAGE_TUNING_FILE,
     FROZEN_SHA256_BY_LANGUAGE,
     CheckError,
     checks_file,
@@ -261,21 +262,31 @@ def test_docs_state_each_sets_size_and_kinds():
 
 # ---------------------------------------------------------------- English questions about the other books
 
+CROSS_LANGUAGE_FILES = (CROSS_LANGUAGE_TUNING_FILE, CROSS_LANGUAGE_FROZEN_FILE)
 
-def test_the_cross_language_frozen_set_asks_in_english_about_five_books_and_is_unchanged():
-    """24 English checks over the German, Italian, Spanish, Portuguese and Russian novels: each quote
-    locates one paragraph of its book, 2-3 distant gold paragraphs, none a tuning set's evidence."""
-    assert frozen_digest(CROSS_LANGUAGE_FROZEN_FILE) == CROSS_LANGUAGE_FROZEN_SHA256
-    assert not load_multihop_checks(checks_path=CROSS_LANGUAGE_FROZEN_FILE)  # all of it is cross-language
-    checks = load_multihop_checks(checks_path=CROSS_LANGUAGE_FROZEN_FILE, cross_language=True)
-    assert len(checks) == 24
+
+@pytest.mark.parametrize("path, count", [(CROSS_LANGUAGE_TUNING_FILE, 20), (CROSS_LANGUAGE_FROZEN_FILE, 24)])
+def test_the_cross_language_sets_ask_in_english_about_five_books(path, count):
+    """English checks over the German, Italian, Spanish, Portuguese and Russian novels: each quote
+    locates one paragraph of its book, 2-3 distant gold paragraphs, none another set's evidence."""
+    assert not load_multihop_checks(checks_path=path)  # all of it is cross-language
+    checks = load_multihop_checks(checks_path=path, cross_language=True)
+    assert len(checks) == count
     books = Counter(check.book.removeprefix("bundled:")[-2:] for _, check in checks)
     assert books.keys() == {"de", "it", "es", "pt", "ru"} and min(books.values()) >= 4
     assert {check.question.kind for _, check in checks} == {"mcq", "claim", "open"}
-    tuning = {(check.book, i) for language in ("de", "it", "es", "pt", "ru")
-              for _, check in load_language_checks(language) for i in check.gold_ids}  # fmt: skip
+    others = [p for p in CROSS_LANGUAGE_FILES if p != path]
+    used = {(check.book, i) for language in ("de", "it", "es", "pt", "ru") for frozen in (False, True)
+            for _, check in load_language_checks(language, frozen=frozen) for i in check.gold_ids}  # fmt: skip
+    for other in others:
+        loaded = load_multihop_checks(checks_path=other, cross_language=True)
+        used |= {(check.book, i) for _, check in loaded for i in check.gold_ids}
     for narrative, check in checks:
         assert_distinct_distant_evidence(narrative, check)
         assert check.answer in check.question.labels or (check.question.is_open and check.answer.strip())
         assert re.search(r"\b(the|was|did|what|how|and|who|why)\b", check.question.text, re.IGNORECASE), check.id
-        assert not tuning & {(check.book, i) for i in check.gold_ids}, check.id
+        assert not used & {(check.book, i) for i in check.gold_ids}, check.id
+
+
+def test_the_cross_language_frozen_set_is_unchanged():
+    assert frozen_digest(CROSS_LANGUAGE_FROZEN_FILE) == CROSS_LANGUAGE_FROZEN_SHA256
