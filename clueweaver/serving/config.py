@@ -59,7 +59,7 @@ class ServeConfig:
     port: int = described("port to listen on", 8000)
     token: str | None = described("bearer token for /api; $CLUEWEAVER_TOKEN when unset; required off loopback", None)
     data_dir: str | None = described("books and indexes; default $CLUEWEAVER_DATA or ~/.local/share/clueweaver", None)
-    encoder: str | None = described("dense encoder of the indexes: auto, none, bge-m3[:PATH], minilm, ...", "auto")
+    encoder: str | None = described("dense encoder of the indexes: auto, none, bge-m3[:PATH], minilm, e5, ...", "auto")
     language: str | None = described(
         "every uploaded book's language (ISO 639-1) unless its upload names one; none: detect it", None
     )
