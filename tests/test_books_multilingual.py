@@ -5,10 +5,12 @@ paragraph that answers a question in its language as the best match."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from clueweaver.books.aozora import is_aozora, strip_aozora
 from clueweaver.books.narrative import Narrative, from_text, load_narrative
+from clueweaver.books.text_paragraphs import without_margins
 from clueweaver.retrieval import build_index
 
 FIXTURES = Path(__file__).parent / "fixtures" / "books_multilingual"
@@ -161,6 +163,44 @@ def test_a_traditional_chinese_text_wrapped_at_many_widths_reads_as_whole_paragr
     # a book this short the fused ranking lends the neighbouring paragraphs as much
     scores = index.bm25_scores("女娲炼石补天剩下的那块石头被丢在哪座山峰下？")
     assert texts[int(scores.argmax())].startswith("原來女媧氏煉石補天") and scores.max() > 2 * sorted(scores)[-2]
+
+
+def test_a_numeral_left_alone_by_the_wrap_and_a_heading_running_into_its_text_open_no_false_chapter():
+    """Three stretches of the same 紅樓夢 file as published: "一" left alone on a line by the wrap, in
+    the middle of "將系小衣儿一條大紅汗巾子" (it had read as a chapter "一"), and two 回目 headings
+    that run on into their chapters' first words ("…因麒麟伏白首雙星　話" / "說襲人見了自己吐", and
+    "…痴公子余痛触前情 話說賈雨村剛欲過渡，", whose chapter was lost)."""
+    book = load_narrative(FIXTURES / "hongloumeng_traditional_strays.zh.txt")
+    assert [(c.label, c.title) for c in book.chapters] == [
+        ("31", "第三十一回 撕扇子作千金一笑 因麒麟伏白首雙星"),
+        ("104", "第一零四回 醉金剛小鰍生大浪 痴公子余痛触前情"),
+    ]
+    texts = [p.text for p in book.paragraphs]
+    assert "一" not in texts and any("將系小衣儿一條大紅汗巾子解了下來" in text for text in texts)
+    assert texts[book.chapters[0].first_paragraph + 1] == "話說襲人見了自己吐"
+    assert texts[book.chapters[1].first_paragraph + 1] == "話說賈雨村剛欲過渡，"
+
+
+def test_a_school_editions_page_and_line_numbers_open_no_chapter_and_leave_no_trace():
+    """Doña Perfecta as Project Gutenberg transcribed a school edition: page numbers flush right, alone
+    ("4", which opened a chapter) or after the page's last words ("…con impaciencia.   3"), the next
+    page's "73" on the line above the chapter numeral "XI" (they read as one heading, "73 XI"), and line
+    numbers in the margin ("[25] cada vez mas lejanos")."""
+    book = load_narrative(FIXTURES / "dona_perfecta_margins.es.txt")
+    assert [(c.label, c.title) for c in book.chapters] == [("2", "II"), ("11", "XI")]
+    texts = [p.text for p in book.paragraphs]
+    assert "--?Por donde se sale?--dijo el viajero con impaciencia." in texts
+    assert not any(re.search(r"\[\d+\]|^\d+$", text) for text in texts)
+    assert any("bajo tierra. Al entrar en el tunel" in text for text in texts)  # "[25] tierra" joined clean
+
+
+def test_margin_numbers_go_only_where_they_sit_in_the_margin():
+    body = "\n".join(f"     line {n} of a page of prose that runs on to the right edge here" for n in range(30))
+    centred = "\n\n                                 12\n\n"
+    kept = body + centred + "[1] A note that begins at the left edge.\n" + "Counting: 1 2 3\n" + body
+    assert without_margins(kept) == kept  # a centred number, a footnote mark at the left edge, a single space
+    printed = body + "\n" + " " * 66 + "7\n" + "[5]  line 31 of a page   8\n" + body
+    assert without_margins(printed) == body + "\n\n     line 31 of a page\n" + body
 
 
 def test_an_aozora_text_in_the_old_spelling_with_ruby_on_every_word_is_read_in_todays_kanji():

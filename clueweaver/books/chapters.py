@@ -112,11 +112,11 @@ _ORDINAL_WORDS = (
 )
 _ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
 # Zero is also typed as a white circle (○, U+25CB) for 〇: Project Gutenberg's 三國演義 heads "第一○○回".
-_CJK_NUMERALS = "零〇○一二三四五六七八九十百千两兩"
+CJK_NUMERALS = "零〇○一二三四五六七八九十百千两兩"
 _CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "○": 0, "两": 2, "兩": 2}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 # A number in Chinese numerals ("一", "十一", "三十六"), not zero: a lone "〇" is a Japanese scene break.
-_CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{_CJK_NUMERALS}]*"
+_CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{CJK_NUMERALS}]*"
 # Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
 _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
 # A Greek numeral: capital letters (ΙΒ 12, ΣΤ 6, ΡΚΓ 123) and the keraia, typed in any of its look-alikes.
@@ -142,7 +142,7 @@ _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CON
 _SEPARATOR = r"\s*[.:：—–-]?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
-    rf"第\s*(?P<number>[{_CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?)",
+    rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?)",
     rf"(?P<number>{_ORDINAL}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
 )

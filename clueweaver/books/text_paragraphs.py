@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from clueweaver.books.chapters import is_heading, is_rule
+from clueweaver.books.chapters import CJK_NUMERALS, is_heading, is_rule
 from clueweaver.books.sentences import CJK_CHARACTERS, ends_with_sentence_mark
 
 
@@ -65,6 +65,12 @@ _OWN_WRAP_LINES = 12
 _NEAR_WRAP_COLUMNS = 6
 # A line opening a quotation or an aside ("「", "（") after a line short of the wrap begins a paragraph.
 _OPENERS = "「『“‘（(《"
+# A 回目 heading whose chapter's first words run on in its line, as one hand typed them (Project
+# Gutenberg's 紅樓夢: "第一零四回　　醉金剛小鰍生大浪　痴公子余痛触前情 話說賈雨村剛欲過渡，"): heading, then text.
+_HEADING_RUNNING_ON = re.compile(rf"^(\s*第[{CJK_NUMERALS}\d]+回\s+\S{{2,12}}\s+\S{{2,12}})\s+(\S.*)$")
+# A Chinese numeral alone on a line: after a line cut mid-sentence at the wrap, it is that sentence's
+# next character left on a line of its own ("將系小衣儿", "一", "條大紅汗巾子"), not a section heading.
+_BARE_NUMERAL = re.compile(f"^[{CJK_NUMERALS}]+$")
 
 
 def _columns(line: str) -> int:
@@ -106,20 +112,48 @@ def _cjk_paragraphs(blocks: list[str]) -> list[str]:
     spaces), unless the text is hard-wrapped (``_wrap_width``: a long block's own, else the whole
     text's); then a line as wide as the wrap goes on in the next line, unless that one is indented
     or either is a heading."""
-    blocks_lines = [[line for line in block.split("\n") if line.strip()] for block in blocks]
+    blocks_lines, run_on = zip(*map(_split_running_headings, blocks)) if blocks else ((), ())
     blocks_prose = [_prose_lines(lines) for lines in blocks_lines]
     text_wrap = _wrap_width([line for prose in blocks_prose for line in prose])
     paragraphs = []
-    for lines, prose in zip(blocks_lines, blocks_prose):
+    for lines, prose, running in zip(blocks_lines, blocks_prose, run_on):
         wrap = _wrap_width(prose) if len(lines) >= _OWN_WRAP_LINES else text_wrap
+        stray = [i > 0 and _stray_numeral(lines[i - 1], line, wrap) for i, line in enumerate(lines)]
         current: list[str] = []
-        for previous, line in zip([None, *lines], lines):
-            if current and not _goes_on(previous.rstrip(), line, wrap):
+        for i, line in enumerate(lines):
+            after_heading = i - 1 in running and not (line[0].isspace() or is_heading(line.strip()) or is_rule(line))
+            joined = stray[i] or (i > 0 and stray[i - 1]) or (i > 0 and _goes_on(lines[i - 1].rstrip(), line, wrap))
+            if current and not (joined or after_heading):
                 paragraphs.append(join_lines(current))
                 current = []
             current.append(line.strip())
         paragraphs.append(join_lines(current))
     return paragraphs
+
+
+def _split_running_headings(block: str) -> tuple[list[str], set[int]]:
+    """A block's non-blank lines, with a 回目 heading that runs on into its chapter's first words cut
+    in two, and the numbers of those first words' lines, which the next line carries on unless it is
+    indented, a heading or a rule ("第三十一回　撕扇子作千金一笑　因麒麟伏白首雙星　話", "說襲人見了自己吐")."""
+    split, run_on = [], set()
+    for line in block.split("\n"):
+        running = _HEADING_RUNNING_ON.match(line) if line.strip() else None
+        if running and is_heading(running[1].strip()):
+            split.append(running[1])
+            run_on.add(len(split))
+            split.append(running[2])
+        elif line.strip():
+            split.append(line)
+    return split, run_on
+
+
+def _stray_numeral(line: str, following: str, wrap: int | None) -> bool:
+    """Whether ``following`` is a Chinese numeral alone that carries on ``line``, a line of a
+    hard-wrapped text cut mid-sentence at (or near) the wrap: the two, and the line after, are one
+    paragraph, though the numeral reads as a heading and the next line may be indented."""
+    if wrap is None or not _BARE_NUMERAL.match(following.strip()) or ends_with_sentence_mark(line.rstrip()):
+        return False
+    return _columns(line.rstrip()) >= wrap - _NEAR_WRAP_COLUMNS and not is_heading(line.strip())
 
 
 def _goes_on(line: str, following: str, wrap: int | None) -> bool:
@@ -142,11 +176,50 @@ def _written_without_spaces(text: str) -> bool:
     return 2 * (len(text) - len(_CJK_CHARACTER.sub("", text))) > len(text)
 
 
+# A printed page's number, set flush right alone on its line ("…a amanecer.", "      4", "      II": it
+# ends at the text's right edge and starts past its middle; a chapter number is centred), or after a
+# gap of three spaces or more at the end of the page's last line ("…con impaciencia.   3").
+_PAGE_NUMBER = re.compile(r"(?P<gap>^[ \t]+|(?<=\S)[ \t]{3,})\d{1,4}[ \t]*$")
+# A line number in the margin of an annotated edition ("[25] cada vez mas lejanos"): in brackets, as
+# wide as the indent of the nearest line before or after it.
+_MARGIN_LINE_NUMBER = re.compile(r"\[\d{1,4}\] +(?=\S)")
+
+
+def without_margins(text: str) -> str:
+    """``text`` without the page numbers and line numbers a printed edition's transcription keeps in
+    its margins (Project Gutenberg's Doña Perfecta, a school edition: "4" opened a chapter, and the
+    next page's "73" ran into the chapter numeral "XI")."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    marked = [i for i, line in enumerate(lines) if line[-1:].isdigit() or line.startswith("[")]
+    if not marked or len(lines) < 20:
+        return "\n".join(lines)
+    right_edge = sorted(map(len, lines))[int(0.95 * (len(lines) - 1))]
+    for i in marked:
+        line = lines[i]
+        page = _PAGE_NUMBER.search(line) if line[-1:].isdigit() else None
+        alone_flush_right = page and len(line) >= right_edge - 2 and len(page["gap"].expandtabs()) > right_edge / 2
+        if page and (page.start() > 0 or alone_flush_right):
+            lines[i] = line[: page.start()]
+        number = _MARGIN_LINE_NUMBER.match(line)
+        if number and len(number[0]) in (_nearest_indent(lines, i, -1), _nearest_indent(lines, i, 1)):
+            lines[i] = " " * len(number[0]) + lines[i][len(number[0]) :]
+    return "\n".join(lines)
+
+
+def _nearest_indent(lines: list[str], i: int, step: int) -> int | None:
+    """The leading spaces of the nearest non-blank line within four of line ``i``, in direction ``step``."""
+    for j in range(i + step, i + 5 * step, step):
+        if 0 <= j < len(lines) and lines[j].strip():
+            return len(lines[j]) - len(lines[j].lstrip(" "))
+    return None
+
+
 def text_paragraphs(text: str) -> list[str]:
     """The paragraphs of a plain text, in order (not yet normalized): its blank-line blocks, cut at
     line breaks where the text has lost its blank lines (``_paragraphs_of_block``), and Chinese or
-    Japanese text at every line break unless it is hard-wrapped (``_cjk_paragraphs``)."""
-    text_blocks = blocks(text)
+    Japanese text at every line break unless it is hard-wrapped (``_cjk_paragraphs``). A printed
+    edition's page and line numbers go first (``without_margins``)."""
+    text_blocks = blocks(without_margins(text))
     if _written_without_spaces(text):
         return _cjk_paragraphs(text_blocks)
     lines = [line for block in text_blocks for line in block.split("\n") if line.strip()]
