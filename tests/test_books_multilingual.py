@@ -181,6 +181,32 @@ def test_a_numeral_left_alone_by_the_wrap_and_a_heading_running_into_its_text_op
     assert texts[book.chapters[1].first_paragraph + 1] == "話說賈雨村剛欲過渡，"
 
 
+def test_an_editions_back_matter_repeats_the_chapter_headings_and_opens_no_chapter():
+    """Война и мир, volume 2, as RusLit gives it: after the novel, its printed variants ("ПЕЧАТНЫЕ
+    ВАРИАНТЫ"), a summary of the volume by chapter ("ЧАСТЬ 1-я.", "Глава I. Приезд Николая Ростова…")
+    and its footnotes' translations numbered "1", "2", "3" (the whole file read 282 chapters, of 97)."""
+    book = load_narrative(FIXTURES / "voina_i_mir_2_back_matter.ru.txt")
+    assert [(c.label, c.title, c.part) for c in book.chapters] == [
+        ("1", "ЧАСТЬ ПЕРВАЯ. I.", "ЧАСТЬ ПЕРВАЯ"),
+        ("2", "II.", "ЧАСТЬ ПЕРВАЯ"),
+    ]
+    assert book.chapters[-1].last_paragraph == len(book) - 1  # the back matter is read, in the last chapter
+
+
+def test_the_back_matter_ends_where_the_files_next_volume_begins():
+    chapter = "He walked to the window and looked out at the rain for a long while.\n\n"
+    volume_one = "VOLUME I\n\nCHAPTER I\n\n" + chapter + "CHAPTER II\n\n" + chapter
+    contents = "CONTENTS\n\nCHAPTER I. The rain\n\nCHAPTER II. The window\n\n"
+    volume_two = "VOLUME II\n\nCHAPTER I\n\n" + chapter + "CHAPTER II\n\n" + chapter
+    book = from_text(volume_one + contents + volume_two + contents, title="two volumes")
+    assert [(c.title, c.part) for c in book.chapters] == [
+        ("VOLUME I CHAPTER I", "VOLUME I"),
+        ("CHAPTER II", "VOLUME I"),
+        ("VOLUME II CHAPTER I", "VOLUME II"),
+        ("CHAPTER II", "VOLUME II"),
+    ]
+
+
 def test_a_school_editions_page_and_line_numbers_open_no_chapter_and_leave_no_trace():
     """Doña Perfecta as Project Gutenberg transcribed a school edition: page numbers flush right, alone
     ("4", which opened a chapter) or after the page's last words ("…con impaciencia.   3"), the next

@@ -47,7 +47,6 @@ import re
 from dataclasses import dataclass
 
 from clueweaver.books.language import fold_accents
-from clueweaver.books.sentences import ends_with_sentence_mark
 
 _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
@@ -162,7 +161,7 @@ _HEADING = re.compile(
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
 # in Chinese and Japanese ones ("一", "（十二）"); a roman one between dashes too (Marianela's "-I-").
 _DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—]$)")
-_BARE_NUMERAL = re.compile(
+BARE_NUMERAL = re.compile(
     rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）|{_GREEK_NUMERAL})\.?$"
 )
 # One numbered component at the start of a heading: one of the forms, or a bare number.
@@ -198,7 +197,7 @@ _GREEK_DIGITS = {
 def is_heading(text: str) -> bool:
     if "\n" in text or len(text) > _MAX_HEADING_CHARS:
         return False
-    if _BARE_NUMERAL.match(text):
+    if BARE_NUMERAL.match(text):
         return True
     match = _HEADING.match(text)
     if not match:
@@ -380,61 +379,6 @@ def _names_only_a_part(text: str) -> bool:
     """ "PART 2", "BOOK ONE", "Erster Teil", "第一卷": a part's number and nothing else."""
     heading = Heading.parse(text)
     return heading.part is not None and heading.unit is None and not heading.name
-
-
-# A book's endnotes section, numbered "1", "2", ... like bare chapter numerals (RusLit's Russian e-texts:
-# "Примечания", then 155 notes), and what the notes under it are called in the other languages.
-_NOTES_HEADINGS = frozenset(
-    "примечания примечание комментарии notes endnotes footnotes anmerkungen notas note annotazioni "
-    "σημειώσεις 注释 注解 注 脚注 注記".split()
-)
-
-
-# How far past the last chapter number in digits a bare number may go and still number a chapter.
-_CHAPTER_NUMBER_LEAP = 20
-
-
-def _names_notes(text: str) -> bool:
-    """A short line that opens with a notes word: "Примечания", "Notes", "Примечания к главе первой"."""
-    words = text.split()
-    return len(text) < 40 and bool(words) and re.sub(r"[\W_]+", "", words[0]).casefold() in _NOTES_HEADINGS
-
-
-def without_endnote_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
-    """``flags`` (is each paragraph a heading) with the bare numerals after a notes heading
-    ("Примечания", "Notes", "Примечания к главе первой") unset, once a chapter has opened before
-    it: they number notes, not chapters. A worded heading after the notes ("CHAPTER XII",
-    "ЧАСТЬ ВТОРАЯ", "Глава вторая") opens one and ends them: Подросток's first part ends in its
-    notes, and the second part's sections are numbered again."""
-    flags = list(flags)
-    after_a_heading = in_notes = False
-    for i, text in enumerate(texts):
-        if after_a_heading and _names_notes(text):
-            in_notes = True
-        elif in_notes and flags[i]:
-            bare = _BARE_NUMERAL.match(text) is not None
-            flags[i], in_notes = not bare, bare  # a worded heading ends the notes
-        after_a_heading = after_a_heading or flags[i]
-    return flags
-
-
-def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
-    """``flags`` with the page numbers a scan leaves among the paragraphs unset: bare numbers in
-    digits that cut a sentence in two (RusLit's Хозяйка: "…широко стал", "337", "вдыхать в
-    себя…"), or that leap more than ``_CHAPTER_NUMBER_LEAP`` past the last chapter number ("I",
-    then "341"). A chapter number follows a finished sentence, and the one before it."""
-    flags = list(flags)
-    last = 0
-    for i, text in enumerate(texts):
-        digits = text.strip().rstrip(".")
-        if not (flags[i] and digits.isdigit()):
-            continue
-        cut = 0 < i < len(texts) - 1 and not ends_with_sentence_mark(texts[i - 1]) and texts[i + 1][:1].islower()
-        if cut or int(digits) > last + _CHAPTER_NUMBER_LEAP:
-            flags[i] = False
-        else:
-            last = int(digits)
-    return flags
 
 
 def heading_groups(texts: list[str], flags: list[bool]) -> list[tuple[int, int]]:

@@ -28,6 +28,7 @@ from bs4 import BeautifulSoup
 from ebooklib import ITEM_DOCUMENT, epub
 
 from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
+from clueweaver.books.back_matter import chapter_heading_flags
 from clueweaver.books.chapters import (
     describe_labels,
     detect_units,
@@ -37,8 +38,6 @@ from clueweaver.books.chapters import (
     labels,
     units_from_titles,
     with_marked_parts,
-    without_endnote_numbers,
-    without_page_numbers,
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
@@ -286,10 +285,8 @@ def from_paragraphs(
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
     marked = frozenset(map(normalize_text, headings))
-    heading_flags = without_page_numbers(
-        cleaned,
-        without_endnote_numbers(cleaned, [detect_headings and (t in marked or is_heading(t)) for t in cleaned]),
-    )
+    found = [detect_headings and (text in marked or is_heading(text)) for text in cleaned]
+    heading_flags = chapter_heading_flags(cleaned, found)
     if chapter_titles is not None:
         starts, previous = {}, None
         for i, name in enumerate(chapter_titles):

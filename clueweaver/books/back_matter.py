@@ -1,0 +1,114 @@
+"""What a book's text numbers or heads like chapters but is not one: endnotes numbered "1", "2", ...
+under a notes heading, page numbers a scan left among the paragraphs, and the back matter of an
+edition (its variant readings, its table or summary of contents by chapter), whose entries repeat
+the chapter headings. ``chapter_heading_flags`` clears them from the headings ``is_heading`` found."""
+
+from __future__ import annotations
+
+import re
+
+from clueweaver.books.chapters import BARE_NUMERAL, Heading
+from clueweaver.books.sentences import ends_with_sentence_mark
+
+# A book's endnotes section, numbered "1", "2", ... like bare chapter numerals (RusLit's Russian e-texts:
+# "Примечания", then 155 notes), and what the notes under it are called in the other languages.
+_NOTES_HEADINGS = frozenset(
+    "примечания примечание комментарии notes endnotes footnotes anmerkungen notas note annotazioni "
+    "σημειώσεις 注释 注解 注 脚注 注記".split()
+)
+
+
+# How far past the last chapter number in digits a bare number may go and still number a chapter.
+_CHAPTER_NUMBER_LEAP = 20
+
+
+def _names_notes(text: str) -> bool:
+    """A short line that opens with a notes word: "Примечания", "Notes", "Примечания к главе первой"."""
+    words = text.split()
+    return len(text) < 40 and bool(words) and re.sub(r"[\W_]+", "", words[0]).casefold() in _NOTES_HEADINGS
+
+
+def without_endnote_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
+    """``flags`` (is each paragraph a heading) with the bare numerals after a notes heading
+    ("Примечания", "Notes", "Примечания к главе первой") unset, once a chapter has opened before
+    it: they number notes, not chapters. A worded heading after the notes ("CHAPTER XII",
+    "ЧАСТЬ ВТОРАЯ", "Глава вторая") opens one and ends them: Подросток's first part ends in its
+    notes, and the second part's sections are numbered again."""
+    flags = list(flags)
+    after_a_heading = in_notes = False
+    for i, text in enumerate(texts):
+        if after_a_heading and _names_notes(text):
+            in_notes = True
+        elif in_notes and flags[i]:
+            bare = BARE_NUMERAL.match(text) is not None
+            flags[i], in_notes = not bare, bare  # a worded heading ends the notes
+        after_a_heading = after_a_heading or flags[i]
+    return flags
+
+
+def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
+    """``flags`` with the page numbers a scan leaves among the paragraphs unset: bare numbers in
+    digits that cut a sentence in two (RusLit's Хозяйка: "…широко стал", "337", "вдыхать в
+    себя…"), or that leap more than ``_CHAPTER_NUMBER_LEAP`` past the last chapter number ("I",
+    then "341"). A chapter number follows a finished sentence, and the one before it."""
+    flags = list(flags)
+    last = 0
+    for i, text in enumerate(texts):
+        digits = text.strip().rstrip(".")
+        if not (flags[i] and digits.isdigit()):
+            continue
+        cut = 0 < i < len(texts) - 1 and not ends_with_sentence_mark(texts[i - 1]) and texts[i + 1][:1].islower()
+        if cut or int(digits) > last + _CHAPTER_NUMBER_LEAP:
+            flags[i] = False
+        else:
+            last = int(digits)
+    return flags
+
+
+# The headings of an edition's back matter, in capitals or alone on their line: its variant readings
+# and its table or summary of contents (RusLit's Война и мир, volume 2: "ПЕЧАТНЫЕ ВАРИАНТЫ", then "ОБЗОР
+# СОДЕРЖАНИЯ ВТОРОГО ТОМА «ВОЙНЫ И МИРА» ПО ГЛАВАМ." with an entry per chapter, "Глава I. Приезд Николая
+# Ростова…", then its footnotes' translations "1" to "172": 185 chapters that were none).
+_BACK_MATTER_WORDS = frozenset(
+    "варианты содержание содержания оглавление contents inhalt inhaltsverzeichnis matières índice indice "
+    "sumário 目录 目錄 目次".split()
+)
+
+
+def _opens_back_matter(text: str) -> bool:
+    """A short line in capitals that names back matter ("ПЕЧАТНЫЕ ВАРИАНТЫ", "CONTENTS"), or such a
+    word alone ("Contents", "Оглавление")."""
+    words = [re.sub(r"[\W_]+", "", word).casefold() for word in text.split()]
+    if len(text) > 80 or not words:
+        return False
+    return bool(_BACK_MATTER_WORDS & set(words)) and (text.isupper() or len(words) == 1)
+
+
+def without_back_matter(texts: list[str], flags: list[bool]) -> list[bool]:
+    """``flags`` with the headings of an edition's back matter unset: once a chapter has opened, a
+    back-matter heading (``_opens_back_matter``) starts it, and every heading after it is an entry or
+    a note, not a chapter, until a part heading numbered past every part before it, and past 1 (the
+    next volume of a file that holds two; a contents entry "Часть первая" of a book without parts
+    opens none)."""
+    flags = list(flags)
+    chapters_seen, in_back_matter, last_part = False, False, 0
+    for i, text in enumerate(texts):
+        if chapters_seen and not in_back_matter and _opens_back_matter(text):
+            in_back_matter = True
+            continue
+        if not flags[i]:
+            continue
+        part = Heading.parse(text).part
+        number = part[1] if part and part[1] is not None else None
+        if in_back_matter and not (number is not None and number > max(last_part, 1)):
+            flags[i] = False
+            continue
+        in_back_matter, chapters_seen = False, True
+        last_part = max(last_part, number or 0)
+    return flags
+
+
+def chapter_heading_flags(texts: list[str], flags: list[bool]) -> list[bool]:
+    """``flags`` (is each paragraph a heading) without the endnote numbers, the back matter's headings
+    and the page numbers."""
+    return without_page_numbers(texts, without_back_matter(texts, without_endnote_numbers(texts, flags)))
