@@ -194,7 +194,7 @@ def test_an_editions_back_matter_repeats_the_chapter_headings_and_opens_no_chapt
 
 
 def test_the_back_matter_ends_where_the_files_next_volume_begins():
-    chapter = "He walked to the window and looked out at the rain for a long while.\n\n"
+    chapter = "He walked to the window and looked out at the rain for a long while.\n\n" * 50
     volume_one = "VOLUME I\n\nCHAPTER I\n\n" + chapter + "CHAPTER II\n\n" + chapter
     contents = "CONTENTS\n\nCHAPTER I. The rain\n\nCHAPTER II. The window\n\n"
     volume_two = "VOLUME II\n\nCHAPTER I\n\n" + chapter + "CHAPTER II\n\n" + chapter
@@ -205,6 +205,11 @@ def test_the_back_matter_ends_where_the_files_next_volume_begins():
         ("VOLUME II CHAPTER I", "VOLUME II"),
         ("CHAPTER II", "VOLUME II"),
     ]
+    # a table of contents after the part heading, before the chapters (I promessi sposi's "Vol. I.", then
+    # "INDICE DEI CAPITOLI…", then "CAPITOLO PRIMO."): the first heading that tells a chapter ends it
+    front = "VOLUME I\n\nCONTENTS\n\nCHAPTER I. The rain\n\nCHAPTER II. The window\n\n"
+    book = from_text(front + "CHAPTER I\n\n" + chapter + "CHAPTER II\n\n" + chapter, title="contents first")
+    assert [(c.title, c.part) for c in book.chapters] == [("CHAPTER I", "VOLUME I"), ("CHAPTER II", "VOLUME I")]
 
 
 def test_a_school_editions_page_and_line_numbers_open_no_chapter_and_leave_no_trace():

@@ -84,13 +84,21 @@ def _opens_back_matter(text: str) -> bool:
     return bool(_BACK_MATTER_WORDS & set(words)) and (text.isupper() or len(words) == 1)
 
 
+# A chapter tells at least this many characters before the next heading; an entry of a table or a
+# summary of contents tells none, a note a few lines.
+_CHAPTER_CHARACTERS = 3000
+
+
 def without_back_matter(texts: list[str], flags: list[bool]) -> list[bool]:
     """``flags`` with the headings of an edition's back matter unset: once a chapter has opened, a
     back-matter heading (``_opens_back_matter``) starts it, and every heading after it is an entry or
-    a note, not a chapter, until a part heading numbered past every part before it, and past 1 (the
-    next volume of a file that holds two; a contents entry "Часть первая" of a book without parts
-    opens none)."""
+    a note, not a chapter, until one that tells ``_CHAPTER_CHARACTERS`` before the next heading (the
+    chapters after a table of contents: I promessi sposi's comes after "Vol. I.", before
+    "CAPITOLO PRIMO."), or a part heading numbered past every part before it, and past 1 (the next
+    volume of a file that holds two; a contents entry "Часть первая" opens none)."""
     flags = list(flags)
+    headings = [i for i, flag in enumerate(flags) if flag]
+    next_heading = dict(zip(headings, [*headings[1:], len(texts)]))
     chapters_seen, in_back_matter, last_part = False, False, 0
     for i, text in enumerate(texts):
         if chapters_seen and not in_back_matter and _opens_back_matter(text):
@@ -100,7 +108,9 @@ def without_back_matter(texts: list[str], flags: list[bool]) -> list[bool]:
             continue
         part = Heading.parse(text).part
         number = part[1] if part and part[1] is not None else None
-        if in_back_matter and not (number is not None and number > max(last_part, 1)):
+        next_volume = number is not None and number > max(last_part, 1)
+        tells = sum(len(texts[j]) for j in range(i + 1, next_heading[i])) >= _CHAPTER_CHARACTERS
+        if in_back_matter and not (next_volume or tells):
             flags[i] = False
             continue
         in_back_matter, chapters_seen = False, True
