@@ -78,10 +78,12 @@ _BACK_MATTER_WORDS = frozenset(
 def _opens_back_matter(text: str) -> bool:
     """A short line in capitals that names back matter ("ПЕЧАТНЫЕ ВАРИАНТЫ", "CONTENTS"), or such a
     word alone ("Contents", "Оглавление")."""
-    words = [re.sub(r"[\W_]+", "", word).casefold() for word in text.split()]
-    if len(text) > 80 or not words:
+    if len(text) > 80:  # most paragraphs: nothing to split
         return False
-    return bool(_BACK_MATTER_WORDS & set(words)) and (text.isupper() or len(words) == 1)
+    words = text.split()
+    if not (len(words) == 1 or text.isupper()):
+        return False
+    return any(re.sub(r"[\W_]+", "", word).casefold() in _BACK_MATTER_WORDS for word in words)
 
 
 # A chapter tells at least this many characters before the next heading; an entry of a table or a
