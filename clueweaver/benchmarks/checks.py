@@ -93,10 +93,10 @@ FROZEN_SHA256_BY_LANGUAGE = {
 # check ``"cross_language": true``), a frozen set only: written by reading and string search and committed
 # with this hash before any ranking ran on it, to measure what a multilingual encoder bridges.
 CROSS_LANGUAGE_FROZEN_FILE = DATA_DIR / "multihop_cross_language.jsonl"
+CROSS_LANGUAGE_FROZEN_SHA256 = "4ac166923ee06b29426f096e91e84b220a183e1b97508f8ae8312c7cb632a595"
 # Its tuning pair, written after it (the same five books, none of its paragraphs): it chose the weight of
 # the dense ranking for a question asked across languages.
 CROSS_LANGUAGE_TUNING_FILE = DATA_DIR / "multihop_cross_language_tuning.jsonl"
-CROSS_LANGUAGE_FROZEN_SHA256 = "4ac166923ee06b29426f096e91e84b220a183e1b97508f8ae8312c7cb632a595"
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
 OPEN_FROZEN_FILE = DATA_DIR / "open_frozen.jsonl"

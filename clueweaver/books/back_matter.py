@@ -111,13 +111,17 @@ def without_back_matter(texts: list[str], flags: list[bool]) -> list[bool]:
         part = Heading.parse(text).part
         number = part[1] if part and part[1] is not None else None
         next_volume = number is not None and number > max(last_part, 1)
-        tells = sum(len(texts[j]) for j in range(i + 1, next_heading[i])) >= _CHAPTER_CHARACTERS
-        if in_back_matter and not (next_volume or tells):
+        if in_back_matter and not (next_volume or _tells_a_chapter(texts, i, next_heading[i])):
             flags[i] = False
             continue
         in_back_matter, chapters_seen = False, True
         last_part = max(last_part, number or 0)
     return flags
+
+
+def _tells_a_chapter(texts: list[str], heading: int, next_heading: int) -> bool:
+    """Whether the paragraphs between a heading and the next hold ``_CHAPTER_CHARACTERS``."""
+    return sum(len(texts[j]) for j in range(heading + 1, next_heading)) >= _CHAPTER_CHARACTERS
 
 
 def chapter_heading_flags(texts: list[str], flags: list[bool]) -> list[bool]:

@@ -31,9 +31,9 @@ from clueweaver.protocol.prompts import calibration_messages, finder_messages, i
 from clueweaver.protocol.query_writer import QUERY_WRITER_OFF
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import word_count
-from clueweaver.retrieval import RetrievalIndex, book_language, get_index
+from clueweaver.retrieval import RetrievalIndex, book_language, get_index, question_language
 from clueweaver.segments.packing import Packet, pack
-from clueweaver.segments.segmenter import Preset, Segment, question_language, second_round_segments
+from clueweaver.segments.segmenter import Preset, Segment, second_round_segments
 from clueweaver.sources import Candidates, SourceRequest, candidate_segments
 
 # Stage names, in order: keys of trace["timings"] (each always present, 0.0 when skipped) and the

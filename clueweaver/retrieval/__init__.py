@@ -34,7 +34,7 @@ from clueweaver.retrieval.index import (
     get_index,
 )
 from clueweaver.retrieval.lexical import BM25Index, TermMatrix, tokenize
-from clueweaver.retrieval.ranking import RankingConfig, joined_query
+from clueweaver.retrieval.ranking import RankingConfig, joined_query, question_language
 
 __all__ = [
     "CACHE_FORMAT",
@@ -57,6 +57,7 @@ __all__ = [
     "default_cache_dir",
     "get_index",
     "joined_query",
+    "question_language",
     "load_encoder",
     "offline_minilm_path",
     "ranking_from_scores",

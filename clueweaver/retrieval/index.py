@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from clueweaver.books.language import detect_language, guess_language, language_name
+from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
@@ -37,6 +37,7 @@ from clueweaver.retrieval.ranking import (
     joined_query,
     lexical_queries,
     names_in,
+    question_language,
     reserve_first,
     smooth,
 )
@@ -157,7 +158,7 @@ class RetrievalIndex:
         two: its BM25 ranking then rests on the few words both share (names, numbers)."""
         if not self.bridges_languages:
             return False
-        asked = guess_language(joined_query(question))
+        asked = question_language(question)
         return asked is not None and asked != self.language
 
     def dense_weight(self, across_languages: bool = False) -> float:

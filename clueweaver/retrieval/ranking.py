@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clueweaver.books.language import guess_language
 from clueweaver.protocol.question import Question
 
 # The dense ranking's weight in the fusion per encoder (keyed by the encoder's cache name, or its
@@ -162,6 +163,11 @@ def smooth(scores: np.ndarray, share: float, width: int = 1, decay: float = 1.0)
 def joined_query(question: Question) -> str:
     """The question (or claim) and every option as one query."""
     return " ".join([question.text, *question.options.values()])
+
+
+def question_language(question: Question) -> str | None:
+    """The language the question and its options show, None when they show none (see ``guess_language``)."""
+    return guess_language(joined_query(question))
 
 
 def lexical_queries(question: Question, mode: str) -> list[str]:

@@ -28,12 +28,12 @@ from typing import NamedTuple
 import numpy as np
 import yaml
 
-from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, guess_language, language_name, script_of
+from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, language_name, script_of
 from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.question import Question
-from clueweaver.retrieval import get_index, joined_query
+from clueweaver.retrieval import get_index, question_language
 from clueweaver.retrieval.dense import MULTILINGUAL_HINT
 
 # The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
@@ -278,11 +278,6 @@ def _retrieval_segments(anchors: list[tuple[int, float]], size: int, window_star
 
 class NoMatchError(ClueWeaverError, ValueError):
     """Retrieval ranked no paragraph for the question; the message says why and what to pass."""
-
-
-def question_language(question: Question) -> str | None:
-    """The language the question and its options show, None when they show none (see ``guess_language``)."""
-    return guess_language(joined_query(question))
 
 
 def cross_language_warning(narrative: Narrative, index, question: Question) -> str | None:
