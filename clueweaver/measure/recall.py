@@ -114,10 +114,10 @@ def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
     """The gold sets by short name (``SET_NAMES``)."""
     loaders: dict[str, Callable[[], list[GoldItem]]] = {
         "gutenqa": lambda: [i for i in benchmark_gold_items(load_benchmark("gutenqa")) if len(i.gold_ids) == 1],
-        **{name: (lambda path=path: multihop_gold_items(checks_path=path)) for name, path in _CHECKS_FILES.items()},
         **{
-            name: (lambda path=path: multihop_gold_items(checks_path=path, cross_language=True))
-            for name, path in _CROSS_LANGUAGE_FILES.items()
+            name: (lambda path=path, across=across: multihop_gold_items(checks_path=path, cross_language=across))
+            for files, across in ((_CHECKS_FILES, False), (_CROSS_LANGUAGE_FILES, True))
+            for name, path in files.items()
         },
     }
     unknown = [name for name in names if name not in loaders]
