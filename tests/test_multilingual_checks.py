@@ -37,6 +37,7 @@ WITH_OPEN_QUESTIONS = (
     "de",
     "ru",
     "ja",
+    "ja-2",
     "zh-3",
     "zh-4",
     "es",
@@ -50,7 +51,7 @@ CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
 QUOTE_LENGTHS = {language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt")}
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),
-               "zh-3": (None, "zh3-f-"), "zh-4": (None, "zh4-f-")}  # fmt: skip
+               "zh-3": (None, "zh3-f-"), "zh-4": (None, "zh4-f-"), "ja-2": ("ja2-", "fz-ja2-")}  # fmt: skip
 
 
 def _records(language: str, frozen: bool) -> list[dict]:
@@ -82,7 +83,7 @@ def test_bundled_books_load_as_many_paragraphs(books):
     """Both novels are whole: hundreds of paragraphs, not one giant block or a fragment."""
     assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
                           "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it",
-                          "dom_casmurro.pt"}  # fmt: skip
+                          "dom_casmurro.pt", "sanshiro.ja"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
@@ -94,6 +95,9 @@ def test_bundled_books_load_as_many_paragraphs(books):
     kokoro = books["kokoro.ja"].chapters  # 上 36, 中 18, 下 56 sections, from the Aozora heading notes
     assert len(kokoro) == 110 and [c.label for c in kokoro][35:37] == ["1.36", "2.1"] and kokoro[-1].label == "3.56"
     assert not any(mark in p.text for p in books["kokoro.ja"].paragraphs for mark in ("《", "［＃", "｜"))
+    sanshiro = books["sanshiro.ja"]  # 一 to 一三, from the Aozora heading notes (中見出し)
+    assert [c.label for c in sanshiro.chapters] == [str(n) for n in range(1, 14)] and len(sanshiro) == 2085
+    assert not any(mark in p.text for p in sanshiro.paragraphs for mark in ("《", "［＃", "｜"))
     assert len(books["le_tour_du_monde.fr"]) >= 2000
     assert max(len(p.text) for p in books["laocan_youji.zh"].paragraphs) < 2000
     assert "Project Gutenberg" not in books["le_tour_du_monde.fr"].text  # licence stripped

@@ -70,6 +70,10 @@ CHECK_FILES = {
     # (148 chapters), the Project Gutenberg files as published, open questions too.
     "it": (DATA_DIR / "multihop_checks_it.jsonl", DATA_DIR / "multihop_frozen_it.jsonl"),
     "pt": (DATA_DIR / "multihop_checks_pt.jsonl", DATA_DIR / "multihop_frozen_pt.jsonl"),
+    # Japanese again over a second novel, Sōseki's 三四郎 (13 chapters, 2,085 paragraphs, the Aozora Bunko
+    # file with its markup), open questions too: the frozen set committed alone with its digest, then the
+    # tuning set, on none of its paragraphs.
+    "ja-2": (DATA_DIR / "multihop_checks_ja_2.jsonl", DATA_DIR / "multihop_frozen_ja_2.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -88,6 +92,8 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "es": "9acc0f1b01b2a3f5dbe5b42a3cfa1560a21a6583b13b20c76ad57816922ff88c",
     "it": "315ec63e596ae11bbccb098fae7b23d5a7312f252cf0eae43c0131221ba88d0e",
     "pt": "357a6db652b5124752948ceb0de2b49ba33d55438334fc3e97b8837ced74bfa4",
+    # 三四郎 (the "ja-2" pair): written by reading the novel, quotes found by string search only.
+    "ja-2": "9ffa2c4b093b42c01b0aa7db177aee85bd08d7f8bb4201627537cb6b25e5c239",
 }
 # English questions about the bundled German, Italian, Spanish, Portuguese and Russian novels (every
 # check ``"cross_language": true``), a frozen set only: written by reading and string search and committed
@@ -299,8 +305,8 @@ def load_multihop_checks(
 
 def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
     """The tuning (or frozen held-out) check file of a set of ``CHECK_FILES``: a language ("en", "zh",
-    "fr", ...), or Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3",
-    "zh-4")."""
+    "fr", ...), Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3",
+    "zh-4"), or Japanese over a second novel ("ja-2")."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
     path = CHECK_FILES[language][frozen]

@@ -48,6 +48,8 @@ SET_NAMES = {
     "frozen-ru": "Russian frozen held-out checks (Отцы и дети), open questions too",
     "tuning-ja": "Japanese tuning checks (こころ, an Aozora Bunko file), open questions too",
     "frozen-ja": "Japanese frozen held-out checks (こころ), open questions too",
+    "tuning-ja-2": "Japanese tuning checks 2 (三四郎, an Aozora Bunko file), open questions too",
+    "frozen-ja-2": "Japanese frozen held-out checks 2 (三四郎), open questions too",
     "tuning-es": "Spanish tuning checks (Marianela), open questions too",
     "frozen-es": "Spanish frozen held-out checks (Marianela), open questions too",
     "tuning-it": "Italian tuning checks (Le avventure di Pinocchio), open questions too",
