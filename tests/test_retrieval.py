@@ -1,4 +1,6 @@
 import math
+import sys
+import threading
 from collections import Counter
 
 import bm25s
@@ -26,6 +28,7 @@ from clueweaver.retrieval import (
     weighted_score_fusion,
 )
 from clueweaver.retrieval import index as book_index
+from clueweaver.retrieval.analyzers import plain_analyzer
 from clueweaver.retrieval.fusion import reciprocal_rank_fusion_of_scores
 
 PARAGRAPHS = [
@@ -56,7 +59,7 @@ def test_tokenizer_handles_case_stop_words_apostrophes_and_hyphens():
     assert tokenize("pass") != tokenize("pas") and tokenize("thing") == ["thing"]
 
 
-def test_chinese_and_japanese_are_read_as_character_bigrams_and_unigrams():
+def test_chinese_is_read_as_character_bigrams_and_unigrams():
     terms = tokenize("王掌柜说，案发当晚他亲眼看见李四", "zh")
     assert {"王", "掌柜", "案发", "当晚", "李四", "看见"} <= set(terms)
     assert "王掌柜说" not in terms and "他" not in terms  # no clause as one word; a function character alone goes
@@ -65,13 +68,39 @@ def test_chinese_and_japanese_are_read_as_character_bigrams_and_unigrams():
     assert "如来" in tokenize("如来又取三个箍儿", "zh") and "起来" not in tokenize("他站起来了", "zh")
     # the question meets the book: a word of the question is a bigram of the paragraph
     assert set(tokenize("李四在哪里？", "zh")) & set(terms) >= {"李四"}
-    japanese = tokenize("ホームズは静かにワトソンの話を聞いた", "ja")
-    assert {"ホー", "ーム", "ムズ", "ワト", "話", "静か"} <= set(japanese)
-    assert "は" not in japanese and "の" not in japanese  # hiragana alone: particles and endings
     # Latin words inside CJK text are words; full-width forms are folded (NFKC)
     assert tokenize("他在Ｌｏｎｄｏｎ见到了Holmes", "zh")[-2:] == ["london", "holmes"] or {"london", "holmes"} <= set(
         tokenize("他在Ｌｏｎｄｏｎ见到了Holmes", "zh")
     )
+
+
+def test_japanese_is_read_as_content_words_in_their_dictionary_forms():
+    assert tokenize("ホームズは静かにワトソンの話を聞いた", "ja") == ["ホームズ", "静か", "ワトソン", "話", "聞く"]
+    # the forms of a verb meet; particles, auxiliaries and punctuation go; a one-kanji word stays
+    for form in ("書いた", "書きます", "書かない"):
+        assert tokenize(form, "ja") == ["書く"], form
+    assert tokenize("先生の妻は私に手紙を書かせた。", "ja") == ["先生", "妻", "私", "手紙", "書く"]
+    # Latin words and digits inside the text are words (folded: full-width forms, case): K, a name in こころ
+    assert tokenize("Kは1912年にＬｏｎｄｏｎへ", "ja") == ["k", "1912", "年", "london"]
+    # the question meets the book through the dictionary form, where bigrams split the verb's stem
+    book = TermMatrix.from_texts(["私はその手紙を読んでしまった。", "雨が降った。"], "ja")
+    assert int(np.argmax(BM25Index(book).scores("誰が手紙を読みましたか"))) == 0
+    assert "読む" in book.vocabulary
+
+
+def test_the_plain_baseline_reads_japanese_as_character_bigrams():
+    # issue 29's baseline for CJK: plain BM25 over character bigrams (and unigrams), stop words kept
+    terms = plain_analyzer("ja").tokenize("ホームズは静かに")
+    assert {"ホー", "ーム", "ムズ", "は静", "静か", "は"} <= set(terms) and "ホームズ" not in terms
+
+
+def test_without_mecab_japanese_retrieval_says_what_to_install(monkeypatch):
+    import clueweaver.retrieval.morphology as morphology
+
+    monkeypatch.setitem(sys.modules, "fugashi", None)
+    monkeypatch.setattr(morphology, "_local", threading.local())
+    with pytest.raises(RuntimeError, match="pip install fugashi unidic-lite"):
+        tokenize("先生は手紙を書いた", "ja")
 
 
 def test_traditional_chinese_is_read_as_simplified_and_old_kanji_as_new():

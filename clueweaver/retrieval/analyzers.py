@@ -17,16 +17,18 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one;
   Japanese in the new kanji forms (OpenCC's table of Japanese variants: "國" is "国", "學" is "学"),
   so a question in today's forms meets a pre-war edition in the old ones (旧字体).
-- Chinese and Japanese, written without spaces: each run of Han and kana characters gives its
-  character bigrams and its unigrams (what Lucene's CJK analyzer does, unigrams added so that a
-  one-character name or word still matches). Unigrams of function characters go (Chinese: the
-  one-character words of bm25s's Chinese stop list; Japanese: every hiragana, the particles and
-  endings, and the long-vowel mark), as do bigrams of two of them: in Japanese all, in Chinese
-  those the list holds as words ("他们", "我的"), since the list's characters also make names and
-  words ("如来", the Buddha of 西游记, is 如 and 来). jieba's word
-  segmentation was measured instead and not taken: fewer items with all their evidence on both
-  Chinese check sets, and eight times the time of the whole index (docs/retrieval.md,
-  "Languages"). Latin words inside CJK text are folded words, unstemmed.
+- Chinese, written without spaces: each run of Han characters gives its character bigrams and its
+  unigrams (what Lucene's CJK analyzer does, unigrams added so that a one-character name or word
+  still matches). Unigrams of function characters go (the one-character words of bm25s's Chinese
+  stop list), as do bigrams of two of them that the list holds as words ("他们", "我的"), since
+  the list's characters also make names and words ("如来", the Buddha of 西游记, is 如 and 来).
+  jieba's word segmentation was measured instead and not taken: fewer items with all their
+  evidence on both Chinese check sets, and eight times the time of the whole index
+  (docs/retrieval.md, "Languages"). Latin words inside CJK text are folded words, unstemmed.
+- Japanese: its content words in their dictionary forms, cut by MeCab with UniDic
+  (``clueweaver.retrieval.morphology``), which found all the evidence of more tuning checks than
+  bigrams did. The plain-BM25 baseline keeps bigrams and unigrams (every hiragana and the
+  long-vowel mark its function characters, and every pair of them).
 - any other script (``UNDETERMINED``): case-folded words, no stop words, no stemming.
 
 A word is analyzed once per process (``Analyzer.word_terms`` is memoised), and a book's CJK runs,
@@ -50,6 +52,7 @@ import Stemmer
 from bm25s import stopwords as bm25s_stopwords
 
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, fold_accents
+from clueweaver.retrieval.morphology import japanese_words
 
 ENGLISH_STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
@@ -95,6 +98,8 @@ ELISIONS = {
     "el": frozenset("σ τ μ θ ν απ κατ μετ παρ υπ επ αφ εφ".split()),  # "τ'όνομα", "σ'αυτό", "απ'όλους"
 }
 CJK_LANGUAGES = frozenset({"zh", "ja"})
+# cut into words by MeCab; Chinese measured better as bigrams than as jieba's words
+MORPHEME_LANGUAGES = frozenset({"ja"})
 # OpenCC's tables (opencc-python-reimplemented): traditional to simplified Chinese, old kanji to new
 CHARACTER_FOLDS = {"zh": "TSCharacters.txt", "ja": "JPVariants.txt"}
 # Han (with the iteration marks) and kana, as code-point ranges; NFKC has already turned half-width
@@ -121,11 +126,17 @@ class Analyzer:
     accents: bool = False  # fold accents
     elisions: frozenset[str] = frozenset()
     stop_pairs: frozenset[str] | None = None  # CJK bigrams of two function characters that go (None: all)
+    morphemes: bool = False  # Japanese: words cut by MeCab and UniDic (``clueweaver.retrieval.morphology``)
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def cjk(self) -> bool:
         return self.language in CJK_LANGUAGES
+
+    @property
+    def bigrams(self) -> bool:
+        """Whether CJK runs are read as character bigrams and unigrams (not cut into words)."""
+        return self.cjk and not self.morphemes
 
     def normalize(self, text: str) -> str:
         """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" is "е"). Case folding can
@@ -142,7 +153,10 @@ class Analyzer:
         return text.replace("ё", "е") if self.language == "ru" else text
 
     def words(self, normalized: str) -> list[str]:
-        """The words of a normalized text (in Chinese and Japanese, those outside the CJK runs)."""
+        """The words of a normalized text: in Japanese its content words' dictionary forms; in
+        Chinese those outside the CJK runs."""
+        if self.morphemes:
+            return japanese_words(normalized)
         return (_NON_CJK_WORD if self.cjk else _WORD).findall(normalized)
 
     def word_terms(self, word: str) -> tuple[str, ...]:
@@ -155,17 +169,20 @@ class Analyzer:
         return terms
 
     def tokenize(self, text: str) -> list[str]:
-        """A text's terms: its words' and (Chinese, Japanese) its CJK runs'."""
+        """A text's terms: its words' and (Chinese) its CJK runs'."""
         normalized = self.normalize(text)
         terms = list(chain.from_iterable(map(self.word_terms, self.words(normalized))))
-        if self.cjk:
+        if self.bigrams:
             terms += chain.from_iterable(map(self._run_terms, _CJK_RUN.findall(normalized)))
         return terms
 
     def _word_terms(self, word: str) -> tuple[str, ...]:
         """A word's terms. Possessives and contractions keep their stem ("emma's" -> "emma", "don't"
         -> "don't"); elided articles go ("l'homme" -> "homme"); hyphenated words give the compound and
-        its parts ("well-known" -> "well-known", "well", "known")."""
+        its parts ("well-known" -> "well-known", "well", "known"). A Japanese word is its own term
+        (``japanese_words`` gave its dictionary form; a one-kanji word is a word)."""
+        if self.morphemes:
+            return (word,)
         if word.isalpha():  # most words: no apostrophe, hyphen or digit to handle
             parts = (word,)
         else:
@@ -261,8 +278,9 @@ def _surname_stem(stem: str) -> str:
 @cache
 def plain_analyzer(language: str) -> Analyzer:
     """``language``'s analyzer with its stop words (and CJK function characters) kept: the units of
-    the plain-BM25 baseline, which never left words out (``clueweaver.evaluation.retrieval``)."""
-    return dataclasses.replace(analyzer_for(language), stop_words=frozenset(), _memo={})
+    the plain-BM25 baseline, which never left words out (``clueweaver.evaluation.retrieval``).
+    Japanese keeps character bigrams there, the baseline's units for CJK, not MeCab's words."""
+    return dataclasses.replace(analyzer_for(language), stop_words=frozenset(), morphemes=False, _memo={})
 
 
 @cache
@@ -273,7 +291,7 @@ def analyzer_for(language: str) -> Analyzer:
     if language not in SUPPORTED_LANGUAGES:
         raise ValueError(f"unknown language {language!r}; use one of {', '.join(SUPPORTED_LANGUAGES)}")
     analyzer = Analyzer(language, frozenset(), STEMMERS.get(language), language in ACCENT_FOLDED,
-                        ELISIONS.get(language, frozenset()))  # fmt: skip
+                        ELISIONS.get(language, frozenset()), morphemes=language in MORPHEME_LANGUAGES)  # fmt: skip
     stop_words = (analyzer.normalize(word) for word in STOP_WORD_LISTS.get(language, ()))
     fold = analyzer.accents and not analyzer.cjk  # CJK function characters are kana and Han, never folded
     folded = frozenset(fold_accents(word) if fold else word for word in stop_words)

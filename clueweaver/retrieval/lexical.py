@@ -48,7 +48,7 @@ class TermMatrix:
         normalized = [analyzer.normalize(t) for t in texts]
         vocabulary: dict[str, int] = {}
         docs, terms = _word_occurrences(analyzer, normalized, vocabulary)
-        if analyzer.cjk:
+        if analyzer.bigrams:
             cjk_docs, cjk_terms, occurrence_term = analyzer.cjk_occurrences(normalized)
             numbers = np.fromiter((vocabulary.setdefault(t, len(vocabulary)) for t in cjk_terms), dtype=np.int64)
             docs, terms = np.concatenate([docs, cjk_docs]), np.concatenate([terms, numbers[occurrence_term]])
