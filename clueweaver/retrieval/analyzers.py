@@ -20,15 +20,14 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
 - Chinese, written without spaces: each run of Han characters gives its character bigrams and its
   unigrams (what Lucene's CJK analyzer does, unigrams added so that a one-character name or word
   still matches). Unigrams of function characters go (the one-character words of bm25s's Chinese
-  stop list), as do bigrams of two of them that the list holds as words ("他们", "我的"), since
-  the list's characters also make names and words ("如来", the Buddha of 西游记, is 如 and 来).
-  jieba's word segmentation was measured instead and not taken: fewer items with all their
-  evidence on both Chinese check sets, and eight times the time of the whole index
-  (docs/retrieval.md, "Languages"). Latin words inside CJK text are folded words, unstemmed.
+  stop list), as do bigrams of two of them ("他们", "我的"). jieba's word segmentation was measured
+  instead and not taken: fewer items with all their evidence on both Chinese check sets, and eight
+  times the time of the whole index (docs/retrieval.md, "Languages"). Latin words inside CJK text
+  are folded words, unstemmed.
 - Japanese: its content words in their dictionary forms, cut by MeCab with UniDic
   (``clueweaver.retrieval.morphology``), which found all the evidence of more tuning checks than
   bigrams did. The plain-BM25 baseline keeps bigrams and unigrams (every hiragana and the
-  long-vowel mark its function characters, and every pair of them).
+  long-vowel mark its function characters).
 - any other script (``UNDETERMINED``): case-folded words, no stop words, no stemming.
 
 A word is analyzed once per process (``Analyzer.word_terms`` is memoised), and a book's CJK runs,
@@ -88,9 +87,6 @@ STOP_WORD_LISTS = {  # for Chinese and Japanese: the function characters
     "pt": bm25s_stopwords.STOPWORDS_PORTUGUESE,
     "el": GREEK_STOP_WORDS,
 }
-# Chinese bigrams of two function characters that go: the two-character words of the same list (a pair
-# not in it, such as 如来, is a word of the book's own)
-STOP_PAIR_LISTS = {"zh": [word for word in bm25s_stopwords.STOPWORDS_CHINESE if len(word) == 2]}
 ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "el", "zh", "ja"})  # zh, ja: the Latin words inside them
 ELISIONS = {
     "fr": frozenset("l m t qu n s j d c jusqu quoiqu lorsqu puisqu".split()),
@@ -125,7 +121,6 @@ class Analyzer:
     stemmer: str | None = None  # a Snowball algorithm of PyStemmer
     accents: bool = False  # fold accents
     elisions: frozenset[str] = frozenset()
-    stop_pairs: frozenset[str] | None = None  # CJK bigrams of two function characters that go (None: all)
     morphemes: bool = False  # Japanese: words cut by MeCab and UniDic (``clueweaver.retrieval.morphology``)
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -200,17 +195,10 @@ class Analyzer:
         return tuple(map(_surname_stem, stems)) if self.language == "ru" else tuple(stems)
 
     def _run_terms(self, run: str) -> list[str]:
-        """A CJK run's unigrams (not function characters) and bigrams (not a stop pair of two
-        function characters)."""
+        """A CJK run's unigrams (not function characters) and bigrams (not two function characters)."""
         function = [c in self.stop_words for c in run]
         unigrams = [c for c, f in zip(run, function) if not f]
-        bigrams = (run[i : i + 2] for i in range(len(run) - 1))
-        return unigrams + [
-            b for i, b in enumerate(bigrams) if not (function[i] and function[i + 1] and self._stops(b))
-        ]
-
-    def _stops(self, pair: str) -> bool:
-        return self.stop_pairs is None or pair in self.stop_pairs
+        return unigrams + [run[i : i + 2] for i in range(len(run) - 1) if not (function[i] and function[i + 1])]
 
     def code_points(self, normalized: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The code points of normalized texts joined by newlines (a newline ends a CJK run, so no
@@ -231,13 +219,8 @@ class Analyzer:
         (the text of each occurrence, the distinct terms, each occurrence's term among them)."""
         codes, text_of, cjk, function = self.code_points(normalized)
         unigram = cjk & ~function
-        pairs = (codes[:-1] << _BIGRAM_SHIFT) | codes[1:]
-        stop_pair = function[:-1] & function[1:]
-        if self.stop_pairs is not None:  # the few pairs of function characters, looked up in the list
-            both = np.flatnonzero(stop_pair)
-            stop_pair[both] = np.isin(pairs[both], [(ord(p[0]) << _BIGRAM_SHIFT) | ord(p[1]) for p in self.stop_pairs])
-        bigram = cjk[:-1] & cjk[1:] & ~stop_pair
-        keys = np.concatenate([codes[unigram], pairs[bigram]])
+        bigram = cjk[:-1] & cjk[1:] & ~(function[:-1] & function[1:])
+        keys = np.concatenate([codes[unigram], (codes[:-1][bigram] << _BIGRAM_SHIFT) | codes[1:][bigram]])
         texts = np.concatenate([text_of[unigram], text_of[:-1][bigram]])
         distinct, occurrence_term = np.unique(keys, return_inverse=True)
         low = (1 << _BIGRAM_SHIFT) - 1
@@ -295,6 +278,4 @@ def analyzer_for(language: str) -> Analyzer:
     stop_words = (analyzer.normalize(word) for word in STOP_WORD_LISTS.get(language, ()))
     fold = analyzer.accents and not analyzer.cjk  # CJK function characters are kana and Han, never folded
     folded = frozenset(fold_accents(word) if fold else word for word in stop_words)
-    pairs = STOP_PAIR_LISTS.get(language)
-    stop_pairs = None if pairs is None else frozenset(analyzer.normalize(pair) for pair in pairs)
-    return dataclasses.replace(analyzer, stop_words=folded, stop_pairs=stop_pairs)
+    return dataclasses.replace(analyzer, stop_words=folded)
