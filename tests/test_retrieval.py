@@ -80,6 +80,8 @@ def test_japanese_is_read_as_content_words_in_their_dictionary_forms():
     assert tokenize("先生の妻は私に手紙を書かせた。", "ja") == ["先生", "妻", "私", "手紙", "書く"]
     # Latin words and digits inside the text are words (folded: full-width forms, case): K, a name in こころ
     assert tokenize("Kは1912年にＬｏｎｄｏｎへ", "ja") == ["k", "1912", "年", "london"]
+    assert tokenize("Caféで", "ja") == tokenize("Cafeで", "ja")  # accents folded in Latin words, not kana's marks
+    assert tokenize("ガラス", "ja") != tokenize("カラス", "ja")
     # the question meets the book through the dictionary form, where bigrams split the verb's stem
     book = TermMatrix.from_texts(["私はその手紙を読んでしまった。", "雨が降った。"], "ja")
     assert int(np.argmax(BM25Index(book).scores("誰が手紙を読みましたか"))) == 0

@@ -175,9 +175,10 @@ class Analyzer:
         """A word's terms. Possessives and contractions keep their stem ("emma's" -> "emma", "don't"
         -> "don't"); elided articles go ("l'homme" -> "homme"); hyphenated words give the compound and
         its parts ("well-known" -> "well-known", "well", "known"). A Japanese word is its own term
-        (``japanese_words`` gave its dictionary form; a one-kanji word is a word)."""
+        (``japanese_words`` gave its dictionary form; a one-kanji word is a word), a Latin one folded
+        (folding kana would drop their voicing marks)."""
         if self.morphemes:
-            return (word,)
+            return (word if _CJK_RUN.search(word) else fold_accents(word),)
         if word.isalpha():  # most words: no apostrophe, hyphen or digit to handle
             parts = (word,)
         else:
