@@ -1,6 +1,7 @@
 import math
 import sys
 import threading
+import warnings
 from collections import Counter
 
 import bm25s
@@ -426,6 +427,18 @@ def test_the_index_cache_key_differs_per_language(tmp_path):
     with pytest.warns(UserWarning, match="unreadable"):
         again = build_index(narrative, None, cache_dir=tmp_path, language="fr")
     assert again.bm25.matrix.vocabulary == french.bm25.matrix.vocabulary
+
+
+def test_an_index_cached_by_another_version_is_rebuilt_with_a_plain_message(tmp_path, monkeypatch):
+    narrative = from_paragraphs(PARAGRAPHS, title="upgrade")
+    first = build_index(narrative, None, cache_dir=tmp_path)
+    monkeypatch.setattr(book_index, "CACHE_FORMAT", book_index.CACHE_FORMAT + 1)  # this version reads a newer one
+    with pytest.warns(UserWarning, match=r"written by another ClueWeaver version \(cache format \d+\); rebuilding"):
+        again = build_index(narrative, None, cache_dir=tmp_path)
+    assert again.bm25.matrix.vocabulary == first.bm25.matrix.vocabulary
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # rewritten in the new format: read without a word
+        build_index(narrative, None, cache_dir=tmp_path)
 
 
 def test_a_chinese_book_matches_a_chinese_question():

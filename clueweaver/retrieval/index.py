@@ -266,11 +266,19 @@ def _best(scores: np.ndarray, count: int) -> list[int]:
     return [int(doc) for doc in np.argsort(-scores, kind="stable")[:count] if scores[doc] > 0]
 
 
+class OutdatedCacheEntry(ValueError):
+    """A cache entry written by a ClueWeaver whose analyzers differ from this one's."""
+
+
 def _load_cached(path: Path, load):
     if not path.exists():
         return None
     try:
         return load(path)
+    except OutdatedCacheEntry as exc:  # expected after an upgrade: say so plainly
+        warnings.warn(f"index cache entry {path} {exc}; rebuilding it once with this version's analyzers")
+        path.unlink(missing_ok=True)
+        return None
     except Exception as exc:  # a truncated or foreign file: rebuild rather than fail
         warnings.warn(f"index cache entry {path} is unreadable ({type(exc).__name__}: {exc}); rebuilding it")
         path.unlink(missing_ok=True)
@@ -279,8 +287,10 @@ def _load_cached(path: Path, load):
 
 def _load_terms(path: Path, language: str) -> TermMatrix:
     with np.load(path, allow_pickle=False) as data:
-        if int(data["format"]) != CACHE_FORMAT or str(data["language"]) != language:
-            raise ValueError("unexpected cache format or language")
+        if int(data["format"]) != CACHE_FORMAT:
+            raise OutdatedCacheEntry(f"was written by another ClueWeaver version (cache format {int(data['format'])})")
+        if str(data["language"]) != language:
+            raise ValueError(f"holds {str(data['language'])!r} terms, not {language!r}")
         return TermMatrix(
             data["vocabulary"].tolist(), data["indptr"], data["indices"], data["counts"], data["lengths"], language
         )
