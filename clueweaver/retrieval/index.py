@@ -24,6 +24,7 @@ import numpy as np
 
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
+from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
 from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion_of_scores, weighted_score_fusion
@@ -266,7 +267,7 @@ def _best(scores: np.ndarray, count: int) -> list[int]:
     return [int(doc) for doc in np.argsort(-scores, kind="stable")[:count] if scores[doc] > 0]
 
 
-class OutdatedCacheEntry(ValueError):
+class OutdatedCacheEntry(ClueWeaverError, ValueError):
     """A cache entry written by a ClueWeaver whose analyzers differ from this one's."""
 
 
