@@ -288,10 +288,11 @@ def _load_cached(path: Path, load):
 
 def _load_terms(path: Path, language: str) -> TermMatrix:
     with np.load(path, allow_pickle=False) as data:
-        if int(data["format"]) != CACHE_FORMAT:
-            raise OutdatedCacheEntry(f"was written by another ClueWeaver version (cache format {int(data['format'])})")
-        if str(data["language"]) != language:
-            raise ValueError(f"holds {str(data['language'])!r} terms, not {language!r}")
+        written, held = int(data["format"]), str(data["language"])  # each read once from the archive
+        if written != CACHE_FORMAT:
+            raise OutdatedCacheEntry(f"was written by another ClueWeaver version (cache format {written})")
+        if held != language:
+            raise ValueError(f"holds {held!r} terms, not {language!r}")
         return TermMatrix(
             data["vocabulary"].tolist(), data["indptr"], data["indices"], data["counts"], data["lengths"], language
         )
