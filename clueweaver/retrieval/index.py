@@ -37,7 +37,6 @@ from clueweaver.retrieval.ranking import (
     graph_weight_for,
     joined_query,
     lexical_queries,
-    move_to,
     names_in,
     question_language,
     reserve_first,
@@ -115,11 +114,12 @@ class RetrievalIndex:
 
     def distinctive_terms(self, docs: Sequence[int], queries: Sequence[str], count: int) -> list[str]:
         """The ``count`` terms of ``docs`` with the highest summed idf that the queries do not contain."""
-        idf = self.bm25.idf
+        matrix, idf = self.bm25.matrix, self.bm25.idf
         asked = set(self.bm25.terms(" ".join(queries)))
         weight: dict[str, float] = {}
         for doc in docs:
-            for term in self.bm25.document_terms(doc):
+            for term_number in matrix.indices[matrix.indptr[doc] : matrix.indptr[doc + 1]]:
+                term = matrix.vocabulary[term_number]
                 if term not in asked:
                     weight[term] = weight.get(term, 0.0) + idf.get(term, 0.0)
         return sorted(weight, key=lambda t: (-weight[t], t))[:count]
@@ -137,28 +137,6 @@ class RetrievalIndex:
         texts = [self.narrative[int(doc)].text for doc in _best(lexical, config.entity_hop_docs)]
         names = names_in(texts, joined_query(question))
         return [term for name in names for term in self.bm25.terms(name)][: config.entity_hop_terms]
-
-    def rare_term_paragraphs(self, ranking: list[tuple[int, float]], queries: Sequence[str]) -> list[int]:
-        """For each rare query term (``RankingConfig.rare_term_idf``) that none of the ranking's
-        ``rare_term_depth`` best paragraphs holds, rarest first, the best-ranked paragraph holding
-        it, up to ``rare_term_reserve`` paragraphs."""
-        config, idf = self.config, self.bm25.idf
-        covered = {t for doc, _ in ranking[: config.rare_term_depth] for t in self.bm25.document_terms(doc)}
-        asked = dict.fromkeys(self.bm25.terms(" ".join(queries)))
-        # rarest first; equal idf in the question's order
-        rare = sorted(
-            (t for t in asked if t not in covered and idf.get(t, 0.0) >= config.rare_term_idf), key=lambda t: -idf[t]
-        )
-        position = {doc: rank for rank, (doc, _) in enumerate(ranking)}
-        chosen: list[int] = []
-        for term in rare:
-            ranked = [position[d] for d in self.bm25.documents_with(term).tolist() if d in position]
-            best = ranking[min(ranked)][0] if ranked else None
-            if best is not None and best not in chosen:
-                chosen.append(best)
-            if len(chosen) >= config.rare_term_reserve:
-                break
-        return chosen
 
     @property
     def graph_weight(self) -> float:
@@ -246,8 +224,6 @@ class RetrievalIndex:
         if self.graph_weight > 0 and (question.is_open or config.graph_questions == "all"):
             signals.append((self._smooth(self.graph_scores(lexical)), self.graph_weight, True))
         ranking = self._fuse(signals)
-        if config.rare_term_reserve > 0:
-            ranking = move_to(ranking, self.rare_term_paragraphs(ranking, queries), config.rare_term_position)
         if config.option_reserve <= 0 or not question.options:
             return ranking
         reserved = [

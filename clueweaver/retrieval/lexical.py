@@ -174,19 +174,6 @@ class BM25Index:
         """A text's terms by the documents' analyzer."""
         return self.analyzer.tokenize(text)
 
-    def documents_with(self, term: str) -> np.ndarray:
-        """The documents that hold ``term``, in document order (none when no document does)."""
-        number = self._bm25.vocab_dict.get(term)
-        if number is None:
-            return np.empty(0, dtype=np.int64)
-        by_term = self._bm25.scores
-        return by_term["indices"][by_term["indptr"][number] : by_term["indptr"][number + 1]]
-
-    def document_terms(self, doc: int) -> list[str]:
-        """The distinct terms of document ``doc``."""
-        m = self.matrix
-        return [m.vocabulary[t] for t in m.indices[m.indptr[doc] : m.indptr[doc + 1]]]
-
     def scores(self, query: str | Sequence[str]) -> np.ndarray:
         terms = self.terms(query) if isinstance(query, str) else list(query)
         term_ids = self._bm25.get_tokens_ids(terms)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -100,13 +99,6 @@ class RankingConfig:
       lexical hits (weighted by their scores), walking on with probability ``graph_damping``, as one
       more ranking at ``graph_weight`` (unset: the book language's, ``graph_weight_for``; 0: off,
       and the graph is not built), for open questions only or for ``all`` questions.
-    - ``rare_term_reserve`` / ``rare_term_depth`` / ``rare_term_idf`` / ``rare_term_position``: the
-      question's rare terms (idf at least ``rare_term_idf``) that none of the ``rare_term_depth``
-      best paragraphs holds each bring their best-ranked paragraph, rarest term first, up to
-      ``rare_term_reserve`` of them, to rank ``rare_term_position``: a multi-hop question's second
-      clue shares one rare word with it (a place, an object, a verb of the scene) while the top of
-      the ranking repeats the first clue's words. 0: off. Chosen on the tuning sets of every
-      language (docs/retrieval.md, "Rare terms the best paragraphs lack").
     """
 
     fusion: str = "rrf"
@@ -128,21 +120,14 @@ class RankingConfig:
     graph_seeds: int = 5
     graph_damping: float = 0.5
     graph_questions: str = "open"
-    rare_term_reserve: int = 2
-    rare_term_depth: int = 30
-    rare_term_idf: float = 4.0
-    rare_term_position: int = 10
 
     def __post_init__(self) -> None:
         if self.fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {self.fusion!r}; use 'rrf' or 'weighted'")
         if self.query not in QUERY_MODES:
             raise ValueError(f"unknown query mode {self.query!r}; use 'joined' or 'per_option'")
-        counts = ("smoothing_width", "option_reserve", "graph_seeds", "rare_term_reserve", "rare_term_depth",
-                  "rare_term_position")  # fmt: skip
-        negative = [name for name in counts if getattr(self, name) < 0]
-        if negative:
-            raise ValueError(f"{', '.join(negative)} cannot be negative")
+        if self.smoothing_width < 0 or self.option_reserve < 0 or self.graph_seeds < 0:
+            raise ValueError("smoothing_width, option_reserve and graph_seeds cannot be negative")
         if not 0 <= self.graph_damping < 1:
             raise ValueError("graph_damping is a probability below 1")
         if self.graph_questions not in GRAPH_QUESTIONS:
@@ -221,14 +206,6 @@ def names_in(texts: list[str], asked: str) -> list[str]:
             if name.lower() not in known:
                 counts[name] = counts.get(name, 0) + 1
     return sorted(counts, key=lambda name: (-counts[name], name))
-
-
-def move_to(ranking: list[tuple[int, float]], paragraphs: Sequence[int], position: int) -> list[tuple[int, float]]:
-    """``ranking`` with ``paragraphs`` (in that order, each keeping its score) moved to ``position``."""
-    moved = set(paragraphs)
-    score = dict(ranking)
-    rest = [(i, s) for i, s in ranking if i not in moved]
-    return rest[:position] + [(i, score[i]) for i in paragraphs] + rest[position:]
 
 
 def reserve_first(ranking: list[tuple[int, float]], reserved: list[list[int]]) -> list[tuple[int, float]]:
