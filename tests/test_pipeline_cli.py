@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import unicodedata
 from importlib.resources import files
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from clueweaver.backends import load_backend
 from clueweaver.benchmarks.demo import load_demo
 from clueweaver.cli import main
+from clueweaver.cli.common import column
 from clueweaver.pipeline import models as agents_module
 from tests.conftest import REPO_ROOT
 
@@ -331,3 +333,24 @@ def test_a_chinese_book_is_indexed_segmented_and_listed_in_its_language(tmp_path
     assert json.loads(capsys.readouterr().out)["language"] == "ja"
     assert main(["chapters", str(book)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("language: Chinese (zh)")
+
+
+def test_the_chapter_list_lines_up_in_terminal_columns_whatever_the_script(tmp_path, capsys):
+    """A CJK character takes two columns of a terminal: the paragraph ranges of Chinese and Latin
+    titles start at the same column, and a title too long for its column is cut to its width."""
+    book = tmp_path / "book.txt"
+    heading = "第二回　托内兄如海荐西宾　接外孙贾母惜孤女"
+    book.write_text(
+        CHINESE_STORY + f"\n\n{heading}\n\n宝玉摔了那块玉。\n\nChapter 3\n\nThe end came.", encoding="utf-8"
+    )
+    assert main(["chapters", str(book)]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if " paragraphs " in line]
+    assert len(rows) == 3 and heading.replace("\u3000", " ") in rows[1]  # full-width spaces read as spaces
+    assert {_display_width(row[: row.index(" paragraphs ")]) for row in rows} == {6 + 2 + 64}
+    cut = column("第" * 40, 64)
+    assert _display_width(cut) == 64 and cut.startswith("第" * 31) and cut.rstrip().endswith("…")
+    assert column("Chapter 3", 12) == "Chapter 3   " and column("Chapitre Vingt", 8) == "Chapitr…"
+
+
+def _display_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

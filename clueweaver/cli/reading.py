@@ -21,6 +21,7 @@ from clueweaver.cli.common import (
     announce,
     book_from_args,
     chrono_config_from_args,
+    column,
     load_agents_from_args,
     model_from_args,
     pipeline_config_from_args,
@@ -108,10 +109,10 @@ def run_chapters(args) -> int:
     cut = f" ({split} longer than {MAX_PARAGRAPH_CHARS} characters cut at sentence ends)" if split else ""
     print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs{cut}")
     if front:
-        print(f"{'0':>6}  {'(front matter)':<64} paragraphs 0-{front - 1}")
+        print(f"{'0':>6}  {column('(front matter)', 64)} paragraphs 0-{front - 1}")
     for chapter in narrative.chapters:
-        title = chapter.full_title if len(chapter.full_title) <= 64 else chapter.full_title[:63] + "…"
-        print(f"{chapter.label:>6}  {title:<64} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
+        title = column(chapter.full_title, 64)
+        print(f"{chapter.label:>6}  {title} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
     print(f"language: {language_name(language)} ({language}), detected; retrieval reads the book in it (--language)")
     return 0
 
