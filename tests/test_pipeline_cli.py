@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import unicodedata
 from importlib.resources import files
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from clueweaver.backends import load_backend
 from clueweaver.benchmarks.demo import load_demo
 from clueweaver.cli import main
-from clueweaver.cli.common import column
+from clueweaver.cli.terminal import clip, column
 from clueweaver.pipeline import models as agents_module
 from tests.conftest import REPO_ROOT
 
@@ -350,6 +351,25 @@ def test_the_chapter_list_lines_up_in_terminal_columns_whatever_the_script(tmp_p
     cut = column("第" * 40, 64)
     assert _display_width(cut) == 64 and cut.startswith("第" * 31) and cut.rstrip().endswith("…")
     assert column("Chapter 3", 12) == "Chapter 3   " and column("Chapitre Vingt", 8) == "Chapitr…"
+
+
+def test_a_paragraph_line_is_cut_in_columns_and_a_chinese_one_keeps_its_opening():
+    """textwrap.shorten cuts at spaces only, so a paragraph of Chinese (no spaces) came out as "[60] …"."""
+    english = " ".join(["The lantern swung over the quay while the clerk counted the crates twice"] * 3)
+    for width in (40, 60, 100):
+        assert clip(english, width) == textwrap.shorten(english, width, placeholder=" …")
+    chinese = "王掌柜说，案发当晚他亲眼看见李四从后门溜了出去，手里还拿着一个布包。" * 3
+    line = clip(f"[60] {chinese}", 100)
+    assert line.startswith("[60] 王掌柜说，案发当晚") and line.endswith(" …") and 98 <= _display_width(line) <= 100
+    assert clip("short", 100) == "short"
+
+
+def test_segment_shows_the_words_of_a_chinese_paragraph(tmp_path, capsys):
+    book = tmp_path / "案.txt"
+    book.write_text(CHINESE_STORY, encoding="utf-8")
+    cache = ["--encoder", "none", "--cache-dir", str(tmp_path / "cache")]
+    assert main(["segment", str(book), "--question", "案发当晚谁从后门溜了出去？", *cache]) == 0
+    assert "] 王掌柜说，案发当晚他亲眼看见李四从后门溜了出去" in capsys.readouterr().out
 
 
 def _display_width(text: str) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import unicodedata
 from pathlib import Path
 
 from clueweaver.backends import load_backend, stand_ins
@@ -39,28 +38,6 @@ def print_json(payload) -> None:
     """``payload`` on stdout, indented, non-ASCII text as is."""
     json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
-
-
-def _cell_width(character: str) -> int:
-    """Terminal columns of one character: two for wide and full-width ones (CJK), none for combining marks."""
-    if unicodedata.combining(character):
-        return 0
-    return 2 if unicodedata.east_asian_width(character) in "WF" else 1
-
-
-def column(text: str, width: int) -> str:
-    """``text`` padded or cut (with "…") to ``width`` terminal columns, so that a column of Chinese or
-    Japanese titles lines up as one of Latin titles does (str.ljust counts a CJK character as one)."""
-    widths = [_cell_width(c) for c in text]
-    if sum(widths) > width:
-        kept, used = [], 0
-        for character, cells in zip(text, widths):
-            if used + cells > width - 1:
-                break
-            kept.append(character)
-            used += cells
-        text, widths = "".join(kept) + "…", [*widths[: len(kept)], 1]
-    return text + " " * (width - sum(widths))
 
 
 def add_command_group(sub, name: str, *, help: str, description: str, actions) -> None:

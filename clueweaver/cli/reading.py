@@ -21,7 +21,6 @@ from clueweaver.cli.common import (
     announce,
     book_from_args,
     chrono_config_from_args,
-    column,
     load_agents_from_args,
     model_from_args,
     pipeline_config_from_args,
@@ -32,6 +31,7 @@ from clueweaver.cli.common import (
     smoke_config,
 )
 from clueweaver.cli.segment_view import format_segments
+from clueweaver.cli.terminal import column
 from clueweaver.core.errors import UsageError
 from clueweaver.pipeline import format_result
 from clueweaver.retrieval import build_index, get_index

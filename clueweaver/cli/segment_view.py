@@ -9,9 +9,8 @@ With a Finder, only the passages it keeps go in, the paragraphs it cites first.
 
 from __future__ import annotations
 
-import textwrap
-
 from clueweaver.books.narrative import Narrative, gap_marker
+from clueweaver.cli.terminal import clip
 from clueweaver.protocol.question import Question
 from clueweaver.segments.packing import Packet, pack
 from clueweaver.segments.segmenter import Preset, Segment
@@ -35,7 +34,7 @@ def _chapters_of(narrative: Narrative, segment: Segment) -> str:
 
 def _paragraph_line(narrative: Narrative, paragraph_id: int) -> str:
     text = " ".join(narrative[paragraph_id].text.split())
-    return textwrap.shorten(f"[{paragraph_id}] {text}", LINE_WIDTH, placeholder=" …")
+    return clip(f"[{paragraph_id}] {text}", LINE_WIDTH)
 
 
 def _passage_lines(narrative: Narrative, number: int, total: int, segment: Segment) -> list[str]:
