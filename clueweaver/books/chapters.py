@@ -11,9 +11,10 @@ mixed-case line without punctuation after a bare one joins the title ("-I-" then
 - French "Chapitre", German "Kapitel", Spanish and Portuguese "Capítulo", Italian "Capitolo",
   Russian "Глава", Greek "Κεφάλαιο(ν)" (parts: Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte,
   Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν)) before a number in digits or Roman
-  numerals or an ordinal word from one to ten ("Chapitre premier", "Глава первая", "ΚΕΦΑΛΑΙΟΝ
-  ΠΡΩΤΟΝ"), or in Greek numerals ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German and Romance ordinals and "3." also stand
-  before the word ("Erstes Kapitel", "3. Kapitel", "Première partie");
+  numerals or an ordinal word (``clueweaver.books.ordinals``: "Chapitre premier", "Глава
+  двадцать первая", "Capítulo decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"), or in Greek numerals
+  ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German and Romance ordinals and "3." also stand before the word ("Erstes
+  Kapitel", "3. Kapitel", "Première partie");
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’).
 
@@ -46,70 +47,12 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from clueweaver.books.language import fold_accents
+from clueweaver.books.ordinals import ORDINAL_PATTERN, ordinal_value
 
 _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
 )
-# Ordinal words that number chapters and parts in French, German, Spanish, Portuguese, Italian and
-# Russian ("Chapitre premier", "Erstes Kapitel", "Capítulo primero", "Глава первая"; Pushkin's older
-# spelling too: "Глава третия", "Глава осьмая"), one to ten (twelve in French and German, and German on
-# to 99: ``_german_ordinal_stems``), as value: forms.
-_ORDINAL_FORMS = {
-    1: "premier première erst primero primera primer primeiro primo prima первая первый первое",
-    2: "deuxième second seconde zweit segundo segunda secondo seconda вторая второй второе",
-    3: "troisième dritt tercero tercera tercer terceiro terceira terzo terza третья третий третье третия",
-    4: "quatrième viert cuarto cuarta quarto quarta четвёртая четвертая четвёртый четвертый",
-    5: "cinquième fünft quinto quinta пятая пятый",
-    6: "sixième sechst sexto sexta sesto sesta шестая шестой",
-    7: "septième siebt siebent séptimo séptima sétimo sétima settimo settima седьмая седьмой",
-    8: "huitième acht octavo octava oitavo oitava ottavo ottava восьмая восьмой осьмая осьмой",
-    9: "neuvième neunt noveno novena nono nona девятая девятый",
-    10: "dixième zehnt décimo décima decimo decima десятая десятый",
-    11: "onzième elft",
-    12: "douzième zwölft",
-}
-# Greek ordinal stems from one to ten, with the endings of "κεφάλαιο(ν)" and "μέρος" (-ο, -ον) and of a
-# feminine (-η): "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"; capitals drop the accent, so each form also counts without it.
-_GREEK_ORDINAL_STEMS = "πρώτ δεύτερ τρίτ τέταρτ πέμπτ έκτ έβδομ όγδο ένατ δέκατ".split()
-_GERMAN_STEMS = frozenset("erst zweit dritt viert fünft sechst siebt siebent acht neunt zehnt elft zwölft".split())
-
-
-def _german_ordinal_stems() -> dict[str, int]:
-    """German ordinal stems from 13 to 99, which German novels spell out in their headings
-    ("Dreizehntes Kapitel", "Sechsunddreißigstes Kapitel" in Effi Briest): a teen takes "t", a
-    tens word "st", a unit joins its tens with "und" ("einundzwanzigst")."""
-    units = "ein zwei drei vier fünf sechs sieben acht neun".split()
-    teens = "dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn".split()
-    tens = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
-    stems = {teen + "t": value for value, teen in enumerate(teens, start=13)}
-    for ten_value, ten in enumerate(tens, start=2):
-        for spelling in {ten, ten.replace("ß", "ss")}:  # "dreissig": the Swiss spelling, and ß in capitals
-            stems[spelling + "st"] = 10 * ten_value
-            stems.update({f"{unit}und{spelling}st": 10 * ten_value + n for n, unit in enumerate(units, start=1)})
-    return stems
-
-
-_GERMAN_ENDINGS = ("e", "er", "es", "en")
-
-
-_ORDINAL_WORDS = (
-    {
-        form: value
-        for value, forms in _ORDINAL_FORMS.items()
-        for word in forms.split()
-        for form in ([word + ending for ending in _GERMAN_ENDINGS] if word in _GERMAN_STEMS else [word])
-    }
-    | {stem + ending: value for stem, value in _german_ordinal_stems().items() for ending in _GERMAN_ENDINGS}
-    | {
-        form: value
-        for value, stem in enumerate(_GREEK_ORDINAL_STEMS, start=1)
-        for ending in ("ο", "ον", "η")
-        for form in (stem + ending, fold_accents(stem + ending))
-    }
-)
-_ORDINAL = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
 # Zero is also typed as a white circle (○, U+25CB) for 〇: Project Gutenberg's 三國演義 heads "第一○○回".
 CJK_NUMERALS = "零〇○一二三四五六七八九十百千两兩"
 _CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "○": 0, "两": 2, "兩": 2}
@@ -122,7 +65,7 @@ _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
 _KERAIA = "\u0374\u0384\u02b9'\u2019"
 _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{_KERAIA}]"
 _NUMBER = (
-    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{_ORDINAL}|{_CJK_NUMBER}|"
+    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{ORDINAL_PATTERN}|{_CJK_NUMBER}|"
     rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}}))"
 )
 _NUMBER_END = rf"(?:\b|(?<=[{_KERAIA}]))"  # after a keraia no word boundary follows
@@ -142,7 +85,7 @@ _SEPARATOR = r"\s*[.:：—–-]?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
     rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?)",
-    rf"(?P<number>{_ORDINAL}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
+    rf"(?P<number>{ORDINAL_PATTERN}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
 )
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",
@@ -258,8 +201,8 @@ def number_value(token: str) -> int | None:
         return int(token)
     if token and all(c in _CJK_DIGITS or c in _CJK_UNITS for c in token):
         return _cjk_value(token)
-    if token in _ORDINAL_WORDS:
-        return _ORDINAL_WORDS[token]
+    if ordinal_value(token) is not None:
+        return ordinal_value(token)
     if token[:1] in _GREEK_DIGITS:
         return _greek_value(token.rstrip(_KERAIA))
     roman = token.translate(_CYRILLIC_ROMAN)

@@ -1,0 +1,216 @@
+"""Ordinal words as European novels spell their chapter and part numbers, one to ninety-nine:
+"Chapitre vingt et unième", "Глава одиннадцатая", "Capítulo decimotercero", "Capitolo
+ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ".
+
+``ORDINAL_WORDS`` maps each spelling (lower case, the words of a compound joined by one space) to
+its value; ``ORDINAL_PATTERN`` matches any of them, a compound's words joined by spaces or hyphens
+("vingt-deuxième", "vingt deuxième"), and ``ordinal_value`` reads one back. The Romance spellings
+also count without their accents: Project Gutenberg's ASCII transcriptions drop them ("Capitulo
+decimo"). Greek stops at ten.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clueweaver.books.language import fold_accents
+
+# One to twelve as the headings spell them, the feminine forms beside the masculine (a "partie", a
+# "parte", a "глава"); Pushkin's older Russian too ("Глава третия", "Глава осьмая").
+_FIRST_TWELVE = {
+    1: "premier première erst primero primera primer primeiro primo prima первая первый первое",
+    2: "deuxième second seconde zweit segundo segunda secondo seconda вторая второй второе",
+    3: "troisième dritt tercero tercera tercer terceiro terceira terzo terza третья третий третье третия",
+    4: "quatrième viert cuarto cuarta quarto quarta четвёртая четвертая четвёртый четвертый четвёртое четвертое",
+    5: "cinquième fünft quinto quinta пятая пятый пятое",
+    6: "sixième sechst sexto sexta sesto sesta шестая шестой шестое",
+    7: "septième siebt siebent séptimo séptima sétimo sétima settimo settima седьмая седьмой седьмое",
+    8: "huitième acht octavo octava oitavo oitava ottavo ottava восьмая восьмой восьмое осьмая осьмой",
+    9: "neuvième neunt noveno novena nono nona девятая девятый девятое",
+    10: "dixième zehnt décimo décima decimo decima десятая десятый десятое",
+    11: "onzième elft",
+    12: "douzième zwölft",
+}
+_GERMAN_STEMS = frozenset("erst zweit dritt viert fünft sechst siebt siebent acht neunt zehnt elft zwölft".split())
+_GERMAN_ENDINGS = ("e", "er", "es", "en")
+# Greek ordinal stems from one to ten, with the endings of "κεφάλαιο(ν)" and "μέρος" (-ο, -ον) and of a
+# feminine (-η): "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"; capitals drop the accent, so each form also counts without it.
+_GREEK_STEMS = "πρώτ δεύτερ τρίτ τέταρτ πέμπτ έκτ έβδομ όγδο ένατ δέκατ".split()
+
+
+def _german() -> dict[str, int]:
+    """German ordinals from 13 to 99 with their endings ("Dreizehntes Kapitel", "Sechsunddreißigstes
+    Kapitel" in Effi Briest): a teen takes "t", a tens word "st", a unit joins its tens with "und"."""
+    units = "ein zwei drei vier fünf sechs sieben acht neun".split()
+    teens = "dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn".split()
+    tens = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
+    stems = {teen + "t": value for value, teen in enumerate(teens, start=13)}
+    for ten_value, ten in enumerate(tens, start=2):
+        for spelling in {ten, ten.replace("ß", "ss")}:  # "dreissig": the Swiss spelling, and ß in capitals
+            stems[spelling + "st"] = 10 * ten_value
+            stems.update({f"{unit}und{spelling}st": 10 * ten_value + n for n, unit in enumerate(units, start=1)})
+    return {stem + ending: value for stem, value in stems.items() for ending in _GERMAN_ENDINGS}
+
+
+def _french() -> dict[str, int]:
+    """French ordinals from 13 to 99: the cardinal's last word takes "ième" ("vingt et unième",
+    "soixante-douzième", "quatre-vingt-dix-neuvième")."""
+    small = ("_ un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize "
+             "dix-sept dix-huit dix-neuf").split()  # fmt: skip
+    tens = {20: "vingt", 30: "trente", 40: "quarante", 50: "cinquante", 60: "soixante"}
+
+    def cardinal(n: int) -> str:
+        if n < 20:
+            return small[n]
+        if n >= 80:
+            return "quatre-vingts" if n == 80 else f"quatre-vingt-{small[n - 80]}"
+        ten = 60 if n >= 70 else n - n % 10
+        rest = n - ten
+        return tens[ten] + ("" if not rest else " et " + small[rest] if rest in (1, 11) else "-" + small[rest])
+
+    def ordinal(word: str) -> str:
+        word = word.removesuffix("s").removesuffix("e")
+        return {"cinq": "cinqu", "neuf": "neuv"}.get(word, word) + "ième"
+
+    forms = {}
+    for n in range(13, 100):
+        *head, last = re.split(r"([ -])", cardinal(n))
+        forms["".join(head) + ordinal(last)] = n
+    return forms
+
+
+def _romance(tens: str, units: dict[int, str], teens: dict[int, str], fused: bool) -> dict[str, int]:
+    """Spanish, Portuguese or (older) Italian ordinals from 11 to 99 built the Latin way: a tens
+    ordinal before a unit one ("vigésimo primero"; fused too where the language writes it so,
+    "vigesimoprimero"), each in its masculine and feminine forms."""
+    forms = dict(teens)
+    for ten_value, ten in enumerate(tens.split(), start=2):
+        forms[ten] = 10 * ten_value
+        for n, unit in units.items():
+            forms[f"{ten} {unit}"] = 10 * ten_value + n
+            if fused:
+                forms[fold_accents(ten) + unit] = 10 * ten_value + n
+    return forms | {re.sub(r"o\b", "a", form): n for form, n in forms.items()}
+
+
+def _spanish() -> dict[str, int]:
+    units = dict(enumerate("primero segundo tercero cuarto quinto sexto séptimo octavo noveno".split(), start=1))
+    teens = {"undécimo": 11, "duodécimo": 12, "decimotercio": 13, "decimonono": 19}
+    for n, unit in units.items():
+        teens[f"décimo {unit}"] = teens[f"decimo{unit}"] = 10 + n
+    teens["decimoctavo"] = 18
+    return _romance(
+        "vigésimo trigésimo cuadragésimo quincuagésimo sexagésimo septuagésimo octogésimo nonagésimo",
+        units,
+        teens,
+        True,
+    )
+
+
+def _portuguese() -> dict[str, int]:
+    units = dict(enumerate("primeiro segundo terceiro quarto quinto sexto sétimo oitavo nono".split(), start=1))
+    teens = {"undécimo": 11, "duodécimo": 12} | {f"décimo {unit}": 10 + n for n, unit in units.items()}
+    tens = "vigésimo trigésimo quadragésimo quinquagésimo sexagésimo septuagésimo octogésimo nonagésimo"
+    return _romance(tens, units, teens, False) | {"setuagésimo": 70, "setuagésima": 70}
+
+
+def _italian() -> dict[str, int]:
+    """Italian: today's ordinals drop the cardinal's last vowel and take "esimo" ("undicesimo",
+    "ventunesimo", "trentottesimo"; "ventitreesimo", "ventiseiesimo" keep theirs); older texts
+    build them the Latin way ("decimoterzo", "vigesimo primo")."""
+    units = "_ uno due tre quattro cinque sei sette otto nove".split()
+    teens = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
+    tens = "_ _ venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
+    cardinals = dict(enumerate(teens, start=11))
+    for t in range(2, 10):
+        for u in range(10):
+            ten = tens[t][:-1] if u in (1, 8) else tens[t]  # "ventuno", "trentotto"
+            cardinals[10 * t + u] = ten + (units[u] if u else "")
+    modern = {(c + "esimo" if c.endswith(("tre", "sei")) else c[:-1] + "esimo"): n for n, c in cardinals.items()}
+    latin_units = dict(enumerate("primo secondo terzo quarto quinto sesto settimo ottavo nono".split(), start=1))
+    older = {f"decimo{unit}": 10 + n for n, unit in latin_units.items()} | {"decimottavo": 18}
+    older |= {f"decimo {unit}": 10 + n for n, unit in latin_units.items()}
+    tens_latin = "vigesimo trigesimo quadragesimo quinquagesimo sessagesimo settuagesimo ottuagesimo nonagesimo"
+    return _romance(tens_latin, latin_units, older | modern, True)
+
+
+def _russian() -> dict[str, int]:
+    """Russian ordinals from 11 to 99 in the feminine (глава, часть, книга), masculine (том) and
+    neuter forms: "одиннадцатая", "сороковой", "двадцать первая" (a tens cardinal, then a unit ordinal)."""
+    stems = ("одиннадцат двенадцат тринадцат четырнадцат пятнадцат шестнадцат семнадцат восемнадцат "
+             "девятнадцат").split()  # fmt: skip
+    forms = {stem + ending: n for n, stem in enumerate(stems, start=11) for ending in ("ая", "ый", "ое")}
+    tens = "двадцат тридцат сороков пятидесят шестидесят семидесят восьмидесят девяност".split()
+    for ten_value, stem in enumerate(tens, start=2):
+        endings = ("ая", "ой", "ое") if stem == "сороков" else ("ая", "ый", "ое")
+        forms.update({stem + ending: 10 * ten_value for ending in endings})
+    cardinals = "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
+    unit_forms = {
+        word: n for n, words in _FIRST_TWELVE.items() if n < 10 for word in words.split() if "а" <= word[0] <= "я"
+    }
+    for ten_value, cardinal in enumerate(cardinals, start=2):
+        forms.update({f"{cardinal} {unit}": 10 * ten_value + n for unit, n in unit_forms.items()})
+    return forms
+
+
+def _first_twelve() -> dict[str, int]:
+    forms = {}
+    for value, words in _FIRST_TWELVE.items():
+        for word in words.split():
+            forms.update(
+                dict.fromkeys([word + e for e in _GERMAN_ENDINGS] if word in _GERMAN_STEMS else [word], value)
+            )
+    return forms
+
+
+def _with_folded(forms: dict[str, int]) -> dict[str, int]:
+    return forms | {fold_accents(form): value for form, value in forms.items()}
+
+
+def _greek() -> dict[str, int]:
+    return {form: n for n, stem in enumerate(_GREEK_STEMS, start=1) for e in ("ο", "ον", "η")
+            for form in (stem + e, fold_accents(stem + e))}  # fmt: skip
+
+
+def _spaced(forms: dict[str, int]) -> dict[str, int]:
+    """The forms with a compound's words joined by one space ("soixante-douzième": "soixante douzième")."""
+    return {re.sub(r"[\s-]+", " ", form): value for form, value in forms.items()}
+
+
+ORDINAL_WORDS: dict[str, int] = _spaced(
+    _with_folded(_first_twelve() | _french() | _spanish() | _portuguese() | _italian())
+    | _german()
+    | _russian()
+    | _greek()
+)
+
+
+def _pattern(words) -> str:
+    """A regex matching exactly ``words``, as a trie (each shared beginning written once, so that a
+    heading is matched in time of its length, not of the number of words); a space between a
+    compound's words matches spaces or hyphens."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for character in word:
+            node = node.setdefault(character, {})
+        node[""] = {}
+
+    def branch(node: dict) -> str:
+        parts = [(r"[\s-]+" if c == " " else re.escape(c)) + branch(child) for c, child in node.items() if c]
+        if not parts:
+            return ""
+        alternatives = "|".join(sorted(parts, key=len, reverse=True))
+        optional = "?" if "" in node else ""
+        return f"(?:{alternatives}){optional}" if len(parts) > 1 or optional else alternatives
+
+    return branch(trie)
+
+
+ORDINAL_PATTERN = _pattern(ORDINAL_WORDS)
+
+
+def ordinal_value(token: str) -> int | None:
+    """The value of an ordinal word or compound as a heading writes it (any case, a compound's words
+    joined by spaces or hyphens); None when it is none."""
+    return ORDINAL_WORDS.get(re.sub(r"[\s-]+", " ", token.strip().lower()))

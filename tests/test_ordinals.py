@@ -1,0 +1,71 @@
+"""Ordinal words past ten, as French, Spanish, Portuguese, Italian and Russian novels number their
+chapters in words: each reads as its value, opens its chapter, and the trie pattern matches exactly
+the listed spellings (checked against a plain alternation of them)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from clueweaver.books import ordinals
+from clueweaver.books.chapters import is_heading, number_value
+from clueweaver.books.narrative import from_text
+from clueweaver.books.ordinals import ORDINAL_PATTERN, ORDINAL_WORDS, ordinal_value
+
+HEADINGS = [
+    ("Chapitre onzième", 11), ("CHAPITRE TREIZIÈME", 13), ("Chapitre vingt et unième", 21),
+    ("Chapitre vingt-et-unième", 21), ("Chapitre soixante-douzième", 72), ("Chapitre soixante et onzième", 71),
+    ("CHAPITRE QUATRE-VINGTIÈME", 80), ("Chapitre quatre-vingt-dix-neuvième", 99), ("Chapitre trente-cinquième", 35),
+    ("Capítulo undécimo", 11), ("Capítulo décimo tercero", 13), ("CAPITULO DECIMOTERCERO", 13),
+    ("Capítulo decimonono", 19), ("Capítulo vigésimo primero", 21), ("Capítulo vigesimoséptimo", 27),
+    ("Capítulo décimo primeiro", 11), ("CAPÍTULO VIGÉSIMO TERCEIRO", 23), ("Capítulo quadragésimo", 40),
+    ("Capitolo undicesimo", 11), ("Capitolo ventunesimo", 21), ("CAPITOLO VENTITREESIMO", 23),
+    ("Capitolo trentottesimo", 38), ("Capitolo decimoterzo", 13), ("Capitolo vigesimo primo", 21),
+    ("Глава одиннадцатая", 11), ("ГЛАВА ДВЕНАДЦАТАЯ", 12), ("Глава двадцать первая", 21),
+    ("Глава сороковая", 40), ("Глава девяносто девятая", 99), ("Часть четырнадцатая", 14), ("Том двадцатый", 20),
+    ("Dreizehntes Kapitel", 13), ("Sechsunddreißigstes Kapitel", 36), ("Segunda parte", 2), ("Глава первая", 1),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("heading", "value"), HEADINGS)
+def test_an_ordinal_heading_is_a_heading_and_reads_as_its_value(heading, value):
+    assert is_heading(heading)
+    number = re.split(r"\s+", heading, maxsplit=1)
+    words = number[1] if number[0].lower() in {"chapitre", "capítulo", "capitulo", "capitolo", "глава", "часть",
+                                                 "том"} else number[0]  # fmt: skip
+    assert number_value(words) == value and ordinal_value(words.replace(" ", "-")) == value
+
+
+def test_chapters_past_ten_open_in_words_and_keep_their_numbers():
+    """Before, every chapter past the tenth of a Russian novel numbered in words ran into the tenth."""
+    body = "Текст главы, который идёт дальше и дальше."
+    heads = ["ГЛАВА ДЕВЯТАЯ", "ГЛАВА ДЕСЯТАЯ", "ГЛАВА ОДИННАДЦАТАЯ", "ГЛАВА ДВЕНАДЦАТАЯ", "Глава двадцать первая"]
+    book = from_text("\n\n".join(f"{h}\n\n{body}" for h in heads), title="Главы")
+    assert [c.label for c in book.chapters] == ["9", "10", "11", "12", "21"]
+    french = ["CHAPITRE DIXIÈME", "CHAPITRE ONZIÈME", "CHAPITRE VINGT ET UNIÈME", "Chapitre quatre-vingt-dix-neuvième"]
+    book = from_text("\n\n".join(f"{h}\n\nLe texte du chapitre." for h in french), title="Chapitres")
+    assert [c.label for c in book.chapters] == ["10", "11", "21", "99"]
+
+
+@pytest.mark.parametrize("table", ["_french", "_spanish", "_portuguese", "_italian", "_russian", "_german"])
+def test_every_value_from_thirteen_to_ninety_nine_has_a_spelling_that_reads_back(table):
+    forms = getattr(ordinals, table)()
+    assert set(range(13, 100)) <= set(forms.values())
+    assert all(ordinal_value(form) == value for form, value in forms.items())
+
+
+def test_the_trie_matches_exactly_the_words_a_plain_alternation_matches():
+    words = list(ORDINAL_WORDS)
+    plain = re.compile("(?:" + "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in words) + ")", re.IGNORECASE)
+    trie = re.compile(f"(?:{ORDINAL_PATTERN})", re.IGNORECASE)
+    rng = random.Random(29)
+    probes = [*words, *(w.upper() for w in rng.sample(words, 200)), *(w.replace(" ", "-") for w in words if " " in w)]
+    probes += [w[: rng.randrange(1, len(w))] for w in rng.sample(words, 300)] + [
+        w + "x" for w in rng.sample(words, 100)
+    ]
+    probes += ["".join(rng.sample(w, len(w))) for w in rng.sample(words, 300)]
+    for probe in probes:
+        assert bool(trie.fullmatch(probe)) == bool(plain.fullmatch(probe)), probe
+    assert all(trie.fullmatch(w) for w in words)
