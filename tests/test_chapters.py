@@ -416,3 +416,15 @@ def test_a_line_of_han_characters_after_a_bare_chinese_heading_names_the_chapter
     book = from_paragraphs(texts, title="t", source="t")
     assert [c.title for c in book.chapters] == ["第一回 甄士隱夢幻識通靈 賈雨村風塵怀閨秀", "第二回"]
     assert len(book) == 6  # the name stays a paragraph
+
+
+def test_a_chinese_volume_written_juan_then_its_number_is_a_part():
+    """Classical collections and web novels number volumes "卷一", "卷之三" (not only "第一卷"),
+    alone or before the chapter on one line; "卷" as a verb opens nothing."""
+    assert all(is_heading(h) for h in ("卷一", "卷之三", "卷十二", "卷一 第三章 夜雨"))
+    assert not any(is_heading(h) for h in ("卷起袖子", "卷一卷书，他就走了。"))
+    text = "\n\n".join(
+        ["卷一", "第一章 少年", "他走了。", "第二章 夜雨", "雨下了一夜。", "卷二 第一章 归来", "他回来了。"]
+    )
+    book = from_text(text, title="卷")
+    assert [(c.label, c.part) for c in book.chapters] == [("1.1", "卷一"), ("1.2", "卷一"), ("2.1", "卷二")]
