@@ -428,3 +428,44 @@ def test_a_chinese_volume_written_juan_then_its_number_is_a_part():
     )
     book = from_text(text, title="卷")
     assert [(c.label, c.part) for c in book.chapters] == [("1.1", "卷一"), ("1.2", "卷一"), ("2.1", "卷二")]
+
+
+def _chapters(parts: list[str]) -> list[tuple[str, str]]:
+    return [(c.label, c.full_title) for c in from_text("\n\n".join(parts), title="sections").chapters]
+
+
+def test_an_epilogue_with_chapters_of_its_own_is_a_part_numbered_after_the_last():
+    """Преступление и наказание: six parts, then "ЭПИЛОГ" and its chapters "I", "II". They had run
+    into the last part, and every label had fallen back to reading positions."""
+    body = "Текст главы, который идёт дальше и дальше."
+    parts = []
+    for part in ("ЧАСТЬ ПЕРВАЯ", "ЧАСТЬ ВТОРАЯ"):
+        parts += [part, "I", body, "II", body]
+    parts += ["ЭПИЛОГ", "I", body, "II", body]
+    assert [label for label, _ in _chapters(parts)] == ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"]
+    assert _chapters(parts)[4][1] == "ЭПИЛОГ — I"
+    chapters_only = ["ГЛАВА I", body, "ГЛАВА II", body, "ЭПИЛОГ", "I", body, "II", body]
+    assert [label for label, _ in _chapters(chapters_only)] == ["1", "2", "3.1", "3.2"]
+
+
+def test_an_epilogue_without_chapters_is_the_last_chapter_and_a_prologue_stays_front_matter():
+    parts = ["PROLOGUE", "It began long ago, in the rain.", "CHAPTER I", "One.", "CHAPTER II", "Two."]
+    book = from_text("\n\n".join([*parts, "Epilogue: Ten Years Later", "It ended."]), title="sections")
+    assert [(c.label, c.title) for c in book.chapters] == [
+        ("1", "CHAPTER I"), ("2", "CHAPTER II"), ("3", "Epilogue: Ten Years Later")
+    ]  # fmt: skip
+    assert book.chapters[0].first_paragraph == 2 and book.chapter_span("0") == (0, 0)  # "0": up to chapter 1
+    water_margin = ["第一回 王教头私走延安府", "且说那人走了。", "尾声", "话说宋江死后，众人哀悼不已。"]
+    assert [label for label, _ in _chapters(water_margin)] == ["1", "2"]
+
+
+def test_a_contents_list_naming_an_epilogue_opens_no_chapter():
+    """A standalone epilogue must open with prose, and an epilogue holds chapters only from its
+    first one on: a contents list names it among short entries."""
+    contents = ["CONTENTS", "Chapter I", "Chapter II", "Epilogue"]
+    body = ["CHAPTER I", "One.", "CHAPTER II", "Two.", "EPILOGUE", "It ended, as all things do."]
+    chapters = from_text("\n\n".join(contents + body), title="contents").chapters
+    assert [(c.label, c.title, c.first_paragraph) for c in chapters] == [
+        ("1", "CHAPTER I", 4), ("2", "CHAPTER II", 6), ("3", "EPILOGUE", 8)
+    ]  # fmt: skip
+    assert not is_heading("Epilogue of the tale was long, and he said so.")

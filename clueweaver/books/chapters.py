@@ -30,6 +30,10 @@ or leap past the chapter numbers (``without_page_numbers``). Then the structure:
 - a **story** of a collection is a numbered, titled heading directly followed by a heading
   numbered 1 in another style ("I. A SCANDAL IN BOHEMIA", then "I.", "II.", "III."); the story
   ends at the next heading in its own style ("II. THE RED-HEADED LEAGUE");
+- an **epilogue** ("EPILOGUE", "Эпилог", "Épilogue", "尾声"; no number) after the story is a part
+  when its chapter I follows it directly (Преступление и наказание), else a chapter when prose
+  follows it, numbered one past the part or chapter before it ("7.1", "41"); a prologue stays in
+  the front matter;
 - parts and stories are not chapters: their heading, and any text before their first chapter (a
   part's epigraph), opens that chapter, so "PART 2" shifts no chapter number.
 
@@ -77,7 +81,13 @@ _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
     "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο".split()
 )
-_CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分"])
+# An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
+# "I", "II" in Преступление и наказание), else a chapter, which must open with prose
+# (``_opens_with_prose``: a contents list names it among short entries). Either is numbered one past
+# the part or chapter before it. A prologue stays in the front matter, which "0" names.
+_EPILOGUES = frozenset("epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章".split())
+_CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", *_EPILOGUES])
+MIN_PROSE_CHARS = 150
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, or a
 # part: 卷 部), as in "第一百二十回", "第１２章", "第三話"; "第一回合" (the first round) is no heading.
@@ -88,6 +98,7 @@ _COMPONENT_FORMS = (
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
     rf"(?P<number>{ORDINAL_PATTERN}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
+    rf"(?P<word>{'|'.join(_EPILOGUES)})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
 )
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",
 # "第一回 甄士隐梦幻识通灵"
@@ -333,7 +344,8 @@ def heading_groups(texts: list[str], flags: list[bool]) -> list[tuple[int, int]]
     while i < len(texts):
         if flags[i]:
             first = i
-            if _names_only_a_part(texts[i]) and i + 1 < len(texts) and flags[i + 1]:
+            # an epilogue stays a group of its own, so that a contents list naming it is told apart
+            if _names_only_a_part(texts[i]) and i + 1 < len(texts) and flags[i + 1] and not _is_epilogue(texts[i]):
                 i += 1
             if i + 1 < len(texts) and not flags[i + 1] and is_title_line(texts[i + 1]):
                 i += 1
@@ -409,15 +421,23 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     parsed = [_group_heading(texts, group) for group in groups]
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
+    last_part = None  # the number of the last part, for an epilogue after it
     for k, (group, heading) in enumerate(zip(groups, parsed)):
         text = " ".join(texts[group[0] : group[1] + 1])
         following = (groups[k + 1], parsed[k + 1]) if k + 1 < len(groups) else None
+        holds_chapters = following is not None and following[1].unit is not None
+        if _is_epilogue(heading):  # after the story; a part only with its first chapter right after it
+            holds_chapters = following is not None and following[0][0] == group[1] + 1 and _first_chapter(following[1])
+            if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
+                continue
+            heading = _numbered_epilogue(heading, last_part, units[-1].number)
         if story_style is not None and heading.style == story_style:
             part, part_number, story_style = None, None, None  # the next story of the collection
-        if heading.part is not None and (heading.unit is not None or (following and following[1].unit)):
+        if heading.part is not None and (heading.unit is not None or holds_chapters):
             part, part_number, story_style = _part_text(text, heading), heading.part[1], None
+            last_part = part_number
         start = opens[k] if pending is None else pending
-        if heading.unit is None and following is not None and following[1].unit is not None:
+        if heading.unit is None and holds_chapters:
             pending = start  # a part heading: it opens its first chapter
             continue
         if _opens_story(heading, group, following):
@@ -430,6 +450,28 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
         units.append(Unit(start, text, part if heading.unit else None, part_number, own[1] if own else None))
         pending = None
     return units
+
+
+def _is_epilogue(heading: Heading | str) -> bool:
+    heading = Heading.parse(heading) if isinstance(heading, str) else heading
+    return bool(heading.components) and heading.components[0][0] in _EPILOGUES
+
+
+def _first_chapter(heading: Heading) -> bool:
+    return heading.unit is not None and heading.unit[1] == 1
+
+
+def _opens_with_prose(texts: list[str], group: tuple[int, int]) -> bool:
+    """Whether the paragraph after a heading is prose: a sentence's end, or a line too long for a
+    contents entry."""
+    following = next((t.strip() for t in texts[group[1] + 1 :] if t.strip() and not is_rule(t)), "")
+    return len(following) >= MIN_PROSE_CHARS or following.endswith(_PROSE_ENDS) and not is_heading(following)
+
+
+def _numbered_epilogue(heading: Heading, last_part: int | None, last_number: int | None) -> Heading:
+    """An epilogue's heading numbered one past the last part (in a book without parts, the last chapter)."""
+    value = (last_part if last_part is not None else last_number or 0) + 1
+    return dataclasses.replace(heading, components=((heading.components[0][0], value), *heading.components[1:]))
 
 
 def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]) -> list[Unit]:
