@@ -98,7 +98,7 @@ _COMPONENT_FORMS = (
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
     rf"(?P<number>{ORDINAL_PATTERN}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
-    rf"(?P<word>{'|'.join(_EPILOGUES)})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
+    rf"(?P<word>{'|'.join(sorted(_EPILOGUES))})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
 )
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",
 # "第一回 甄士隐梦幻识通灵"
@@ -213,8 +213,8 @@ def number_value(token: str) -> int | None:
         return int(token)
     if token and all(c in _CJK_DIGITS or c in _CJK_UNITS for c in token):
         return _cjk_value(token)
-    if ordinal_value(token) is not None:
-        return ordinal_value(token)
+    if (ordinal := ordinal_value(token)) is not None:
+        return ordinal
     if token[:1] in _GREEK_DIGITS:
         return _greek_value(token.rstrip(_KERAIA))
     roman = token.translate(_CYRILLIC_ROMAN)
