@@ -331,9 +331,10 @@ def _part_text(text: str, heading: Heading) -> str:
 
 
 def _names_only_a_part(text: str) -> bool:
-    """ "PART 2", "BOOK ONE", "Erster Teil", "第一卷": a part's number and nothing else."""
+    """ "PART 2", "BOOK ONE", "Erster Teil", "第一卷": a part's number and nothing else. Not an
+    epilogue: it stays a heading group of its own, so that a contents list naming it is told apart."""
     heading = Heading.parse(text)
-    return heading.part is not None and heading.unit is None and not heading.name
+    return heading.part is not None and heading.unit is None and not heading.name and not _is_epilogue(heading)
 
 
 def heading_groups(texts: list[str], flags: list[bool]) -> list[tuple[int, int]]:
@@ -344,8 +345,7 @@ def heading_groups(texts: list[str], flags: list[bool]) -> list[tuple[int, int]]
     while i < len(texts):
         if flags[i]:
             first = i
-            # an epilogue stays a group of its own, so that a contents list naming it is told apart
-            if _names_only_a_part(texts[i]) and i + 1 < len(texts) and flags[i + 1] and not _is_epilogue(texts[i]):
+            if _names_only_a_part(texts[i]) and i + 1 < len(texts) and flags[i + 1]:
                 i += 1
             if i + 1 < len(texts) and not flags[i + 1] and is_title_line(texts[i + 1]):
                 i += 1
@@ -427,7 +427,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
         following = (groups[k + 1], parsed[k + 1]) if k + 1 < len(groups) else None
         holds_chapters = following is not None and following[1].unit is not None
         if _is_epilogue(heading):  # after the story; a part only with its first chapter right after it
-            holds_chapters = following is not None and following[0][0] == group[1] + 1 and _first_chapter(following[1])
+            holds_chapters = holds_chapters and following[0][0] == group[1] + 1 and following[1].unit[1] == 1
             if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
                 continue
             heading = _numbered_epilogue(heading, last_part, units[-1].number)
@@ -452,13 +452,8 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     return units
 
 
-def _is_epilogue(heading: Heading | str) -> bool:
-    heading = Heading.parse(heading) if isinstance(heading, str) else heading
+def _is_epilogue(heading: Heading) -> bool:
     return bool(heading.components) and heading.components[0][0] in _EPILOGUES
-
-
-def _first_chapter(heading: Heading) -> bool:
-    return heading.unit is not None and heading.unit[1] == 1
 
 
 def _opens_with_prose(texts: list[str], group: tuple[int, int]) -> bool:

@@ -168,8 +168,7 @@ def _with_folded(forms: dict[str, int]) -> dict[str, int]:
 
 
 def _greek() -> dict[str, int]:
-    return {form: n for n, stem in enumerate(_GREEK_STEMS, start=1) for e in ("ο", "ον", "η")
-            for form in (stem + e, fold_accents(stem + e))}  # fmt: skip
+    return _with_folded({stem + e: n for n, stem in enumerate(_GREEK_STEMS, start=1) for e in ("ο", "ον", "η")})
 
 
 def _spaced(forms: dict[str, int]) -> dict[str, int]:
