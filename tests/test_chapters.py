@@ -263,6 +263,12 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
             ["ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ", "Κεφάλαιο δεύτερο", "ΚΕΦΑΛΑΙΟ Γ΄", "Κεφάλαιο 4", "ΚΕΦ. ΡΚΓ'"],
             ["1", "2", "3", "4", "123"],
         ),
+        (["【第一章】初入江湖", "〖第二章〗", "［第三章］ 重逢"], ["1", "2", "3"]),  # a web novel's brackets
+        (["제1장 만남", "제2화", "제 3 장"], ["1", "2", "3"]),  # Korean
+        # books read as plain words (und) still have chapters: Dutch, Polish, Czech, Norwegian,
+        # Ukrainian, Romanian, Catalan, Turkish
+        (["Hoofdstuk 1", "Rozdział II", "Kapitola 3", "Kapittel 4"], ["1", "2", "3", "4"]),
+        (["Розділ 1", "Capitolul II", "Capítol 3", "4. Bölüm"], ["1", "2", "3", "4"]),
     ],
 )
 def test_chapter_headings_in_other_languages(headings, labels_wanted):
@@ -416,6 +422,16 @@ def test_a_line_of_han_characters_after_a_bare_chinese_heading_names_the_chapter
     book = from_paragraphs(texts, title="t", source="t")
     assert [c.title for c in book.chapters] == ["第一回 甄士隱夢幻識通靈 賈雨村風塵怀閨秀", "第二回"]
     assert len(book) == 6  # the name stays a paragraph
+
+
+def test_korean_parts_group_their_chapters_and_a_heading_word_in_prose_opens_none():
+    """ "제1부" (part one) then "제1장" groups as "第一卷" does; "제3장에서" (in chapter 3) is prose."""
+    body = "그날 밤 서울은 몹시 추웠다. 철수는 편지를 두 번 읽었다."
+    parts = ["제1부", "제1장 만남", body, "제2장 이별", body, "제2부", "제1장 재회", body]
+    assert [(c.label, c.part) for c in from_text("\n\n".join(parts), title="k").chapters] == [
+        ("1.1", "제1부"), ("1.2", "제1부"), ("2.1", "제2부"),
+    ]  # fmt: skip
+    assert not any(is_heading(t) for t in ("제3장에서 말했듯이 그는 떠났다.", "제1장에서", "【正文】"))
 
 
 def test_a_chinese_volume_written_juan_then_its_number_is_a_part():

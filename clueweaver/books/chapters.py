@@ -7,14 +7,17 @@ mixed-case line without punctuation after a bare one joins the title ("-I-" then
 
 - Chinese and Japanese "第N回", "第N章", "第N节", "第N話" (parts: "第N卷", "第N部"), N in Chinese
   numerals (一, 十一, 二十, 一百零五, 两百) or in digits, full-width ones too; the chapter's title
-  may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀");
+  may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀") and a web copy's bracket may
+  hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권");
 - French "Chapitre", German "Kapitel", Spanish and Portuguese "Capítulo", Italian "Capitolo",
   Russian "Глава", Greek "Κεφάλαιο(ν)" (parts: Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte,
   Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν)) before a number in digits or Roman
   numerals or an ordinal word (``clueweaver.books.ordinals``: "Chapitre premier", "Глава
   двадцать первая", "Capítulo decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"), or in Greek numerals
   ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German and Romance ordinals and "3." also stand before the word ("Erstes
-  Kapitel", "3. Kapitel", "Première partie");
+  Kapitel", "3. Kapitel", "Première partie"); and, in books read as plain words (``und``), the
+  chapter words of Dutch, Polish, Czech, Norwegian, Ukrainian, Romanian, Catalan and Turkish
+  ("Hoofdstuk 3", "Rozdział IV", "Розділ 2", "1. Bölüm");
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’).
 
@@ -75,7 +78,8 @@ _NUMBER = (
 _NUMBER_END = rf"(?:\b|(?<=[{_KERAIA}]))"  # after a keraia no word boundary follows
 _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|act|scene|"
-    r"chapitre|kapitel|cap[ií]tulo|capitolo|глава|κεφ[άα]λαιον?|κεφ\."
+    r"chapitre|kapitel|cap[ií]tulo|capitolo|глава|κεφ[άα]λαιον?|κεφ\.|"
+    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
 )
 _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
@@ -86,16 +90,17 @@ _WESTERN_CONTAINERS = (
 # (``_opens_with_prose``: a contents list names it among short entries). Either is numbered one past
 # the part or chapter before it. A prologue stays in the front matter, which "0" names.
 _EPILOGUES = frozenset("epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章".split())
-_CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", *_EPILOGUES])
+_CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", "부", "편", "권", *_EPILOGUES])
 MIN_PROSE_CHARS = 150
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, or a
 # part: 卷 部), as in "第一百二十回", "第１２章", "第三話"; "第一回合" (the first round) is no heading.
-_SEPARATOR = r"\s*[.:：—–-]?\s*"
+_SEPARATOR = r"\s*[】〗］]?\s*[.:：—–-]?\s*"  # a web copy's bracket closes "【第一章】"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
     rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?)",
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
+    r"제\s*(?P<number>\d+)\s*(?P<word>장|화|절|부|편|권)(?![\uac00-\ud7a3])",  # Korean "제1장"; "제1장에서" is prose
     rf"(?P<number>{ORDINAL_PATTERN}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
     rf"(?P<word>{'|'.join(sorted(_EPILOGUES))})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
@@ -108,8 +113,9 @@ _ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPON
 _SHORT_TITLE_CHARS = 80
 _MAX_HEADING_CHARS = 250
 # What Chinese texts copied from the web put before a chapter's number: "正文 第一章" (the main text),
-# "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked); read past.
-_CJK_LEAD = re.compile(r"(?:《[^》\n]{0,30}》\s*)?(?:正文|目录|目錄)\s*(?=第)")
+# "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked), a
+# bracket ("【第一章】", as web novels head chapters); read past.
+_CJK_LEAD = re.compile(r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文|目录|目錄)\s*[【〖［]?|[【〖［])\s*(?=第)")
 _HEADING = re.compile(
     rf"^(?:{_CJK_LEAD.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE
 )
