@@ -17,8 +17,9 @@ import pytest
 from clueweaver.backends import load_backend
 from clueweaver.benchmarks.demo import load_demo
 from clueweaver.cli import main
-from clueweaver.cli.terminal import clip, column
+from clueweaver.core.terminal import clip, column
 from clueweaver.pipeline import models as agents_module
+from clueweaver.pipeline import render
 from tests.conftest import REPO_ROOT
 
 BOOK_FILE = str(files("clueweaver").joinpath("data", "demo_mystery.md"))
@@ -362,6 +363,15 @@ def test_a_paragraph_line_is_cut_in_columns_and_a_chinese_one_keeps_its_opening(
     line = clip(f"[60] {chinese}", 100)
     assert line.startswith("[60] 王掌柜说，案发当晚") and line.endswith(" …") and 98 <= _display_width(line) <= 100
     assert clip("short", 100) == "short"
+
+
+def test_a_rendered_answer_cuts_its_cited_paragraphs_in_columns():
+    """``clueweaver ask`` shows each cited paragraph on one line: 110 columns, not 110 characters
+    (a Chinese one had taken 220 and wrapped), its whitespace run together."""
+    chinese = "王掌柜说，案发当晚他亲眼看见李四从后门溜了出去，\n手里还拿着一个布包。" * 4
+    line = render._shorten(chinese, 110)
+    assert line.startswith("王掌柜说，案发当晚") and line.endswith("…") and 108 <= _display_width(line) <= 110
+    assert "\n" not in line and render._shorten("a  b\nc", 110) == "a b c"
 
 
 def test_segment_shows_the_words_of_a_chinese_paragraph(tmp_path, capsys):

@@ -31,8 +31,8 @@ from clueweaver.cli.common import (
     smoke_config,
 )
 from clueweaver.cli.segment_view import format_segments
-from clueweaver.cli.terminal import column
 from clueweaver.core.errors import UsageError
+from clueweaver.core.terminal import column
 from clueweaver.pipeline import format_result
 from clueweaver.retrieval import build_index, get_index
 from clueweaver.segments.segmenter import get_preset

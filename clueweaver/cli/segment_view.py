@@ -10,7 +10,7 @@ With a Finder, only the passages it keeps go in, the paragraphs it cites first.
 from __future__ import annotations
 
 from clueweaver.books.narrative import Narrative, gap_marker
-from clueweaver.cli.terminal import clip
+from clueweaver.core.terminal import clip
 from clueweaver.protocol.question import Question
 from clueweaver.segments.packing import Packet, pack
 from clueweaver.segments.segmenter import Preset, Segment

@@ -6,12 +6,13 @@ needs only the result and its JSON trace."""
 from __future__ import annotations
 
 from clueweaver.books.narrative import Narrative
+from clueweaver.core.terminal import clip
 from clueweaver.pipeline.results import UNPARSEABLE, Result
 
 
 def _shorten(text: str, width: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """One line of at most ``width`` terminal columns: a cited Chinese paragraph takes two a character."""
+    return clip(" ".join(str(text).split()), width, "…")
 
 
 def format_result(result: Result, narrative: Narrative | None = None) -> str:

@@ -1,5 +1,6 @@
 """Text laid out for a terminal, where a Chinese or Japanese character takes two columns: lines cut
-to a width and columns padded to one, counted in those columns rather than in characters."""
+to a width and columns padded to one, counted in those columns rather than in characters. The
+commands' listings and the rendered answer (``clueweaver.pipeline.render``) both use it."""
 
 from __future__ import annotations
 
