@@ -86,6 +86,11 @@ def test_headings_numbers_and_labels():
         None,
         None,
     ]
+    # "Book the Second" (A Tale of Two Cities), "CHAPTER THE THIRD": "the" before any English ordinal
+    assert [Heading.parse(t).components for t in ("Book the Second—the Golden Thread", "CHAPTER THE THIRD")] == [
+        (("book", 2),),
+        (("chapter", 3),),
+    ]
     heading = Heading.parse("VOLUME II. CHAPTER III. The Ball")
     assert (heading.part, heading.unit, heading.name) == (("volume", 2), ("chapter", 3), "The Ball")
     assert Heading.parse("Mild Days").components == ()  # a word made of roman letters is not a number

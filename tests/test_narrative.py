@@ -96,10 +96,23 @@ def test_content_hash_identifies_the_text_not_the_file_format(tmp_path):
 
 def test_markdown_headings_start_chapters(tmp_path):
     path = tmp_path / "notes.md"
-    path.write_text("# Part One\n\nFirst **bold** paragraph.\n\n## Two\n\nSecond.\n", encoding="utf-8")
+    path.write_text("# The Storm\n\nFirst **bold** paragraph.\n\n## Homecoming\n\nSecond.\n", encoding="utf-8")
     n = load_narrative(path)
-    assert [c.title for c in n.chapters] == ["Part One", "Two"]
-    assert n.paragraphs[1].text == "First bold paragraph."
+    assert [(c.label, c.title) for c in n.chapters] == [("1", "The Storm"), ("2", "Homecoming")]
+    assert n.paragraphs[1].text == "First bold paragraph." and n.paragraphs[0].is_heading
+
+
+def test_markdown_headings_are_numbered_as_the_book_numbers_them(tmp_path):
+    """A Markdown file's # lines are read as a text's headings are: parts group their chapters, and
+    a title or contents heading before the first numbered one is front matter (chapter 0)."""
+    body = "The tide came in over the flats while the ferryman counted the crates. " * 5
+    path = tmp_path / "novel.md"
+    sections = ["# The Tide", "## Contents", "Part One, Part Two", "# Part One", "## Chapter 1", body,
+                "## Chapter 2", body, "# Part Two", "## Chapter 1", body]  # fmt: skip
+    path.write_text("\n\n".join(sections), encoding="utf-8")
+    n = load_narrative(path)
+    assert [(c.label, c.part) for c in n.chapters] == [("1.1", "Part One"), ("1.2", "Part One"), ("2.1", "Part Two")]
+    assert [p.chapter for p in n.paragraphs[:4]] == [0, 0, 0, 1]  # the part heading opens its first chapter
 
 
 def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
@@ -134,6 +147,41 @@ def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
         "Second chapter.",
     ]
     assert [c.title for c in n.chapters] == ["Chapter I", "Chapter II"]
+
+
+def test_an_epub_chapter_is_labelled_as_the_book_numbers_it_after_a_title_and_a_contents_page(tmp_path):
+    """An EPUB's h1-h3 headings were each a chapter in reading order: with a title page and a
+    contents page before it, 第一回 was chapter 3, and --max-chapter 1 read the title page. They are
+    read as a text's headings are: unnumbered ones before the first chapter are front matter."""
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("hlm")
+    book.set_title("红楼梦")
+    book.set_language("zh")
+    body = "".join(f"<p>{'他走进院子，看见一棵老槐树，树下站着一个穿青布衫的老人。' * 12}</p>" for _ in range(8))
+    names = ["第一回 甄士隐梦幻识通灵", "第二回 贾夫人仙逝扬州城", "第三回 托内兄如海荐西宾"]
+    sections = [
+        "<h1>红楼梦</h1><p>曹雪芹 著</p>",
+        "<h2>目录</h2>" + "".join(f"<p>{name}</p>" for name in names),
+        *(f"<h2>{name}</h2>{body}" for name in names),
+    ]
+    documents = []
+    for k, html in enumerate(sections):
+        document = epub.EpubHtml(title=str(k), file_name=f"s{k}.xhtml", lang="zh")
+        document.content = f"<html><body>{html}</body></html>"
+        book.add_item(document)
+        documents.append(document)
+    book.spine = documents
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    path = tmp_path / "hlm.epub"
+    epub.write_epub(str(path), book)
+    n = load_narrative(path)
+    assert [(c.label, c.title, c.first_paragraph) for c in n.chapters] == [
+        ("1", names[0], 6), ("2", names[1], 15), ("3", names[2], 24),
+    ]  # fmt: skip
+    assert {p.chapter for p in n.paragraphs[:6]} == {0} and n.paragraphs[6].is_heading
 
 
 @pytest.mark.parametrize(

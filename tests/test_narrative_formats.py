@@ -76,7 +76,28 @@ def test_html_document_blocks_become_paragraphs_and_headings_chapters():
         "Part Two",
         "Third.",
     ]
-    assert [(c.title, c.first_paragraph) for c in narrative.chapters] == [("THE TIDE", 0), ("Part Two", 3)]
+    # the title heading, before the first numbered one, is front matter; "Part Two" opens the chapter
+    assert [(c.title, c.first_paragraph) for c in narrative.chapters] == [("Part Two", 3)]
+    assert [p.chapter for p in narrative.paragraphs] == [0, 0, 0, 1, 1]
+
+
+def test_html_headings_are_read_as_a_texts_headings_parts_names_and_front_matter():
+    """A Tale of Two Cities as an EPUB marks it: a title and a contents heading, parts in h2, and
+    each chapter's number and name in two h3s. Every heading had been a chapter in reading order."""
+    body = "<p>It was the best of times, it was the worst of times.</p>" * 3
+    html = (
+        "<h1>A TALE OF TWO CITIES</h1><p>by Charles Dickens</p><h2>Contents</h2><p>CHAPTER I. The Period</p>"
+        f"<h2>Book the First—Recalled to Life</h2><h3>CHAPTER I.</h3><h3>The Period</h3>{body}"
+        f"<h3>CHAPTER II.</h3><h3>The Mail</h3>{body}"
+        f"<h2>Book the Second—the Golden Thread</h2><h3>CHAPTER I.</h3><h3>Five Years Later</h3>{body}"
+    )
+    narrative = from_html(f"<html><body>{html}</body></html>", title="A Tale of Two Cities")
+    assert [(c.label, c.title, c.part, c.first_paragraph) for c in narrative.chapters] == [
+        ("1.1", "CHAPTER I. The Period", "Book the First", 4),
+        ("1.2", "CHAPTER II. The Mail", "Book the First", 10),
+        ("2.1", "CHAPTER I. Five Years Later", "Book the Second", 15),
+    ]
+    assert {p.chapter for p in narrative.paragraphs[:4]} == {0}  # title page and contents: front matter
 
 
 def test_html_in_chinese_or_japanese_keeps_its_characters_together_and_leaves_ruby_readings_out():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from clueweaver.books.chapters import BARE_NUMERAL, Heading
+from clueweaver.books.chapters import BARE_NUMERAL, Heading, is_heading
 from clueweaver.books.sentences import ends_with_sentence_mark
 
 # A book's endnotes section, numbered "1", "2", ... like bare chapter numerals (RusLit's Russian e-texts:
@@ -92,9 +92,10 @@ _CHAPTER_CHARACTERS = 3000
 
 
 def without_back_matter(texts: list[str], flags: list[bool]) -> list[bool]:
-    """``flags`` with the headings of an edition's back matter unset: once a chapter has opened, a
-    back-matter heading (``_opens_back_matter``) starts it, and every heading after it is an entry or
-    a note, not a chapter, until one that tells ``_CHAPTER_CHARACTERS`` before the next heading (the
+    """``flags`` with the headings of an edition's back matter unset: once a numbered heading has
+    opened a chapter (an EPUB's unnumbered title heading opens none), a back-matter heading
+    (``_opens_back_matter``) starts it, and every heading after it is an entry or a note, not a
+    chapter, until one that tells ``_CHAPTER_CHARACTERS`` before the next heading (the
     chapters after a table of contents: I promessi sposi's comes after "Vol. I.", before
     "CAPITOLO PRIMO."), or a part heading numbered past every part before it, and past 1 (the next
     volume of a file that holds two; a contents entry "Часть первая" opens none)."""
@@ -108,13 +109,13 @@ def without_back_matter(texts: list[str], flags: list[bool]) -> list[bool]:
             continue
         if not flags[i]:
             continue
-        part = Heading.parse(text).part
-        number = part[1] if part and part[1] is not None else None
+        heading = Heading.parse(text)
+        number = heading.part[1] if heading.part and heading.part[1] is not None else None
         next_volume = number is not None and number > max(last_part, 1)
         if in_back_matter and not (next_volume or _tells_a_chapter(texts, i, next_heading[i])):
             flags[i] = False
             continue
-        in_back_matter, chapters_seen = False, True
+        in_back_matter, chapters_seen = False, chapters_seen or is_heading(text)
         last_part = max(last_part, number or 0)
     return flags
 

@@ -21,6 +21,11 @@ mixed-case line without punctuation after a bare one joins the title ("-I-" then
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’).
 
+An EPUB's h1-h3 elements and a Markdown file's ``#`` lines are the headings the file marks; they
+are read as detected ones are, and one without a number before the first numbered heading (a title
+page's, a contents page's) is front matter, unless a numbered heading directly follows it (a part's
+own title page); one without a number right after a numbered one is that chapter's name.
+
 A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
 duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
 followed by headings, or parts by parts, each repeated later) opens none (``_without_repeats``).
@@ -72,7 +77,7 @@ _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
 _KERAIA = "\u0374\u0384\u02b9'\u2019"
 _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{_KERAIA}]"
 _NUMBER = (
-    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|last|\w+th)|{ORDINAL_PATTERN}|{_CJK_NUMBER}|"
+    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|second|third|last|\w+th)|{ORDINAL_PATTERN}|{_CJK_NUMBER}|"
     rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}}))"
 )
 _NUMBER_END = rf"(?:\b|(?<=[{_KERAIA}]))"  # after a keraia no word boundary follows
@@ -345,21 +350,30 @@ def _names_only_a_part(text: str) -> bool:
 
 def heading_groups(texts: list[str], flags: list[bool]) -> list[tuple[int, int]]:
     """(first, last) paragraph of each heading: a heading, the chapter heading right after a part
-    heading ("PART 1", "CHAPTER ONE") and a name line in capitals after it. ``flags`` (is each
-    paragraph a heading) is updated to mark the name lines."""
+    heading ("PART 1", "CHAPTER ONE") and its name: a line in capitals after it, or a heading the
+    file marks without a number (an EPUB's "<h2>CHAPTER I.</h2><h3>The Period</h3>"). ``flags`` (is
+    each paragraph a heading) is updated to mark the name lines."""
     groups, i = [], 0
     while i < len(texts):
         if flags[i]:
             first = i
             if _names_only_a_part(texts[i]) and i + 1 < len(texts) and flags[i + 1]:
                 i += 1
-            if i + 1 < len(texts) and not flags[i + 1] and is_title_line(texts[i + 1]):
+            if i + 1 < len(texts) and _names_the_heading(texts[i], texts[i + 1], flags[i + 1]):
                 i += 1
             for j in range(first, i + 1):
                 flags[j] = True
             groups.append((first, i))
         i += 1
     return groups
+
+
+def _names_the_heading(heading: str, following: str, marked: bool) -> bool:
+    """Whether the paragraph after a heading is its name: a line in capitals, or a heading without
+    a number after a numbered one."""
+    if not marked:
+        return is_title_line(following)
+    return is_heading(heading) and not is_heading(following)
 
 
 def _opens_story(heading: Heading, group: tuple[int, int], following: tuple[tuple[int, int], Heading] | None) -> bool:
@@ -425,6 +439,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     source's repeated headings taken out (``_without_repeats``)."""
     groups, opens = _without_repeats(texts, groups)
     parsed = [_group_heading(texts, group) for group in groups]
+    first_numbered = next((k for k, (first, _) in enumerate(groups) if is_heading(texts[first])), None)
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
     last_part = None  # the number of the last part, for an epilogue after it
@@ -432,8 +447,11 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
         text = " ".join(texts[group[0] : group[1] + 1])
         following = (groups[k + 1], parsed[k + 1]) if k + 1 < len(groups) else None
         holds_chapters = following is not None and following[1].unit is not None
+        directly = following is not None and following[0][0] == group[1] + 1
+        if first_numbered is not None and k < first_numbered and not (holds_chapters and directly):
+            continue  # a file's unnumbered title page or contents before its first chapter: front matter
         if _is_epilogue(heading):  # after the story; a part only with its first chapter right after it
-            holds_chapters = holds_chapters and following[0][0] == group[1] + 1 and following[1].unit[1] == 1
+            holds_chapters = holds_chapters and directly and following[1].unit[1] == 1
             if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
                 continue
             heading = _numbered_epilogue(heading, last_part, units[-1].number)
@@ -490,7 +508,7 @@ def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]
 
 
 def units_from_titles(starts: dict[int, str]) -> list[Unit]:
-    """The chapters a file names itself (a JSONL chapter field, EPUB or Markdown headings)."""
+    """The chapters a file names beside its paragraphs (a JSONL chapter field, GutenQA's chapter column)."""
     units = []
     for first, title in sorted(starts.items()):
         heading = Heading.parse(title)

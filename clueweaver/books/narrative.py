@@ -19,7 +19,7 @@ import json
 import re
 import unicodedata
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -261,15 +261,18 @@ def from_paragraphs(
     max_paragraph_chars: int | None = None,
     headings: frozenset[str] = frozenset(),
     part_headings: frozenset[str] = frozenset(),
+    marked_headings: Sequence[bool] | None = None,
 ) -> Narrative:
     """Number paragraphs and find chapters.
 
-    Chapters come from ``chapter_titles`` (one per paragraph, e.g. a JSONL's chapter field or an
-    EPUB's spine document) when given, else from heading paragraphs, with parts and stories
-    folded into their first chapter and numbered as the book numbers them (``clueweaver.books.chapters``).
-    ``headings`` are texts the source marks as headings (an Aozora Bunko text's heading notes):
-    a paragraph that reads as one of them is a heading whatever its words, and one of
-    ``part_headings`` heads a part (``with_marked_parts``).
+    Chapters come from ``chapter_titles`` (one per paragraph, e.g. a JSONL's chapter field) when
+    given, else from heading paragraphs, with parts and stories folded into their first chapter and
+    numbered as the book numbers them (``clueweaver.books.chapters``). The heading paragraphs are
+    detected, or with ``marked_headings`` (a flag per text) the ones the file marks (an EPUB's
+    h1-h3 elements, a Markdown file's ``#`` lines), which are read the same way: "第一回" is
+    chapter 1 after a title page and a contents page. ``headings`` are texts the source marks as
+    headings (an Aozora Bunko text's heading notes): a paragraph that reads as one of them is a
+    heading whatever its words, and one of ``part_headings`` heads a part (``with_marked_parts``).
     With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
     cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
@@ -284,8 +287,11 @@ def from_paragraphs(
     if not cleaned:
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
-    marked = frozenset(map(normalize_text, headings))
-    found = [detect_headings and (text in marked or is_heading(text)) for text in cleaned]
+    if marked_headings is not None:  # a long heading's first piece is the heading
+        found = [mark and k == 0 for mark, pieces in zip(marked_headings, parts) for k in range(len(pieces))]
+    else:
+        marked = frozenset(map(normalize_text, headings))
+        found = [detect_headings and (text in marked or is_heading(text)) for text in cleaned]
     heading_flags = chapter_heading_flags(cleaned, found)
     if chapter_titles is not None:
         starts, previous = {}, None
@@ -381,19 +387,19 @@ def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True
 
 
 def from_markdown(text: str, *, title: str, source: str = "") -> Narrative:
-    """Markdown: ``#`` headings start chapters; emphasis markers are dropped from the text."""
-    texts, chapter_titles, current = [], [], None
+    """Markdown: ``#`` headings start chapters (``from_paragraphs``' marked headings); emphasis
+    markers are dropped from the text."""
+    texts, marks = [], []
     for block in blocks(text):
         heading = re.match(r"^\s*#{1,6}\s+(.*)$", block)
-        if heading and "\n" not in block.strip():
-            current = heading.group(1).strip()
-            texts.append(current)
-        else:
-            texts.append(re.sub(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1", r"\2", block))
-        chapter_titles.append(current)
-    titles = None if all(name is None for name in chapter_titles) else chapter_titles
+        marks.append(bool(heading) and "\n" not in block.strip())
+        texts.append(heading.group(1).strip() if marks[-1] else re.sub(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1", r"\2", block))
     return from_paragraphs(
-        texts, title=title, source=source, chapter_titles=titles, max_paragraph_chars=MAX_PARAGRAPH_CHARS
+        texts,
+        title=title,
+        source=source,
+        marked_headings=marks if any(marks) else None,
+        max_paragraph_chars=MAX_PARAGRAPH_CHARS,
     )
 
 
@@ -458,8 +464,8 @@ def _element_text(element) -> str:
 
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
     """Each innermost block element of the documents (in order) is a paragraph; an h1-h3 heading
-    starts a chapter. Gutenberg's licence sections are dropped."""
-    texts, chapter_titles, current = [], [], None
+    starts a chapter (``from_paragraphs``' marked headings). Gutenberg's licence sections are dropped."""
+    texts, marks = [], []
     for markup in documents:
         soup = BeautifulSoup(markup, "html.parser")
         for boilerplate in soup.select("#pg-header, #pg-footer, section.pg-boilerplate, .pgheader"):
@@ -471,19 +477,15 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
             text = _element_text(element)
             if not text or _GUTENBERG_START.match(text) or _GUTENBERG_END.match(text):
                 continue
-            if element.name in ("h1", "h2", "h3"):
-                current = text
             texts.append(text)
-            chapter_titles.append(current)
+            marks.append(element.name in ("h1", "h2", "h3"))
     if not texts:
         raise NarrativeError(f"{source or title}: the {what} has no text paragraphs")
-    titled = any(c is not None for c in chapter_titles)
     return from_paragraphs(
         texts,
         title=title,
         source=source,
-        chapter_titles=chapter_titles if titled else None,
-        detect_headings=not titled,
+        marked_headings=marks if any(marks) else None,
         max_paragraph_chars=MAX_PARAGRAPH_CHARS,
     )
 
