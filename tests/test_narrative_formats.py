@@ -100,6 +100,22 @@ def test_html_headings_are_read_as_a_texts_headings_parts_names_and_front_matter
     assert {p.chapter for p in narrative.paragraphs[:4]} == {0}  # title page and contents: front matter
 
 
+def test_unnumbered_headings_in_a_numbered_book_open_no_chapter_of_their_own():
+    """Standard Ebooks' layout: title page, imprint, a prologue, chapters "I"-"III" with an
+    interlude between, then endnotes, colophon and licence, each under its own h2. Any of them as a
+    chapter would have numbered every chapter by position."""
+    body = "<p>The diamond was gone by morning, and the household knew it before breakfast.</p>" * 3
+    sections = ["<h1>The Moonstone</h1><p>By Wilkie Collins.</p>", "<h2>Imprint</h2><p>A volunteer's ebook.</p>",
+                f"<h2>Prologue</h2>{body}", f"<h2>I</h2>{body}", f"<h2>II</h2>{body}", f"<h2>Interlude</h2>{body}",
+                f"<h2>III</h2>{body}", "<h2>Endnotes</h2><ol><li><p>1 See chapter two.</p></li></ol>",
+                "<h2>Colophon</h2><p>Published in 1868.</p>", "<h2>Uncopyright</h2><p>Do good.</p>"]  # fmt: skip
+    narrative = from_html(f"<html><body>{''.join(sections)}</body></html>", title="The Moonstone")
+    assert [(c.label, c.first_paragraph, c.last_paragraph) for c in narrative.chapters] == [
+        ("1", 8, 11), ("2", 12, 19), ("3", 20, 29),
+    ]  # fmt: skip
+    assert narrative.paragraphs[16].text == "Interlude" and narrative.paragraphs[16].chapter == 2
+
+
 def test_html_in_chinese_or_japanese_keeps_its_characters_together_and_leaves_ruby_readings_out():
     html = (
         "<html><body><h1>第一章</h1><p>私は<ruby>先生<rp>（</rp><rt>せんせい</rt><rp>）</rp></ruby>と\n"

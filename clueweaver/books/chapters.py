@@ -21,10 +21,13 @@ mixed-case line without punctuation after a bare one joins the title ("-I-" then
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’).
 
-An EPUB's h1-h3 elements and a Markdown file's ``#`` lines are the headings the file marks; they
-are read as detected ones are, and one without a number before the first numbered heading (a title
-page's, a contents page's) is front matter, unless a numbered heading directly follows it (a part's
-own title page); one without a number right after a numbered one is that chapter's name.
+An EPUB's h1-h3 elements and a Markdown file's ``#`` lines are the headings the file marks, read
+as detected ones are. In a book whose headings carry numbers, one without a number opens no
+chapter of its own (its label would leave every chapter numbered by position): right after a
+numbered heading it is that chapter's name ("<h3>CHAPTER I.</h3><h3>The Period</h3>"), directly
+before one it opens that chapter (a part's own title page), before the first chapter it is front
+matter (a title page, a contents page), and elsewhere it belongs to the chapter before it (an
+edition's endnotes, colophon, licence).
 
 A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
 duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
@@ -439,7 +442,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     source's repeated headings taken out (``_without_repeats``)."""
     groups, opens = _without_repeats(texts, groups)
     parsed = [_group_heading(texts, group) for group in groups]
-    first_numbered = next((k for k, (first, _) in enumerate(groups) if is_heading(texts[first])), None)
+    numbered = [is_heading(texts[first]) for first, _ in groups]  # a file's marked headings may have none
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
     last_part = None  # the number of the last part, for an epilogue after it
@@ -448,8 +451,8 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
         following = (groups[k + 1], parsed[k + 1]) if k + 1 < len(groups) else None
         holds_chapters = following is not None and following[1].unit is not None
         directly = following is not None and following[0][0] == group[1] + 1
-        if first_numbered is not None and k < first_numbered and not (holds_chapters and directly):
-            continue  # a file's unnumbered title page or contents before its first chapter: front matter
+        if any(numbered) and not numbered[k] and not (holds_chapters and directly):
+            continue  # no chapter of its own: front matter, or the chapter before it (module docstring)
         if _is_epilogue(heading):  # after the story; a part only with its first chapter right after it
             holds_chapters = holds_chapters and directly and following[1].unit[1] == 1
             if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
