@@ -116,6 +116,25 @@ def test_unnumbered_headings_in_a_numbered_book_open_no_chapter_of_their_own():
     assert narrative.paragraphs[16].text == "Interlude" and narrative.paragraphs[16].chapter == 2
 
 
+def test_a_japanese_epub_s_chapters_under_h4_and_its_unnumbered_parts():
+    """An Aozora Bunko EPUB heads こころ's parts in h3 ("上　先生と私") and its sections in h4 ("一"):
+    h4 is read as a heading since it numbers the chapters, and the parts group them ("2.1")."""
+    body = "<p>私はその人を常に先生と呼んでいた。だから此所でもただ先生と書くだけで本名は打ち明けない。</p>"
+    html = (
+        "<h1>こころ</h1><p>夏目漱石</p>"
+        f"<h3>上　先生と私</h3><h4>一</h4>{body}<h4>二</h4>{body}<h3>中　両親と私</h3><h4>一</h4>{body}"
+    )
+    narrative = from_html(f"<html><body>{html}</body></html>", title="こころ")
+    assert [(c.label, c.part, c.first_paragraph) for c in narrative.chapters] == [
+        ("1.1", "上 先生と私", 2), ("1.2", "上 先生と私", 5), ("2.1", "中 両親と私", 7),
+    ]  # fmt: skip
+    # a chapter's subsection under h4 stays a paragraph when h4 numbers nothing
+    sections = "<h2>Chapter 1</h2><p>One.</p><h4>A subsection</h4><p>More.</p><h2>Chapter 2</h2><p>Two.</p>"
+    narrative = from_html(f"<html><body>{sections}</body></html>", title="t")
+    assert [(c.label, c.first_paragraph) for c in narrative.chapters] == [("1", 0), ("2", 4)]
+    assert not narrative.paragraphs[2].is_heading
+
+
 def test_html_in_chinese_or_japanese_keeps_its_characters_together_and_leaves_ruby_readings_out():
     html = (
         "<html><body><h1>第一章</h1><p>私は<ruby>先生<rp>（</rp><rt>せんせい</rt><rp>）</rp></ruby>と\n"

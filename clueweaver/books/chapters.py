@@ -25,9 +25,10 @@ An EPUB's h1-h3 elements and a Markdown file's ``#`` lines are the headings the 
 as detected ones are. In a book whose headings carry numbers, one without a number opens no
 chapter of its own (its label would leave every chapter numbered by position): right after a
 numbered heading it is that chapter's name ("<h3>CHAPTER I.</h3><h3>The Period</h3>"), directly
-before one it opens that chapter (a part's own title page), before the first chapter it is front
-matter (a title page, a contents page), and elsewhere it belongs to the chapter before it (an
-edition's endnotes, colophon, licence).
+before one it opens that chapter (two or more such are the book's parts, numbered in reading order:
+こころ's "上　先生と私", "中　両親と私"), before the first chapter it is front matter (a title page, a
+contents page), and elsewhere it belongs to the chapter before it (an edition's endnotes, colophon,
+licence).
 
 A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
 duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
@@ -442,7 +443,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     source's repeated headings taken out (``_without_repeats``)."""
     groups, opens = _without_repeats(texts, groups)
     parsed = [_group_heading(texts, group) for group in groups]
-    numbered = [is_heading(texts[first]) for first, _ in groups]  # a file's marked headings may have none
+    skipped, unnumbered_parts = _unnumbered_headings(texts, groups, parsed)
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
     last_part = None  # the number of the last part, for an epilogue after it
@@ -451,8 +452,10 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
         following = (groups[k + 1], parsed[k + 1]) if k + 1 < len(groups) else None
         holds_chapters = following is not None and following[1].unit is not None
         directly = following is not None and following[0][0] == group[1] + 1
-        if any(numbered) and not numbered[k] and not (holds_chapters and directly):
-            continue  # no chapter of its own: front matter, or the chapter before it (module docstring)
+        if k in skipped:
+            continue
+        if k in unnumbered_parts:
+            part, part_number, story_style = text, unnumbered_parts[k], None
         if _is_epilogue(heading):  # after the story; a part only with its first chapter right after it
             holds_chapters = holds_chapters and directly and following[1].unit[1] == 1
             if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
@@ -477,6 +480,25 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
         units.append(Unit(start, text, part if heading.unit else None, part_number, own[1] if own else None))
         pending = None
     return units
+
+
+def _unnumbered_headings(
+    texts: list[str], groups: list[tuple[int, int]], parsed: list[Heading]
+) -> tuple[set[int], dict[int, int]]:
+    """The headings without a number in a book whose headings carry numbers (a file's marked
+    headings, module docstring): those that open no chapter, and those that are the book's parts
+    with their numbers in reading order. One directly before a numbered heading opens that
+    chapter; two or more such are parts ("上　先生と私", "中　両親と私"), one alone is a title."""
+    numbered = [is_heading(texts[first]) for first, _ in groups]
+    if all(numbered) or not any(numbered):
+        return set(), {}
+    opening = [
+        k
+        for k in range(len(groups) - 1)
+        if not numbered[k] and parsed[k + 1].unit is not None and groups[k + 1][0] == groups[k][1] + 1
+    ]
+    skipped = {k for k in range(len(groups)) if not numbered[k]} - set(opening)
+    return skipped, ({k: n for n, k in enumerate(opening, start=1)} if len(opening) >= 2 else {})
 
 
 def _is_epilogue(heading: Heading) -> bool:

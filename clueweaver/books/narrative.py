@@ -447,7 +447,8 @@ def from_jsonl(path: str | Path) -> Narrative:
     )
 
 
-_BLOCK_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "li", "dt", "dd")
+_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_BLOCK_TAGS = ("p", *_HEADING_TAGS, "blockquote", "pre", "li", "dt", "dd")
 
 
 def _element_text(element) -> str:
@@ -463,9 +464,11 @@ def _element_text(element) -> str:
 
 
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
-    """Each innermost block element of the documents (in order) is a paragraph; an h1-h3 heading
-    starts a chapter (``from_paragraphs``' marked headings). Gutenberg's licence sections are dropped."""
-    texts, marks = [], []
+    """Each innermost block element of the documents (in order) is a paragraph; a heading element
+    starts a chapter (``from_paragraphs``' marked headings): h1-h3, and deeper levels down to the
+    deepest that numbers a chapter (an Aozora Bunko EPUB's "<h4>一</h4>" under its title's h1), not
+    a chapter's subsections. Gutenberg's licence sections are dropped."""
+    texts, levels = [], []
     for markup in documents:
         soup = BeautifulSoup(markup, "html.parser")
         for boilerplate in soup.select("#pg-header, #pg-footer, section.pg-boilerplate, .pgheader"):
@@ -478,9 +481,11 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
             if not text or _GUTENBERG_START.match(text) or _GUTENBERG_END.match(text):
                 continue
             texts.append(text)
-            marks.append(element.name in ("h1", "h2", "h3"))
+            levels.append(int(element.name[1]) if element.name in _HEADING_TAGS else 0)
     if not texts:
         raise NarrativeError(f"{source or title}: the {what} has no text paragraphs")
+    deepest = max([3, *(level for level, text in zip(levels, texts) if level and is_heading(text))])
+    marks = [0 < level <= deepest for level in levels]
     return from_paragraphs(
         texts,
         title=title,
