@@ -214,3 +214,45 @@ def test_a_hard_wrapped_cjk_text_joins_its_lines_without_spaces():
     text = "\n".join(["第一章　雨夜", *(["　　" + wrapped[0], *wrapped[1:]] * 3)])
     narrative = from_text(text, title="雨夜")
     assert [p.text for p in narrative.paragraphs] == ["第一章 雨夜", paragraph, paragraph, paragraph]
+
+
+GUTENBERG_HTML = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>The Project Gutenberg eBook of A Tale of Two Cities, by Charles Dickens</title></head><body>
+<section class="pg-boilerplate pgheader" id="pg-header"><h2>The Project Gutenberg eBook of A Tale of Two Cities</h2>
+<p>This ebook is for the use of anyone anywhere.</p></section>
+<h1>A TALE OF TWO CITIES</h1><p>By Charles Dickens</p><h2>CONTENTS</h2>
+<table><tr><td><a href="#c1">CHAPTER I. The Period</a></td></tr></table>
+<h2>Book the First—Recalled to Life</h2><h3 id="c1">CHAPTER I.<br/>The Period</h3>
+<p>It was the best of times, it was the worst of times.</p><h3>CHAPTER II.<br/>The Mail</h3>
+<p>It was the Dover road that lay, on a Friday night late in November, before the first of the persons.</p>
+<section class="pg-boilerplate" id="pg-footer"><h2>THE FULL PROJECT GUTENBERG LICENSE</h2><p>Licence.</p></section>
+</body></html>"""
+
+
+def test_a_gutenberg_html_edition_loads_with_its_title_chapters_and_no_licence(tmp_path):
+    """A researcher's copy is often the HTML edition: its <title> without Project Gutenberg's words,
+    its h1-h3 headings as chapters ("CHAPTER I.<br/>The Period" one line), its licence left out."""
+    path = tmp_path / "98-h.htm"
+    path.write_text(GUTENBERG_HTML, encoding="utf-8")
+    book = load_narrative(path)
+    assert book.title == "A Tale of Two Cities" and book.encoding == "utf-8"
+    assert [(c.label, c.title, c.part) for c in book.chapters] == [
+        ("1", "CHAPTER I. The Period", "Book the First"), ("2", "CHAPTER II. The Mail", "Book the First"),
+    ]  # fmt: skip
+    assert not any("Gutenberg" in p.text or "Licence" in p.text for p in book.paragraphs)
+
+
+def test_a_chinese_html_page_in_gbk_is_read_and_its_chapters_listed(tmp_path, capsys):
+    """A saved Chinese web page (GBK, as many are): the encoding is detected and named, 第N回 found."""
+    from clueweaver.cli import main
+
+    body = "<p>" + "却说那老残在济南府游历，看见大明湖的风景，心中十分欢喜，便在湖边住了几日。" * 3 + "</p>"
+    html = "<html><head><title>老残游记</title></head><body><h1>老残游记</h1>"
+    html += "".join(f"<h2>第{n}回 {name}</h2>{body}{body}" for n, name in (("一", "土不制水"), ("二", "历山山下")))
+    path = tmp_path / "laocan.html"
+    path.write_bytes((html + "</body></html>").encode("gbk"))
+    book = load_narrative(path)
+    assert book.title == "老残游记" and book.encoding_detected and book.encoding in ("gb18030", "gbk", "gb2312")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "第一回 土不制水"), ("2", "第二回 历山山下")]
+    assert main(["chapters", str(path)]) == 0
+    assert "第二回 历山山下" in capsys.readouterr().out

@@ -5,7 +5,7 @@ narrative order (0..n-1) and ``Narrative.text`` is the canonical text the offset
 paragraphs joined by one blank line. The web page highlights citations with those offsets.
 
 A paragraph is at most ``MAX_PARAGRAPH_CHARS`` characters in every book a loader reads (.txt, .md,
-.epub, .jsonl without paragraph IDs of its own): a longer one is cut at sentence ends
+.html, .epub, .jsonl without paragraph IDs of its own): a longer one is cut at sentence ends
 (``split_long_paragraph``), the same way in every loader, so that a text without paragraph breaks
 (a LongBench context, a CJK e-text) still gives paragraphs a retrieval budget can hold and a
 reader can cite. ``Narrative.split_paragraphs`` counts the paragraphs that were cut.
@@ -45,7 +45,8 @@ from clueweaver.books.sentences import sentence_spans
 from clueweaver.books.text_paragraphs import blocks, join_lines, text_paragraphs
 
 PARAGRAPH_SEPARATOR = "\n\n"
-SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".epub", ".jsonl")
+HTML_SUFFIXES = (".html", ".htm", ".xhtml")  # a Project Gutenberg HTML edition, a saved Wikisource page
+SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".epub", ".jsonl")
 
 
 # A paragraph longer than this is cut at sentence ends: about 500 English or 1,500-2,000 Chinese
@@ -366,6 +367,22 @@ def markdown_title(text: str) -> str | None:
     return headings[0] if len(headings) == 1 else None
 
 
+# A Project Gutenberg HTML edition's <title>: "The Project Gutenberg eBook of Emma, by Jane Austen"
+_GUTENBERG_HTML_TITLE = re.compile(r"^The Project Gutenberg e?Book of (.+?)(?:, by .*)?$", re.IGNORECASE)
+
+
+def html_title(html: str) -> str | None:
+    """An HTML book's title: its <title> (a Project Gutenberg edition's without "The Project
+    Gutenberg eBook of" and its author), else its first h1, or None."""
+    soup = BeautifulSoup(html, "html.parser")
+    for element in (soup.title, soup.find("h1")):
+        text = " ".join(element.get_text(" ").split()) if element else ""
+        if text:
+            gutenberg = _GUTENBERG_HTML_TITLE.match(text)
+            return gutenberg.group(1) if gutenberg else text
+    return None
+
+
 def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True) -> Narrative:
     """Plain text: paragraphs are separated by blank lines. A text without blank lines between its
     paragraphs is split at its line breaks instead, Chinese and Japanese text at every line break
@@ -521,10 +538,11 @@ def from_epub(path: str | Path) -> Narrative:
 
 
 def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:
-    """Load a book from .txt, .md, .epub or .jsonl; every failure is a NarrativeError naming the file.
+    """Load a book from .txt, .md, .html, .epub or .jsonl; every failure is a NarrativeError naming the file.
 
     The title: ``title`` when given, else the book's own (a Gutenberg header's ``Title:`` line, a
-    Markdown file's front matter or only level-1 heading, an EPUB's metadata), else the file name."""
+    Markdown file's front matter or only level-1 heading, an HTML file's <title>, an EPUB's
+    metadata), else the file name."""
     path = Path(path)
     if not path.exists():
         raise NarrativeError(f"{path}: no such file")
@@ -544,9 +562,13 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
         narrative = from_jsonl(path)
     else:
         text, narrative_encoding, detected, warning = decode_text(path.read_bytes(), str(path), encoding)
-        markdown = suffix in (".md", ".markdown")
-        found_title = markdown_title(text) if markdown else text_title(text)
-        narrative = (from_markdown if markdown else from_text)(text, title=found_title or path.stem, source=str(path))
+        if suffix in (".md", ".markdown"):
+            loader, found_title = from_markdown, markdown_title(text)
+        elif suffix in HTML_SUFFIXES:
+            loader, found_title = from_html, html_title(text)
+        else:
+            loader, found_title = from_text, text_title(text)
+        narrative = loader(text, title=found_title or path.stem, source=str(path))
         narrative.encoding, narrative.encoding_detected = narrative_encoding, detected
         narrative.encoding_warning = warning
     if title:

@@ -45,7 +45,7 @@ from clueweaver.serving.shared_encoder import SharedEncoder
 
 log = logging.getLogger(__name__)
 
-BOOK_SUFFIXES = (".txt", ".md", ".markdown", ".epub")
+BOOK_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".epub")
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 SCHEMA_VERSION = 3  # 2 added books.encoding, 3 books.language (an older database gains the columns at start)
 
@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS books (
     content_hash   TEXT NOT NULL,       -- SHA-256 of the canonical text (Narrative.content_hash)
     title          TEXT NOT NULL,
     filename       TEXT NOT NULL,       -- as uploaded (base name)
-    format         TEXT NOT NULL,       -- the file's suffix: .txt, .md, .markdown, .epub
+    format         TEXT NOT NULL,       -- the file's suffix: .txt, .md, .markdown, .html, .htm, .epub
     encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
     language       TEXT,                -- ISO 639-1, retrieval's analyzer (given or detected); NULL: detect
     bytes          INTEGER NOT NULL,
@@ -170,8 +170,8 @@ class Upload:
         if self.suffix not in BOOK_SUFFIXES:
             shown = self.suffix or "(no extension)"
             raise UnsupportedFormat(
-                f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md) or EPUB "
-                "(.epub) file"
+                f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md), HTML "
+                "(.html) or EPUB (.epub) file"
             )
         self.folder = library.tmp_dir / uuid.uuid4().hex
         self.folder.mkdir(parents=True)
