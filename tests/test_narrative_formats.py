@@ -256,3 +256,47 @@ def test_a_chinese_html_page_in_gbk_is_read_and_its_chapters_listed(tmp_path, ca
     assert [(c.label, c.title) for c in book.chapters] == [("1", "第一回 土不制水"), ("2", "第二回 历山山下")]
     assert main(["chapters", str(path)]) == 0
     assert "第二回 历山山下" in capsys.readouterr().out
+
+
+def _aozora_xhtml() -> str:
+    """An Aozora Bunko XHTML file's layout: a metadata block, the text as lines ended by <br /> in
+    div.main_text with ruby, an editor's note and midashi headings, then the colophon."""
+    line = (
+        "　私はその人を常に<ruby><rb>先生</rb><rp>（</rp><rt>せんせい</rt><rp>）</rp></ruby>と呼んでいた。"
+        "だから<span class='notes'>［＃「だから」に傍点］</span>本名は打ち明けない。<br />\n"
+    )
+
+    def section(number: str) -> str:
+        return f"<h4 class='naka-midashi'><a class='midashi_anchor'>{number}</a></h4><br />\n{line * 2}"
+
+    return (
+        '<?xml version="1.0" encoding="Shift_JIS"?>\n<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="ja">'
+        "<head><title>夏目漱石 こころ</title></head><body>\n<div class='metadata'><h1 class='title'>こころ</h1>"
+        "<h2 class='author'>夏目漱石</h2></div>\n<div class='main_text'><br />\n"
+        f"<h3 class='o-midashi'>上　先生と私</h3><br />\n{section('一')}{section('二')}"
+        f"<h3 class='o-midashi'>中　両親と私</h3><br />\n{section('一')}</div>\n"
+        "<div class='bibliographical_information'><hr /><br />底本：「こゝろ」角川文庫<br />入力：高野彰<br /></div>"
+        "</body></html>"
+    )
+
+
+def test_an_aozora_bunko_xhtml_file_reads_its_lines_parts_and_sections(tmp_path):
+    """The text is loose lines in a <div>, not <p> elements: each line is a paragraph. Ruby readings,
+    editor's notes and the colophon are left out, as the text path leaves them out."""
+    path = tmp_path / "773_14560.html"
+    path.write_bytes(_aozora_xhtml().encode("shift_jis"))
+    book = load_narrative(path)
+    assert book.title == "こころ" and book.encoding == "shift_jis"
+    assert [(c.label, c.part, c.first_paragraph) for c in book.chapters] == [
+        ("1.1", "上 先生と私", 2), ("1.2", "上 先生と私", 6), ("2.1", "中 両親と私", 9),
+    ]  # fmt: skip
+    assert book.paragraphs[4].text == "私はその人を常に先生と呼んでいた。だから本名は打ち明けない。"
+    assert not any(word in book.text for word in ("せんせい", "［＃", "底本", "入力"))
+
+
+def test_loose_text_in_html_is_kept_a_line_a_paragraph():
+    """Text outside <p> (a <div> of lines, a table cell) had been dropped."""
+    html = (
+        "<html><body><div>First line<br>second <i>line</i></div><table><tr><td>A cell.</td></tr></table></body></html>"
+    )
+    assert [p.text for p in from_html(html, title="t").paragraphs] == ["First line", "second line", "A cell."]

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from bs4 import BeautifulSoup
 from ebooklib import ITEM_DOCUMENT, epub
 
 from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
@@ -41,8 +40,9 @@ from clueweaver.books.chapters import (
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
+from clueweaver.books.markup import html_paragraphs, html_title
 from clueweaver.books.sentences import sentence_spans
-from clueweaver.books.text_paragraphs import blocks, join_lines, text_paragraphs
+from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 
 PARAGRAPH_SEPARATOR = "\n\n"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")  # a Project Gutenberg HTML edition, a saved Wikisource page
@@ -367,22 +367,6 @@ def markdown_title(text: str) -> str | None:
     return headings[0] if len(headings) == 1 else None
 
 
-# A Project Gutenberg HTML edition's <title>: "The Project Gutenberg eBook of Emma, by Jane Austen"
-_GUTENBERG_HTML_TITLE = re.compile(r"^The Project Gutenberg e?Book of (.+?)(?:, by .*)?$", re.IGNORECASE)
-
-
-def html_title(html: str) -> str | None:
-    """An HTML book's title: its <title> (a Project Gutenberg edition's without "The Project
-    Gutenberg eBook of" and its author), else its first h1, or None."""
-    soup = BeautifulSoup(html, "html.parser")
-    for element in (soup.title, soup.find("h1")):
-        text = " ".join(element.get_text(" ").split()) if element else ""
-        if text:
-            gutenberg = _GUTENBERG_HTML_TITLE.match(text)
-            return gutenberg.group(1) if gutenberg else text
-    return None
-
-
 def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True) -> Narrative:
     """Plain text: paragraphs are separated by blank lines. A text without blank lines between its
     paragraphs is split at its line breaks instead, Chinese and Japanese text at every line break
@@ -464,41 +448,17 @@ def from_jsonl(path: str | Path) -> Narrative:
     )
 
 
-_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-_BLOCK_TAGS = ("p", *_HEADING_TAGS, "blockquote", "pre", "li", "dt", "dd")
-
-
-def _element_text(element) -> str:
-    """A block element's text as a browser shows it: no space added where inline markup begins or
-    ends ("<i>Emma</i>'s", "私は<ruby>先生<rt>せんせい</rt></ruby>と": ruby readings are left out),
-    whitespace collapsed, and its line breaks (the markup's, ``<br>``) joined as wrapped lines are
-    (``join_lines``: a space, none between two Chinese or Japanese characters)."""
-    for br in element.find_all("br"):
-        br.replace_with("\n")
-    lines = [" ".join(line.split()) for line in "".join(element.strings).split("\n")]
-    lines = [line for line in lines if line]
-    return join_lines(lines) if lines else ""
-
-
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
-    """Each innermost block element of the documents (in order) is a paragraph; a heading element
-    starts a chapter (``from_paragraphs``' marked headings): h1-h3, and deeper levels down to the
-    deepest that numbers a chapter (an Aozora Bunko EPUB's "<h4>一</h4>" under its title's h1), not
-    a chapter's subsections. Gutenberg's licence sections are dropped."""
+    """The documents' paragraphs in order (``html_paragraphs``); a heading element starts a chapter
+    (``from_paragraphs``' marked headings): h1-h3, and deeper levels down to the deepest that
+    numbers a chapter (an Aozora Bunko EPUB's "<h4>一</h4>" under its title's h1), not a chapter's
+    subsections. Project Gutenberg's licence and Aozora Bunko's notes and colophon are left out."""
     texts, levels = [], []
     for markup in documents:
-        soup = BeautifulSoup(markup, "html.parser")
-        for boilerplate in soup.select("#pg-header, #pg-footer, section.pg-boilerplate, .pgheader"):
-            boilerplate.decompose()
-        body = soup.body or soup
-        for element in body.find_all(_BLOCK_TAGS):
-            if element.find(_BLOCK_TAGS):  # the innermost block carries the text
-                continue
-            text = _element_text(element)
-            if not text or _GUTENBERG_START.match(text) or _GUTENBERG_END.match(text):
-                continue
-            texts.append(text)
-            levels.append(int(element.name[1]) if element.name in _HEADING_TAGS else 0)
+        for text, level in html_paragraphs(markup):
+            if not (_GUTENBERG_START.match(text) or _GUTENBERG_END.match(text)):
+                texts.append(text)
+                levels.append(level)
     if not texts:
         raise NarrativeError(f"{source or title}: the {what} has no text paragraphs")
     deepest = max([3, *(level for level, text in zip(levels, texts) if level and is_heading(text))])
@@ -513,7 +473,8 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
 
 
 def from_html(html: str, *, title: str, source: str = "") -> Narrative:
-    """One HTML document (e.g. a QuALITY article): block elements are paragraphs, and line breaks
+    """One HTML document (a QuALITY article, a Project Gutenberg HTML edition, an Aozora Bunko XHTML
+    file): block elements and loose lines are paragraphs (``html_paragraphs``), and line breaks
     inside a paragraph become spaces so ``Belgian<br/>politics`` keeps its two words."""
     return _from_html_documents([html], title=title, source=source, what="HTML document")
 
