@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from clueweaver.books.language import SUPPORTED_LANGUAGES, detect_language
-from clueweaver.books.narrative import Narrative, NarrativeError, load_narrative
+from clueweaver.books.narrative import SUPPORTED_SUFFIXES, Narrative, NarrativeError, load_narrative
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.retrieval import book_cache_dir, build_index
 from clueweaver.serving.indexing import IndexerProcess, IndexingCancelled, IndexingFailed, IndexJob
@@ -45,7 +45,8 @@ from clueweaver.serving.shared_encoder import SharedEncoder
 
 log = logging.getLogger(__name__)
 
-BOOK_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".epub")
+# The book files a reader uploads: what ``load_narrative`` reads, but a benchmark's paragraph JSONL
+BOOK_SUFFIXES = tuple(suffix for suffix in SUPPORTED_SUFFIXES if suffix != ".jsonl")
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 SCHEMA_VERSION = 3  # 2 added books.encoding, 3 books.language (an older database gains the columns at start)
 
@@ -60,7 +61,7 @@ CREATE TABLE IF NOT EXISTS books (
     content_hash   TEXT NOT NULL,       -- SHA-256 of the canonical text (Narrative.content_hash)
     title          TEXT NOT NULL,
     filename       TEXT NOT NULL,       -- as uploaded (base name)
-    format         TEXT NOT NULL,       -- the file's suffix: .txt, .md, .markdown, .html, .htm, .epub
+    format         TEXT NOT NULL,       -- the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .epub
     encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
     language       TEXT,                -- ISO 639-1, retrieval's analyzer (given or detected); NULL: detect
     bytes          INTEGER NOT NULL,
