@@ -45,8 +45,7 @@ from clueweaver.serving.shared_encoder import SharedEncoder
 
 log = logging.getLogger(__name__)
 
-# The book files a reader uploads: what ``load_narrative`` reads, but a benchmark's paragraph JSONL
-BOOK_SUFFIXES = tuple(suffix for suffix in SUPPORTED_SUFFIXES if suffix != ".jsonl")
+BOOK_SUFFIXES = tuple(s for s in SUPPORTED_SUFFIXES if s != ".jsonl")  # load_narrative's, less benchmark JSONL
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 SCHEMA_VERSION = 3  # 2 added books.encoding, 3 books.language (an older database gains the columns at start)
 
