@@ -60,6 +60,20 @@ def test_a_text_that_shows_no_language_says_so():
     assert detect_language("") == "en"
 
 
+def test_beside_a_book_a_short_question_shows_its_language_with_one_function_word():
+    """A question of three words holds one function word ("Warum"): too few alone, enough beside a book."""
+    assert guess_language("Warum stirbt Effi?") is None
+    assert guess_language("Warum stirbt Effi?", beside="en") == "de"
+    assert guess_language("Warum stirbt Effi?", beside="de") == "de"
+    assert guess_language("Who kills Fogg?", beside="fr") == "en"
+    # any function word of the book's language names it; a word two others share names neither
+    assert guess_language("Pourquoi Fogg parie-t-il?", beside="fr") == "fr"
+    assert guess_language("la casa", beside="es") == "es" and guess_language("la casa", beside="en") is None
+    assert guess_language("Was sagt Effi?", beside="de") == "de"  # "was" is German as well as English
+    assert guess_language("Holmes Watson", beside="fr") is None  # names show nothing, beside a book or not
+    assert guess_language("宝玉", beside="en") == "zh"  # the script decides before function words
+
+
 DUTCH = (
     "De oude molenaar woonde in de straat bij de rivier, en niemand wist waarom hij niet meer met de mensen "
     "sprak. Het was een koude winter en hij had geen geld voor brandhout. "

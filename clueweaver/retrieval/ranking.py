@@ -165,9 +165,10 @@ def joined_query(question: Question) -> str:
     return " ".join([question.text, *question.options.values()])
 
 
-def question_language(question: Question) -> str | None:
-    """The language the question and its options show, None when they show none (see ``guess_language``)."""
-    return guess_language(joined_query(question))
+def question_language(question: Question, book_language: str | None = None) -> str | None:
+    """The language the question and its options show, None when they show none; beside the book's
+    language one function word can show it (see ``guess_language``)."""
+    return guess_language(joined_query(question), beside=book_language)
 
 
 def lexical_queries(question: Question, mode: str) -> list[str]:

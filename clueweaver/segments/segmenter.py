@@ -283,7 +283,7 @@ class NoMatchError(ClueWeaverError, ValueError):
 def cross_language_warning(narrative: Narrative, index, question: Question) -> str | None:
     """A warning when the question is in another language than the book and the index has no dense
     encoder that bridges languages: BM25 then matches only the words both share (names, numbers)."""
-    asked = question_language(question)
+    asked = question_language(question, index.language)
     if asked is None or asked == index.language or index.bridges_languages:
         return None
     return (
@@ -297,7 +297,7 @@ def cross_language_warning(narrative: Narrative, index, question: Question) -> s
 
 def no_match_error(narrative: Narrative, index, question: Question, readable: int, preset: Preset) -> NoMatchError:
     """Why retrieval ranked no paragraph, and what to pass instead."""
-    book, asked = index.language, question_language(question)
+    book, asked = index.language, question_language(question, index.language)
     if book == UNDETERMINED:
         script = script_of(narrative.text)
         why = (
