@@ -294,9 +294,37 @@ def test_an_aozora_bunko_xhtml_file_reads_its_lines_parts_and_sections(tmp_path)
     assert not any(word in book.text for word in ("せんせい", "［＃", "底本", "入力"))
 
 
-def test_loose_text_in_html_is_kept_a_line_a_paragraph():
-    """Text outside <p> (a <div> of lines, a table cell) had been dropped."""
+def test_loose_text_in_html_is_kept_and_read_as_a_plain_texts_lines():
+    """Text outside <p> (a <div> of lines, a table cell) had been dropped; a <br> wraps a line, a blank
+    line (two <br>) ends a paragraph, as in a plain text."""
     html = (
-        "<html><body><div>First line<br>second <i>line</i></div><table><tr><td>A cell.</td></tr></table></body></html>"
+        "<html><body><div>First line<br>second <i>line</i><br><br>Another one.</div>"
+        "<table><tr><td>A cell.</td></tr></table></body></html>"
     )
-    assert [p.text for p in from_html(html, title="t").paragraphs] == ["First line", "second line", "A cell."]
+    assert [p.text for p in from_html(html, title="t").paragraphs] == [
+        "First line second line", "Another one.", "A cell."
+    ]  # fmt: skip
+
+
+def test_a_western_book_written_as_lines_ended_by_br_keeps_its_paragraphs():
+    """Hard-wrapped lines each ended by <br>, a blank line between paragraphs: one paragraph a block,
+    not one a line (read as the text loader reads such a text)."""
+    wrapped = "The dance was over before\nthe lamps were lit, and Nell\nwalked home alone.\n\nShe did not look back."
+    html = "<html><body><div>" + wrapped.replace("\n", "<br/>\n  ") + "</div></body></html>"
+    assert [p.text for p in from_html(html, title="t").paragraphs] == [
+        "The dance was over before the lamps were lit, and Nell walked home alone.", "She did not look back."
+    ]  # fmt: skip
+
+
+def test_a_quality_article_s_blank_br_line_inside_a_p_ends_a_paragraph():
+    """QuALITY's raw articles break paragraphs with <br/><br/> inside one <p> (its release notes), pretty-
+    printed over several lines; a lone <br/> inside a <p> is a wrapped line; a heading stays one line."""
+    html = (
+        "<html>\n <h1>\n  THE TIDE<br/>\n  A STORY\n </h1>\n <p>\n  Nell kept the lighthouse\n  <br/>\n"
+        "  for nine years.\n  <br/>\n  <br/>\n  The sea rose in\nMarch.\n </p>\n</html>"
+    )
+    paragraphs = from_html(html, title="t").paragraphs
+    assert [p.text for p in paragraphs] == [
+        "THE TIDE A STORY", "Nell kept the lighthouse for nine years.", "The sea rose in March."
+    ]  # fmt: skip
+    assert [p.is_heading for p in paragraphs] == [True, False, False]

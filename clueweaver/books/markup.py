@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-from clueweaver.books.text_paragraphs import join_lines
+from clueweaver.books.text_paragraphs import join_lines, split_blocks, text_paragraphs
 
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BLOCK_TAGS = ("p", *_HEADING_TAGS, "blockquote", "pre", "li", "dt", "dd")
@@ -29,14 +29,29 @@ _BOILERPLATE = (
 )
 
 
-def _element_text(element) -> str:
-    """A block element's text as a browser shows it: no space added where inline markup begins or
-    ends ("<i>Emma</i>'s", "私は<ruby>先生<rt>せんせい</rt></ruby>と": ruby readings are left out),
-    whitespace collapsed, and its line breaks (the markup's, ``<br>``) joined as wrapped lines are
-    (``join_lines``: a space, none between two Chinese or Japanese characters)."""
+_BREAK = "\x0b"  # a <br>, told apart from the markup's own line breaks, which a browser shows as spaces
+
+
+def _breaks_marked(element: Tag) -> str:
+    """An element's text with each <br> as ``_BREAK``."""
     for br in element.find_all("br"):
-        br.replace_with("\n")
-    return _joined_lines("".join(element.strings))
+        br.replace_with(_BREAK)
+    return "".join(element.strings)
+
+
+def _lines(text: str) -> str:
+    """Text with ``_BREAK``s as the lines of a plain text: each line's markup whitespace collapsed and
+    joined as wrapped lines are (``join_lines``), a blank line where two <br> meet."""
+    return "\n".join(_joined_lines(line) for line in text.split(_BREAK))
+
+
+def _element_paragraphs(element: Tag) -> list[str]:
+    """A block element's text as a browser shows it, one paragraph or more: no space added where
+    inline markup begins or ends ("<i>Emma</i>'s", "私は<ruby>先生<rt>せんせい</rt></ruby>と": ruby
+    readings are left out), its <br> read as a plain text's line breaks: a line break wraps, a blank
+    line (<br><br>, QuALITY's articles' paragraph break) ends a paragraph, and so does a line longer
+    than anyone wraps (``split_blocks``)."""
+    return [_joined_lines(paragraph) for paragraph in split_blocks(_lines(_breaks_marked(element)))]
 
 
 def _joined_lines(text: str) -> str:
@@ -56,31 +71,37 @@ def html_paragraphs(markup: str | bytes) -> list[tuple[str, int]]:
 
 def _html_paragraphs(element: Tag) -> Iterator[tuple[str, int]]:
     """(text, heading level or 0) of each paragraph under an element, in document order: each
-    innermost block element's text, and the loose text between blocks one paragraph a line (Aozora
-    Bunko's XHTML writes a book as a <div> of lines, each ended by <br>)."""
-    line: list[str] = []
+    innermost block element's paragraphs, and the loose text between blocks read as a plain text
+    whose lines the <br>s end (``text_paragraphs``): Aozora Bunko's XHTML writes a book as a <div> of
+    lines, one paragraph each; a Western text so written wraps its lines and leaves a blank one
+    between paragraphs."""
+    loose: list[str] = []
     for child in element.children:
-        if isinstance(child, Tag) and (child.name not in _INLINE_TAGS or child.find(_LINE_ENDS)):
-            yield from _loose_line(line)
-            if child.name in _UNREAD_TAGS or child.name == "br":
+        if isinstance(child, Tag) and child.name == "br":
+            loose.append(_BREAK)
+        elif isinstance(child, Tag) and (child.name not in _INLINE_TAGS or child.find(_LINE_ENDS)):
+            yield from _loose_paragraphs(loose)
+            if child.name in _UNREAD_TAGS:
                 continue
-            if child.name in _BLOCK_TAGS and child.find(_BLOCK_TAGS) is None:
-                yield _element_text(child), int(child.name[1]) if child.name in _HEADING_TAGS else 0
+            if child.name in _HEADING_TAGS and child.find(_BLOCK_TAGS) is None:  # one heading, however broken
+                yield _joined_lines(_breaks_marked(child).replace(_BREAK, "\n")), int(child.name[1])
+            elif child.name in _BLOCK_TAGS and child.find(_BLOCK_TAGS) is None:
+                yield from ((paragraph, 0) for paragraph in _element_paragraphs(child))
             else:
                 yield from _html_paragraphs(child)
         elif isinstance(child, Tag):
-            line.append("".join(child.strings))  # bs4 leaves ruby readings out of .strings
+            loose.append("".join(child.strings))  # bs4 leaves ruby readings out of .strings
         elif type(child) is NavigableString:  # not a comment, a doctype or a script's text
-            line.append(str(child))
-    yield from _loose_line(line)
+            loose.append(str(child))
+    yield from _loose_paragraphs(loose)
 
 
-def _loose_line(pieces: list[str]) -> Iterator[tuple[str, int]]:
-    """The line of loose text gathered so far, whitespace collapsed (none when blank); empties ``pieces``."""
-    text = _joined_lines("".join(pieces))
+def _loose_paragraphs(pieces: list[str]) -> Iterator[tuple[str, int]]:
+    """The paragraphs of the loose text gathered so far (``text_paragraphs``); empties ``pieces``."""
+    text = _lines("".join(pieces))
     pieces.clear()
-    if text:
-        yield text, 0
+    if text.strip():
+        yield from ((_joined_lines(paragraph), 0) for paragraph in text_paragraphs(text))
 
 
 # A Project Gutenberg HTML edition's <title>: "The Project Gutenberg eBook of Emma, by Jane Austen"

@@ -214,6 +214,13 @@ def _nearest_indent(lines: list[str], i: int, step: int) -> int | None:
     return None
 
 
+def split_blocks(text: str) -> list[str]:
+    """The paragraphs of a text that keeps its blank lines: its blocks, each cut at its lines when one
+    is longer than anyone wraps prose (never joined back, ``_paragraphs_of_block``)."""
+    cut = (_paragraphs_of_block(block, unwrap=False, one_line_paragraphs=False) for block in blocks(text))
+    return [paragraph for paragraphs in cut for paragraph in paragraphs]
+
+
 def text_paragraphs(text: str) -> list[str]:
     """The paragraphs of a plain text, in order (not yet normalized): its blank-line blocks, cut at
     line breaks where the text has lost its blank lines (``_paragraphs_of_block``), and Chinese or
