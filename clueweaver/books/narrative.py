@@ -474,8 +474,8 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
 
 def from_html(html: str, *, title: str, source: str = "") -> Narrative:
     """One HTML document (a QuALITY article, a Project Gutenberg HTML edition, an Aozora Bunko XHTML
-    file): block elements and loose lines are paragraphs (``html_paragraphs``), and line breaks
-    inside a paragraph become spaces so ``Belgian<br/>politics`` keeps its two words."""
+    file): block elements and loose lines are paragraphs (``html_paragraphs``); a lone line break
+    inside a paragraph becomes a space so ``Belgian<br/>politics`` keeps its two words, and two end it."""
     return _from_html_documents([html], title=title, source=source, what="HTML document")
 
 
