@@ -43,15 +43,17 @@ WITH_OPEN_QUESTIONS = (
     "es",
     "it",
     "pt",
+    "ru-2",
 )  # the later sets add open questions to the multiple-choice and claims
 SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True) if CHECK_FILES[language][frozen]]
 SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
 # characters; Chinese and Japanese (8, 60): a clause written without spaces is short
-QUOTE_LENGTHS = {language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt")}
+QUOTE_LENGTHS = {language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt", "ru-2")}
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),
-               "zh-3": (None, "zh3-f-"), "zh-4": (None, "zh4-f-"), "ja-2": ("ja2-", "fz-ja2-")}  # fmt: skip
+               "zh-3": (None, "zh3-f-"), "zh-4": (None, "zh4-f-"), "ja-2": ("ja2-", "fz-ja2-"),
+               "ru-2": ("ru2-", "fz-ru2-")}  # fmt: skip
 
 
 def _records(language: str, frozen: bool) -> list[dict]:
@@ -83,13 +85,16 @@ def test_bundled_books_load_as_many_paragraphs(books):
     """Both novels are whole: hundreds of paragraphs, not one giant block or a fragment."""
     assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
                           "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it",
-                          "dom_casmurro.pt", "sanshiro.ja"}  # fmt: skip
+                          "dom_casmurro.pt", "sanshiro.ja", "igrok.ru"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
     assert sum(p.is_heading for p in books["xiyouji.zh"].paragraphs) == 100  # 100 回
     assert sum(p.is_heading for p in books["effi_briest.de"].paragraphs) == 36
     assert len(books["ottsy_i_deti.ru"].chapters) == 28 and len(books["ottsy_i_deti.ru"]) >= 2000
+    igrok = books["igrok.ru"]  # its 97 endnotes, numbered on lines of their own, stay notes in chapter XVII
+    assert [c.title for c in igrok.chapters][::8] == ["Глава I", "Глава IX", "Глава XVII"] and len(igrok) == 1257
+    assert igrok[1062].text == "Примечания" and igrok.chapters[-1].last_paragraph == len(igrok) - 1
     assert len(books["marianela.es"].chapters) == 22  # -I- to -XXII-
     assert len(books["pinocchio.it"].chapters) == 36 and len(books["dom_casmurro.pt"].chapters) == 148
     kokoro = books["kokoro.ja"].chapters  # 上 36, 中 18, 下 56 sections, from the Aozora heading notes

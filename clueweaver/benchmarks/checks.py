@@ -74,6 +74,10 @@ CHECK_FILES = {
     # file with its markup), open questions too: the frozen set committed alone with its digest, then the
     # tuning set, on none of its paragraphs.
     "ja-2": (DATA_DIR / "multihop_checks_ja_2.jsonl", DATA_DIR / "multihop_frozen_ja_2.jsonl"),
+    # Russian again over a second novel, Dostoevsky's Игрок (17 chapters, 1,257 paragraphs with its endnotes),
+    # open questions too: the frozen set committed alone with its digest, on odd paragraph IDs, before any
+    # ranking ran on it; the tuning set is written on even ones.
+    "ru-2": (None, DATA_DIR / "multihop_frozen_ru_2.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -94,6 +98,8 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "pt": "357a6db652b5124752948ceb0de2b49ba33d55438334fc3e97b8837ced74bfa4",
     # 三四郎 (the "ja-2" pair): written by reading the novel, quotes found by string search only.
     "ja-2": "9ffa2c4b093b42c01b0aa7db177aee85bd08d7f8bb4201627537cb6b25e5c239",
+    # Игрок (the "ru-2" pair): written by reading the novel, quotes found by string search only.
+    "ru-2": "8230026f4a9a1ac4d8ccb97c834e0cdf16231830b32dd2c71ca38a4e46d423f5",
 }
 # English questions about the bundled German, Italian, Spanish, Portuguese and Russian novels (every
 # check ``"cross_language": true``), a frozen set only: written by reading and string search and committed
@@ -306,12 +312,12 @@ def load_multihop_checks(
 def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
     """The tuning (or frozen held-out) check file of a set of ``CHECK_FILES``: a language ("en", "zh",
     "fr", ...), Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3",
-    "zh-4"), or Japanese over a second novel ("ja-2")."""
+    "zh-4"), or Japanese or Russian over a second novel ("ja-2", "ru-2")."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
     path = CHECK_FILES[language][frozen]
     if path is None:
-        raise CheckError(f"{language!r} is a frozen held-out set only; its tuning checks are the other Chinese files")
+        raise CheckError(f"{language!r} is a frozen held-out set only; other files hold the tuning checks it serves")
     return path
 
 
