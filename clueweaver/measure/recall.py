@@ -50,6 +50,7 @@ SET_NAMES = {
     "frozen-ja": "Japanese frozen held-out checks (こころ), open questions too",
     "tuning-ja-2": "Japanese tuning checks 2 (三四郎, an Aozora Bunko file), open questions too",
     "frozen-ja-2": "Japanese frozen held-out checks 2 (三四郎), open questions too",
+    "tuning-ru-2": "Russian tuning checks 2 (Игрок, RusLit's file with its endnotes), open questions too",
     "frozen-ru-2": "Russian frozen held-out checks 2 (Игрок), open questions too",
     "tuning-es": "Spanish tuning checks (Marianela), open questions too",
     "frozen-es": "Spanish frozen held-out checks (Marianela), open questions too",
