@@ -156,6 +156,25 @@ def test_by_default_the_graph_serves_open_questions_only():
         assert 30 in ids(every, question) and 30 not in ids(off_index, question)
 
 
+def test_a_russian_book_is_read_unsmoothed_with_the_graph_for_every_question_unless_told_otherwise():
+    """The settings RankingConfig leaves unset are the book language's (``LANGUAGE_SETTINGS``): chosen on the
+    two Russian tuning sets; an explicit setting wins, and an English book keeps the defaults."""
+    filler = [f"В тот день, {n}-го числа, над гаванью кружили чайки и было тихо." for n in range(40)]
+    texts = list(filler)
+    texts[5] = "Медный ключ был спрятан в зелёной шали, которую связала Маргарита Павловна."
+    texts[30] = "Маргарита Павловна никого не подпускала к своей корзине на мельнице."
+    narrative = from_paragraphs(texts, title="ключ", detect_headings=False)
+    claim = Question.claim("Медный ключ был спрятан в зелёной шали.")
+    russian = build_index(narrative, None, use_cache=False, feedback_docs=0)
+    assert russian.language == "ru"
+    assert (russian.config.smoothing, russian.config.graph_questions, russian.graph_weight) == (0.0, "all", 0.6)
+    assert 30 in ids(russian, claim)  # through the name alone: the graph serves a claim too
+    told = build_index(narrative, None, use_cache=False, feedback_docs=0, smoothing=0.15, graph_questions="open")
+    assert (told.config.smoothing, told.config.graph_questions) == (0.15, "open") and 30 not in ids(told, claim)
+    english = build_index(key_book(), None, use_cache=False)
+    assert (english.config.smoothing, english.config.graph_questions) == (0.15, "open")
+
+
 def test_a_chinese_book_gets_no_graph_unless_asked():
     texts = [f"第{n}天，他们在河边慢慢地走着。" for n in range(30)]
     texts[3], texts[20] = "宝玉走进潇湘馆，看见黛玉在读书。", "潇湘馆外，宝玉听见黛玉在哭。"

@@ -34,7 +34,6 @@ from clueweaver.retrieval.ranking import (
     RankingConfig,
     aspect_queries,
     dense_weight_for,
-    graph_weight_for,
     joined_query,
     lexical_queries,
     names_in,
@@ -85,6 +84,9 @@ class RetrievalIndex:
     embeddings: np.ndarray | None = None
     config: RankingConfig = RankingConfig()
     graph: EntityGraph | None = None  # the graph of names; built on first use when not given
+
+    def __post_init__(self) -> None:
+        self.config = self.config.for_language(self.language)  # what it leaves unset, the book language's
 
     def entity_graph(self) -> EntityGraph:
         """The book's graph of names (``clueweaver.retrieval.graph``), built here, without the
@@ -141,7 +143,7 @@ class RetrievalIndex:
     @property
     def graph_weight(self) -> float:
         """The graph of names' weight in the fusion: the configured one, else the book language's."""
-        return _graph_weight(self.config, self.language)
+        return self.config.graph_weight
 
     def graph_scores(self, lexical: np.ndarray) -> np.ndarray:
         """Personalized PageRank over the graph of names from the best lexical hits, weighted by
@@ -356,8 +358,8 @@ def build_index(
     language = book_language(narrative, language)
     book_dir = book_cache_dir(narrative.content_hash, cache_dir)
     terms_path = book_dir / f"bm25_terms_{language}.npz"
-    config = RankingConfig(**options)
-    graph_path = book_dir / f"graph_{language}.npz" if _graph_weight(config, language) > 0 else None
+    config = RankingConfig(**options).for_language(language)
+    graph_path = book_dir / f"graph_{language}.npz" if config.graph_weight > 0 else None
     vectors_path = book_dir / f"dense_{_safe_name(encoder.name)}.npy" if encoder is not None else None
     cached = [path for path in (terms_path, vectors_path, graph_path) if path is not None]
     if announce and not (use_cache and all(path.exists() for path in cached)):
@@ -388,10 +390,6 @@ def build_index(
                 atomic_write(vectors_path, lambda f: np.save(f, embeddings, allow_pickle=False))
     graph = _graph(narrative, language, graph_path, use_cache) if graph_path else None
     return RetrievalIndex(narrative, bm25, encoder, embeddings, config, graph)
-
-
-def _graph_weight(config: RankingConfig, language: str) -> float:
-    return config.graph_weight if config.graph_weight is not None else graph_weight_for(language)
 
 
 def _graph(narrative: Narrative, language: str, path: Path, use_cache: bool) -> EntityGraph:

