@@ -150,7 +150,7 @@ def test_the_chinese_frozen_sets_together_reach_all_evidence_at_least_as_often_a
 @pytest.mark.parametrize("preset", PAPER_PRESETS)
 def test_the_japanese_frozen_sets_together_beat_plain_bigram_bm25_by_a_tenth(recall, preset):
     # こころ and 三四郎 (48 checks), read as MeCab's words: +19%, +11%, +20%, +27% (docs/retrieval.md); こころ's
-    # alone is one item below plain BM25 at infinitebench. Russian (Отцы и дети) is at parity and holds no bar
+    # alone is one item below plain BM25 at infinitebench. Russian (Отцы и дети, Игрок) is at parity and holds no bar
     ours, plain = _pooled(recall, ("frozen-ja", "frozen-ja-2"), preset)
     assert ours >= 1.1 * plain, f"Japanese frozen sets at {preset}: {ours} against plain bigram BM25's {plain} of 48"
 
