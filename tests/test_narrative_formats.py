@@ -316,6 +316,22 @@ def test_a_western_book_written_as_lines_ended_by_br_keeps_its_paragraphs():
     ]  # fmt: skip
 
 
+def test_a_chinese_web_novel_and_a_french_page_written_with_br_keep_their_paragraphs():
+    """A Chinese web novel's chapter is a <div> of indented paragraphs between <br /><br />; a French
+    page breaks a <p> the same way and wraps inside a paragraph with a lone <br/>."""
+    chinese = (
+        "<html><body><div id='content'>&nbsp;&nbsp;&nbsp;&nbsp;王掌柜说，案发当晚他亲眼看见李四。<br /><br />"
+        "&nbsp;&nbsp;&nbsp;&nbsp;李四却说那晚他在城外。<br /><br /></div></body></html>"
+    )
+    assert [p.text for p in from_html(chinese, title="t").paragraphs] == [
+        "王掌柜说，案发当晚他亲眼看见李四。", "李四却说那晚他在城外。"
+    ]  # fmt: skip
+    french = "<html><body><p>Hélène attendait<br/>sur le quai.<br/><br/>Le train n'arriva jamais.</p></body></html>"
+    assert [p.text for p in from_html(french, title="t").paragraphs] == [
+        "Hélène attendait sur le quai.", "Le train n'arriva jamais."
+    ]  # fmt: skip
+
+
 def test_a_quality_article_s_blank_br_line_inside_a_p_ends_a_paragraph():
     """QuALITY's raw articles break paragraphs with <br/><br/> inside one <p> (its release notes), pretty-
     printed over several lines; a lone <br/> inside a <p> is a wrapped line; a heading stays one line."""
