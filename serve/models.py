@@ -119,7 +119,9 @@ class Book(Body):
     content_hash: str = Field(..., description="SHA-256 of the canonical text")
     title: str
     filename: str = Field(..., description="as uploaded")
-    format: str = Field(..., description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml or .epub")
+    format: str = Field(
+        ..., description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .epub, .fb2 or .fb2.zip"
+    )
     encoding: str | None = Field(
         None, description="the encoding a text file was read with: UTF-8, the one given, or the one detected"
     )

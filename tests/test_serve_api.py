@@ -67,7 +67,17 @@ def test_the_whole_flow(server):
     book_id = book["book_id"]
 
     settings = http.get("/api/presets").json()
-    assert settings["limits"]["formats"] == [".txt", ".md", ".markdown", ".html", ".htm", ".xhtml", ".epub"]
+    assert settings["limits"]["formats"] == [
+        ".txt",
+        ".md",
+        ".markdown",
+        ".html",
+        ".htm",
+        ".xhtml",
+        ".epub",
+        ".fb2",
+        ".fb2.zip",
+    ]
     assert settings["default_preset"] in settings["presets"]
 
     again = upload(http, name="another name.md")

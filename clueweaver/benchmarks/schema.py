@@ -11,7 +11,7 @@ lines are records told apart by ``"record"``:
 
 * ``{"record": "benchmark", "name": ..., "format": "clueweaver-benchmark/1"}``: optional header;
 * ``{"record": "narrative", "book_id": ..., "path": ...}``: a book file read with
-  :func:`~clueweaver.books.narrative.load_narrative` (.txt, .md, .html, .epub, .jsonl); a relative path is
+  :func:`~clueweaver.books.narrative.load_narrative` (.txt, .md, .html, .epub, .fb2, .jsonl); a relative path is
   relative to the JSONL file's folder;
 * ``{"record": "narrative", "book_id": ..., "title": ..., "paragraphs": [text, ...],
   "chapter_titles": [title or null per paragraph] (optional)}``: a book given inline, paragraph

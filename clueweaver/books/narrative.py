@@ -40,13 +40,14 @@ from clueweaver.books.chapters import (
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
+from clueweaver.books.fictionbook import FB2_SUFFIXES, ZIPPED_FB2, fictionbook_bytes, read_fictionbook
 from clueweaver.books.markup import html_paragraphs, html_title
 from clueweaver.books.sentences import sentence_spans
 from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 
 PARAGRAPH_SEPARATOR = "\n\n"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")  # a Project Gutenberg HTML edition, a saved Wikisource page
-SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".epub", ".jsonl")
+SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".epub", *FB2_SUFFIXES, ".jsonl")
 
 
 # A paragraph longer than this is cut at sentence ends: about 500 English or 1,500-2,000 Chinese
@@ -449,18 +450,26 @@ def from_jsonl(path: str | Path) -> Narrative:
 
 
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
-    """The documents' paragraphs in order (``html_paragraphs``); a heading element starts a chapter
-    (``from_paragraphs``' marked headings): h1-h3, and deeper levels down to the deepest that
+    """The documents' paragraphs in order (``html_paragraphs``), Project Gutenberg's licence left out."""
+    paragraphs = [
+        (text, level)
+        for markup in documents
+        for text, level in html_paragraphs(markup)
+        if not (_GUTENBERG_START.match(text) or _GUTENBERG_END.match(text))
+    ]
+    return _from_leveled_paragraphs(paragraphs, title=title, source=source, what=what)
+
+
+def _from_leveled_paragraphs(
+    paragraphs: list[tuple[str, int]], *, title: str, source: str, what: str, parts: frozenset[str] = frozenset()
+) -> Narrative:
+    """Paragraphs with the heading level their file marks (0 for prose): a heading starts a chapter
+    (``from_paragraphs``' marked headings): levels 1-3, and deeper ones down to the deepest that
     numbers a chapter (an Aozora Bunko EPUB's "<h4>一</h4>" under its title's h1), not a chapter's
-    subsections. Project Gutenberg's licence and Aozora Bunko's notes and colophon are left out."""
-    texts, levels = [], []
-    for markup in documents:
-        for text, level in html_paragraphs(markup):
-            if not (_GUTENBERG_START.match(text) or _GUTENBERG_END.match(text)):
-                texts.append(text)
-                levels.append(level)
-    if not texts:
+    subsections. ``parts``: headings the file marks as parts (a FictionBook's sections of sections)."""
+    if not paragraphs:
         raise NarrativeError(f"{source or title}: the {what} has no text paragraphs")
+    texts, levels = map(list, zip(*paragraphs))
     deepest = max([3, *(level for level, text in zip(levels, texts) if level and is_heading(text))])
     marks = [0 < level <= deepest for level in levels]
     return from_paragraphs(
@@ -469,6 +478,7 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
         source=source,
         marked_headings=marks if any(marks) else None,
         max_paragraph_chars=MAX_PARAGRAPH_CHARS,
+        part_headings=parts,
     )
 
 
@@ -498,18 +508,37 @@ def from_epub(path: str | Path) -> Narrative:
     return _from_html_documents(documents, title=title, source=path, what="EPUB")
 
 
+def from_fictionbook(path: str | Path) -> Narrative:
+    """FictionBook 2 (.fb2, .fb2.zip): its sections' titles are the headings, at their nesting depth,
+    and a section of sections is a part; its notes follow the book as endnotes
+    (``clueweaver.books.fictionbook``)."""
+    book = read_fictionbook(fictionbook_bytes(Path(path)), str(path))
+    title = book.title or Path(path).name.split(".")[0]
+    return _from_leveled_paragraphs(
+        book.paragraphs, title=title, source=str(path), what="FictionBook", parts=book.parts
+    )
+
+
+def book_suffix(name: str) -> str:
+    """A book file's type as ``SUPPORTED_SUFFIXES`` spells it: its last suffix, lower case, or
+    ".fb2.zip" for a zipped FictionBook."""
+    lowered = name.lower()
+    return ZIPPED_FB2 if lowered.endswith(ZIPPED_FB2) else Path(lowered).suffix
+
+
 def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:
-    """Load a book from .txt, .md, .html, .epub or .jsonl; every failure is a NarrativeError naming the file.
+    """Load a book from .txt, .md, .html, .epub, .fb2 (.fb2.zip) or .jsonl; every failure is a
+    NarrativeError naming the file.
 
     The title: ``title`` when given, else the book's own (a Gutenberg header's ``Title:`` line, a
     Markdown file's front matter or only level-1 heading, an HTML file's <title>, an EPUB's
-    metadata), else the file name."""
+    metadata, a FictionBook's <book-title>), else the file name."""
     path = Path(path)
     if not path.exists():
         raise NarrativeError(f"{path}: no such file")
     if path.is_dir():
         raise NarrativeError(f"{path}: is a directory, not a book file")
-    suffix = path.suffix.lower()
+    suffix = book_suffix(path.name)
     if suffix not in SUPPORTED_SUFFIXES:
         raise NarrativeError(
             f"{path}: unsupported file type {suffix or '(none)'}; use one of {', '.join(SUPPORTED_SUFFIXES)}"
@@ -518,6 +547,8 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
         raise NarrativeError(f"{path}: the file is empty")
     if suffix == ".epub":
         narrative = from_epub(path)
+    elif suffix in FB2_SUFFIXES:
+        narrative = from_fictionbook(path)
     elif suffix == ".jsonl":
         strict_utf8(path)
         narrative = from_jsonl(path)

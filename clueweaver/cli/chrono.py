@@ -48,7 +48,7 @@ def add_chrono(sub) -> None:
 def _arguments() -> argparse.ArgumentParser:
     """The book, the model whose index it is (and whose tokens are counted), the settings."""
     shared = argparse.ArgumentParser(add_help=False)
-    shared.add_argument("book", help="the book (.txt, .md, .html, .epub or .jsonl)")
+    shared.add_argument("book", help="the book (.txt, .md, .html, .epub, .fb2 or .jsonl)")
     add_encoding_argument(shared)
     add_model_arguments(shared, agents=False, model_help=f"the model that builds the index (default {DEFAULT_MODEL})")
     shared.add_argument(

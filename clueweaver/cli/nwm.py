@@ -40,7 +40,7 @@ def add_nwm(sub) -> None:
 def _book_arguments() -> argparse.ArgumentParser:
     """The book and its store, shared by every action."""
     book = argparse.ArgumentParser(add_help=False)
-    book.add_argument("book", help="the book (.txt, .md, .html, .epub or .jsonl)")
+    book.add_argument("book", help="the book (.txt, .md, .html, .epub, .fb2 or .jsonl)")
     add_encoding_argument(book)
     book.add_argument(
         "--data-dir", help="where stores live (default: $CLUEWEAVER_CACHE/nwm or ~/.cache/clueweaver/nwm)"

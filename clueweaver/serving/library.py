@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from clueweaver.books.language import SUPPORTED_LANGUAGES, detect_language
-from clueweaver.books.narrative import SUPPORTED_SUFFIXES, Narrative, NarrativeError, load_narrative
+from clueweaver.books.narrative import SUPPORTED_SUFFIXES, Narrative, NarrativeError, book_suffix, load_narrative
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.retrieval import book_cache_dir, build_index
 from clueweaver.serving.indexing import IndexerProcess, IndexingCancelled, IndexingFailed, IndexJob
@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS books (
     content_hash   TEXT NOT NULL,       -- SHA-256 of the canonical text (Narrative.content_hash)
     title          TEXT NOT NULL,
     filename       TEXT NOT NULL,       -- as uploaded (base name)
-    format         TEXT NOT NULL,       -- the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .epub
+    format         TEXT NOT NULL,       -- the file's suffix (SUPPORTED_SUFFIXES: .txt ... .epub, .fb2, .fb2.zip)
     encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
     language       TEXT,                -- ISO 639-1, retrieval's analyzer (given or detected); NULL: detect
     bytes          INTEGER NOT NULL,
@@ -143,8 +143,8 @@ def safe_filename(filename: str) -> str:
     name = re.split(r"[\\/]", filename or "")[-1]
     name = re.sub(r"[\x00-\x1f\x7f]", "", name).strip().strip(".") or "book"
     if len(name) > 120:
-        stem, suffix = os.path.splitext(name)
-        name = stem[: 120 - len(suffix)] + suffix
+        suffix = book_suffix(name)
+        name = name[: len(name) - len(suffix)][: 120 - len(suffix)] + suffix
     return name
 
 
@@ -166,12 +166,12 @@ class Upload:
     def __init__(self, library: Library, filename: str) -> None:
         self.library = library
         self.filename = safe_filename(filename)
-        self.suffix = os.path.splitext(self.filename)[1].lower()
+        self.suffix = book_suffix(self.filename)
         if self.suffix not in BOOK_SUFFIXES:
             shown = self.suffix or "(no extension)"
             raise UnsupportedFormat(
                 f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md), HTML "
-                "(.html) or EPUB (.epub) file"
+                "(.html), EPUB (.epub) or FictionBook (.fb2, .fb2.zip) file"
             )
         self.folder = library.tmp_dir / uuid.uuid4().hex
         self.folder.mkdir(parents=True)

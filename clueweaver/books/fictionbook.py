@@ -1,0 +1,167 @@
+"""FictionBook 2 (.fb2, and .fb2.zip as libraries serve it): the XML e-book format of Russian,
+Ukrainian and other Eastern European libraries, as a book's paragraphs for the loader
+(``clueweaver.books.narrative``).
+
+A FictionBook marks what a plain text leaves to guessing: its <section>s nest (a part holds its
+chapters) and each opens with a <title>, so a heading's depth comes from the file, as an HTML
+heading's level does. Its notes are a <body name="notes"> of numbered sections after the book;
+they are kept as paragraphs after it, each opening with its number, the way a printed edition sets
+endnotes, and never as chapters. The XML declaration names the encoding (often windows-1251), and
+the XML parser honours it.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from clueweaver.books.errors import NarrativeError
+from clueweaver.books.text_paragraphs import join_lines
+
+ZIPPED_FB2 = ".fb2.zip"  # how Flibusta and its kind serve a FictionBook
+FB2_SUFFIXES = (".fb2", ZIPPED_FB2)
+# Elements whose text is one paragraph (any other holds paragraphs); a <subtitle> inside a chapter
+# ("* * *", a stanza's number) is a paragraph of it, not a chapter of its own.
+_PARAGRAPH_TAGS = frozenset({"p", "subtitle", "text-author", "date", "v"})
+_UNREAD_TAGS = frozenset({"image", "empty-line", "binary"})
+# The most a .fb2.zip may unpack to: a novel with its cover is a few MB; a zip that claims more is refused
+# before it is read, not read into memory
+MAX_UNPACKED_BYTES = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class FictionBook:
+    """A FictionBook's title and paragraphs: (text, heading level) in reading order, level 0 for
+    prose, 1 for the book's title in its body, 2 for a top-level section's title, and one more for
+    each section it is nested in; ``parts`` are the titles of sections that hold titled sections."""
+
+    title: str | None
+    paragraphs: list[tuple[str, int]]
+    parts: frozenset[str]
+
+
+def fictionbook_bytes(path: Path) -> bytes:
+    """The XML of a .fb2 file, or of the one .fb2 file inside a .fb2.zip."""
+    if not path.name.lower().endswith(ZIPPED_FB2):
+        return path.read_bytes()
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = [name for name in archive.namelist() if name.lower().endswith(".fb2")]
+            if len(names) != 1:
+                found = ", ".join(names) or "none"
+                raise NarrativeError(f"{path}: a .fb2.zip holds one .fb2 file; this one holds {found}")
+            size = archive.getinfo(names[0]).file_size
+            if size > MAX_UNPACKED_BYTES:
+                raise NarrativeError(f"{path}: {names[0]} would unpack to {size:,} bytes, more than any book")
+            return archive.read(names[0])
+    except zipfile.BadZipFile as exc:
+        raise NarrativeError(f"{path}: not a readable zip archive ({exc})") from exc
+
+
+def _name(element: ElementTree.Element) -> str:
+    """An element's tag without its namespace (FictionBook 2.0 and 2.1 differ only there)."""
+    return element.tag.rsplit("}", 1)[-1]
+
+
+def _text(element: ElementTree.Element) -> str:
+    """An element's text with its inline markup (emphasis, strong, a note reference) read through,
+    whitespace collapsed."""
+    return " ".join("".join(element.itertext()).split())
+
+
+def _child(element: ElementTree.Element, name: str) -> ElementTree.Element | None:
+    return next((child for child in element if _name(child) == name), None)
+
+
+def _title(element: ElementTree.Element) -> str:
+    """A <title>'s lines ("Глава первая", "Встреча") as one heading line."""
+    lines = [_text(child) for child in element if _name(child) == "p"]
+    lines = [line for line in lines if line]
+    return join_lines(lines) if lines else _text(element)
+
+
+def _paragraphs_of(element: ElementTree.Element) -> Iterator[str]:
+    """One element's prose paragraphs: a <p>-like element is one, a stanza's lines one, a table's
+    row one; a title inside the text (a poem's, a cited letter's) is prose here; a poem, a cite, an
+    epigraph or a table gives the paragraphs of its children."""
+    name = _name(element)
+    if name in _UNREAD_TAGS:
+        return
+    if name in _PARAGRAPH_TAGS:
+        text = _text(element)
+    elif name == "stanza":
+        text = join_lines([line for line in (_text(v) for v in element if _name(v) == "v") if line] or [""])
+    elif name == "tr":
+        text = " ".join(cell for cell in (_text(td) for td in element) if cell)
+    elif name == "title":
+        text = _title(element)
+    else:
+        for child in element:
+            yield from _paragraphs_of(child)
+        return
+    if text:
+        yield text
+
+
+def _section(section: ElementTree.Element, level: int, parts: set[str]) -> Iterator[tuple[str, int]]:
+    """A <section>'s heading at ``level`` (when it has a title) and its paragraphs, sub-sections one
+    level deeper; a section holding titled sections is a part."""
+    title = _child(section, "title")
+    heading = _title(title) if title is not None else ""
+    subsections = [child for child in section if _name(child) == "section"]
+    if heading and any(_child(sub, "title") is not None for sub in subsections):
+        parts.add(heading)
+    if heading:
+        yield heading, level
+    for child in section:
+        name = _name(child)
+        if name == "section":
+            yield from _section(child, level + 1, parts)
+        elif name != "title":
+            yield from ((text, 0) for text in _paragraphs_of(child))
+
+
+def _notes(body: ElementTree.Element) -> Iterator[str]:
+    """A notes body as endnotes: its title a line, each note's first paragraph opening with the
+    note's number ("1 Рулетка (франц.)."), nothing marked a heading."""
+    title = _child(body, "title")
+    if title is not None and _title(title):
+        yield _title(title)
+    for section in (child for child in body if _name(child) == "section"):
+        number = _child(section, "title")
+        label = _title(number) if number is not None else ""
+        paragraphs = [text for child in section if _name(child) != "title" for text in _paragraphs_of(child)]
+        if label and paragraphs:
+            paragraphs[0] = f"{label} {paragraphs[0]}"
+        yield from paragraphs or ([label] if label else [])
+
+
+def read_fictionbook(data: bytes, source: str) -> FictionBook:
+    """A FictionBook's title (its <book-title>) and paragraphs; a file that is not well-formed
+    FictionBook XML is a NarrativeError naming the line and column where it breaks (a file that
+    declares one encoding and is written in another breaks at its first letter outside ASCII)."""
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError as exc:
+        raise NarrativeError(f"{source}: not a readable FictionBook (the XML: {exc})") from exc
+    if _name(root) != "FictionBook":
+        raise NarrativeError(f"{source}: not a FictionBook: its root element is <{_name(root)}>")
+    book_title = next((_text(e) for e in root.iter() if _name(e) == "book-title" and _text(e)), None)
+    paragraphs: list[tuple[str, int]] = []
+    parts: set[str] = set()
+    bodies = [child for child in root if _name(child) == "body"]
+    for body in (b for b in bodies if not b.get("name")):  # the book; a named body holds its notes
+        for child in body:
+            name = _name(child)
+            if name == "title":
+                paragraphs.append((_title(child), 1))
+            elif name == "section":
+                paragraphs.extend(_section(child, 2, parts))
+            else:
+                paragraphs.extend((text, 0) for text in _paragraphs_of(child))
+    for body in (b for b in bodies if b.get("name")):
+        paragraphs.extend((text, 0) for text in _notes(body))
+    return FictionBook(book_title, [(text, level) for text, level in paragraphs if text], frozenset(parts))
