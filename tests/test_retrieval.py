@@ -160,6 +160,45 @@ def test_a_russian_surname_meets_itself_in_every_case():
     assert tokenize("слово слова", "ru") == ["слов", "слов"]  # a short stem keeps its -ов
 
 
+# Russian before the 1918 reform, as editions of the time print it: Анна Каренина's opening (1878) and
+# Genesis 1:2-4 in the Synodal text, as they are quoted in that spelling (the second with the Latin "i"
+# that e-texts typed in a codepage without "і" use), beside the same words in today's spelling.
+OLD_RUSSIAN = {
+    "Всѣ счастливыя семьи похожи другъ на друга, каждая несчастливая семья несчастлива по-своему. Все "
+    "смѣшалось въ домѣ Облонскихъ. Жена узнала, что мужъ былъ въ связи съ бывшею въ ихъ домѣ француженкою-"
+    "гувернанткой, и объявила мужу, что не можетъ жить съ нимъ въ одномъ домѣ. Положеніе это продолжалось уже "
+    "третій день": "Все счастливые семьи похожи друг на друга, каждая несчастливая семья несчастлива по-своему. "
+    "Все смешалось в доме Облонских. Жена узнала, что муж был в связи с бывшею в их доме француженкою-"
+    "гувернанткой, и объявила мужу, что не может жить с ним в одном доме. Положение это продолжалось уже третий "
+    "день",
+    "Но земля была не образована и пуста, и тьма надъ бездною, и Духъ Божiй носился надъ водами.": "Но земля "
+    "была не образована и пуста, и тьма над бездною, и Дух Божий носился над водами.",
+    "Богъ увидѣлъ, что свѣтъ хорошъ; и отдѣлилъ Богъ свѣтъ отъ тьмы.": "Бог увидел, что свет хорош; и "
+    "отделил Бог свет от тьмы.",
+    "разсказъ безпокойство добраго синяго новыя ея Ѳедоръ мѵро": "рассказ беспокойство доброго синего новые "
+    "её Федор миро",
+}
+
+
+def test_russian_spelled_before_1918_gives_the_terms_of_todays_spelling():
+    for old, new in OLD_RUSSIAN.items():
+        assert tokenize(old, "ru") == tokenize(new, "ru") and tokenize(new, "ru"), new
+    assert plain_analyzer("ru").tokenize(next(iter(OLD_RUSSIAN))) == plain_analyzer("ru").tokenize(
+        next(iter(OLD_RUSSIAN.values()))
+    )
+    assert tokenize("история синие", "ru") == tokenize("исторія синія", "ru")  # -ія reads as -ия either way
+
+
+def test_a_question_in_todays_spelling_finds_a_paragraph_spelled_before_1918():
+    paragraphs = [*OLD_RUSSIAN][:3] + [f"Въ {n}-й день пошелъ дождь, и всѣ сидѣли дома." for n in range(12)]
+    narrative = from_paragraphs(paragraphs, title="Старая орѳографія")
+    index = build_index(narrative, None, use_cache=False)
+    assert index.language == "ru"
+    for question, expected in (("Что смешалось в доме Облонских?", 0), ("Где носился Дух Божий?", 1),
+                               ("Что Бог отделил от тьмы?", 2)):  # fmt: skip
+        assert index.bm25_rank([question])[0][0] == expected, question
+
+
 def test_bm25_scores_equal_lucene_bm25_computed_independently():
     """bm25s's own oracle test, here: its Lucene scores against the formula written out, against
     rank-bm25's Okapi given Lucene's idf (Okapi's term frequency part is Lucene's times k1 + 1), and

@@ -4,10 +4,12 @@ Chinese text, personalized PageRank from the best lexical hits, the disk cache, 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from clueweaver.books.narrative import from_paragraphs
+from clueweaver.books.narrative import from_paragraphs, load_narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
 from clueweaver.retrieval.graph import EntityGraph, max_paragraphs
@@ -67,6 +69,27 @@ def test_a_german_book_links_its_names_not_its_capitalized_nouns():
     assert "brief" not in graph.entities and "tisch" not in graph.entities
     english = EntityGraph.from_texts([p.text for p in narrative.paragraphs], "en")
     assert "brief" in english.entities  # the determiner test is German's alone
+
+
+def test_names_in_greek_and_in_russian_spelled_before_1918_are_found():
+    """Greek capitals (Project Gutenberg's Η Φόνισσα, monotonic) and polytonic ones, and the Cyrillic
+    letters Russian wrote before 1918 ("Аркадій"), are letters of a name like any other."""
+    fonissa = load_narrative(Path(__file__).parent / "fixtures" / "books_multilingual" / "fonissa_excerpt.el.txt")
+    greek = EntityGraph.from_texts([p.text for p in fonissa.paragraphs], "el")
+    assert {"φραγκογιαννού", "χαδούλα"} <= set(greek.entities)
+    polytonic = book({
+        4: "Τότε ὁ Ὀδυσσεὺς εἶπε πρὸς τὸν Ἀλκίνοον τὰ λόγια ταῦτα.",
+        18: "Ἔπειτα ὁ Ὀδυσσεὺς ἐκάθισε παρὰ τὸν Ἀλκίνοον.",
+    })  # fmt: skip
+    assert {"ἀλκίνοον", "ὀδυσσεὺς"} <= set(
+        EntityGraph.from_texts([p.text for p in polytonic.paragraphs], "el").entities_of(4)
+    )
+    old_russian = book({
+        3: "Тогда Аркадій обернулся къ Базарову и сказалъ.",
+        21: "Въ тотъ вечеръ Аркадій и Базаровъ долго молчали.",
+    })  # fmt: skip
+    entities = EntityGraph.from_texts([p.text for p in old_russian.paragraphs], "ru").entities
+    assert "аркадій" in entities
 
 
 def test_an_entity_in_too_many_paragraphs_links_nothing():

@@ -8,8 +8,10 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   words both ways (fr, es, it, pt: "Hélène" and "Helene" meet; de: umlauts, as German's own
   stemmer does; el: the tonos, which capitals drop, and polytonic breathings), before the stop
   words and the stemmer, so that a book and a question meet whichever way each is written. Russian
-  keeps its letters and folds only "ё" to "е", and its stems drop the surname suffix -ов/-ев, which
-  Snowball strips from the nominative only ("Базаров", "Базарова"). English keeps its accents, as
+  keeps its letters and folds "ё" to "е", reads the spelling before 1918 as today's (``modern_russian``:
+  "Всѣ счастливыя семьи похожи другъ на друга" gives the terms of "Все счастливые семьи похожи друг
+  на друга"), and its stems drop the surname suffix -ов/-ев, which Snowball strips from the nominative
+  only ("Базаров", "Базарова"). English keeps its accents, as
   ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles go ("l'homme" is
   "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Chinese is read in simplified characters: a traditional character is folded to its simplified
@@ -108,6 +110,16 @@ _NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|['\-])+")  # the Latin (and other) 
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
 _MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
+# Russian before the 1918 reform, the spelling of most editions and archives of the time: its letters
+# ѣ, і, ѳ, ѵ are today's е, и, ф, и; a word's final ъ went; adjectives ended in -аго, -яго, -ыя (today
+# -ого, -его, -ые); prefixes kept their з before a voiceless consonant ("разсказъ", "безпокойство");
+# "ея" is "её", "онѣ" and "однѣ" are "они" and "одни". E-texts typed in a codepage without "і" write
+# the Latin "i" in its place ("Божiй"), read as "и" inside a Cyrillic word.
+_RUSSIAN_LETTERS = str.maketrans("ёѣіѳѵ", "ееифи")
+_OLD_RUSSIAN_ENDINGS = (("аго", "ого"), ("яго", "его"), ("ыя", "ые"))
+_OLD_RUSSIAN_PREFIX = re.compile("^(бе|во|в|и|ни|ра|ро|чре|чере)з(?=[кпстфхцчшщ])")
+_OLD_RUSSIAN_WORDS = {"ея": "ее", "оне": "они", "одне": "одни"}
+_CYRILLIC = re.compile("[а-я]")
 _SURNAME_STEM_LETTERS = 4  # what a Russian stem keeps at least when its -ов/-ев goes (``_surname_stem``)
 _BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
 
@@ -134,9 +146,9 @@ class Analyzer:
         return self.cjk and not self.morphemes
 
     def normalize(self, text: str) -> str:
-        """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" is "е"). Case folding can
-        leave a letter and its mark apart (polytonic "ῖ" folds to "ι" and a combining perispomeni),
-        which would end a word at the mark, so they are composed again."""
+        """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" and "ѣ" are "е", "і" is
+        "и"). Case folding can leave a letter and its mark apart (polytonic "ῖ" folds to "ι" and a
+        combining perispomeni), which would end a word at the mark, so they are composed again."""
         text = unicodedata.normalize("NFKC", text).casefold()
         if not text.isascii():
             text = unicodedata.normalize("NFC", text)
@@ -145,7 +157,7 @@ class Analyzer:
                 text = text.replace(character, replacement)
         if self.language in CHARACTER_FOLDS:
             return text.translate(character_fold(self.language))
-        return text.replace("ё", "е") if self.language == "ru" else text
+        return text.translate(_RUSSIAN_LETTERS) if self.language == "ru" else text
 
     def words(self, normalized: str) -> list[str]:
         """The words of a normalized text: in Japanese its content words' dictionary forms; in
@@ -189,6 +201,7 @@ class Analyzer:
             parts = (base, *base.split("-")) if "-" in base else (base,)
             parts = tuple(p.strip("'_") for p in parts)
         folded = (fold_accents(p) if self.accents else p for p in parts)
+        folded = map(modern_russian, folded) if self.language == "ru" else folded
         kept = [p for p in folded if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())]
         if not (self.stemmer and kept):
             return tuple(kept)
@@ -257,6 +270,21 @@ def _surname_stem(stem: str) -> str:
     in every other case ("базарова", "базаровым" -> "базаров"), so a character named in one case
     never met the other; at least four letters stay ("слов", "голов" keep theirs)."""
     return stem[:-2] if len(stem) >= _SURNAME_STEM_LETTERS + 2 and stem.endswith(("ов", "ев")) else stem
+
+
+def modern_russian(word: str) -> str:
+    """A normalized Russian word (its letters already today's) in today's spelling: without a final
+    ъ, its adjective ending and its prefix's з as the 1918 reform wrote them (``_OLD_RUSSIAN_ENDINGS``,
+    ``_OLD_RUSSIAN_PREFIX``). A word in today's spelling comes back as it is, but for the few whose
+    root looks like such a prefix ("низкий" is "ниский" here), which a book and a question fold alike."""
+    word = word.replace("i", "и") if "i" in word and _CYRILLIC.search(word) else word
+    word = word[:-1] if word.endswith("ъ") and len(word) > 1 else word
+    word = _OLD_RUSSIAN_WORDS.get(word, word)
+    for old, new in _OLD_RUSSIAN_ENDINGS:
+        if word.endswith(old) and len(word) > len(old) + 2:
+            word = word[: -len(old)] + new
+            break
+    return _OLD_RUSSIAN_PREFIX.sub(r"\1с", word)
 
 
 @cache

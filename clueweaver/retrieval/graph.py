@@ -41,7 +41,7 @@ from scipy import sparse
 from clueweaver.retrieval.analyzers import Analyzer, analyzer_for
 from clueweaver.retrieval.ranking import CAPITALIZED_WORD, LOWERCASE, NAME
 
-GRAPH_FORMAT = 2  # bump when the entities or the file layout change: old graph files are rebuilt
+GRAPH_FORMAT = 3  # bump when the entities or the file layout change: old graph files are rebuilt
 MIN_PARAGRAPHS = 2  # an entity in one paragraph links nothing
 CJK_MIN_PARAGRAPHS = 3  # a character n-gram in two paragraphs is as often chance as a name
 MAX_SHARE = 0.02  # of the paragraphs: an entity in more of them links everything and says nothing
