@@ -150,6 +150,22 @@ def test_verse_epigraphs_citations_and_scene_breaks_are_paragraphs_of_their_chap
     ]  # fmt: skip
 
 
+def test_chapters_written_as_subtitles_of_one_section_are_chapters(tmp_path):
+    """How converters of plain texts write a book: one untitled section, its chapter headings as
+    <subtitle>s; a subtitle that is a bare numeral (a stanza's "I") stays a paragraph."""
+    text = (
+        '<?xml version="1.0" encoding="utf-8"?>'
+        + FB2_HEAD.format(title="Игрок")
+        + "<body><title><p>Игрок</p></title><section><subtitle>Глава первая</subtitle><p>Наконец я вернулся.</p>"
+        + "<subtitle>I</subtitle><p>Стихи.</p><subtitle>Глава вторая</subtitle><p>Бабушка приехала.</p>"
+        + "</section></body></FictionBook>"
+    )
+    book = load_narrative(write(tmp_path, "subtitles.fb2", text, "utf-8"))
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "Глава первая"), ("2", "Глава вторая")]
+    first = ["Глава первая", "Наконец я вернулся.", "I", "Стихи."]
+    assert [p.text for p in book.paragraphs if p.chapter == 1] == first
+
+
 def test_an_fb2_book_is_ranked_by_its_russian_words(igrok, tmp_path):
     book = load_narrative(write(tmp_path, "igrok.fb2", igrok_fb2(igrok)))
     index = build_index(book, encoder=None, cache_dir=tmp_path / "cache")

@@ -344,3 +344,14 @@ def test_a_quality_article_s_blank_br_line_inside_a_p_ends_a_paragraph():
         "THE TIDE A STORY", "Nell kept the lighthouse for nine years.", "The sea rose in March."
     ]  # fmt: skip
     assert [p.is_heading for p in paragraphs] == [True, False, False]
+
+
+def test_an_html_book_that_marks_only_its_title_has_its_chapters_read_from_its_text():
+    """A hand-made or saved HTML book: its title an <h1>, its chapters "<p>CHAPTER I</p>"."""
+    html = (
+        "<html><body><h1>Emma</h1><p>CHAPTER I</p><p>Emma Woodhouse, handsome, clever, and rich.</p>"
+        "<p>CHAPTER II</p><p>Mr. Weston was a native of Highbury.</p></body></html>"
+    )
+    book = from_html(html, title="Emma")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "CHAPTER I"), ("2", "CHAPTER II")]
+    assert book.paragraphs[0].text == "Emma" and book.paragraphs[0].chapter == 0

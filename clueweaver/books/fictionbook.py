@@ -18,13 +18,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from clueweaver.books.chapters import BARE_NUMERAL, is_heading
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.text_paragraphs import join_lines
 
 ZIPPED_FB2 = ".fb2.zip"  # how Flibusta and its kind serve a FictionBook
 FB2_SUFFIXES = (".fb2", ZIPPED_FB2)
 # Elements whose text is one paragraph (any other holds paragraphs); a <subtitle> inside a chapter
-# ("* * *", a stanza's number) is a paragraph of it, not a chapter of its own.
+# ("* * *", a stanza's number) is a paragraph of it, not a chapter of its own, unless it names one
+# (``_names_a_chapter``).
 _PARAGRAPH_TAGS = frozenset({"p", "subtitle", "text-author", "date", "v"})
 _UNREAD_TAGS = frozenset({"image", "empty-line", "binary"})
 # The most a .fb2.zip may unpack to: a novel with its cover is a few MB; a zip that claims more is refused
@@ -35,8 +37,9 @@ MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 @dataclass(frozen=True)
 class FictionBook:
     """A FictionBook's title and paragraphs: (text, heading level) in reading order, level 0 for
-    prose, 1 for the book's title in its body, 2 for a top-level section's title, and one more for
-    each section it is nested in; ``parts`` are the titles of sections that hold titled sections."""
+    prose and for the book's title line in its body (front matter, as a title page is), 1 for a
+    top-level section's title, and one more for each section it is nested in; ``parts`` are the
+    titles of sections that hold titled sections."""
 
     title: str | None
     paragraphs: list[tuple[str, int]]
@@ -120,8 +123,16 @@ def _section(section: ElementTree.Element, level: int, parts: set[str]) -> Itera
         name = _name(child)
         if name == "section":
             yield from _section(child, level + 1, parts)
+        elif name == "subtitle" and _names_a_chapter(_text(child)):
+            yield _text(child), level + 1
         elif name != "title":
             yield from ((text, 0) for text in _paragraphs_of(child))
+
+
+def _names_a_chapter(text: str) -> bool:
+    """A <subtitle> that heads a chapter: converters of plain texts write a book as one section
+    with its chapters as subtitles ("Глава первая"); a bare numeral (a poem's stanza: "XIV") is none."""
+    return is_heading(text) and not BARE_NUMERAL.match(text)
 
 
 def _notes(body: ElementTree.Element) -> Iterator[str]:
@@ -157,9 +168,9 @@ def read_fictionbook(data: bytes, source: str) -> FictionBook:
         for child in body:
             name = _name(child)
             if name == "title":
-                paragraphs.append((_title(child), 1))
+                paragraphs.append((_title(child), 0))
             elif name == "section":
-                paragraphs.extend(_section(child, 2, parts))
+                paragraphs.extend(_section(child, 1, parts))
             else:
                 paragraphs.extend((text, 0) for text in _paragraphs_of(child))
     for body in (b for b in bodies if b.get("name")):

@@ -466,17 +466,21 @@ def _from_leveled_paragraphs(
     """Paragraphs with the heading level their file marks (0 for prose): a heading starts a chapter
     (``from_paragraphs``' marked headings): levels 1-3, and deeper ones down to the deepest that
     numbers a chapter (an Aozora Bunko EPUB's "<h4>一</h4>" under its title's h1), not a chapter's
-    subsections. ``parts``: headings the file marks as parts (a FictionBook's sections of sections)."""
+    subsections. ``parts``: headings the file marks as parts (a FictionBook's sections of sections).
+    A file that marks one heading at most (its title in an <h1>) while its text heads chapters of its
+    own ("<p>CHAPTER I</p>", twice or more) has its chapter headings read from its text instead."""
     if not paragraphs:
         raise NarrativeError(f"{source or title}: the {what} has no text paragraphs")
     texts, levels = map(list, zip(*paragraphs))
     deepest = max([3, *(level for level, text in zip(levels, texts) if level and is_heading(text))])
     marks = [0 < level <= deepest for level in levels]
+    unmarked_headings = sum(not mark and is_heading(text) for mark, text in zip(marks, texts))
+    read_from_text = not any(marks) or (sum(marks) <= 1 and unmarked_headings >= 2)
     return from_paragraphs(
         texts,
         title=title,
         source=source,
-        marked_headings=marks if any(marks) else None,
+        marked_headings=None if read_from_text else marks,
         max_paragraph_chars=MAX_PARAGRAPH_CHARS,
         part_headings=parts,
     )
