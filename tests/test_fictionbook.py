@@ -100,6 +100,11 @@ def test_a_library_fb2_reads_as_the_plain_text_it_was_made_into(igrok, tmp_path)
     assert not any(p.is_heading for p in book.paragraphs[-7:])
 
 
+def test_a_file_named_with_dots_and_no_book_title_is_titled_by_its_name(tmp_path):
+    text = "<FictionBook><body><section><title><p>Глава I</p></title><p>Текст.</p></section></body></FictionBook>"
+    assert load_narrative(write(tmp_path, "Dostoevsky. Igrok.fb2", text, "utf-8")).title == "Dostoevsky. Igrok"
+
+
 def test_a_zipped_fb2_and_a_utf8_one_read_the_same(igrok, tmp_path):
     plain = load_narrative(write(tmp_path, "igrok.fb2", igrok_fb2(igrok)))
     utf8 = load_narrative(write(tmp_path, "utf8.fb2", igrok_fb2(igrok).replace("windows-1251", "utf-8"), "utf-8"))
@@ -194,12 +199,21 @@ def test_a_broken_fb2_is_an_error_that_names_the_file(tmp_path, name, content, m
     assert name in str(caught.value)
 
 
-def test_a_fb2_declaring_the_wrong_encoding_is_an_error_at_its_first_letter(igrok, tmp_path):
+def test_a_fb2_declaring_the_wrong_encoding_is_an_error_that_names_encoding_and_reads_with_it(igrok, tmp_path):
     path = write(tmp_path, "mislabelled.fb2", igrok_fb2(igrok).replace("windows-1251", "utf-8"))
     with pytest.raises(
         NarrativeError, match=r"mislabelled.fb2: not a readable FictionBook \(the XML: not well-formed"
     ):
         load_narrative(path)
+    with pytest.raises(NarrativeError, match="pass --encoding"):
+        load_narrative(path)
+    read = load_narrative(path, encoding="cp1251")
+    assert read.encoding == "cp1251" and read.title == "Игрок" and len(read.chapters) == 3
+    assert [p.text for p in read.paragraphs] == [
+        p.text for p in load_narrative(write(tmp_path, "ok.fb2", igrok_fb2(igrok))).paragraphs
+    ]
+    with pytest.raises(NarrativeError, match="cannot decode as utf-8"):
+        load_narrative(path, encoding="utf-8")
 
 
 def test_a_zip_must_hold_exactly_one_fb2(tmp_path):

@@ -150,14 +150,20 @@ def _notes(body: ElementTree.Element) -> Iterator[str]:
         yield from paragraphs or ([label] if label else [])
 
 
-def read_fictionbook(data: bytes, source: str) -> FictionBook:
-    """A FictionBook's title (its <book-title>) and paragraphs; a file that is not well-formed
-    FictionBook XML is a NarrativeError naming the line and column where it breaks (a file that
-    declares one encoding and is written in another breaks at its first letter outside ASCII)."""
+def read_fictionbook(data: bytes | str, source: str) -> FictionBook:
+    """A FictionBook's title (its <book-title>) and paragraphs, from its bytes (read in the encoding
+    its XML declares) or its decoded text; a file that is not well-formed FictionBook XML is a
+    NarrativeError naming the line and column where it breaks (a file that declares one encoding and
+    is written in another breaks at its first letter outside ASCII: the message names --encoding)."""
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
-        raise NarrativeError(f"{source}: not a readable FictionBook (the XML: {exc})") from exc
+        hint = (
+            "; if it is written in another encoding than its XML declares, pass --encoding"
+            if isinstance(data, bytes)
+            else ""
+        )
+        raise NarrativeError(f"{source}: not a readable FictionBook (the XML: {exc}){hint}") from exc
     if _name(root) != "FictionBook":
         raise NarrativeError(f"{source}: not a FictionBook: its root element is <{_name(root)}>")
     book_title = next((_text(e) for e in root.iter() if _name(e) == "book-title" and _text(e)), None)

@@ -512,15 +512,20 @@ def from_epub(path: str | Path) -> Narrative:
     return _from_html_documents(documents, title=title, source=path, what="EPUB")
 
 
-def from_fictionbook(path: str | Path) -> Narrative:
+def from_fictionbook(path: str | Path, encoding: str | None = None) -> Narrative:
     """FictionBook 2 (.fb2, .fb2.zip): its sections' titles are the headings, at their nesting depth,
     and a section of sections is a part; its notes follow the book as endnotes
-    (``clueweaver.books.fictionbook``)."""
-    book = read_fictionbook(fictionbook_bytes(Path(path)), str(path))
-    title = book.title or Path(path).name.split(".")[0]
-    return _from_leveled_paragraphs(
+    (``clueweaver.books.fictionbook``). It is read in the encoding its XML declares, or in
+    ``encoding`` when one is given (a file whose declaration is wrong)."""
+    path = Path(path)
+    data = fictionbook_bytes(path)
+    book = read_fictionbook(decode_text(data, str(path), encoding)[0] if encoding else data, str(path))
+    title = book.title or path.name[: -len(book_suffix(path.name))]
+    narrative = _from_leveled_paragraphs(
         book.paragraphs, title=title, source=str(path), what="FictionBook", parts=book.parts
     )
+    narrative.encoding = encoding
+    return narrative
 
 
 def book_suffix(name: str) -> str:
@@ -552,7 +557,7 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
     if suffix == ".epub":
         narrative = from_epub(path)
     elif suffix in FB2_SUFFIXES:
-        narrative = from_fictionbook(path)
+        narrative = from_fictionbook(path, encoding)
     elif suffix == ".jsonl":
         strict_utf8(path)
         narrative = from_jsonl(path)
