@@ -478,6 +478,14 @@ def test_an_epilogue_without_chapters_is_the_last_chapter_and_a_prologue_stays_f
     assert book.chapters[0].first_paragraph == 2 and book.chapter_span("0") == (0, 0)  # "0": up to chapter 1
     water_margin = ["第一回 王教头私走延安府", "且说那人走了。", "尾声", "话说宋江死后，众人哀悼不已。"]
     assert [label for label, _ in _chapters(water_margin)] == ["1", "2"]
+    web_novel = ["序章", "开始。", "第一章", "甲。", "第二章", "乙。", "终章", "他们终于回到了长安。"]
+    assert [(c.label, c.title) for c in from_text("\n\n".join(web_novel), title="zh").chapters][-1] == ("3", "终章")
+    light_novel = ["プロローグ", "始まり。", "第一章", "甲。", "第二章", "乙。", "エピローグ", "二人はまた会った。"]
+    assert [c.title for c in from_text("\n\n".join(light_novel), title="ja").chapters] == [
+        "第一章",
+        "第二章",
+        "エピローグ",
+    ]
 
 
 def test_a_contents_list_naming_an_epilogue_opens_no_chapter():
