@@ -204,6 +204,14 @@ def test_bad_input_names_the_file_and_the_problem(tmp_path, name, content, messa
     assert message in str(excinfo.value) and name in str(excinfo.value)
 
 
+@pytest.mark.parametrize("name, message", [("book.epub", "declare their own"), ("book.jsonl", "is UTF-8")])
+def test_an_encoding_given_for_a_file_that_names_its_own_is_an_error_not_ignored(tmp_path, name, message):
+    path = tmp_path / name
+    path.write_bytes(b"PK\x03\x04" if name.endswith(".epub") else b'{"text": "a"}\n')
+    with pytest.raises(NarrativeError, match=f"{name}: an encoding \\(cp1251\\) applies to text.*{message}"):
+        load_narrative(path, encoding="cp1251")
+
+
 def test_explicit_encoding_and_missing_file(tmp_path):
     path = tmp_path / "latin.txt"
     path.write_bytes("caf\xe9 au lait".encode("latin-1"))

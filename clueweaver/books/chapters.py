@@ -98,7 +98,9 @@ _WESTERN_CONTAINERS = (
 # "I", "II" in Преступление и наказание), else a chapter, which must open with prose
 # (``_opens_with_prose``: a contents list names it among short entries). Either is numbered one past
 # the part or chapter before it. A prologue stays in the front matter, which "0" names.
-_EPILOGUES = frozenset("epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 エピローグ".split())
+_EPILOGUES = frozenset(
+    "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 エピローグ".split()
+)
 _CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", "부", "편", "권", *_EPILOGUES])
 MIN_PROSE_CHARS = 150
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"

@@ -554,6 +554,11 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
         )
     if path.stat().st_size == 0:
         raise NarrativeError(f"{path}: the file is empty")
+    if encoding and suffix in (".epub", ".jsonl"):  # said, not ignored
+        raise NarrativeError(
+            f"{path}: an encoding ({encoding}) applies to text, Markdown, HTML and FictionBook files; "
+            + ("an EPUB's documents declare their own" if suffix == ".epub" else "a JSONL file is UTF-8")
+        )
     if suffix == ".epub":
         narrative = from_epub(path)
     elif suffix in FB2_SUFFIXES:
