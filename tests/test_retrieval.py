@@ -189,20 +189,6 @@ def test_russian_spelled_before_1918_gives_the_terms_of_todays_spelling():
     assert tokenize("история синие", "ru") == tokenize("исторія синія", "ru")  # -ія reads as -ия either way
 
 
-def test_portuguese_in_the_old_spelling_gives_the_terms_of_todays():
-    """Lines of the bundled Dom Casmurro as Project Gutenberg prints it (the first edition's spelling)
-    beside the same words spelled as a reader types them today."""
-    for old, new in (
-        ("os olhos daquella creatura de quatorze annos,", "os olhos daquela creatura de quatorze anos,"),
-        ("philosophia e politica acudiram-me, mas não", "filosofia e política acudiram-me, mas não"),
-        ("Creou um theatro especial, este planeta", "Creou um teatro especial, este planeta"),
-        ("estylo sahir portuguez rhetorica commigo", "estilo sair português retórica comigo"),
-    ):  # fmt: skip
-        assert tokenize(old, "pt") == tokenize(new, "pt") and tokenize(new, "pt"), new
-    # today's rr, ss, initial h and ch stay
-    assert tokenize("carro passo homem hoje chave", "pt") == ["carr", "pass", "hom", "hoj", "chav"]
-
-
 def test_a_question_in_todays_spelling_finds_a_paragraph_spelled_before_1918():
     paragraphs = [*OLD_RUSSIAN][:3] + [f"Въ {n}-й день пошелъ дождь, и всѣ сидѣли дома." for n in range(12)]
     narrative = from_paragraphs(paragraphs, title="Старая орѳографія")

@@ -201,8 +201,7 @@ class Analyzer:
             parts = (base, *base.split("-")) if "-" in base else (base,)
             parts = tuple(p.strip("'_") for p in parts)
         folded = (fold_accents(p) if self.accents else p for p in parts)
-        respell = SPELLING_FOLDS.get(self.language)
-        folded = map(respell, folded) if respell else folded
+        folded = map(modern_russian, folded) if self.language == "ru" else folded
         kept = [p for p in folded if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())]
         if not (self.stemmer and kept):
             return tuple(kept)
@@ -286,33 +285,6 @@ def modern_russian(word: str) -> str:
             word = word[: -len(old)] + new
             break
     return _OLD_RUSSIAN_PREFIX.sub(r"\1с", word)
-
-
-# Portuguese before the reforms of 1911 (Portugal) and 1943 (Brazil), the spelling of most of its
-# public-domain e-texts (Project Gutenberg's Machado de Assis: "ella", "annos", "theatro", "estylo",
-# "sahir", "portuguez"): a doubled consonant other than rr and ss is single, ph, th and rh are f, t and
-# r, y is i, an h between vowels goes, and a final -ez is -es (accents are folded before)
-_OLD_PORTUGUESE = (
-    (re.compile(r"([bcdfglmnpt])\1"), r"\1"),
-    (re.compile("ph"), "f"),
-    (re.compile("(?<=[tr])h"), ""),
-    (re.compile("y"), "i"),
-    (re.compile("(?<=[aeiou])h(?=[aeiou])"), ""),
-    (re.compile("ez$"), "es"),
-)
-
-
-def modern_portuguese(word: str) -> str:
-    """A normalized Portuguese word, accents folded, in today's spelling (``_OLD_PORTUGUESE``); a word
-    in today's spelling comes back as it is but for a final -ez ("vez" is "ves" in the book and the
-    question alike)."""
-    for pattern, replacement in _OLD_PORTUGUESE:
-        word = pattern.sub(replacement, word)
-    return word
-
-
-# The spellings of a language's older editions, read as today's for book and question alike
-SPELLING_FOLDS = {"ru": modern_russian, "pt": modern_portuguese}
 
 
 @cache
