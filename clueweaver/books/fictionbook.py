@@ -46,9 +46,9 @@ class FictionBook:
     parts: frozenset[str]
 
 
-def fictionbook_bytes(path: Path) -> bytes:
-    """The XML of a .fb2 file, or of the one .fb2 file inside a .fb2.zip."""
-    if not path.name.lower().endswith(ZIPPED_FB2):
+def fictionbook_bytes(path: Path, zipped: bool) -> bytes:
+    """The XML of a .fb2 file, or of the one .fb2 file inside a .fb2.zip (``zipped``)."""
+    if not zipped:
         return path.read_bytes()
     try:
         with zipfile.ZipFile(path) as archive:
@@ -81,9 +81,13 @@ def _child(element: ElementTree.Element, name: str) -> ElementTree.Element | Non
 
 def _title(element: ElementTree.Element) -> str:
     """A <title>'s lines ("Глава первая", "Встреча") as one heading line."""
-    lines = [_text(child) for child in element if _name(child) == "p"]
-    lines = [line for line in lines if line]
+    lines = _lines(element, "p")
     return join_lines(lines) if lines else _text(element)
+
+
+def _lines(element: ElementTree.Element, name: str) -> list[str]:
+    """The non-empty texts of an element's ``name`` children (a title's <p>s, a stanza's <v>s)."""
+    return [line for line in (_text(child) for child in element if _name(child) == name) if line]
 
 
 def _paragraphs_of(element: ElementTree.Element) -> Iterator[str]:
@@ -96,7 +100,8 @@ def _paragraphs_of(element: ElementTree.Element) -> Iterator[str]:
     if name in _PARAGRAPH_TAGS:
         text = _text(element)
     elif name == "stanza":
-        text = join_lines([line for line in (_text(v) for v in element if _name(v) == "v") if line] or [""])
+        lines = _lines(element, "v")
+        text = join_lines(lines) if lines else ""
     elif name == "tr":
         text = " ".join(cell for cell in (_text(td) for td in element) if cell)
     elif name == "title":
@@ -123,8 +128,8 @@ def _section(section: ElementTree.Element, level: int, parts: set[str]) -> Itera
         name = _name(child)
         if name == "section":
             yield from _section(child, level + 1, parts)
-        elif name == "subtitle" and _names_a_chapter(_text(child)):
-            yield _text(child), level + 1
+        elif name == "subtitle" and _names_a_chapter(subtitle := _text(child)):
+            yield subtitle, level + 1
         elif name != "title":
             yield from ((text, 0) for text in _paragraphs_of(child))
 
@@ -139,8 +144,9 @@ def _notes(body: ElementTree.Element) -> Iterator[str]:
     """A notes body as endnotes: its title a line, each note's first paragraph opening with the
     note's number ("1 Рулетка (франц.)."), nothing marked a heading."""
     title = _child(body, "title")
-    if title is not None and _title(title):
-        yield _title(title)
+    heading = _title(title) if title is not None else ""
+    if heading:
+        yield heading
     for section in (child for child in body if _name(child) == "section"):
         number = _child(section, "title")
         label = _title(number) if number is not None else ""
@@ -166,7 +172,7 @@ def read_fictionbook(data: bytes | str, source: str) -> FictionBook:
         raise NarrativeError(f"{source}: not a readable FictionBook (the XML: {exc}){hint}") from exc
     if _name(root) != "FictionBook":
         raise NarrativeError(f"{source}: not a FictionBook: its root element is <{_name(root)}>")
-    book_title = next((_text(e) for e in root.iter() if _name(e) == "book-title" and _text(e)), None)
+    book_title = next((text for e in root.iter() if _name(e) == "book-title" and (text := _text(e))), None)
     paragraphs: list[tuple[str, int]] = []
     parts: set[str] = set()
     bodies = [child for child in root if _name(child) == "body"]

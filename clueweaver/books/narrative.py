@@ -518,9 +518,10 @@ def from_fictionbook(path: str | Path, encoding: str | None = None) -> Narrative
     (``clueweaver.books.fictionbook``). It is read in the encoding its XML declares, or in
     ``encoding`` when one is given (a file whose declaration is wrong)."""
     path = Path(path)
-    data = fictionbook_bytes(path)
+    suffix = book_suffix(path.name)
+    data = fictionbook_bytes(path, zipped=suffix == ZIPPED_FB2)
     book = read_fictionbook(decode_text(data, str(path), encoding)[0] if encoding else data, str(path))
-    title = book.title or path.name[: -len(book_suffix(path.name))]
+    title = book.title or path.name[: -len(suffix)]
     narrative = _from_leveled_paragraphs(
         book.paragraphs, title=title, source=str(path), what="FictionBook", parts=book.parts
     )

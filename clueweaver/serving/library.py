@@ -143,8 +143,8 @@ def safe_filename(filename: str) -> str:
     name = re.split(r"[\\/]", filename or "")[-1]
     name = re.sub(r"[\x00-\x1f\x7f]", "", name).strip().strip(".") or "book"
     if len(name) > 120:
-        suffix = book_suffix(name)
-        name = name[: len(name) - len(suffix)][: 120 - len(suffix)] + suffix
+        suffix = name[len(name) - len(book_suffix(name)) :]  # as written: the stem is cut, not the type
+        name = name[: 120 - len(suffix)] + suffix
     return name
 
 
