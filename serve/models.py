@@ -120,7 +120,7 @@ class Book(Body):
     title: str
     filename: str = Field(..., description="as uploaded")
     format: str = Field(
-        ..., description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .epub, .fb2 or .fb2.zip"
+        ..., description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .fb2, .epub or .zip"
     )
     encoding: str | None = Field(
         None, description="the encoding a text file was read with: UTF-8, the one given, or the one detected"

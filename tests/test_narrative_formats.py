@@ -11,8 +11,8 @@ from clueweaver.books.narrative import (
     from_text,
     load_narrative,
     normalize_text,
-    split_long_paragraph,
 )
+from clueweaver.books.sentences import split_long_paragraph
 
 WRAPPED = """THE QUIET HARBOUR
 By A. N. Author
@@ -180,14 +180,15 @@ def test_a_paragraph_over_the_limit_is_cut_between_sentences_by_every_loader(tmp
 
 def test_a_sentence_over_the_limit_is_cut_in_its_quotation_then_at_a_clause_mark_then_anywhere():
     speech = "“" + " ".join(f"I saw the ship number {i} go down." for i in range(90)) + "”"
-    first, second = split_long_paragraph(speech)  # cut at a sentence end inside the quotation
+    first, second = split_long_paragraph(speech, MAX_PARAGRAPH_CHARS)  # cut at a sentence end inside the quotation
     assert len(first) <= MAX_PARAGRAPH_CHARS and first.endswith("go down.") and f"{first} {second}" == speech
     clauses = "，".join(f"他走过第{i}座桥" for i in range(400)) + "。"
-    pieces = split_long_paragraph(clauses)
+    pieces = split_long_paragraph(clauses, MAX_PARAGRAPH_CHARS)
     assert all(len(p) <= MAX_PARAGRAPH_CHARS and p.endswith(("，", "。")) for p in pieces)
     assert "".join(pieces) == clauses
-    assert [len(p) for p in split_long_paragraph("x" * 4500)] == [2000, 2000, 500]  # no mark, no space
-    assert split_long_paragraph("Short.") == ["Short."]
+    pieces = split_long_paragraph("x" * 4500, MAX_PARAGRAPH_CHARS)
+    assert [len(p) for p in pieces] == [2000, 2000, 500]  # no mark, no space
+    assert split_long_paragraph("Short.", MAX_PARAGRAPH_CHARS) == ["Short."]
 
 
 CJK_LINES = [

@@ -74,9 +74,9 @@ def test_the_whole_flow(server):
         ".html",
         ".htm",
         ".xhtml",
-        ".epub",
         ".fb2",
-        ".fb2.zip",
+        ".epub",
+        ".zip",
     ]
     assert settings["default_preset"] in settings["presets"]
 

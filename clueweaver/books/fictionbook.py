@@ -1,6 +1,6 @@
-"""FictionBook 2 (.fb2, and .fb2.zip as libraries serve it): the XML e-book format of Russian,
-Ukrainian and other Eastern European libraries, as a book's paragraphs for the loader
-(``clueweaver.books.narrative``).
+"""FictionBook 2 (.fb2): the XML e-book format of Russian, Ukrainian and other Eastern European
+libraries, as a book's paragraphs for the loader (``clueweaver.books.narrative``; a .fb2.zip, as the
+libraries serve it, is unpacked by ``clueweaver.books.archives``).
 
 A FictionBook marks what a plain text leaves to guessing: its <section>s nest (a part holds its
 chapters) and each opens with a <title>, so a heading's depth comes from the file, as an HTML
@@ -13,25 +13,18 @@ the XML parser honours it.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ElementTree
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from clueweaver.books.chapters import BARE_NUMERAL, is_heading
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.text_paragraphs import join_lines
 
-ZIPPED_FB2 = ".fb2.zip"  # how Flibusta and its kind serve a FictionBook
-FB2_SUFFIXES = (".fb2", ZIPPED_FB2)
 # Elements whose text is one paragraph (any other holds paragraphs); a <subtitle> inside a chapter
 # ("* * *", a stanza's number) is a paragraph of it, not a chapter of its own, unless it names one
 # (``_names_a_chapter``).
 _PARAGRAPH_TAGS = frozenset({"p", "subtitle", "text-author", "date", "v"})
 _UNREAD_TAGS = frozenset({"image", "empty-line", "binary"})
-# The most a .fb2.zip may unpack to: a novel with its cover is a few MB; a zip that claims more is refused
-# before it is read, not read into memory
-MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -44,24 +37,6 @@ class FictionBook:
     title: str | None
     paragraphs: list[tuple[str, int]]
     parts: frozenset[str]
-
-
-def fictionbook_bytes(path: Path, zipped: bool) -> bytes:
-    """The XML of a .fb2 file, or of the one .fb2 file inside a .fb2.zip (``zipped``)."""
-    if not zipped:
-        return path.read_bytes()
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = [name for name in archive.namelist() if name.lower().endswith(".fb2")]
-            if len(names) != 1:
-                found = ", ".join(names) or "none"
-                raise NarrativeError(f"{path}: a .fb2.zip holds one .fb2 file; this one holds {found}")
-            size = archive.getinfo(names[0]).file_size
-            if size > MAX_UNPACKED_BYTES:
-                raise NarrativeError(f"{path}: {names[0]} would unpack to {size:,} bytes, more than any book")
-            return archive.read(names[0])
-    except zipfile.BadZipFile as exc:
-        raise NarrativeError(f"{path}: not a readable zip archive ({exc})") from exc
 
 
 def _name(element: ElementTree.Element) -> str:

@@ -19,7 +19,7 @@ import json
 import re
 import unicodedata
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -27,6 +27,7 @@ from pathlib import Path
 from ebooklib import ITEM_DOCUMENT, epub
 
 from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
+from clueweaver.books.archives import GZIP_SUFFIX, ZIP_SUFFIX, book_suffix, gunzip, is_epub_zip, unpack_zip
 from clueweaver.books.back_matter import chapter_heading_flags
 from clueweaver.books.chapters import (
     describe_labels,
@@ -40,20 +41,27 @@ from clueweaver.books.chapters import (
 )
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
-from clueweaver.books.fictionbook import FB2_SUFFIXES, ZIPPED_FB2, fictionbook_bytes, read_fictionbook
+from clueweaver.books.fictionbook import read_fictionbook
 from clueweaver.books.markup import html_paragraphs, html_title
-from clueweaver.books.sentences import sentence_spans
+from clueweaver.books.sentences import split_long_paragraph
 from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 
 PARAGRAPH_SEPARATOR = "\n\n"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")  # a Project Gutenberg HTML edition, a saved Wikisource page
-SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".epub", *FB2_SUFFIXES, ".jsonl")
+# What a .zip or a .gz may hold: a book file that is no archive itself (an EPUB is one; JSONL is data)
+PACKABLE_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".fb2")
+SUPPORTED_SUFFIXES = (
+    *PACKABLE_SUFFIXES,
+    ".epub",
+    ".jsonl",
+    ZIP_SUFFIX,
+    *(suffix + GZIP_SUFFIX for suffix in PACKABLE_SUFFIXES),
+)
 
 
 # A paragraph longer than this is cut at sentence ends: about 500 English or 1,500-2,000 Chinese
 # tokens, several of which fit a packet's 13,000-16,000 character budget (presets.yaml).
 MAX_PARAGRAPH_CHARS = 2000
-_CLAUSE_MARKS = ("\uff0c", "\u3001", "\uff1b", ",", ";")  # ，、；,;
 
 TRUNCATION_MARKER = " [… paragraph truncated: {omitted} more characters]"
 
@@ -106,6 +114,7 @@ class Narrative:
     encoding_detected: bool = False  # not UTF-8 and not given: guessed by ``detect_encoding``
     encoding_warning: str | None = None  # where bytes that were not UTF-8 were replaced in a mostly-UTF-8 file
     split_paragraphs: int = 0  # paragraphs of the source longer than MAX_PARAGRAPH_CHARS, each cut into several
+    archive_note: str | None = None  # which file of a .zip or .gz was read, and what else it held
 
     def __post_init__(self) -> None:
         if not self.paragraphs:
@@ -213,46 +222,6 @@ def normalize_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _clause_runs(text: str, start: int, end: int, limit: int) -> Iterator[tuple[int, int]]:
-    """``text[start:end]`` as runs of at most ``limit`` characters, each cut after the last clause
-    mark (，、；,;) in the second half of the limit, else before the last space there, else at the
-    limit: the second half, so that no run is cut short for a mark near its start."""
-    while end - start > limit:
-        half = start + limit // 2
-        window = text[half : start + limit]
-        mark, space = max(window.rfind(m) for m in _CLAUSE_MARKS), window.rfind(" ")
-        cut = half + mark + 1 if mark >= 0 else half + space if space >= 0 else start + limit
-        yield start, cut
-        start = cut + text.startswith(" ", cut)
-    yield start, end
-
-
-def _runs_within(text: str, limit: int) -> Iterator[tuple[int, int]]:
-    """The sentences of ``text``, each longer than ``limit`` cut at the sentence ends inside its
-    quotations (a long quoted speech is one sentence), then by ``_clause_runs``."""
-    for start, end in sentence_spans(text):
-        if end - start <= limit:
-            yield start, end
-            continue
-        for a, b in sentence_spans(text[start:end], keep_quotes=False):
-            yield from _clause_runs(text, start + a, start + b, limit)
-
-
-def split_long_paragraph(text: str, limit: int = MAX_PARAGRAPH_CHARS) -> list[str]:
-    """A normalized paragraph as paragraphs of at most ``limit`` characters: itself when it fits,
-    else as many whole sentences as fit in each, in order (``_runs_within`` cuts a longer
-    sentence). The same text always gives the same paragraphs, so their IDs stay stable."""
-    if len(text) <= limit:
-        return [text]
-    pieces: list[tuple[int, int]] = []
-    for start, end in _runs_within(text, limit):
-        if pieces and end - pieces[-1][0] <= limit:
-            pieces[-1] = (pieces[-1][0], end)
-        else:
-            pieces.append((start, end))
-    return [text[start:end] for start, end in pieces]
-
-
 def from_paragraphs(
     texts: list[str],
     *,
@@ -321,6 +290,7 @@ def from_paragraphs(
 
 
 # --- file loaders ------------------------------------------------------------------------------
+
 
 _GUTENBERG_START = re.compile(r"^\s*\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.IGNORECASE | re.MULTILINE)
 _GUTENBERG_END = re.compile(
@@ -512,37 +482,47 @@ def from_epub(path: str | Path) -> Narrative:
     return _from_html_documents(documents, title=title, source=path, what="EPUB")
 
 
-def from_fictionbook(path: str | Path, encoding: str | None = None) -> Narrative:
-    """FictionBook 2 (.fb2, .fb2.zip): its sections' titles are the headings, at their nesting depth,
-    and a section of sections is a part; its notes follow the book as endnotes
+def from_fictionbook(data: bytes, *, name: str, source: str, encoding: str | None = None) -> Narrative:
+    """FictionBook 2 (``name``: its file name): its sections' titles are the headings, at their
+    nesting depth, and a section of sections is a part; its notes follow the book as endnotes
     (``clueweaver.books.fictionbook``). It is read in the encoding its XML declares, or in
     ``encoding`` when one is given (a file whose declaration is wrong)."""
-    path = Path(path)
-    suffix = book_suffix(path.name)
-    data = fictionbook_bytes(path, zipped=suffix == ZIPPED_FB2)
-    book = read_fictionbook(decode_text(data, str(path), encoding)[0] if encoding else data, str(path))
-    title = book.title or path.name[: -len(suffix)]
+    book = read_fictionbook(decode_text(data, source, encoding)[0] if encoding else data, source)
+    title = book.title or name[: -len(".fb2")]
     narrative = _from_leveled_paragraphs(
-        book.paragraphs, title=title, source=str(path), what="FictionBook", parts=book.parts
+        book.paragraphs, title=title, source=source, what="FictionBook", parts=book.parts
     )
     narrative.encoding = encoding
     return narrative
 
 
-def book_suffix(name: str) -> str:
-    """A book file's type as ``SUPPORTED_SUFFIXES`` spells it: its last suffix, lower case, or
-    ".fb2.zip" for a zipped FictionBook."""
-    lowered = name.lower()
-    return ZIPPED_FB2 if lowered.endswith(ZIPPED_FB2) else Path(lowered).suffix
+def _from_file_bytes(data: bytes, *, name: str, source: str, encoding: str | None) -> Narrative:
+    """A text, Markdown, HTML or FictionBook file's bytes; ``name`` (the file's) says which, and is
+    the title when the book names none."""
+    suffix = book_suffix(name)
+    if suffix == ".fb2":
+        return from_fictionbook(data, name=name, source=source, encoding=encoding)
+    text, narrative_encoding, detected, warning = decode_text(data, source, encoding)
+    if suffix in (".md", ".markdown"):
+        loader, found_title = from_markdown, markdown_title(text)
+    elif suffix in HTML_SUFFIXES:
+        loader, found_title = from_html, html_title(text)
+    else:
+        loader, found_title = from_text, text_title(text)
+    narrative = loader(text, title=found_title or Path(name).stem, source=source)
+    narrative.encoding, narrative.encoding_detected = narrative_encoding, detected
+    narrative.encoding_warning = warning
+    return narrative
 
 
 def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:
-    """Load a book from .txt, .md, .html, .epub, .fb2 (.fb2.zip) or .jsonl; every failure is a
-    NarrativeError naming the file.
+    """Load a book from .txt, .md, .html, .epub, .fb2 or .jsonl, or a .zip holding one such file (an
+    EPUB under another name too) or one gzip-compressed (``clueweaver.books.archives``); every failure
+    is a NarrativeError naming the file.
 
     The title: ``title`` when given, else the book's own (a Gutenberg header's ``Title:`` line, a
     Markdown file's front matter or only level-1 heading, an HTML file's <title>, an EPUB's
-    metadata, a FictionBook's <book-title>), else the file name."""
+    metadata, a FictionBook's <book-title>), else the (packed) file's name."""
     path = Path(path)
     if not path.exists():
         raise NarrativeError(f"{path}: no such file")
@@ -555,29 +535,28 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
         )
     if path.stat().st_size == 0:
         raise NarrativeError(f"{path}: the file is empty")
-    if encoding and suffix in (".epub", ".jsonl"):  # said, not ignored
+    is_epub = suffix == ".epub" or (suffix == ZIP_SUFFIX and is_epub_zip(path))
+    if encoding and (is_epub or suffix == ".jsonl"):  # said, not ignored
         raise NarrativeError(
             f"{path}: an encoding ({encoding}) applies to text, Markdown, HTML and FictionBook files; "
-            + ("an EPUB's documents declare their own" if suffix == ".epub" else "a JSONL file is UTF-8")
+            + ("an EPUB's documents declare their own" if is_epub else "a JSONL file is UTF-8")
         )
-    if suffix == ".epub":
+    if is_epub:
         narrative = from_epub(path)
-    elif suffix in FB2_SUFFIXES:
-        narrative = from_fictionbook(path, encoding)
     elif suffix == ".jsonl":
         strict_utf8(path)
         narrative = from_jsonl(path)
+    elif suffix == ZIP_SUFFIX:
+        member = unpack_zip(path, PACKABLE_SUFFIXES)
+        where = f"{path} ({member.name})"
+        narrative = _from_file_bytes(member.data, name=Path(member.name).name, source=where, encoding=encoding)
+        narrative.source, narrative.archive_note = str(path), member.note(path.name)
+    elif suffix.endswith(GZIP_SUFFIX):
+        narrative = _from_file_bytes(
+            gunzip(path), name=path.name[: -len(GZIP_SUFFIX)], source=str(path), encoding=encoding
+        )
     else:
-        text, narrative_encoding, detected, warning = decode_text(path.read_bytes(), str(path), encoding)
-        if suffix in (".md", ".markdown"):
-            loader, found_title = from_markdown, markdown_title(text)
-        elif suffix in HTML_SUFFIXES:
-            loader, found_title = from_html, html_title(text)
-        else:
-            loader, found_title = from_text, text_title(text)
-        narrative = loader(text, title=found_title or path.stem, source=str(path))
-        narrative.encoding, narrative.encoding_detected = narrative_encoding, detected
-        narrative.encoding_warning = warning
+        narrative = _from_file_bytes(path.read_bytes(), name=path.name, source=str(path), encoding=encoding)
     if title:
         narrative.title = title
     return narrative

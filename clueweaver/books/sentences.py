@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 # Scripts written without spaces between words (Han, kana) with their punctuation and full-width
 # forms, as the body of a regex character class.
@@ -132,3 +133,47 @@ def split_sentences(text: str) -> list[str]:
     ``"".join(split_sentences(text)) == text`` (the first keeps any leading whitespace)."""
     cuts = [start for start, _ in sentence_spans(text)[1:]]
     return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])] if text else []
+
+
+# Where a sentence too long for a paragraph is cut when it has to be: ，、；,;
+_CLAUSE_MARKS = ("\uff0c", "\u3001", "\uff1b", ",", ";")
+
+
+def _clause_runs(text: str, start: int, end: int, limit: int) -> Iterator[tuple[int, int]]:
+    """``text[start:end]`` as runs of at most ``limit`` characters, each cut after the last clause
+    mark (，、；,;) in the second half of the limit, else before the last space there, else at the
+    limit: the second half, so that no run is cut short for a mark near its start."""
+    while end - start > limit:
+        half = start + limit // 2
+        window = text[half : start + limit]
+        mark, space = max(window.rfind(m) for m in _CLAUSE_MARKS), window.rfind(" ")
+        cut = half + mark + 1 if mark >= 0 else half + space if space >= 0 else start + limit
+        yield start, cut
+        start = cut + text.startswith(" ", cut)
+    yield start, end
+
+
+def _runs_within(text: str, limit: int) -> Iterator[tuple[int, int]]:
+    """The sentences of ``text``, each longer than ``limit`` cut at the sentence ends inside its
+    quotations (a long quoted speech is one sentence), then by ``_clause_runs``."""
+    for start, end in sentence_spans(text):
+        if end - start <= limit:
+            yield start, end
+            continue
+        for a, b in sentence_spans(text[start:end], keep_quotes=False):
+            yield from _clause_runs(text, start + a, start + b, limit)
+
+
+def split_long_paragraph(text: str, limit: int) -> list[str]:
+    """A normalized paragraph as paragraphs of at most ``limit`` characters: itself when it fits,
+    else as many whole sentences as fit in each, in order (``_runs_within`` cuts a longer
+    sentence). The same text always gives the same paragraphs, so their IDs stay stable."""
+    if len(text) <= limit:
+        return [text]
+    pieces: list[tuple[int, int]] = []
+    for start, end in _runs_within(text, limit):
+        if pieces and end - pieces[-1][0] <= limit:
+            pieces[-1] = (pieces[-1][0], end)
+        else:
+            pieces.append((start, end))
+    return [text[start:end] for start, end in pieces]

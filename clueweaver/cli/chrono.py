@@ -20,6 +20,7 @@ from clueweaver.chrono.build import ChronoBuilder, token_counter
 from clueweaver.chrono.config import PAPER_BUDGET, ChronoConfig
 from clueweaver.chrono.graph import dense_encoder, finished_graph
 from clueweaver.cli.common import (
+    BOOK_FILES,
     ENCODER_CHOICES,
     add_chrono_arguments,
     add_command_group,
@@ -48,7 +49,7 @@ def add_chrono(sub) -> None:
 def _arguments() -> argparse.ArgumentParser:
     """The book, the model whose index it is (and whose tokens are counted), the settings."""
     shared = argparse.ArgumentParser(add_help=False)
-    shared.add_argument("book", help="the book (.txt, .md, .html, .epub, .fb2 or .jsonl)")
+    shared.add_argument("book", help=f"the book ({BOOK_FILES})")
     add_encoding_argument(shared)
     add_model_arguments(shared, agents=False, model_help=f"the model that builds the index (default {DEFAULT_MODEL})")
     shared.add_argument(

@@ -26,6 +26,8 @@ from clueweaver.protocol.question import Question
 from clueweaver.retrieval import default_cache_dir
 from clueweaver.sources import SEGMENT_SOURCES
 
+# The book files every command reads (``load_narrative``), for its help
+BOOK_FILES = ".txt, .md, .html, .epub, .fb2 or .jsonl, or one packed (.zip, .txt.gz)"
 TINY_MODEL = "tiny"  # --model tiny: a tiny random Qwen3, a wiring check
 
 ENCODER_CHOICES = (
@@ -146,8 +148,11 @@ def add_encoding_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def book_from_args(args) -> Narrative:
-    """The book of ``args.book``, read with ``--encoding``; a detected encoding is said on stderr."""
+    """The book of ``args.book``, read with ``--encoding``; a detected encoding and the file read
+    from a .zip are said on stderr."""
     narrative = load_narrative(args.book, encoding=args.encoding)
+    if narrative.archive_note:
+        print(f"note: {narrative.archive_note}", file=sys.stderr)
     if narrative.encoding_detected:
         print(
             f"note: {args.book} is not UTF-8; read as {narrative.encoding} (detected; --encoding names another)",

@@ -13,6 +13,7 @@ import sys
 from clueweaver.backends.registry import command_line_backends
 from clueweaver.books.narrative import NarrativeError
 from clueweaver.cli.common import (
+    BOOK_FILES,
     ENCODER_CHOICES,
     add_backend_flags,
     add_command_group,
@@ -40,7 +41,7 @@ def add_nwm(sub) -> None:
 def _book_arguments() -> argparse.ArgumentParser:
     """The book and its store, shared by every action."""
     book = argparse.ArgumentParser(add_help=False)
-    book.add_argument("book", help="the book (.txt, .md, .html, .epub, .fb2 or .jsonl)")
+    book.add_argument("book", help=f"the book ({BOOK_FILES})")
     add_encoding_argument(book)
     book.add_argument(
         "--data-dir", help="where stores live (default: $CLUEWEAVER_CACHE/nwm or ~/.cache/clueweaver/nwm)"

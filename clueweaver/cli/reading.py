@@ -9,6 +9,7 @@ import time
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS, reading_limit
 from clueweaver.cli.common import (
+    BOOK_FILES,
     SMOKE_NOTE,
     add_encoder_argument,
     add_encoding_argument,
@@ -41,7 +42,7 @@ from clueweaver.sources import SourceRequest, candidate_segments, check_source_r
 
 def add_index(sub) -> None:
     p = sub.add_parser("index", help="load a book and build (or reuse) its retrieval index")
-    p.add_argument("book", help=".txt, .md, .html, .epub, .fb2 or .jsonl of paragraphs")
+    p.add_argument("book", help=BOOK_FILES)
     add_encoding_argument(p)
     add_encoder_argument(p)
     add_language_argument(p)
@@ -77,7 +78,7 @@ def add_chapters(sub) -> None:
     p = sub.add_parser(
         "chapters", help="a book's chapters as the book numbers them: the numbers --max-chapter and --as-of take"
     )
-    p.add_argument("book", help=".txt, .md, .html, .epub, .fb2 or .jsonl of paragraphs")
+    p.add_argument("book", help=BOOK_FILES)
     add_encoding_argument(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_chapters)
@@ -122,9 +123,7 @@ def add_segment(sub) -> None:
         "segment",
         help="the passages the Finder would read for a question, with their chapters, and the evidence packet",
     )
-    p.add_argument(
-        "book", help=".txt, .md, .html, .epub, .fb2 or .jsonl (e.g. the bundled clueweaver/data/demo_mystery.md)"
-    )
+    p.add_argument("book", help=f"{BOOK_FILES} (e.g. the bundled clueweaver/data/demo_mystery.md)")
     add_encoding_argument(p)
     add_question_arguments(p)
     p.add_argument("--preset", default="detectiveqa", help="segmentation preset (see clueweaver/presets.yaml)")
@@ -178,7 +177,7 @@ def add_ask(sub) -> None:
     p = sub.add_parser(
         "ask", help="answer a question (multiple-choice or open) or check a claim about a book, with cited evidence"
     )
-    p.add_argument("book", help=".txt, .md, .html, .epub, .fb2 or .jsonl")
+    p.add_argument("book", help=BOOK_FILES)
     add_encoding_argument(p)
     add_question_arguments(p)
     add_model_arguments(p)

@@ -36,8 +36,9 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from clueweaver.books.archives import GZIP_SUFFIX, book_suffix
 from clueweaver.books.language import SUPPORTED_LANGUAGES, detect_language
-from clueweaver.books.narrative import SUPPORTED_SUFFIXES, Narrative, NarrativeError, book_suffix, load_narrative
+from clueweaver.books.narrative import SUPPORTED_SUFFIXES, Narrative, NarrativeError, load_narrative
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.retrieval import book_cache_dir, build_index
 from clueweaver.serving.indexing import IndexerProcess, IndexingCancelled, IndexingFailed, IndexJob
@@ -45,7 +46,8 @@ from clueweaver.serving.shared_encoder import SharedEncoder
 
 log = logging.getLogger(__name__)
 
-BOOK_SUFFIXES = tuple(s for s in SUPPORTED_SUFFIXES if s != ".jsonl")  # load_narrative's, less benchmark JSONL
+# load_narrative's, less benchmark JSONL and gzip-compressed files (a browser uploads a .zip, not a .gz)
+BOOK_SUFFIXES = tuple(s for s in SUPPORTED_SUFFIXES if s != ".jsonl" and not s.endswith(GZIP_SUFFIX))
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 SCHEMA_VERSION = 3  # 2 added books.encoding, 3 books.language (an older database gains the columns at start)
 
@@ -60,7 +62,7 @@ CREATE TABLE IF NOT EXISTS books (
     content_hash   TEXT NOT NULL,       -- SHA-256 of the canonical text (Narrative.content_hash)
     title          TEXT NOT NULL,
     filename       TEXT NOT NULL,       -- as uploaded (base name)
-    format         TEXT NOT NULL,       -- the file's suffix (SUPPORTED_SUFFIXES: .txt ... .epub, .fb2, .fb2.zip)
+    format         TEXT NOT NULL,       -- the file's suffix (BOOK_SUFFIXES: .txt ... .fb2, .epub, .zip)
     encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
     language       TEXT,                -- ISO 639-1, retrieval's analyzer (given or detected); NULL: detect
     bytes          INTEGER NOT NULL,
@@ -171,7 +173,7 @@ class Upload:
             shown = self.suffix or "(no extension)"
             raise UnsupportedFormat(
                 f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md), HTML "
-                "(.html), EPUB (.epub) or FictionBook (.fb2, .fb2.zip) file"
+                "(.html), EPUB (.epub) or FictionBook (.fb2) file, or a .zip holding one"
             )
         self.folder = library.tmp_dir / uuid.uuid4().hex
         self.folder.mkdir(parents=True)
@@ -213,6 +215,8 @@ class Upload:
         if narrative.encoding_warning:
             self.warnings.append(narrative.encoding_warning.replace(str(self.path), self.filename))
             log.warning("%s", self.warnings[-1])
+        if narrative.archive_note:
+            self.warnings.append(narrative.archive_note)
         record, created = self.library._register(self, narrative, language)
         if not created and language and record.language != language:  # a text is read in one language
             self.warnings.append(f"already here, read in {record.language}: delete it to read it in {language}")
@@ -451,11 +455,8 @@ class Library:
 
     def _build_index(self, book_id: str):
         """The book's index from the disk cache, where the indexing process left it."""
-        narrative = self.narrative(book_id)
-        language = self.book(book_id).language
-        index = build_index(
-            narrative, self.encoder(), cache_dir=self.index_dir, language=language, show_progress=False
-        )
+        narrative, language, cache = self.narrative(book_id), self.book(book_id).language, self.index_dir
+        index = build_index(narrative, self.encoder(), cache_dir=cache, language=language, show_progress=False)
         self._remember(book_id, narrative, index)
         return index
 
@@ -583,9 +584,8 @@ class Library:
         """The book's past questions, newest first, without their full results."""
         self.book(book_id)
         with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM questions WHERE book_id=? ORDER BY asked_at DESC", (book_id,)
-            ).fetchall()
+            query = "SELECT * FROM questions WHERE book_id=? ORDER BY asked_at DESC"
+            rows = self._db.execute(query, (book_id,)).fetchall()
         return [self._question_dict(row, full=False) for row in rows]
 
     # -- shutting down -------------------------------------------------------------------------

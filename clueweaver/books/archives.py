@@ -1,0 +1,105 @@
+"""A book that comes packed: a .zip holding one book file, or one book file gzip-compressed.
+
+Packed is how many libraries serve books: Aozora Bunko every text (a .zip holding the Shift_JIS
+.txt, sometimes with its figures), Project Gutenberg its older and HTML editions (``2600-8.zip``,
+``2600-h.zip`` with the images beside the .htm), Russian libraries a FictionBook (``.fb2.zip``);
+ClueWeaver ships its own books as ``.txt.gz``. The loader (``clueweaver.books.narrative``) reads
+the one book file inside as it would read that file; what else the archive holds is named, not read.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zipfile
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from clueweaver.books.errors import NarrativeError
+
+ZIP_SUFFIX = ".zip"
+GZIP_SUFFIX = ".gz"
+# The most a packed book may unpack to: a novel with its figures is a few MB; a zip that claims more is
+# refused from its directory, before anything is unpacked, and a gzip stream is not read past it.
+MAX_UNPACKED_BYTES = 256 * 1024 * 1024
+_EPUB_MIMETYPE = b"application/epub+zip"  # an EPUB is a zip whose first member says so
+_NAMES_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Unpacked:
+    """The book file inside a .zip: its name there, its bytes, and what else the zip holds."""
+
+    name: str
+    data: bytes
+    others: tuple[str, ...] = ()
+
+    def note(self, archive: str) -> str:
+        """How the zip was read, for a reader to see."""
+        unread = f"; not read: {_listed(self.others)}" if self.others else ""
+        return f"read {self.name}, the one book file in {archive}{unread}"
+
+
+def book_suffix(name: str) -> str:
+    """A book file's type: its last suffix, lower case, and the one before it for a gzip-compressed
+    file (``.txt.gz``), whose type is what it unpacks to."""
+    suffixes = Path(name.lower()).suffixes
+    if suffixes[-1:] == [GZIP_SUFFIX]:
+        return "".join(suffixes[-2:])
+    return suffixes[-1] if suffixes else ""
+
+
+def is_epub_zip(path: Path) -> bool:
+    """Whether a .zip is an EPUB by its own declaration (its ``mimetype`` member), whatever its name."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return "mimetype" in archive.namelist() and archive.read("mimetype").strip() == _EPUB_MIMETYPE
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return False
+
+
+def unpack_zip(path: Path, member_suffixes: Sequence[str]) -> Unpacked:
+    """The one book file (a name ending in one of ``member_suffixes``) inside the .zip at ``path``. A
+    zip holding none or several is an error that lists what it holds: which to read is the reader's call."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            files = [info for info in archive.infolist() if not info.is_dir() and not _is_metadata(info.filename)]
+            books = [info for info in files if book_suffix(info.filename) in member_suffixes]
+            if len(books) != 1:
+                held = _listed([info.filename for info in files]) or "nothing"
+                raise NarrativeError(
+                    f"{path}: a .zip must hold exactly one book file ({', '.join(member_suffixes)}); it holds {held}"
+                    + ("; unpack it and give the book file itself" if books else "")
+                )
+            book = books[0]
+            if book.file_size > MAX_UNPACKED_BYTES:
+                raise NarrativeError(
+                    f"{path}: {book.filename} would unpack to {book.file_size:,} bytes, more than any book"
+                )
+            others = tuple(info.filename for info in files if info is not book)
+            return Unpacked(book.filename, archive.read(book), others)
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise NarrativeError(f"{path}: not a readable zip archive ({exc})") from exc
+
+
+def gunzip(path: Path) -> bytes:
+    """A .gz file's content, read no further than ``MAX_UNPACKED_BYTES``."""
+    try:
+        with gzip.open(path, "rb") as stream:
+            data = stream.read(MAX_UNPACKED_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+        raise NarrativeError(f"{path}: not a readable gzip file ({exc})") from exc
+    if len(data) > MAX_UNPACKED_BYTES:
+        raise NarrativeError(f"{path}: unpacks to more than {MAX_UNPACKED_BYTES:,} bytes, more than any book")
+    return data
+
+
+def _is_metadata(name: str) -> bool:
+    """A file an archiver adds beside the content (macOS's resource forks, hidden files)."""
+    return name.startswith("__MACOSX/") or Path(name).name.startswith(".")
+
+
+def _listed(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:_NAMES_SHOWN])
+    return shown + (f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else "")
