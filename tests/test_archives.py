@@ -60,6 +60,33 @@ def test_gutenberg_zips_read_as_their_texts(tmp_path):
     assert book.archive_note.endswith("not read: 2600-h/images/cover.jpg")
 
 
+def zipped_unmarked(path: Path, members: dict[bytes, bytes]) -> Path:
+    """A zip whose names are stored as given, without the zip's mark for UTF-8 (as a Windows zip tool
+    stores them, in the system's codepage): written under ASCII names of the same length, then renamed
+    in place, which no checksum covers."""
+    placeholders = {f"{n:0{len(name) - 4}d}.txt".encode(): name for n, name in enumerate(members)}
+    zipped(path, {placeholder.decode(): members[name] for placeholder, name in placeholders.items()})
+    data = path.read_bytes()
+    for placeholder, name in placeholders.items():
+        data = data.replace(placeholder, name)
+    return path.write_bytes(data) and path
+
+
+def test_a_zip_from_a_chinese_or_russian_windows_system_names_its_files_readably(tmp_path):
+    chapters = "第一回　土不制水\n\n话说山东登州府东门外有一座大山。\n\n第二回　历山山下\n\n到了济南府。\n"
+    archive = zipped_unmarked(tmp_path / "laocan.zip", {"老残游记.txt".encode("gbk"): chapters.encode("gbk")})
+    book = load_narrative(archive)
+    assert (book.encoding, book.title, len(book.chapters)) == ("gb18030", "老残游记", 2)
+    assert book.archive_note == "read 老残游记.txt, the one book file in laocan.zip"
+    text = "Глава первая\n\nЯ воротился наконец из моей двухнедельной отлучки.\n".encode("cp1251")
+    names = {"Игрок.txt".encode("cp866"): text, "Обложка.txt".encode("cp866")[:-4] + b".jpg": b"\xff\xd8"}
+    book = load_narrative(zipped_unmarked(tmp_path / "igrok.zip", names), encoding="cp1251")
+    assert book.title == "Игрок" and book.archive_note.endswith("igrok.zip; not read: Обложка.jpg")
+    linux = zipped_unmarked(tmp_path / "linux.zip", {"こころ.txt".encode(): "一\n\n先生と私。\n".encode()})
+    book = load_narrative(linux)
+    assert book.title == "こころ"  # unmarked UTF-8, as Info-ZIP writes it
+
+
 def test_a_gzipped_text_reads_as_the_text_the_package_bundles():
     book = load_narrative(BOOKS / "kokoro.ja.txt.gz")
     assert texts(book) == texts(load_bundled_book("kokoro.ja")) and book.title == "こころ"

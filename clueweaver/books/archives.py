@@ -9,6 +9,7 @@ the one book file inside as it would read that file; what else the archive holds
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import zipfile
 import zlib
@@ -25,20 +26,41 @@ GZIP_SUFFIX = ".gz"
 MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 _EPUB_MIMETYPE = b"application/epub+zip"  # an EPUB is a zip whose first member says so
 _NAMES_SHOWN = 5
+_UTF8_FLAG = 0x800  # the zip's own mark that a file's name is UTF-8; unmarked, zipfile reads it as cp437
+# A Windows zip tool writes names in the system's OEM codepage, which for a Russian or Western European
+# system is not the one its texts are in; a Chinese, Japanese or Korean system has one codepage for both.
+_NAME_CODEPAGES = {"cp1251": "cp866", "cp1252": "cp850", "iso8859-1": "cp850"}
+_CJK_CODECS = frozenset(
+    ("gb18030", "gbk", "gb2312", "big5", "big5hkscs", "cp950", "cp932", "shift_jis", "euc_jp", "euc_jis_2004")
+    + ("cp949", "euc_kr")
+)
 
 
 @dataclass(frozen=True)
 class Unpacked:
-    """The book file inside a .zip: its name there, its bytes, and what else the zip holds."""
+    """The book file inside a .zip: its bytes, and every file's name as the zip stores it, the book's
+    first: zipfile's reading, and the bytes where the zip does not mark the name UTF-8."""
 
-    name: str
     data: bytes
-    others: tuple[str, ...] = ()
+    stored_names: tuple[tuple[str, bytes | None], ...]
 
-    def note(self, archive: str) -> str:
+    @property
+    def name(self) -> str:
+        """The book file's name as zipfile reads it: its suffix gives the type, whatever the rest says."""
+        return self.stored_names[0][0]
+
+    def names(self, text_codec: str | None) -> list[str]:
+        """Every file's name, the book's first, readably: an unmarked name's bytes as UTF-8, else in
+        the codepage a zip tool on the system of the book's text (``text_codec``) writes names in,
+        else as zipfile reads them."""
+        codecs_to_try = ["utf-8", *filter(None, [_name_codepage(text_codec)])]
+        return [_decoded(name, raw, codecs_to_try) for name, raw in self.stored_names]
+
+    def note(self, archive: str, text_codec: str | None) -> str:
         """How the zip was read, for a reader to see."""
-        unread = f"; not read: {_listed(self.others)}" if self.others else ""
-        return f"read {self.name}, the one book file in {archive}{unread}"
+        book, *others = self.names(text_codec)
+        unread = f"; not read: {_listed(others)}" if others else ""
+        return f"read {book}, the one book file in {archive}{unread}"
 
 
 def book_suffix(name: str) -> str:
@@ -67,7 +89,7 @@ def unpack_zip(path: Path, member_suffixes: Sequence[str]) -> Unpacked:
             files = [info for info in archive.infolist() if not info.is_dir() and not _is_metadata(info.filename)]
             books = [info for info in files if book_suffix(info.filename) in member_suffixes]
             if len(books) != 1:
-                held = _listed([info.filename for info in files]) or "nothing"
+                held = _listed([_decoded(i.filename, _stored_bytes(i), ["utf-8"]) for i in files]) or "nothing"
                 raise NarrativeError(
                     f"{path}: a .zip must hold exactly one book file ({', '.join(member_suffixes)}); it holds {held}"
                     + ("; unpack it and give the book file itself" if books else "")
@@ -77,8 +99,8 @@ def unpack_zip(path: Path, member_suffixes: Sequence[str]) -> Unpacked:
                 raise NarrativeError(
                     f"{path}: {book.filename} would unpack to {book.file_size:,} bytes, more than any book"
                 )
-            others = tuple(info.filename for info in files if info is not book)
-            return Unpacked(book.filename, archive.read(book), others)
+            stored = [(info.filename, _stored_bytes(info)) for info in [book, *(i for i in files if i is not book)]]
+            return Unpacked(archive.read(book), tuple(stored))
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
         raise NarrativeError(f"{path}: not a readable zip archive ({exc})") from exc
 
@@ -103,3 +125,24 @@ def _is_metadata(name: str) -> bool:
 def _listed(names: Sequence[str]) -> str:
     shown = ", ".join(names[:_NAMES_SHOWN])
     return shown + (f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else "")
+
+
+def _stored_bytes(info: zipfile.ZipInfo) -> bytes | None:
+    """A file's name as the zip stores it, unless the zip marks it UTF-8 (then zipfile read it right)."""
+    return None if info.flag_bits & _UTF8_FLAG else info.filename.encode("cp437")
+
+
+def _name_codepage(text_codec: str | None) -> str | None:
+    if not text_codec:
+        return None
+    name = codecs.lookup(text_codec).name
+    return name if name in _CJK_CODECS else _NAME_CODEPAGES.get(name)
+
+
+def _decoded(name: str, stored: bytes | None, codecs_to_try: list[str]) -> str:
+    for codec in codecs_to_try if stored is not None else []:
+        try:
+            return stored.decode(codec)
+        except UnicodeDecodeError:
+            continue
+    return name

@@ -548,9 +548,11 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
         narrative = from_jsonl(path)
     elif suffix == ZIP_SUFFIX:
         member = unpack_zip(path, PACKABLE_SUFFIXES)
-        where = f"{path} ({member.name})"
-        narrative = _from_file_bytes(member.data, name=Path(member.name).name, source=where, encoding=encoding)
-        narrative.source, narrative.archive_note = str(path), member.note(path.name)
+        stored = Path(member.name).name  # its suffix is right whatever encoding the zip stored it in
+        narrative = _from_file_bytes(member.data, name=stored, source=f"{path} ({stored})", encoding=encoding)
+        if narrative.title == Path(stored).stem:  # the book names no title: its file's name, read right
+            narrative.title = Path(member.names(narrative.encoding)[0]).stem
+        narrative.source, narrative.archive_note = str(path), member.note(path.name, narrative.encoding)
     elif suffix.endswith(GZIP_SUFFIX):
         narrative = _from_file_bytes(
             gunzip(path), name=path.name[: -len(GZIP_SUFFIX)], source=str(path), encoding=encoding
