@@ -246,3 +246,14 @@ def test_an_aozora_text_in_the_old_spelling_with_ruby_on_every_word_is_read_in_t
     index = build_index(book, None, use_cache=False)
     scores = index.bm25_scores("宗助が放り出した雑誌")  # the text has 雜誌
     assert book[int(scores.argmax())].text.startswith("宗助は先刻から縁側へ坐蒲團を持ち出して")
+
+
+def test_a_russian_play_numbers_its_scenes_within_its_acts():
+    """Гоголь's Ревизор as RusLit gives it: "Действие первое", a line naming the place, then "Явление I":
+    the acts are parts and the scenes chapters, cited as a reader cites them (act 2, scene 1: "2.1")."""
+    book = load_narrative(FIXTURES / "revizor_excerpt.ru.txt")
+    assert [(c.label, c.part) for c in book.chapters] == [
+        ("1.1", "Действие первое"), ("1.2", "Действие первое"), ("2.1", "Действие второе"), ("2.2", "Действие второе"),
+    ]  # fmt: skip
+    second_act = book.chapters[2]
+    assert book[second_act.first_paragraph].text == "Действие второе"

@@ -498,3 +498,85 @@ def test_a_contents_list_naming_an_epilogue_opens_no_chapter():
         ("1", "CHAPTER I", 4), ("2", "CHAPTER II", 6), ("3", "EPILOGUE", 8)
     ]  # fmt: skip
     assert not is_heading("Epilogue of the tale was long, and he said so.")
+
+
+HAMLET = """The Project Gutenberg eBook of Hamlet, Prince of Denmark
+
+Title: Hamlet, Prince of Denmark
+
+*** START OF THE PROJECT GUTENBERG EBOOK HAMLET, PRINCE OF DENMARK ***
+
+Contents
+
+ACT I
+Scene I. Elsinore. A platform before the Castle.
+Scene II. Elsinore. A room of state in the Castle.
+ACT II
+Scene I. A room in Polonius's house.
+
+ACT I
+
+SCENE I. Elsinore. A platform before the Castle.
+
+Enter Francisco and Barnardo, two sentinels.
+
+BARNARDO.
+Who's there?
+
+SCENE II. Elsinore. A room of state in the Castle.
+
+Enter the King, Queen, Hamlet, Polonius, Laertes, Voltemand, Cornelius, Lords and Attendant.
+
+KING.
+Though yet of Hamlet our dear brother's death the memory be green.
+
+ACT II
+
+SCENE I. A room in Polonius's house.
+
+Enter Polonius and Reynaldo.
+
+POLONIUS.
+Give him this money and these notes, Reynaldo.
+
+*** END OF THE PROJECT GUTENBERG EBOOK HAMLET, PRINCE OF DENMARK ***
+"""
+
+
+def test_a_play_s_acts_are_its_parts_and_its_scenes_its_chapters():
+    """A scene is cited as Act I, Scene II: "1.2"; its place, a sentence after the scene's number,
+    is its name; the contents list at the top opens no chapter."""
+    book = from_text(HAMLET, title="Hamlet")
+    assert [(c.label, c.part, c.title) for c in book.chapters] == [
+        ("1.1", "ACT I", "ACT I SCENE I. Elsinore. A platform before the Castle."),
+        ("1.2", "ACT I", "SCENE II. Elsinore. A room of state in the Castle."),
+        ("2.1", "ACT II", "ACT II SCENE I. A room in Polonius's house."),
+    ]
+    contents = book.paragraphs[book.chapters[0].first_paragraph - 1]
+    assert contents.text.startswith("ACT I Scene I.") and contents.chapter == 0  # front matter
+
+
+@pytest.mark.parametrize(
+    ("headings", "labels_wanted"),
+    [
+        (["ACTE PREMIER", "SCÈNE PREMIÈRE", "Scène II", "ACTE II", "SCÈNE PREMIÈRE"], ["1.1", "1.2", "2.1"]),
+        (["ERSTER AUFZUG", "Erster Auftritt", "Zweiter Auftritt", "Zweiter Akt", "Szene 1"], ["1.1", "1.2", "2.1"]),
+        (["ACTO PRIMERO", "Escena I", "Escena II", "JORNADA SEGUNDA", "Escena primera"], ["1.1", "1.2", "2.1"]),
+        (["ATTO PRIMO", "Scena prima", "Scena II", "Atto secondo", "Scena I"], ["1.1", "1.2", "2.1"]),
+        (["Ato primeiro", "Cena I", "Cena II", "Acto segundo", "Cena primeira"], ["1.1", "1.2", "2.1"]),
+        (["Действие первое", "Явление I", "Явление II", "АКТ ВТОРОЙ", "Сцена первая"], ["1.1", "1.2", "2.1"]),
+        (["ΠΡΑΞΙΣ ΠΡΩΤΗ", "Σκηνή Α'", "ΣΚΗΝΗ Β'", "Πράξη δεύτερη", "Σκηνή πρώτη"], ["1.1", "1.2", "2.1"]),
+        (["第一幕", "第一场", "第二场", "第二幕", "第一場"], ["1.1", "1.2", "2.1"]),
+        (["제1막", "제1장", "제2장", "제2막", "제1장"], ["1.1", "1.2", "2.1"]),
+        (["Действие первое", "Действие второе", "Действие третье"], ["1", "2", "3"]),  # acts alone: chapters
+    ],
+)
+def test_plays_in_other_languages(headings, labels_wanted):
+    texts = [t for heading in headings for t in (heading, "Lorem ipsum dolor sit amet, consectetur.")]
+    book = from_paragraphs(texts, title="t")
+    assert [c.label for c in book.chapters] == labels_wanted
+
+
+def test_a_scene_word_in_prose_opens_no_scene():
+    assert not any(map(is_heading, ["第一场雪落在院子里。", "第一场雪", "Chapter one was the best of the book."]))
+    assert is_heading("Scène III. Le salon de Célimène.") and is_heading("CHAPTER IV. In which Mr. Pickwick arrives.")

@@ -38,7 +38,10 @@ next worded heading (``without_endnote_numbers``), and a scan's page numbers, wh
 or leap past the chapter numbers (``without_page_numbers``). Then the structure:
 
 - a **part** ("PART 2", "VOLUME I", "BOOK ONE") followed by chapters groups them; a part heading
-  with no chapter after it is a chapter itself;
+  with no chapter after it is a chapter itself; a play's acts are its parts and its scenes its
+  chapters ("ACT I", "SCENE II. A room in the castle.": 1.2; "ACTE PREMIER", "Erster Aufzug",
+  "Действие первое" / "АКТ ПЕРВЫЙ" with "Явление I", "第一幕" with "第一场", "제1막"), and a play
+  without scenes has its acts as chapters;
 - a **story** of a collection is a numbered, titled heading directly followed by a heading
   numbered 1 in another style ("I. A SCANDAL IN BOHEMIA", then "I.", "II.", "III."); the story
   ends at the next heading in its own style ("II. THE RED-HEADED LEAGUE");
@@ -71,6 +74,7 @@ _NUMBER_WORDS = (
 )
 # Zero is also typed as a white circle (○, U+25CB) for 〇: Project Gutenberg's 三國演義 heads "第一○○回".
 CJK_NUMERALS = "零〇○一二三四五六七八九十百千两兩"
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han characters, as a regex class's ranges
 _CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "○": 0, "两": 2, "兩": 2}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 # A number in Chinese numerals ("一", "十一", "三十六"), not zero: a lone "〇" is a Japanese scene break.
@@ -86,13 +90,16 @@ _NUMBER = (
 )
 _NUMBER_END = rf"(?:\b|(?<=[{_KERAIA}]))"  # after a keraia no word boundary follows
 _UNIT_WORDS = (
-    r"chapter|chap\.|adventure|letter|stave|canto|section|episode|act|scene|"
+    r"chapter|chap\.|adventure|letter|stave|canto|section|episode|"
     r"chapitre|kapitel|cap[ií]tulo|capitolo|глава|κεφ[άα]λαιον?|κεφ\.|"
+    r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
     r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
 )
+# A play's acts are its parts, its scenes its chapters ("ACT I", "SCENE II": chapter 1.2).
 _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
-    "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο".split()
+    "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο "
+    "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις".split()
 )
 # An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
 # "I", "II" in Преступление и наказание), else a chapter, which must open with prose
@@ -101,17 +108,18 @@ _WESTERN_CONTAINERS = (
 _EPILOGUES = frozenset(
     "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 エピローグ".split()
 )
-_CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", "부", "편", "권", *_EPILOGUES])
+_CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES])
 MIN_PROSE_CHARS = 150
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
-# Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, or a
-# part: 卷 部), as in "第一百二十回", "第１２章", "第三話"; "第一回合" (the first round) is no heading.
+# Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, a play's
+# scene 场 場, or a part: 卷 部, a play's act 幕), as in "第一百二十回", "第１２章", "第三話"; "第一回合"
+# (the first round) and "第一场雪" (the first snowfall) are no headings.
 _SEPARATOR = r"\s*[】〗］]?\s*[.:：—–-]?\s*"  # a web copy's bracket closes "【第一章】"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
-    rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?)",
+    rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{_HAN}]))",
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
-    r"제\s*(?P<number>\d+)\s*(?P<word>장|화|절|부|편|권)(?![\uac00-\ud7a3])",  # Korean "제1장"; "제1장에서" is prose
+    r"제\s*(?P<number>\d+)\s*(?P<word>장|화|절|부|편|권|막)(?![\uac00-\ud7a3])",  # Korean "제1장"; not "제1장에서"
     rf"(?P<number>{ORDINAL_PATTERN}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
     rf"(?P<word>{'|'.join(sorted(_EPILOGUES))})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
@@ -174,13 +182,15 @@ def is_heading(text: str) -> bool:
     match = _HEADING.match(text)
     if not match:
         return False
-    rest = match.group("rest")
-    if len(rest) > _SHORT_TITLE_CHARS and not text[: match.start("rest")].rstrip().endswith((".", ":")):
+    rest, numbered = match.group("rest"), text[: match.start("rest")].rstrip()
+    if len(rest) > _SHORT_TITLE_CHARS and not numbered.endswith((".", ":")):
         return False
     if _CJK_SENTENCE_INSIDE.search(rest):
         return False
-    # "Chapter one was the best of the book." is prose, not a heading.
-    return not rest or rest.isupper() or rest.istitle() or not rest.rstrip().endswith(_PROSE_ENDS)
+    # "Chapter one was the best of the book." is prose, not a heading; after "SCENE I." a short sentence
+    # is the scene's place ("SCENE I. Elsinore. A platform before the castle."), or the chapter's summary.
+    titled = not rest or rest.isupper() or rest.istitle() or numbered.endswith(".") and len(rest) <= _SHORT_TITLE_CHARS
+    return titled or not rest.rstrip().endswith(_PROSE_ENDS)
 
 
 def is_rule(text: str) -> bool:
@@ -201,9 +211,7 @@ MAX_NAME_LINE_CHARS, MAX_NAME_LINE_WORDS = 60, 10
 
 # A Chinese chapter's name on its own line: Han characters and spaces only, as a 回目 couplet is
 # ("游幻境指迷十二釵　飲仙醪曲演紅樓夢"); prose has punctuation.
-_HAN_NAME_LINE = re.compile(
-    r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff][\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\s]{1,39}$"
-)
+_HAN_NAME_LINE = re.compile(rf"^[{_HAN}][{_HAN}\s]{{1,39}}$")
 
 
 def names_the_chapter(text: str) -> bool:

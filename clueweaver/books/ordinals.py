@@ -18,7 +18,7 @@ from clueweaver.books.language import fold_accents
 # One to twelve as the headings spell them, the feminine forms beside the masculine (a "partie", a
 # "parte", a "глава"); Pushkin's older Russian too ("Глава третия", "Глава осьмая").
 _FIRST_TWELVE = {
-    1: "premier première erst primero primera primer primeiro primo prima первая первый первое",
+    1: "premier première erst primero primera primer primeiro primeira primo prima первая первый первое",
     2: "deuxième second seconde zweit segundo segunda secondo seconda вторая второй второе",
     3: "troisième dritt tercero tercera tercer terceiro terceira terzo terza третья третий третье третия",
     4: "quatrième viert cuarto cuarta quarto quarta четвёртая четвертая четвёртый четвертый четвёртое четвертое",
