@@ -262,6 +262,9 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
         (["Capítulo primero", "CAPÍTULO II", "Capítulo 3"], ["1", "2", "3"]),
         (["Capitolo I", "Capitolo secondo", "CAPITOLO TERZO"], ["1", "2", "3"]),
         (["-I-", "-II-", "— XXII —"], ["1", "2", "22"]),  # a roman numeral between dashes (Marianela)
+        # letters of an epistolary novel (Les Liaisons dangereuses, Werther's "Brief", Бедные люди)
+        (["LETTRE PREMIÈRE", "Lettre II", "Dritter Brief", "Brief 4"], ["1", "2", "3", "4"]),
+        (["Письмо первое", "ПИСЬМО II", "Carta tercera", "Lettera quarta", "ΕΠΙΣΤΟΛΗ Ε'"], ["1", "2", "3", "4", "5"]),
         # Greek numerals with the keraia typed four ways (Project Gutenberg's Φόνισσα: "Α'" ... "ΙΖ'.")
         (["Α'", "Β΄", "ΣΤ\u0374", "ΙΖ'."], ["1", "2", "6", "17"]),
         (
@@ -579,4 +582,5 @@ def test_plays_in_other_languages(headings, labels_wanted):
 
 def test_a_scene_word_in_prose_opens_no_scene():
     assert not any(map(is_heading, ["第一场雪落在院子里。", "第一场雪", "Chapter one was the best of the book."]))
+    assert not any(map(is_heading, ["Der Brief war lang.", "Carta de amor", "Письмо от матери."]))
     assert is_heading("Scène III. Le salon de Célimène.") and is_heading("CHAPTER IV. In which Mr. Pickwick arrives.")

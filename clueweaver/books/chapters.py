@@ -10,10 +10,11 @@ mixed-case line without punctuation after a bare one joins the title ("-I-" then
   may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀") and a web copy's bracket may
   hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권");
 - French "Chapitre", German "Kapitel", Spanish and Portuguese "Capítulo", Italian "Capitolo",
-  Russian "Глава", Greek "Κεφάλαιο(ν)" (parts: Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte,
-  Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν)) before a number in digits or Roman
-  numerals or an ordinal word (``clueweaver.books.ordinals``: "Chapitre premier", "Глава
-  двадцать первая", "Capítulo decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"), or in Greek numerals
+  Russian "Глава", Greek "Κεφάλαιο(ν)", an epistolary novel's letters ("Lettre", "Brief", "Carta",
+  "Lettera", "Письмо", "Επιστολή") and a play's scenes (below) (parts: Livre, Partie, Tome, Buch,
+  Teil, Band, Libro, Parte, Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν)) before a
+  number in digits or Roman numerals or an ordinal word (``clueweaver.books.ordinals``: "Chapitre
+  premier", "Глава двадцать первая", "Capítulo decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"), or in Greek numerals
   ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German and Romance ordinals and "3." also stand before the word ("Erstes
   Kapitel", "3. Kapitel", "Première partie"); and, in books read as plain words (``und``), the
   chapter words of Dutch, Polish, Czech, Norwegian, Ukrainian, Romanian, Catalan and Turkish
@@ -93,6 +94,7 @@ _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|"
     r"chapitre|kapitel|cap[ií]tulo|capitolo|глава|κεφ[άα]λαιον?|κεφ\.|"
     r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
+    r"lettre|brief|carta|lettera|письмо|επιστολ[ήη]|"
     r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
 )
 # A play's acts are its parts, its scenes its chapters ("ACT I", "SCENE II": chapter 1.2).
