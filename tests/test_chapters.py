@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from clueweaver.books.chapters import Heading, is_heading, is_rule, labels, number_value, units_from_titles
+from clueweaver.books.chapters import Heading, is_heading, is_rule, labels, units_from_titles
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, normalize_text
+from clueweaver.books.numerals import number_value
 from clueweaver.cli import main
 from tests.conftest import shared_path
 from tests.nwm_helpers import FIXTURE, HOLMES
@@ -584,3 +585,33 @@ def test_a_scene_word_in_prose_opens_no_scene():
     assert not any(map(is_heading, ["第一场雪落在院子里。", "第一场雪", "Chapter one was the best of the book."]))
     assert not any(map(is_heading, ["Der Brief war lang.", "Carta de amor", "Письмо от матери."]))
     assert is_heading("Scène III. Le salon de Célimène.") and is_heading("CHAPTER IV. In which Mr. Pickwick arrives.")
+
+
+def test_headings_as_russian_e_texts_set_them():
+    """RusLit's layouts: Бесы sets a chapter's name on the line under "Глава первая" in one block
+    (joined, the name's length and full stop would read as prose); Гоголь heads "Глава II," with a
+    comma before the summary in capitals; Кто виноват? numbers its chapters "I. ОТСТАВНОЙ ГЕНЕРАЛ…"."""
+    prose = "    Приступая к описанию недавних и столь странных событий, происшедших в нашем городе. " * 3
+    name = "     Вместо введения: несколько подробностей из биографии многочтимого Степана Трофимовича Верховенского."
+    besy = [
+        "    Часть первая",
+        f"     Глава первая\n{name}",
+        prose,
+        "     Глава вторая\n     Принц Гарри. Сватовство",
+        prose,
+    ]
+    book = from_paragraphs(besy, title="Бесы")
+    assert [(c.label, c.part) for c in book.chapters] == [("1", "Часть первая"), ("2", "Часть первая")]
+    assert book.chapters[0].title.startswith("Часть первая Глава первая Вместо введения")
+    summary = "ИЗ КОТОРОЙ МОЖНО УЗНАТЬ, ЧЕГО ЗАХОТЕЛОСЬ ИВАНУ ИВАНОВИЧУ, О ЧЕМ ПРОИЗОШЕЛ РАЗГОВОР МЕЖДУ НИМИ"
+    gogol = ["Глава I\nИВАН ИВАНОВИЧ И ИВАН НИКИФОРОВИЧ", prose, f"Глава II,\n{summary}", prose]
+    assert [c.label for c in from_paragraphs(gogol, title="t").chapters] == ["1", "2"]
+    herzen = ["I. ОТСТАВНОЙ ГЕНЕРАЛ И УЧИТЕЛЬ, ОПРЕДЕЛЯЮЩИЙСЯ К МЕСТУ", prose, "II. БИОГРАФИЯ", prose]
+    assert [c.label for c in from_paragraphs(herzen, title="t").chapters] == ["1", "2"]
+
+
+def test_a_numeral_before_a_line_of_prose_or_an_author_s_initial_is_no_heading():
+    not_headings = ["C. COLLODI", "M. DE SAINT-ÉVREMOND", "I. Went home.", "Chapter 2, he said, was long."]
+    assert not any(map(is_heading, not_headings))
+    block = "IV\nThe next morning John rose early and went down\nto the kitchen."
+    assert from_paragraphs([block, "More prose."], title="t").chapters == []  # a numeral and the prose under it

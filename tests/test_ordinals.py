@@ -10,8 +10,9 @@ import re
 import pytest
 
 from clueweaver.books import ordinals
-from clueweaver.books.chapters import is_heading, number_value
+from clueweaver.books.chapters import is_heading
 from clueweaver.books.narrative import from_text
+from clueweaver.books.numerals import number_value
 from clueweaver.books.ordinals import ORDINAL_PATTERN, ORDINAL_WORDS, ordinal_value
 
 HEADINGS = [

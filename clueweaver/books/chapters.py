@@ -1,9 +1,11 @@
 """Chapters as the book names them: heading paragraphs, parts, stories, and the numbers a reader uses.
 
-Headings are short paragraphs such as "CHAPTER IV", "Chapter 12: The Storm", "PART 2" or a bare
-"IV." (``is_heading``); a line in capitals right after one is the chapter's name, and a short
-mixed-case line without punctuation after a bare one joins the title ("-I-" then "Perdido",
-``names_the_chapter``) while staying a paragraph. Other languages:
+Headings are short paragraphs such as "CHAPTER IV", "Chapter 12: The Storm", "PART 2", a bare
+"IV." or one before a title in capitals ("IV. THE STORM") (``is_heading``), or a worded heading's
+line with its name on the next line or two of the same block (``heads_its_block``); a line in
+capitals right after one is the chapter's name, and a short mixed-case line without punctuation
+after a bare one joins the title ("-I-" then "Perdido", ``names_the_chapter``) while staying a
+paragraph. Other languages:
 
 - Chinese and Japanese "第N回", "第N章", "第N节", "第N話" (parts: "第N卷", "第N部"), N in Chinese
   numerals (一, 十一, 二十, 一百零五, 两百) or in digits, full-width ones too; the chapter's title
@@ -67,29 +69,19 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from clueweaver.books.ordinals import ORDINAL_PATTERN, ordinal_value
+from clueweaver.books.numerals import CJK_NUMERALS, KERAIA, NUMBER_WORDS, number_value
+from clueweaver.books.ordinals import ORDINAL_PATTERN
 
-_NUMBER_WORDS = (
-    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
-)
-# Zero is also typed as a white circle (○, U+25CB) for 〇: Project Gutenberg's 三國演義 heads "第一○○回".
-CJK_NUMERALS = "零〇○一二三四五六七八九十百千两兩"
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han characters, as a regex class's ranges
-_CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "○": 0, "两": 2, "兩": 2}
-_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 # A number in Chinese numerals ("一", "十一", "三十六"), not zero: a lone "〇" is a Japanese scene break.
 _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{CJK_NUMERALS}]*"
-# Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
-_CYRILLIC_ROMAN = str.maketrans("хі", "xi")
 # A Greek numeral: capital letters (ΙΒ 12, ΣΤ 6, ΡΚΓ 123) and the keraia, typed in any of its look-alikes.
-_KERAIA = "\u0374\u0384\u02b9'\u2019"
-_GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{_KERAIA}]"
+_GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{KERAIA}]"
 _NUMBER = (
-    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{_NUMBER_WORDS})[\s-]*)+|the\s+(?:first|second|third|last|\w+th)|{ORDINAL_PATTERN}|{_CJK_NUMBER}|"
+    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{NUMBER_WORDS})[\s-]*)+|the\s+(?:first|second|third|last|\w+th)|{ORDINAL_PATTERN}|{_CJK_NUMBER}|"
     rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}}))"
 )
-_NUMBER_END = rf"(?:\b|(?<=[{_KERAIA}]))"  # after a keraia no word boundary follows
+_NUMBER_END = rf"(?:\b|(?<=[{KERAIA}]))"  # after a keraia no word boundary follows
 _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|"
     r"chapitre|kapitel|cap[ií]tulo|capitolo|глава|κεφ[άα]λαιον?|κεφ\.|"
@@ -116,7 +108,8 @@ _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CON
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, a play's
 # scene 场 場, or a part: 卷 部, a play's act 幕), as in "第一百二十回", "第１２章", "第三話"; "第一回合"
 # (the first round) and "第一场雪" (the first snowfall) are no headings.
-_SEPARATOR = r"\s*[】〗］]?\s*[.:：—–-]?\s*"  # a web copy's bracket closes "【第一章】"
+# A web copy's bracket closes "【第一章】"; a comma leads into the summary ("Глава II, из которой можно узнать…")
+_SEPARATOR = r"\s*[】〗］]?\s*[.,:：—–-]?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
     rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{_HAN}]))",
@@ -129,7 +122,7 @@ _COMPONENT_FORMS = (
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",
 # "第一回 甄士隐梦幻识通灵"
 _ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPONENT_FORMS)  # the forms, groups unnamed
-# A title after the numbers fits a line (80 characters), or, after a full stop or colon, two or
+# A title after the numbers fits a line (80 characters), or, after a full stop, comma or colon, two or
 # three: Don Quijote's run to 222 ("Capítulo XXXVI. Que trata de la brava y descomunal batalla…").
 _SHORT_TITLE_CHARS = 80
 _MAX_HEADING_CHARS = 250
@@ -146,6 +139,10 @@ _DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—]$)")
 BARE_NUMERAL = re.compile(
     rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）|{_GREEK_NUMERAL})\.?$"
 )
+# A numeral, a full stop and a title in capitals ("I. ОТСТАВНОЙ ГЕНЕРАЛ И УЧИТЕЛЬ…" in Кто виноват?,
+# "XII. THE STORM"); a title in mixed case after a bare numeral could be a sentence's first words, and
+# a lone C, L, D or M is an author's initial ("C. COLLODI"), not chapter 100, 50, 500 or 1000.
+_NUMBERED_CAPITALS = re.compile(r"^(?![CLDM]\.)(?:[IVXLCDMХІ]+|\d{1,3})\.\s+(?P<title>\S.*)$")
 # One numbered component at the start of a heading: one of the forms, or a bare number.
 _COMPONENTS = tuple(
     re.compile(form + _SEPARATOR, re.IGNORECASE)
@@ -156,36 +153,20 @@ _PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
 # open with "第四回" ("第四回中既將薛家母子在榮府內寄居等事略已表明，此回則暫不能寫矣．如").
 _CJK_SENTENCE_INSIDE = re.compile(r"[。．！？][^\s。．！？」』”’）)]")
 
-_SMALL = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
-_UNITS = {w: n for n, w in enumerate((_SMALL + " seventeen eighteen nineteen").split())}
-_TENS = {w: 10 * n for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if n > 1}
-_ORDINALS = {
-    w: n
-    for n, w in enumerate(
-        "_ first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
-    )
-    if n
-}
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
-# The value of each Greek numeral letter: units, tens, hundreds (ϛ stigma 6, also written ΣΤ; ϝ digamma 6,
-# ϟ ϙ koppa 90, ϡ sampi 900)
-_GREEK_DIGITS = {
-    letter: value * step
-    for letters, step in (("αβγδεϛζηθ", 1), ("ικλμνξοπϟ", 10), ("ρστυφχψωϡ", 100))
-    for value, letter in enumerate(letters, start=1)
-} | {"ϝ": 6, "ϙ": 90}
-
 
 def is_heading(text: str) -> bool:
     if "\n" in text or len(text) > _MAX_HEADING_CHARS:
         return False
     if BARE_NUMERAL.match(text):
         return True
+    numbered_capitals = _NUMBERED_CAPITALS.match(text)
+    if numbered_capitals and is_title_line(numbered_capitals.group("title")):
+        return True
     match = _HEADING.match(text)
     if not match:
         return False
     rest, numbered = match.group("rest"), text[: match.start("rest")].rstrip()
-    if len(rest) > _SHORT_TITLE_CHARS and not numbered.endswith((".", ":")):
+    if len(rest) > _SHORT_TITLE_CHARS and not numbered.endswith((".", ",", ":")):
         return False
     if _CJK_SENTENCE_INSIDE.search(rest):
         return False
@@ -193,6 +174,22 @@ def is_heading(text: str) -> bool:
     # is the scene's place ("SCENE I. Elsinore. A platform before the castle."), or the chapter's summary.
     titled = not rest or rest.isupper() or rest.istitle() or numbered.endswith(".") and len(rest) <= _SHORT_TITLE_CHARS
     return titled or not rest.rstrip().endswith(_PROSE_ENDS)
+
+
+_MAX_NAME_LINES = 2
+
+
+def heads_its_block(block: str) -> bool:
+    """Whether a block of lines is a worded heading's line and its name on the next line or two
+    ("Глава первая" / "Вместо введения: несколько подробностей из биографии…", as RusLit's Бесы sets
+    its chapters), whatever the name's length or last mark: joined, the line break that set the name
+    apart is lost. A bare numeral's line before a line or two is prose's first lines, not a name."""
+    lines = [line.strip() for line in block.split("\n") if line.strip()]
+    if len(lines) < 2:
+        return False
+    first, *rest = lines
+    worded = is_heading(first) and not BARE_NUMERAL.match(first)
+    return worded and len(rest) <= _MAX_NAME_LINES and len(" ".join(rest)) <= _MAX_HEADING_CHARS
 
 
 def is_rule(text: str) -> bool:
@@ -230,74 +227,6 @@ def names_the_chapter(text: str) -> bool:
         and not text.endswith(_NAME_LINE_ENDS)
     )
     return (latin_name or bool(_HAN_NAME_LINE.match(text))) and not is_heading(text)
-
-
-def number_value(token: str) -> int | None:
-    """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first";
-    None when unreadable."""
-    token = token.strip().rstrip(".").lower()
-    if token.isdigit():
-        return int(token)
-    if token and all(c in _CJK_DIGITS or c in _CJK_UNITS for c in token):
-        return _cjk_value(token)
-    if (ordinal := ordinal_value(token)) is not None:
-        return ordinal
-    if token[:1] in _GREEK_DIGITS:
-        return _greek_value(token.rstrip(_KERAIA))
-    roman = token.translate(_CYRILLIC_ROMAN)
-    if re.fullmatch(r"[ivxlcdm]+", roman):
-        values = [_ROMAN[c] for c in roman]
-        total = sum(-v if v < after else v for v, after in zip(values, values[1:] + [0]))
-        return total if 0 < total < 4000 and _roman(total) == roman else None  # "mild" is a word
-    if token.startswith("the"):
-        return _ORDINALS.get(token.split()[-1])
-    total = 0
-    for word in re.split(r"[\s-]+", token):
-        if word in _UNITS:
-            total += _UNITS[word]
-        elif word in _TENS:
-            total += _TENS[word]
-        elif word == "hundred":
-            total = max(total, 1) * 100
-        elif word:
-            return None
-    return total or None
-
-
-def _cjk_value(token: str) -> int:
-    """A number in Chinese numerals: 十一 11, 二十 20, 一百零五 105, 两百 200; without 十百千, digit
-    by digit (一二〇: 120)."""
-    if not any(c in _CJK_UNITS for c in token):
-        return int("".join(str(_CJK_DIGITS[c]) for c in token))
-    total, digit = 0, 0
-    for c in token:
-        if c in _CJK_UNITS:
-            total, digit = total + (digit or 1) * _CJK_UNITS[c], 0
-        else:
-            digit = _CJK_DIGITS[c]
-    return total + digit
-
-
-def _greek_value(letters: str) -> int | None:
-    """A Greek numeral's value ("ιβ" 12, "στ" 6, "ρκγ" 123); None unless it has at most one letter
-    of each order (hundreds, tens, units), largest first."""
-    letters = letters[:-2] + "ϛ" if letters.endswith("στ") else letters
-    values = [_GREEK_DIGITS.get(c) for c in letters]
-    if None in values:
-        return None
-    orders = [len(str(value)) for value in values]
-    return sum(values) if orders == sorted(set(orders), reverse=True) else None
-
-
-def _roman(value: int) -> str:
-    out = ""
-    for number, letters in zip(
-        (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1),
-        ("m", "cm", "d", "cd", "c", "xc", "l", "xl", "x", "ix", "v", "iv", "i"),
-    ):
-        count, value = divmod(value, number)
-        out += letters * count
-    return out
 
 
 @dataclass(frozen=True)

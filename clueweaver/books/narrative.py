@@ -33,6 +33,7 @@ from clueweaver.books.chapters import (
     describe_labels,
     detect_units,
     heading_groups,
+    heads_its_block,
     is_heading,
     label_span,
     labels,
@@ -262,7 +263,8 @@ def from_paragraphs(
         found = [mark and k == 0 for mark, pieces in zip(marked_headings, parts) for k in range(len(pieces))]
     else:
         marked = frozenset(map(normalize_text, headings))
-        found = [detect_headings and (text in marked or is_heading(text)) for text in cleaned]
+        named = [heads_its_block(text) for text, pieces in zip(texts, parts) for _ in pieces]  # never cut: short
+        found = [detect_headings and (t in marked or is_heading(t) or b) for t, b in zip(cleaned, named)]
     heading_flags = chapter_heading_flags(cleaned, found)
     if chapter_titles is not None:
         starts, previous = {}, None

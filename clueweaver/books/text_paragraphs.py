@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from clueweaver.books.chapters import CJK_NUMERALS, is_heading, is_rule
+from clueweaver.books.chapters import is_heading, is_rule
+from clueweaver.books.numerals import CJK_NUMERALS
 from clueweaver.books.sentences import CJK_CHARACTERS, ends_with_sentence_mark
 
 

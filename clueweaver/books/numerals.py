@@ -1,0 +1,110 @@
+"""The numbers a heading carries, read as values: digits (full-width ones too), Roman numerals (with
+the Cyrillic look-alikes Russian e-texts type: "Глава ХI"), Chinese numerals ("一百零五"), Greek
+numerals ("ΙΒ'"), English number words ("twenty-four", "the first") and the ordinal words of the
+other languages (``clueweaver.books.ordinals``). The chapter finder (``clueweaver.books.chapters``)
+matches the headings; this reads their numbers."""
+
+from __future__ import annotations
+
+import re
+
+from clueweaver.books.ordinals import ordinal_value
+
+NUMBER_WORDS = (
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
+)
+# Zero is also typed as a white circle (○, U+25CB) for 〇: Project Gutenberg's 三國演義 heads "第一○○回".
+CJK_NUMERALS = "零〇○一二三四五六七八九十百千两兩"
+_CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "○": 0, "两": 2, "兩": 2}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+# Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
+_CYRILLIC_ROMAN = str.maketrans("хі", "xi")
+# The keraia that follows a Greek numeral, typed in any of its look-alikes
+KERAIA = "\u0374\u0384\u02b9'\u2019"
+_SMALL = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+_UNITS = {w: n for n, w in enumerate((_SMALL + " seventeen eighteen nineteen").split())}
+_TENS = {w: 10 * n for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if n > 1}
+_ORDINALS = {
+    w: n
+    for n, w in enumerate(
+        "_ first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+    )
+    if n
+}
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+# The value of each Greek numeral letter: units, tens, hundreds (ϛ stigma 6, also written ΣΤ; ϝ digamma 6,
+# ϟ ϙ koppa 90, ϡ sampi 900)
+_GREEK_DIGITS = {
+    letter: value * step
+    for letters, step in (("αβγδεϛζηθ", 1), ("ικλμνξοπϟ", 10), ("ρστυφχψωϡ", 100))
+    for value, letter in enumerate(letters, start=1)
+} | {"ϝ": 6, "ϙ": 90}
+
+
+def number_value(token: str) -> int | None:
+    """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first";
+    None when unreadable."""
+    token = token.strip().rstrip(".").lower()
+    if token.isdigit():
+        return int(token)
+    if token and all(c in _CJK_DIGITS or c in _CJK_UNITS for c in token):
+        return _cjk_value(token)
+    if (ordinal := ordinal_value(token)) is not None:
+        return ordinal
+    if token[:1] in _GREEK_DIGITS:
+        return _greek_value(token.rstrip(KERAIA))
+    roman = token.translate(_CYRILLIC_ROMAN)
+    if re.fullmatch(r"[ivxlcdm]+", roman):
+        values = [_ROMAN[c] for c in roman]
+        total = sum(-v if v < after else v for v, after in zip(values, values[1:] + [0]))
+        return total if 0 < total < 4000 and _roman(total) == roman else None  # "mild" is a word
+    if token.startswith("the"):
+        return _ORDINALS.get(token.split()[-1])
+    total = 0
+    for word in re.split(r"[\s-]+", token):
+        if word in _UNITS:
+            total += _UNITS[word]
+        elif word in _TENS:
+            total += _TENS[word]
+        elif word == "hundred":
+            total = max(total, 1) * 100
+        elif word:
+            return None
+    return total or None
+
+
+def _cjk_value(token: str) -> int:
+    """A number in Chinese numerals: 十一 11, 二十 20, 一百零五 105, 两百 200; without 十百千, digit
+    by digit (一二〇: 120)."""
+    if not any(c in _CJK_UNITS for c in token):
+        return int("".join(str(_CJK_DIGITS[c]) for c in token))
+    total, digit = 0, 0
+    for c in token:
+        if c in _CJK_UNITS:
+            total, digit = total + (digit or 1) * _CJK_UNITS[c], 0
+        else:
+            digit = _CJK_DIGITS[c]
+    return total + digit
+
+
+def _greek_value(letters: str) -> int | None:
+    """A Greek numeral's value ("ιβ" 12, "στ" 6, "ρκγ" 123); None unless it has at most one letter
+    of each order (hundreds, tens, units), largest first."""
+    letters = letters[:-2] + "ϛ" if letters.endswith("στ") else letters
+    values = [_GREEK_DIGITS.get(c) for c in letters]
+    if None in values:
+        return None
+    orders = [len(str(value)) for value in values]
+    return sum(values) if orders == sorted(set(orders), reverse=True) else None
+
+
+def _roman(value: int) -> str:
+    out = ""
+    for number, letters in zip(
+        (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1),
+        ("m", "cm", "d", "cd", "c", "xc", "l", "xl", "x", "ix", "v", "iv", "i"),
+    ):
+        count, value = divmod(value, number)
+        out += letters * count
+    return out
