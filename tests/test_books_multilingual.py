@@ -257,3 +257,66 @@ def test_a_russian_play_numbers_its_scenes_within_its_acts():
     ]  # fmt: skip
     second_act = book.chapters[2]
     assert book[second_act.first_paragraph].text == "Действие второе"
+
+
+def test_an_aozora_heading_set_as_a_block_is_one_heading_however_many_lines_it_wraps_over():
+    """吉川英治『新・水滸伝』(Aozora Bunko card 56146) heads its 104 chapters with blocks between
+    "［＃ここから中見出し］" and "［＃ここで中見出し終わり］", a long one over two lines: lines of the
+    file as published, read with no chapter before; a large heading's block heads a part."""
+    block = [
+        "［＃ここから３字下げ］",
+        "［＃ここから中見出し］",
+        "［＃ここで中見出し終わり］",
+        "［＃ここで字下げ終わり］",
+    ]
+    first = "序曲、百八の星、人間界《にんげんかい》に宿命すること"
+    second = [
+        "蘭花《らんか》の瞼《まぶた》は恩人に会って涙《なんだ》し、",
+        "五台山の剃刀《かみそり》は魯《ろ》を坊主とすること",
+    ]
+    lines = [
+        "新・水滸伝",
+        "吉川英治",
+        "",
+        *block[:2],
+        first,
+        *block[2:],
+        "",
+        "　その嘉祐《かゆう》三年の三月三日のことである。",
+    ]
+    lines += [
+        "",
+        *block[:2],
+        *second,
+        *block[2:],
+        "",
+        "　食う箸《はし》には腕力の要がない。",
+        "",
+        "底本：「新・水滸伝（一）」",
+    ]
+    text = "\n".join(lines)
+    book = from_text(text, title="t")
+    assert [c.title for c in book.chapters] == [
+        "序曲、百八の星、人間界に宿命すること", "蘭花の瞼は恩人に会って涙し、五台山の剃刀は魯を坊主とすること",
+    ]  # fmt: skip
+    _, headings, parts = strip_aozora(text.replace("ここから中見出し", "ここから大見出し", 1))
+    assert parts == {"序曲、百八の星、人間界に宿命すること"} and len(headings) == 2
+
+
+def test_aozora_headings_numbered_before_their_names_open_chapters():
+    """下村湖人『次郎物語』(card 3026): "一　お猿さん", "二　お玉杓子" marked 中見出し under a title block
+    that says "第一部". The number before the name numbers the chapter: before, "第一部" was the one
+    numbered heading, and every marked one was dropped as unnumbered. Under a marked part ("第一部"
+    as a 大見出し) the first chapter is not folded into the part's name either."""
+    heading = "［＃４字下げ］{0}［＃「{0}」は中見出し］"
+    chapters = [
+        heading.format("一　お猿さん"),
+        "　次郎は乳母の家で育った。",
+        heading.format("二　お玉杓子"),
+        "　捕まえた。",
+    ]
+    book = from_text("\n".join(["次郎物語", "第一部", "下村湖人", "", *chapters, "", "底本：「次郎物語」"]), title="t")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "一 お猿さん"), ("2", "二 お玉杓子")]
+    part = "［＃３字下げ］第一部［＃「第一部」は大見出し］"
+    book = from_text("\n".join(["次郎物語", "下村湖人", "", part, *chapters, "", "底本：「次郎物語」"]), title="t")
+    assert [(c.label, c.part) for c in book.chapters] == [("1", "第一部"), ("2", "第一部")]

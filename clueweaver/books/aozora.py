@@ -7,7 +7,8 @@ edition it was typed from, who typed and proofread it). The text carries:
 - ruby, the reading of a word, after it in 《》 ("私《わたくし》"), its start marked by ｜ where
   the word does not begin at a change of script ("一人｜麦藁帽《むぎわらぼう》");
 - the typists' notes in ［＃…］: indents, emphasis dots, page breaks, headings
-  ("［＃５字下げ］一［＃「一」は中見出し］"), and characters outside Shift_JIS after a ※
+  ("［＃５字下げ］一［＃「一」は中見出し］", or a block's lines between "［＃ここから中見出し］" and
+  "［＃ここで中見出し終わり］"), and characters outside Shift_JIS after a ※
   ("※［＃「てへん＋劣」、第3水準1-84-77］"); notes may nest.
 
 Left in, a reading doubles every word it follows for a reader and for retrieval (BM25 takes
@@ -31,6 +32,10 @@ _NOTE = re.compile(r"［＃[^［］]*］")  # innermost first: a note may hold a
 _CODE_POINT_NOTE = re.compile(r"※［＃[^［］]*?U\+([0-9A-Fa-f]{4,6})[^［］]*］")
 _HEADING_NOTE = re.compile(r"［＃[^［］]*見出し(?:終わり)?］")  # 大見出し, 中見出し, 小見出し and their variants
 _PART_NOTE = re.compile(r"［＃[^［］]*大見出し(?:終わり)?］")  # a large heading: a part ("上　先生と私")
+# A heading set as a block: the note alone on a line before it ("［＃ここから中見出し］"), another after
+# it ("［＃ここで中見出し終わり］"), as 吉川英治's 新・水滸伝 heads its 104 chapters.
+_BLOCK_START = re.compile(r"［＃ここから[^［］]*?(大)?見出し］")
+_BLOCK_END = re.compile(r"［＃ここで[^［］]*見出し終わり］")
 _RUBY = re.compile(r"《[^《》\n]*》")
 
 
@@ -81,11 +86,24 @@ class AozoraText(NamedTuple):
 def strip_aozora(text: str) -> AozoraText:
     """An Aozora text without its markup (see the module's docstring), with its headings and parts."""
     lines, headings, parts = [], set(), set()
+    block, held = None, []  # in a heading block: whether it heads a part, and its lines so far
     for line in _without_legend_and_colophon(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n"):
         plain = _plain(line)
-        if _HEADING_NOTE.search(line) and plain.strip():
-            headings.add(plain.strip())
-            if _PART_NOTE.search(line):
-                parts.add(plain.strip())
-        lines.append(plain)
+        if start := _BLOCK_START.search(line):
+            block = bool(start.group(1))
+        if block is None:
+            lines.append(plain)
+            heading, part = plain.strip() if _HEADING_NOTE.search(line) else "", bool(_PART_NOTE.search(line))
+        else:
+            held += [plain.strip()] if plain.strip() else []
+            if not _BLOCK_END.search(line):
+                continue
+            heading, part = "".join(held), block  # a heading wrapped over the block's lines is one heading
+            lines.append(heading)
+            block, held = None, []
+        if heading:
+            headings.add(heading)
+            if part:
+                parts.add(heading)
+    lines.extend(held)  # a block left open at the end: its lines as they are
     return AozoraText("\n".join(lines), frozenset(headings), frozenset(parts))

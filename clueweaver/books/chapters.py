@@ -335,9 +335,15 @@ def _group_heading(texts: list[str], group: tuple[int, int]) -> Heading:
     and not a name after the part; a name line after a part stays its name ("Vol. I.", then "I
     PROMESSI SPOSI": the title page of I promessi sposi)."""
     first, last = group
-    if last > first and _names_only_a_part(texts[first]) and is_heading(texts[first + 1]):
+    if last > first and _names_only_a_part(texts[first]):
         part, chapter = Heading.parse(texts[first]), Heading.parse(" ".join(texts[first + 1 : last + 1]))
-        return Heading(part.components + chapter.components, len(texts[first]), chapter.name)
+        # "一　お猿さん" (a marked heading): a number in digits or Chinese numerals before a name; a
+        # Roman letter before one may be a word ("I PROMESSI SPOSI")
+        numbered = chapter.unit is not None and (
+            texts[first + 1][:1] in CJK_NUMERALS or texts[first + 1][:1].isdigit()
+        )
+        if is_heading(texts[first + 1]) or numbered:
+            return Heading(part.components + chapter.components, len(texts[first]), chapter.name)
     return Heading.parse(" ".join(texts[first : last + 1]))
 
 
@@ -423,6 +429,11 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     return units
 
 
+# A book with under a fifth of its headings numbered has each of them open a chapter (an Aozora edition's
+# 117 sections "一の一", "一の二"… marked beside one "十三" are its chapters, not the one "十三").
+_MOSTLY_UNNUMBERED = 5
+
+
 def _unnumbered_headings(
     texts: list[str], groups: list[tuple[int, int]], parsed: list[Heading]
 ) -> tuple[set[int], dict[int, int]]:
@@ -430,8 +441,9 @@ def _unnumbered_headings(
     headings, module docstring): those that open no chapter, and those that are the book's parts
     with their numbers in reading order. One directly before a numbered heading opens that
     chapter; two or more such are parts ("上　先生と私", "中　両親と私"), one alone is a title."""
-    numbered = [is_heading(texts[first]) for first, _ in groups]
-    if all(numbered) or not any(numbered):
+    # A marked heading that opens with its number carries one ("一　お猿さん": 次郎物語's 中見出し).
+    numbered = [is_heading(texts[first]) or bool(heading.components) for (first, _), heading in zip(groups, parsed)]
+    if all(numbered) or sum(numbered) * _MOSTLY_UNNUMBERED < len(numbered):
         return set(), {}
     opening = [
         k
