@@ -615,3 +615,15 @@ def test_a_numeral_before_a_line_of_prose_or_an_author_s_initial_is_no_heading()
     assert not any(map(is_heading, not_headings))
     block = "IV\nThe next morning John rose early and went down\nto the kitchen."
     assert from_paragraphs([block, "More prose."], title="t").chapters == []  # a numeral and the prose under it
+
+
+def test_a_marked_title_opening_with_a_roman_letter_is_not_a_numbered_chapter():
+    """Project Gutenberg's HTML I promessi sposi marks its title "I Promessi Sposi" as a heading before
+    "I.", "II.": the "I" is a word, so the title stays front matter; "一　お猿さん" is numbered."""
+    prose = "Quel ramo del lago di Como, che volge a mezzogiorno, tra due catene non interrotte di monti."
+    texts = ["I Promessi Sposi", "Storia milanese", "I.", prose, "II.", prose]
+    book = from_paragraphs(texts, title="t", marked_headings=[True, False, True, False, True, False])
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "I."), ("2", "II.")]
+    texts = ["次郎物語", "一　お猿さん", "次郎は乳母の家で育った。", "二　お玉杓子", "捕まえた。"]
+    book = from_paragraphs(texts, title="t", marked_headings=[True, True, False, True, False])
+    assert [c.label for c in book.chapters] == ["1", "2"] and book.chapters[0].title == "一 お猿さん"

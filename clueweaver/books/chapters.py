@@ -337,14 +337,16 @@ def _group_heading(texts: list[str], group: tuple[int, int]) -> Heading:
     first, last = group
     if last > first and _names_only_a_part(texts[first]):
         part, chapter = Heading.parse(texts[first]), Heading.parse(" ".join(texts[first + 1 : last + 1]))
-        # "一　お猿さん" (a marked heading): a number in digits or Chinese numerals before a name; a
-        # Roman letter before one may be a word ("I PROMESSI SPOSI")
-        numbered = chapter.unit is not None and (
-            texts[first + 1][:1] in CJK_NUMERALS or texts[first + 1][:1].isdigit()
-        )
-        if is_heading(texts[first + 1]) or numbered:
+        if is_heading(texts[first + 1]) or _numbers_its_name(texts[first + 1], chapter):
             return Heading(part.components + chapter.components, len(texts[first]), chapter.name)
     return Heading.parse(" ".join(texts[first : last + 1]))
+
+
+def _numbers_its_name(text: str, heading: Heading) -> bool:
+    """Whether a marked heading opens with its number before its name ("一　お猿さん", 次郎物語's
+    中見出し), in digits or Chinese numerals: a Roman letter before a name may be a word ("I
+    PROMESSI SPOSI", a title page's)."""
+    return heading.unit is not None and (text[:1] in CJK_NUMERALS or text[:1].isdigit())
 
 
 def _same_heading_key(text: str, heading: Heading) -> tuple | str:
@@ -441,8 +443,8 @@ def _unnumbered_headings(
     headings, module docstring): those that open no chapter, and those that are the book's parts
     with their numbers in reading order. One directly before a numbered heading opens that
     chapter; two or more such are parts ("上　先生と私", "中　両親と私"), one alone is a title."""
-    # A marked heading that opens with its number carries one ("一　お猿さん": 次郎物語's 中見出し).
-    numbered = [is_heading(texts[first]) or bool(heading.components) for (first, _), heading in zip(groups, parsed)]
+    firsts = [texts[first] for first, _ in groups]
+    numbered = [is_heading(text) or _numbers_its_name(text, heading) for text, heading in zip(firsts, parsed)]
     if all(numbered) or sum(numbered) * _MOSTLY_UNNUMBERED < len(numbered):
         return set(), {}
     opening = [
