@@ -120,7 +120,8 @@ class Book(Body):
     title: str
     filename: str = Field(..., description="as uploaded")
     format: str = Field(
-        ..., description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .fb2, .epub or .zip"
+        ...,
+        description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .fb2, .xml, .tei, .epub or .zip",
     )
     encoding: str | None = Field(
         None, description="the encoding a text file was read with: UTF-8, the one given, or the one detected"

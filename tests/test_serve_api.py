@@ -75,6 +75,8 @@ def test_the_whole_flow(server):
         ".htm",
         ".xhtml",
         ".fb2",
+        ".xml",
+        ".tei",
         ".epub",
         ".zip",
     ]

@@ -45,12 +45,14 @@ from clueweaver.books.errors import NarrativeError
 from clueweaver.books.fictionbook import read_fictionbook
 from clueweaver.books.markup import html_paragraphs, html_title
 from clueweaver.books.sentences import split_long_paragraph
+from clueweaver.books.tei import read_tei
 from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 
 PARAGRAPH_SEPARATOR = "\n\n"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")  # a Project Gutenberg HTML edition, a saved Wikisource page
 # What a .zip or a .gz may hold: a book file that is no archive itself (an EPUB is one; JSONL is data)
-PACKABLE_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".fb2")
+TEI_SUFFIXES = (".xml", ".tei")  # a TEI text (an ELTeC novel, a scholarly edition); other XML is refused
+PACKABLE_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".fb2", *TEI_SUFFIXES)
 SUPPORTED_SUFFIXES = (
     *PACKABLE_SUFFIXES,
     ".epub",
@@ -487,13 +489,25 @@ def from_epub(path: str | Path) -> Narrative:
 def from_fictionbook(data: bytes, *, name: str, source: str, encoding: str | None = None) -> Narrative:
     """FictionBook 2 (``name``: its file name): its sections' titles are the headings, at their
     nesting depth, and a section of sections is a part; its notes follow the book as endnotes
-    (``clueweaver.books.fictionbook``). It is read in the encoding its XML declares, or in
-    ``encoding`` when one is given (a file whose declaration is wrong)."""
+    (``clueweaver.books.fictionbook``)."""
     book = read_fictionbook(decode_text(data, source, encoding)[0] if encoding else data, source)
-    title = book.title or name[: -len(".fb2")]
-    narrative = _from_leveled_paragraphs(
-        book.paragraphs, title=title, source=source, what="FictionBook", parts=book.parts
-    )
+    return _from_marked_xml(book, name=name, source=source, encoding=encoding, what="FictionBook")
+
+
+def from_tei(data: bytes, *, name: str, source: str, encoding: str | None = None) -> Narrative:
+    """A TEI text (``name``: its file name; a scholarly edition, an ELTeC novel): its divs' heads are
+    the headings, at their nesting depth, and a div of headed divs is a part; its notes follow the
+    book as endnotes (``clueweaver.books.tei``)."""
+    book = read_tei(decode_text(data, source, encoding)[0] if encoding else data, source)
+    return _from_marked_xml(book, name=name, source=source, encoding=encoding, what="TEI text")
+
+
+def _from_marked_xml(book, *, name: str, source: str, encoding: str | None, what: str) -> Narrative:
+    """A FictionBook's or TEI text's paragraphs with the heading levels its XML marks, read in the
+    encoding its declaration names, or in ``encoding`` when one is given (a wrong declaration)."""
+    paragraphs, parts = book.paragraphs, book.parts
+    title = book.title or Path(name).stem
+    narrative = _from_leveled_paragraphs(paragraphs, title=title, source=source, what=what, parts=parts)
     narrative.encoding = encoding
     return narrative
 
@@ -504,6 +518,8 @@ def _from_file_bytes(data: bytes, *, name: str, source: str, encoding: str | Non
     suffix = book_suffix(name)
     if suffix == ".fb2":
         return from_fictionbook(data, name=name, source=source, encoding=encoding)
+    if suffix in TEI_SUFFIXES:
+        return from_tei(data, name=name, source=source, encoding=encoding)
     text, narrative_encoding, detected, warning = decode_text(data, source, encoding)
     if suffix in (".md", ".markdown"):
         loader, found_title = from_markdown, markdown_title(text)
@@ -518,13 +534,13 @@ def _from_file_bytes(data: bytes, *, name: str, source: str, encoding: str | Non
 
 
 def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:
-    """Load a book from .txt, .md, .html, .epub, .fb2 or .jsonl, or a .zip holding one such file (an
+    """Load a book from .txt, .md, .html, .epub, .fb2, TEI .xml or .jsonl, or a .zip holding one such file (an
     EPUB under another name too) or one gzip-compressed (``clueweaver.books.archives``); every failure
     is a NarrativeError naming the file.
 
     The title: ``title`` when given, else the book's own (a Gutenberg header's ``Title:`` line, a
     Markdown file's front matter or only level-1 heading, an HTML file's <title>, an EPUB's
-    metadata, a FictionBook's <book-title>), else the (packed) file's name."""
+    metadata, a FictionBook's <book-title>, a TEI header's title), else the (packed) file's name."""
     path = Path(path)
     if not path.exists():
         raise NarrativeError(f"{path}: no such file")
@@ -540,7 +556,7 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
     is_epub = suffix == ".epub" or (suffix == ZIP_SUFFIX and is_epub_zip(path))
     if encoding and (is_epub or suffix == ".jsonl"):  # said, not ignored
         raise NarrativeError(
-            f"{path}: an encoding ({encoding}) applies to text, Markdown, HTML and FictionBook files; "
+            f"{path}: an encoding ({encoding}) applies to text, Markdown, HTML, FictionBook and TEI files; "
             + ("an EPUB's documents declare their own" if is_epub else "a JSONL file is UTF-8")
         )
     if is_epub:

@@ -62,7 +62,7 @@ CREATE TABLE IF NOT EXISTS books (
     content_hash   TEXT NOT NULL,       -- SHA-256 of the canonical text (Narrative.content_hash)
     title          TEXT NOT NULL,
     filename       TEXT NOT NULL,       -- as uploaded (base name)
-    format         TEXT NOT NULL,       -- the file's suffix (BOOK_SUFFIXES: .txt ... .fb2, .epub, .zip)
+    format         TEXT NOT NULL,       -- the file's suffix (BOOK_SUFFIXES: .txt ... .fb2, .xml, .epub, .zip)
     encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
     language       TEXT,                -- ISO 639-1, retrieval's analyzer (given or detected); NULL: detect
     bytes          INTEGER NOT NULL,
@@ -173,7 +173,7 @@ class Upload:
             shown = self.suffix or "(no extension)"
             raise UnsupportedFormat(
                 f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md), HTML "
-                "(.html), EPUB (.epub) or FictionBook (.fb2) file, or a .zip holding one"
+                "(.html), EPUB (.epub), FictionBook (.fb2) or TEI (.xml) file, or a .zip holding one"
             )
         self.folder = library.tmp_dir / uuid.uuid4().hex
         self.folder.mkdir(parents=True)

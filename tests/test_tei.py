@@ -1,0 +1,110 @@
+"""TEI texts (.xml), the format of scholarly editions and of ELTeC's novels in a dozen European
+languages: their divs' heads are the chapters, a div of headed divs a part, front matter stays
+before the first chapter, notes follow the book; a file that is no TEI text is an error naming it.
+
+The real fixture is ELTeC-fra's Marie-Claire (Marguerite Audoux, 1910; CC BY 4.0) cut to whole lines
+of the file; the structure test follows ELTeC-deu's Vittoria Accorombona (groups within groups)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from clueweaver.books.language import detect_language
+from clueweaver.books.narrative import NarrativeError, load_narrative
+from clueweaver.books.tei import read_tei
+
+FIXTURE = Path(__file__).parent / "fixtures" / "books_multilingual" / "marie_claire_excerpt.fr.xml"
+TEI = '<?xml version="1.0" encoding="{encoding}"?>\n<TEI xmlns="http://www.tei-c.org/ns/1.0">{header}<text>{body}</text></TEI>'
+HEADER = "<teiHeader><fileDesc><titleStmt><title>{title}</title></titleStmt></fileDesc></teiHeader>"
+
+
+def tei(body: str, title: str = "Vittoria Accorombona : ELTeC ausgabe", encoding: str = "UTF-8") -> str:
+    return TEI.format(encoding=encoding, header=HEADER.format(title=title), body=body)
+
+
+def write(tmp_path: Path, name: str, text: str, encoding: str = "utf-8") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def test_an_eltec_novel_reads_its_chapters_and_every_paragraph():
+    book = load_narrative(FIXTURE)
+    root = ElementTree.parse(FIXTURE).getroot()
+    body = [e for e in root.iter() if e.tag.endswith("}body")][0]
+    expected = ["".join(e.itertext()) for e in body.iter() if e.tag.rsplit("}", 1)[-1] in ("head", "p")]
+    assert [p.text for p in book.paragraphs] == [" ".join(t.split()) for t in expected if t.strip()]
+    assert book.title == "Marie-Claire"  # the corpus's ": édition ELTeC" left out
+    assert [(c.label, c.title) for c in book.chapters] == [
+        ("1", "PREMIÈRE PARTIE"), ("2", "DEUXIÈME PARTIE"), ("3", "TROISIÈME PARTIE"),
+    ]  # fmt: skip
+    assert detect_language(book.text) == "fr"
+
+
+BODY = """<front><div type="liminal"><head>Vorwort</head><p>Diese Geschichte ist wahr.</p></div></front>
+<body><div type="group"><head>Erster <lb/>Teil</head>
+  <div type="group"><head>Erstes Buch</head>
+    <div type="chapter"><head>Erstes Kapitel</head>
+      <p>Vittoria sah auf die Stadt<note place="foot">Rom, im Jahre 1575.</note> hinab.<pb n="12"/></p>
+      <lg><l>O Rom, o Rom,</l><l>du alte Stadt!</l><l/></lg>
+      <milestone unit="section"/><p>Dann kam der Abend.</p></div>
+    <div type="chapter"><head>Zweites Kapitel</head><p>Bracciano ritt nach Norden.</p></div></div>
+  <div type="group"><head>Zweites Buch</head>
+    <div type="chapter"><head>Erstes Kapitel</head><quote><p>Ein Brief aus Florenz, über Siena.</p></quote></div></div>
+</div></body>
+<back><div type="notes"><p>Anmerkung des Herausgebers.</p><note n="2">Der Papst war Gregor XIII.</note></div></back>"""
+
+
+def test_groups_of_chapters_are_parts_and_front_matter_and_notes_no_chapters(tmp_path):
+    book = load_narrative(write(tmp_path, "vittoria.xml", tei(BODY)))
+    assert book.title == "Vittoria Accorombona"
+    assert [(c.label, c.title) for c in book.chapters] == [
+        ("1.1", "Erstes Kapitel"), ("1.2", "Zweites Kapitel"), ("2.1", "Zweites Buch Erstes Kapitel"),
+    ]  # fmt: skip
+    assert book.chapters[2].part == "Zweites Buch" and book[book.chapters[0].first_paragraph].text == "Erster Teil"
+    texts = [p.text for p in book.paragraphs]
+    assert texts[:2] == ["Vorwort", "Diese Geschichte ist wahr."] and book.paragraphs[1].chapter == 0
+    assert "Vittoria sah auf die Stadt hinab." in texts  # the note out of the sentence, the page break no text
+    assert "O Rom, o Rom, du alte Stadt!" in texts  # a stanza is one paragraph, its empty line none
+    assert "Ein Brief aus Florenz, über Siena." in texts  # a quotation's paragraphs
+    # back matter, then the notes in reading order: the one taken out of a sentence, the notes div's
+    assert texts[-3:] == ["Anmerkung des Herausgebers.", "Rom, im Jahre 1575.", "Der Papst war Gregor XIII."]
+    assert read_tei(tei(BODY), "t").parts == frozenset({"Erster Teil", "Erstes Buch", "Zweites Buch"})
+
+
+def test_a_tei_file_in_its_declared_encoding_zipped_or_named_tei_reads_the_same(tmp_path):
+    plain = load_narrative(write(tmp_path, "v.xml", tei(BODY)))
+    latin = load_narrative(write(tmp_path, "v.tei", tei(BODY, encoding="ISO-8859-1"), "latin-1"))
+    assert [p.text for p in latin.paragraphs] == [p.text for p in plain.paragraphs]
+    with zipfile.ZipFile(tmp_path / "v.zip", "w") as archive:
+        archive.writestr("ELTeC/DEU014.xml", tei(BODY))
+    assert load_narrative(tmp_path / "v.zip").chapters == plain.chapters
+    wrong = write(tmp_path, "w.xml", tei(BODY, encoding="UTF-8"), "latin-1")  # declares UTF-8, is Latin-1
+    with pytest.raises(NarrativeError, match="not a readable TEI file"):
+        load_narrative(wrong)
+    assert [p.text for p in load_narrative(wrong, encoding="latin-1").paragraphs] == [p.text for p in plain.paragraphs]
+
+
+def test_a_level_0_draft_without_body_reads_what_its_text_holds(tmp_path):
+    """ELTeC's level-0 Russian drafts put their divs straight into <text>, or skip <text>."""
+    draft = tei('<div type="chapter"><head>1.</head><p>Казаки выехали.</p></div>', title="Казаки")
+    assert [c.label for c in load_narrative(write(tmp_path, "k.xml", draft)).chapters] == ["1"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("<html><body><p>x</p></body></html>", r"the root element is <html>, not a TEI text's <TEI>"),
+        ('<teiCorpus xmlns="http://www.tei-c.org/ns/1.0"><TEI/></teiCorpus>', "a teiCorpus holds several texts"),
+        ("<TEI><text>", "not a readable TEI file"),
+        ('<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader/></TEI>', r"has no <text> or <body>"),
+        (tei("<body><div><pb n='1'/></div></body>"), "the TEI text has no text paragraphs"),
+    ],
+)
+def test_a_file_that_is_no_tei_text_is_an_error_that_names_it(tmp_path, content, message):
+    with pytest.raises(NarrativeError, match=message):
+        load_narrative(write(tmp_path, "bad.xml", content))
