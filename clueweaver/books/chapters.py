@@ -188,8 +188,13 @@ def heads_its_block(block: str) -> bool:
     if len(lines) < 2:
         return False
     first, *rest = lines
-    worded = is_heading(first) and not BARE_NUMERAL.match(first)
-    return worded and len(rest) <= _MAX_NAME_LINES and len(" ".join(rest)) <= _MAX_HEADING_CHARS
+    return is_worded_heading(first) and len(rest) <= _MAX_NAME_LINES and len(" ".join(rest)) <= _MAX_HEADING_CHARS
+
+
+def is_worded_heading(text: str) -> bool:
+    """A heading that names its unit ("Глава первая", "CHAPTER IV"), not a bare numeral, which a
+    stanza's or a note's number also is."""
+    return is_heading(text) and not BARE_NUMERAL.match(text)
 
 
 def is_rule(text: str) -> bool:

@@ -14,34 +14,17 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from clueweaver.books.chapters import BARE_NUMERAL, is_heading
+from clueweaver.books.chapters import is_worded_heading
 from clueweaver.books.errors import NarrativeError
+from clueweaver.books.marked import MarkedBook, local_name, parse_xml
 from clueweaver.books.text_paragraphs import join_lines
 
 # Elements whose text is one paragraph (any other holds paragraphs); a <subtitle> inside a chapter
 # ("* * *", a stanza's number) is a paragraph of it, not a chapter of its own, unless it names one
-# (``_names_a_chapter``).
+# (``is_worded_heading``).
 _PARAGRAPH_TAGS = frozenset({"p", "subtitle", "text-author", "date", "v"})
 _UNREAD_TAGS = frozenset({"image", "empty-line", "binary"})
-
-
-@dataclass(frozen=True)
-class FictionBook:
-    """A FictionBook's title and paragraphs: (text, heading level) in reading order, level 0 for
-    prose and for the book's title line in its body (front matter, as a title page is), 1 for a
-    top-level section's title, and one more for each section it is nested in; ``parts`` are the
-    titles of sections that hold titled sections."""
-
-    title: str | None
-    paragraphs: list[tuple[str, int]]
-    parts: frozenset[str]
-
-
-def _name(element: ElementTree.Element) -> str:
-    """An element's tag without its namespace (FictionBook 2.0 and 2.1 differ only there)."""
-    return element.tag.rsplit("}", 1)[-1]
 
 
 def _text(element: ElementTree.Element) -> str:
@@ -51,7 +34,7 @@ def _text(element: ElementTree.Element) -> str:
 
 
 def _child(element: ElementTree.Element, name: str) -> ElementTree.Element | None:
-    return next((child for child in element if _name(child) == name), None)
+    return next((child for child in element if local_name(child) == name), None)
 
 
 def _title(element: ElementTree.Element) -> str:
@@ -62,14 +45,14 @@ def _title(element: ElementTree.Element) -> str:
 
 def _lines(element: ElementTree.Element, name: str) -> list[str]:
     """The non-empty texts of an element's ``name`` children (a title's <p>s, a stanza's <v>s)."""
-    return [line for line in (_text(child) for child in element if _name(child) == name) if line]
+    return [line for line in (_text(child) for child in element if local_name(child) == name) if line]
 
 
 def _paragraphs_of(element: ElementTree.Element) -> Iterator[str]:
     """One element's prose paragraphs: a <p>-like element is one, a stanza's lines one, a table's
     row one; a title inside the text (a poem's, a cited letter's) is prose here; a poem, a cite, an
     epigraph or a table gives the paragraphs of its children."""
-    name = _name(element)
+    name = local_name(element)
     if name in _UNREAD_TAGS:
         return
     if name in _PARAGRAPH_TAGS:
@@ -94,25 +77,21 @@ def _section(section: ElementTree.Element, level: int, parts: set[str]) -> Itera
     level deeper; a section holding titled sections is a part."""
     title = _child(section, "title")
     heading = _title(title) if title is not None else ""
-    subsections = [child for child in section if _name(child) == "section"]
+    subsections = [child for child in section if local_name(child) == "section"]
     if heading and any(_child(sub, "title") is not None for sub in subsections):
         parts.add(heading)
     if heading:
         yield heading, level
     for child in section:
-        name = _name(child)
+        name = local_name(child)
         if name == "section":
             yield from _section(child, level + 1, parts)
-        elif name == "subtitle" and _names_a_chapter(subtitle := _text(child)):
+        # a <subtitle> heads a chapter where a converter wrote a book as one section ("Глава первая");
+        # a bare numeral (a poem's stanza: "XIV") heads none
+        elif name == "subtitle" and is_worded_heading(subtitle := _text(child)):
             yield subtitle, level + 1
         elif name != "title":
             yield from ((text, 0) for text in _paragraphs_of(child))
-
-
-def _names_a_chapter(text: str) -> bool:
-    """A <subtitle> that heads a chapter: converters of plain texts write a book as one section
-    with its chapters as subtitles ("Глава первая"); a bare numeral (a poem's stanza: "XIV") is none."""
-    return is_heading(text) and not BARE_NUMERAL.match(text)
 
 
 def _notes(body: ElementTree.Element) -> Iterator[str]:
@@ -122,38 +101,28 @@ def _notes(body: ElementTree.Element) -> Iterator[str]:
     heading = _title(title) if title is not None else ""
     if heading:
         yield heading
-    for section in (child for child in body if _name(child) == "section"):
+    for section in (child for child in body if local_name(child) == "section"):
         number = _child(section, "title")
         label = _title(number) if number is not None else ""
-        paragraphs = [text for child in section if _name(child) != "title" for text in _paragraphs_of(child)]
+        paragraphs = [text for child in section if local_name(child) != "title" for text in _paragraphs_of(child)]
         if label and paragraphs:
             paragraphs[0] = f"{label} {paragraphs[0]}"
         yield from paragraphs or ([label] if label else [])
 
 
-def read_fictionbook(data: bytes | str, source: str) -> FictionBook:
-    """A FictionBook's title (its <book-title>) and paragraphs, from its bytes (read in the encoding
-    its XML declares) or its decoded text; a file that is not well-formed FictionBook XML is a
-    NarrativeError naming the line and column where it breaks (a file that declares one encoding and
-    is written in another breaks at its first letter outside ASCII: the message names --encoding)."""
-    try:
-        root = ElementTree.fromstring(data)
-    except ElementTree.ParseError as exc:
-        hint = (
-            "; if it is written in another encoding than its XML declares, pass --encoding"
-            if isinstance(data, bytes)
-            else ""
-        )
-        raise NarrativeError(f"{source}: not a readable FictionBook (the XML: {exc}){hint}") from exc
-    if _name(root) != "FictionBook":
-        raise NarrativeError(f"{source}: not a FictionBook: its root element is <{_name(root)}>")
-    book_title = next((text for e in root.iter() if _name(e) == "book-title" and (text := _text(e))), None)
+def read_fictionbook(data: bytes | str, source: str) -> MarkedBook:
+    """A FictionBook's title (its <book-title>) and paragraphs (the book's title line in its body is
+    front matter, at level 0), from its bytes or its decoded text (``parse_xml``)."""
+    root = parse_xml(data, source, "FictionBook")
+    if local_name(root) != "FictionBook":
+        raise NarrativeError(f"{source}: not a FictionBook: its root element is <{local_name(root)}>")
+    book_title = next((text for e in root.iter() if local_name(e) == "book-title" and (text := _text(e))), None)
     paragraphs: list[tuple[str, int]] = []
     parts: set[str] = set()
-    bodies = [child for child in root if _name(child) == "body"]
+    bodies = [child for child in root if local_name(child) == "body"]
     for body in (b for b in bodies if not b.get("name")):  # the book; a named body holds its notes
         for child in body:
-            name = _name(child)
+            name = local_name(child)
             if name == "title":
                 paragraphs.append((_title(child), 0))
             elif name == "section":
@@ -162,4 +131,4 @@ def read_fictionbook(data: bytes | str, source: str) -> FictionBook:
                 paragraphs.extend((text, 0) for text in _paragraphs_of(child))
     for body in (b for b in bodies if b.get("name")):
         paragraphs.extend((text, 0) for text in _notes(body))
-    return FictionBook(book_title, [(text, level) for text, level in paragraphs if text], frozenset(parts))
+    return MarkedBook(book_title, [(text, level) for text, level in paragraphs if text], frozenset(parts))

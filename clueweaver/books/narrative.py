@@ -43,6 +43,7 @@ from clueweaver.books.chapters import (
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.fictionbook import read_fictionbook
+from clueweaver.books.marked import MarkedBook
 from clueweaver.books.markup import html_paragraphs, html_title
 from clueweaver.books.sentences import split_long_paragraph
 from clueweaver.books.tei import read_tei
@@ -502,7 +503,7 @@ def from_tei(data: bytes, *, name: str, source: str, encoding: str | None = None
     return _from_marked_xml(book, name=name, source=source, encoding=encoding, what="TEI text")
 
 
-def _from_marked_xml(book, *, name: str, source: str, encoding: str | None, what: str) -> Narrative:
+def _from_marked_xml(book: MarkedBook, *, name: str, source: str, encoding: str | None, what: str) -> Narrative:
     """A FictionBook's or TEI text's paragraphs with the heading levels its XML marks, read in the
     encoding its declaration names, or in ``encoding`` when one is given (a wrong declaration)."""
     paragraphs, parts = book.paragraphs, book.parts
@@ -513,7 +514,7 @@ def _from_marked_xml(book, *, name: str, source: str, encoding: str | None, what
 
 
 def _from_file_bytes(data: bytes, *, name: str, source: str, encoding: str | None) -> Narrative:
-    """A text, Markdown, HTML or FictionBook file's bytes; ``name`` (the file's) says which, and is
+    """A text, Markdown, HTML, FictionBook or TEI file's bytes; ``name`` (the file's) says which, and is
     the title when the book names none."""
     suffix = book_suffix(name)
     if suffix == ".fb2":

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from clueweaver.books.errors import NarrativeError
+from clueweaver.books.marked import MarkedBook, local_name, parse_xml
 from clueweaver.books.text_paragraphs import join_lines
 
 _PARAGRAPH_TAGS = frozenset({"p", "label", "trailer", "byline", "dateline", "salute", "signed", "closer", "opener"})
@@ -29,37 +29,21 @@ _SILENT_TAGS = frozenset({"pb", "lb", "cb", "milestone", "gap", "figure", "fw", 
 _CORPUS_EDITION = re.compile(r"\s*[:：]\s*[^:：]*\bELTeC\b[^:：]*$", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class TeiBook:
-    """A TEI text's title and paragraphs: (text, heading level) in reading order, level 0 for prose
-    and front or back matter, 1 for a top-level ``<div>``'s ``<head>`` and one more for each
-    ``<div>`` it is nested in; ``parts`` are the heads of divs that hold headed divs."""
-
-    title: str | None
-    paragraphs: list[tuple[str, int]]
-    parts: frozenset[str]
-
-
-def _name(element: ElementTree.Element) -> str:
-    """An element's tag without its namespace (TEI P5's, or none in older files)."""
-    return element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
-
-
 def _text(element: ElementTree.Element, notes: list[str]) -> str:
     """An element's words with its notes taken out (appended to ``notes``), whitespace collapsed; a
     line or page break between words parts them."""
     pieces = [element.text or ""]
     for child in element:
-        if _name(child) == "note":
+        if local_name(child) == "note":
             notes.append(_text(child, notes))
         else:
-            pieces.append(" " if _name(child) in _SILENT_TAGS else _text(child, notes))
+            pieces.append(" " if local_name(child) in _SILENT_TAGS else _text(child, notes))
         pieces.append(child.tail or "")
     return " ".join("".join(pieces).split())
 
 
 def _holds_headed_divs(div: ElementTree.Element) -> bool:
-    return any(_name(child) == "div" and any(_name(c) == "head" for c in child) for child in div)
+    return any(local_name(child) == "div" and any(local_name(c) == "head" for c in child) for child in div)
 
 
 def _blocks(
@@ -70,17 +54,17 @@ def _blocks(
     consecutive verse lines make one paragraph."""
     verse: list[str] = []
     for child in element:
-        tag = _name(child)
+        tag = local_name(child)
         if tag in _VERSE_TAGS:
             lines = child.iter() if tag == "lg" else [child]
-            verse += [text for line in lines if _name(line) == "l" and (text := _text(line, notes))]
+            verse += [text for line in lines if local_name(line) == "l" and (text := _text(line, notes))]
             continue
         if verse:
             yield join_lines(verse), 0
             verse = []
         if tag == "div":
             inner = None if depth is None else depth + 1
-            head = next((c for c in child if _name(c) == "head"), None)
+            head = next((c for c in child if local_name(c) == "head"), None)
             if inner is not None and head is not None and _holds_headed_divs(child):
                 parts.add(_text(head, []))
             yield from _blocks(child, inner, parts, notes)
@@ -96,20 +80,17 @@ def _blocks(
         yield join_lines(verse), 0
 
 
-def read_tei(data: bytes | str, source: str) -> TeiBook:
+def read_tei(data: bytes | str, source: str) -> MarkedBook:
     """A TEI file's title and paragraphs; an error names the file when it is not a TEI text."""
-    try:
-        root = ElementTree.fromstring(data)
-    except ElementTree.ParseError as exc:
-        raise NarrativeError(f"{source}: not a readable TEI file (the XML: {exc})") from exc
-    if _name(root) == "teiCorpus":
+    root = parse_xml(data, source, "TEI file")
+    if local_name(root) == "teiCorpus":
         raise NarrativeError(f"{source}: a teiCorpus holds several texts; give the TEI file of one")
-    if _name(root) != "TEI":
-        raise NarrativeError(f"{source}: the root element is <{_name(root)}>, not a TEI text's <TEI>")
-    text = next((child for child in root if _name(child) == "text"), None)
-    sections = [child for child in text if _name(child) in _SECTIONS] if text is not None else []
+    if local_name(root) != "TEI":
+        raise NarrativeError(f"{source}: the root element is <{local_name(root)}>, not a TEI text's <TEI>")
+    text = next((child for child in root if local_name(child) == "text"), None)
+    sections = [child for child in text if local_name(child) in _SECTIONS] if text is not None else []
     if not sections:  # a draft that skips <body> (ELTeC's level-0 files): what it has is the body
-        body = text if text is not None else next((e for e in root.iter() if _name(e) == "body"), None)
+        body = text if text is not None else next((e for e in root.iter() if local_name(e) == "body"), None)
         if body is None:
             raise NarrativeError(f"{source}: the TEI file has no <text> or <body>")
         sections = [body]
@@ -117,15 +98,15 @@ def read_tei(data: bytes | str, source: str) -> TeiBook:
     notes: list[str] = []
     paragraphs: list[tuple[str, int]] = []
     for section in sections:
-        paragraphs += _blocks(section, None if _name(section) in ("front", "back") else 0, parts, notes)
+        paragraphs += _blocks(section, None if local_name(section) in ("front", "back") else 0, parts, notes)
     paragraphs += [(note, 0) for note in notes]
-    return TeiBook(_title(root), [(t, level) for t, level in paragraphs if t], frozenset(parts))
+    return MarkedBook(_title(root), [(t, level) for t, level in paragraphs if t], frozenset(parts))
 
 
 def _title(root: ElementTree.Element) -> str | None:
     """The header's first ``<titleStmt><title>``, without a corpus's edition label."""
     for element in root.iter():
-        if _name(element) == "titleStmt":
-            title = next((" ".join("".join(c.itertext()).split()) for c in element if _name(c) == "title"), "")
+        if local_name(element) == "titleStmt":
+            title = next((" ".join("".join(c.itertext()).split()) for c in element if local_name(c) == "title"), "")
             return _CORPUS_EDITION.sub("", title) or None
     return None

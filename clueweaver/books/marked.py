@@ -1,0 +1,41 @@
+"""What the XML book formats share (FictionBook, TEI): the book their markup gives, paragraphs
+with the heading level the file marks, and the reading of the XML itself."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+
+from clueweaver.books.errors import NarrativeError
+
+
+@dataclass(frozen=True)
+class MarkedBook:
+    """A book's title and paragraphs as its markup gives them: (text, heading level) in reading
+    order, level 0 for prose and for front or back matter, 1 for a top-level section's heading and
+    one more for each section it is nested in; ``parts`` are the headings of sections that hold
+    headed sections."""
+
+    title: str | None
+    paragraphs: list[tuple[str, int]]
+    parts: frozenset[str]
+
+
+def local_name(element: ElementTree.Element) -> str:
+    """An element's tag without its namespace (FictionBook 2.0 and 2.1, TEI P5 and older files
+    differ there); "" for what is no element."""
+    return element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
+
+
+def parse_xml(data: bytes | str, source: str, what: str) -> ElementTree.Element:
+    """The root of a file's XML, from its bytes (read in the encoding its declaration names) or its
+    decoded text; a file that is not well-formed is a NarrativeError naming the line and column where
+    it breaks (one that declares one encoding and is written in another breaks at its first letter
+    outside ASCII: the message names --encoding)."""
+    try:
+        return ElementTree.fromstring(data)
+    except ElementTree.ParseError as exc:
+        hint = "; if it is written in another encoding than its XML declares, pass --encoding"
+        raise NarrativeError(
+            f"{source}: not a readable {what} (the XML: {exc}){hint if isinstance(data, bytes) else ''}"
+        ) from exc
