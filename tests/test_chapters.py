@@ -627,3 +627,56 @@ def test_a_marked_title_opening_with_a_roman_letter_is_not_a_numbered_chapter():
     texts = ["次郎物語", "一　お猿さん", "次郎は乳母の家で育った。", "二　お玉杓子", "捕まえた。"]
     book = from_paragraphs(texts, title="t", marked_headings=[True, True, False, True, False])
     assert [c.label for c in book.chapters] == ["1", "2"] and book.chapters[0].title == "一 お猿さん"
+
+
+def test_a_word_the_book_numbers_in_order_heads_its_sections():
+    """Белые ночи's "Ночь первая" to "Ночь четвертая", 夢十夜's "第一夜", a Decameron's "Giornata
+    prima": no chapter word names them, but one word with the numbers 1, 2, 3 in order on lines of
+    their own numbers the book's sections, a contents list of them before the text aside."""
+    prose = "Была чудная ночь, такая ночь, которая разве только и может быть тогда, когда мы молоды. " * 2
+    nights = ["Ночь первая", "Ночь вторая", "Ночь третья", "Ночь четвертая"]
+    book = from_paragraphs(["Белые ночи", *nights] + [t for night in nights for t in (night, prose)], title="t")
+    assert [(c.label, c.title, c.first_paragraph) for c in book.chapters] == [
+        ("1", "Ночь первая", 5), ("2", "Ночь вторая", 7), ("3", "Ночь третья", 9), ("4", "Ночь четвертая", 11)
+    ]  # fmt: skip
+    dream = "こんな夢を見た。腕組をして枕元に坐っていると、女が静かな声で言った。"
+    yume = [t for n in "一二三四" for t in (f"第{n}夜", dream)]
+    assert [c.title for c in from_paragraphs(yume, title="t").chapters] == ["第一夜", "第二夜", "第三夜", "第四夜"]
+    giornate = [t for g in ("prima", "seconda", "terza") for t in (f"Giornata {g}", "Comincia la giornata.")]
+    assert len(from_paragraphs(giornate, title="t").chapters) == 3
+
+
+def test_numbered_lines_that_are_no_sections_open_no_chapter():
+    """A list of numbered lines one after another (an army's divisions), a dialogue's speakers
+    taking turns ("Голос первый", "Голос второй"), a sequence that stops at two, a figure's caption
+    and a verse line opening with "第三囘に" are no headings."""
+    prose = "その日の戦は朝から始まった。兵は川を渡り、山の麓に陣を敷いた。"
+    divisions = ["第一隊 池田勝入ノ兵六千", "第二隊 森武蔵守ノ兵三千", "第三隊 堀秀政ノ兵三千"]
+    assert from_paragraphs([prose, *divisions, prose], title="t").chapters == []
+    voices = [t for n in ("первый", "второй") * 3 for t in (f"Голос {n}", "Я здесь, я жду тебя.")]
+    assert from_paragraphs(voices, title="t").chapters == []
+    figures = [t for n in "一二三" for t in (f"第{n}図", prose)]
+    assert from_paragraphs(figures, title="t").chapters == []
+    assert not is_heading("第三囘に抛げ飛ばし先の二人の標超す、") and is_heading("第三囘 賈雨村夤緣復舊職")
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "last"),
+    [
+        ("Capítulo I", "Capítulo II", "Capítulo último"),
+        ("CAPITULO I", "CAPITULO II", "CAPITULO ULTIMO"),
+        ("Erstes Kapitel", "Zweites Kapitel", "Letztes Kapitel"),
+        ("Chapitre I", "Chapitre II", "Dernier chapitre"),
+        ("Явление I", "Явление II", "Явление последнее"),
+        ("Chapter I", "Chapter II", "Chapter the Last"),
+    ],
+)
+def test_the_last_chapter_named_so_is_numbered_after_the_one_before(first, second, last):
+    prose = "Il était une fois un homme qui marchait dans la rue et pensait à sa femme."
+    book = from_paragraphs([first, prose, second, prose, last, prose], title="t")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", first), ("2", second), ("3", last)]
+
+
+def test_a_last_word_before_a_chapter_word_in_prose_opens_no_chapter():
+    assert not is_heading("Последняя глава «Евгения Онегина» издана")
+    assert is_heading("Последняя глава") and is_heading("Dernier chapitre.")

@@ -22,7 +22,12 @@ paragraph. Other languages:
   chapter words of Dutch, Polish, Czech, Norwegian, Ukrainian, Romanian, Catalan and Turkish
   ("Hoofdstuk 3", "Rozdział IV", "Розділ 2", "1. Bölüm");
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
-  Φόνισσα; the keraia typed as ʹ, ΄, ' or ’).
+  Φόνισσα; the keraia typed as ʹ, ΄, ' or ’);
+- the last chapter named so instead of numbered ("Capítulo último", "Глава последняя", "Letztes
+  Kapitel", "Chapter the Last"), numbered one past the chapter before it, as is any chapter whose
+  number cannot be read;
+- a word of the book's own that it numbers 1, 2, 3 in order ("Ночь первая", "第一夜"), found by
+  ``clueweaver.books.sequences`` and read as a heading the text marks.
 
 An EPUB's h1-h3 elements and a Markdown file's ``#`` lines are the headings the file marks, read
 as detected ones are. In a book whose headings carry numbers, one without a number opens no
@@ -70,7 +75,7 @@ import re
 from dataclasses import dataclass
 
 from clueweaver.books.numerals import CJK_NUMERALS, KERAIA, NUMBER_WORDS, number_value
-from clueweaver.books.ordinals import ORDINAL_PATTERN
+from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han characters, as a regex class's ranges
 # A number in Chinese numerals ("一", "十一", "三十六"), not zero: a lone "〇" is a Japanese scene break.
@@ -78,7 +83,7 @@ _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{CJK_NUMERALS}]*"
 # A Greek numeral: capital letters (ΙΒ 12, ΣΤ 6, ΡΚΓ 123) and the keraia, typed in any of its look-alikes.
 _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{KERAIA}]"
 _NUMBER = (
-    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{NUMBER_WORDS})[\s-]*)+|the\s+(?:first|second|third|last|\w+th)|{ORDINAL_PATTERN}|{_CJK_NUMBER}|"
+    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{NUMBER_WORDS})[\s-]*)+|the\s+(?:first|second|third|last|\w+th)|{ORDINAL_PATTERN}|{LAST_PATTERN}|{_CJK_NUMBER}|"
     rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}}))"
 )
 _NUMBER_END = rf"(?:\b|(?<=[{KERAIA}]))"  # after a keraia no word boundary follows
@@ -105,17 +110,19 @@ _EPILOGUES = frozenset(
 _CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES])
 MIN_PROSE_CHARS = 150
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
-# Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, a play's
-# scene 场 場, or a part: 卷 部, a play's act 幕), as in "第一百二十回", "第１２章", "第三話"; "第一回合"
-# (the first round) and "第一场雪" (the first snowfall) are no headings.
+# Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, old editions'
+# 囘, a play's scene 场 場, or a part: 卷 部, a play's act 幕), as in
+# "第一百二十回", "第１２章", "第三話"; "第一回合" (the first round), "第一场雪" (the first snowfall) and
+# a verse's "第三囘に" (a particle after it) are no headings.
 # A web copy's bracket closes "【第一章】"; a comma leads into the summary ("Глава II, из которой можно узнать…")
 _SEPARATOR = r"\s*[】〗］]?\s*[.,:：—–-]?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
-    rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>回(?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{_HAN}]))",
+    rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{_HAN}]))(?![ぁ-ゖ])",
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
     r"제\s*(?P<number>\d+)\s*(?P<word>장|화|절|부|편|권|막)(?![\uac00-\ud7a3])",  # Korean "제1장"; not "제1장에서"
-    rf"(?P<number>{ORDINAL_PATTERN}|\d+\.)\s*(?P<word>{_CHAPTER_WORD})\b",  # "Erstes Kapitel", "3. Kapitel"
+    # "Erstes Kapitel", "3. Kapitel"; "Letztes Kapitel" alone ("Последняя глава «Онегина» издана" is prose)
+    rf"(?P<number>{ORDINAL_PATTERN}|\d+\.|{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
     rf"(?P<word>{'|'.join(sorted(_EPILOGUES))})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
 )
@@ -415,6 +422,8 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
             if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
                 continue
             heading = _numbered_epilogue(heading, last_part, units[-1].number)
+        elif heading.unit is not None and heading.unit[1] is None and units and units[-1].number is not None:
+            heading = _numbered_after(heading, units[-1].number)
         if story_style is not None and heading.style == story_style:
             part, part_number, story_style = None, None, None  # the next story of the collection
         if heading.part is not None and (heading.unit is not None or holds_chapters):
@@ -476,6 +485,15 @@ def _numbered_epilogue(heading: Heading, last_part: int | None, last_number: int
     """An epilogue's heading numbered one past the last part (in a book without parts, the last chapter)."""
     value = (last_part if last_part is not None else last_number or 0) + 1
     return dataclasses.replace(heading, components=((heading.components[0][0], value), *heading.components[1:]))
+
+
+def _numbered_after(heading: Heading, last_number: int) -> Heading:
+    """A chapter whose heading names it the last instead of numbering it ("Capítulo último", "Chapter
+    the Last", ``LAST_WORDS``) numbered one past the chapter before it."""
+    k = max(i for i, (word, _) in enumerate(heading.components) if word not in _CONTAINER_WORDS)
+    components = list(heading.components)
+    components[k] = (components[k][0], last_number + 1)
+    return dataclasses.replace(heading, components=tuple(components))
 
 
 def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]) -> list[Unit]:

@@ -46,6 +46,7 @@ from clueweaver.books.fictionbook import read_fictionbook
 from clueweaver.books.marked import MarkedBook
 from clueweaver.books.markup import html_paragraphs, html_title
 from clueweaver.books.sentences import split_long_paragraph
+from clueweaver.books.sequences import sequence_headings
 from clueweaver.books.tei import read_tei
 from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 
@@ -265,7 +266,7 @@ def from_paragraphs(
     if marked_headings is not None:  # a long heading's first piece is the heading
         found = [mark and k == 0 for mark, pieces in zip(marked_headings, parts) for k in range(len(pieces))]
     else:
-        marked = frozenset(map(normalize_text, headings))
+        marked = frozenset(map(normalize_text, headings)) | sequence_headings(cleaned)
         named = [heads_its_block(text) for text, pieces in zip(texts, parts) for _ in pieces]  # never cut: short
         found = [detect_headings and (t in marked or is_heading(t) or b) for t, b in zip(cleaned, named)]
     heading_flags = chapter_heading_flags(cleaned, found)

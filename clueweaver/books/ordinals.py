@@ -6,7 +6,8 @@ ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "Κ�
 its value; ``ORDINAL_PATTERN`` matches any of them, a compound's words joined by spaces or hyphens
 ("vingt-deuxième", "vingt deuxième"), and ``ordinal_value`` reads one back. The Romance spellings
 also count without their accents: Project Gutenberg's ASCII transcriptions drop them ("Capitulo
-decimo"). Greek stops at ten.
+decimo"). Greek stops at ten. ``LAST_WORDS`` are the words a heading puts in place of the last
+chapter's number.
 """
 
 from __future__ import annotations
@@ -207,6 +208,16 @@ def _pattern(words) -> str:
 
 
 ORDINAL_PATTERN = _pattern(ORDINAL_WORDS)
+# The word a heading gives the book's last chapter or scene in place of its number ("Capítulo último",
+# "Letztes Kapitel", "Явление последнее", "Dernier chapitre"; English "Chapter the Last" says "the
+# last"): the chapter finder numbers it one past the chapter before it.
+LAST_WORDS = frozenset(
+    _with_folded(dict.fromkeys(
+        "last dernier dernière letzte letzter letztes letzten último última ultimo ultima "
+        "последняя последний последнее τελευταίο τελευταίον τελευταία τελευταίος".split(), 0
+    ))
+)  # fmt: skip
+LAST_PATTERN = _pattern(LAST_WORDS)
 
 
 def ordinal_value(token: str) -> int | None:

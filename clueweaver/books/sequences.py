@@ -1,0 +1,71 @@
+"""Headings a book numbers with a word of its own: Белые ночи's "Ночь первая" to "Ночь четвертая",
+夢十夜's "第一夜" to "第十夜", an old edition's "第一囘", a diary's "第一日", a play's "第一齣". No list
+of chapter words can name every such word, but a book that sets one word with the numbers 1, 2, 3 in
+order on paragraphs of their own is numbering its sections with it, whatever the word.
+
+``sequence_headings`` finds them; the chapter finder reads them as headings the text marks
+(``clueweaver.books.narrative.from_paragraphs``), so they are numbered in reading order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from clueweaver.books.numerals import CJK_NUMERALS, number_value
+from clueweaver.books.ordinals import ORDINAL_PATTERN
+
+_ENGLISH_ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
+_ORDINAL = rf"(?P<number>{ORDINAL_PATTERN}|{_ENGLISH_ORDINALS})"
+_WORD = r"(?P<word>[^\W\d_]{2,20})"
+# "Ночь первая", "Giornata prima", "Première journée", "Erster Tag", "First Night"
+_SPACED_FORMS = (
+    re.compile(rf"^{_WORD}\s+{_ORDINAL}\.?$", re.IGNORECASE),
+    re.compile(rf"^{_ORDINAL}\s+{_WORD}\.?$", re.IGNORECASE),
+)
+# "第一夜", "第三日　雨", "第二齣 言懷": 第, a number, one Han character, and a name without a sentence's marks
+_CJK_FORM = re.compile(
+    rf"^第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>[\u4e00-\u9fff])(?:\s+[^。！？，；、]{{1,30}})?$"
+)
+# What such a sequence numbers outside the story: figures, tables, a statute's articles
+_NOT_SECTIONS = frozenset("図圖图表条條")
+_MAX_CHARS = 40
+# A run must reach three: speakers in a dialogue take turns as "first" and "second" ("Голос первый",
+# "Голос второй" in Blok; Turgenev's "Первый чернорабочий").
+_MIN_LAST = 3
+
+
+def sequence_headings(texts: Sequence[str]) -> frozenset[str]:
+    """The paragraphs that head sections numbered with a word of the book's own: those of a word set
+    with the numbers 1, 2, 3 ... in reading order, starting again at 1 where a new part does, and
+    reaching at least 3. Such paragraphs one right after another are a list ("第一隊 池田勝入ノ兵六千",
+    "第二隊 …": an army's divisions) or a contents page, not headings."""
+    numbered: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
+    for i, text in enumerate(texts):
+        if len(text) <= _MAX_CHARS and (found := _numbered_word(text)):
+            numbered[found[0]].append((i, text, found[1]))
+    headings = set()
+    for run in numbered.values():
+        # of paragraphs one right after another, only the last can head a section (a contents page's
+        # last entry may stand right before the first heading)
+        following = [*run[1:], None]
+        heads = [(text, value) for (i, text, value), after in zip(run, following) if not after or after[0] > i + 1]
+        if _counts_up([value for _, value in heads]):
+            headings.update(text for text, _ in heads)
+    return frozenset(headings)
+
+
+def _numbered_word(text: str) -> tuple[str, int] | None:
+    """(the word, casefolded, and its number) of a paragraph that is a word and a number; else None."""
+    match = _CJK_FORM.match(text) or next(filter(None, (form.match(text) for form in _SPACED_FORMS)), None)
+    if not match or match["word"] in _NOT_SECTIONS:
+        return None
+    number = match["number"]
+    value = number_value(f"the {number}" if re.fullmatch(_ENGLISH_ORDINALS, number, re.IGNORECASE) else number)
+    return (match["word"].casefold(), value) if value else None
+
+
+def _counts_up(values: list[int]) -> bool:
+    steps_up = all(after in (before + 1, 1) for before, after in zip(values, values[1:]))
+    return values[0] == 1 and steps_up and max(values) >= _MIN_LAST
