@@ -680,3 +680,26 @@ def test_the_last_chapter_named_so_is_numbered_after_the_one_before(first, secon
 def test_a_last_word_before_a_chapter_word_in_prose_opens_no_chapter():
     assert not is_heading("Последняя глава «Евгения Онегина» издана")
     assert is_heading("Последняя глава") and is_heading("Dernier chapitre.")
+
+
+def test_a_contents_list_ending_before_a_preface_opens_no_chapter():
+    """殆知阁's 儒林外史 lists its 回 under the title, then a preface, then the text: the list's last
+    entry, followed by the preface's heading and not by another entry, is an entry still. A chapter
+    heading right before its first section's numeral, in every part (Подросток's "Глава первая",
+    "I."), is no contents list of three, and its first section stays a chapter."""
+    names = ("说楔子敷陈大义", "王孝廉村学识同科", "周学道校士拔真才", "荐亡斋和尚吃官司")
+    hui = [f"第{n}回 {name}" for n, name in zip("一二三四", names)]
+    prose = "这一首词，也是个老生长谈。不过说：人生富贵功名，是身外之物。"
+    texts = [
+        "《儒林外史》作者：清·吴敬梓",
+        *hui,
+        "前言",
+        "中国的白话长篇小说。",
+        *[t for h in hui for t in (h, prose)],
+    ]
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1", 7), ("2", 9), ("3", 11), ("4", 13)]
+    prose = "Я не утерплю и сяду записывать историю моих первых шагов на жизненном поприще."
+    part = ["Глава первая", "I.", prose, "II.", prose, "Глава вторая", "I.", prose]
+    book = from_paragraphs(["* ЧАСТЬ ПЕРВАЯ *", *part, "* ЧАСТЬ ВТОРАЯ *", *part], title="t")
+    assert [(c.title, c.first_paragraph) for c in book.chapters[:2]] == [("I.", 2), ("II.", 4)]

@@ -369,6 +369,9 @@ def _same_heading_key(text: str, heading: Heading) -> tuple | str:
     return re.sub(r"[\W_]+", "", text).casefold()
 
 
+_MIN_CONTENTS_ENTRIES = 3
+
+
 def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[int]]:
     """The heading groups that open chapters, and the paragraph where each chapter opens, without
     the repeats a text's source adds (``_same_heading_key`` says which headings are the same):
@@ -377,6 +380,9 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
       ("-----") aside, is one chapter, which opens at the first copy;
     - a heading directly followed by another heading, and repeated later, is an entry of a table
       of contents: it opens no chapter and stays in the front matter (or the chapter before it);
+      so is the last entry of a contents list of three or more, when it is repeated later (儒林外史's
+      contents end "第五十六回 …" before its preface, as 殆知阁's edition sets it), not the heading
+      after one or two such entries (Подросток's "ГЛАВА ПЕРВАЯ", then "I", in every part);
     - so is a part heading whose next heading is a part too, not its chapters, when it is repeated
       later: a contents list that names the parts between the chapters' titles (Don Quijote's
       "Segunda parte del ingenioso caballero…", among unnumbered titles).
@@ -385,17 +391,18 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
     keys = [_same_heading_key(" ".join(texts[a : b + 1]), h) for (a, b), h in zip(groups, parsed)]
     parts = [h.part is not None and h.unit is None for h in parsed] + [True]  # the end: no chapter follows
     last = {key: k for k, key in enumerate(keys)}
-    kept, opens, first_copy = [], [], None
+    kept, opens, first_copy, contents_before = [], [], None, 0  # contents entries right before this one
     for k, group in enumerate(groups):
         directly_followed = k + 1 < len(groups) and all(map(is_rule, texts[group[1] + 1 : groups[k + 1][0]]))
+        last_entry = contents_before >= _MIN_CONTENTS_ENTRIES
         if directly_followed and keys[k + 1] == keys[k]:
-            first_copy = group[0] if first_copy is None else first_copy
-        elif (directly_followed or parts[k] and parts[k + 1]) and last[keys[k]] > k:
-            first_copy = None
+            first_copy, contents_before = group[0] if first_copy is None else first_copy, 0
+        elif (directly_followed or parts[k] and parts[k + 1] or last_entry) and last[keys[k]] > k:
+            first_copy, contents_before = None, contents_before + 1 if directly_followed else 0
         else:
             kept.append(group)
             opens.append(group[0] if first_copy is None else first_copy)
-            first_copy = None
+            first_copy, contents_before = None, 0
     return kept, opens
 
 
