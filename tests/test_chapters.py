@@ -703,3 +703,47 @@ def test_a_contents_list_ending_before_a_preface_opens_no_chapter():
     part = ["Глава первая", "I.", prose, "II.", prose, "Глава вторая", "I.", prose]
     book = from_paragraphs(["* ЧАСТЬ ПЕРВАЯ *", *part, "* ЧАСТЬ ВТОРАЯ *", *part], title="t")
     assert [(c.title, c.first_paragraph) for c in book.chapters[:2]] == [("I.", 2), ("II.", 4)]
+
+
+def test_titles_a_contents_list_names_head_the_sections_it_lists():
+    """三国志通俗演义's 嘉靖本 and 戸坂潤's 社会時評 head their sections with titles alone, no number
+    and no chapter word, and list them first ("目次"): the titles the text repeats in the list's order
+    on lines of their own open its chapters, the first one too when it follows the list directly."""
+    titles = ["思想問題恐怖症", "自由主義の悲劇面", "転向万歳", "倫理化時代"]
+    prose = "満州国が独立したのを一等喜んだものの内に、満州の娘子軍があると云うことである。"
+    texts = ["社会時評", "戸坂潤", "目次", *titles, *[t for title in titles for t in (title, prose, prose)]]
+    book = from_paragraphs(texts, title="t")
+    assert [(c.title, c.first_paragraph) for c in book.chapters] == list(zip(titles, [7, 10, 13, 16]))
+    volume_1 = [
+        "祭天地桃园结义",
+        "刘玄德斩寇立功",
+        "安喜张飞鞭督邮",
+        "何进谋杀十常侍",
+        "董卓议立陈留王",
+        "吕布刺杀丁建阳",
+    ]
+    volume_2 = [
+        "董卓火烧长乐宫",
+        "袁绍孙坚夺玉玺",
+        "赵子龙磐河大战",
+        "孙坚跨江战刘表",
+        "司徒王允说貂蝉",
+        "凤仪亭布戏貂蝉",
+    ]
+    prose = "后汉桓帝崩，灵帝即位，时年十二岁。朝廷有大将军窦武、太傅陈蕃、司徒胡广共相辅佐。"
+    jiajing = ["三国志通俗演义", "明 罗贯中 嘉靖壬午本", "卷之一", *volume_1, "卷之二", *volume_2, "序", prose]
+    jiajing += [t for title in volume_1 + volume_2 for t in (title, prose)]
+    assert [c.title for c in from_paragraphs(jiajing, title="t").chapters][-12:] == volume_1 + volume_2
+
+
+def test_short_lines_repeated_in_order_are_no_contents_list():
+    """A song quoted twice repeats its lines one after another, and a play's speakers recur in
+    order far into the book: neither makes headings."""
+    prose = "She sang it again that evening, more slowly, while the others listened in silence."
+    song = ["Over the hills and far away", "The wind is in the willow", "My love is gone to sea"]
+    book = from_paragraphs(["A Song", *song, prose, prose, *song, prose], title="t")
+    assert book.chapters == []
+    play = [prose] * 40 + [
+        t for _ in range(3) for t in ("FAUST", "Habe nun, ach!", "MEPHISTOPHELES", "Ich bin der Geist")
+    ]
+    assert from_paragraphs(play, title="t").chapters == []

@@ -40,6 +40,7 @@ from clueweaver.books.chapters import (
     units_from_titles,
     with_marked_parts,
 )
+from clueweaver.books.contents import contents_headings
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.fictionbook import read_fictionbook
@@ -247,8 +248,9 @@ def from_paragraphs(
     detected, or with ``marked_headings`` (a flag per text) the ones the file marks (an EPUB's
     h1-h3 elements, a Markdown file's ``#`` lines), which are read the same way: "第一回" is
     chapter 1 after a title page and a contents page. ``headings`` are texts the source marks as
-    headings (an Aozora Bunko text's heading notes): a paragraph that reads as one of them is a
-    heading whatever its words, and one of ``part_headings`` heads a part (``with_marked_parts``).
+    headings (Aozora Bunko's heading notes), as are those its layout shows (``sequence_headings``,
+    ``contents_headings``): a paragraph that reads as one of them is a heading whatever its words,
+    and one of ``part_headings`` heads a part (``with_marked_parts``).
     With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
     cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
@@ -263,10 +265,12 @@ def from_paragraphs(
     if not cleaned:
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
+    parts_marked = frozenset(map(normalize_text, part_headings))  # read as parts once the chapters are found
     if marked_headings is not None:  # a long heading's first piece is the heading
         found = [mark and k == 0 for mark, pieces in zip(marked_headings, parts) for k in range(len(pieces))]
     else:
-        marked = frozenset(map(normalize_text, headings)) | sequence_headings(cleaned)
+        by_layout = (sequence_headings(cleaned) | contents_headings(cleaned)) - parts_marked
+        marked = frozenset(map(normalize_text, headings)) | by_layout
         named = [heads_its_block(text) for text, pieces in zip(texts, parts) for _ in pieces]  # never cut: short
         found = [detect_headings and (t in marked or is_heading(t) or b) for t, b in zip(cleaned, named)]
     heading_flags = chapter_heading_flags(cleaned, found)
@@ -279,7 +283,7 @@ def from_paragraphs(
         units = units_from_titles(starts)
     else:
         units = detect_units(cleaned, heading_groups(cleaned, heading_flags))
-        units = with_marked_parts(units, cleaned, frozenset(map(normalize_text, part_headings)))
+        units = with_marked_parts(units, cleaned, parts_marked)
 
     paragraphs, offset = [], 0
     firsts = [u.first for u in units]
