@@ -369,7 +369,7 @@ def _same_heading_key(text: str, heading: Heading) -> tuple | str:
     return re.sub(r"[\W_]+", "", text).casefold()
 
 
-_MIN_CONTENTS_ENTRIES = 3
+_MIN_CONTENTS_ENTRIES = 3  # entries of a contents list before its last one, which no entry follows
 
 
 def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[int]]:
@@ -380,9 +380,9 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
       ("-----") aside, is one chapter, which opens at the first copy;
     - a heading directly followed by another heading, and repeated later, is an entry of a table
       of contents: it opens no chapter and stays in the front matter (or the chapter before it);
-      so is the last entry of a contents list of three or more, when it is repeated later (儒林外史's
-      contents end "第五十六回 …" before its preface, as 殆知阁's edition sets it), not the heading
-      after one or two such entries (Подросток's "ГЛАВА ПЕРВАЯ", then "I", in every part);
+      so is a list's last entry, after three or more, when it is repeated later (儒林外史's contents
+      end "第五十六回 …" before its preface, as 殆知阁's edition sets it), not the heading after one
+      or two such entries (Подросток's "Глава первая", then "I.", in every part);
     - so is a part heading whose next heading is a part too, not its chapters, when it is repeated
       later: a contents list that names the parts between the chapters' titles (Don Quijote's
       "Segunda parte del ingenioso caballero…", among unnumbered titles).
@@ -496,7 +496,7 @@ def _numbered_epilogue(heading: Heading, last_part: int | None, last_number: int
 
 def _numbered_after(heading: Heading, last_number: int) -> Heading:
     """A chapter whose heading names it the last instead of numbering it ("Capítulo último", "Chapter
-    the Last", ``LAST_WORDS``) numbered one past the chapter before it."""
+    the Last", ``LAST_WORDS``), or whose number cannot be read, numbered one past the chapter before it."""
     k = max(i for i, (word, _) in enumerate(heading.components) if word not in _CONTAINER_WORDS)
     components = list(heading.components)
     components[k] = (components[k][0], last_number + 1)
