@@ -747,3 +747,13 @@ def test_short_lines_repeated_in_order_are_no_contents_list():
         t for _ in range(3) for t in ("FAUST", "Habe nun, ach!", "MEPHISTOPHELES", "Ich bin der Geist")
     ]
     assert from_paragraphs(play, title="t").chapters == []
+
+
+def test_a_cast_list_and_its_speakers_are_no_contents_list():
+    """A play lists its persons first and names each speaker on a line of its own, in the list's
+    order the first time round: a name the text repeats is no title."""
+    cast = ["HAMLET", "HORATIO", "MARCELLUS", "BERNARDO"]
+    speech = "Long live the king! He comes most carefully upon his hour."
+    play = ["THE PERSONS", *cast, "Elsinore. A platform before the castle."]
+    play += [t for _ in range(2) for name in cast for t in (name, speech)]
+    assert from_paragraphs(play, title="t").chapters == []

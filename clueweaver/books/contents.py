@@ -48,12 +48,13 @@ def _is_entry(text: str) -> bool:
 
 
 def _found_again(entries: Sequence[str], after: int, where: dict[str, list[int]]) -> list[str]:
-    """The entries found again after the list, in its order, none right after the one before."""
+    """The entries found once again after the list, in its order, none right after the one before. A
+    title heads one section; a name the text repeats (a play's cast list, then its speakers) is no title."""
     found, position = [], after - 1
     for entry in entries:
         places = where[entry]
         k = bisect.bisect_right(places, position)
-        if k < len(places):
+        if k < len(places) and len(places) - bisect.bisect_left(places, after) == 1:
             if found and places[k] == position + 1:
                 return []  # lines repeated one after another: a quotation, not headings
             found.append(entry)
