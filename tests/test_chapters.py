@@ -648,13 +648,15 @@ def test_a_word_the_book_numbers_in_order_heads_its_sections():
 
 def test_numbered_lines_that_are_no_sections_open_no_chapter():
     """A list of numbered lines one after another (an army's divisions), a dialogue's speakers
-    taking turns ("Голос первый", "Голос второй"), a sequence that stops at two, a figure's caption
-    and a verse line opening with "第三囘に" are no headings."""
+    taking turns ("Голос первый", "Голос второй"; Macbeth's three witches), a figure's caption and a
+    verse line opening with "第三囘に" are no headings."""
     prose = "その日の戦は朝から始まった。兵は川を渡り、山の麓に陣を敷いた。"
     divisions = ["第一隊 池田勝入ノ兵六千", "第二隊 森武蔵守ノ兵三千", "第三隊 堀秀政ノ兵三千"]
     assert from_paragraphs([prose, *divisions, prose], title="t").chapters == []
     voices = [t for n in ("первый", "второй") * 3 for t in (f"Голос {n}", "Я здесь, я жду тебя.")]
     assert from_paragraphs(voices, title="t").chapters == []
+    witches = [t for _ in range(4) for n in ("First", "Second", "Third") for t in (f"{n} Witch.", "Fair is foul.")]
+    assert from_paragraphs(witches, title="t").chapters == []
     figures = [t for n in "一二三" for t in (f"第{n}図", prose)]
     assert from_paragraphs(figures, title="t").chapters == []
     assert not is_heading("第三囘に抛げ飛ばし先の二人の標超す、") and is_heading("第三囘 賈雨村夤緣復舊職")

@@ -67,5 +67,9 @@ def _numbered_word(text: str) -> tuple[str, int] | None:
 
 
 def _counts_up(values: list[int]) -> bool:
+    """Whether numbers run 1, 2, 3 ... up to 3 at least, starting again at 1 fewer times than they
+    reach: once a part (神曲's cantos, 34, 33 and 33), not every few lines, as a play's "First Witch",
+    "Second Witch", "Third Witch" do when they speak in turn."""
     steps_up = all(after in (before + 1, 1) for before, after in zip(values, values[1:]))
-    return values[0] == 1 and steps_up and max(values) >= _MIN_LAST
+    top = max(values)
+    return values[0] == 1 and steps_up and top >= _MIN_LAST and values.count(1) <= top
