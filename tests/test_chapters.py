@@ -660,6 +660,7 @@ def test_numbered_lines_that_are_no_sections_open_no_chapter():
     figures = [t for n in "一二三" for t in (f"第{n}図", prose)]
     assert from_paragraphs(figures, title="t").chapters == []
     assert not is_heading("第三囘に抛げ飛ばし先の二人の標超す、") and is_heading("第三囘 賈雨村夤緣復舊職")
+    assert is_heading("第一幕の二") and not is_heading("第一回の発作")  # act 1, scene 2; "the first seizure"
 
 
 @pytest.mark.parametrize(

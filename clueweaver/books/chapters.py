@@ -112,13 +112,13 @@ MIN_PROSE_CHARS = 150
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, old editions'
 # 囘, a play's scene 场 場, or a part: 卷 部, a play's act 幕), as in
-# "第一百二十回", "第１２章", "第三話"; "第一回合" (the first round), "第一场雪" (the first snowfall) and
-# a verse's "第三囘に" (a particle after it) are no headings.
+# "第一百二十回", "第１２章", "第三話", a play's "第一幕の二" (act 1, scene 2); "第一回合" (the first round),
+# "第一场雪" (the first snowfall) and a verse's "第三囘に" (a particle after it) are no headings.
 # A web copy's bracket closes "【第一章】"; a comma leads into the summary ("Глава II, из которой можно узнать…")
 _SEPARATOR = r"\s*[】〗］]?\s*[.,:：—–-]?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
-    rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{_HAN}]))(?![ぁ-ゖ])",
+    rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{_HAN}]))(?!(?!の[一二三四五六七八九十\d])[ぁ-ゖ])",
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
     r"제\s*(?P<number>\d+)\s*(?P<word>장|화|절|부|편|권|막)(?![\uac00-\ud7a3])",  # Korean "제1장"; not "제1장에서"
     # "Erstes Kapitel", "3. Kapitel"; "Letztes Kapitel" alone ("Последняя глава «Онегина» издана" is prose)
