@@ -9,7 +9,7 @@ import json
 import pytest
 
 from clueweaver.books.chapters import Heading, is_heading, is_rule, labels, units_from_titles
-from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, normalize_text
+from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, normalize_text
 from clueweaver.books.numerals import number_value
 from clueweaver.cli import main
 from tests.conftest import shared_path
@@ -760,3 +760,18 @@ def test_a_cast_list_and_its_speakers_are_no_contents_list():
     play = ["THE PERSONS", *cast, "Elsinore. A platform before the castle."]
     play += [t for _ in range(2) for name in cast for t in (name, speech)]
     assert from_paragraphs(play, title="t").chapters == []
+
+
+def test_a_book_without_headings_is_told_how_to_give_its_chapters(tmp_path, capsys):
+    """No heading found: `chapters` and a chapter limit say which headings ClueWeaver reads and that
+    a Markdown file's '# ' lines give them, and such a file does."""
+    prose = "他走进屋里，看见桌上放着一封信。信上写着几个字，他读了很久，终于明白了其中的意思。"
+    titles = ["楔子", "风雪山神庙", "智取生辰纲"]
+    plain, marked = tmp_path / "novel.txt", tmp_path / "novel.md"
+    plain.write_text("\n\n".join(t for title in titles for t in (title, prose)), encoding="utf-8")
+    marked.write_text("\n\n".join(t for title in titles for t in (f"# {title}", prose)), encoding="utf-8")
+    assert main(["chapters", str(plain)]) == 0
+    assert "note: no chapter headings were found" in capsys.readouterr().err
+    with pytest.raises(NarrativeError, match="no chapter limit applies: no chapter headings were found.*Markdown"):
+        load_narrative(plain).chapter_span("2")
+    assert [c.title for c in load_narrative(marked).chapters] == titles

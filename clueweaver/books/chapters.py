@@ -109,6 +109,13 @@ _EPILOGUES = frozenset(
 )
 _CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES])
 MIN_PROSE_CHARS = 150
+# What a reader can do about a book in which no heading was found: the kinds the finder reads, and how to
+# give the chapters of a book whose headings are none of them.
+NO_CHAPTERS_HINT = (
+    "no chapter headings were found (ClueWeaver reads headings such as 'Chapter 12', '第十二回', 'Глава первая', "
+    "'Ночь первая' numbered in order, or the titles a contents list at the start names); to give a book's "
+    "chapters, save it as Markdown with a '# ' line for each heading"
+)
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, old editions'
 # 囘, a play's scene 场 場, or a part: 卷 部, a play's act 幕), as in

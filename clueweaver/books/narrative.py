@@ -30,6 +30,7 @@ from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
 from clueweaver.books.archives import GZIP_SUFFIX, ZIP_SUFFIX, book_suffix, gunzip, is_epub_zip, unpack_zip
 from clueweaver.books.back_matter import chapter_heading_flags
 from clueweaver.books.chapters import (
+    NO_CHAPTERS_HINT,
     describe_labels,
     detect_units,
     heading_groups,
@@ -162,7 +163,7 @@ class Narrative:
         if str(label).strip() == "0":
             return 0, 0
         if not self.chapters:
-            raise NarrativeError(f"{self.title}: no chapters were detected, so no chapter limit applies")
+            raise NarrativeError(f"{self.title}: no chapter limit applies: {NO_CHAPTERS_HINT}")
         span = label_span(str(label), [c.label for c in self.chapters])
         if span is None:
             raise NarrativeError(
@@ -180,7 +181,7 @@ class Narrative:
         if chapter is None:
             return len(self.paragraphs) - 1
         if not self.chapters:
-            raise NarrativeError(f"{self.title}: no chapters were detected, so no chapter limit applies")
+            raise NarrativeError(f"{self.title}: no chapter limit applies: {NO_CHAPTERS_HINT}")
         if not 0 <= chapter <= len(self.chapters):
             raise NarrativeError(
                 f"{self.title}: chapter limit {chapter} is beyond the book's {len(self.chapters)} chapters"
@@ -247,10 +248,9 @@ def from_paragraphs(
     numbered as the book numbers them (``clueweaver.books.chapters``). The heading paragraphs are
     detected, or with ``marked_headings`` (a flag per text) the ones the file marks (an EPUB's
     h1-h3 elements, a Markdown file's ``#`` lines), which are read the same way: "第一回" is
-    chapter 1 after a title page and a contents page. ``headings`` are texts the source marks as
-    headings (Aozora Bunko's heading notes), as are those its layout shows (``sequence_headings``,
-    ``contents_headings``): a paragraph that reads as one of them is a heading whatever its words,
-    and one of ``part_headings`` heads a part (``with_marked_parts``).
+    chapter 1 after a title page and a contents page. ``headings`` are texts the source marks as headings
+    (Aozora's notes), as are those its layout shows (``sequence_headings``, ``contents_headings``): one
+    is a heading whatever its words, and one of ``part_headings`` heads a part (``with_marked_parts``).
     With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
     cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).

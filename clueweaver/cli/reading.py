@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
+from clueweaver.books.chapters import NO_CHAPTERS_HINT
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS, reading_limit
 from clueweaver.cli.common import (
@@ -115,6 +116,8 @@ def run_chapters(args) -> int:
         title = column(chapter.full_title, 64)
         print(f"{chapter.label:>6}  {title} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
     print(f"language: {language_name(language)} ({language}), detected; retrieval reads the book in it (--language)")
+    if not narrative.chapters:
+        print(f"note: {NO_CHAPTERS_HINT}", file=sys.stderr)
     return 0
 
 
