@@ -268,11 +268,13 @@ def from_paragraphs(
     parts_marked = frozenset(map(normalize_text, part_headings))  # read as parts once the chapters are found
     if marked_headings is not None:  # a long heading's first piece is the heading
         found = [mark and k == 0 for mark, pieces in zip(marked_headings, parts) for k in range(len(pieces))]
+    elif not detect_headings:
+        found = [False] * len(cleaned)
     else:
         by_layout = (sequence_headings(cleaned) | contents_headings(cleaned)) - parts_marked
         marked = frozenset(map(normalize_text, headings)) | by_layout
         named = [heads_its_block(text) for text, pieces in zip(texts, parts) for _ in pieces]  # never cut: short
-        found = [detect_headings and (t in marked or is_heading(t) or b) for t, b in zip(cleaned, named)]
+        found = [t in marked or is_heading(t) or b for t, b in zip(cleaned, named)]
     heading_flags = chapter_heading_flags(cleaned, found)
     if chapter_titles is not None:
         starts, previous = {}, None
@@ -496,24 +498,22 @@ def from_fictionbook(data: bytes, *, name: str, source: str, encoding: str | Non
     """FictionBook 2 (``name``: its file name): its sections' titles are the headings, at their
     nesting depth, and a section of sections is a part; its notes follow the book as endnotes
     (``clueweaver.books.fictionbook``)."""
-    book = read_fictionbook(decode_text(data, source, encoding)[0] if encoding else data, source)
-    return _from_marked_xml(book, name=name, source=source, encoding=encoding, what="FictionBook")
+    return _from_marked_xml(read_fictionbook, data, name=name, source=source, encoding=encoding, what="FictionBook")
 
 
 def from_tei(data: bytes, *, name: str, source: str, encoding: str | None = None) -> Narrative:
     """A TEI text (``name``: its file name; a scholarly edition, an ELTeC novel): its divs' heads are
     the headings, at their nesting depth, and a div of headed divs is a part; its notes follow the
     book as endnotes (``clueweaver.books.tei``)."""
-    book = read_tei(decode_text(data, source, encoding)[0] if encoding else data, source)
-    return _from_marked_xml(book, name=name, source=source, encoding=encoding, what="TEI text")
+    return _from_marked_xml(read_tei, data, name=name, source=source, encoding=encoding, what="TEI text")
 
 
-def _from_marked_xml(book: MarkedBook, *, name: str, source: str, encoding: str | None, what: str) -> Narrative:
-    """A FictionBook's or TEI text's paragraphs with the heading levels its XML marks, read in the
-    encoding its declaration names, or in ``encoding`` when one is given (a wrong declaration)."""
-    paragraphs, parts = book.paragraphs, book.parts
+def _from_marked_xml(read, data: bytes, *, name: str, source: str, encoding: str | None, what: str) -> Narrative:
+    """A FictionBook's or TEI text's paragraphs (``read`` gives its ``MarkedBook``) at the heading levels
+    its XML marks, read in the encoding it declares, or in ``encoding`` (a wrong declaration)."""
+    book: MarkedBook = read(decode_text(data, source, encoding)[0] if encoding else data, source)
     title = book.title or Path(name).stem
-    narrative = _from_leveled_paragraphs(paragraphs, title=title, source=source, what=what, parts=parts)
+    narrative = _from_leveled_paragraphs(book.paragraphs, title=title, source=source, what=what, parts=book.parts)
     narrative.encoding = encoding
     return narrative
 

@@ -25,13 +25,8 @@ KERAIA = "\u0374\u0384\u02b9'\u2019"
 _SMALL = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
 _UNITS = {w: n for n, w in enumerate((_SMALL + " seventeen eighteen nineteen").split())}
 _TENS = {w: 10 * n for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if n > 1}
-_ORDINALS = {
-    w: n
-    for n, w in enumerate(
-        "_ first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
-    )
-    if n
-}
+ENGLISH_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+_ORDINALS = {w: n for n, w in enumerate(ENGLISH_ORDINALS, start=1)}
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 # The value of each Greek numeral letter: units, tens, hundreds (ϛ stigma 6, also written ΣΤ; ϝ digamma 6,
 # ϟ ϙ koppa 90, ϡ sampi 900)

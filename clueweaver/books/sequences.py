@@ -13,10 +13,10 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from clueweaver.books.numerals import CJK_NUMERALS, number_value
+from clueweaver.books.numerals import CJK_NUMERALS, ENGLISH_ORDINALS, number_value
 from clueweaver.books.ordinals import ORDINAL_PATTERN
 
-_ENGLISH_ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
+_ENGLISH_ORDINALS = "|".join(ENGLISH_ORDINALS)
 _ORDINAL = rf"(?P<number>{ORDINAL_PATTERN}|{_ENGLISH_ORDINALS})"
 _WORD = r"(?P<word>[^\W\d_]{2,20})"
 # "Ночь первая", "Giornata prima", "Première journée", "Erster Tag", "First Night"
