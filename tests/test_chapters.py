@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from clueweaver.books.chapters import Heading, is_heading, is_rule, labels, units_from_titles
+from clueweaver.books.chapter_labels import labels
+from clueweaver.books.chapters import Heading, is_heading, is_rule, units_from_titles
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, normalize_text
 from clueweaver.books.numerals import number_value
 from clueweaver.cli import main
@@ -226,6 +227,10 @@ def test_chinese_numerals_and_headings_that_are_prose():
     # zero typed as a white circle, as Project Gutenberg's 三國演義 heads its hundredth chapter
     assert Heading.parse("第一○○回：漢兵劫寨破曹真，武侯鬥陣辱仲達").components == (("回", 100),)
     assert number_value("一二○") == 120 and not is_heading("○")
+    # the formal numerals of older editions, after 第 only (破戒 heads "第壱章" to "第弐拾参章"; "第廿一回")
+    formal = ["第壱章", "第弐拾参章", "第拾章", "第廿一回 甄士隱", "第參佰回"]
+    assert [Heading.parse(t).unit for t in formal] == [("章", 1), ("章", 23), ("章", 10), ("回", 21), ("回", 300)]
+    assert not any(map(is_heading, ["参", "陸", "参加者一同", "卷拾遺記"]))  # elsewhere they are words (拾遺)
     book = from_paragraphs(["第一回合，他就输了。", "第二章里写道，他来了。", "第一章", "正文。"], title="t")
     assert [c.title for c in book.chapters] == ["第一章"]  # a round (回合) and a sentence are no headings
     # a numeral alone on its line numbers a Japanese or Chinese chapter; "〇" alone is a scene break
@@ -659,6 +664,8 @@ def test_numbered_lines_that_are_no_sections_open_no_chapter():
     assert from_paragraphs(witches, title="t").chapters == []
     figures = [t for n in "一二三" for t in (f"第{n}図", prose)]
     assert from_paragraphs(figures, title="t").chapters == []
+    captions = ["第１章図２ Epidaurian Aesculapius", "第３章 図３ Portrait of an unknown Physician", "第三章 表一"]
+    assert not any(map(is_heading, captions)) and is_heading("第三章 表と裏")  # a figure's caption; a title
     assert not is_heading("第三囘に抛げ飛ばし先の二人の標超す、") and is_heading("第三囘 賈雨村夤緣復舊職")
     assert is_heading("第一幕の二") and not is_heading("第一回の発作")  # act 1, scene 2; "the first seizure"
 
@@ -687,9 +694,7 @@ def test_a_last_word_before_a_chapter_word_in_prose_opens_no_chapter():
 
 def test_a_contents_list_ending_before_a_preface_opens_no_chapter():
     """殆知阁's 儒林外史 lists its 回 under the title, then a preface, then the text: the list's last
-    entry, followed by the preface's heading and not by another entry, is an entry still. A chapter
-    heading right before its first section's numeral, in every part (Подросток's "Глава первая",
-    "I."), is no contents list of three, and its first section stays a chapter."""
+    entry, followed by the preface's heading and not by another entry, is an entry still."""
     names = ("说楔子敷陈大义", "王孝廉村学识同科", "周学道校士拔真才", "荐亡斋和尚吃官司")
     hui = [f"第{n}回 {name}" for n, name in zip("一二三四", names)]
     prose = "这一首词，也是个老生长谈。不过说：人生富贵功名，是身外之物。"
@@ -702,10 +707,6 @@ def test_a_contents_list_ending_before_a_preface_opens_no_chapter():
     ]
     book = from_paragraphs(texts, title="t")
     assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1", 7), ("2", 9), ("3", 11), ("4", 13)]
-    prose = "Я не утерплю и сяду записывать историю моих первых шагов на жизненном поприще."
-    part = ["Глава первая", "I.", prose, "II.", prose, "Глава вторая", "I.", prose]
-    book = from_paragraphs(["* ЧАСТЬ ПЕРВАЯ *", *part, "* ЧАСТЬ ВТОРАЯ *", *part], title="t")
-    assert [(c.title, c.first_paragraph) for c in book.chapters[:2]] == [("I.", 2), ("II.", 4)]
 
 
 def test_titles_a_contents_list_names_head_the_sections_it_lists():
@@ -775,3 +776,34 @@ def test_a_book_without_headings_is_told_how_to_give_its_chapters(tmp_path, caps
     with pytest.raises(NarrativeError, match="no chapter limit applies: no chapter headings were found.*Markdown"):
         load_narrative(plain).chapter_span("2")
     assert [c.title for c in load_narrative(marked).chapters] == titles
+
+
+def test_sections_a_book_numbers_within_its_chapters():
+    """Подросток as RusLit sets it: "* ЧАСТЬ ПЕРВАЯ *", "Глава первая", then sections "I.", "II." in
+    every chapter; a Japanese novel's "第一章", then "一", "二". In a book with parts the chapters
+    are its chapter headings (a label has two levels); without parts each chapter holds its sections
+    ("2.1"). Read as chapters, "Глава первая" was a contents entry and the sections were numbered in
+    reading order, so that chapter 3 was the first chapter's third section."""
+    prose = "Не утерпев, я сел записывать эту историю моих первых шагов на жизненном поприще. " * 3
+
+    def sectioned(heads: list[str], sections: list[str]) -> list[str]:
+        return [t for head in heads for t in (head, *(t for s in sections for t in (s, prose)))]
+
+    podrostok = ["* ЧАСТЬ ПЕРВАЯ *", *sectioned(["Глава первая", "Глава вторая"], ["I.", "II.", "III."])]
+    podrostok += ["* ЧАСТЬ ВТОРАЯ *", *sectioned(["Глава первая", "Глава вторая"], ["I.", "II."])]
+    book = from_text("\n\n".join(podrostok), title="Подросток")
+    assert [(c.label, c.title, c.part) for c in book.chapters] == [
+        ("1.1", "* ЧАСТЬ ПЕРВАЯ * Глава первая", "ЧАСТЬ ПЕРВАЯ"), ("1.2", "Глава вторая", "ЧАСТЬ ПЕРВАЯ"),
+        ("2.1", "* ЧАСТЬ ВТОРАЯ * Глава первая", "ЧАСТЬ ВТОРАЯ"), ("2.2", "Глава вторая", "ЧАСТЬ ВТОРАЯ"),
+    ]  # fmt: skip
+    assert book.paragraphs[book.chapters[1].first_paragraph + 1].is_heading  # a section's heading stays one
+    japanese = sectioned(["第一章", "第二章 存在の歴史性"], ["一", "二"])
+    book = from_paragraphs(japanese, title="t")
+    assert [(c.label, c.part) for c in book.chapters[1:3]] == [("1.2", "第一章"), ("2.1", "第二章 存在の歴史性")]
+    named = ["第一章 歴史の概念", "第二章 存在の歴史性"]  # Aozora Bunko marks these large headings: its parts
+    marked = from_paragraphs(sectioned(named, ["一", "二"]), title="t", part_headings=frozenset(named))
+    assert [(c.label, c.part) for c in marked.chapters[1:3]] == [("1.2", named[0]), ("2.1", named[1])]
+    once = sectioned(["第一章"], ["一", "二"]) + sectioned(["第二章"], [])
+    assert [c.label for c in from_paragraphs(once, title="t").chapters] == ["1.1", "1.2", "2"]
+    bare = ["Глава первая", prose, *(t for n in ("I.", "II.", "III.") for t in (n, prose))]  # not right under it
+    assert [c.label for c in from_paragraphs(bare, title="t").chapters] == ["1", "2", "3", "4"]

@@ -74,10 +74,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from clueweaver.books.numerals import CJK_NUMERALS, KERAIA, NUMBER_WORDS, number_value
+from clueweaver.books.language import HAN
+from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS, KERAIA, NUMBER_WORDS, number_value
 from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN
 
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han characters, as a regex class's ranges
 # A number in Chinese numerals ("一", "十一", "三十六"), not zero: a lone "〇" is a Japanese scene break.
 _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{CJK_NUMERALS}]*"
 # A Greek numeral: capital letters (ΙΒ 12, ΣΤ 6, ΡΚΓ 123) and the keraia, typed in any of its look-alikes.
@@ -105,7 +105,7 @@ _WESTERN_CONTAINERS = (
 # (``_opens_with_prose``: a contents list names it among short entries). Either is numbered one past
 # the part or chapter before it. A prologue stays in the front matter, which "0" names.
 _EPILOGUES = frozenset(
-    "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 エピローグ".split()
+    "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ".split()
 )
 _CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES])
 MIN_PROSE_CHARS = 150
@@ -120,12 +120,14 @@ _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CON
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, old editions'
 # 囘, a play's scene 场 場, or a part: 卷 部, a play's act 幕), as in
 # "第一百二十回", "第１２章", "第三話", a play's "第一幕の二" (act 1, scene 2); "第一回合" (the first round),
-# "第一场雪" (the first snowfall) and a verse's "第三囘に" (a particle after it) are no headings.
+# "第一场雪" (the first snowfall), a verse's "第三囘に" (a particle after it) and captions are no headings.
+# A figure's or table's caption names its chapter first ("第１章図２", "第三章 表一"): no heading.
+_CAPTION = rf"(?!\s*[図圖图表]\s*[{CJK_NUMERALS}\d])"
 # A web copy's bracket closes "【第一章】"; a comma leads into the summary ("Глава II, из которой можно узнать…")
 _SEPARATOR = r"\s*[】〗］]?\s*[.,:：—–-]?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
-    rf"第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{_HAN}]))(?!(?!の[一二三四五六七八九十\d])[ぁ-ゖ])",
+    rf"第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{HAN}]))(?!(?!の[一二三四五六七八九十\d])[ぁ-ゖ]){_CAPTION}",
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
     r"제\s*(?P<number>\d+)\s*(?P<word>장|화|절|부|편|권|막)(?![\uac00-\ud7a3])",  # Korean "제1장"; not "제1장에서"
     # "Erstes Kapitel", "3. Kapitel"; "Letztes Kapitel" alone ("Последняя глава «Онегина» издана" is prose)
@@ -150,6 +152,8 @@ _HEADING = re.compile(
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
 # in Chinese and Japanese ones ("一", "（十二）"); a roman one between dashes too (Marianela's "-I-").
 _DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—]$)")
+# A heading set between asterisks ("* ЧАСТЬ ПЕРВАЯ *", as RusLit's Подросток and Дубровский set parts).
+_STARRED = re.compile(r"^\*+\s*(?P<inner>[^\s*].*?)\s*\*+$")
 BARE_NUMERAL = re.compile(
     rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）|{_GREEK_NUMERAL})\.?$"
 )
@@ -171,6 +175,8 @@ _CJK_SENTENCE_INSIDE = re.compile(r"[。．！？][^\s。．！？」』”’�
 def is_heading(text: str) -> bool:
     if "\n" in text or len(text) > _MAX_HEADING_CHARS:
         return False
+    if starred := _STARRED.match(text):
+        text = starred["inner"]
     if BARE_NUMERAL.match(text):
         return True
     numbered_capitals = _NUMBERED_CAPITALS.match(text)
@@ -229,7 +235,7 @@ MAX_NAME_LINE_CHARS, MAX_NAME_LINE_WORDS = 60, 10
 
 # A Chinese chapter's name on its own line: Han characters and spaces only, as a 回目 couplet is
 # ("游幻境指迷十二釵　飲仙醪曲演紅樓夢"); prose has punctuation.
-_HAN_NAME_LINE = re.compile(rf"^[{_HAN}][{_HAN}\s]{{1,39}}$")
+_HAN_NAME_LINE = re.compile(rf"^[{HAN}][{HAN}\s]{{1,39}}$")
 
 
 def names_the_chapter(text: str) -> bool:
@@ -259,7 +265,9 @@ class Heading:
 
     @classmethod
     def parse(cls, text: str) -> Heading:
-        lead = _CJK_LEAD.match(text) or _DASHED_ROMAN.match(text)
+        if starred := _STARRED.match(text):
+            text = text[: starred.end("inner")]  # the text before the closing stars: offsets stay the text's
+        lead = _CJK_LEAD.match(text) or _DASHED_ROMAN.match(text) or re.match(r"\*+\s*", text)
         components, position, part_end = [], lead.end() if lead else 0, 0
         while match := next((m for form in _COMPONENTS if (m := form.match(text, position))), None):
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))
@@ -302,7 +310,7 @@ class Unit:
 
 
 def _part_text(text: str, heading: Heading) -> str:
-    return text[: heading.part_end].strip().rstrip(".:—–-").strip()
+    return text[: heading.part_end].strip().rstrip(".:—–-").strip(" *")
 
 
 def _names_only_a_part(text: str) -> bool:
@@ -341,8 +349,9 @@ def _names_the_heading(heading: str, following: str, marked: bool) -> bool:
 
 
 def _opens_story(heading: Heading, group: tuple[int, int], following: tuple[tuple[int, int], Heading] | None) -> bool:
-    """A numbered, named heading directly followed by a heading numbered 1 in another style."""
-    if following is None or heading.unit is None or not heading.name:
+    """A numbered heading, named or worded ("第一章"), directly followed by a heading numbered 1 in
+    another style: a story and its chapters, or a chapter and its sections."""
+    if following is None or heading.unit is None or not (heading.name or heading.unit[0]):
         return False
     (first, _), after = following
     return first == group[1] + 1 and after.unit is not None and after.unit[1] == 1 and after.style != heading.style
@@ -389,7 +398,7 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
       of contents: it opens no chapter and stays in the front matter (or the chapter before it);
       so is a list's last entry, after three or more, when it is repeated later (儒林外史's contents
       end "第五十六回 …" before its preface, as 殆知阁's edition sets it), not the heading after one
-      or two such entries (Подросток's "Глава первая", then "I.", in every part);
+      or two such entries;
     - so is a part heading whose next heading is a part too, not its chapters, when it is repeated
       later: a contents list that names the parts between the chapters' titles (Don Quijote's
       "Segunda parte del ingenioso caballero…", among unnumbered titles).
@@ -400,7 +409,7 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
     last = {key: k for k, key in enumerate(keys)}
     kept, opens, first_copy, contents_before = [], [], None, 0  # contents entries right before this one
     for k, group in enumerate(groups):
-        directly_followed = k + 1 < len(groups) and all(map(is_rule, texts[group[1] + 1 : groups[k + 1][0]]))
+        directly_followed = k + 1 < len(groups) and _directly_after(texts, groups, k)
         last_entry = contents_before >= _MIN_CONTENTS_ENTRIES
         if directly_followed and keys[k + 1] == keys[k]:
             first_copy, contents_before = group[0] if first_copy is None else first_copy, 0
@@ -411,6 +420,44 @@ def _without_repeats(texts: list[str], groups: list[tuple[int, int]]) -> tuple[l
             opens.append(group[0] if first_copy is None else first_copy)
             first_copy, contents_before = None, 0
     return kept, opens
+
+
+_MIN_SECTIONED = 2  # chapters opening with section 1 that show a book numbers sections within chapters
+
+
+def without_sections(texts: list[str], groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The heading groups without the sections a book with parts numbers within its chapters:
+    Подросток's "* ЧАСТЬ ПЕРВАЯ *", "Глава первая", then "I.", "II." …. Where two or more chapter
+    headings are directly followed by a heading numbered 1 and nothing else, every run of such
+    headings after a chapter heading that counts 1, 2, 3 … is that chapter's sections; else the
+    chapter's heading would be read as a contents entry, or the sections as chapters. A reader's label
+    has two levels, so in a book without parts the sections stay, within their chapter as a story's
+    chapters are ("2.3", ``_opens_story``); a source that marks its headings' levels (Aozora Bunko's
+    large headings) says itself which are parts (``with_marked_parts``)."""
+    parsed = [_group_heading(texts, group) for group in groups]
+    numbered_only = [len(h.components) == 1 and not h.components[0][0] for h in parsed]
+    worded = [h.unit is not None and bool(h.unit[0]) for h in parsed]
+    opening = [
+        worded[k] and numbered_only[k + 1] and parsed[k + 1].unit[1] == 1 and _directly_after(texts, groups, k)
+        for k in range(len(groups) - 1)
+    ]
+    if sum(opening) < _MIN_SECTIONED or all(h.part is None for h in parsed):
+        return groups
+    sections, k = set(), 0
+    while k < len(groups):
+        run_end = k + 1
+        while run_end < len(groups) and numbered_only[run_end]:
+            run_end += 1
+        values = [parsed[j].unit[1] for j in range(k + 1, run_end)]
+        if worded[k] and values and values == list(range(1, len(values) + 1)):
+            sections.update(range(k + 1, run_end))
+        k = run_end
+    return [group for j, group in enumerate(groups) if j not in sections]
+
+
+def _directly_after(texts: list[str], groups: list[tuple[int, int]], k: int) -> bool:
+    """Whether the heading group after group ``k`` follows it with nothing but rules between."""
+    return all(map(is_rule, texts[groups[k][1] + 1 : groups[k + 1][0]]))
 
 
 def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
@@ -497,16 +544,20 @@ def _opens_with_prose(texts: list[str], group: tuple[int, int]) -> bool:
 
 def _numbered_epilogue(heading: Heading, last_part: int | None, last_number: int | None) -> Heading:
     """An epilogue's heading numbered one past the last part (in a book without parts, the last chapter)."""
-    value = (last_part if last_part is not None else last_number or 0) + 1
-    return dataclasses.replace(heading, components=((heading.components[0][0], value), *heading.components[1:]))
+    return _renumbered(heading, 0, (last_part if last_part is not None else last_number or 0) + 1)
 
 
 def _numbered_after(heading: Heading, last_number: int) -> Heading:
     """A chapter whose heading names it the last instead of numbering it ("Capítulo último", "Chapter
     the Last", ``LAST_WORDS``), or whose number cannot be read, numbered one past the chapter before it."""
     k = max(i for i, (word, _) in enumerate(heading.components) if word not in _CONTAINER_WORDS)
+    return _renumbered(heading, k, last_number + 1)
+
+
+def _renumbered(heading: Heading, k: int, value: int) -> Heading:
+    """The heading with its ``k``-th component given the number ``value``."""
     components = list(heading.components)
-    components[k] = (components[k][0], last_number + 1)
+    components[k] = (components[k][0], value)
     return dataclasses.replace(heading, components=tuple(components))
 
 
@@ -533,33 +584,3 @@ def units_from_titles(starts: dict[int, str]) -> list[Unit]:
         number = (heading.unit or heading.part or (None, None))[1]
         units.append(Unit(first, title, part, heading.part[1] if part else None, number))
     return units
-
-
-def labels(units: list[Unit]) -> list[str]:
-    """The number a reader uses for each chapter: the book's own when given and unique, else
-    qualified by part or story ("1.2") when that makes them unique, else the reading position."""
-    if units and all(u.number is not None for u in units):
-        own = [str(u.number) for u in units]
-        if len(set(own)) == len(own):
-            return own
-        qualified = [f"{u.part_number}.{u.number}" if u.part_number is not None else str(u.number) for u in units]
-        if len(set(qualified)) == len(qualified):
-            return qualified
-    return [str(n) for n in range(1, len(units) + 1)]
-
-
-def label_span(label: str, chapter_labels: list[str]) -> tuple[int, int] | None:
-    """The first and last position (1-based) of the chapters ``label`` names: one chapter, or
-    every chapter of the part or story it names ("1" for "1.1".."1.3"); None when it names none."""
-    wanted = label.strip().rstrip(".")
-    hits = [n for n, name in enumerate(chapter_labels, start=1) if name == wanted or name.startswith(wanted + ".")]
-    return (hits[0], hits[-1]) if hits else None
-
-
-def describe_labels(chapter_labels: list[str]) -> str:
-    """The labels in brief, for an error message: "1-47", or the first and last few."""
-    if chapter_labels == [str(n) for n in range(1, len(chapter_labels) + 1)]:
-        return f"1-{len(chapter_labels)}" if chapter_labels else "none"
-    if len(chapter_labels) <= 8:
-        return ", ".join(chapter_labels)
-    return ", ".join(chapter_labels[:4]) + ", ..., " + ", ".join(chapter_labels[-2:])

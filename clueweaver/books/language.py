@@ -30,11 +30,12 @@ SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "fr", "de", "es", "it"
 UNDETERMINED = "und"  # ISO 639-2 "undetermined": letters of a script no supported language is written in
 DEFAULT_LATIN = "en"  # Latin text without function-word evidence
 
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"  # Han characters, as a regex class's ranges
 SCRIPTS = ("latin", "cyrillic", "greek", "han", "kana", "other", "none")
 SCRIPT_LANGUAGE = {"cyrillic": "ru", "greek": "el", "han": "zh", "kana": "ja"}
 _SCRIPT_PATTERNS = {
     "kana": re.compile(r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d]"),
-    "han": re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]"),
+    "han": re.compile(f"[{HAN}]"),
     "cyrillic": re.compile(r"[\u0400-\u04ff]"),
     "greek": re.compile(r"(?=[^\W\d_])[\u0370-\u03ff\u1f00-\u1fff]"),  # letters, monotonic and polytonic
     "latin": re.compile(r"[a-zA-Z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]"),

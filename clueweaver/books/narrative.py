@@ -29,17 +29,16 @@ from ebooklib import ITEM_DOCUMENT, epub
 from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
 from clueweaver.books.archives import GZIP_SUFFIX, ZIP_SUFFIX, book_suffix, gunzip, is_epub_zip, unpack_zip
 from clueweaver.books.back_matter import chapter_heading_flags
+from clueweaver.books.chapter_labels import describe_labels, label_span, labels
 from clueweaver.books.chapters import (
     NO_CHAPTERS_HINT,
-    describe_labels,
     detect_units,
     heading_groups,
     heads_its_block,
     is_heading,
-    label_span,
-    labels,
     units_from_titles,
     with_marked_parts,
+    without_sections,
 )
 from clueweaver.books.contents import contents_headings
 from clueweaver.books.encoding import decode_text, strict_utf8
@@ -284,7 +283,8 @@ def from_paragraphs(
             previous = name
         units = units_from_titles(starts)
     else:
-        units = detect_units(cleaned, heading_groups(cleaned, heading_flags))
+        groups = heading_groups(cleaned, heading_flags)
+        units = detect_units(cleaned, groups if parts_marked else without_sections(cleaned, groups))
         units = with_marked_parts(units, cleaned, parts_marked)
 
     paragraphs, offset = [], 0

@@ -17,6 +17,12 @@ NUMBER_WORDS = (
 # Zero is also typed as a white circle (○, U+25CB) for 〇: Project Gutenberg's 三國演義 heads "第一○○回".
 CJK_NUMERALS = "零〇○一二三四五六七八九十百千两兩"
 _CJK_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "○": 0, "两": 2, "兩": 2}
+# The formal numerals older editions number chapters with after 第 (破戒's "第壱章" to "第弐拾参章", "第廿一回"),
+# read as the common ones; only after 第, where no word can be meant ("参加", "陸軍" are words).
+_FORMAL_AS_COMMON = {"壱壹": "一", "弐貳贰": "二", "参參叁": "三", "肆": "四", "伍": "五", "陸陆": "六", "柒": "七"}
+_FORMAL_AS_COMMON |= {"捌": "八", "玖": "九", "拾": "十", "佰": "百", "仟阡": "千", "廿": "二十", "卅": "三十"}
+_FORMAL = str.maketrans({c: common for formal, common in _FORMAL_AS_COMMON.items() for c in formal})
+DAI_NUMERALS = CJK_NUMERALS + "".join(_FORMAL_AS_COMMON)  # the numerals after 第 (dai)
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 # Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
 _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
@@ -43,8 +49,9 @@ def number_value(token: str) -> int | None:
     token = token.strip().rstrip(".").lower()
     if token.isdigit():
         return int(token)
-    if token and all(c in _CJK_DIGITS or c in _CJK_UNITS for c in token):
-        return _cjk_value(token)
+    common = token.translate(_FORMAL)
+    if common and all(c in _CJK_DIGITS or c in _CJK_UNITS for c in common):
+        return _cjk_value(common)
     if (ordinal := ordinal_value(token)) is not None:
         return ordinal
     if token[:1] in _GREEK_DIGITS:

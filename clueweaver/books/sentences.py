@@ -24,9 +24,11 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from clueweaver.books.language import HAN
+
 # Scripts written without spaces between words (Han, kana) with their punctuation and full-width
 # forms, as the body of a regex character class.
-CJK_CHARACTERS = "\u2e80-\u2fff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+CJK_CHARACTERS = f"\u2e80-\u2fff\u3000-\u30ff{HAN}\uff00-\uffef"
 _CJK_MARKS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"  # 。！？；｡．
 _GREEK_QUESTION = r"(?<=[\u0370-\u03ff\u1f00-\u1fff])[;\u037e]"  # "Πού πας;"
 _SENTENCE_MARKS = re.compile(rf"(?:[{_CJK_MARKS}.!?\u2026]|{_GREEK_QUESTION})+")

@@ -13,7 +13,8 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from clueweaver.books.numerals import CJK_NUMERALS, ENGLISH_ORDINALS, number_value
+from clueweaver.books.language import HAN
+from clueweaver.books.numerals import DAI_NUMERALS, ENGLISH_ORDINALS, number_value
 from clueweaver.books.ordinals import ORDINAL_PATTERN
 
 _ENGLISH_ORDINALS = "|".join(ENGLISH_ORDINALS)
@@ -25,9 +26,7 @@ _SPACED_FORMS = (
     re.compile(rf"^{_ORDINAL}\s+{_WORD}\.?$", re.IGNORECASE),
 )
 # "第一夜", "第三日　雨", "第二齣 言懷": 第, a number, one Han character, and a name without a sentence's marks
-_CJK_FORM = re.compile(
-    rf"^第\s*(?P<number>[{CJK_NUMERALS}\d]+)\s*(?P<word>[\u4e00-\u9fff])(?:\s+[^。！？，；、]{{1,30}})?$"
-)
+_CJK_FORM = re.compile(rf"^第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[{HAN}])(?:\s+[^。！？，；、]{{1,30}})?$")
 # What such a sequence numbers outside the story: figures, tables, a statute's articles
 _NOT_SECTIONS = frozenset("図圖图表条條")
 _MAX_CHARS = 40

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from clueweaver.books.chapters import is_heading, is_rule
-from clueweaver.books.numerals import CJK_NUMERALS
+from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS
 from clueweaver.books.sentences import CJK_CHARACTERS, ends_with_sentence_mark
 
 
@@ -68,7 +68,7 @@ _NEAR_WRAP_COLUMNS = 6
 _OPENERS = "「『“‘（(《"
 # A 回目 heading whose chapter's first words run on in its line, as one hand typed them (Project
 # Gutenberg's 紅樓夢: "第一零四回　　醉金剛小鰍生大浪　痴公子余痛触前情 話說賈雨村剛欲過渡，"): heading, then text.
-_HEADING_RUNNING_ON = re.compile(rf"^(\s*第[{CJK_NUMERALS}\d]+回\s+\S{{2,12}}\s+\S{{2,12}})\s+(\S.*)$")
+_HEADING_RUNNING_ON = re.compile(rf"^(\s*第[{DAI_NUMERALS}\d]+回\s+\S{{2,12}}\s+\S{{2,12}})\s+(\S.*)$")
 # A Chinese numeral alone on a line: after a line cut mid-sentence at the wrap, it is that sentence's
 # next character left on a line of its own ("將系小衣儿", "一", "條大紅汗巾子"), not a section heading.
 _BARE_NUMERAL = re.compile(f"^[{CJK_NUMERALS}]+$")

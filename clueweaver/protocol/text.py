@@ -30,11 +30,11 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from clueweaver.books.language import UNDETERMINED, guess_language
+from clueweaver.books.language import HAN, UNDETERMINED, guess_language
 from clueweaver.protocol.cues import ARTICLES, ELIDED_ARTICLES, every_language
 
 # Han (with the iteration and zero marks), kana: scripts written without spaces between words.
-CJK = "\u3005\u3007\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+CJK = f"\u3005\u3007\u3040-\u30ff\u31f0-\u31ff{HAN}"
 # A Chinese word averages about 1.5 characters, and a Chinese translation runs about 1.5 characters
 # per English word; Japanese, richer in kana, runs longer and so counts a little long.
 CJK_CHARACTERS_PER_WORD = 1.5
