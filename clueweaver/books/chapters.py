@@ -120,7 +120,7 @@ _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CON
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, old editions'
 # 囘, a play's scene 场 場, or a part: 卷 部, a play's act 幕), as in
 # "第一百二十回", "第１２章", "第三話", a play's "第一幕の二" (act 1, scene 2); "第一回合" (the first round),
-# "第一场雪" (the first snowfall), a verse's "第三囘に" (a particle after it) and captions are no headings.
+# "第一场雪" (the first snowfall) and a verse's "第三囘に" (a particle after it) are no headings.
 # A figure's or table's caption names its chapter first ("第１章図２", "第三章 表一"): no heading.
 _CAPTION = rf"(?!\s*[図圖图表]\s*[{CJK_NUMERALS}\d])"
 # A web copy's bracket closes "【第一章】"; a comma leads into the summary ("Глава II, из которой можно узнать…")
@@ -266,9 +266,10 @@ class Heading:
     @classmethod
     def parse(cls, text: str) -> Heading:
         if starred := _STARRED.match(text):
-            text = text[: starred.end("inner")]  # the text before the closing stars: offsets stay the text's
-        lead = _CJK_LEAD.match(text) or _DASHED_ROMAN.match(text) or re.match(r"\*+\s*", text)
-        components, position, part_end = [], lead.end() if lead else 0, 0
+            text = text[: starred.end("inner")]  # without the closing stars: offsets stay the text's
+        start = starred.start("inner") if starred else 0
+        lead = _CJK_LEAD.match(text, start) or _DASHED_ROMAN.match(text, start)
+        components, position, part_end = [], lead.end() if lead else start, 0
         while match := next((m for form in _COMPONENTS if (m := form.match(text, position))), None):
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))
             if not word and (components or number is None):  # a bare number comes first, and must read
