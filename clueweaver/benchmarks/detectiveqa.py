@@ -24,10 +24,11 @@ from clueweaver.benchmarks.loading import (
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
 from clueweaver.books.chapters import is_heading
 from clueweaver.books.narrative import Narrative, NarrativeError, from_paragraphs, normalize_text
+from clueweaver.books.sentences import CJK_CHARACTERS
 from clueweaver.protocol.question import Question
 
 _NUMBERED_PARAGRAPH = re.compile(r"^\[(\d+)\][ \t]?(.*)$")
-_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+_CJK = re.compile(f"[{CJK_CHARACTERS}]")
 _SENTENCE_END = (".", "!", "?", '"', "\u201d", ",", ";", ":", "。", "！", "？", "，", "；", "：")
 
 _TITLE_FIELDS = ("title", "novel_title", "novel_name", "book_name")
