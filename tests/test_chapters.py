@@ -476,6 +476,14 @@ def test_an_epilogue_with_chapters_of_its_own_is_a_part_numbered_after_the_last(
     assert _chapters(parts)[4][1] == "ЭПИЛОГ — I"
     chapters_only = ["ГЛАВА I", body, "ГЛАВА II", body, "ЭПИЛОГ", "I", body, "II", body]
     assert [label for label, _ in _chapters(chapters_only)] == ["1", "2", "3.1", "3.2"]
+    # Война и мир: an epilogue of two parts, "Часть первая" and "Часть вторая" again, numbered on from it
+    with_parts = [*parts[:10], "Эпилог", "Часть первая", "I", body, "Часть вторая", "I", body]
+    book = from_paragraphs(with_parts, title="t")
+    assert [(c.label, c.part) for c in book.chapters[4:]] == [
+        ("3.1", "Эпилог. Часть первая"),
+        ("4.1", "Эпилог. Часть вторая"),
+    ]
+    assert book.chapters[4].first_paragraph == 10  # the epilogue's heading opens its first chapter
 
 
 def test_an_epilogue_without_chapters_is_the_last_chapter_and_a_prologue_stays_front_matter():

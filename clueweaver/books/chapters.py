@@ -470,6 +470,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
     last_part = None  # the number of the last part, for an epilogue after it
+    epilogue = None  # (heading, number) of an epilogue that holds parts of its own, numbered on from it
     for k, (group, heading) in enumerate(zip(groups, parsed)):
         text = " ".join(texts[group[0] : group[1] + 1])
         following = (groups[k + 1], parsed[k + 1]) if k + 1 < len(groups) else None
@@ -484,12 +485,17 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
             if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
                 continue
             heading = _numbered_epilogue(heading, last_part, units[-1].number)
+            if holds_chapters and following[1].part is not None:  # Война и мир's "Эпилог", "Часть первая"
+                epilogue, pending = (text, heading.part[1]), opens[k] if pending is None else pending
+                continue
         elif heading.unit is not None and heading.unit[1] is None and units and units[-1].number is not None:
             heading = _numbered_after(heading, units[-1].number)
         if story_style is not None and heading.style == story_style:
             part, part_number, story_style = None, None, None  # the next story of the collection
         if heading.part is not None and (heading.unit is not None or holds_chapters):
             part, part_number, story_style = _part_text(text, heading), heading.part[1], None
+            if epilogue is not None:
+                part, part_number = f"{epilogue[0]}. {part}", epilogue[1] + part_number - 1
             last_part = part_number
         start = opens[k] if pending is None else pending
         if heading.unit is None and holds_chapters:
