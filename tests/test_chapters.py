@@ -352,6 +352,20 @@ def test_notes_under_each_chapter_end_at_the_next_heading():
     assert [c.label for c in from_paragraphs(texts, title="t").chapters] == ["1.1", "2.1", "2.2"]
 
 
+def test_notes_a_chapter_ends_with_open_none():
+    """RusLit's Смерть Ивана Ильича ends chapter II with its notes, "1" to "5", each a phrase
+    translated, without a notes heading; a story's one note at its end ("После бала"). Bare numbers
+    that each head one short paragraph and go on counting into the next heading are chapters."""
+    prose = "Прасковья Федоровна во всех случавшихся невзгодах в этом новом месте жительства упрекала мужа. " * 3
+    notes = ["1", "гордость семьи (франц.).", "2", "предвидь конец (лат.).", "3", "добрый малый (франц.)."]
+    book = from_paragraphs(["I", prose, prose, "II", prose, *notes, "III", prose], title="t")
+    assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1", 0), ("2", 3), ("3", 11)]
+    assert not any(book[i].is_heading for i in range(5, 11))
+    assert from_paragraphs(["ПОСЛЕ БАЛА", prose, prose, "1", "Еще (франц.)."], title="t").chapters == []
+    short = ["1", "Он пришёл.", "2", "Он ушёл.", "3", prose, prose]  # short chapters, counting on
+    assert [c.label for c in from_paragraphs(short, title="t").chapters] == ["1", "2", "3"]
+
+
 def test_page_numbers_among_the_paragraphs_open_no_chapter():
     # RusLit's Хозяйка: a scan's page number cuts a sentence in two, or leaps far past the chapters
     texts = ["I", "Он с жадностью, широко стал", "337", "вдыхать в себя холодный воздух.", "Конец страницы.",

@@ -46,6 +46,42 @@ def without_endnote_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
     return flags
 
 
+# A note a chapter ends with is a line or two ("чтобы стать учителем (франц.)."); a chapter is longer.
+_NOTE_CHARACTERS = 500
+
+
+def without_chapter_notes(texts: list[str], flags: list[bool]) -> list[bool]:
+    """``flags`` with the numbers of the notes a chapter ends with unset: bare numbers in digits 1, 2,
+    3 … each followed by one short paragraph (its note) and, after the last, by a heading that does
+    not go on counting them, or by the end of the text (RusLit's Смерть Ивана Ильича ends chapter II
+    with "1" to "5", each a French or Latin phrase translated: five chapters that were none)."""
+    flags = list(flags)
+    numbers = [flag and texts[i].strip().isdecimal() for i, flag in enumerate(flags)]
+    i = 0
+    while i < len(texts):
+        run, j = [], i
+        while j < len(texts) and numbers[j] and int(texts[j]) == len(run) + 1 and _one_note_after(texts, flags, j):
+            run.append(j)
+            j += 2
+        ends_the_run = j >= len(texts) or flags[j] and not (numbers[j] and int(texts[j]) == len(run) + 1)
+        if run and ends_the_run:
+            for k in run:
+                flags[k] = False
+        i = max(j, i + 1)
+    return flags
+
+
+def _one_note_after(texts: list[str], flags: list[bool], i: int) -> bool:
+    """Whether the paragraph after ``i`` is a short text, not a heading, and the last before a heading."""
+    after = i + 1
+    return (
+        after < len(texts)
+        and not flags[after]
+        and len(texts[after]) <= _NOTE_CHARACTERS
+        and (after + 1 >= len(texts) or flags[after + 1])
+    )
+
+
 def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
     """``flags`` with the page numbers a scan leaves among the paragraphs unset: bare numbers in
     digits that cut a sentence in two (RusLit's Хозяйка: "…широко стал", "337", "вдыхать в
@@ -126,6 +162,7 @@ def _tells_a_chapter(texts: list[str], heading: int, next_heading: int) -> bool:
 
 
 def chapter_heading_flags(texts: list[str], flags: list[bool]) -> list[bool]:
-    """``flags`` (is each paragraph a heading) without the endnote numbers, the back matter's headings
-    and the page numbers."""
-    return without_page_numbers(texts, without_back_matter(texts, without_endnote_numbers(texts, flags)))
+    """``flags`` (is each paragraph a heading) without the endnote numbers, the back matter's headings,
+    the numbers of a chapter's closing notes and the page numbers."""
+    flags = without_back_matter(texts, without_endnote_numbers(texts, flags))
+    return without_page_numbers(texts, without_chapter_notes(texts, flags))
