@@ -673,6 +673,25 @@ def test_a_word_the_book_numbers_in_order_heads_its_sections():
     assert len(from_paragraphs(giornate, title="t").chapters) == 3
 
 
+def test_numbered_titles_in_mixed_case_head_sections_when_they_count_up():
+    """Вечный муж as RusLit sets it: "I. Вельчанинов", "II. Господин с крепом на шляпе". Alone, a
+    numeral and a title in mixed case could open a sentence; in order 1, 2, 3 they head sections. A
+    list (one line after another) or a numbered sentence stays text."""
+    prose = "Пришло лето – и Вельчанинов, сверх ожидания, остался в Петербурге. " * 3
+    titles = [
+        "I. Вельчанинов",
+        "II. Господин с крепом на шляпе",
+        "III. Павел Павлович Трусоцкий",
+        "IV. Жена, муж и любовник",
+    ]
+    book = from_paragraphs([t for title in titles for t in (title, prose)], title="t")
+    assert [(c.label, c.title) for c in book.chapters] == [(str(n), t) for n, t in enumerate(titles, start=1)]
+    listed = [prose, "1. Купить хлеба", "2. Зайти к Лизе", "3. Написать письмо", prose]
+    assert from_paragraphs(listed, title="t").chapters == []
+    sentences = [t for n in ("I", "II", "III") for t in (f"{n}. Went home.", prose)]
+    assert from_paragraphs(sentences, title="t").chapters == []
+
+
 def test_numbered_lines_that_are_no_sections_open_no_chapter():
     """A list of numbered lines one after another (an army's divisions), a dialogue's speakers
     taking turns ("Голос первый", "Голос второй"; Macbeth's three witches), a figure's caption and a
