@@ -470,7 +470,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
     last_part = None  # the number of the last part, for an epilogue after it
-    epilogue = None  # (heading, number) of an epilogue that holds parts of its own, numbered on from it
+    epilogue = None  # (heading text, number) of an epilogue holding parts of its own, numbered on from it
     for k, (group, heading) in enumerate(zip(groups, parsed)):
         text = " ".join(texts[group[0] : group[1] + 1])
         following = (groups[k + 1], parsed[k + 1]) if k + 1 < len(groups) else None

@@ -1,7 +1,9 @@
 """Headings a book numbers with a word of its own: Белые ночи's "Ночь первая" to "Ночь четвертая",
 夢十夜's "第一夜" to "第十夜", an old edition's "第一囘", a diary's "第一日", a play's "第一齣". No list
 of chapter words can name every such word, but a book that sets one word with the numbers 1, 2, 3 in
-order on paragraphs of their own is numbering its sections with it, whatever the word.
+order on paragraphs of their own is numbering its sections with it, whatever the word. So is one
+that numbers titles in mixed case in order ("I. Вельчанинов", "II. Господин с крепом на шляпе"),
+which alone could be a sentence's first words.
 
 ``sequence_headings`` finds them; the chapter finder reads them as headings the text marks
 (``clueweaver.books.narrative.from_paragraphs``), so they are numbered in reading order.
@@ -32,7 +34,7 @@ _CJK_FORM = re.compile(rf"^第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[{HA
 _TITLED_NUMERAL = re.compile(r"^(?P<number>[IVXLCХІ]+|\d{1,3})\.\s+[^\W\d_].*(?<![.!?…,;:])$")
 # What such a sequence numbers outside the story: figures, tables, a statute's articles
 _NOT_SECTIONS = frozenset("図圖图表条條")
-_MAX_CHARS = 80  # a line: "XIII. На чьем краю больше" and longer titles
+_MAX_CHARS = 80  # a line of its own: a word and a number, or a numbered title
 # A run must reach three: speakers in a dialogue take turns as "first" and "second" ("Голос первый",
 # "Голос второй" in Blok; Turgenev's "Первый чернорабочий").
 _MIN_LAST = 3
@@ -59,7 +61,8 @@ def sequence_headings(texts: Sequence[str]) -> frozenset[str]:
 
 
 def _numbered_word(text: str) -> tuple[str, int] | None:
-    """(the word, casefolded, and its number) of a paragraph that is a word and a number; else None."""
+    """(the word, casefolded, and its number) of a paragraph that is a word and a number, or for a
+    numbered title the way its number is written ("roman." or "digits.") and the number; else None."""
     if titled := _TITLED_NUMERAL.match(text):  # keyed by how the number is written: digits or letters
         value = number_value(titled["number"])
         return ("digits." if titled["number"].isdigit() else "roman.", value) if value else None
