@@ -838,6 +838,10 @@ def test_sections_a_book_numbers_within_its_chapters():
         ("2.1", "* ЧАСТЬ ВТОРАЯ * Глава первая", "ЧАСТЬ ВТОРАЯ"), ("2.2", "Глава вторая", "ЧАСТЬ ВТОРАЯ"),
     ]  # fmt: skip
     assert book.paragraphs[book.chapters[1].first_paragraph + 1].is_heading  # a section's heading stays one
+    assert [c.full_title for c in book.chapters[:2]] == [
+        "* ЧАСТЬ ПЕРВАЯ * Глава первая",
+        "ЧАСТЬ ПЕРВАЯ — Глава вторая",
+    ]
     japanese = sectioned(["第一章", "第二章 存在の歴史性"], ["一", "二"])
     book = from_paragraphs(japanese, title="t")
     assert [(c.label, c.part) for c in book.chapters[1:3]] == [("1.2", "第一章"), ("2.1", "第二章 存在の歴史性")]

@@ -53,16 +53,10 @@ from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 
 PARAGRAPH_SEPARATOR = "\n\n"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")  # a Project Gutenberg HTML edition, a saved Wikisource page
-# What a .zip or a .gz may hold: a book file that is no archive itself (an EPUB is one; JSONL is data)
 TEI_SUFFIXES = (".xml", ".tei")  # a TEI text (an ELTeC novel, a scholarly edition); other XML is refused
+# What a .zip or a .gz may hold: a book file that is no archive itself (an EPUB is one; JSONL is data)
 PACKABLE_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".fb2", *TEI_SUFFIXES)
-SUPPORTED_SUFFIXES = (
-    *PACKABLE_SUFFIXES,
-    ".epub",
-    ".jsonl",
-    ZIP_SUFFIX,
-    *(suffix + GZIP_SUFFIX for suffix in PACKABLE_SUFFIXES),
-)
+SUPPORTED_SUFFIXES = (*PACKABLE_SUFFIXES, ".epub", ".jsonl", ZIP_SUFFIX, *(s + GZIP_SUFFIX for s in PACKABLE_SUFFIXES))
 
 
 # A paragraph longer than this is cut at sentence ends: about 500 English or 1,500-2,000 Chinese
@@ -106,8 +100,9 @@ class Chapter:
 
     @property
     def full_title(self) -> str:
-        """The title with its part or story, as a reader finds it in a contents list."""
-        return f"{self.part} — {self.title}" if self.part and not self.title.startswith(self.part) else self.title
+        """The title with its part or story, unless it opens with them ("* ЧАСТЬ ПЕРВАЯ * Глава первая")."""
+        opens_with_part = not self.part or self.title.lstrip("* ").startswith(self.part)
+        return self.title if opens_with_part else f"{self.part} — {self.title}"
 
 
 @dataclass
