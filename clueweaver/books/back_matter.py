@@ -56,14 +56,14 @@ def without_chapter_notes(texts: list[str], flags: list[bool]) -> list[bool]:
     not go on counting them, or by the end of the text (RusLit's Смерть Ивана Ильича ends chapter II
     with "1" to "5", each a French or Latin phrase translated: five chapters that were none)."""
     flags = list(flags)
-    numbers = [flag and texts[i].strip().isdecimal() for i, flag in enumerate(flags)]
+    numbers = [int(text) if flag and text.strip().isdecimal() else None for text, flag in zip(texts, flags)]
     i = 0
     while i < len(texts):
         run, j = [], i
-        while j < len(texts) and numbers[j] and int(texts[j]) == len(run) + 1 and _one_note_after(texts, flags, j):
+        while j < len(texts) and numbers[j] == len(run) + 1 and _one_note_after(texts, flags, j):
             run.append(j)
             j += 2
-        ends_the_run = j >= len(texts) or flags[j] and not (numbers[j] and int(texts[j]) == len(run) + 1)
+        ends_the_run = j >= len(texts) or flags[j] and numbers[j] != len(run) + 1
         if run and ends_the_run:
             for k in run:
                 flags[k] = False

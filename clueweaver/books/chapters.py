@@ -157,10 +157,11 @@ _STARRED = re.compile(r"^\*+\s*(?P<inner>[^\s*].*?)\s*\*+$")
 BARE_NUMERAL = re.compile(
     rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）|{_GREEK_NUMERAL})\.?$"
 )
-# A numeral, a full stop and a title in capitals ("I. ОТСТАВНОЙ ГЕНЕРАЛ И УЧИТЕЛЬ…" in Кто виноват?,
-# "XII. THE STORM"); a title in mixed case after a bare numeral could be a sentence's first words, and
-# a lone C, L, D or M is an author's initial ("C. COLLODI"), not chapter 100, 50, 500 or 1000.
-_NUMBERED_CAPITALS = re.compile(r"^(?![CLDM]\.)(?:[IVXLCDMХІ]+|\d{1,3})\.\s+(?P<title>\S.*)$")
+# A numeral, a full stop and a title: a heading when the title is in capitals ("I. ОТСТАВНОЙ ГЕНЕРАЛ И
+# УЧИТЕЛЬ…" in Кто виноват?, "XII. THE STORM"); a title in mixed case after a bare numeral could be a
+# sentence's first words (``clueweaver.books.sequences`` reads such titles numbered in order), and a
+# lone C, L, D or M is an author's initial ("C. COLLODI"), not chapter 100, 50, 500 or 1000.
+NUMBERED_TITLE = re.compile(r"^(?![CLDM]\.)(?P<number>[IVXLCDMХІ]+|\d{1,3})\.\s+(?P<title>\S.*)$")
 # One numbered component at the start of a heading: one of the forms, or a bare number.
 _COMPONENTS = tuple(
     re.compile(form + _SEPARATOR, re.IGNORECASE)
@@ -179,7 +180,7 @@ def is_heading(text: str) -> bool:
         text = starred["inner"]
     if BARE_NUMERAL.match(text):
         return True
-    numbered_capitals = _NUMBERED_CAPITALS.match(text)
+    numbered_capitals = NUMBERED_TITLE.match(text)
     if numbered_capitals and is_title_line(numbered_capitals.group("title")):
         return True
     match = _HEADING.match(text)
@@ -478,6 +479,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
         directly = following is not None and following[0][0] == group[1] + 1
         if k in skipped:
             continue
+        start = opens[k] if pending is None else pending  # where the chapter opens: at a part heading before it
         if k in unnumbered_parts:
             part, part_number, story_style = text, unnumbered_parts[k], None
         if _is_epilogue(heading):  # after the story; a part only with its first chapter right after it
@@ -486,7 +488,7 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
                 continue
             heading = _numbered_epilogue(heading, last_part, units[-1].number)
             if holds_chapters and following[1].part is not None:  # Война и мир's "Эпилог", "Часть первая"
-                epilogue, pending = (text, heading.part[1]), opens[k] if pending is None else pending
+                epilogue, pending = (text, heading.part[1]), start
                 continue
         elif heading.unit is not None and heading.unit[1] is None and units and units[-1].number is not None:
             heading = _numbered_after(heading, units[-1].number)
@@ -497,7 +499,6 @@ def detect_units(texts: list[str], groups: list[tuple[int, int]]) -> list[Unit]:
             if epilogue is not None:
                 part, part_number = f"{epilogue[0]}. {part}", epilogue[1] + part_number - 1
             last_part = part_number
-        start = opens[k] if pending is None else pending
         if heading.unit is None and holds_chapters:
             pending = start  # a part heading: it opens its first chapter
             continue

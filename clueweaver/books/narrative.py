@@ -156,8 +156,7 @@ class Narrative:
         front matter."""
         if str(label).strip() == "0":
             return 0, 0
-        if not self.chapters:
-            raise NarrativeError(f"{self.title}: no chapter limit applies: {NO_CHAPTERS_HINT}")
+        self._require_chapters()
         span = label_span(str(label), [c.label for c in self.chapters])
         if span is None:
             raise NarrativeError(
@@ -165,6 +164,11 @@ class Narrative:
                 f"{describe_labels([c.label for c in self.chapters])}; 'clueweaver chapters BOOK' lists them)"
             )
         return span
+
+    def _require_chapters(self) -> None:
+        """A chapter limit needs chapters: a book without any says how to give them."""
+        if not self.chapters:
+            raise NarrativeError(f"{self.title}: no chapter limit applies: {NO_CHAPTERS_HINT}")
 
     def chapter_label(self, number: int) -> str:
         """How the book numbers the chapter at position ``number`` ("0": the front matter)."""
@@ -174,8 +178,7 @@ class Narrative:
         """Last paragraph ID readable when reading up to ``chapter`` (inclusive); None means all."""
         if chapter is None:
             return len(self.paragraphs) - 1
-        if not self.chapters:
-            raise NarrativeError(f"{self.title}: no chapter limit applies: {NO_CHAPTERS_HINT}")
+        self._require_chapters()
         if not 0 <= chapter <= len(self.chapters):
             raise NarrativeError(
                 f"{self.title}: chapter limit {chapter} is beyond the book's {len(self.chapters)} chapters"

@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
+from clueweaver.books.chapters import NUMBERED_TITLE
 from clueweaver.books.language import HAN
 from clueweaver.books.numerals import DAI_NUMERALS, ENGLISH_ORDINALS, number_value
 from clueweaver.books.ordinals import ORDINAL_PATTERN
@@ -30,8 +31,9 @@ _SPACED_FORMS = (
 # "第一夜", "第三日　雨", "第二齣 言懷": 第, a number, one Han character, and a name without a sentence's marks
 _CJK_FORM = re.compile(rf"^第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[{HAN}])(?:\s+[^。！？，；、]{{1,30}})?$")
 # "I. Вельчанинов", "II. Господин с крепом на шляпе" (Вечный муж): a numeral, a full stop and a title in
-# mixed case, which alone could be a sentence's first words ("I. Went home."); in order, they head sections.
-_TITLED_NUMERAL = re.compile(r"^(?P<number>[IVXLCХІ]+|\d{1,3})\.\s+[^\W\d_].*(?<![.!?…,;:])$")
+# mixed case (``NUMBERED_TITLE``), which alone could be a sentence's first words ("I. Went home."); in
+# order, they head sections. The title opens with a letter and does not end as a sentence or a clause does.
+_SENTENCE_ENDS = (".", "!", "?", "…", ",", ";", ":")
 # What such a sequence numbers outside the story: figures, tables, a statute's articles
 _NOT_SECTIONS = frozenset("図圖图表条條")
 _MAX_CHARS = 80  # a line of its own: a word and a number, or a numbered title
@@ -63,8 +65,9 @@ def sequence_headings(texts: Sequence[str]) -> frozenset[str]:
 def _numbered_word(text: str) -> tuple[str, int] | None:
     """(the word, casefolded, and its number) of a paragraph that is a word and a number, or for a
     numbered title the way its number is written ("roman." or "digits.") and the number; else None."""
-    if titled := _TITLED_NUMERAL.match(text):  # keyed by how the number is written: digits or letters
-        value = number_value(titled["number"])
+    titled = NUMBERED_TITLE.match(text)
+    if titled and titled["title"][0].isalpha() and not titled["title"].endswith(_SENTENCE_ENDS):
+        value = number_value(titled["number"])  # keyed by how the number is written: digits or letters
         return ("digits." if titled["number"].isdigit() else "roman.", value) if value else None
     match = _CJK_FORM.match(text) or next(filter(None, (form.match(text) for form in _SPACED_FORMS)), None)
     if not match or match["word"] in _NOT_SECTIONS:
