@@ -303,6 +303,52 @@ def test_an_aozora_heading_set_as_a_block_is_one_heading_however_many_lines_it_w
     assert parts == {"序曲、百八の星、人間界に宿命すること"} and len(headings) == 2
 
 
+def test_aozora_closing_chapter_marked_as_the_stories_are_comes_after_the_last_story():
+    """山本周五郎『五瓣の椿』(card 57625): "序章", "第一話" … "第六話" and "終章" marked 大見出し, each 話
+    numbering its sections "一", "二" … as 中見出し. "終章" was labelled "8.7": the eighth large heading,
+    numbered one past the last story's last section."""
+    large, middle = "［＃３字下げ］{0}［＃「{0}」は大見出し］", "［＃６字下げ］{0}［＃「{0}」は中見出し］"
+    lines = ["五瓣の椿", "山本周五郎", "", large.format("序章"), "　その夜のことであった。"]
+    for story in ("第一話", "第二話"):
+        lines += [large.format(story), middle.format("一"), "　雨が降った。", middle.format("二"), "　風が吹いた。"]
+    lines += [large.format("終章"), "　すべては終わった。", "", "底本：「五瓣の椿」"]
+    book = from_text("\n".join(lines), title="t")
+    assert [(c.label, c.full_title) for c in book.chapters] == [
+        ("1.1", "第一話 — 一"), ("1.2", "第一話 — 二"), ("2.1", "第二話 — 一"), ("2.2", "第二話 — 二"), ("3", "終章")
+    ]  # fmt: skip
+    assert book.chapter_span("2")[1] < book.chapter_span("3")[0]  # --max-chapter 2 stops before it
+
+
+def test_aozora_sections_under_a_marked_chapter_take_the_chapter_s_own_number():
+    """『共産黨宣言』 (card 47057): prefaces and "第三章 …" marked 大見出し, the third chapter's sections "一",
+    "二", "三" marked 中見出し. Its sections were labelled "6.2", "6.3": the sixth large heading's."""
+    large, middle = "［＃３字下げ］{0}［＃「{0}」は大見出し］", "［＃５字下げ］{0}［＃「{0}」は中見出し］"
+    lines = ["共産黨宣言", "", large.format("序文"), "　序文の本文。"]
+    for n in ("第一章", "第二章"):
+        lines += [large.format(f"{n} 題"), "　本文。"]
+    lines += [large.format("第三章 文書"), middle.format("一 反動"), "　甲。", middle.format("二 保守"), "　乙。"]
+    lines += [large.format("第四章 地位"), "　丙。", "", "底本：「共産黨宣言」"]
+    book = from_text("\n".join(lines), title="t")
+    assert [c.label for c in book.chapters] == ["1", "2", "3", "3.2", "4"]
+    assert book.chapter_span("3") == (3, 4)  # the chapter with its sections
+
+
+def test_aozora_chapter_without_sections_among_sectioned_ones_keeps_its_own_number():
+    """阿部次郎『三太郎の日記』 (card 50422): "自序", "斷片" and "三太郎の日記" marked 大見出し, then its
+    chapters "一　痴者の歌" … (中見出し), most of them in numbered sections "１", "２" (小見出し). "十
+    蚊帳", which has none, was put under the marked heading as "3.10", and "3" named chapters 三 to 十."""
+    large, middle = "{0}［＃「{0}」は大見出し］", "［＃２字下げ］{0}［＃「{0}」は中見出し］"
+    small = "［＃７字下げ］{0}［＃「{0}」は小見出し］"
+    lines = ["三太郎の日記", "阿部次郎", "", large.format("自序"), "　序の本文。", large.format("三太郎の日記")]
+    for chapter, sections in (("一　痴者の歌", 2), ("二　蚊帳", 0), ("三　別れの時", 2)):
+        lines.append(middle.format(chapter))
+        lines += [part for n in "１２"[:sections] for part in (small.format(n), "　本文。", "　続き。")] or [
+            "　本文。"
+        ]
+    book = from_text("\n".join([*lines, "", "底本：「三太郎の日記」"]), title="t")
+    assert [c.label for c in book.chapters] == ["1.1", "1.2", "2", "3.1", "3.2"]
+
+
 def test_aozora_headings_numbered_before_their_names_open_chapters():
     """下村湖人『次郎物語』(card 3026): "一　お猿さん", "二　お玉杓子" marked 中見出し under a title block
     that says "第一部". The number before the name numbers the chapter: before, "第一部" was the one

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from clueweaver.books.chapter_labels import labels
-from clueweaver.books.chapters import Heading, is_heading, is_rule, units_from_titles
+from clueweaver.books.chapter_structure import units_from_titles
+from clueweaver.books.chapters import Heading, is_heading, is_rule
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, normalize_text
 from clueweaver.books.numerals import number_value
 from clueweaver.cli import main
@@ -101,6 +102,14 @@ def test_headings_numbers_and_labels():
     assert labels(units) == ["1.1", "1.2", "2.1"] and units[2].part == "VOLUME II"
     # chapters without numbers are counted in reading order
     assert labels(units_from_titles({0: "The Storm", 3: "Chapter 2"})) == ["1", "2"]
+    # qualified labels only where each part's chapters stand together: "1" would name chapter 1 and,
+    # after chapter 2, an appendix's part 1, and --max-chapter 1 would read chapter 2 as well
+    titles = {0: "1. Deuterium", 4: "2. Nitrogen", 8: "PART 1 CHAPTER 1", 9: "PART 1 CHAPTER 2"}
+    assert labels(units_from_titles(titles)) == ["1", "2", "3", "4"]
+    assert labels(units_from_titles({**titles, 0: "3. Deuterium"})) == ["3", "2", "1.1", "1.2"]
+    # chapters before a "second part" heading are the first part's, left unheaded (ELTeC's Los inadaptados)
+    unheaded = {0: "CAPÍTULO I", 3: "CAPÍTULO II", 6: "PARTE SEGUNDA CAPÍTULO I", 9: "PARTE SEGUNDA CAPÍTULO II"}
+    assert labels(units_from_titles(unheaded)) == ["1.1", "1.2", "2.1", "2.2"]
     # a part with no chapter after it is a chapter itself; a table of contents opens no chapter nor story
     book = from_paragraphs(["BOOK I", "Text one.", "BOOK II", "Text two."], title="t")
     assert [(c.label, c.title) for c in book.chapters] == [("1", "BOOK I"), ("2", "BOOK II")]
@@ -498,6 +507,8 @@ def test_an_epilogue_with_chapters_of_its_own_is_a_part_numbered_after_the_last(
         ("4.1", "Эпилог. Часть вторая"),
     ]
     assert book.chapters[4].first_paragraph == 10  # the epilogue's heading opens its first chapter
+    # its first chapter's title names the epilogue and shows its part once, as the book's own first chapter does
+    assert [c.full_title for c in book.chapters[:5:4]] == ["ЧАСТЬ ПЕРВАЯ I", "Эпилог. Часть первая I"]
 
 
 def test_an_epilogue_without_chapters_is_the_last_chapter_and_a_prologue_stays_front_matter():
@@ -517,6 +528,18 @@ def test_an_epilogue_without_chapters_is_the_last_chapter_and_a_prologue_stays_f
         "第二章",
         "エピローグ",
     ]
+
+
+def test_an_epilogue_or_a_part_without_chapters_after_parts_is_numbered_as_a_part_not_within_one():
+    """An epilogue with prose after two parts, or a part with no chapters after one that had some, is a
+    chapter numbered after the parts ("3", "2"), not the last part's next chapter ("2.3", which
+    --max-chapter 2 read as part 2's); one after the stories of a collection is numbered after them."""
+    body = "It was a long day and nothing at all happened in it, they said."
+    two_parts = ["PART I", "CHAPTER I", body, "CHAPTER II", body, "PART II", "CHAPTER I", body, "CHAPTER II", body]
+    assert [label for label, _ in _chapters([*two_parts, "EPILOGUE", body])] == ["1.1", "1.2", "2.1", "2.2", "3"]
+    assert [label for label, _ in _chapters([*two_parts[:5], "PART II", body])] == ["1.1", "1.2", "2"]
+    stories = ["I. THE FIRST TALE", "I.", body, "II.", body, "II. THE SECOND TALE", "I.", body, "II.", body]
+    assert [label for label, _ in _chapters([*stories, "EPILOGUE", body])] == ["1.1", "1.2", "2.1", "2.2", "3"]
 
 
 def test_a_contents_list_naming_an_epilogue_opens_no_chapter():

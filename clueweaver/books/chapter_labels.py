@@ -1,23 +1,45 @@
-"""The numbers a reader uses for a book's chapters: the book's own where they tell its chapters
-apart, qualified by part or story where they repeat ("1.2"), else the reading position; and the
-chapters a reader's label names, for --max-chapter and --as-of."""
+"""Each chapter's **label**, the number a reader uses: the book's own chapter numbers when they are all
+given and unique ("24" in Little Women, whose chapters run on across its parts); else qualified by
+the part or story where that makes them unique ("1.2": story I, chapter II; "2.3": volume II,
+chapter III); else the chapter's position in reading order. A label that names a part or story
+("1") reaches to its last chapter: the chapters a reader's label names, for --max-chapter and --as-of."""
 
 from __future__ import annotations
 
-from clueweaver.books.chapters import Unit
+import dataclasses
+
+from clueweaver.books.chapter_structure import Unit
 
 
 def labels(units: list[Unit]) -> list[str]:
     """The number a reader uses for each chapter: the book's own when given and unique, else
-    qualified by part or story ("1.2") when that makes them unique, else the reading position."""
+    qualified by part or story ("1.2") when that makes them unique and each part's chapters follow
+    one another (a chapter "1" before a part 1 elsewhere would make "1" name both), else the
+    reading position."""
     if units and all(u.number is not None for u in units):
         own = [str(u.number) for u in units]
         if len(set(own)) == len(own):
             return own
+        units = _with_unheaded_first_part(units)
         qualified = [f"{u.part_number}.{u.number}" if u.part_number is not None else str(u.number) for u in units]
-        if len(set(qualified)) == len(qualified):
+        tops = [u.part_number if u.part_number is not None else u.number for u in units]
+        runs = [top for k, top in enumerate(tops) if k == 0 or top != tops[k - 1]]  # "1" must name one stretch
+        if len(set(qualified)) == len(qualified) and len(set(runs)) == len(runs):
             return qualified
     return [str(n) for n in range(1, len(units) + 1)]
+
+
+def _with_unheaded_first_part(units: list[Unit]) -> list[Unit]:
+    """The chapters before a book's first part heading in part 1 when that heading names the second
+    part ("SEGUNDA PARTE" after chapters I-V: ELTeC's Los inadaptados), which leaves the first unheaded;
+    not a first act without scenes, nor a part's own opening (its title the part's heading)."""
+    first = next((k for k, unit in enumerate(units) if unit.part_number is not None), 0)
+    before, part = units[:first], units[first].part or ""
+    if first < 2 or [u.number for u in before] != list(range(1, first + 1)) or units[first].part_number != 2:
+        return units
+    if part and before[-1].title.startswith(part):
+        return units
+    return [dataclasses.replace(unit, part_number=1) for unit in before] + units[first:]
 
 
 def label_span(label: str, chapter_labels: list[str]) -> tuple[int, int] | None:

@@ -30,16 +30,14 @@ from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
 from clueweaver.books.archives import GZIP_SUFFIX, ZIP_SUFFIX, book_suffix, gunzip, is_epub_zip, unpack_zip
 from clueweaver.books.back_matter import chapter_heading_flags
 from clueweaver.books.chapter_labels import describe_labels, label_span, labels
-from clueweaver.books.chapters import (
-    NO_CHAPTERS_HINT,
+from clueweaver.books.chapter_structure import (
     detect_units,
     heading_groups,
-    heads_its_block,
-    is_heading,
     units_from_titles,
     with_marked_parts,
     without_sections,
 )
+from clueweaver.books.chapters import NO_CHAPTERS_HINT, heads_its_block, is_heading
 from clueweaver.books.contents import contents_headings
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError

@@ -1,0 +1,362 @@
+"""How a book's heading paragraphs make its chapters: each heading's group (a part's heading, the
+chapter's, its name), the headings that open no chapter, and the parts, stories and epilogues the
+chapters belong to. ``clueweaver.books.chapters`` reads each heading; ``clueweaver.books.chapter_labels``
+numbers the chapters found here.
+
+An EPUB's h1-h3 elements and a Markdown file's ``#`` lines are the headings the file marks, read
+as detected ones are. In a book whose headings carry numbers, one without a number opens no
+chapter of its own (its label would leave every chapter numbered by position): right after a
+numbered heading it is that chapter's name ("<h3>CHAPTER I.</h3><h3>The Period</h3>"), directly
+before one it opens that chapter (two or more such are the book's parts, numbered in reading order:
+こころ's "上　先生と私", "中　両親と私"), before the first chapter it is front matter (a title page, a
+contents page), and elsewhere it belongs to the chapter before it (an edition's endnotes, colophon,
+licence).
+
+A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
+duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
+followed by headings, or parts by parts, each repeated later) opens none (``_without_repeats``).
+Bare numbers that number something else open none either (``clueweaver.books.back_matter``): notes
+under a notes heading, up to the next worded heading, and a scan's page numbers, which cut a
+sentence or leap past the chapter numbers. Then the structure:
+
+- a **part** ("PART 2", "VOLUME I", "BOOK ONE") followed by chapters groups them; a part heading
+  with no chapter after it is a chapter itself; a play's acts are its parts and its scenes its
+  chapters ("ACT I", "SCENE II. A room in the castle.": 1.2; "ACTE PREMIER", "Erster Aufzug",
+  "Действие первое" / "АКТ ПЕРВЫЙ" with "Явление I", "第一幕" with "第一场", "제1막"), and a play
+  without scenes has its acts as chapters;
+- a **story** of a collection is a numbered, titled heading directly followed by a heading
+  numbered 1 in another style ("I. A SCANDAL IN BOHEMIA", then "I.", "II.", "III."); the story
+  ends at the next heading in its own style ("II. THE RED-HEADED LEAGUE");
+- an **epilogue** ("EPILOGUE", "Эпилог", "Épilogue", "尾声"; no number) after the story is a part
+  when its chapter I follows it directly (Преступление и наказание), else a chapter when prose
+  follows it, numbered one past the part, story or chapter before it ("7.1", "3", "41"); a prologue
+  stays in the front matter;
+- **sections** a book with parts numbers within its chapters ("Глава первая", then "I.", "II.") stay
+  within them (``without_sections``);
+- parts and stories are not chapters: their heading, and any text before their first chapter (a
+  part's epigraph), opens that chapter, so "PART 2" shifts no chapter number.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+from dataclasses import dataclass
+
+from clueweaver.books.chapters import (
+    MIN_PROSE_CHARS,
+    PROSE_ENDS,
+    Heading,
+    is_heading,
+    is_rule,
+    is_title_line,
+    names_the_chapter,
+)
+from clueweaver.books.numerals import CJK_NUMERALS
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A chapter before numbering: its first paragraph and title, the part or story it belongs to
+    (its heading text and number), and its own number (None when the heading has none)."""
+
+    first: int
+    title: str
+    part: str | None = None
+    part_number: int | None = None
+    number: int | None = None
+
+
+@dataclass(frozen=True)
+class HeadingGroup:
+    """A heading's paragraphs, ``first`` to ``last`` (a part's heading, the chapter's, its name), their
+    text and the heading they make together, parsed once for every rule that reads them."""
+
+    first: int
+    last: int
+    text: str
+    heading: Heading
+
+
+def _part_text(text: str, heading: Heading) -> str:
+    return text[: heading.part_end].strip().rstrip(".:—–-").strip(" *")
+
+
+def _names_only_a_part(text: str) -> bool:
+    """ "PART 2", "BOOK ONE", "Erster Teil", "第一卷": a part's number and nothing else. Not an
+    epilogue: it stays a heading group of its own, so that a contents list naming it is told apart."""
+    heading = Heading.parse(text)
+    return heading.part is not None and heading.unit is None and not heading.name and not heading.is_epilogue
+
+
+def heading_groups(texts: list[str], flags: list[bool]) -> list[HeadingGroup]:
+    """Each heading with the chapter heading right after a part heading ("PART 1", "CHAPTER ONE") and its
+    name: a line in capitals after it, or a heading the file marks without a number (an EPUB's
+    "<h2>CHAPTER I.</h2><h3>The Period</h3>"). ``flags`` (each paragraph's) then marks the name lines."""
+    groups, i = [], 0
+    while i < len(texts):
+        if flags[i]:
+            first = i
+            if _names_only_a_part(texts[i]) and i + 1 < len(texts) and flags[i + 1]:
+                i += 1
+            if i + 1 < len(texts) and _names_the_heading(texts[i], texts[i + 1], flags[i + 1]):
+                i += 1
+            for j in range(first, i + 1):
+                flags[j] = True
+            groups.append(HeadingGroup(first, i, " ".join(texts[first : i + 1]), _group_heading(texts, first, i)))
+        i += 1
+    return groups
+
+
+def _names_the_heading(heading: str, following: str, marked: bool) -> bool:
+    """Whether the paragraph after a heading is its name: a line in capitals, or a heading without
+    a number after a numbered one."""
+    if not marked:
+        return is_title_line(following)
+    return is_heading(heading) and not is_heading(following)
+
+
+def _opens_story(heading: Heading, group: HeadingGroup, following: HeadingGroup | None) -> bool:
+    """A numbered heading, named or worded ("第一章"), directly followed by a heading numbered 1 in
+    another style: a story and its chapters, or a chapter and its sections."""
+    if following is None or heading.unit is None or not (heading.name or heading.unit[0]):
+        return False
+    after = following.heading
+    numbered_one = after.unit is not None and after.unit[1] == 1
+    return following.first == group.last + 1 and numbered_one and after.style != heading.style
+
+
+def _group_heading(texts: list[str], first: int, last: int) -> Heading:
+    """A heading group's heading. A part's heading and the chapter heading after it are read apart
+    (Anna Karenina's "ЧАСТЬ ПЕРВАЯ", then "I"), so that a bare numeral is the part's first chapter
+    and not a name after the part; a name line after a part stays its name ("Vol. I.", then "I
+    PROMESSI SPOSI": the title page of I promessi sposi)."""
+    if last > first and _names_only_a_part(texts[first]):
+        part, chapter = Heading.parse(texts[first]), Heading.parse(" ".join(texts[first + 1 : last + 1]))
+        if is_heading(texts[first + 1]) or _numbers_its_name(texts[first + 1], chapter):
+            return Heading(part.components + chapter.components, len(texts[first]), chapter.name)
+    return Heading.parse(" ".join(texts[first : last + 1]))
+
+
+def _numbers_its_name(text: str, heading: Heading) -> bool:
+    """Whether a marked heading opens with its number before its name ("一　お猿さん", 次郎物語's
+    中見出し), in digits or Chinese numerals: a Roman letter before a name may be a word ("I
+    PROMESSI SPOSI", a title page's)."""
+    return heading.unit is not None and (text[:1] in CJK_NUMERALS or text[:1].isdigit())
+
+
+def _same_heading_key(text: str, heading: Heading) -> tuple | str:
+    """What makes two headings the same: their numbered words ("第一回", "CHAPTER I"; the title
+    after them aside), or for a heading without them (a bare "I."), its words and numbers."""
+    if heading.components and all(word for word, _ in heading.components):
+        return heading.components
+    return re.sub(r"[\W_]+", "", text).casefold()
+
+
+_MIN_CONTENTS_ENTRIES = 3  # entries of a contents list before its last one, which no entry follows
+
+
+def _without_repeats(texts: list[str], groups: list[HeadingGroup]) -> tuple[list[HeadingGroup], list[int]]:
+    """The heading groups that open chapters, and the paragraph where each chapter opens, without
+    the repeats a text's source adds (``_same_heading_key`` says which headings are the same):
+
+    - a heading directly followed by the same heading (a scan's or a converter's duplicate), rules
+      ("-----") aside, is one chapter, which opens at the first copy;
+    - a heading directly followed by another heading, and repeated later, is an entry of a table
+      of contents: it opens no chapter and stays in the front matter (or the chapter before it);
+      so is a list's last entry, after three or more, when it is repeated later (儒林外史's contents
+      end "第五十六回 …" before its preface, as 殆知阁's edition sets it), not the heading after one
+      or two such entries;
+    - so is a part heading whose next heading is a part too, not its chapters, when it is repeated
+      later: a contents list that names the parts between the chapters' titles (Don Quijote's
+      "Segunda parte del ingenioso caballero…", among unnumbered titles).
+    """
+    keys = [_same_heading_key(g.text, g.heading) for g in groups]
+    parts = [g.heading.part is not None and g.heading.unit is None for g in groups] + [True]  # the end: no chapter
+    last = {key: k for k, key in enumerate(keys)}
+    kept, opens, first_copy, contents_before = [], [], None, 0  # contents entries right before this one
+    for k, group in enumerate(groups):
+        directly_followed = k + 1 < len(groups) and _directly_after(texts, groups, k)
+        last_entry = contents_before >= _MIN_CONTENTS_ENTRIES
+        if directly_followed and keys[k + 1] == keys[k]:
+            first_copy, contents_before = group.first if first_copy is None else first_copy, 0
+        elif (directly_followed or parts[k] and parts[k + 1] or last_entry) and last[keys[k]] > k:
+            first_copy, contents_before = None, contents_before + 1 if directly_followed else 0
+        else:
+            kept.append(group)
+            opens.append(group.first if first_copy is None else first_copy)
+            first_copy, contents_before = None, 0
+    return kept, opens
+
+
+_MIN_SECTIONED = 2  # chapters opening with section 1 that show a book numbers sections within chapters
+
+
+def without_sections(texts: list[str], groups: list[HeadingGroup]) -> list[HeadingGroup]:
+    """The heading groups without the sections a book with parts numbers within its chapters:
+    Подросток's "* ЧАСТЬ ПЕРВАЯ *", "Глава первая", then "I.", "II." …. Where two or more chapter
+    headings are directly followed by a heading numbered 1 and nothing else, every run of such
+    headings after a chapter heading that counts 1, 2, 3 … is that chapter's sections; else the
+    chapter's heading would be read as a contents entry, or the sections as chapters. A reader's label
+    has two levels, so in a book without parts the sections stay, within their chapter as a story's
+    chapters are ("2.3", ``_opens_story``); a source that marks its headings' levels (Aozora Bunko's
+    large headings) says itself which are parts (``with_marked_parts``)."""
+    parsed = [group.heading for group in groups]
+    numbered_only = [len(h.components) == 1 and not h.components[0][0] for h in parsed]
+    worded = [h.unit is not None and bool(h.unit[0]) for h in parsed]
+    opening = [
+        worded[k] and numbered_only[k + 1] and parsed[k + 1].unit[1] == 1 and _directly_after(texts, groups, k)
+        for k in range(len(groups) - 1)
+    ]
+    if sum(opening) < _MIN_SECTIONED or all(h.part is None for h in parsed):
+        return groups
+    sections, k = set(), 0
+    while k < len(groups):
+        run_end = k + 1
+        while run_end < len(groups) and numbered_only[run_end]:
+            run_end += 1
+        values = [parsed[j].unit[1] for j in range(k + 1, run_end)]
+        if worded[k] and values and values == list(range(1, len(values) + 1)):
+            sections.update(range(k + 1, run_end))
+        k = run_end
+    return [group for j, group in enumerate(groups) if j not in sections]
+
+
+def _directly_after(texts: list[str], groups: list[HeadingGroup], k: int) -> bool:
+    """Whether the heading group after group ``k`` follows it with nothing but rules between."""
+    return all(map(is_rule, texts[groups[k].last + 1 : groups[k + 1].first]))
+
+
+def detect_units(texts: list[str], groups: list[HeadingGroup]) -> list[Unit]:
+    """The chapters of a book from its heading groups, with parts and stories folded in and the
+    source's repeated headings taken out (``_without_repeats``)."""
+    groups, opens = _without_repeats(texts, groups)
+    skipped, unnumbered_parts = _unnumbered_headings(texts, groups)
+    units: list[Unit] = []
+    part, part_number, story_style, pending = None, None, None, None
+    last_part = None  # the number of the last part or story, for an epilogue after it
+    epilogue = None  # (heading text, number) of an epilogue holding parts of its own, numbered on from it
+    for k, group in enumerate(groups):
+        text, heading = group.text, group.heading
+        following = groups[k + 1] if k + 1 < len(groups) else None
+        holds_chapters = following is not None and following.heading.unit is not None
+        directly = following is not None and following.first == group.last + 1
+        if k in skipped:
+            continue
+        start = opens[k] if pending is None else pending  # where the chapter opens: at a part heading before it
+        if k in unnumbered_parts:
+            part, part_number, story_style = text, unnumbered_parts[k], None
+        if heading.is_epilogue:  # after the story; a part only with its first chapter right after it
+            holds_chapters = holds_chapters and directly and following.heading.unit[1] == 1
+            if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
+                continue
+            heading = _numbered_epilogue(heading, last_part, units[-1].number)
+            if holds_chapters and following.heading.part is not None:  # Война и мир's "Эпилог", "Часть первая"
+                epilogue, pending = (text, heading.part[1]), start
+                continue
+        elif heading.unit is not None and heading.unit[1] is None and units and units[-1].number is not None:
+            heading = _numbered_after(heading, units[-1].number)
+        if story_style is not None and heading.style == story_style:
+            part, part_number, story_style = None, None, None  # the next story of the collection
+        if heading.part is not None and (heading.unit is not None or holds_chapters):
+            part, part_number, story_style = _part_text(text, heading), heading.part[1], None
+            if epilogue is not None:  # its title names the epilogue too when it heads its first chapter
+                part, part_number = f"{epilogue[0]}. {part}", epilogue[1] + part_number - 1
+                text = f"{epilogue[0]}. {text}" if heading.unit is not None else text
+            last_part = part_number
+        if heading.unit is None and holds_chapters:
+            pending = start  # a part heading: it opens its first chapter
+            continue
+        if _opens_story(heading, group, following):
+            part, part_number, story_style, pending = text, heading.unit[1], heading.style, start
+            last_part = part_number
+            continue
+        after = next((i for i in range(group.last + 1, len(texts)) if not is_rule(texts[i])), len(texts))
+        if not heading.name and after + 1 < len(texts) and names_the_chapter(texts[after]):
+            text = f"{text} {texts[after]}"
+        in_part = (part, part_number) if heading.unit else (None, None)  # a part or epilogue alone is no part's
+        units.append(Unit(start, text, *in_part, heading.number))
+        pending = None
+    return units
+
+
+# A book with under a fifth of its headings numbered has each of them open a chapter (an Aozora edition's
+# 117 sections "一の一", "一の二"… marked beside one "十三" are its chapters, not the one "十三").
+_MOSTLY_UNNUMBERED = 5
+
+
+def _unnumbered_headings(texts: list[str], groups: list[HeadingGroup]) -> tuple[set[int], dict[int, int]]:
+    """The headings without a number in a book whose headings carry numbers (a file's marked
+    headings, module docstring): those that open no chapter, and those that are the book's parts
+    with their numbers in reading order. One directly before a numbered heading opens that
+    chapter; two or more such are parts ("上　先生と私", "中　両親と私"), one alone is a title."""
+    numbered = [is_heading(texts[g.first]) or _numbers_its_name(texts[g.first], g.heading) for g in groups]
+    if all(numbered) or sum(numbered) * _MOSTLY_UNNUMBERED < len(numbered):
+        return set(), {}
+    opening = [
+        k
+        for k in range(len(groups) - 1)
+        if not numbered[k] and groups[k + 1].heading.unit is not None and groups[k + 1].first == groups[k].last + 1
+    ]
+    skipped = {k for k in range(len(groups)) if not numbered[k]} - set(opening)
+    return skipped, ({k: n for n, k in enumerate(opening, start=1)} if len(opening) >= 2 else {})
+
+
+def _opens_with_prose(texts: list[str], group: HeadingGroup) -> bool:
+    """Whether the paragraph after a heading is prose: a sentence's end, or a line too long for a
+    contents entry."""
+    following = next((t.strip() for t in texts[group.last + 1 :] if t.strip() and not is_rule(t)), "")
+    return len(following) >= MIN_PROSE_CHARS or following.endswith(PROSE_ENDS) and not is_heading(following)
+
+
+def _numbered_epilogue(heading: Heading, last_part: int | None, last_number: int | None) -> Heading:
+    """An epilogue's heading numbered one past the last part (in a book without parts, the last chapter)."""
+    return _renumbered(heading, 0, (last_part if last_part is not None else last_number or 0) + 1)
+
+
+def _numbered_after(heading: Heading, last_number: int) -> Heading:
+    """A chapter whose heading names it the last instead of numbering it ("Capítulo último", "Chapter
+    the Last", ``LAST_WORDS``), or whose number cannot be read, numbered one past the chapter before it."""
+    k = max(i for i, component in enumerate(heading.components) if component == heading.unit)
+    return _renumbered(heading, k, last_number + 1)
+
+
+def _renumbered(heading: Heading, k: int, value: int) -> Heading:
+    """The heading with its ``k``-th component given the number ``value``."""
+    components = list(heading.components)
+    components[k] = (components[k][0], value)
+    return dataclasses.replace(heading, components=tuple(components))
+
+
+def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]) -> list[Unit]:
+    """The units under the part headings a source marks (an Aozora Bunko text's large headings:
+    "上　先生と私"), which name no part word a heading could be read by: each unit after one belongs
+    to it, numbered as its heading numbers it ("第三章" over sections "一", "二": "3.2") or else in
+    reading order. Not a unit whose heading already names its part, or is that part heading (a part
+    without chapters under it), or an epilogue, numbered after the parts already (五瓣の椿's "終章",
+    marked as its stories are; ELTeC's El alma enferma, whose "EPÍLOGO" is a division of its last
+    part), nor one after a chapter with sections of its own under the same marked heading (三太郎の日記's
+    "十 蚊帳" among chapters "九", "十一" of numbered sections, all under "斷片": "10", not "3.10")."""
+    starts = [i for i, text in enumerate(texts) if text in parts]
+    numbers = [Heading.parse(texts[i]).number or k for k, i in enumerate(starts, start=1)]
+    placed, before = [], (0, False)  # the marked heading over the unit before, and whether it had a part of its own
+    for unit in units:
+        k = bisect.bisect_right(starts, unit.first)  # the part headings at or before the unit's opening
+        is_the_part = k > 0 and starts[k - 1] == unit.first and unit.title.startswith(texts[unit.first])
+        keep = k == 0 or unit.part or is_the_part or before == (k, True) or Heading.parse(unit.title).is_epilogue
+        placed.append(
+            unit if keep else dataclasses.replace(unit, part=texts[starts[k - 1]], part_number=numbers[k - 1])
+        )
+        before = (k, bool(unit.part))
+    return placed
+
+
+def units_from_titles(starts: dict[int, str]) -> list[Unit]:
+    """The chapters a file names beside its paragraphs (a JSONL chapter field, GutenQA's chapter column)."""
+    units = []
+    for first, title in sorted(starts.items()):
+        heading = Heading.parse(title)
+        part = _part_text(title, heading) if heading.part and heading.unit else None
+        units.append(Unit(first, title, part, heading.part[1] if part else None, heading.number))
+    return units
