@@ -538,6 +538,9 @@ def test_an_epilogue_or_a_part_without_chapters_after_parts_is_numbered_as_a_par
     two_parts = ["PART I", "CHAPTER I", body, "CHAPTER II", body, "PART II", "CHAPTER I", body, "CHAPTER II", body]
     assert [label for label, _ in _chapters([*two_parts, "EPILOGUE", body])] == ["1.1", "1.2", "2.1", "2.2", "3"]
     assert [label for label, _ in _chapters([*two_parts[:5], "PART II", body])] == ["1.1", "1.2", "2"]
+    # Униженные и оскорблённые: "ЭПИЛОГ", its name on the next line, then prose: a chapter, with its name
+    named = [*two_parts, "ЭПИЛОГ", "Последние воспоминания", body]
+    assert _chapters(named)[-1] == ("3", "ЭПИЛОГ Последние воспоминания")
     stories = ["I. THE FIRST TALE", "I.", body, "II.", body, "II. THE SECOND TALE", "I.", body, "II.", body]
     assert [label for label, _ in _chapters([*stories, "EPILOGUE", body])] == ["1.1", "1.2", "2.1", "2.2", "3"]
 

@@ -63,6 +63,25 @@ def test_blank_line_paragraphs_are_left_alone():
     ]
 
 
+def test_a_chapter_numeral_typed_right_under_the_text_before_it_is_a_heading_of_its_own():
+    """RusLit's Записки из подполья: part II's epigraph, its attribution, then "     I" with no blank
+    line between them; the numeral was lost in the epigraph's paragraph and chapter 2.1 with it. A
+    QuALITY story (L-Eval's copy) sets its "   II" so after a paragraph. A wrapped line at the same
+    indent ("King Henry", "IV.") goes on."""
+    poem = "      Когда из мрака заблужденья\n      Горячим словом убеждения\n          Из поэзии Н. А. Некрасова"
+    body = "    В то время мне было всего двадцать четыре года. Жизнь моя была уж и тогда угрюма."
+    text = "\n\n".join(["    Часть I", "     I", body, "    Часть II", poem + "\n     I", body, "     II", body])
+    book = from_text(text, title="t")
+    assert [c.label for c in book.chapters] == ["1.1", "2.1", "2.2"]
+    assert book.paragraphs[4].text.endswith("Некрасова") and book.paragraphs[5].text == "I"
+    story = 'you live to\n tell the tale."  \n   II\n\n They came at dawn.'
+    assert [p.text for p in from_text(story, title="t").paragraphs] == [
+        'you live to tell the tale."', "II", "They came at dawn."
+    ]  # fmt: skip
+    wrapped = "The crown passed at last to the old man's son, King Henry\nIV.\n\nAnd then the wars began."
+    assert [p.text for p in from_text(wrapped, title="t").paragraphs][0].endswith("King Henry IV.")
+
+
 def test_html_document_blocks_become_paragraphs_and_headings_chapters():
     html = (
         "<html><body><h1>THE TIDE</h1><p>Belgian<br/>politics were <i>dull</i>.</p>"

@@ -304,9 +304,13 @@ def _unnumbered_headings(texts: list[str], groups: list[HeadingGroup]) -> tuple[
 
 
 def _opens_with_prose(texts: list[str], group: HeadingGroup) -> bool:
-    """Whether the paragraph after a heading is prose: a sentence's end, or a line too long for a
+    """Whether the paragraph after a heading, or after the line that names it ("ЭПИЛОГ", "Последние
+    воспоминания": Униженные и оскорблённые), is prose: a sentence's end, or a line too long for a
     contents entry."""
-    following = next((t.strip() for t in texts[group.last + 1 :] if t.strip() and not is_rule(t)), "")
+    rest = (t.strip() for t in texts[group.last + 1 :] if t.strip() and not is_rule(t))
+    following = next(rest, "")
+    if names_the_chapter(following):
+        following = next(rest, "")
     return len(following) >= MIN_PROSE_CHARS or following.endswith(PROSE_ENDS) and not is_heading(following)
 
 

@@ -41,7 +41,7 @@ def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool)
     if len(lines) > 1 and (one_line_paragraphs or max(lengths) > _PARAGRAPH_LINE_CHARS):
         return lines
     if not unwrap:
-        return [block]
+        return _closing_heading_apart(block)
     paragraphs, current = [], []
     for i, line in enumerate(lines):
         current.append(line)
@@ -51,6 +51,24 @@ def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool)
             paragraphs.append(" ".join(current))
             current = []
     return paragraphs
+
+
+def _closing_heading_apart(block: str) -> list[str]:
+    """A block whose last line is a heading set at another indent than the line before it, as that
+    text and the heading: RusLit's texts often leave no blank line before a chapter's numeral (an
+    epigraph's "Из поэзии Н. А. Некрасова", then "     I"; an essay's last sentence, then "II"), and the
+    chapter was lost in the paragraph before it. A wrapped line at the same indent ("King Henry", "IV.")
+    goes on."""
+    text, _, last = block.rstrip().rpartition("\n")
+    before = text.rsplit("\n", 1)[-1]
+    if before.strip() and is_heading(last.strip()) and _indent(last) != _indent(before):
+        return [text, last]
+    return [block]
+
+
+def _indent(line: str) -> int:
+    """Its leading spaces."""
+    return len(line) - len(line.lstrip(" "))
 
 
 _CJK_CHARACTER = re.compile(f"[{CJK_CHARACTERS}]")
@@ -211,7 +229,7 @@ def _nearest_indent(lines: list[str], i: int, step: int) -> int | None:
     """The leading spaces of the nearest non-blank line within four of line ``i``, in direction ``step``."""
     for j in range(i + step, i + 5 * step, step):
         if 0 <= j < len(lines) and lines[j].strip():
-            return len(lines[j]) - len(lines[j].lstrip(" "))
+            return _indent(lines[j])
     return None
 
 
