@@ -340,11 +340,10 @@ def test_aozora_chapter_without_sections_among_sectioned_ones_keeps_its_own_numb
     large, middle = "{0}［＃「{0}」は大見出し］", "［＃２字下げ］{0}［＃「{0}」は中見出し］"
     small = "［＃７字下げ］{0}［＃「{0}」は小見出し］"
     lines = ["三太郎の日記", "阿部次郎", "", large.format("自序"), "　序の本文。", large.format("三太郎の日記")]
-    for chapter, sections in (("一　痴者の歌", 2), ("二　蚊帳", 0), ("三　別れの時", 2)):
-        lines.append(middle.format(chapter))
-        lines += [part for n in "１２"[:sections] for part in (small.format(n), "　本文。", "　続き。")] or [
-            "　本文。"
-        ]
+    for chapter, sections in (("一　痴者の歌", "１２"), ("二　蚊帳", ""), ("三　別れの時", "１２")):
+        lines += [middle.format(chapter)] + ([] if sections else ["　本文。"])
+        for n in sections:
+            lines += [small.format(n), "　本文。", "　続き。"]
     book = from_text("\n".join([*lines, "", "底本：「三太郎の日記」"]), title="t")
     assert [c.label for c in book.chapters] == ["1.1", "1.2", "2", "3.1", "3.2"]
 

@@ -541,6 +541,9 @@ def test_an_epilogue_or_a_part_without_chapters_after_parts_is_numbered_as_a_par
     # Униженные и оскорблённые: "ЭПИЛОГ", its name on the next line, then prose: a chapter, with its name
     named = [*two_parts, "ЭПИЛОГ", "Последние воспоминания", body]
     assert _chapters(named)[-1] == ("3", "ЭПИЛОГ Последние воспоминания")
+    # Война и мир's second volume: "ЧАСТЬ ВТОРАЯ.", prose, "II.": the part heading opens its chapter 1
+    numeral_left_out = [*two_parts[:5], "PART II.", body, "CHAPTER II", body]
+    assert [label for label, _ in _chapters(numeral_left_out)] == ["1.1", "1.2", "2.1", "2.2"]
     stories = ["I. THE FIRST TALE", "I.", body, "II.", body, "II. THE SECOND TALE", "I.", body, "II.", body]
     assert [label for label, _ in _chapters([*stories, "EPILOGUE", body])] == ["1.1", "1.2", "2.1", "2.2", "3"]
 

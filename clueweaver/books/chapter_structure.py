@@ -34,7 +34,9 @@ sentence or leap past the chapter numbers. Then the structure:
 - **sections** a book with parts numbers within its chapters ("Глава первая", then "I.", "II.") stay
   within them (``without_sections``);
 - parts and stories are not chapters: their heading, and any text before their first chapter (a
-  part's epigraph), opens that chapter, so "PART 2" shifts no chapter number.
+  part's epigraph), opens that chapter, so "PART 2" shifts no chapter number; when that chapter is
+  numbered 2 and prose follows the part heading, the part heading opens the part's chapter 1, whose
+  numeral the source left out (Война и мир's second volume: "ЧАСТЬ ВТОРАЯ.", prose, then "II.").
 """
 
 from __future__ import annotations
@@ -265,8 +267,11 @@ def detect_units(texts: list[str], groups: list[HeadingGroup]) -> list[Unit]:
                 part, part_number = f"{epilogue[0]}. {part}", epilogue[1] + part_number - 1
                 text = f"{epilogue[0]}. {text}" if heading.unit is not None else text
             last_part = part_number
-        if heading.unit is None and holds_chapters:
-            pending = start  # a part heading: it opens its first chapter
+        if heading.unit is None and holds_chapters:  # a part heading: it opens its first chapter
+            pending = start
+            if heading.part is not None and following.heading.unit[1] == 2 and _opens_with_prose(texts, group):
+                units.append(Unit(start, text, part, part_number, 1))  # chapter I's numeral left out, then "II."
+                pending = None
             continue
         if _opens_story(heading, group, following):
             part, part_number, story_style, pending = text, heading.unit[1], heading.style, start

@@ -66,9 +66,9 @@ _WESTERN_CONTAINERS = (
     "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις".split()
 )
 # An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
-# "I", "II" in Преступление и наказание), else a chapter, which must open with prose
-# (``chapter_structure``: a contents list names it among short entries). Either is numbered one past
-# the part or chapter before it. A prologue stays in the front matter, which "0" names.
+# "I", "II" in Преступление и наказание), else a chapter, which must open with prose (a contents list
+# names it among short entries). Either is numbered one past the part, story or chapter before it
+# (``clueweaver.books.chapter_structure``). A prologue stays in the front matter, which "0" names.
 _EPILOGUES = frozenset(
     "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ".split()
 )
