@@ -548,6 +548,26 @@ def test_an_epilogue_or_a_part_without_chapters_after_parts_is_numbered_as_a_par
     assert [label for label, _ in _chapters([*stories, "EPILOGUE", body])] == ["1.1", "1.2", "2.1", "2.2", "3"]
 
 
+def test_a_closing_section_named_as_one_is_the_last_chapter_only_where_no_numbered_chapter_follows():
+    """Middlemarch's "FINALE.", Silas Marner's "CONCLUSION.", "Schluß.", "Conclusión" (eight of ELTeC's
+    Spanish novels) ran into the last chapter. As a chapter's name ("CHAPTER XXX. CONCLUSION") or
+    before the next numbered chapter (a scholar's "Conclusion" to an argument) it opens none."""
+    body = "It was a long day and nothing at all happened in it, they said."
+    chapters = ["CHAPTER I", body, "CHAPTER II", body]
+    for closing in ("FINALE.", "CONCLUSION.", "Schluß.", "Conclusión", "Заключение"):
+        assert _chapters([*chapters, closing, body])[-1] == ("3", closing)
+    assert _chapters([*chapters, "CHAPTER III. CONCLUSION", body])[-1] == ("3", "CHAPTER III. CONCLUSION")
+    # Middlemarch: its chapters run on across its books, so "FINALE." follows chapter 4 here, not book 2
+    books = ["BOOK I", "CHAPTER I", body, "CHAPTER II", body, "BOOK II", "CHAPTER III", body, "CHAPTER IV", body]
+    assert [label for label, _ in _chapters([*books, "FINALE.", body])] == ["1", "2", "3", "4", "5"]
+    # La Colonia Felice's "FINALE" and its name; Der Golem's "Schluß", then a quotation: prose
+    assert _chapters([*chapters, "FINALE", "La Patria", body])[-1] == ("3", "FINALE La Patria")
+    assert _chapters([*chapters, "Schluß", "»– – – wie ein Stück Fett!«", body])[-1] == ("3", "Schluß")
+    argued = ["CHAPTER I", body, "Conclusion", body, "CHAPTER II", body]
+    assert [label for label, _ in _chapters(argued)] == ["1", "2"]
+    assert not is_heading("Conclusion of the matter") and not is_heading("Finale, at last, the storm broke.")
+
+
 def test_a_contents_list_naming_an_epilogue_opens_no_chapter():
     """A standalone epilogue must open with prose, and an epilogue holds chapters only from its
     first one on: a contents list names it among short entries."""

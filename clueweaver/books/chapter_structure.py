@@ -29,8 +29,9 @@ sentence or leap past the chapter numbers. Then the structure:
   ends at the next heading in its own style ("II. THE RED-HEADED LEAGUE");
 - an **epilogue** ("EPILOGUE", "Эпилог", "Épilogue", "尾声"; no number) after the story is a part
   when its chapter I follows it directly (Преступление и наказание), else a chapter when prose
-  follows it, numbered one past the part, story or chapter before it ("7.1", "3", "41"); a prologue
-  stays in the front matter;
+  follows it, numbered one past the part, story or chapter before it ("7.1", "3", "41"); so is a
+  closing section named as one ("CONCLUSION.", "FINALE.", "Schluß.", alone on its line) where no
+  numbered chapter follows it; a prologue stays in the front matter;
 - **sections** a book with parts numbers within its chapters ("Глава первая", then "I.", "II.") stay
   within them (``without_sections``);
 - parts and stories are not chapters: their heading, and any text before their first chapter (a
@@ -56,6 +57,7 @@ from clueweaver.books.chapters import (
     names_the_chapter,
 )
 from clueweaver.books.numerals import CJK_NUMERALS
+from clueweaver.books.sentences import ends_with_sentence_mark
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,10 @@ def _group_heading(texts: list[str], first: int, last: int) -> Heading:
     """A heading group's heading. A part's heading and the chapter heading after it are read apart
     (Anna Karenina's "ЧАСТЬ ПЕРВАЯ", then "I"), so that a bare numeral is the part's first chapter
     and not a name after the part; a name line after a part stays its name ("Vol. I.", then "I
-    PROMESSI SPOSI": the title page of I promessi sposi)."""
+    PROMESSI SPOSI": the title page of I promessi sposi); so is the line after a closing section's
+    heading ("FINALE", then "La patria")."""
+    if last > first and (closing := Heading.parse(texts[first])).is_closing:  # "FINALE", then its name
+        return dataclasses.replace(closing, name=" ".join(texts[first + 1 : last + 1]))
     if last > first and _names_only_a_part(texts[first]):
         part, chapter = Heading.parse(texts[first]), Heading.parse(" ".join(texts[first + 1 : last + 1]))
         if is_heading(texts[first + 1]) or _numbers_its_name(texts[first + 1], chapter):
@@ -239,6 +244,7 @@ def detect_units(texts: list[str], groups: list[HeadingGroup]) -> list[Unit]:
     part, part_number, story_style, pending = None, None, None, None
     last_part = None  # the number of the last part or story, for an epilogue after it
     epilogue = None  # (heading text, number) of an epilogue holding parts of its own, numbered on from it
+    last_numbered = max((k for k, group in enumerate(groups) if group.heading.unit is not None), default=-1)
     for k, group in enumerate(groups):
         text, heading = group.text, group.heading
         following = groups[k + 1] if k + 1 < len(groups) else None
@@ -253,7 +259,9 @@ def detect_units(texts: list[str], groups: list[HeadingGroup]) -> list[Unit]:
             holds_chapters = holds_chapters and directly and following.heading.unit[1] == 1
             if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
                 continue
-            heading = _numbered_epilogue(heading, last_part, units[-1].number)
+            if heading.is_closing and k < last_numbered:  # a "Conclusion" that a numbered chapter follows
+                continue
+            heading = _numbered_epilogue(heading, last_part, units)
             if holds_chapters and following.heading.part is not None:  # Война и мир's "Эпилог", "Часть первая"
                 epilogue, pending = (text, heading.part[1]), start
                 continue
@@ -316,12 +324,17 @@ def _opens_with_prose(texts: list[str], group: HeadingGroup) -> bool:
     following = next(rest, "")
     if names_the_chapter(following):
         following = next(rest, "")
-    return len(following) >= MIN_PROSE_CHARS or following.endswith(PROSE_ENDS) and not is_heading(following)
+    ends = following.endswith(PROSE_ENDS) or ends_with_sentence_mark(following)  # »… wie ein Stück Fett!«
+    return len(following) >= MIN_PROSE_CHARS or ends and not is_heading(following)
 
 
-def _numbered_epilogue(heading: Heading, last_part: int | None, last_number: int | None) -> Heading:
-    """An epilogue's heading numbered one past the last part (in a book without parts, the last chapter)."""
-    return _renumbered(heading, 0, (last_part if last_part is not None else last_number or 0) + 1)
+def _numbered_epilogue(heading: Heading, last_part: int | None, units: list[Unit]) -> Heading:
+    """An epilogue's heading numbered one past the last part, or past the last chapter in a book
+    without parts or whose chapters' numbers run on across its parts (Middlemarch's "FINALE." is 87,
+    after chapter 86 of book 8, not 9, which chapter 9 is)."""
+    numbers = [unit.number for unit in units]
+    runs_on = None not in numbers and len(set(numbers)) == len(numbers)
+    return _renumbered(heading, 0, (last_part if last_part is not None and not runs_on else numbers[-1] or 0) + 1)
 
 
 def _numbered_after(heading: Heading, last_number: int) -> Heading:

@@ -72,7 +72,16 @@ _WESTERN_CONTAINERS = (
 _EPILOGUES = frozenset(
     "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ".split()
 )
-_CONTAINER_WORDS = frozenset([*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES])
+# A closing section named as one, alone on its line ("CONCLUSION.", Middlemarch's "FINALE.", "Schluß."):
+# an epilogue when no numbered chapter follows it; after a chapter's number it is the chapter's name
+# ("CHAPTER XXX. CONCLUSION"), and a scholar's "Conclusion" before the next chapter closes an argument.
+_CLOSINGS = frozenset(
+    "conclusion finale postscript l'envoi l’envoi schluß schluss nachwort conclusión conclusione conclusão "
+    "заключение послесловие".split()
+)
+_CONTAINER_WORDS = frozenset(
+    [*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES, *_CLOSINGS]
+)
 MIN_PROSE_CHARS = 150
 # What a reader can do about a book in which no heading was found: the kinds the finder reads, and how to
 # give the chapters of a book whose headings are none of them.
@@ -99,6 +108,7 @@ _COMPONENT_FORMS = (
     rf"(?P<number>{ORDINAL_PATTERN}|\d+\.|{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
     rf"(?P<word>{'|'.join(sorted(_EPILOGUES))})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
+    rf"^(?P<word>{'|'.join(sorted(_CLOSINGS))})(?P<number>)\.?$",  # "CONCLUSION.": the whole line
 )
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",
 # "第一回 甄士隐梦幻识通灵"
@@ -265,7 +275,11 @@ class Heading:
 
     @property
     def is_epilogue(self) -> bool:
-        return bool(self.components) and self.components[0][0] in _EPILOGUES
+        return bool(self.components) and self.components[0][0] in _EPILOGUES | _CLOSINGS
+
+    @property
+    def is_closing(self) -> bool:
+        return bool(self.components) and self.components[0][0] in _CLOSINGS
 
     @property
     def style(self) -> tuple[str, bool] | None:
