@@ -334,7 +334,8 @@ def _numbered_epilogue(heading: Heading, last_part: int | None, units: list[Unit
     after chapter 86 of book 8, not 9, which chapter 9 is)."""
     numbers = [unit.number for unit in units]
     runs_on = None not in numbers and len(set(numbers)) == len(numbers)
-    return _renumbered(heading, 0, (last_part if last_part is not None and not runs_on else numbers[-1] or 0) + 1)
+    after = last_part if last_part is not None and not runs_on else numbers[-1] or 0
+    return _renumbered(heading, 0, after + 1)
 
 
 def _numbered_after(heading: Heading, last_number: int) -> Heading:

@@ -275,7 +275,7 @@ class Heading:
 
     @property
     def is_epilogue(self) -> bool:
-        return bool(self.components) and self.components[0][0] in _EPILOGUES | _CLOSINGS
+        return bool(self.components) and self.components[0][0] in _EPILOGUES or self.is_closing
 
     @property
     def is_closing(self) -> bool:
