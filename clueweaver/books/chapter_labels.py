@@ -34,7 +34,7 @@ def _with_unheaded_first_part(units: list[Unit]) -> list[Unit]:
     part ("SEGUNDA PARTE" after chapters I-V: ELTeC's Los inadaptados), which leaves the first unheaded;
     not a first act without scenes, nor a part's own opening (its title the part's heading)."""
     first = next((k for k, unit in enumerate(units) if unit.part_number is not None), 0)
-    before, part = units[:first], units[first].part or ""
+    before, part = units[:first], units[first].part
     if first < 2 or [u.number for u in before] != list(range(1, first + 1)) or units[first].part_number != 2:
         return units
     if part and before[-1].title.startswith(part):

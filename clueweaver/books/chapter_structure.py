@@ -87,10 +87,9 @@ def _part_text(text: str, heading: Heading) -> str:
     return text[: heading.part_end].strip().rstrip(".:—–-").strip(" *")
 
 
-def _names_only_a_part(text: str) -> bool:
+def _names_only_a_part(heading: Heading) -> bool:
     """ "PART 2", "BOOK ONE", "Erster Teil", "第一卷": a part's number and nothing else. Not an
     epilogue: it stays a heading group of its own, so that a contents list naming it is told apart."""
-    heading = Heading.parse(text)
     return heading.part is not None and heading.unit is None and not heading.name and not heading.is_epilogue
 
 
@@ -102,7 +101,7 @@ def heading_groups(texts: list[str], flags: list[bool]) -> list[HeadingGroup]:
     while i < len(texts):
         if flags[i]:
             first = i
-            if _names_only_a_part(texts[i]) and i + 1 < len(texts) and flags[i + 1]:
+            if _names_only_a_part(Heading.parse(texts[i])) and i + 1 < len(texts) and flags[i + 1]:
                 i += 1
             if i + 1 < len(texts) and _names_the_heading(texts[i], texts[i + 1], flags[i + 1]):
                 i += 1
@@ -137,12 +136,15 @@ def _group_heading(texts: list[str], first: int, last: int) -> Heading:
     and not a name after the part; a name line after a part stays its name ("Vol. I.", then "I
     PROMESSI SPOSI": the title page of I promessi sposi); so is the line after a closing section's
     heading ("FINALE", then "La patria")."""
-    if last > first and (closing := Heading.parse(texts[first])).is_closing:  # "FINALE", then its name
-        return dataclasses.replace(closing, name=" ".join(texts[first + 1 : last + 1]))
-    if last > first and _names_only_a_part(texts[first]):
-        part, chapter = Heading.parse(texts[first]), Heading.parse(" ".join(texts[first + 1 : last + 1]))
+    lead = Heading.parse(texts[first])  # the group's first paragraph, alone
+    if last == first:
+        return lead
+    if lead.is_closing:  # "FINALE", then its name
+        return dataclasses.replace(lead, name=" ".join(texts[first + 1 : last + 1]))
+    if _names_only_a_part(lead):
+        chapter = Heading.parse(" ".join(texts[first + 1 : last + 1]))
         if is_heading(texts[first + 1]) or _numbers_its_name(texts[first + 1], chapter):
-            return Heading(part.components + chapter.components, len(texts[first]), chapter.name)
+            return Heading(lead.components + chapter.components, len(texts[first]), chapter.name)
     return Heading.parse(" ".join(texts[first : last + 1]))
 
 
