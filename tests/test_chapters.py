@@ -769,6 +769,7 @@ def test_numbered_lines_that_are_no_sections_open_no_chapter():
         ("Chapitre I", "Chapitre II", "Dernier chapitre"),
         ("Явление I", "Явление II", "Явление последнее"),
         ("Chapter I", "Chapter II", "Chapter the Last"),
+        ("Chapter I", "Chapter II", "The Last Chapter."),
     ],
 )
 def test_the_last_chapter_named_so_is_numbered_after_the_one_before(first, second, last):
@@ -901,3 +902,62 @@ def test_sections_a_book_numbers_within_its_chapters():
     assert [c.label for c in from_paragraphs(once, title="t").chapters] == ["1.1", "1.2", "2"]
     bare = ["Глава первая", prose, *(t for n in ("I.", "II.", "III.") for t in (n, prose))]  # not right under it
     assert [c.label for c in from_paragraphs(bare, title="t").chapters] == ["1", "2", "3", "4"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "components"),
+    [
+        ("2ª PARTE", (("parte", 2),)),  # a Portuguese novel's parts (CLiGS's rp0023)
+        ("1.ª Parte", (("parte", 1),)),
+        ("Capítulo 1.º", (("capítulo", 1),)),
+        ("Capitolo 3°", (("capitolo", 3),)),  # a degree sign typed for º
+        ("Cap. IV.", (("cap.", 4),)),  # CLiGS's cuentos españoles
+        ("CAPITOLO VENTESIMOPRIMO", (("capitolo", 21),)),  # Nievo's Le confessioni d'un Italiano (ELTeC)
+        ("Capitolo ventesimo terzo", (("capitolo", 23),)),
+    ],
+)
+def test_ordinal_indicators_abbreviations_and_older_italian_ordinals_number_a_heading(heading, components):
+    assert is_heading(heading) and Heading.parse(heading).components == components
+
+
+def test_an_ordinal_indicator_or_an_abbreviation_in_prose_heads_nothing():
+    assert not is_heading("Tenía la 2ª parte de la casa alquilada a un sastre.")
+    assert not is_heading("Cap. Smith went home.")
+
+
+def test_a_part_of_unnumbered_titles_keeps_them_as_its_chapters():
+    """ELTeC's Le Captain Cap: a first part of titled sections, then a second of numbered chapters
+    whose long summaries ("Chapitre II -- Où l'on apprend…") make them read as numbered: the first
+    part's titles stay its chapters, where a book of numbered headings leaves an unnumbered one in the
+    chapter before it."""
+    prose = "Le Captain Cap se présentait aux électeurs de Paris avec un programme qui tenait en une ligne."
+    texts = [
+        "Première partie", "Le Captain Cap devant le suffrage universel", "Ville de Paris", prose,
+        "Profession de foi du Captain Cap", prose,
+        "Deuxième partie", prose, "Chapitre I", prose,
+        "Chapitre II -- Où l'on apprend comment le Captain Cap acquitte ses dettes, et d'autres choses encore.", prose,
+    ]  # fmt: skip
+    marked = [text != prose for text in texts]
+    book = from_paragraphs(texts, title="t", marked_headings=marked)
+    assert [c.title for c in book.chapters][1:3] == ["Ville de Paris", "Profession de foi du Captain Cap"]
+    assert [c.title for c in book.chapters][-2:] == ["Chapitre I", texts[-2]] and len(book.chapters) == 5
+
+
+def test_a_date_under_a_marked_chapter_heading_is_its_name():
+    """La petite Comtesse (ELTeC) heads its letters "Chapitre 2", then the date: the date names the
+    chapter and opens none, though it opens with digits."""
+    prose = "Je vous écris de ce château où la pluie tombe depuis trois jours sans relâche, mon ami."
+    texts = ["Chapitre 1", "14 septembre.", prose, "Chapitre 2", "16 septembre.", prose]
+    book = from_paragraphs(texts, title="t", marked_headings=[t != prose for t in texts])
+    assert [c.title for c in book.chapters] == ["Chapitre 1 14 septembre.", "Chapitre 2 16 septembre."]
+
+
+def test_the_last_chapter_named_so_after_a_part_heading_is_its_first():
+    """Ginx's Baby (ELTeC): "PART V.", then "The Last Chapter." is 5.1, not the chapter after 4.6."""
+    prose = "Ginx's Baby had grown into a boy who knew the streets of Westminster better than any policeman."
+    texts = [
+        "PART IV. WHAT THE CLUBS DID WITH HIM.", "I.—Moved on.", prose, "II.—Club Ideas.", prose,
+        "PART V. WHAT GINX'S BABY DID WITH HIMSELF.", "The Last Chapter.", prose,
+    ]  # fmt: skip
+    book = from_paragraphs(texts, title="t", marked_headings=[t != prose for t in texts])
+    assert [c.label for c in book.chapters] == ["4.1", "4.2", "5.1"]

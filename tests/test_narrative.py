@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, strip_gutenberg
+from clueweaver.books.headers import strip_gutenberg
+from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative
 from tests.conftest import shared_path
 
 BOOK = """The Project Gutenberg eBook of A Test

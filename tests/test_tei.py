@@ -108,3 +108,81 @@ def test_a_level_0_draft_without_body_reads_what_its_text_holds(tmp_path):
 def test_a_file_that_is_no_tei_text_is_an_error_that_names_it(tmp_path, content, message):
     with pytest.raises(NarrativeError, match=message):
         load_narrative(write(tmp_path, "bad.xml", content))
+
+
+# CLiGS's textbox (Alarcón's El niño de la bola, ne0175) joins a chapter's number and its name with a colon.
+CLIGS = """<body><div type="part"><head>LIBRO PRIMERO.: EN LO ALTO DE LA SIERRA.</head>
+  <div n="1" type="chapter"><head>I.: SINFONÍA.</head><p>Entre la vetusta Ciudad y la Capital.</p></div>
+  <div n="2" type="chapter"><head>II.: NUESTRO HÉROE.</head><p>Manuel Venegas era huérfano.</p></div></div>
+<div type="part"><head>LIBRO II.: ANTECEDENTES.</head>
+  <div n="3" type="chapter"><head>- I -: Escenario</head><p>El pueblo dormía.</p></div>
+  <div n="4" type="chapter"><head>II-Popery and the bench</head><p>Don Trinidad Muley habló.</p></div></div>
+<div type="part"><head>EPÍLOGO.:</head>
+  <div n="5" type="chapter"><head>I.: LLEGADA DE DESAIX Á MARENGO.</head><p>Era el mes de junio.</p></div>
+  <div n="6" type="chapter"><head>II.: LA RIFA.</head><p>La rifa se hizo al fin.</p></div></div></body>"""
+
+
+def test_a_heading_that_sets_its_number_apart_with_a_mark_opens_its_chapter(tmp_path):
+    """ "II.: NUESTRO HÉROE.", "- I -: Escenario", "II-Popery" are no headings in running text (a
+    title in mixed case after a numeral could be a sentence's first words); marked ones number
+    their chapters, which had been taken for their part's name or left out."""
+    book = load_narrative(write(tmp_path, "ne0175.xml", tei(CLIGS, title="El niño de la bola")))
+    assert [(c.label, c.title) for c in book.chapters] == [
+        ("1.1", "I.: SINFONÍA."), ("1.2", "II.: NUESTRO HÉROE."), ("2.1", "- I -: Escenario"),
+        ("2.2", "II-Popery and the bench"), ("3.1", "I.: LLEGADA DE DESAIX Á MARENGO."), ("3.2", "II.: LA RIFA."),
+    ]  # fmt: skip
+    assert book.chapters[4].part == "EPÍLOGO"
+
+
+def test_a_scene_whose_heading_lists_its_cast_opens_it(tmp_path):
+    """A scene's heading in a play of CLiGS's théâtre classique names who is on stage, long and ending
+    as a sentence does (Corneille's La Suite du Menteur): still the scene's heading."""
+    cast = "SCÈNE III. Dorante, Mélisse, déguisée en servante, cachant son visage sous une coiffe ; Cliton, Lyse."
+    scenes = "".join(
+        f'<div type="scene"><head>{head}</head><sp><l>Vers {k}.</l></sp></div>'
+        for k, head in enumerate(["SCÈNE PREMIÈRE. Dorante, Cliton.", "SCÈNE II. Lyse, Dorante.", cast], 1)
+    )
+    play = tei(f'<body><div type="act"><head>ACTE I</head>{scenes}</div></body>', title="La Suite du Menteur")
+    book = load_narrative(write(tmp_path, "menteur.xml", play))
+    assert [(c.label, c.title) for c in book.chapters][2] == ("3", cast) and len(book.chapters) == 3
+
+
+def test_chapter_divisions_without_heads_are_the_chapters(tmp_path):
+    """ELTeC's Con gli occhi chiusi and the Sonatas of Valle-Inclán mark each chapter as a <div
+    type="chapter"> with no <head>: 0 chapters before. A letter quoted between a story's paragraphs
+    (CLiGS's nd0028) is no chapter."""
+    chapters = "".join(
+        f'<div type="chapter"><p>{text}</p><p>Domenico contava il denaro.</p></div>'
+        for text in ("Usciti dalla trattoria i cuochi.", "Per tutto un inverno, Pietro.", "Masa attendeva.")
+    )
+    front = '<front><div type="liminal"><p>A mia madre.</p></div></front>'
+    book = load_narrative(write(tmp_path, "tozzi.xml", tei(f"{front}<body>{chapters}</body>", title="Con gli occhi")))
+    assert [(c.label, c.title, book[c.first_paragraph].text) for c in book.chapters] == [
+        ("1", "Chapter 1", "Usciti dalla trattoria i cuochi."), ("2", "Chapter 2", "Per tutto un inverno, Pietro."),
+        ("3", "Chapter 3", "Masa attendeva."),
+    ]  # fmt: skip
+    assert book.paragraphs[0].text == "A mia madre." and book.paragraphs[0].chapter == 0
+    letter = "<div><head>Histoire d'un mort</head><p>Un matin.</p><div><p>« J'ai lu »</p></div><p>Je sonnai.</p></div>"
+    story = load_narrative(write(tmp_path, "nd0028.xml", tei(f"<body>{letter}</body>")))
+    assert [c.title for c in story.chapters] == ["Histoire d'un mort"]
+
+
+def test_a_headless_division_opening_with_a_chapter_heading_is_headed_by_it(tmp_path):
+    """ELTeC's The Water of the Wondrous Isles heads its first chapter and sets the others' headings
+    as their first paragraph (6 chapters read before, its parts alone); a contents list in a
+    headless division (Malombra's fourth part: "Capitolo I. …", "Capitolo II. …") heads nothing."""
+    chapters = "".join(
+        f'<div type="chapter"><p>Chapter {n} ~ {name}</p><p>Four days they wended the wood.</p></div>'
+        for n, name in (("II", "Now Shall Be Told of the House"), ("III", "Of Skin-Changing"))
+    )
+    group = (
+        '<body><div type="group"><head>The First Part: Of the House of Captivity</head>'
+        '<div type="chapter"><head>Chapter I ~ Catch at Utterhay</head><p>Whilom, as tells the tale.</p></div>'
+        f'{chapters}<div type="chapter"><p>Capitolo I. Lo so</p><p>Capitolo II. Un mistero</p></div></div></body>'
+    )
+    book = load_narrative(write(tmp_path, "morris.xml", tei(group, title="The Water of the Wondrous Isles")))
+    assert [(c.label, c.title) for c in book.chapters] == [
+        ("1", "Chapter I ~ Catch at Utterhay"), ("2", "Chapter II ~ Now Shall Be Told of the House"),
+        ("3", "Chapter III ~ Of Skin-Changing"),
+    ]  # fmt: skip
+    assert book[book.chapters[-1].last_paragraph].text == "Capitolo II. Un mistero"

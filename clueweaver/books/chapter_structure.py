@@ -117,7 +117,7 @@ def _names_the_heading(heading: str, following: str, marked: bool) -> bool:
     a number after a numbered one."""
     if not marked:
         return is_title_line(following)
-    return is_heading(heading) and not is_heading(following)
+    return is_heading(heading) and not (is_heading(following) or _numbers_by_mark(following, Heading.parse(following)))
 
 
 def _opens_story(heading: Heading, group: HeadingGroup, following: HeadingGroup | None) -> bool:
@@ -143,16 +143,32 @@ def _group_heading(texts: list[str], first: int, last: int) -> Heading:
         return dataclasses.replace(lead, name=" ".join(texts[first + 1 : last + 1]))
     if _names_only_a_part(lead):
         chapter = Heading.parse(" ".join(texts[first + 1 : last + 1]))
-        if is_heading(texts[first + 1]) or _numbers_its_name(texts[first + 1], chapter):
+        if _is_numbered(texts[first + 1], chapter):
             return Heading(lead.components + chapter.components, len(texts[first]), chapter.name)
     return Heading.parse(" ".join(texts[first : last + 1]))
 
 
-def _numbers_its_name(text: str, heading: Heading) -> bool:
-    """Whether a marked heading opens with its number before its name ("一　お猿さん", 次郎物語's
-    中見出し), in digits or Chinese numerals: a Roman letter before a name may be a word ("I
-    PROMESSI SPOSI", a title page's)."""
-    return heading.unit is not None and (text[:1] in CJK_NUMERALS or text[:1].isdigit())
+# A Roman numeral set off from the name after it by a mark: "II.: NUESTRO HÉROE.", "VIII: SIN MÚSICA.",
+# "- I -: Escenario" (CLiGS's TEI editions join a chapter's number and its name with a colon), "VI-Popery"; a lone C,
+# L, D or M is an initial ("M. EDISON", "D. Manuel"), as ``NUMBERED_TITLE`` says.
+_MARKED_OFF_NUMERAL = re.compile(r"^[-–—\s]*(?![CLDM]\s*[-–—.:])[IVXLCDM]+\s*[-–—.:]", re.IGNORECASE)
+
+
+def _is_numbered(text: str, heading: Heading | None = None) -> bool:
+    """Whether a marked heading (``heading``: its parse, when the caller has it) numbers its chapter:
+    it reads as a heading, or has a number before its name in digits or Chinese numerals ("一　お猿さん",
+    次郎物語's 中見出し), or one ``_numbers_by_mark``. A Roman letter and a space before a name may be
+    a word ("I PROMESSI SPOSI", a title page's)."""
+    heading = heading or Heading.parse(text)
+    digits = heading.unit is not None and (text[:1] in CJK_NUMERALS or text[:1].isdigit())
+    return is_heading(text) or digits or _numbers_by_mark(text, heading)
+
+
+def _numbers_by_mark(text: str, heading: Heading) -> bool:
+    """Whether a marked heading that would not read as one in running text numbers its chapter with
+    a Roman numeral set off by a mark (``_MARKED_OFF_NUMERAL``) or with a unit's word whatever follows
+    (a scene's cast, "SCÈNE III. Dorante, Mélisse, déguisée en servante…", ends as a sentence does)."""
+    return heading.unit is not None and (bool(heading.unit[0]) or bool(_MARKED_OFF_NUMERAL.match(text)))
 
 
 def _same_heading_key(text: str, heading: Heading) -> tuple | str:
@@ -268,7 +284,7 @@ def detect_units(texts: list[str], groups: list[HeadingGroup]) -> list[Unit]:
                 epilogue, pending = (text, heading.part[1]), start
                 continue
         elif heading.unit is not None and heading.unit[1] is None and units and units[-1].number is not None:
-            heading = _numbered_after(heading, units[-1].number)
+            heading = _numbered_after(heading, 0 if pending is not None else units[-1].number)  # a part's first: 1
         if story_style is not None and heading.style == story_style:
             part, part_number, story_style = None, None, None  # the next story of the collection
         if heading.part is not None and (heading.unit is not None or holds_chapters):
@@ -306,7 +322,7 @@ def _unnumbered_headings(texts: list[str], groups: list[HeadingGroup]) -> tuple[
     headings, module docstring): those that open no chapter, and those that are the book's parts
     with their numbers in reading order. One directly before a numbered heading opens that
     chapter; two or more such are parts ("上　先生と私", "中　両親と私"), one alone is a title."""
-    numbered = [is_heading(texts[g.first]) or _numbers_its_name(texts[g.first], g.heading) for g in groups]
+    numbered = [_is_numbered(texts[g.first], g.heading) for g in groups]
     if all(numbered) or sum(numbered) * _MOSTLY_UNNUMBERED < len(numbered):
         return set(), {}
     opening = [
@@ -315,7 +331,21 @@ def _unnumbered_headings(texts: list[str], groups: list[HeadingGroup]) -> tuple[
         if not numbered[k] and groups[k + 1].heading.unit is not None and groups[k + 1].first == groups[k].last + 1
     ]
     skipped = {k for k in range(len(groups)) if not numbered[k]} - set(opening)
+    skipped -= _in_unnumbered_parts(groups, numbered)
     return skipped, ({k: n for n, k in enumerate(opening, start=1)} if len(opening) >= 2 else {})
+
+
+def _in_unnumbered_parts(groups: list[HeadingGroup], numbered: list[bool]) -> set[int]:
+    """The headings of a part, after its heading and up to the next part's, when two or more and none
+    carries a number: the part's chapters, titled (Le Captain Cap's "Première partie": "Ville de
+    Paris", "Profession de foi du Captain Cap", before a second part of numbered chapters)."""
+    starts = [k for k, group in enumerate(groups) if group.heading.part is not None and group.heading.unit is None]
+    found = set()
+    for start, end in zip(starts, [*starts[1:], len(groups)]):
+        inside = range(start + 1, end)
+        if len(inside) >= 2 and not any(numbered[k] for k in inside):
+            found.update(inside)
+    return found
 
 
 def _opens_with_prose(texts: list[str], group: HeadingGroup) -> bool:
@@ -342,7 +372,8 @@ def _numbered_epilogue(heading: Heading, last_part: int | None, units: list[Unit
 
 def _numbered_after(heading: Heading, last_number: int) -> Heading:
     """A chapter whose heading names it the last instead of numbering it ("Capítulo último", "Chapter
-    the Last", ``LAST_WORDS``), or whose number cannot be read, numbered one past the chapter before it."""
+    the Last", ``LAST_WORDS``), or whose number cannot be read, numbered one past the chapter before it
+    (``last_number`` 0 after a part's heading: Ginx's Baby's "PART V.", then "The Last Chapter.")."""
     k = max(i for i, component in enumerate(heading.components) if component == heading.unit)
     return _renumbered(heading, k, last_number + 1)
 

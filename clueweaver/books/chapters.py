@@ -47,14 +47,15 @@ from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN
 _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{CJK_NUMERALS}]*"
 # A Greek numeral: capital letters (ΙΒ 12, ΣΤ 6, ΡΚΓ 123) and the keraia, typed in any of its look-alikes.
 _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{KERAIA}]"
+_ORDINAL_DIGITS = r"\d+\.?[ºª°]"  # "2ª PARTE", "Capítulo 1.º": digits with an ordinal indicator
 _NUMBER = (
-    rf"(?:\d+|[ivxlcdmхі]+|(?:(?:{NUMBER_WORDS})[\s-]*)+|the\s+(?:first|second|third|last|\w+th)|{ORDINAL_PATTERN}|{LAST_PATTERN}|{_CJK_NUMBER}|"
+    rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|(?:(?:{NUMBER_WORDS})[\s-]*)+|the\s+(?:first|second|third|last|\w+th)|{ORDINAL_PATTERN}|{LAST_PATTERN}|{_CJK_NUMBER}|"
     rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}}))"
 )
-_NUMBER_END = rf"(?:\b|(?<=[{KERAIA}]))"  # after a keraia no word boundary follows
+_NUMBER_END = rf"(?:\b|(?<=[{KERAIA}°]))"  # after a keraia, or a degree sign typed for º, no word boundary follows
 _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|"
-    r"chapitre|kapitel|cap[ií]tulo|capitolo|глава|κεφ[άα]λαιον?|κεφ\.|"
+    r"chapitre|kapitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
     r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
     r"lettre|brief|carta|lettera|письмо|επιστολ[ήη]|"
     r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
@@ -76,7 +77,7 @@ _EPILOGUES = frozenset(
 # an epilogue when no numbered chapter follows it; after a chapter's number it is the chapter's name
 # ("CHAPTER XXX. CONCLUSION"), and a scholar's "Conclusion" before the next chapter closes an argument.
 _CLOSINGS = frozenset(
-    "conclusion finale postscript l'envoi l’envoi schluß schluss nachwort conclusión conclusione conclusão "
+    "conclusion finale postscript postface l'envoi l’envoi schluß schluss nachwort conclusión conclusione conclusão "
     "заключение послесловие".split()
 )
 _CONTAINER_WORDS = frozenset(
@@ -97,15 +98,17 @@ _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CON
 # "第一场雪" (the first snowfall) and a verse's "第三囘に" (a particle after it) are no headings.
 # A figure's or table's caption names its chapter first ("第１章図２", "第三章 表一"): no heading.
 _CAPTION = rf"(?!\s*[図圖图表]\s*[{CJK_NUMERALS}\d])"
-# A web copy's bracket closes "【第一章】"; a comma leads into the summary ("Глава II, из которой можно узнать…")
-_SEPARATOR = r"\s*[】〗］]?\s*[.,:：—–-]?\s*"
+# A web copy's bracket closes "【第一章】"; a comma leads into the summary ("Глава II, из которой можно узнать…");
+# a dash closing a number, and a colon, into the name ("- I -: Escenario")
+_SEPARATOR = r"\s*[】〗］]?\s*(?:[—–-]\s*[:：]|[.,:：—–-])?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
     rf"第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{HAN}]))(?!(?!の[一二三四五六七八九十\d])[ぁ-ゖ]){_CAPTION}",
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
     r"제\s*(?P<number>\d+)\s*(?P<word>장|화|절|부|편|권|막)(?![\uac00-\ud7a3])",  # Korean "제1장"; not "제1장에서"
-    # "Erstes Kapitel", "3. Kapitel"; "Letztes Kapitel" alone ("Последняя глава «Онегина» издана" is prose)
-    rf"(?P<number>{ORDINAL_PATTERN}|\d+\.|{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
+    # "Erstes Kapitel", "3. Kapitel", "2ª PARTE"; "Letztes Kapitel", "The Last Chapter" alone ("Последняя глава
+    # «Онегина» издана" is prose)
+    rf"(?P<number>{ORDINAL_PATTERN}|{_ORDINAL_DIGITS}|\d+\.|(?:the\s+)?{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
     rf"(?P<word>{'|'.join(sorted(_EPILOGUES))})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
     rf"^(?P<word>{'|'.join(sorted(_CLOSINGS))})(?P<number>)\.?$",  # "CONCLUSION.": the whole line
@@ -126,7 +129,7 @@ _HEADING = re.compile(
 )
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
 # in Chinese and Japanese ones ("一", "（十二）"); a roman one between dashes too (Marianela's "-I-").
-_DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—]$)")
+_DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—](?:$|\s*:))")  # "- I -: Escenario" names it
 # A heading set between asterisks ("* ЧАСТЬ ПЕРВАЯ *", as RusLit's Подросток and Дубровский set parts).
 _STARRED = re.compile(r"^\*+\s*(?P<inner>[^\s*].*?)\s*\*+$")
 BARE_NUMERAL = re.compile(

@@ -14,11 +14,23 @@ class MarkedBook:
     """A book's title and paragraphs as its markup gives them: (text, heading level) in reading
     order, level 0 for prose and for front or back matter, 1 for a top-level section's heading and
     one more for each section it is nested in; ``parts`` are the headings of sections that hold
-    headed sections."""
+    headed sections; ``divisions`` (paragraph, title) where each section the file marks without a
+    heading opens, the chapters of a book whose headings give none (a TEI text's ``<div
+    type="chapter">`` without a ``<head>``)."""
 
     title: str | None
     paragraphs: list[tuple[str, int]]
     parts: frozenset[str]
+    divisions: tuple[tuple[int, str], ...] = ()
+
+    def division_titles(self) -> list[str | None]:
+        """Each paragraph's division title (``divisions``), None before the first: the chapter titles
+        ``clueweaver.books.narrative.from_paragraphs`` takes beside the paragraphs."""
+        titles, current, opening = [], None, dict(self.divisions)
+        for k in range(len(self.paragraphs)):
+            current = opening.get(k, current)
+            titles.append(current)
+        return titles
 
 
 def local_name(element: ElementTree.Element) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ebooklib import ITEM_DOCUMENT, epub
 
-from clueweaver.books.aozora import aozora_title, is_aozora, strip_aozora
+from clueweaver.books.aozora import is_aozora, strip_aozora
 from clueweaver.books.archives import GZIP_SUFFIX, ZIP_SUFFIX, book_suffix, gunzip, is_epub_zip, unpack_zip
 from clueweaver.books.back_matter import chapter_heading_flags
 from clueweaver.books.chapter_labels import describe_labels, label_span, labels
@@ -42,6 +42,7 @@ from clueweaver.books.contents import contents_headings
 from clueweaver.books.encoding import decode_text, strict_utf8
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.fictionbook import read_fictionbook
+from clueweaver.books.headers import is_licence_boundary, markdown_title, strip_gutenberg, text_title
 from clueweaver.books.marked import MarkedBook
 from clueweaver.books.markup import html_paragraphs, html_title
 from clueweaver.books.sentences import split_long_paragraph
@@ -300,52 +301,6 @@ def from_paragraphs(
 # --- file loaders ------------------------------------------------------------------------------
 
 
-_GUTENBERG_START = re.compile(r"^\s*\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.IGNORECASE | re.MULTILINE)
-_GUTENBERG_END = re.compile(
-    r"^\s*(?:\*{3}\s*END OF (?:THE|THIS) PROJECT GUTENBERG|End of (?:the )?Project Gutenberg'?s?)\b.*$",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def strip_gutenberg(text: str) -> str:
-    """Drop the Project Gutenberg licence header and footer when present."""
-    start = _GUTENBERG_START.search(text)
-    if start:
-        text = text[start.end() :]
-    end = _GUTENBERG_END.search(text)
-    if end:
-        text = text[: end.start()]
-    return text
-
-
-# A Gutenberg header's title line; a long title goes on over indented lines.
-_GUTENBERG_TITLE = re.compile(r"^Title:[ \t]*(\S.*(?:\n[ \t]+\S.*)*)", re.MULTILINE)
-_HEADER_CHARS = 5000  # where a file without a START marker may have a header
-# front matter: a block between two "---" lines at the very top, one of its lines "title: ..."
-_FRONT_MATTER_TITLE = re.compile(
-    r"\A---[ \t]*\n(?:(?!---).*\n)*?title:[ \t]*(\S.*)\n(?:(?!---).*\n)*?---[ \t]*$", re.MULTILINE
-)
-_MARKDOWN_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
-
-
-def text_title(text: str) -> str | None:
-    """The title a Project Gutenberg header gives on its ``Title:`` line (before the START marker,
-    or near the top of a file without one), or an Aozora Bunko text's first line, or None."""
-    start = _GUTENBERG_START.search(text)
-    found = _GUTENBERG_TITLE.search(text[: start.start() if start else _HEADER_CHARS])
-    return " ".join(found.group(1).split()) if found else aozora_title(text)
-
-
-def markdown_title(text: str) -> str | None:
-    """A Markdown book's title: its front matter's ``title:``, else its one level-1 heading (a
-    book with several has chapters at that level, not a title), or None."""
-    front = _FRONT_MATTER_TITLE.search(text)
-    if front:
-        return front.group(1).strip().strip("\"'") or None
-    headings = _MARKDOWN_H1.findall(text)
-    return headings[0] if len(headings) == 1 else None
-
-
 def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True) -> Narrative:
     """Plain text: paragraphs are separated by blank lines. A text without blank lines between its
     paragraphs is split at its line breaks instead, Chinese and Japanese text at every line break
@@ -433,7 +388,7 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
         (text, level)
         for markup in documents
         for text, level in html_paragraphs(markup)
-        if not (_GUTENBERG_START.match(text) or _GUTENBERG_END.match(text))
+        if not is_licence_boundary(text)
     ]
     return _from_leveled_paragraphs(paragraphs, title=title, source=source, what=what)
 
@@ -510,6 +465,14 @@ def _from_marked_xml(read, data: bytes, *, name: str, source: str, encoding: str
     book: MarkedBook = read(decode_text(data, source, encoding)[0] if encoding else data, source)
     title = book.title or Path(name).stem
     narrative = _from_leveled_paragraphs(book.paragraphs, title=title, source=source, what=what, parts=book.parts)
+    if not narrative.chapters and book.divisions:  # no headings, and chapters marked without them
+        narrative = from_paragraphs(
+            [text for text, _level in book.paragraphs],
+            title=title,
+            source=source,
+            chapter_titles=book.division_titles(),
+            max_paragraph_chars=MAX_PARAGRAPH_CHARS,
+        )
     narrative.encoding = encoding
     return narrative
 

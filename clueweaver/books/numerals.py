@@ -46,7 +46,7 @@ _GREEK_DIGITS = {
 def number_value(token: str) -> int | None:
     """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first";
     None when unreadable."""
-    token = token.strip().rstrip(".").lower()
+    token = token.strip().rstrip(".").rstrip("ºª°").rstrip(".").lower()  # "2.ª": 2
     if token.isdigit():
         return int(token)
     common = token.translate(_FORMAL)

@@ -118,7 +118,8 @@ def _portuguese() -> dict[str, int]:
 def _italian() -> dict[str, int]:
     """Italian: today's ordinals drop the cardinal's last vowel and take "esimo" ("undicesimo",
     "ventunesimo", "trentottesimo"; "ventitreesimo", "ventiseiesimo" keep theirs); older texts
-    build them the Latin way ("decimoterzo", "vigesimo primo")."""
+    build them the Latin way ("decimoterzo", "vigesimo primo"), or today's tens with a Latin unit
+    ("ventesimoprimo")."""
     units = "_ uno due tre quattro cinque sei sette otto nove".split()
     teens = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
     tens = "_ _ venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
@@ -132,7 +133,9 @@ def _italian() -> dict[str, int]:
     older = {f"decimo{unit}": 10 + n for n, unit in latin_units.items()} | {"decimottavo": 18}
     older |= {f"decimo {unit}": 10 + n for n, unit in latin_units.items()}
     tens_latin = "vigesimo trigesimo quadragesimo quinquagesimo sessagesimo settuagesimo ottuagesimo nonagesimo"
-    return _romance(tens_latin, latin_units, older | modern, True)
+    # and with today's tens ("ventesimoprimo", "trentesimo secondo"), as 19th-century editions write them
+    tens_today = "ventesimo trentesimo quarantesimo cinquantesimo sessantesimo settantesimo ottantesimo novantesimo"
+    return _romance(tens_latin, latin_units, older | modern, True) | _romance(tens_today, latin_units, {}, True)
 
 
 def _russian() -> dict[str, int]:

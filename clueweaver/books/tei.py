@@ -9,6 +9,12 @@ A TEI text marks its structure: ``<div>``s nest (a part holds its chapters) and 
 and ``<back>`` follows the book. Editorial ``<note>``s inside a paragraph are taken out of it and
 follow the book as endnotes, so that no sentence is cut by one; page breaks, milestones and gaps are
 no text. The title is the header's ``<titleStmt><title>``, without the "ELTeC edition" its corpus adds.
+
+Some editions mark a chapter's division and leave out its ``<head>``: a ``<div>`` whose first
+paragraph reads as a chapter's heading ("<p>Chapter II ~ Now Shall Be Told…</p>", as ELTeC's The
+Water of the Wondrous Isles sets all but its first) has that paragraph as its heading; where the
+divisions have no heading at all (ELTeC's Con gli occhi chiusi, the Sonatas of Valle-Inclán), they
+are the chapters of a book whose headings give none (``MarkedBook.divisions``).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 
+from clueweaver.books.chapters import is_heading, is_worded_heading
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.marked import MarkedBook, local_name, parse_xml
 from clueweaver.books.text_paragraphs import join_lines
@@ -42,16 +49,55 @@ def _text(element: ElementTree.Element, notes: list[str]) -> str:
     return " ".join("".join(pieces).split())
 
 
+_DIVISION = -1  # the level ``_blocks`` gives a headless division's opening, its title as the text
+
+
+def _head(div: ElementTree.Element) -> ElementTree.Element | None:
+    return next((child for child in div if local_name(child) == "head"), None)
+
+
 def _holds_headed_divs(div: ElementTree.Element) -> bool:
-    return any(local_name(child) == "div" and any(local_name(c) == "head" for c in child) for child in div)
+    return any(local_name(child) == "div" and _head(child) is not None for child in div)
+
+
+def _heading_paragraph(div: ElementTree.Element) -> ElementTree.Element | None:
+    """A headless division's first paragraph when it reads as a chapter's heading ("Chapter II ~ …")
+    and the next does not (a contents list's entries, "Capitolo I. …", "Capitolo II. …", do)."""
+    first, second = [*(child for child in div if local_name(child) not in _SILENT_TAGS), None, None][:2]
+    if first is None or local_name(first) != "p" or not is_worded_heading(_text(first, [])):
+        return None
+    return None if second is not None and is_heading(_text(second, [])) else first
+
+
+def _headless_divisions(body: ElementTree.Element) -> dict[int, str]:
+    """The body's divisions without a heading that hold no division and are held by one that holds
+    divisions alone (a novel's chapters, not a letter quoted between a chapter's paragraphs), by
+    ``id``, each titled by its type and number in reading order ("Chapter 3"), or its number."""
+    found = set()
+    for parent in body.iter():
+        children = [child for child in parent if local_name(child) not in _SILENT_TAGS and local_name(child) != "head"]
+        if children and all(local_name(child) == "div" for child in children):
+            found |= {id(child) for child in children if _head(child) is None and not _holds_divs(child)}
+    divisions = [div for div in body.iter() if id(div) in found and _heading_paragraph(div) is None]  # reading order
+    return {id(div): f"{div.get('type', '').capitalize()} {k}".strip() for k, div in enumerate(divisions, start=1)}
+
+
+def _holds_divs(div: ElementTree.Element) -> bool:
+    return any(local_name(child) == "div" for child in div)
 
 
 def _blocks(
-    element: ElementTree.Element, depth: int | None, parts: set[str], notes: list[str]
+    element: ElementTree.Element,
+    depth: int | None,
+    parts: set[str],
+    notes: list[str],
+    divisions: dict[int, str],
+    heading: ElementTree.Element | None = None,
 ) -> Iterator[tuple[str, int]]:
-    """The paragraphs of ``element``'s children: a ``<head>`` is a heading at ``depth`` (the number of
-    ``<div>``s around it; None in front and back matter, whose heads are no chapters), and
-    consecutive verse lines make one paragraph."""
+    """The paragraphs of ``element``'s children: a ``<head>`` (or ``heading``, the paragraph that
+    heads a headless division) is a heading at ``depth`` (the number of ``<div>``s around it; None
+    in front and back matter, whose heads are no chapters), consecutive verse lines make one
+    paragraph, and one of ``divisions`` opens with its title at level ``_DIVISION``."""
     verse: list[str] = []
     for child in element:
         tag = local_name(child)
@@ -64,18 +110,21 @@ def _blocks(
             verse = []
         if tag == "div":
             inner = None if depth is None else depth + 1
-            head = next((c for c in child if local_name(c) == "head"), None)
+            head = _head(child)
             if inner is not None and head is not None and _holds_headed_divs(child):
                 parts.add(_text(head, []))
-            yield from _blocks(child, inner, parts, notes)
-        elif tag == "head":
+            if id(child) in divisions:
+                yield divisions[id(child)], _DIVISION
+            lead = _heading_paragraph(child) if inner is not None and head is None else None
+            yield from _blocks(child, inner, parts, notes, divisions, lead)
+        elif tag == "head" or child is heading:
             yield _text(child, notes), depth or 0
         elif tag == "note":  # a note between paragraphs, or in a notes div: with the endnotes
             notes.append(_text(child, notes))
         elif tag in _PARAGRAPH_TAGS:
             yield _text(child, notes), 0
         elif tag not in _SILENT_TAGS:  # a quotation, a letter's body, a list: what it holds
-            yield from _blocks(child, depth, parts, notes)
+            yield from _blocks(child, depth, parts, notes, divisions)
     if verse:
         yield join_lines(verse), 0
 
@@ -97,10 +146,18 @@ def read_tei(data: bytes | str, source: str) -> MarkedBook:
     parts: set[str] = set()
     notes: list[str] = []
     paragraphs: list[tuple[str, int]] = []
+    divisions: dict[int, str] = {}  # paragraph: title of the headless division opening there
     for section in sections:
-        paragraphs += _blocks(section, None if local_name(section) in ("front", "back") else 0, parts, notes)
+        matter = local_name(section) in ("front", "back")
+        headless = {} if matter else _headless_divisions(section)
+        for text, level in _blocks(section, None if matter else 0, parts, notes, headless):
+            if level == _DIVISION:
+                divisions[len(paragraphs)] = text
+            elif text:
+                paragraphs.append((text, level))
     paragraphs += [(note, 0) for note in notes]
-    return MarkedBook(_title(root), [(t, level) for t, level in paragraphs if t], frozenset(parts))
+    opened = tuple((first, title) for first, title in divisions.items() if first < len(paragraphs))
+    return MarkedBook(_title(root), paragraphs, frozenset(parts), opened if len(opened) >= 2 else ())
 
 
 def _title(root: ElementTree.Element) -> str | None:
