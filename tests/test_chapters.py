@@ -961,3 +961,12 @@ def test_the_last_chapter_named_so_after_a_part_heading_is_its_first():
     ]  # fmt: skip
     book = from_paragraphs(texts, title="t", marked_headings=[t != prose for t in texts])
     assert [c.label for c in book.chapters] == ["4.1", "4.2", "5.1"]
+
+
+def test_an_epilogue_named_after_a_chapter_number_is_the_chapter_name():
+    """ "CHAPTER XL. EPILOGUE" is chapter 40, named Epilogue: no part (it had read the epilogue word
+    as a second, part-like component, and the chapter's part as "")."""
+    prose = "He walked home slowly through the rain, thinking of everything that had happened that year."
+    book = from_paragraphs(["CHAPTER XXXIX. THE END", prose, "CHAPTER XL. EPILOGUE", prose], title="t")
+    assert [(c.label, c.part) for c in book.chapters] == [("39", None), ("40", None)]
+    assert Heading.parse("CHAPTER XL. EPILOGUE").name == "EPILOGUE" and Heading.parse("EPILOGUE").is_epilogue

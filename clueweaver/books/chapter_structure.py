@@ -54,6 +54,7 @@ from clueweaver.books.chapters import (
     is_heading,
     is_rule,
     is_title_line,
+    names_its_unit,
     names_the_chapter,
 )
 from clueweaver.books.numerals import CJK_NUMERALS
@@ -166,9 +167,9 @@ def _is_numbered(text: str, heading: Heading | None = None) -> bool:
 
 def _numbers_by_mark(text: str, heading: Heading) -> bool:
     """Whether a marked heading that would not read as one in running text numbers its chapter with
-    a Roman numeral set off by a mark (``_MARKED_OFF_NUMERAL``) or with a unit's word whatever follows
-    (a scene's cast, "SCÈNE III. Dorante, Mélisse, déguisée en servante…", ends as a sentence does)."""
-    return heading.unit is not None and (bool(heading.unit[0]) or bool(_MARKED_OFF_NUMERAL.match(text)))
+    a Roman numeral set off by a mark (``_MARKED_OFF_NUMERAL``) or with its unit's word whatever
+    follows (``names_its_unit``)."""
+    return names_its_unit(text, heading) or heading.unit is not None and bool(_MARKED_OFF_NUMERAL.match(text))
 
 
 def _same_heading_key(text: str, heading: Heading) -> tuple | str:

@@ -119,7 +119,7 @@ _ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPON
 # A title after the numbers fits a line (80 characters), or, after a full stop, comma or colon, two or
 # three: Don Quijote's run to 222 ("Capítulo XXXVI. Que trata de la brava y descomunal batalla…").
 _SHORT_TITLE_CHARS = 80
-_MAX_HEADING_CHARS = 250
+MAX_HEADING_CHARS = 250
 # What Chinese texts copied from the web put before a chapter's number: "正文 第一章" (the main text),
 # "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked), a
 # bracket ("【第一章】", as web novels head chapters); read past.
@@ -152,7 +152,7 @@ _CJK_SENTENCE_INSIDE = re.compile(r"[。．！？][^\s。．！？」』”’�
 
 
 def is_heading(text: str) -> bool:
-    if "\n" in text or len(text) > _MAX_HEADING_CHARS:
+    if "\n" in text or len(text) > MAX_HEADING_CHARS:
         return False
     if starred := _STARRED.match(text):
         text = starred["inner"]
@@ -187,7 +187,7 @@ def heads_its_block(block: str) -> bool:
     if len(lines) < 2:
         return False
     first, *rest = lines
-    return is_worded_heading(first) and len(rest) <= _MAX_NAME_LINES and len(" ".join(rest)) <= _MAX_HEADING_CHARS
+    return is_worded_heading(first) and len(rest) <= _MAX_NAME_LINES and len(" ".join(rest)) <= MAX_HEADING_CHARS
 
 
 def is_worded_heading(text: str) -> bool:
@@ -253,6 +253,8 @@ class Heading:
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))
             if not word and (components or number is None):  # a bare number comes first, and must read
                 break
+            if word in _EPILOGUES and any(w not in _CONTAINER_WORDS for w, _ in components):
+                break  # "CHAPTER XL. EPILOGUE": the chapter's name
             components.append((word, number))
             position = match.end()
             if all(w in _CONTAINER_WORDS for w, _ in components):
@@ -288,3 +290,12 @@ class Heading:
     def style(self) -> tuple[str, bool] | None:
         """How its chapter number is written: the word, and whether a name follows."""
         return (self.unit[0], bool(self.name)) if self.unit else None
+
+
+def names_its_unit(text: str, heading: Heading | None = None) -> bool:
+    """Whether a heading's paragraph (``heading``: its parse, when the caller has it) opens with its
+    unit's word and number, whatever follows ("SCÈNE III. Dorante, Mélisse, déguisée en servante…", a
+    scene's cast; "Chapter VIII ~ In What Wise Birdalone Was Clad, and How She Went Her Ways…"): a
+    heading where a file marks one, though its long name or last mark reads as prose in running text."""
+    unit = (heading or Heading.parse(text)).unit
+    return unit is not None and bool(unit[0])

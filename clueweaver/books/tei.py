@@ -23,7 +23,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 
-from clueweaver.books.chapters import is_heading, is_worded_heading
+from clueweaver.books.chapters import MAX_HEADING_CHARS, is_heading, is_worded_heading, names_its_unit
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.marked import MarkedBook, local_name, parse_xml
 from clueweaver.books.text_paragraphs import join_lines
@@ -60,11 +60,19 @@ def _holds_headed_divs(div: ElementTree.Element) -> bool:
     return any(local_name(child) == "div" and _head(child) is not None for child in div)
 
 
+def _holds_divs(div: ElementTree.Element) -> bool:
+    return any(local_name(child) == "div" for child in div)
+
+
 def _heading_paragraph(div: ElementTree.Element) -> ElementTree.Element | None:
-    """A headless division's first paragraph when it reads as a chapter's heading ("Chapter II ~ …")
-    and the next does not (a contents list's entries, "Capitolo I. …", "Capitolo II. …", do)."""
+    """A headless division's first paragraph when it reads as a chapter's heading ("Chapter II ~ …",
+    or one with a long name, ``names_its_unit``) and the next does not (a contents list's entries,
+    "Capitolo I. …", "Capitolo II. …", do)."""
     first, second = [*(child for child in div if local_name(child) not in _SILENT_TAGS), None, None][:2]
-    if first is None or local_name(first) != "p" or not is_worded_heading(_text(first, [])):
+    if first is None or local_name(first) != "p":
+        return None
+    text = _text(first, [])
+    if not (is_worded_heading(text) or len(text) <= MAX_HEADING_CHARS and names_its_unit(text)):
         return None
     return None if second is not None and is_heading(_text(second, [])) else first
 
@@ -80,10 +88,6 @@ def _headless_divisions(body: ElementTree.Element) -> dict[int, str]:
             found |= {id(child) for child in children if _head(child) is None and not _holds_divs(child)}
     divisions = [div for div in body.iter() if id(div) in found and _heading_paragraph(div) is None]  # reading order
     return {id(div): f"{div.get('type', '').capitalize()} {k}".strip() for k, div in enumerate(divisions, start=1)}
-
-
-def _holds_divs(div: ElementTree.Element) -> bool:
-    return any(local_name(child) == "div" for child in div)
 
 
 def _blocks(
@@ -155,8 +159,8 @@ def read_tei(data: bytes | str, source: str) -> MarkedBook:
                 divisions[len(paragraphs)] = text
             elif text:
                 paragraphs.append((text, level))
+    opened = tuple((first, title) for first, title in divisions.items() if first < len(paragraphs))  # not empty
     paragraphs += [(note, 0) for note in notes]
-    opened = tuple((first, title) for first, title in divisions.items() if first < len(paragraphs))
     return MarkedBook(_title(root), paragraphs, frozenset(parts), opened if len(opened) >= 2 else ())
 
 
