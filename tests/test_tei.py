@@ -162,6 +162,9 @@ def test_chapter_divisions_without_heads_are_the_chapters(tmp_path):
         ("3", "Chapter 3", "Masa attendeva."),
     ]  # fmt: skip
     assert book.paragraphs[0].text == "A mia madre." and book.paragraphs[0].chapter == 0
+    noted = f'<body>{chapters}<div type="chapter"><pb n="9"/></div></body><back><note>Nota.</note></back>'
+    ending = load_narrative(write(tmp_path, "noted.xml", tei(noted)))  # an empty last division opens no chapter
+    assert len(ending.chapters) == 3 and ending.paragraphs[-1].text == "Nota."
     letter = "<div><head>Histoire d'un mort</head><p>Un matin.</p><div><p>« J'ai lu »</p></div><p>Je sonnai.</p></div>"
     story = load_narrative(write(tmp_path, "nd0028.xml", tei(f"<body>{letter}</body>")))
     assert [c.title for c in story.chapters] == ["Histoire d'un mort"]

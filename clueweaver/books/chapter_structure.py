@@ -157,9 +157,9 @@ _MARKED_OFF_NUMERAL = re.compile(r"^[-–—\s]*(?![CLDM]\s*[-–—.:])[IVXLCDM
 
 def _is_numbered(text: str, heading: Heading | None = None) -> bool:
     """Whether a marked heading (``heading``: its parse, when the caller has it) numbers its chapter:
-    it reads as a heading, or has a number before its name in digits or Chinese numerals ("一　お猿さん",
-    次郎物語's 中見出し), or one ``_numbers_by_mark``. A Roman letter and a space before a name may be
-    a word ("I PROMESSI SPOSI", a title page's)."""
+    it reads as a heading, has a number before its name in digits or Chinese numerals ("一　お猿さん",
+    次郎物語's 中見出し), or is numbered by a mark or its unit's word (``_numbers_by_mark``). A Roman
+    letter and a space before a name may be a word ("I PROMESSI SPOSI", a title page's)."""
     heading = heading or Heading.parse(text)
     digits = heading.unit is not None and (text[:1] in CJK_NUMERALS or text[:1].isdigit())
     return is_heading(text) or digits or _numbers_by_mark(text, heading)
