@@ -333,6 +333,20 @@ def test_aozora_sections_under_a_marked_chapter_take_the_chapter_s_own_number():
     assert book.chapter_span("3") == (3, 4)  # the chapter with its sections
 
 
+def test_aozora_volumes_marked_as_parts_are_numbered_as_the_book_numbers_them():
+    """ディケンズ『二都物語』(card 43702, 佐々木直次郎訳): "序", "緒言", "第一巻　甦る", "第二巻　黄金の糸"
+    marked 大見出し over chapters "第一章 …" (中見出し), a line under each volume's heading. 巻 is no part
+    word (it heads volumes and sections alike), but the source marks these as parts: their chapters are
+    "1.2", "2.1", not "3.2", "4.1" (the third and fourth large headings)."""
+    large, middle = "［＃４字下げ］{0}［＃「{0}」は大見出し］", "［＃４字下げ］{0}［＃「{0}」は中見出し］"
+    lines = ["二都物語", "ディケンズ", "", large.format("序"), "　序の本文。", large.format("緒言"), "　緒言の本文。"]
+    for volume in ("第一巻　甦る", "第二巻　黄金の糸"):  # each on a page of its own, a line under it
+        chapters = (t for n in ("一", "二") for t in (middle.format(f"第{n}章　題"), "　本文。"))
+        lines += [large.format(volume), "　巻頭の辞。", *chapters]
+    book = from_text("\n".join([*lines, "", "底本：「二都物語」"]), title="t")
+    assert [c.label for c in book.chapters] == ["1.1", "1.2", "2.1", "2.2"]
+
+
 def test_aozora_chapter_without_sections_among_sectioned_ones_keeps_its_own_number():
     """阿部次郎『三太郎の日記』 (card 50422): "自序", "斷片" and "三太郎の日記" marked 大見出し, then its
     chapters "一　痴者の歌" … (中見出し), most of them in numbered sections "１", "２" (小見出し). "十

@@ -57,7 +57,7 @@ from clueweaver.books.chapters import (
     names_its_unit,
     names_the_chapter,
 )
-from clueweaver.books.numerals import CJK_NUMERALS
+from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS, number_value
 from clueweaver.books.sentences import ends_with_sentence_mark
 
 
@@ -396,7 +396,7 @@ def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]
     part), nor one after a chapter with sections of its own under the same marked heading (三太郎の日記's
     "十 蚊帳" among chapters "九", "十一" of numbered sections, all under "斷片": "10", not "3.10")."""
     starts = [i for i, text in enumerate(texts) if text in parts]
-    numbers = [Heading.parse(texts[i]).number or k for k, i in enumerate(starts, start=1)]
+    numbers = [_marked_part_number(texts[i]) or k for k, i in enumerate(starts, start=1)]
     placed, before = [], (0, False)  # the marked heading over the unit before, and whether it had a part of its own
     for unit in units:
         k = bisect.bisect_right(starts, unit.first)  # the part headings at or before the unit's opening
@@ -407,6 +407,18 @@ def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]
         )
         before = (k, bool(unit.part))
     return placed
+
+
+# "第一巻", "第二編": 第 and a number before a word that is no part word (巻 and 編 are not), the number of
+# a part whose heading the source marks as one
+_DAI_NUMBER = re.compile(rf"^第\s*(?P<number>[{DAI_NUMERALS}\d]+)")
+
+
+def _marked_part_number(text: str) -> int | None:
+    """A marked part heading's own number: its heading's, or the number after 第 whatever word follows
+    (二都物語's "第一巻　甦る", "第二巻　黄金の糸": 1 and 2, not their places among the large headings)."""
+    dai = _DAI_NUMBER.match(text)
+    return Heading.parse(text).number or (number_value(dai["number"]) if dai else None)
 
 
 def units_from_titles(starts: dict[int, str]) -> list[Unit]:
