@@ -193,3 +193,31 @@ def test_a_headless_division_opening_with_a_chapter_heading_is_headed_by_it(tmp_
         ("8", f"Chapter VIII ~ {LONG_NAME}"),
     ]  # fmt: skip
     assert book[book.chapters[-1].last_paragraph].text == "Capitolo II. Un mistero"
+
+
+# Effi Briest's first sentence in the Deutsches Textarchiv's layout (its "DTA-Basisformat"): Fraktur's long s,
+# the word-break hyphen "¬" before a line break, a running head and a page break inside a word, an
+# initial set apart, a printer's error beside its correction and an abbreviation beside its expansion.
+DTA = """<body><div n="1" type="chapter"><head>Erſtes Kapitel.</head>
+<p><hi rendition="#in">I</hi>n Front des ſchon ſeit Kurfürſt Georg Wil¬<lb/>
+helm von der Familie von Brieſt bewohnten Herren¬<lb/>
+<fw type="header" place="top">Effi Brieſt.</fw><pb n="2"/>
+hauſes zu Hohen-Cremmen fiel heller Sonnenſchein<lb/>
+auf die <choice><sic>mittagsſtile</sic><corr>mittagsſtille</corr></choice> Dorfſtraße
+<choice><abbr>u.</abbr><expan>und</expan></choice> den Park.</p></div>
+<div n="2" type="chapter"><head>Zweites Kapitel.</head><p>Effi war noch keine Stunde fort.</p></div></body>"""
+
+
+def test_a_dta_text_reads_its_broken_words_whole_and_its_edition_s_readings(tmp_path):
+    """A word the printer broke at a line's end ("Wil¬<lb/>helm") is one word, across a running head
+    and a page break too (it had been "Wil¬ helm", which no search for Wilhelm finds); of a
+    <choice>, the edition's correction and expansion are read, not both halves run together; "Erſtes
+    Kapitel" is chapter 1. ELTeC's Portuguese novels keep some such hyphens as "has¬ teada"."""
+    book = load_narrative(write(tmp_path, "fontane_effibriest_1896.xml", tei(DTA, title="Effi Briest")))
+    assert book.paragraphs[1].text == (
+        "In Front des ſchon ſeit Kurfürſt Georg Wilhelm von der Familie von Brieſt bewohnten Herrenhauſes zu "
+        "Hohen-Cremmen fiel heller Sonnenſchein auf die mittagsſtille Dorfſtraße und den Park."
+    )
+    assert [c.label for c in book.chapters] == ["1", "2"]
+    margarida = tei("<body><div><head>I</head><p>acercou-se da bandeira has¬ teada na Ilha.</p></div></body>")
+    assert load_narrative(write(tmp_path, "margarida.xml", margarida)).paragraphs[1].text.endswith("hasteada na Ilha.")

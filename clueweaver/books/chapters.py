@@ -120,6 +120,7 @@ _ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPON
 # three: Don Quijote's run to 222 ("Capítulo XXXVI. Que trata de la brava y descomunal batalla…").
 _SHORT_TITLE_CHARS = 80
 MAX_HEADING_CHARS = 250
+_LONG_S = "ſ"  # Fraktur's long s, as the Deutsches Textarchiv keeps it ("Erſtes Kapitel"): an s to a heading
 # What Chinese texts copied from the web put before a chapter's number: "正文 第一章" (the main text),
 # "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked), a
 # bracket ("【第一章】", as web novels head chapters); read past.
@@ -154,6 +155,7 @@ _CJK_SENTENCE_INSIDE = re.compile(r"[。．！？][^\s。．！？」』”’�
 def is_heading(text: str) -> bool:
     if "\n" in text or len(text) > MAX_HEADING_CHARS:
         return False
+    text = text.replace(_LONG_S, "s")
     if starred := _STARRED.match(text):
         text = starred["inner"]
     if BARE_NUMERAL.match(text):
@@ -244,6 +246,7 @@ class Heading:
 
     @classmethod
     def parse(cls, text: str) -> Heading:
+        text = text.replace(_LONG_S, "s")  # one letter for one: the offsets stay the text's
         if starred := _STARRED.match(text):
             text = text[: starred.end("inner")]  # without the closing stars: offsets stay the text's
         start = starred.start("inner") if starred else 0

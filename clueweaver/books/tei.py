@@ -36,17 +36,34 @@ _SILENT_TAGS = frozenset({"pb", "lb", "cb", "milestone", "gap", "figure", "fw", 
 _CORPUS_EDITION = re.compile(r"\s*[:：]\s*[^:：]*\bELTeC\b[^:：]*$", re.IGNORECASE)
 
 
+_BREAK = "\x00"  # where a line or page break stood, until the words around it are joined or parted
+# The Deutsches Textarchiv's word-break hyphen ("Wil¬<lb/>helm"; ELTeC keeps some as "has¬ teada"): one word
+_BROKEN_WORD = re.compile(rf"¬\s*(?:{_BREAK}\s*)*")
+# An edition's alternatives: the corrected, regularized or expanded reading, not the print's error or
+# abbreviation (DTA's <choice><sic>…</sic><corr>…</corr></choice>, <abbr>/<expan>, <orig>/<reg>)
+_READINGS = ("corr", "reg", "expan")
+
+
 def _text(element: ElementTree.Element, notes: list[str]) -> str:
     """An element's words with its notes taken out (appended to ``notes``), whitespace collapsed; a
-    line or page break between words parts them."""
+    line or page break between words parts them, unless a word-break hyphen joins them; of a
+    ``<choice>``, the edition's reading (``_READINGS``)."""
     pieces = [element.text or ""]
     for child in element:
-        if local_name(child) == "note":
+        tag = local_name(child)
+        if tag == "note":
             notes.append(_text(child, notes))
+        elif tag == "choice":
+            pieces.append(_text(_reading(child), notes) if len(child) else "")
         else:
-            pieces.append(" " if local_name(child) in _SILENT_TAGS else _text(child, notes))
+            pieces.append(_BREAK if tag in _SILENT_TAGS else _text(child, notes))
         pieces.append(child.tail or "")
-    return " ".join("".join(pieces).split())
+    return " ".join(_BROKEN_WORD.sub("", "".join(pieces)).replace(_BREAK, " ").split())
+
+
+def _reading(choice: ElementTree.Element) -> ElementTree.Element:
+    """The alternative of a ``<choice>`` to read: the edition's reading, else the first."""
+    return next((child for tag in _READINGS for child in choice if local_name(child) == tag), choice[0])
 
 
 _DIVISION = -1  # the level ``_blocks`` gives a headless division's opening, its title as the text
