@@ -120,7 +120,7 @@ _ANY_COMPONENT = "|".join(re.sub(r"\(\?P<\w+>", "(?:", form) for form in _COMPON
 # three: Don Quijote's run to 222 ("Capítulo XXXVI. Que trata de la brava y descomunal batalla…").
 _SHORT_TITLE_CHARS = 80
 MAX_HEADING_CHARS = 250
-_LONG_S = "ſ"  # Fraktur's long s, as the Deutsches Textarchiv keeps it ("Erſtes Kapitel"): an s to a heading
+_LONG_S = "ſ"  # Fraktur's long s, as the Deutsches Textarchiv keeps it ("Erſtes Kapitel"): a heading reads an s
 # What Chinese texts copied from the web put before a chapter's number: "正文 第一章" (the main text),
 # "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked), a
 # bracket ("【第一章】", as web novels head chapters); read past.

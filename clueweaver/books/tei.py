@@ -8,7 +8,9 @@ A TEI text marks its structure: ``<div>``s nest (a part holds its chapters) and 
 ``<trailer>`` are paragraphs; ``<front>`` (a title page, a preface) stays before the first chapter
 and ``<back>`` follows the book. Editorial ``<note>``s inside a paragraph are taken out of it and
 follow the book as endnotes, so that no sentence is cut by one; page breaks, milestones and gaps are
-no text. The title is the header's ``<titleStmt><title>``, without the "ELTeC edition" its corpus adds.
+no text, and a word the printer broke at a line's end is one word (the Deutsches Textarchiv's
+"Wil¬<lb/>helm"); of an edition's ``<choice>``, its correction, regularization or expansion is read.
+The title is the header's ``<titleStmt><title>``, without the "ELTeC edition" its corpus adds.
 
 Some editions mark a chapter's division and leave out its ``<head>``: a ``<div>`` whose first
 paragraph reads as a chapter's heading ("<p>Chapter II ~ Now Shall Be Told…</p>", as ELTeC's The
