@@ -101,14 +101,15 @@ def heading_groups(texts: list[str], flags: list[bool]) -> list[HeadingGroup]:
     groups, i = [], 0
     while i < len(texts):
         if flags[i]:
-            first = i
-            if _names_only_a_part(Heading.parse(texts[i])) and i + 1 < len(texts) and flags[i + 1]:
+            first, lead = i, Heading.parse(texts[i])
+            if _names_only_a_part(lead) and i + 1 < len(texts) and flags[i + 1]:
                 i += 1
             if i + 1 < len(texts) and _names_the_heading(texts[i], texts[i + 1], flags[i + 1]):
                 i += 1
             for j in range(first, i + 1):
                 flags[j] = True
-            groups.append(HeadingGroup(first, i, " ".join(texts[first : i + 1]), _group_heading(texts, first, i)))
+            heading = _group_heading(texts, first, i, lead)
+            groups.append(HeadingGroup(first, i, " ".join(texts[first : i + 1]), heading))
         i += 1
     return groups
 
@@ -131,13 +132,12 @@ def _opens_story(heading: Heading, group: HeadingGroup, following: HeadingGroup 
     return following.first == group.last + 1 and numbered_one and after.style != heading.style
 
 
-def _group_heading(texts: list[str], first: int, last: int) -> Heading:
+def _group_heading(texts: list[str], first: int, last: int, lead: Heading) -> Heading:
     """A heading group's heading. A part's heading and the chapter heading after it are read apart
     (Anna Karenina's "ЧАСТЬ ПЕРВАЯ", then "I"), so that a bare numeral is the part's first chapter
     and not a name after the part; a name line after a part stays its name ("Vol. I.", then "I
     PROMESSI SPOSI": the title page of I promessi sposi); so is the line after a closing section's
-    heading ("FINALE", then "La patria")."""
-    lead = Heading.parse(texts[first])  # the group's first paragraph, alone
+    heading ("FINALE", then "La patria"). ``lead``: the group's first paragraph, parsed alone."""
     if last == first:
         return lead
     if lead.is_closing:  # "FINALE", then its name
@@ -155,12 +155,11 @@ def _group_heading(texts: list[str], first: int, last: int) -> Heading:
 _MARKED_OFF_NUMERAL = re.compile(r"^[-–—\s]*(?![CLDM]\s*[-–—.:])[IVXLCDM]+\s*[-–—.:]", re.IGNORECASE)
 
 
-def _is_numbered(text: str, heading: Heading | None = None) -> bool:
-    """Whether a marked heading (``heading``: its parse, when the caller has it) numbers its chapter:
+def _is_numbered(text: str, heading: Heading) -> bool:
+    """Whether a marked heading (``heading``: the parse of its group) numbers its chapter:
     it reads as a heading, has a number before its name in digits or Chinese numerals ("一　お猿さん",
     次郎物語's 中見出し), or is numbered by a mark or its unit's word (``_numbers_by_mark``). A Roman
     letter and a space before a name may be a word ("I PROMESSI SPOSI", a title page's)."""
-    heading = heading or Heading.parse(text)
     digits = heading.unit is not None and (text[:1] in CJK_NUMERALS or text[:1].isdigit())
     return is_heading(text) or digits or _numbers_by_mark(text, heading)
 
