@@ -943,6 +943,23 @@ def test_a_part_of_unnumbered_titles_keeps_them_as_its_chapters():
     assert [c.title for c in book.chapters][-2:] == ["Chapitre I", texts[-2]] and len(book.chapters) == 5
 
 
+def test_titled_sections_after_the_last_chapter_are_chapters_only_in_a_book_s_body():
+    """After chapter III, "Breuvages" and "Appendice" open prose: in a TEI or FictionBook body
+    (``body_only``) each is a chapter, numbered on ("4", "5"); a notes heading stays in the chapter
+    before it. Elsewhere (an EPUB, a plain text) such headings are back matter: a colophon, the notes
+    an Aozora text sets after its chapters (宝島's "註"), all in the last chapter."""
+    prose = "Le Captain Cap versa dans un grand verre un peu de chaque flacon qui se trouvait sur le comptoir."
+    texts = ["Chapitre I", prose, "Chapitre II", prose, "Chapitre III", prose]
+    texts += ["Breuvages", prose, prose, "Appendice", prose, "Notes", "(1) Glace pilée, quelques gouttes d'angustura."]
+    marked = [text.startswith(("Chapitre", "Breuvages", "Appendice", "Notes")) for text in texts]
+    body = from_paragraphs(texts, title="t", marked_headings=marked, body_only=True)
+    assert [(c.label, c.title, c.first_paragraph, c.last_paragraph) for c in body.chapters][2:] == [
+        ("3", "Chapitre III", 4, 5), ("4", "Breuvages", 6, 8), ("5", "Appendice", 9, 12),
+    ]  # fmt: skip
+    edition = from_paragraphs(texts, title="t", marked_headings=marked)
+    assert [c.label for c in edition.chapters] == ["1", "2", "3"] and edition.chapters[-1].last_paragraph == 12
+
+
 def test_a_date_under_a_marked_chapter_heading_is_its_name():
     """La petite Comtesse (ELTeC) heads its letters "Chapitre 2", then the date: the date names the
     chapter and opens none, though it opens with digits."""

@@ -170,6 +170,43 @@ def test_chapter_divisions_without_heads_are_the_chapters(tmp_path):
     assert [c.title for c in story.chapters] == ["Histoire d'un mort"]
 
 
+BOITO = "(Queste annotazioni sono tolte dall'albo di un artista pedante)"
+
+
+def test_a_titled_division_after_the_last_numbered_chapter_is_a_chapter_of_its_own(tmp_path):
+    """Le Captain Cap (ELTeC) closes its second part with "Breuvages", its cocktails, after chapter
+    XLVII; Boito's stories (ELTeC) end in two that head their division twice, titled and unnumbered.
+    A TEI body's division is no edition's back matter (notes and colophon stand in <back>): each is a
+    chapter, numbered on after the parts ("3"), where it had been the last chapter's text."""
+    prose = "<p>Le Captain Cap versa dans un grand verre un peu de chaque flacon qui se trouvait là.</p>"
+    heads = ("Chapitre I -- Où l'on fait connaissance.", "Chapitre II -- Où il est question du porc.")
+    first = "".join(f'<div type="chapter"><head>{head}</head>{prose}</div>' for head in heads)
+    body = (
+        f'<body><div type="group"><head>Première partie</head>{first}</div>'
+        f'<div type="group"><head>Deuxième partie</head><div type="chapter"><head>{heads[0]}</head>{prose}</div>'
+        f'<div type="chapter"><head>Breuvages</head>{prose}{prose}</div></div>'
+        f'<div type="group"><div type="chapter"><head>IL COLORE A VENEZIA</head><head>{BOITO}</head>'
+        f"{prose}</div></div></body>"
+        '<back><div type="notes"><head>Notes</head><p>(1) Glace pilée, quelques gouttes d\'angustura.</p></div></back>'
+    )
+    book = load_narrative(write(tmp_path, "allais.xml", tei(body, title="Le Captain Cap")))
+    assert [(c.label, c.title, c.part) for c in book.chapters] == [
+        ("1.1", f"Première partie {heads[0]}", "Première partie"), ("1.2", heads[1], "Première partie"),
+        ("2.1", f"Deuxième partie {heads[0]}", "Deuxième partie"), ("3", "Breuvages", None),
+        ("4", f"IL COLORE A VENEZIA {BOITO}", None),
+    ]  # fmt: skip
+    last = [p.text for p in book.paragraphs if p.chapter == 5]
+    assert last[-2:] == ["Notes", "(1) Glace pilée, quelques gouttes d'angustura."]  # the notes follow the book
+    # the titles of a part whose headings carry no number stay its chapters (CLiGS's rp0023: "3ª PARTE")
+    stories = "".join(f"<div><head>{name}</head>{prose}</div>" for name in ("A luz não se extingue", "Santa Eponina"))
+    third = f"<div><head>3ª PARTE</head><head>Os seus papéis</head>{stories}</div>"
+    parts = f"<body><div><head>1ª PARTE</head>{first}</div>{third}</body>"
+    papers = load_narrative(write(tmp_path, "rp0023.xml", tei(parts, title="A Morte do Palhaço")))
+    assert [(c.title, c.part) for c in papers.chapters][-2:] == [
+        ("A luz não se extingue", "3ª PARTE"), ("Santa Eponina", "3ª PARTE"),
+    ]  # fmt: skip
+
+
 LONG_NAME = "In What Wise Birdalone Was Clad, and How She Went Her Ways from the Isle of Increase Unsought."
 
 

@@ -22,7 +22,7 @@ _NOTES_HEADINGS = frozenset(
 _CHAPTER_NUMBER_LEAP = 20
 
 
-def _names_notes(text: str) -> bool:
+def names_notes(text: str) -> bool:
     """A short line that opens with a notes word: "Примечания", "Notes", "Примечания к главе первой"."""
     words = text.split()
     return len(text) < 40 and bool(words) and re.sub(r"[\W_]+", "", words[0]).casefold() in _NOTES_HEADINGS
@@ -37,7 +37,7 @@ def without_endnote_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
     flags = list(flags)
     after_a_heading = in_notes = False
     for i, text in enumerate(texts):
-        if after_a_heading and _names_notes(text):
+        if after_a_heading and names_notes(text):
             in_notes = True
         elif in_notes and flags[i]:
             bare = BARE_NUMERAL.match(text) is not None

@@ -10,7 +10,8 @@ numbered heading it is that chapter's name ("<h3>CHAPTER I.</h3><h3>The Period</
 before one it opens that chapter (two or more such are the book's parts, numbered in reading order:
 こころ's "上　先生と私", "中　両親と私"), before the first chapter it is front matter (a title page, a
 contents page), and elsewhere it belongs to the chapter before it (an edition's endnotes, colophon,
-licence).
+licence), but in a TEI text's or FictionBook's body, whose front and back matter the file sets apart,
+one after the last numbered chapter that opens prose is an appendix, a chapter of its own.
 
 A heading the text's source repeats is one chapter: the same heading twice in a row (a scan's
 duplicate) opens one chapter, at the first copy, and a table of contents (headings directly
@@ -47,6 +48,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from clueweaver.books.back_matter import names_notes
 from clueweaver.books.chapters import (
     MIN_PROSE_CHARS,
     PROSE_ENDS,
@@ -64,13 +66,15 @@ from clueweaver.books.sentences import ends_with_sentence_mark
 @dataclass(frozen=True)
 class Unit:
     """A chapter before numbering: its first paragraph and title, the part or story it belongs to
-    (its heading text and number), and its own number (None when the heading has none)."""
+    (its heading text and number), its own number (None when the heading has none), and whether it
+    is an appendix, numbered on after the book's chapters and parts by ``with_marked_parts``."""
 
     first: int
     title: str
     part: str | None = None
     part_number: int | None = None
     number: int | None = None
+    appendix: bool = False
 
 
 @dataclass(frozen=True)
@@ -253,11 +257,13 @@ def _directly_after(texts: list[str], groups: list[HeadingGroup], k: int) -> boo
     return all(map(is_rule, texts[groups[k].last + 1 : groups[k + 1].first]))
 
 
-def detect_units(texts: list[str], groups: list[HeadingGroup]) -> list[Unit]:
+def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: bool = False) -> list[Unit]:
     """The chapters of a book from its heading groups, with parts and stories folded in and the
-    source's repeated headings taken out (``_without_repeats``)."""
+    source's repeated headings taken out (``_without_repeats``). ``body_only``: the headings are all
+    of the book's body, its front and back matter marked apart (a TEI text's, a FictionBook's), so
+    that a titled section after the last chapter is one of its own (``_appendices``)."""
     groups, opens = _without_repeats(texts, groups)
-    skipped, unnumbered_parts = _unnumbered_headings(texts, groups)
+    skipped, unnumbered_parts, appendices = _unnumbered_headings(texts, groups, body_only)
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
     last_part = None  # the number of the last part or story, for an epilogue after it
@@ -273,13 +279,21 @@ def detect_units(texts: list[str], groups: list[HeadingGroup]) -> list[Unit]:
         start = opens[k] if pending is None else pending  # where the chapter opens: at a part heading before it
         if k in unnumbered_parts:
             part, part_number, story_style = text, unnumbered_parts[k], None
+        if k in appendices:  # numbered once the parts a source marks are placed (``with_marked_parts``)
+            if k + 1 in appendices and _directly_after(texts, groups, k):  # a title over the appendix's own
+                pending = start
+                continue
+            title = " ".join(t for t in texts[start : group.last + 1] if not is_rule(t))
+            units.append(Unit(start, title, appendix=True))
+            pending = None
+            continue
         if heading.is_epilogue:  # after the story; a part only with its first chapter right after it
             holds_chapters = holds_chapters and directly and following.heading.unit[1] == 1
             if not units or heading.unit is None and not holds_chapters and not _opens_with_prose(texts, group):
                 continue
             if heading.is_closing and k < last_numbered:  # a "Conclusion" that a numbered chapter follows
                 continue
-            heading = _numbered_epilogue(heading, last_part, units)
+            heading = _renumbered(heading, 0, _number_past(last_part, units))
             if holds_chapters and following.heading.part is not None:  # Война и мир's "Эпилог", "Часть первая"
                 epilogue, pending = (text, heading.part[1]), start
                 continue
@@ -317,22 +331,43 @@ def detect_units(texts: list[str], groups: list[HeadingGroup]) -> list[Unit]:
 _MOSTLY_UNNUMBERED = 5
 
 
-def _unnumbered_headings(texts: list[str], groups: list[HeadingGroup]) -> tuple[set[int], dict[int, int]]:
+def _unnumbered_headings(
+    texts: list[str], groups: list[HeadingGroup], body_only: bool
+) -> tuple[set[int], dict[int, int], set[int]]:
     """The headings without a number in a book whose headings carry numbers (a file's marked
-    headings, module docstring): those that open no chapter, and those that are the book's parts
-    with their numbers in reading order. One directly before a numbered heading opens that
-    chapter; two or more such are parts ("上　先生と私", "中　両親と私"), one alone is a title."""
+    headings, module docstring): those that open no chapter, those that are the book's parts with
+    their numbers in reading order, and, where the headings are all of the book's body
+    (``body_only``), its appendices (``_appendices``). One directly before a numbered heading opens
+    that chapter; two or more such are parts ("上　先生と私", "中　両親と私"), one alone is a title."""
     numbered = [_is_numbered(texts[g.first], g.heading) for g in groups]
     if all(numbered) or sum(numbered) * _MOSTLY_UNNUMBERED < len(numbered):
-        return set(), {}
+        return set(), {}, set()
     opening = [
         k
         for k in range(len(groups) - 1)
         if not numbered[k] and groups[k + 1].heading.unit is not None and groups[k + 1].first == groups[k].last + 1
     ]
     skipped = {k for k in range(len(groups)) if not numbered[k]} - set(opening)
-    skipped -= _in_unnumbered_parts(groups, numbered)
-    return skipped, ({k: n for n, k in enumerate(opening, start=1)} if len(opening) >= 2 else {})
+    in_parts = _in_unnumbered_parts(groups, numbered)
+    appendices = _appendices(texts, groups, numbered) - in_parts if body_only else set()
+    skipped -= in_parts | appendices
+    return skipped, ({k: n for n, k in enumerate(opening, start=1)} if len(opening) >= 2 else {}), appendices
+
+
+def _appendices(texts: list[str], groups: list[HeadingGroup], numbered: list[bool]) -> set[int]:
+    """The headings without a number after a book's last numbered one that open prose and name no
+    notes, with the titles directly over them (a division's two heads, "QUATTR'ORE AL LIDO" over
+    "Schizzo dal vero"): in a book's body, sections that close it, each its own chapter (Le Captain
+    Cap's "Breuvages", its cocktails after chapter XLVII; Ganivet's "Sueño de Pío Cid", a verse drama
+    after the last trabajo), not the last chapter's text. Elsewhere such headings are an edition's
+    back matter (an EPUB's colophon) or the notes a plain text sets after its chapters."""
+    last = max(k for k, is_numbered in enumerate(numbered) if is_numbered)
+    found: set[int] = set()
+    for k in range(len(groups) - 1, last, -1):
+        over_one = k + 1 in found and _directly_after(texts, groups, k)
+        if over_one or _opens_with_prose(texts, groups[k]) and not names_notes(texts[groups[k].first]):
+            found.add(k)
+    return found
 
 
 def _in_unnumbered_parts(groups: list[HeadingGroup], numbered: list[bool]) -> set[int]:
@@ -360,14 +395,14 @@ def _opens_with_prose(texts: list[str], group: HeadingGroup) -> bool:
     return len(following) >= MIN_PROSE_CHARS or ends and not is_heading(following)
 
 
-def _numbered_epilogue(heading: Heading, last_part: int | None, units: list[Unit]) -> Heading:
-    """An epilogue's heading numbered one past the last part, or past the last chapter in a book
-    without parts or whose chapters' numbers run on across its parts (Middlemarch's "FINALE." is 87,
-    after chapter 86 of book 8, not 9, which chapter 9 is)."""
+def _number_past(last_part: int | None, units: list[Unit]) -> int:
+    """The number of what closes a book after its chapters (an epilogue, an appendix): one past the
+    last part, or past the last chapter in a book without parts or whose chapters' numbers run on
+    across its parts (Middlemarch's "FINALE." is 87, after chapter 86 of book 8, not 9, which chapter
+    9 is)."""
     numbers = [unit.number for unit in units]
     runs_on = None not in numbers and len(set(numbers)) == len(numbers)
-    after = last_part if last_part is not None and not runs_on else numbers[-1] or 0
-    return _renumbered(heading, 0, after + 1)
+    return (last_part if last_part is not None and not runs_on else numbers[-1] or 0) + 1
 
 
 def _numbered_after(heading: Heading, last_number: int) -> Heading:
@@ -393,7 +428,9 @@ def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]
     without chapters under it), or an epilogue, numbered after the parts already (五瓣の椿's "終章",
     marked as its stories are; ELTeC's El alma enferma, whose "EPÍLOGO" is a division of its last
     part), nor one after a chapter with sections of its own under the same marked heading (三太郎の日記's
-    "十 蚊帳" among chapters "九", "十一" of numbered sections, all under "斷片": "10", not "3.10")."""
+    "十 蚊帳" among chapters "九", "十一" of numbered sections, all under "斷片": "10", not "3.10"). An
+    appendix (``_appendices``) is numbered on after the chapters and parts before it, as an epilogue is
+    ("3" after parts 1 and 2; "7" after El abuelo del rey's six parts, its source's)."""
     starts = [i for i, text in enumerate(texts) if text in parts]
     numbers = [_marked_part_number(texts[i]) or k for k, i in enumerate(starts, start=1)]
     placed, before = [], (0, False)  # the marked heading over the unit before, and whether it had a part of its own
@@ -401,9 +438,12 @@ def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]
         k = bisect.bisect_right(starts, unit.first)  # the part headings at or before the unit's opening
         is_the_part = k > 0 and starts[k - 1] == unit.first and unit.title.startswith(texts[unit.first])
         keep = k == 0 or unit.part or is_the_part or before == (k, True) or Heading.parse(unit.title).is_epilogue
-        placed.append(
-            unit if keep else dataclasses.replace(unit, part=texts[starts[k - 1]], part_number=numbers[k - 1])
-        )
+        if unit.appendix and placed:
+            placed.append(dataclasses.replace(unit, number=_number_past(placed[-1].part_number, placed)))
+        else:
+            placed.append(
+                unit if keep else dataclasses.replace(unit, part=texts[starts[k - 1]], part_number=numbers[k - 1])
+            )
         before = (k, bool(unit.part))
     return placed
 

@@ -236,6 +236,7 @@ def from_paragraphs(
     headings: frozenset[str] = frozenset(),
     part_headings: frozenset[str] = frozenset(),
     marked_headings: Sequence[bool] | None = None,
+    body_only: bool = False,
 ) -> Narrative:
     """Number paragraphs and find chapters.
 
@@ -250,6 +251,8 @@ def from_paragraphs(
     With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
     cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
+    ``body_only``: the texts are a book's body, its front and back matter marked apart and set after
+    it as prose (a TEI text, a FictionBook), so a titled section after the last chapter is a chapter.
     """
     parts = [
         (split_long_paragraph(text, max_paragraph_chars) if max_paragraph_chars else [text]) if text else []
@@ -281,7 +284,9 @@ def from_paragraphs(
         units = units_from_titles(starts)
     else:
         groups = heading_groups(cleaned, heading_flags)
-        units = detect_units(cleaned, groups if parts_marked else without_sections(cleaned, groups))
+        units = detect_units(
+            cleaned, groups if parts_marked else without_sections(cleaned, groups), body_only=body_only
+        )
         units = with_marked_parts(units, cleaned, parts_marked)
 
     paragraphs, offset = [], 0
@@ -394,12 +399,19 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
 
 
 def _from_leveled_paragraphs(
-    paragraphs: list[tuple[str, int]], *, title: str, source: str, what: str, parts: frozenset[str] = frozenset()
+    paragraphs: list[tuple[str, int]],
+    *,
+    title: str,
+    source: str,
+    what: str,
+    parts: frozenset[str] = frozenset(),
+    body_only: bool = False,
 ) -> Narrative:
     """Paragraphs with the heading level their file marks (0 for prose): a heading starts a chapter
     (``from_paragraphs``' marked headings): levels 1-3, and deeper ones down to the deepest that
     numbers a chapter (an Aozora Bunko EPUB's "<h4>一</h4>" under its title's h1), not a chapter's
-    subsections. ``parts``: headings the file marks as parts (a FictionBook's sections of sections).
+    subsections. ``parts``: headings the file marks as parts (a FictionBook's sections of sections);
+    ``body_only`` as ``from_paragraphs`` takes it.
     A file that marks one heading at most (its title in an <h1>) while its text heads chapters of its
     own ("<p>CHAPTER I</p>", twice or more) has its chapter headings read from its text instead."""
     if not paragraphs:
@@ -416,6 +428,7 @@ def _from_leveled_paragraphs(
         marked_headings=None if read_from_text else marks,
         max_paragraph_chars=MAX_PARAGRAPH_CHARS,
         part_headings=parts,
+        body_only=body_only,
     )
 
 
@@ -464,7 +477,9 @@ def _from_marked_xml(read, data: bytes, *, name: str, source: str, encoding: str
     its XML marks, read in the encoding it declares, or in ``encoding`` (a wrong declaration)."""
     book: MarkedBook = read(decode_text(data, source, encoding)[0] if encoding else data, source)
     title = book.title or Path(name).stem
-    narrative = _from_leveled_paragraphs(book.paragraphs, title=title, source=source, what=what, parts=book.parts)
+    narrative = _from_leveled_paragraphs(
+        book.paragraphs, title=title, source=source, what=what, parts=book.parts, body_only=True
+    )
     if not narrative.chapters and book.divisions:  # no headings, and chapters marked without them
         narrative = from_paragraphs(
             [text for text, _level in book.paragraphs],
