@@ -925,6 +925,19 @@ def test_an_ordinal_indicator_or_an_abbreviation_in_prose_heads_nothing():
     assert not is_heading("Cap. Smith went home.")
 
 
+def test_a_heading_an_edition_supplies_in_brackets_reads_as_its_own():
+    """CLiGS's Ostorius heads two scenes the print left unheaded "[SCÈNE V].": the edition's bracket
+    closes right after the number (their text had run on in the scene before); a bracket that closes
+    later holds a note, not a heading."""
+    scenes = ["ACTE II", "SCÈNE IV. Caractacus, Didius.", "Vers.", "[SCÈNE V].", "Vers.", "ACTE III", "SCÈNE I."]
+    book = from_paragraphs(scenes, title="t", marked_headings=[t != "Vers." for t in scenes])
+    assert [(c.label, c.title) for c in book.chapters] == [
+        ("4", "ACTE II SCÈNE IV. Caractacus, Didius."), ("5", "[SCÈNE V]."), ("1", "ACTE III SCÈNE I."),
+    ]  # fmt: skip
+    assert Heading.parse("[CHAPTER XII] The Storm").components == (("chapter", 12),)
+    assert not is_heading("[Chapter 3 is left out of this edition]") and not is_heading("[Illustration]")
+
+
 def test_a_part_of_unnumbered_titles_keeps_them_as_its_chapters():
     """ELTeC's Le Captain Cap: a first part of titled sections, then a second of numbered chapters
     whose long summaries ("Chapitre II -- Où l'on apprend…") make them read as numbered: the first

@@ -98,9 +98,9 @@ _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CON
 # "第一场雪" (the first snowfall) and a verse's "第三囘に" (a particle after it) are no headings.
 # A figure's or table's caption names its chapter first ("第１章図２", "第三章 表一"): no heading.
 _CAPTION = rf"(?!\s*[図圖图表]\s*[{CJK_NUMERALS}\d])"
-# A web copy's bracket closes "【第一章】"; a comma leads into the summary ("Глава II, из которой можно узнать…");
-# a dash closing a number, and a colon, into the name ("- I -: Escenario")
-_SEPARATOR = r"\s*[】〗］]?\s*(?:[—–-]\s*[:：]|[.,:：—–-])?\s*"
+# A web copy's bracket closes "【第一章】", an editor's "[SCÈNE V]."; a comma leads into the summary ("Глава II, из
+# которой можно узнать…"); a dash closing a number, and a colon, into the name ("- I -: Escenario")
+_SEPARATOR = r"\s*[】〗］\]]?\s*(?:[—–-]\s*[:：]|[.,:：—–-])?\s*"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
     rf"第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{HAN}]))(?!(?!の[一二三四五六七八九十\d])[ぁ-ゖ]){_CAPTION}",
@@ -125,8 +125,12 @@ _LONG_S = "ſ"  # Fraktur's long s, as the Deutsches Textarchiv keeps it ("Erſt
 # "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked), a
 # bracket ("【第一章】", as web novels head chapters); read past.
 _CJK_LEAD = re.compile(r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文|目录|目錄)\s*[【〖［]?|[【〖［])\s*(?=第)")
+# The bracket an edition sets around a heading it supplies where the print has none (CLiGS's Ostorius:
+# "[SCÈNE V].", between "SCÈNE IV. Caractacus, Didius." and "ACTE III"), closed right after its number.
+_EDITORS_BRACKET = re.compile(rf"\[(?=(?:{_ANY_COMPONENT})\s*\])", re.IGNORECASE)
 _HEADING = re.compile(
-    rf"^(?:{_CJK_LEAD.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE
+    rf"^(?:{_CJK_LEAD.pattern}|{_EDITORS_BRACKET.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$",
+    re.IGNORECASE,
 )
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
 # in Chinese and Japanese ones ("一", "（十二）"); a roman one between dashes too (Marianela's "-I-").
@@ -250,7 +254,7 @@ class Heading:
         if starred := _STARRED.match(text):
             text = text[: starred.end("inner")]  # without the closing stars: offsets stay the text's
         start = starred.start("inner") if starred else 0
-        lead = _CJK_LEAD.match(text, start) or _DASHED_ROMAN.match(text, start)
+        lead = _CJK_LEAD.match(text, start) or _DASHED_ROMAN.match(text, start) or _EDITORS_BRACKET.match(text, start)
         components, position, part_end = [], lead.end() if lead else start, 0
         while match := next((m for form in _COMPONENTS if (m := form.match(text, position))), None):
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))
