@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from clueweaver.books.aozora import is_aozora, strip_aozora
+from clueweaver.books.language import detect_language
 from clueweaver.books.narrative import Narrative, from_text, load_narrative
 from clueweaver.books.text_paragraphs import without_margins
 from clueweaver.retrieval import build_index
@@ -246,6 +247,17 @@ def test_an_aozora_text_in_the_old_spelling_with_ruby_on_every_word_is_read_in_t
     index = build_index(book, None, use_cache=False)
     scores = index.bm25_scores("宗助が放り出した雑誌")  # the text has 雜誌
     assert book[int(scores.argmax())].text.startswith("宗助は先刻から縁側へ坐蒲團を持ち出して")
+
+
+def test_an_aozora_text_whose_puzzles_set_full_width_letters_is_read_as_shift_jis():
+    """海野十三's 虫喰い算大会 (Aozora Bunko, Shift_JIS) sets its puzzles in full-width letters and rules:
+    charset-normalizer offers gb18030 alone for it, which reads every kana as a Han character (one of
+    aozorabunko_text's 1,694 texts of 60 KB and more in four, each detected as Chinese). Shift_JIS is
+    tried whether or not it is guessed, and its reading, Japanese prose, goes first."""
+    book = load_narrative(FIXTURES / "mushikui_zan_excerpt.ja.txt")
+    assert (book.encoding, book.encoding_detected, book.title) == ("cp932", True, "虫喰い算大会")
+    assert detect_language(book.text) == "ja"
+    assert any(p.text.startswith("名探偵が、第一に目をつけたところは") for p in book.paragraphs)
 
 
 def test_a_russian_play_numbers_its_scenes_within_its_acts():

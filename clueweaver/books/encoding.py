@@ -30,10 +30,13 @@ _STRAY_BYTES_SHOWN = 5
 # the whole file) exceeds the default in some chunk. Every guess must still decode cleanly and plausibly.
 _LOOSE_CHAOS = 0.5
 # At that ceiling a Chinese codepage can read Shift_JIS bytes as a mess that scores better (『門』's
-# first pages: gb18030 0.200, cp932 0.219). Japanese prose runs on hiragana, a third or more of its
-# characters, and such a misreading has none: a guess that gives a tenth goes first.
+# first pages: gb18030 0.200, cp932 0.219), or be the only guess (a text whose tables and puzzles set
+# full-width letters and rules: 海野十三's 虫喰い算大会). Japanese prose runs on hiragana, a third or more of
+# its characters, and such a misreading has none: a reading that gives a tenth goes first, Shift_JIS's
+# among them whether or not charset-normalizer guessed it.
 _HIRAGANA = re.compile("[\u3041-\u309f]")
 _JAPANESE_HIRAGANA_SHARE = 0.1
+_SHIFT_JIS = "cp932"  # Microsoft's Shift_JIS, which Aozora Bunko's texts are written in
 
 
 def _where(text: str, positions: list[int]) -> str:
@@ -79,31 +82,35 @@ def _implausible(text: str) -> str | None:
     return f"U+{ord(found.group()):04X} at line {text.count(chr(10), 0, found.start()) + 1}, not a character of a book"
 
 
-def _not_japanese(match) -> bool:
-    """Whether a charset-normalizer guess reads the bytes as anything but Japanese prose."""
-    text = str(match)
+def _not_japanese(text: str) -> bool:
+    """Whether a reading of the bytes is anything but Japanese prose (``_HIRAGANA``)."""
     return len(_HIRAGANA.findall(text)) < _JAPANESE_HIRAGANA_SHARE * len(text)
 
 
 def detect_encoding(data: bytes) -> tuple[str | None, str]:
     """The most likely encoding of text that is not UTF-8 (charset-normalizer) among those that
-    decode all of ``data`` into plausible text, and why each other guess was refused; (None,
-    reasons) when none does."""
+    decode all of ``data`` into plausible text, a reading as Japanese prose first (``_HIRAGANA``),
+    and why each other guess was refused; (None, reasons) when none does."""
     from charset_normalizer import from_bytes
 
-    refused = []
-    matches = list(from_bytes(data)) or sorted(from_bytes(data, threshold=_LOOSE_CHAOS), key=_not_japanese)
+    refused, readings = [], {}
+    matches = list(from_bytes(data)) or list(from_bytes(data, threshold=_LOOSE_CHAOS))
     best = matches[0].chaos if matches else 0.0
     tied = any(_PREFERRED_ENCODING in m.could_be_from_charset for m in matches if m.chaos <= best)
-    guesses = [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches]
+    guesses = [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS]
     for guess in dict.fromkeys(guesses):
         try:
-            problem = _implausible(data.decode(guess))
+            text = data.decode(guess)
         except UnicodeDecodeError as exc:
-            problem = f"byte {exc.start} is not {guess}"
+            refused.append(f"{guess}: byte {exc.start} is not {guess}")
+            continue
+        problem = _implausible(text)
         if problem is None:
-            return guess, ""
-        refused.append(f"{guess}: {problem}")
+            readings[guess] = _not_japanese(text)
+        else:
+            refused.append(f"{guess}: {problem}")
+    if readings:
+        return min(readings, key=readings.get), ""  # the first Japanese reading, else the first
     return None, "; ".join(refused) or "no encoding charset-normalizer knows reads it"
 
 
