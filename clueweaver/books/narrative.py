@@ -251,8 +251,8 @@ def from_paragraphs(
     With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
     cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
-    ``body_only``: the texts are a book's body, its front and back matter marked apart and set after
-    it as prose (a TEI text, a FictionBook), so a titled section after the last chapter is a chapter.
+    ``body_only``: the headings are all of the book's body, its front and back matter marked apart
+    and read as prose (a TEI text, a FictionBook), so a titled section after the last chapter is a chapter.
     """
     parts = [
         (split_long_paragraph(text, max_paragraph_chars) if max_paragraph_chars else [text]) if text else []
