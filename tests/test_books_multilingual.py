@@ -25,7 +25,8 @@ def best_match(narrative: Narrative, question: str) -> str:
 
 def test_effi_briest_numbers_its_chapters_in_german_words_past_twelve():
     book = load_narrative(FIXTURES / "effi_briest_excerpt.de.txt")
-    assert (book.encoding, book.encoding_detected, book.title) == ("latin_1", True, "Effi Briest")
+    # its Gutenberg file's ISO-8859-1, read by Latin-1's superset, as the German of its cp1252 reading asks
+    assert (book.encoding, book.encoding_detected, book.title) == ("cp1252", True, "Effi Briest")
     assert [c.label for c in book.chapters] == ["1", "2", "12", "13", "21", "27", "28", "29", "30", "36"]
     assert [c.title for c in book.chapters][3:6] == [
         "Dreizehntes Kapitel",

@@ -11,6 +11,7 @@ from clueweaver.books.language import (
     UNDETERMINED,
     detect_language,
     guess_language,
+    prose_language,
     sample,
     script_of,
 )
@@ -110,3 +111,12 @@ def test_a_novel_is_sampled_across_its_length_and_cheaply():
     started = time.perf_counter()
     assert detect_language(novel) == "fr"
     assert time.perf_counter() - started < 0.5  # a few milliseconds here; generous for a busy machine
+
+
+def test_prose_language_names_prose_not_a_codepage_s_stray_letters():
+    """What ``detect_encoding`` asks of a cp1252 reading: a Chinese text's GBK bytes read in cp1252 make
+    Latin "words", some of them function words ("à", "é"), but few beside the rest."""
+    for language in ("en", "fr", "de", "es", "it", "pt"):
+        assert prose_language(SNIPPETS[language]) == language
+    misread = (SNIPPETS["zh"] * 20).encode("gbk").decode("cp1252", "replace")
+    assert prose_language(misread) is None and prose_language("") is None

@@ -2,6 +2,8 @@ import json
 
 import pytest
 
+from clueweaver.benchmarks.checks import load_bundled_book
+from clueweaver.books.encoding import decode_text
 from clueweaver.books.headers import strip_gutenberg
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative
 from tests.conftest import shared_path
@@ -238,6 +240,19 @@ def test_a_file_that_is_not_utf_8_is_read_with_its_detected_encoding(tmp_path, e
     assert narrative.paragraphs[0].text == text
     path.write_text(text, encoding="utf-8")
     assert (load_narrative(path).encoding, load_narrative(path).encoding_detected) == ("utf-8", False)
+
+
+def test_a_whole_novel_in_latin_1_keeps_its_guillemets_and_accents():
+    """Effi Briest in Latin-1, the encoding of its Project Gutenberg file: charset-normalizer ranks
+    iso8859_10 (Nordic) first for the whole novel, which reads its 1,880 « » as Ŧ ŧ; the cp1252
+    reading shows German's function words, so it is taken. A Japanese novel's Shift_JIS is not."""
+    text = load_bundled_book("effi_briest.de").text
+    for encoding in ("latin-1", "cp1252"):
+        read, codec, detected, _ = decode_text(text.encode(encoding, "ignore"), "effi.txt")
+        assert (codec, detected) == ("cp1252", True) and read == text.encode(encoding, "ignore").decode(encoding)
+    assert read.count("«") > 1000
+    kokoro = load_bundled_book("kokoro.ja").text
+    assert decode_text(kokoro.encode("cp932"), "kokoro.txt")[:2] == (kokoro, "cp932")
 
 
 def test_strip_gutenberg_keeps_text_without_markers():

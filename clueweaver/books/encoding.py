@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from clueweaver.books.errors import NarrativeError
+from clueweaver.books.language import prose_language
 
 _NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
 
@@ -37,6 +38,12 @@ _LOOSE_CHAOS = 0.5
 _HIRAGANA = re.compile("[\u3041-\u309f]")
 _JAPANESE_HIRAGANA_SHARE = 0.1
 _SHIFT_JIS = "cp932"  # Microsoft's Shift_JIS, which Aozora Bunko's texts are written in
+# charset-normalizer can rank a Nordic, Baltic or Celtic codepage, or a CJK one, over Latin-1 for an older
+# Gutenberg file in Latin-1 (a German novel's « » read as Ŧ ŧ by iso8859_10, a Spanish one's ñ as ņ, an
+# English one's ´ as half-width katakana by cp932). The languages whose letters cp1252 holds, read in it,
+# are prose of their function words (``prose_language``); a misread Japanese, Chinese, Russian or Polish file
+# is not.
+_CP1252_LANGUAGES = frozenset({"en", "fr", "de", "es", "it", "pt"})
 
 
 def _where(text: str, positions: list[int]) -> str:
@@ -90,14 +97,15 @@ def _not_japanese(text: str) -> bool:
 def detect_encoding(data: bytes) -> tuple[str | None, str]:
     """The most likely encoding of text that is not UTF-8 (charset-normalizer) among those that
     decode all of ``data`` into plausible text, a reading as Japanese prose first (``_HIRAGANA``),
-    and why each other guess was refused; (None, reasons) when none does."""
+    then cp1252's when it reads as a language cp1252 is made for (``_CP1252_LANGUAGES``), and why
+    each other guess was refused; (None, reasons) when none does."""
     from charset_normalizer import from_bytes
 
     refused, readings = [], {}
     matches = list(from_bytes(data)) or list(from_bytes(data, threshold=_LOOSE_CHAOS))
     best = matches[0].chaos if matches else 0.0
     tied = any(_PREFERRED_ENCODING in m.could_be_from_charset for m in matches if m.chaos <= best)
-    guesses = [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS]
+    guesses = [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS, _PREFERRED_ENCODING]
     for guess in dict.fromkeys(guesses):
         try:
             text = data.decode(guess)
@@ -106,12 +114,14 @@ def detect_encoding(data: bytes) -> tuple[str | None, str]:
             continue
         problem = _implausible(text)
         if problem is None:
-            readings[guess] = _not_japanese(text)
+            readings[guess] = text
         else:
             refused.append(f"{guess}: {problem}")
-    if readings:
-        return min(readings, key=readings.get), ""  # the first Japanese reading, else the first
-    return None, "; ".join(refused) or "no encoding charset-normalizer knows reads it"
+    if not readings:
+        return None, "; ".join(refused) or "no encoding charset-normalizer knows reads it"
+    japanese = next((guess for guess, text in readings.items() if not _not_japanese(text)), None)
+    western = _PREFERRED_ENCODING in readings and prose_language(readings[_PREFERRED_ENCODING]) in _CP1252_LANGUAGES
+    return japanese or (_PREFERRED_ENCODING if western else next(iter(readings))), ""
 
 
 def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[str, str, bool, str | None]:
