@@ -89,9 +89,9 @@ def _implausible(text: str) -> str | None:
     return f"U+{ord(found.group()):04X} at line {text.count(chr(10), 0, found.start()) + 1}, not a character of a book"
 
 
-def _not_japanese(text: str) -> bool:
-    """Whether a reading of the bytes is anything but Japanese prose (``_HIRAGANA``)."""
-    return len(_HIRAGANA.findall(text)) < _JAPANESE_HIRAGANA_SHARE * len(text)
+def _reads_as_japanese(text: str) -> bool:
+    """Whether a reading of the bytes is Japanese prose (``_HIRAGANA``)."""
+    return len(_HIRAGANA.findall(text)) >= _JAPANESE_HIRAGANA_SHARE * len(text)
 
 
 def detect_encoding(data: bytes) -> tuple[str | None, str]:
@@ -119,7 +119,7 @@ def detect_encoding(data: bytes) -> tuple[str | None, str]:
             refused.append(f"{guess}: {problem}")
     if not readings:
         return None, "; ".join(refused) or "no encoding charset-normalizer knows reads it"
-    japanese = next((guess for guess, text in readings.items() if not _not_japanese(text)), None)
+    japanese = next((guess for guess, text in readings.items() if _reads_as_japanese(text)), None)
     western = _PREFERRED_ENCODING in readings and prose_language(readings[_PREFERRED_ENCODING]) in _CP1252_LANGUAGES
     return japanese or (_PREFERRED_ENCODING if western else next(iter(readings))), ""
 
