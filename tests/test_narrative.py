@@ -255,6 +255,22 @@ def test_a_whole_novel_in_latin_1_keeps_its_guillemets_and_accents():
     assert decode_text(kokoro.encode("cp932"), "kokoro.txt")[:2] == (kokoro, "cp932")
 
 
+@pytest.mark.parametrize("book", ["kokoro.ja", "effi_briest.de"])
+def test_a_novel_in_7_bit_jis_or_utf_16_without_a_byte_order_mark_is_read_not_taken_for_utf_8_or_binary(book):
+    """ISO-2022-JP is all ASCII, so it decoded as UTF-8 into escapes and letters ("\x1b$B8cGZ$O" for
+    吾輩は); UTF-16 without a byte-order mark has NUL bytes and was refused as binary."""
+    text = load_bundled_book(book).text
+    codecs = ["utf-16-le", "utf-16-be"] + ["iso2022_jp"] * (book == "kokoro.ja")
+    for codec in codecs:
+        assert decode_text(text.encode(codec), "book.txt") == (text, codec, True, None)
+    jis_extended = "ｱﾝﾅ 吾輩は猫である。\n" * 20  # half-width katakana: JIS's extension, which iso2022_jp refuses
+    assert decode_text(jis_extended.encode("iso2022_jp_ext"), "book.txt")[:2] == (jis_extended, "iso2022_jp_ext")
+    one_line = "吾輩は猫である。".encode("utf-16-le")  # no line break tells its byte order: refused, naming the fix
+    with pytest.raises(NarrativeError, match="binary file, not text .*UTF-16 or UTF-32.*--encoding"):
+        decode_text(one_line, "book.txt")
+    assert decode_text(one_line, "book.txt", "utf-16-le")[0] == "吾輩は猫である。"
+
+
 def test_strip_gutenberg_keeps_text_without_markers():
     assert strip_gutenberg("plain text") == "plain text"
 

@@ -44,6 +44,12 @@ _SHIFT_JIS = "cp932"  # Microsoft's Shift_JIS, which Aozora Bunko's texts are wr
 # are prose of their function words (``prose_language``); a misread Japanese, Chinese, Russian or Polish file
 # is not.
 _CP1252_LANGUAGES = frozenset({"en", "fr", "de", "es", "it", "pt"})
+# 7-bit ISO-2022 text (JIS: older Japanese files and e-mail) is all ASCII, so it decodes as UTF-8, into escape
+# characters and letters ("\x1b$B8cGZ$O" for 吾輩は). Its escape sequences (ESC, then $ or ( or $( or $), then
+# the character set's final byte) say what it is, and these codecs read it: JIS, then JIS with half-width
+# katakana, then with JIS X 0212, Korean and Chinese sets, then JIS X 0213.
+_ISO_2022_ESCAPE = re.compile(rb"\x1b(?:\$[()]?|\()[@-Z]")
+_ISO_2022_CODECS = ("iso2022_jp", "iso2022_jp_ext", "iso2022_jp_2", "iso2022_jp_2004")
 
 
 def _where(text: str, positions: list[int]) -> str:
@@ -94,19 +100,31 @@ def _reads_as_japanese(text: str) -> bool:
     return len(_HIRAGANA.findall(text)) >= _JAPANESE_HIRAGANA_SHARE * len(text)
 
 
-def detect_encoding(data: bytes) -> tuple[str | None, str]:
-    """The most likely encoding of text that is not UTF-8 (charset-normalizer) among those that
-    decode all of ``data`` into plausible text, a reading as Japanese prose first (``_HIRAGANA``),
-    then cp1252's when it reads as a language cp1252 is made for (``_CP1252_LANGUAGES``), and why
-    each other guess was refused; (None, reasons) when none does."""
+def _iso_2022(data: bytes) -> bool:
+    """Whether ``data`` is 7-bit text with ISO-2022 escape sequences (``_ISO_2022_ESCAPE``)."""
+    return data.isascii() and _ISO_2022_ESCAPE.search(data) is not None
+
+
+def _guesses(data: bytes) -> list[str]:
+    """The encodings to try, most likely first: ISO-2022's for its escapes, else charset-normalizer's
+    (cp1252 first where it ties for best), then Shift_JIS and cp1252, which it can leave out."""
+    if _iso_2022(data):
+        return list(_ISO_2022_CODECS)
     from charset_normalizer import from_bytes
 
-    refused, readings = [], {}
     matches = list(from_bytes(data)) or list(from_bytes(data, threshold=_LOOSE_CHAOS))
     best = matches[0].chaos if matches else 0.0
     tied = any(_PREFERRED_ENCODING in m.could_be_from_charset for m in matches if m.chaos <= best)
-    guesses = [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS, _PREFERRED_ENCODING]
-    for guess in dict.fromkeys(guesses):
+    return [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS, _PREFERRED_ENCODING]
+
+
+def detect_encoding(data: bytes) -> tuple[str | None, str]:
+    """The most likely encoding of text that is not UTF-8 (``_guesses``) among those that decode all
+    of ``data`` into plausible text, a reading as Japanese prose first (``_HIRAGANA``), then cp1252's
+    when it reads as a language cp1252 is made for (``_CP1252_LANGUAGES``), and why each other guess
+    was refused; (None, reasons) when none does."""
+    refused, readings = [], {}
+    for guess in dict.fromkeys(_guesses(data)):
         try:
             text = data.decode(guess)
         except UnicodeDecodeError as exc:
@@ -138,12 +156,18 @@ def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[st
             raise NarrativeError(f"{path}: cannot decode as {encoding}: {exc}") from exc
     if codec is None and data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16"), "utf-16", False, None
+    utf16 = None if codec else _utf16_without_bom(data)
+    if utf16:
+        return data.decode(utf16), utf16, True, None
     sample = data[:8192]
-    control_bytes = len(sample.translate(None, _NOT_CONTROL_BYTES))  # bytes 0-8 and 14-31
+    control_bytes = len(_ISO_2022_ESCAPE.sub(b"", sample).translate(None, _NOT_CONTROL_BYTES))  # bytes 0-8, 14-31
     if b"\x00" in sample or control_bytes > len(sample) * 0.05:
-        raise NarrativeError(f"{path}: looks like a binary file, not text")
+        raise NarrativeError(
+            f"{path}: looks like a binary file, not text (if it is text in UTF-16 or UTF-32 without a byte-order "
+            "mark, name the encoding: --encoding, or the upload's encoding field)"
+        )
     name = codec or ("utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8")
-    read = _utf8_with_stray_bytes(data, path, name)
+    read = None if codec is None and _iso_2022(data) else _utf8_with_stray_bytes(data, path, name)
     if read is not None:
         return read[0], encoding or name, False, read[1]
     if codec is not None:
@@ -155,6 +179,22 @@ def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[st
             "file's encoding (--encoding, or the upload's encoding field)"
         )
     return data.decode(detected), detected, True, None
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` for UTF-16 saved without a byte-order mark, or None. A text's
+    line breaks are the code units 0A 00 in little-endian, 00 0A in big-endian, and either read the
+    other way round is U+0A00, no character; so the one order the file's first line breaks take is
+    its order, if that reading decodes cleanly and is plausible (``_implausible``)."""
+    units = [data[i : i + 2] for i in range(0, min(len(data), 8192), 2)]
+    little, big = units.count(b"\n\x00"), units.count(b"\x00\n")
+    if len(data) % 2 or bool(little) == bool(big):
+        return None
+    codec = "utf-16-le" if little else "utf-16-be"
+    try:
+        return None if _implausible(data.decode(codec)) else codec
+    except UnicodeDecodeError:
+        return None
 
 
 def text_codec(path: str, encoding: str | None) -> str | None:
