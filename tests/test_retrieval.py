@@ -199,6 +199,34 @@ def test_a_question_in_todays_spelling_finds_a_paragraph_spelled_before_1918():
         assert index.bm25_rank([question])[0][0] == expected, question
 
 
+# German before the 1901 orthography, as 19th-century editions print it: Spielhagen's Hammer und Amboß
+# (1869) in ELTeC's edition, beside the same words in today's spelling.
+OLD_GERMAN = {
+    "Die Thür hatte sich hinter ihm geschlossen.": "Die Tür hatte sich hinter ihm geschlossen.",
+    "Ist dem Vater etwas passirt?": "Ist dem Vater etwas passiert?",
+    "es blieb todt und still, nur die rothen Sonnenstrahlen": "es blieb tot und still, nur die roten Sonnenstrahlen",
+    "Theil Muth Noth thun That Wirth Athem studiren interessirte tödten": "Teil Mut Not tun Tat Wirt Atem studieren "
+    "interessierte töten",
+}
+
+
+def test_german_spelled_before_1901_gives_the_terms_of_todays_spelling():
+    for old, new in OLD_GERMAN.items():
+        assert tokenize(old, "de") == tokenize(new, "de") and tokenize(new, "de"), new
+    old, new = next(iter(OLD_GERMAN.items()))
+    assert plain_analyzer("de").tokenize(old) == plain_analyzer("de").tokenize(new)
+    # German words in "-irt" and "-iren" that are no loan verbs keep their letters
+    assert tokenize("Hirten Landwirt Wirt", "de") == ["hirt", "landwirt", "wirt"]
+
+
+def test_a_question_in_todays_german_finds_a_paragraph_spelled_before_1901():
+    paragraphs = [*OLD_GERMAN][:3] + [f"Am {n}. Tage regnete es, und alle blieben zu Hause." for n in range(12)]
+    index = build_index(from_paragraphs(paragraphs, title="Hammer und Amboß"), None, use_cache=False)
+    assert index.language == "de"
+    for question, expected in (("Wer schloss die Tür?", 0), ("Ist etwas passiert?", 1), ("Was blieb tot?", 2)):
+        assert index.bm25_rank([question])[0][0] == expected, question
+
+
 def test_bm25_scores_equal_lucene_bm25_computed_independently():
     """bm25s's own oracle test, here: its Lucene scores against the formula written out, against
     rank-bm25's Okapi given Lucene's idf (Okapi's term frequency part is Lucene's times k1 + 1), and

@@ -11,7 +11,8 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   keeps its letters and folds "ё" to "е", reads the spelling before 1918 as today's (``modern_russian``:
   "Всѣ счастливыя семьи похожи другъ на друга" gives the terms of "Все счастливые семьи похожи друг
   на друга"), and its stems drop the surname suffix -ов/-ев, which Snowball strips from the nominative
-  only ("Базаров", "Базарова"). English keeps its accents, as
+  only ("Базаров", "Базарова"). German reads the spelling before 1901 as today's too (``modern_german``:
+  "Die Thür", "todt", "passirt" give the terms of "Die Tür", "tot", "passiert"). English keeps its accents, as
   ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles go ("l'homme" is
   "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Chinese is read in simplified characters: a traditional character is folded to its simplified
@@ -120,6 +121,13 @@ _OLD_RUSSIAN_ENDINGS = (("аго", "ого"), ("яго", "его"), ("ыя", "ы
 _OLD_RUSSIAN_PREFIX = re.compile("^(бе|во|в|и|ни|ра|ро|чре|чере)з(?=[кпстфхцчшщ])")
 _OLD_RUSSIAN_WORDS = {"ея": "ее", "оне": "они", "одне": "одни"}
 _CYRILLIC = re.compile("[а-я]")
+# German before the 1901 orthography, as 19th-century editions print it (ELTeC's and the Deutsches
+# Textarchiv's): "th" where today's German writes "t" ("Thür", "Theil", "Muth", "thun"), "dt" for "t"
+# ("todt", "tödten"), and loan verbs in "-iren" for "-ieren" ("studiren", "passirt"). Folded alike in a
+# book and a question; a word that keeps its "th" today (a name, "Theater") folds alike on both sides.
+_OLD_GERMAN_LETTERS = re.compile("th|dt")
+_OLD_GERMAN_VERB = re.compile("(?<=[^aeiouhw])ir(?=(?:en|end|ende|enden|t|te|ten|ter|tes|st)$)")
+_OLD_GERMAN_VERB_LETTERS = 7  # shorter words in "-ir(t)" are German ("Hirten"), as is "-wirt", not loan verbs
 _SURNAME_STEM_LETTERS = 4  # what a Russian stem keeps at least when its -ов/-ев goes (``_surname_stem``)
 _BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
 
@@ -201,7 +209,7 @@ class Analyzer:
             parts = (base, *base.split("-")) if "-" in base else (base,)
             parts = tuple(p.strip("'_") for p in parts)
         folded = (fold_accents(p) if self.accents else p for p in parts)
-        folded = map(modern_russian, folded) if self.language == "ru" else folded
+        folded = map(_MODERN_SPELLING[self.language], folded) if self.language in _MODERN_SPELLING else folded
         kept = [p for p in folded if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())]
         if not (self.stemmer and kept):
             return tuple(kept)
@@ -285,6 +293,19 @@ def modern_russian(word: str) -> str:
             word = word[: -len(old)] + new
             break
     return _OLD_RUSSIAN_PREFIX.sub(r"\1с", word)
+
+
+def modern_german(word: str) -> str:
+    """A normalized German word in the spelling of 1901 onwards (``_OLD_GERMAN_LETTERS``,
+    ``_OLD_GERMAN_VERB``): "thür" is "tür", "todt" "tot", "studirt" "studiert"."""
+    if "t" in word:
+        word = _OLD_GERMAN_LETTERS.sub("t", word)
+    if len(word) >= _OLD_GERMAN_VERB_LETTERS and "ir" in word:
+        word = _OLD_GERMAN_VERB.sub("ier", word)
+    return word
+
+
+_MODERN_SPELLING = {"ru": modern_russian, "de": modern_german}  # what each language's old spelling folds to
 
 
 @cache
