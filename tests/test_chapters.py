@@ -383,6 +383,22 @@ def test_page_numbers_among_the_paragraphs_open_no_chapter():
     assert [(c.label, c.first_paragraph) for c in book.chapters] == [("1", 0), ("2", 7), ("3", 9)]
 
 
+def test_numbers_that_count_nothing_open_no_chapter():
+    """海野十三's 虫喰い算大会 (Aozora Bunko) works its puzzles through line by line: a division's last
+    remainder "０" under a rule, an answer "１３" twice; 53 chapters numbered 0 and 13 had come of them.
+    A zero numbers only a book's first heading (Aozora's "０００", "００１" …), and a number does not
+    number the chapter after its own unless another heading comes between."""
+    rule, prose = "――――", "なおよく見るのに、肝腎の除数が全然不明である。"
+    puzzle = [rule, "０", prose, "１３", "□３）９４９", rule, "０", prose, "１３", prose, rule, "０", prose]
+    assert [c.title for c in from_paragraphs([prose, *puzzle], title="t").chapters] == ["０", "１３"]
+    counted = ["０００", prose * 30, "００１", prose * 30, "００２", prose * 30, "００２", prose * 30]
+    assert [c.label for c in from_paragraphs(counted, title="t").chapters] == ["0", "1", "2"]
+    # after a title, "１" numbers its essay's first section, though the essay before had only "１"
+    essays = ["老樹", "１", prose * 30, "台所のしめじ茸", "１", prose * 30, "２", prose * 30]
+    titles = frozenset({"老樹", "台所のしめじ茸"})  # Aozora's heading notes mark them
+    assert [c.label for c in from_paragraphs(essays, title="t", headings=titles).chapters] == ["1.1", "2.1", "2.2"]
+
+
 def test_numbers_between_dashes_that_are_no_chapters():
     """Only a roman numeral between dashes opens a chapter: "- 12 -" is as often a page number."""
     assert not any(map(is_heading, ["- 12 -", "-I- Perdido", "-ii-", "--"]))

@@ -86,18 +86,25 @@ def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
     """``flags`` with the page numbers a scan leaves among the paragraphs unset: bare numbers in
     digits that cut a sentence in two (RusLit's Хозяйка: "…широко стал", "337", "вдыхать в
     себя…"), or that leap more than ``_CHAPTER_NUMBER_LEAP`` past the last chapter number ("I",
-    then "341"). A chapter number follows a finished sentence, and the one before it."""
+    then "341"), or that count nothing: a zero after the first number (a puzzle's remainder "０"
+    under its rule, in 虫喰い算大会), or the number of the heading just before again (a note's "1" in
+    chapter 1; after another heading, a story's title, "1" numbers its first section). A chapter
+    number follows a finished sentence, and the one before it."""
     flags = list(flags)
-    last = 0
+    last = previous = None  # the last chapter number in digits; the number of the heading just before
     for i, text in enumerate(texts):
         digits = text.strip().rstrip(".")
-        if not (flags[i] and digits.isdigit()):
+        if not flags[i]:
+            continue
+        if not digits.isdigit():
+            previous = None
             continue
         cut = 0 < i < len(texts) - 1 and not ends_with_sentence_mark(texts[i - 1]) and texts[i + 1][:1].islower()
-        if cut or int(digits) > last + _CHAPTER_NUMBER_LEAP:
+        counts_nothing = int(digits) == 0 and last is not None or int(digits) == previous
+        if cut or counts_nothing or int(digits) > (last or 0) + _CHAPTER_NUMBER_LEAP:
             flags[i] = False
         else:
-            last = int(digits)
+            last = previous = int(digits)
     return flags
 
 
