@@ -186,9 +186,11 @@ def _utf16_without_bom(data: bytes) -> str | None:
     line breaks are the code units 0A 00 in little-endian, 00 0A in big-endian, and either read the
     other way round is U+0A00, no character; so the one order the file's first line breaks take is
     its order, if that reading decodes cleanly and is plausible (``_implausible``)."""
+    if len(data) % 2:
+        return None
     units = [data[i : i + 2] for i in range(0, min(len(data), 8192), 2)]
     little, big = units.count(b"\n\x00"), units.count(b"\x00\n")
-    if len(data) % 2 or bool(little) == bool(big):
+    if bool(little) == bool(big):
         return None
     codec = "utf-16-le" if little else "utf-16-be"
     try:

@@ -127,7 +127,7 @@ _CYRILLIC = re.compile("[а-я]")
 # book and a question; a word that keeps its "th" today (a name, "Theater") folds alike on both sides.
 _OLD_GERMAN_LETTERS = re.compile("th|dt")
 _OLD_GERMAN_VERB = re.compile("(?<=[^aeiouhw])ir(?=(?:en|end|ende|enden|t|te|ten|ter|tes|st)$)")
-_OLD_GERMAN_VERB_LETTERS = 7  # shorter words in "-ir(t)" are German ("Hirten"), as is "-wirt", not loan verbs
+_OLD_GERMAN_VERB_LETTERS = 7  # a loan verb in "-iren" has seven letters or more; "Hirten" has six, "-wirt" is German
 _SURNAME_STEM_LETTERS = 4  # what a Russian stem keeps at least when its -ов/-ев goes (``_surname_stem``)
 _BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
 
