@@ -227,6 +227,33 @@ def test_a_question_in_todays_german_finds_a_paragraph_spelled_before_1901():
         assert index.bm25_rank([question])[0][0] == expected, question
 
 
+# Portuguese before the reforms of 1911 and 1943: Dom Casmurro as Project Gutenberg prints it (1899), beside the
+# same words in today's spelling.
+OLD_PORTUGUESE = {
+    "Um dia appareceu alli vendendo-se por medico homeopatha": "Um dia apareceu ali vendendo-se por médico homeopata",
+    "Havia embrulhado em um papel um cacho dos meus cabellos": "Havia embrulhado em um papel um cacho dos "
+    "meus cabelos",
+    "Elle tinha vinte annos; ella ia ao theatro": "Ele tinha vinte anos; ela ia ao teatro",
+    "pharmacia lyrio sahir vae commercio rhythmo": "farmácia lírio sair vai comércio ritmo",
+}
+
+
+def test_portuguese_spelled_before_1911_gives_the_terms_of_todays_spelling():
+    for old, new in OLD_PORTUGUESE.items():
+        assert tokenize(old, "pt") == tokenize(new, "pt") and tokenize(new, "pt"), new
+    assert tokenize("carro caro passo paso", "pt") == ["carr", "car", "pass", "pas"]  # rr and ss are today's too
+    assert tokenize("mãe mãi", "pt") == tokenize("mãe mãe", "pt")
+
+
+def test_a_question_in_todays_portuguese_finds_a_paragraph_spelled_before_1911():
+    paragraphs = [*OLD_PORTUGUESE][:3] + [f"No dia {n} choveu, e todos ficaram em casa." for n in range(12)]
+    index = build_index(from_paragraphs(paragraphs, title="Dom Casmurro"), None, use_cache=False)
+    assert index.language == "pt"
+    for question, expected in (("Quem apareceu como homeopata?", 0), ("Que cabelos estavam no papel?", 1),
+                               ("Quantos anos tinha ele quando ela foi ao teatro?", 2)):  # fmt: skip
+        assert index.bm25_rank([question])[0][0] == expected, question
+
+
 def test_bm25_scores_equal_lucene_bm25_computed_independently():
     """bm25s's own oracle test, here: its Lucene scores against the formula written out, against
     rank-bm25's Okapi given Lucene's idf (Okapi's term frequency part is Lucene's times k1 + 1), and

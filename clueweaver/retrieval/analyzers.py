@@ -12,9 +12,11 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   "Всѣ счастливыя семьи похожи другъ на друга" gives the terms of "Все счастливые семьи похожи друг
   на друга"), and its stems drop the surname suffix -ов/-ев, which Snowball strips from the nominative
   only ("Базаров", "Базарова"). German reads the spelling before 1901 as today's too (``modern_german``:
-  "Die Thür", "todt", "passirt" give the terms of "Die Tür", "tot", "passiert"). English keeps its accents, as
-  ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles go ("l'homme" is
-  "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
+  "Die Thür", "todt", "passirt" give the terms of "Die Tür", "tot", "passiert"), and Portuguese the
+  spelling before 1911 and 1943 (``modern_portuguese``: "elle", "annos", "theatro" are "ele", "anos",
+  "teatro"). English keeps its accents, as ClueWeaver always did ("Château d'If"). French, Italian and
+  Greek elided articles go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too
+  ("Emma's" is "emma").
 - Chinese is read in simplified characters: a traditional character is folded to its simplified
   form (OpenCC's character table, as opencc-python-reimplemented ships it), so a question typed in
   simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one;
@@ -128,6 +130,14 @@ _CYRILLIC = re.compile("[а-я]")
 _OLD_GERMAN_LETTERS = re.compile("th|dt")
 _OLD_GERMAN_VERB = re.compile("(?<=[^aeiouhw])ir(?=(?:en|end|ende|enden|t|te|ten|ter|tes|st)$)")
 _OLD_GERMAN_VERB_LETTERS = 7  # a loan verb in "-iren" has seven letters or more; "Hirten" has six, "-wirt" is German
+# Portuguese before the reforms of 1911 (Portugal) and 1943 (Brazil), as Gutenberg's Dom Casmurro and ELTeC's
+# novels print it: Greek "ph", "th", "rh" and "y" ("pharmacia", "theatro", "lyrio"), doubled consonants
+# ("elle", "annos", "commercio"; "rr" and "ss" are today's too), a silent "h" between vowels ("sahir",
+# "comprehender"), "-ae" for "-ai" ("vae", "pae"; "mãe", accent-folded, and the old "mãi" meet as "mai").
+_OLD_PORTUGUESE_SPELLINGS = {"ph": "f", "th": "t", "rh": "r", "y": "i"}
+_OLD_PORTUGUESE_LETTERS = re.compile("ph|th|rh|y")
+_OLD_PORTUGUESE_DOUBLE = re.compile(r"([bcdfglmnpt])\1")
+_OLD_PORTUGUESE_SILENT_H = re.compile("(?<=[aeiou])h(?=[aeiou])")
 _SURNAME_STEM_LETTERS = 4  # what a Russian stem keeps at least when its -ов/-ев goes (``_surname_stem``)
 _BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
 
@@ -305,7 +315,19 @@ def modern_german(word: str) -> str:
     return word
 
 
-_MODERN_SPELLING = {"ru": modern_russian, "de": modern_german}  # what each language's old spelling folds to
+def modern_portuguese(word: str) -> str:
+    """A normalized, accent-folded Portuguese word in the spelling of 1911 and 1943 onwards
+    (``_OLD_PORTUGUESE_LETTERS``, ``_OLD_PORTUGUESE_DOUBLE``, ``_OLD_PORTUGUESE_SILENT_H``): "elle" is
+    "ele", "annos" "anos", "theatro" "teatro", "lyrio" "lirio", "sahir" "sair", "vae" "vai"."""
+    if len(word) < 3 or word.isdigit():
+        return word
+    word = _OLD_PORTUGUESE_LETTERS.sub(lambda m: _OLD_PORTUGUESE_SPELLINGS[m.group()], word)
+    word = _OLD_PORTUGUESE_SILENT_H.sub("", _OLD_PORTUGUESE_DOUBLE.sub(r"\1", word))
+    return word[:-1] + "i" if word.endswith("ae") else word
+
+
+# What each language's old spelling folds to
+_MODERN_SPELLING = {"ru": modern_russian, "de": modern_german, "pt": modern_portuguese}
 
 
 @cache
