@@ -99,12 +99,13 @@ def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
         if not digits.isdigit():
             previous = None
             continue
+        number = int(digits)
         cut = 0 < i < len(texts) - 1 and not ends_with_sentence_mark(texts[i - 1]) and texts[i + 1][:1].islower()
-        counts_nothing = int(digits) == 0 and last is not None or int(digits) == previous
-        if cut or counts_nothing or int(digits) > (last or 0) + _CHAPTER_NUMBER_LEAP:
+        counts_nothing = number == 0 and last is not None or number == previous
+        if cut or counts_nothing or number > (last or 0) + _CHAPTER_NUMBER_LEAP:
             flags[i] = False
         else:
-            last = previous = int(digits)
+            last = previous = number
     return flags
 
 

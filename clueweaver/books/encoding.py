@@ -118,11 +118,11 @@ def _guesses(data: bytes) -> list[str]:
     return [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS, _PREFERRED_ENCODING]
 
 
-def detect_encoding(data: bytes) -> tuple[str | None, str]:
+def detect_encoding(data: bytes) -> tuple[str | None, str, str]:
     """The most likely encoding of text that is not UTF-8 (``_guesses``) among those that decode all
     of ``data`` into plausible text, a reading as Japanese prose first (``_HIRAGANA``), then cp1252's
-    when it reads as a language cp1252 is made for (``_CP1252_LANGUAGES``), and why each other guess
-    was refused; (None, reasons) when none does."""
+    when it reads as a language cp1252 is made for (``_CP1252_LANGUAGES``): (encoding, its reading,
+    why each other guess was refused); (None, "", reasons) when none does."""
     refused, readings = [], {}
     for guess in dict.fromkeys(_guesses(data)):
         try:
@@ -136,10 +136,11 @@ def detect_encoding(data: bytes) -> tuple[str | None, str]:
         else:
             refused.append(f"{guess}: {problem}")
     if not readings:
-        return None, "; ".join(refused) or "no encoding charset-normalizer knows reads it"
+        return None, "", "; ".join(refused) or "no encoding charset-normalizer knows reads it"
     japanese = next((guess for guess, text in readings.items() if _reads_as_japanese(text)), None)
     western = _PREFERRED_ENCODING in readings and prose_language(readings[_PREFERRED_ENCODING]) in _CP1252_LANGUAGES
-    return japanese or (_PREFERRED_ENCODING if western else next(iter(readings))), ""
+    chosen = japanese or (_PREFERRED_ENCODING if western else next(iter(readings)))
+    return chosen, readings[chosen], "; ".join(refused)
 
 
 def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[str, str, bool, str | None]:
@@ -158,7 +159,7 @@ def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[st
         return data.decode("utf-16"), "utf-16", False, None
     utf16 = None if codec else _utf16_without_bom(data)
     if utf16:
-        return data.decode(utf16), utf16, True, None
+        return utf16[1], utf16[0], True, None
     sample = data[:8192]
     control_bytes = len(_ISO_2022_ESCAPE.sub(b"", sample).translate(None, _NOT_CONTROL_BYTES))  # bytes 0-8, 14-31
     if b"\x00" in sample or control_bytes > len(sample) * 0.05:
@@ -172,17 +173,17 @@ def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[st
         return read[0], encoding or name, False, read[1]
     if codec is not None:
         raise NarrativeError(f"{path}: cannot decode as {encoding}: {_utf8_problem(data)}")
-    detected, refused = detect_encoding(data)
+    detected, text, refused = detect_encoding(data)
     if detected is None:
         raise NarrativeError(
             f"{path}: not UTF-8 ({_utf8_problem(data)}) and no other encoding reads it cleanly ({refused}); name the "
             "file's encoding (--encoding, or the upload's encoding field)"
         )
-    return data.decode(detected), detected, True, None
+    return text, detected, True, None
 
 
-def _utf16_without_bom(data: bytes) -> str | None:
-    """``utf-16-le`` or ``utf-16-be`` for UTF-16 saved without a byte-order mark, or None. A text's
+def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
+    """(``utf-16-le`` or ``utf-16-be``, the text) for UTF-16 saved without a byte-order mark, or None. A text's
     line breaks are the code units 0A 00 in little-endian, 00 0A in big-endian, and either read the
     other way round is U+0A00, no character; so the one order the file's first line breaks take is
     its order, if that reading decodes cleanly and is plausible (``_implausible``)."""
@@ -194,9 +195,10 @@ def _utf16_without_bom(data: bytes) -> str | None:
         return None
     codec = "utf-16-le" if little else "utf-16-be"
     try:
-        return None if _implausible(data.decode(codec)) else codec
+        text = data.decode(codec)
     except UnicodeDecodeError:
         return None
+    return None if _implausible(text) else (codec, text)
 
 
 def text_codec(path: str, encoding: str | None) -> str | None:
