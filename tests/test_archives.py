@@ -7,6 +7,7 @@ Gutenberg ``-8.zip`` its Latin-1 text, a ``-h.zip`` a folder with the HTML and i
 from __future__ import annotations
 
 import gzip
+import struct
 import zipfile
 from pathlib import Path
 
@@ -154,6 +155,43 @@ def test_an_unreadable_archive_is_an_error_that_names_it(tmp_path, name, content
     path.write_bytes(content)
     with pytest.raises(NarrativeError, match=message):
         load_narrative(path)
+
+
+def _patched_zip(tmp_path, patch) -> Path:
+    """A one-book zip whose local header and central directory entry ``patch(data, local, central)`` edits."""
+    path = zipped(tmp_path / "book.zip", {"book.txt": b"Chapter 1\n\nThe tide came in."})
+    data = bytearray(path.read_bytes())
+    patch(data, 0, data.find(b"PK\x01\x02"))
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _encrypted(data, local, central):
+    data[local + 6] |= 1  # general purpose flag, bit 0: encrypted
+    data[central + 8] |= 1
+
+
+def _deflate64(data, local, central):
+    struct.pack_into("<H", data, local + 8, 9)  # method 9, Deflate64: Windows' archives of large files
+    struct.pack_into("<H", data, central + 10, 9)
+
+
+def _before_the_start(data, local, central):
+    end = data.find(b"PK\x05\x06")  # the directory's own offset, 9 bytes too far: the member's header at -9
+    struct.pack_into("<I", data, end + 16, struct.unpack_from("<I", data, end + 16)[0] + 9)
+
+
+@pytest.mark.parametrize(
+    ("patch", "message"),
+    [
+        (_encrypted, r"book.zip: the book file is encrypted; unpack it with its password"),
+        (_deflate64, r"book.zip: the book file is packed with a compression method Python cannot unpack"),
+        (_before_the_start, r"book.zip: not a readable zip archive"),
+    ],
+)
+def test_a_zip_python_cannot_unpack_is_an_error_that_says_why_not_a_traceback(tmp_path, patch, message):
+    with pytest.raises(NarrativeError, match=message):
+        load_narrative(_patched_zip(tmp_path, patch))
 
 
 def test_an_archive_that_would_unpack_past_any_book_is_refused(tmp_path, monkeypatch):

@@ -417,6 +417,21 @@ def test_infinitebench_open_question_without_reference_texts_is_a_bad_row(tmp_pa
         load_benchmark("infinitebench_qa_zh", tmp_path)
 
 
+def test_a_context_holding_half_a_character_loads_with_it_replaced_and_named(tmp_path, caplog):
+    rows = [json.loads(line) for line in (FIXTURES / "infinitebench" / "longbook_qa_chn.jsonl").open()]
+    rows[0]["context"] = rows[0]["context"].replace("纸船", "纸\ud800船", 1)  # a broken escape in a release row
+    rows[1]["input"] += "\udcff"
+    file = tmp_path / "longbook_qa_chn.jsonl"
+    file.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=r"line 2: the question holds a lone surrogate \(U\+DCFF"):
+        load_benchmark("infinitebench_qa_zh", file)
+    benchmark = load_benchmark("infinitebench_qa_zh", file, skip_bad=True)
+    assert [row.row for row in benchmark.skipped] == ["line 2"]
+    narrative = benchmark.narrative(benchmark.items[0])
+    assert narrative.paragraphs[0].text == "桥下的纸\ufffd船" and len(narrative.content_hash) == 64
+    assert "1 lone surrogate, half of a character" in caplog.text and "U+D800" in caplog.text
+
+
 # --- 9. NovelQA: Books/, Data/ and bookmeta.json; answers withheld by the public copy ------------------------
 
 NOVELQA = FIXTURES / "novelqa_release"

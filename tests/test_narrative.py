@@ -360,3 +360,16 @@ def test_the_title_comes_from_the_book_when_it_has_one(tmp_path):
     chapters_only = tmp_path / "chapters.md"
     chapters_only.write_text("# Chapter 1\n\nIt was late.\n\n# Chapter 2\n\nLater.", encoding="utf-8")
     assert load_narrative(chapters_only).title == "chapters"
+
+
+def test_half_a_character_in_a_json_lines_book_is_replaced_and_named_not_a_crash(tmp_path):
+    path = tmp_path / "letters.jsonl"
+    texts = ["第一回　甄士隐梦幻识通灵", "He wrote \ud83d and stopped.", "Then \udcff again."]
+    rows = [{"text": text} for text in texts]
+    path.write_text("\n".join(json.dumps(row) for row in rows), encoding="utf-8")  # json writes "\\ud83d"
+    narrative = load_narrative(path)
+    assert [p.text for p in narrative.paragraphs][1:] == ["He wrote \ufffd and stopped.", "Then \ufffd again."]
+    assert narrative.encoding_warning.startswith(f"{path}: 2 lone surrogates, half of a character")
+    assert '(U+D83D, character 10: "He wrote \ufffd and stopped.")' in narrative.encoding_warning
+    assert len(narrative.content_hash) == 64 and len(narrative.chapters) == 1
+    assert from_text("clean text", title="t").encoding_warning is None

@@ -487,7 +487,7 @@ def test_a_lone_surrogate_is_refused_with_a_422_and_nothing_is_recorded(server):
     places = ("the question", "option 'A'", "the preset", "the chapter limit", "an option's label")
     for body, where in zip(bodies, places, strict=True):
         response = http.post(ask, content=body.encode(), headers={"content-type": "application/json"})
-        assert_refused(response, 422, where, "lone surrogate (U+D800, character 1)", "remove it")
+        assert_refused(response, 422, where, "lone surrogate (U+D800, character 1", "remove it")
     assert http.get(ask).json()["questions"] == []
 
 

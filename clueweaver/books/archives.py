@@ -26,6 +26,8 @@ GZIP_SUFFIX = ".gz"
 MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 _EPUB_MIMETYPE = b"application/epub+zip"  # an EPUB is a zip whose first member says so
 _NAMES_SHOWN = 5
+# What zipfile raises for a damaged archive (a bad directory; a header offset before the start: OSError)
+_DAMAGED_ZIP = (zipfile.BadZipFile, zlib.error, EOFError, OSError)
 _UTF8_FLAG = 0x800  # the zip's own mark that a file's name is UTF-8; unmarked, zipfile reads it as cp437
 # A Windows zip tool writes names in the system's OEM codepage, which for a Russian or Western European
 # system is not the one its texts are in; a Chinese, Japanese or Korean system has one codepage for both.
@@ -77,7 +79,11 @@ def is_epub_zip(path: Path) -> bool:
     try:
         with zipfile.ZipFile(path) as archive:
             return "mimetype" in archive.namelist() and archive.read("mimetype").strip() == _EPUB_MIMETYPE
-    except (zipfile.BadZipFile, OSError, ValueError):
+    except (
+        *_DAMAGED_ZIP,
+        ValueError,
+        RuntimeError,
+    ):  # unreadable (encrypted, packed unknown): ``unpack_zip`` says why
         return False
 
 
@@ -101,7 +107,16 @@ def unpack_zip(path: Path, member_suffixes: Sequence[str]) -> Unpacked:
                 )
             stored = [(info.filename, _stored_bytes(info)) for info in [book, *(i for i in files if i is not book)]]
             return Unpacked(archive.read(book), tuple(stored))
-    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+    except NotImplementedError as exc:  # Deflate64 (Windows' large archives), PPMd, ...
+        raise NarrativeError(
+            f"{path}: the book file is packed with a compression method Python cannot unpack ({exc}); unpack it "
+            "with another tool and give the book file"
+        ) from exc
+    except RuntimeError as exc:  # zipfile's other RuntimeError on reading: a member that needs a password
+        raise NarrativeError(
+            f"{path}: the book file is encrypted; unpack it with its password and give the book file"
+        ) from exc
+    except _DAMAGED_ZIP as exc:
         raise NarrativeError(f"{path}: not a readable zip archive ({exc})") from exc
 
 

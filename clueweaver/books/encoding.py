@@ -22,6 +22,9 @@ _NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
 # European texts (most non-UTF-8 Gutenberg files) use: Latin-1's superset.
 _PREFERRED_ENCODING = "cp1252"
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape keeps it
+# Half of a UTF-16 pair alone, which no encoding writes: Python keeps a byte that is not UTF-8 in a command
+# line's arguments as one (surrogateescape), and JSON's "\ud800" escape gives one; it cannot be encoded again.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # What a wrong codepage makes of bytes: control characters (C0 but for whitespace, DEL, C1) and
 # private-use ones. No book has them, and a single-byte codec cannot make unassigned ones.
 _IMPLAUSIBLE = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ue000-\uf8ff]")
@@ -141,6 +144,33 @@ def detect_encoding(data: bytes) -> tuple[str | None, str, str]:
     western = _PREFERRED_ENCODING in readings and prose_language(readings[_PREFERRED_ENCODING]) in _CP1252_LANGUAGES
     chosen = japanese or (_PREFERRED_ENCODING if western else next(iter(readings)))
     return chosen, readings[chosen], "; ".join(refused)
+
+
+def lone_surrogate(text: str) -> str | None:
+    """Where ``text`` holds a lone surrogate (``LONE_SURROGATE``), for a message: the code point, its
+    position and the characters around it; None when it holds none."""
+    found = LONE_SURROGATE.search(text)
+    if found is None:
+        return None
+    start = found.start()
+    around = LONE_SURROGATE.sub("\ufffd", text[max(0, start - 20) : start + 21])
+    return f'a lone surrogate (U+{ord(found.group()):04X}, character {start + 1}: "{around}")'
+
+
+def without_lone_surrogates(texts: list[str], source: str) -> tuple[list[str], str | None]:
+    """``texts`` with each lone surrogate replaced by U+FFFD, and a warning naming how many there were
+    and where the first was. Text that reaches a book as text, not bytes (a JSON Lines book, a
+    benchmark's inline context), can hold them; nothing after could encode it (its hash, the model)."""
+    count = sum(len(LONE_SURROGATE.findall(text)) for text in texts)
+    if not count:
+        return texts, None
+    first = next(where for where in map(lone_surrogate, texts) if where)
+    warning = (
+        f"{source}: {count} lone surrogate{'s' if count > 1 else ''}, half of a character (a broken \\u escape, or "
+        f"bytes that were not UTF-8 passed on as text), the first {first.removeprefix('a lone surrogate ')}; each "
+        "replaced by \ufffd"
+    )
+    return [LONE_SURROGATE.sub("\ufffd", text) for text in texts], warning
 
 
 def decode_text(data: bytes, path: str, encoding: str | None = None) -> tuple[str, str, bool, str | None]:

@@ -39,7 +39,7 @@ from clueweaver.books.chapter_structure import (
 )
 from clueweaver.books.chapters import NO_CHAPTERS_HINT, heads_its_block, is_heading
 from clueweaver.books.contents import contents_headings
-from clueweaver.books.encoding import decode_text, strict_utf8
+from clueweaver.books.encoding import decode_text, strict_utf8, without_lone_surrogates
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.fictionbook import read_fictionbook
 from clueweaver.books.headers import is_licence_boundary, markdown_title, strip_gutenberg, text_title
@@ -112,7 +112,7 @@ class Narrative:
     source: str = ""
     encoding: str | None = None  # the codec a text file was read with (reading it again with it gives this text)
     encoding_detected: bool = False  # not UTF-8 and not given: guessed by ``detect_encoding``
-    encoding_warning: str | None = None  # where bytes that were not UTF-8 were replaced in a mostly-UTF-8 file
+    encoding_warning: str | None = None  # where bytes that were not UTF-8 (or lone surrogates) were replaced
     split_paragraphs: int = 0  # paragraphs of the source longer than MAX_PARAGRAPH_CHARS, each cut into several
     archive_note: str | None = None  # which file of a .zip or .gz was read, and what else it held
 
@@ -254,6 +254,7 @@ def from_paragraphs(
     ``body_only``: the headings are all of the book's body, its front and back matter marked apart
     and read as prose (a TEI text, a FictionBook), so a titled section after the last chapter is a chapter.
     """
+    texts, surrogates = without_lone_surrogates(texts, source or title)
     parts = [
         (split_long_paragraph(text, max_paragraph_chars) if max_paragraph_chars else [text]) if text else []
         for text in map(normalize_text, texts)
@@ -300,7 +301,14 @@ def from_paragraphs(
         for n, (u, label) in enumerate(zip(units, labels(units)), start=1)
     ]
     split = sum(len(pieces) > 1 for pieces in parts)
-    return Narrative(title=title, paragraphs=paragraphs, chapters=chapters, source=source, split_paragraphs=split)
+    return Narrative(
+        title=title,
+        paragraphs=paragraphs,
+        chapters=chapters,
+        source=source,
+        split_paragraphs=split,
+        encoding_warning=surrogates,
+    )
 
 
 # --- file loaders ------------------------------------------------------------------------------

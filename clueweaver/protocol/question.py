@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from clueweaver.books.encoding import lone_surrogate
 from clueweaver.core.errors import ClueWeaverError
 
 OPTION_LABELS = ("A", "B", "C", "D")
@@ -45,7 +46,19 @@ class Question:
             empty = [k for k, v in self.options.items() if not str(v).strip()]
             if empty:
                 raise QuestionError(f"option {', '.join(empty)} has no text")
+        self._refuse_lone_surrogates()
         object.__setattr__(self, "options", dict(sorted(self.options.items())))
+
+    def _refuse_lone_surrogates(self) -> None:
+        """A question's text must be characters: a lone surrogate (a byte that was not UTF-8, as Python
+        keeps it in a command line's arguments, or a broken JSON escape) would fail in the analyzer."""
+        for name, text in (("the question", self.text), *((f"option {k}", v) for k, v in self.options.items())):
+            where = lone_surrogate(str(text))
+            if where:
+                raise QuestionError(
+                    f"{name} holds {where}, half of a character: a byte that was not UTF-8 (a terminal set to "
+                    "another encoding) or a broken \\u escape; give it again as UTF-8 text"
+                )
 
     def __hash__(self) -> int:
         return hash((self.text, tuple(self.options.items()), self.kind))

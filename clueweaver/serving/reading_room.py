@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 import threading
 import time
 from collections import OrderedDict
@@ -26,6 +25,7 @@ from clueweaver import __version__
 from clueweaver.backends import BackendError
 from clueweaver.backends.batching import GenerationEngine, engine_tag
 from clueweaver.backends.stand_ins import scripted_reader_backend
+from clueweaver.books.encoding import lone_surrogate
 from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.core.config import ConfigError
@@ -38,7 +38,6 @@ from clueweaver.serving.library import Library, LibraryError
 
 log = logging.getLogger(__name__)
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no character on its own
 
 # Pipeline settings the reading room decides itself (from the top-level config and the data dir).
 _OWNED_PIPELINE_SETTINGS = ("encoder", "language", "cache_dir", "nwm_dir", "finder_adapter", "interpreter_adapter")
@@ -119,12 +118,11 @@ class AskRequest:
         for label, value in self.options.items():
             fields += [("an option's label", label), (f"option {label!r}", value)]
         for name, value in fields:
-            found = _LONE_SURROGATE.search(value) if isinstance(value, str) else None
-            if found:
+            where = lone_surrogate(value) if isinstance(value, str) else None
+            if where:
                 raise QuestionError(
-                    f"{name} holds a lone surrogate (U+{ord(found.group()):04X}, character {found.start() + 1}), "
-                    "half of a character that no text can hold (a broken emoji or a bad copy?); remove it and ask "
-                    "again"
+                    f"{name} holds {where}, half of a character that no text can hold (a broken emoji or a bad "
+                    "copy?); remove it and ask again"
                 )
 
     def to_dict(self) -> dict:
