@@ -81,6 +81,12 @@ def test_narrativeqa_release_splits_and_what_it_cannot_read(tmp_path):
     uncut = load_benchmark("narrativeqa", copy, split="train")
     assert uncut.items[0].metadata["story_markers_missing"] == ["story_start"]
 
+    qaps = (release / "qaps.csv").read_bytes().split(b"\n")
+    qaps[2] = qaps[2].replace(b"e", b"\xe9", 1)  # a Latin-1 "é" typed into the UTF-8 table
+    (copy / "qaps.csv").write_bytes(b"\n".join(qaps))
+    with pytest.raises(BenchmarkError, match=r"qaps\.csv, line 3: not UTF-8 text \(byte \d+: invalid continuation"):
+        load_benchmark("narrativeqa", copy)
+
 
 def test_narrativeqa_script_page_keeps_only_the_script_whatever_the_markers(tmp_path):
     copy = tmp_path / "narrativeqa"
@@ -359,6 +365,23 @@ def test_detectiveqa_chinese_half_is_its_own_benchmark_beside_the_english_one():
         BenchmarkError, match=r"expected the folders novel_data_zh/ and anno_data_zh/ of DetectiveQA \(Chinese\)"
     ):
         load_benchmark("detectiveqa_zh", FIXTURES / "detectiveqa")
+
+
+def test_a_detectiveqa_novel_saved_in_gbk_or_with_a_stray_byte_is_read_as_every_book_is(tmp_path, caplog):
+    release = tmp_path / "detectiveqa_release"
+    shutil.copytree(FIXTURES / "detectiveqa_release", release)
+    novel = release / "novel_data_zh" / "18-海边的脚印-无名氏.txt"
+    text = novel.read_text(encoding="utf-8")
+    expected = [p.text for p in load_benchmark("detectiveqa_zh", FIXTURES / "detectiveqa_release").narratives["18"]]
+    novel.write_bytes(text.encode("gbk"))  # a copy saved by a Chinese Windows editor
+    assert [p.text for p in load_benchmark("detectiveqa_zh", release).narratives["18"]] == expected
+    data = text.encode("utf-8")
+    stray = data.index("园丁".encode()) - 1
+    novel.write_bytes(data[:stray] + b"\xff" + data[stray + 1 :])  # one byte of the UTF-8 file damaged
+    benchmark = load_benchmark("detectiveqa_zh", release)
+    changed = [a for a, b in zip((p.text for p in benchmark.narratives["18"]), expected) if a != b]
+    assert len(benchmark) == 2 and len(changed) == 1 and "\ufffd园丁" in changed[0]
+    assert "1 byte is not UTF-8" in caplog.text and novel.name in caplog.text
 
 
 def test_detectiveqa_chinese_title_from_the_annotation_the_file_name_or_the_opening_line(tmp_path):

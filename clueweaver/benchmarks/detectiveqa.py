@@ -4,6 +4,7 @@ is revealed as position."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 from pathlib import Path
@@ -13,6 +14,7 @@ from clueweaver.benchmarks.loading import (
     _Builder,
     _cached,
     _check_split,
+    _decoded,
     _file_key,
     _integer,
     _object,
@@ -63,17 +65,16 @@ def _detectiveqa_novel(
     def build() -> tuple[Narrative, dict[int, int]]:
         numbers: list[int | None] = []
         texts: list[str] = []
-        with open(novel_file, encoding="utf-8-sig") as f:
-            for line in f:
-                match = _NUMBERED_PARAGRAPH.match(line.rstrip("\n"))
-                if match:
-                    numbers.append(int(match.group(1)))
-                    texts.append(match.group(2))
-                elif texts:
-                    texts[-1] += "\n" + line
-                elif line.strip():  # text before the first numbered paragraph
-                    numbers.append(None)
-                    texts.append(line)
+        for line in io.StringIO(_decoded(novel_file), newline=None):  # lines as a text file gives them
+            match = _NUMBERED_PARAGRAPH.match(line.rstrip("\n"))
+            if match:
+                numbers.append(int(match.group(1)))
+                texts.append(match.group(2))
+            elif texts:
+                texts[-1] += "\n" + line
+            elif line.strip():  # text before the first numbered paragraph
+                numbers.append(None)
+                texts.append(line)
         if not any(n is not None for n in numbers):
             raise NarrativeError(f"{novel_file}: no numbered paragraphs ('[0] text' lines)")
         kept = [(n, t) for n, t in zip(numbers, texts) if normalize_text(t)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import logging
 import re
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem, SkippedRow
+from clueweaver.books.encoding import decode_text
 from clueweaver.books.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
 from clueweaver.protocol.question import CLAIM_LABELS, OPTION_LABELS, QuestionError
 
@@ -176,6 +178,15 @@ def _check_split(name: str, split: str | None, allowed: tuple[str | None, ...]) 
         raise BenchmarkError(f"{name}: unknown split {split!r}; use {shown}")
 
 
+def _decoded(file: Path) -> str:
+    """A release's text file, read as every book is read (``decode_text``: UTF-8 with a few stray bytes
+    replaced and named in a warning, else an encoding that decodes it cleanly, else an error)."""
+    text, _, _, warning = decode_text(file.read_bytes(), str(file))
+    if warning:
+        logger.warning(warning)
+    return text
+
+
 def _read_json(path: Path) -> Any:
     if not path.is_file():
         raise BenchmarkError(f"{path}: no such file")
@@ -238,10 +249,15 @@ def _csv_rows(path: Path) -> Iterator[tuple[str, dict]]:
     """(where, row) for each data row of a CSV file with a header line."""
     if not path.is_file():
         raise BenchmarkError(f"{path}: no such file")
-    with open(path, encoding="utf-8", newline="") as f:
-        reader = csv.DictReader(f)
-        for row in reader:
-            yield f"line {reader.line_num}", row
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # a row can span lines, so the file is decoded whole, not row by row
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise BenchmarkError(f"{path}, line {line}: not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    for row in reader:
+        yield f"line {reader.line_num}", row
 
 
 def _object(record: Any) -> dict:

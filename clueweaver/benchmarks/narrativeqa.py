@@ -25,6 +25,7 @@ from clueweaver.benchmarks.loading import (
     _Builder,
     _cached,
     _csv_rows,
+    _decoded,
     _file_key,
     _inline_text,
     _object,
@@ -35,7 +36,6 @@ from clueweaver.benchmarks.loading import (
 )
 from clueweaver.benchmarks.openqa import _reference_answers, _text_of
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem
-from clueweaver.books.encoding import decode_text
 from clueweaver.books.narrative import Narrative, from_text
 from clueweaver.protocol.question import Question
 
@@ -106,15 +106,6 @@ def _story(text: str, start: str, end: str) -> tuple[str, dict]:
 def _story_narrative(text: str, start: str, end: str, *, title: str, source: str) -> tuple[Narrative, dict]:
     story, notes = _story(text, start, end)
     return from_text(story, title=title, source=source), notes
-
-
-def _decoded(story_file: Path) -> str:
-    """A downloaded story, read as every book is read (``decode_text``: UTF-8 with a few stray bytes
-    replaced and named in a warning, else an encoding that decodes it cleanly, else an error)."""
-    text, _, _, warning = decode_text(story_file.read_bytes(), str(story_file))
-    if warning:
-        logger.warning(warning)
-    return text
 
 
 # --- the official release ------------------------------------------------------------------------
