@@ -11,6 +11,8 @@ import pytest
 
 from clueweaver.backends.scripted import ScriptedBackend
 from clueweaver.cli import main
+from clueweaver.core.errors import EvalError
+from clueweaver.core.jsonl import JsonlError
 from clueweaver.evaluation.metrics import wilson_interval
 from clueweaver.evaluation.predictions import RUN_FILE, TRACES_FILE, read_predictions
 from clueweaver.evaluation.report import error_bar, markdown, summarize
@@ -185,6 +187,36 @@ def test_a_record_torn_inside_a_utf8_character_is_cut_and_the_run_resumes(tmp_pa
     records = read_predictions(output)
     assert [r["item_id"] for r in records] == [item["item_id"] for item, _ in CLAIMS]
     assert records[1]["rationale"].startswith("Tobias’s coat")
+
+
+def test_a_record_holding_a_line_separator_resumes_as_one_record(tmp_path):
+    # JSON keeps U+2028, U+2029 and U+0085 (Latin-1's reading of cp1252's "…") raw inside its strings
+    bench = write_benchmark(tmp_path, CLAIMS)
+    output = tmp_path / "run"
+    reader = _rag_reader("<reason>The note\u2028said\x85see [14].</reason><answer>TRUE</answer>")
+    run_evaluation(_config(bench, output, limit=2), reader, progress=False)
+    run_evaluation(_config(bench, output), reader, progress=False)  # resumed: it reads the records back
+    records = read_predictions(output)
+    assert [r["item_id"] for r in records] == [item["item_id"] for item, _ in CLAIMS]
+    assert records[0]["rationale"].startswith("The note\u2028said\x85see")
+
+
+def test_a_damaged_run_folder_is_an_error_that_names_the_file_not_a_traceback(tmp_path, capsys):
+    bench = write_benchmark(tmp_path, CLAIMS)
+    output = tmp_path / "run"
+    run_evaluation(_config(bench, output, limit=2), _rag_reader("<answer>TRUE</answer>"), progress=False)
+    predictions = output / "predictions.jsonl"
+    whole = predictions.read_bytes()
+    predictions.write_bytes(whole[:5] + b"\xff" + whole[6:])
+    with pytest.raises(JsonlError, match=r"predictions.jsonl, line 1: not UTF-8 text \(byte 5\)"):
+        read_predictions(output)
+    predictions.write_bytes(whole)
+    run_file = output / RUN_FILE
+    run_file.write_text(run_file.read_text()[:-9], encoding="utf-8")  # cut short
+    with pytest.raises(EvalError, match=r"run.json is not valid JSON \(.*\): restore it, or choose another --output"):
+        run_evaluation(_config(bench, output), _rag_reader("<answer>TRUE</answer>"), progress=False)
+    assert main(["eval-report", str(output)]) == 2
+    assert "run.json is not valid JSON" in capsys.readouterr().err
 
 
 def test_rag_records_carry_the_interpreter_warnings(tmp_path):

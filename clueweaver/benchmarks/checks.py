@@ -21,6 +21,7 @@ from pathlib import Path
 from clueweaver import benchmarks
 from clueweaver.books.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
 from clueweaver.core.errors import ClueWeaverError
+from clueweaver.core.jsonl import jsonl_lines
 from clueweaver.protocol.question import Question, QuestionError
 
 # The tuning set: every retrieval default is chosen on these checks (87: the first 63, then 24
@@ -133,7 +134,7 @@ def frozen_digest(path: Path) -> str:
     """SHA-256 of what a check file's authors wrote: each record in canonical JSON without its
     derived ``build_check``, so a refreshed paragraph numbering keeps a frozen set's hash."""
     digest = hashlib.sha256()
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in jsonl_lines(path.read_text(encoding="utf-8")):
         if line.strip():
             record = {k: v for k, v in json.loads(line).items() if k != "build_check"}
             digest.update(json.dumps(record, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n")

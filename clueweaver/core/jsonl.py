@@ -10,6 +10,19 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+from clueweaver.core.errors import ClueWeaverError
+
+
+class JsonlError(ClueWeaverError, ValueError):
+    """An append-only JSONL file whose complete lines are not UTF-8: changed after it was written."""
+
+
+def jsonl_lines(text: str) -> list[str]:
+    """A JSONL text's lines, split at "\\n" only: JSON written with ``ensure_ascii=False`` keeps U+2028,
+    U+2029 and U+0085 raw inside its strings, where ``str.splitlines`` would cut a record in two."""
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
 
 def split_torn_tail(path: Path) -> tuple[list[str], int]:
     """The file's complete lines, and the length in bytes of a last line cut off by an
@@ -17,9 +30,20 @@ def split_torn_tail(path: Path) -> tuple[list[str], int]:
     which only the complete lines must decode."""
     data = path.read_bytes()
     if not data or data.endswith(b"\n"):
-        return data.decode("utf-8").splitlines(), 0
+        return jsonl_lines(_decoded(path, data)), 0
     head, newline, tail = data.rpartition(b"\n")
-    return head.decode("utf-8").splitlines(), len(tail)
+    return jsonl_lines(_decoded(path, head + newline)), len(tail)
+
+
+def _decoded(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise JsonlError(
+            f"{path}, line {line}: not UTF-8 text (byte {exc.start}): the file was changed after it was written; "
+            "restore it, or remove that line"
+        ) from exc
 
 
 def complete_lines(path: Path) -> list[str]:

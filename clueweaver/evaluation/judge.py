@@ -25,6 +25,7 @@ from typing import Sequence
 
 from clueweaver.backends import SamplingConfig, load_backend
 from clueweaver.core.errors import ClueWeaverError
+from clueweaver.core.jsonl import jsonl_lines
 
 JUDGE_LABELS = ("CORRECT", "WRONG")
 JUDGE_SAMPLING = SamplingConfig(temperature=0.0, max_new_tokens=8)
@@ -99,7 +100,7 @@ class Judge:
         if not self.cache_path.is_file():
             return {}
         cache = {}
-        for line in self.cache_path.read_text(encoding="utf-8").splitlines():
+        for line in jsonl_lines(self.cache_path.read_text(encoding="utf-8")):
             try:
                 entry = json.loads(line)
                 cache[entry["key"]] = entry

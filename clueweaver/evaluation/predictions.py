@@ -177,15 +177,27 @@ class TraceLog:
 def check_run_folder(output: Path, identity: dict) -> None:
     """A run folder a run with this ``identity`` (the settings that change what a record means)
     may write to: new, or holding an earlier run with the same identity."""
-    run_file = output / RUN_FILE
-    if run_file.exists():
-        old = json.loads(run_file.read_text(encoding="utf-8")).get("config", {})
+    if (output / RUN_FILE).exists():
+        old = read_run_file(output)["config"]
         differing = [name for name in identity if old.get(name) != identity[name]]
         if differing:
             details = "; ".join(f"{name}: {old.get(name)!r} there, {identity[name]!r} now" for name in differing)
             raise EvalError(f"{output} holds a run with other settings ({details}); choose another --output")
     elif (output / PREDICTIONS_FILE).exists():
         raise EvalError(f"{output} has {PREDICTIONS_FILE} but no {RUN_FILE}: not a run folder this command can resume")
+
+
+def read_run_file(output: Path) -> dict:
+    """A run folder's ``run.json``; one that is damaged (not JSON, no ``config`` object) is an EvalError
+    saying what to do, never a traceback."""
+    run_file = output / RUN_FILE
+    try:
+        payload = json.loads(run_file.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise EvalError(f"{run_file} is not valid JSON ({exc}): restore it, or choose another --output") from exc
+    if not isinstance(payload, dict) or not isinstance(payload.get("config"), dict):
+        raise EvalError(f"{run_file} holds no run's settings ('config'): restore it, or choose another --output")
+    return payload
 
 
 def write_run_file(output: Path, label: str, config: dict, languages: dict[str, str]) -> None:

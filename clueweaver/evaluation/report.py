@@ -36,6 +36,7 @@ from clueweaver.evaluation.predictions import (
     RecordError,
     is_scored,
     read_predictions,
+    read_run_file,
     record_key,
 )
 from clueweaver.evaluation.tables import markdown_table
@@ -208,10 +209,9 @@ def compare(records_a: Iterable[dict], records_b: Iterable[dict]) -> dict:
 
 def run_label(run_dir: str | Path) -> str:
     """The label a run was given (``run.json``), else its folder name."""
-    run_file = Path(run_dir) / RUN_FILE
-    if run_file.is_file():
-        label = json.loads(run_file.read_text(encoding="utf-8")).get("label")
-        if label:
+    if (Path(run_dir) / RUN_FILE).is_file():
+        label = read_run_file(Path(run_dir)).get("label")
+        if isinstance(label, str) and label:
             return label
     return Path(run_dir).name
 

@@ -21,6 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 from clueweaver.core.errors import ClueWeaverError
+from clueweaver.core.jsonl import jsonl_lines
 
 WEAK_LABEL_AUDIT = "docs/finder_weak_label_audit.jsonl"
 VERDICTS = ("correct", "wrong")
@@ -43,7 +44,7 @@ def resolve_audit(path: str) -> Path:
 def load_audit(path: str | Path) -> list[dict]:
     """The verdicts of an audit file (see the module doc)."""
     entries = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(jsonl_lines(Path(path).read_text(encoding="utf-8")), start=1):
         if not line.strip():
             continue
         try:
