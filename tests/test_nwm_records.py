@@ -55,6 +55,9 @@ def test_every_kind_in_the_fixture_round_trips():
         ({"evidence": {"paragraph_ids": [1], "quote": "x", "page": 3}}, "unknown field"),
         ({"mood": "grim"}, "unknown field(s) mood"),
         ({"chapter": -1}, "must be >= 0"),
+        ({"kind": {"name": "event"}}, "kind: {'name': 'event'} is not one of"),
+        ({"state": "calm\ud800"}, 'record.state: holds a lone surrogate (U.D800, character 5: "calm\ufffd")'),
+        ({"evidence": {"paragraph_ids": [1], "quote\udcff": "x"}}, "record.evidence: holds a lone surrogate (U.DCFF"),
     ],
 )
 def test_invalid_records_name_the_field(change, message):

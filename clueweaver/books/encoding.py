@@ -14,6 +14,7 @@ from pathlib import Path
 
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.language import prose_language
+from clueweaver.core.surrogates import LONE_SURROGATE, lone_surrogate
 
 _NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
 
@@ -22,9 +23,6 @@ _NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
 # European texts (most non-UTF-8 Gutenberg files) use: Latin-1's superset.
 _PREFERRED_ENCODING = "cp1252"
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape keeps it
-# Half of a UTF-16 pair alone, which no encoding writes: Python keeps a byte that is not UTF-8 in a command
-# line's arguments as one (surrogateescape), and JSON's "\ud800" escape gives one; it cannot be encoded again.
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # What a wrong codepage makes of bytes: control characters (C0 but for whitespace, DEL, C1) and
 # private-use ones. No book has them, and a single-byte codec cannot make unassigned ones.
 _IMPLAUSIBLE = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ue000-\uf8ff]")
@@ -144,17 +142,6 @@ def detect_encoding(data: bytes) -> tuple[str | None, str, str]:
     western = _PREFERRED_ENCODING in readings and prose_language(readings[_PREFERRED_ENCODING]) in _CP1252_LANGUAGES
     chosen = japanese or (_PREFERRED_ENCODING if western else next(iter(readings)))
     return chosen, readings[chosen], "; ".join(refused)
-
-
-def lone_surrogate(text: str) -> str | None:
-    """Where ``text`` holds a lone surrogate (``LONE_SURROGATE``), for a message: the code point, its
-    position and the characters around it; None when it holds none."""
-    found = LONE_SURROGATE.search(text)
-    if found is None:
-        return None
-    start = found.start()
-    around = LONE_SURROGATE.sub("\ufffd", text[max(0, start - 20) : start + 21])
-    return f'a lone surrogate (U+{ord(found.group()):04X}, character {start + 1}: "{around}")'
 
 
 def without_lone_surrogates(texts: list[str], source: str) -> tuple[list[str], str | None]:

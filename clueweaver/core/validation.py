@@ -9,7 +9,9 @@ import dataclasses
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
-from pydantic_core import to_json, to_jsonable_python
+from pydantic_core import PydanticCustomError, to_json, to_jsonable_python
+
+from clueweaver.core.surrogates import lone_surrogate
 
 T = TypeVar("T")
 
@@ -45,7 +47,28 @@ def validate_plain(adapter: TypeAdapter[T], data: Any) -> T:
     "3", true and 3.5, a number field refuses true, a text field refuses 7. That is pydantic's strict
     mode on JSON text; on Python objects strict mode would also refuse a mapping for a dataclass
     and a list for a tuple, which is all YAML and JSON can give, so the data goes through JSON."""
+    refused = [
+        {"type": PydanticCustomError("lone_surrogate", "holds {where}, half of a character", {"where": where}),
+         "loc": loc, "input": value}
+        for loc, value, where in _lone_surrogates(data)
+    ]  # fmt: skip
+    if refused:  # JSON cannot hold them: to_json would fail on them, naming no field
+        raise ValidationError.from_exception_data(getattr(adapter, "_type", type(data)).__name__, refused)
     return adapter.validate_json(to_json(data), strict=True)
+
+
+def _lone_surrogates(data: Any, loc: tuple = ()) -> list[tuple[tuple, str, str]]:
+    """(loc, text, where) of each key or text in plain data that holds a lone surrogate."""
+    if isinstance(data, str):
+        where = lone_surrogate(data)
+        return [(loc, data, where)] if where else []
+    if isinstance(data, dict):
+        keys = [(loc + (key,), key, lone_surrogate(key)) for key in data if isinstance(key, str)]
+        found = [entry for entry in keys if entry[2]]
+        return found + [entry for key, value in data.items() for entry in _lone_surrogates(value, loc + (key,))]
+    if isinstance(data, (list, tuple)):
+        return [entry for index, value in enumerate(data) for entry in _lone_surrogates(value, loc + (index,))]
+    return []
 
 
 def join_path(prefix: str, *parts: str | int) -> str:
@@ -62,7 +85,10 @@ def describe_errors(error: ValidationError, data: Any, where: str, *, prefix: st
     whole value (a cross-field rule, not a mapping) is put under ``where``. The unknown keys of one
     mapping are named together, and so are the types a value of a union could have had."""
     prefix = where if prefix is None else prefix
-    plain = to_jsonable_python(data)
+    try:
+        plain = to_jsonable_python(data)
+    except UnicodeEncodeError:  # a key with a lone surrogate (``validate_plain`` names it): already plain data
+        plain = data
     unknown: dict[str, list[str]] = {}
     wanted: dict[str, tuple[Any, list[str]]] = {}
     lines = []
@@ -118,4 +144,6 @@ def _problem(item: dict) -> str:
         return "must not be empty"
     if kind in ("value_error", "assertion_error"):
         return str(ctx["error"])
+    if kind == "lone_surrogate":
+        return item["msg"]
     return f"{item['msg']}, got {got!r}"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from clueweaver.books.encoding import lone_surrogate
 from clueweaver.core.errors import ClueWeaverError
+from clueweaver.core.surrogates import lone_surrogate
 
 OPTION_LABELS = ("A", "B", "C", "D")
 CLAIM_LABELS = ("TRUE", "FALSE")

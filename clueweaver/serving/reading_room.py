@@ -25,10 +25,10 @@ from clueweaver import __version__
 from clueweaver.backends import BackendError
 from clueweaver.backends.batching import GenerationEngine, engine_tag
 from clueweaver.backends.stand_ins import scripted_reader_backend
-from clueweaver.books.encoding import lone_surrogate
 from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.core.config import ConfigError
+from clueweaver.core.surrogates import lone_surrogate
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
 from clueweaver.pipeline.models import Agents, load_agents
 from clueweaver.protocol.question import Question, QuestionError

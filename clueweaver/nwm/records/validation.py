@@ -34,7 +34,7 @@ def record_from_dict(data, *, chapter: int | None = None, path: str = "record") 
         raise WorldRecordError(f"{path}: expected an object, got {type(data).__name__}")
     fields = dict(data)
     kind = fields.pop("kind", None)
-    if kind not in RECORD_TYPES:
+    if not isinstance(kind, str) or kind not in RECORD_TYPES:
         raise WorldRecordError(f"{path}.kind: {kind!r} is not one of {', '.join(RECORD_TYPES)}")
     if chapter is not None:
         given = fields.get("chapter")
