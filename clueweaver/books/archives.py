@@ -79,11 +79,7 @@ def is_epub_zip(path: Path) -> bool:
     try:
         with zipfile.ZipFile(path) as archive:
             return "mimetype" in archive.namelist() and archive.read("mimetype").strip() == _EPUB_MIMETYPE
-    except (
-        *_DAMAGED_ZIP,
-        ValueError,
-        RuntimeError,
-    ):  # unreadable (encrypted, packed unknown): ``unpack_zip`` says why
+    except (*_DAMAGED_ZIP, ValueError, RuntimeError):  # encrypted or packed unknown too: unpack_zip says why
         return False
 
 

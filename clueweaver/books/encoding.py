@@ -14,7 +14,7 @@ from pathlib import Path
 
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.language import prose_language
-from clueweaver.core.surrogates import LONE_SURROGATE, lone_surrogate
+from clueweaver.core.surrogates import LONE_SURROGATE, lone_surrogate_at
 
 _NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
 
@@ -151,10 +151,10 @@ def without_lone_surrogates(texts: list[str], source: str) -> tuple[list[str], s
     count = sum(len(LONE_SURROGATE.findall(text)) for text in texts)
     if not count:
         return texts, None
-    first = next(where for where in map(lone_surrogate, texts) if where)
+    first = next(where for where in map(lone_surrogate_at, texts) if where)
     warning = (
         f"{source}: {count} lone surrogate{'s' if count > 1 else ''}, half of a character (a broken \\u escape, or "
-        f"bytes that were not UTF-8 passed on as text), the first {first.removeprefix('a lone surrogate ')}; each "
+        f"bytes that were not UTF-8 passed on as text), the first ({first}); each "
         "replaced by \ufffd"
     )
     return [LONE_SURROGATE.sub("\ufffd", text) for text in texts], warning

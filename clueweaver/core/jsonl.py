@@ -36,6 +36,7 @@ def split_torn_tail(path: Path) -> tuple[list[str], int]:
 
 
 def _decoded(path: Path, data: bytes) -> str:
+    """Complete lines' bytes as text; bytes that are not UTF-8 were not written by the run."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

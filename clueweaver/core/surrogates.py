@@ -12,12 +12,12 @@ import re
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def lone_surrogate(text: str) -> str | None:
-    """Where ``text`` holds a lone surrogate (``LONE_SURROGATE``), for a message: the code point, its
-    position and the characters around it; None when it holds none."""
+def lone_surrogate_at(text: str) -> str | None:
+    """Where ``text`` holds its first lone surrogate (``LONE_SURROGATE``), for a message: the code point,
+    its position and the characters around it; None when it holds none."""
     found = LONE_SURROGATE.search(text)
     if found is None:
         return None
     start = found.start()
     around = LONE_SURROGATE.sub("\ufffd", text[max(0, start - 20) : start + 21])
-    return f'a lone surrogate (U+{ord(found.group()):04X}, character {start + 1}: "{around}")'
+    return f'U+{ord(found.group()):04X}, character {start + 1}: "{around}"'

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError, to_json, to_jsonable_python
 
-from clueweaver.core.surrogates import lone_surrogate
+from clueweaver.core.surrogates import lone_surrogate_at
 
 T = TypeVar("T")
 
@@ -47,23 +47,23 @@ def validate_plain(adapter: TypeAdapter[T], data: Any) -> T:
     "3", true and 3.5, a number field refuses true, a text field refuses 7. That is pydantic's strict
     mode on JSON text; on Python objects strict mode would also refuse a mapping for a dataclass
     and a list for a tuple, which is all YAML and JSON can give, so the data goes through JSON."""
+    message = "holds a lone surrogate ({where}), half of a character"
     refused = [
-        {"type": PydanticCustomError("lone_surrogate", "holds {where}, half of a character", {"where": where}),
-         "loc": loc, "input": value}
+        {"type": PydanticCustomError("lone_surrogate", message, {"where": where}), "loc": loc, "input": value}
         for loc, value, where in _lone_surrogates(data)
-    ]  # fmt: skip
+    ]
     if refused:  # JSON cannot hold them: to_json would fail on them, naming no field
-        raise ValidationError.from_exception_data(getattr(adapter, "_type", type(data)).__name__, refused)
+        raise ValidationError.from_exception_data("plain data", refused)
     return adapter.validate_json(to_json(data), strict=True)
 
 
 def _lone_surrogates(data: Any, loc: tuple = ()) -> list[tuple[tuple, str, str]]:
     """(loc, text, where) of each key or text in plain data that holds a lone surrogate."""
     if isinstance(data, str):
-        where = lone_surrogate(data)
+        where = lone_surrogate_at(data)
         return [(loc, data, where)] if where else []
     if isinstance(data, dict):
-        keys = [(loc + (key,), key, lone_surrogate(key)) for key in data if isinstance(key, str)]
+        keys = [(loc + (key,), key, lone_surrogate_at(key)) for key in data if isinstance(key, str)]
         found = [entry for entry in keys if entry[2]]
         return found + [entry for key, value in data.items() for entry in _lone_surrogates(value, loc + (key,))]
     if isinstance(data, (list, tuple)):

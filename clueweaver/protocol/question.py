@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from clueweaver.core.errors import ClueWeaverError
-from clueweaver.core.surrogates import lone_surrogate
+from clueweaver.core.surrogates import lone_surrogate_at
 
 OPTION_LABELS = ("A", "B", "C", "D")
 CLAIM_LABELS = ("TRUE", "FALSE")
@@ -53,11 +53,11 @@ class Question:
         """A question's text must be characters: a lone surrogate (a byte that was not UTF-8, as Python
         keeps it in a command line's arguments, or a broken JSON escape) would fail in the analyzer."""
         for name, text in (("the question", self.text), *((f"option {k}", v) for k, v in self.options.items())):
-            where = lone_surrogate(str(text))
+            where = lone_surrogate_at(str(text))
             if where:
                 raise QuestionError(
-                    f"{name} holds {where}, half of a character: a byte that was not UTF-8 (a terminal set to "
-                    "another encoding) or a broken \\u escape; give it again as UTF-8 text"
+                    f"{name} holds a lone surrogate ({where}), half of a character: a byte that was not UTF-8 (a "
+                    "terminal set to another encoding) or a broken \\u escape; give it again as UTF-8 text"
                 )
 
     def __hash__(self) -> int:

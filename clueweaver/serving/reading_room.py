@@ -28,7 +28,7 @@ from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.books.language import SUPPORTED_LANGUAGES
 from clueweaver.books.narrative import Narrative, NarrativeError, reading_limit
 from clueweaver.core.config import ConfigError
-from clueweaver.core.surrogates import lone_surrogate
+from clueweaver.core.surrogates import lone_surrogate_at
 from clueweaver.pipeline import ClueWeaver, PipelineConfig
 from clueweaver.pipeline.models import Agents, load_agents
 from clueweaver.protocol.question import Question, QuestionError
@@ -118,11 +118,11 @@ class AskRequest:
         for label, value in self.options.items():
             fields += [("an option's label", label), (f"option {label!r}", value)]
         for name, value in fields:
-            where = lone_surrogate(value) if isinstance(value, str) else None
+            where = lone_surrogate_at(value) if isinstance(value, str) else None
             if where:
                 raise QuestionError(
-                    f"{name} holds {where}, half of a character that no text can hold (a broken emoji or a bad "
-                    "copy?); remove it and ask again"
+                    f"{name} holds a lone surrogate ({where}), half of a character that no text can hold (a broken "
+                    "emoji or a bad copy?); remove it and ask again"
                 )
 
     def to_dict(self) -> dict:
