@@ -1,11 +1,17 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clueweaver.benchmarks.checks import load_bundled_book
 from clueweaver.books.encoding import decode_text
 from clueweaver.books.headers import strip_gutenberg
+from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative
+from clueweaver.books.sentences import split_sentences
+from clueweaver.core.surrogates import LONE_SURROGATE
+from clueweaver.retrieval.analyzers import analyzer_for
 from tests.conftest import shared_path
 
 BOOK = """The Project Gutenberg eBook of A Test
@@ -373,3 +379,31 @@ def test_half_a_character_in_a_json_lines_book_is_replaced_and_named_not_a_crash
     assert '(U+D83D, character 10: "He wrote \ufffd and stopped.")' in narrative.encoding_warning
     assert len(narrative.content_hash) == 64 and len(narrative.chapters) == 1
     assert from_text("clean text", title="t").encoding_warning is None
+
+
+# Pieces a book in any of the languages is made of (headings, quotation marks, sentence marks, Aozora's
+# notes, names in every script), mixed with any characters, half characters (lone surrogates) included.
+_PIECES = ["第一回", "第十二章", "Chapitre III", "Kapitel 4", "Глава V", "CHAPTER IX.", "ΚΕΦΑΛΑΙΟΝ Α'", "제1장",
+           "一", "０", "「", "」", "『", "』", "“", "”", "'", "。", "！", "？", "…", ".", "\n", "\n\n", " ", "\u3000",
+           "\r\n", "贾宝玉", "ありがとう", "ｶﾀｶﾅ", "Hélène", "Straße", "Базаровъ", "Ἀθῆναι", "τ'όνομα", "l'homme",
+           "\u200b", "\ufeff", "\u2028", "\x85", "［＃「第一」は中見出し］", "｜漢字《かんじ》", "<p>", "[1]", "😀",
+           "\ud800"]  # fmt: skip
+_ANY_TEXT = st.lists(
+    st.one_of(st.sampled_from(_PIECES), st.text(st.characters(blacklist_categories=()), max_size=6)), max_size=50
+).map("".join)
+
+
+@settings(max_examples=120, deadline=None)
+@given(_ANY_TEXT)
+def test_any_text_is_a_book_or_refused_saying_why_and_every_analyzer_reads_its_paragraphs(text):
+    try:
+        narrative = from_text(text, title="any")
+    except NarrativeError:
+        return
+    assert len(narrative.content_hash) == 64 and all(p.text.strip() for p in narrative.paragraphs)
+    assert not any(LONE_SURROGATE.search(p.text) for p in narrative.paragraphs)
+    for language in (*SUPPORTED_LANGUAGES, UNDETERMINED):
+        analyzer = analyzer_for(language)
+        for paragraph in narrative.paragraphs:
+            assert all(term for term in analyzer.tokenize(paragraph.text))
+        split_sentences(narrative.text)
