@@ -375,6 +375,7 @@ def test_a_detectiveqa_novel_saved_in_gbk_or_with_a_stray_byte_is_read_as_every_
     expected = [p.text for p in load_benchmark("detectiveqa_zh", FIXTURES / "detectiveqa_release").narratives["18"]]
     novel.write_bytes(text.encode("gbk"))  # a copy saved by a Chinese Windows editor
     assert [p.text for p in load_benchmark("detectiveqa_zh", release).narratives["18"]] == expected
+    assert f"{novel} is not UTF-8; read as gb18030 (detected)" in caplog.text
     data = text.encode("utf-8")
     stray = data.index("园丁".encode()) - 1
     novel.write_bytes(data[:stray] + b"\xff" + data[stray + 1 :])  # one byte of the UTF-8 file damaged

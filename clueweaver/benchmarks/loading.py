@@ -180,8 +180,10 @@ def _check_split(name: str, split: str | None, allowed: tuple[str | None, ...]) 
 
 def _decoded(file: Path) -> str:
     """A release's text file, read as every book is read (``decode_text``: UTF-8 with a few stray bytes
-    replaced and named in a warning, else an encoding that decodes it cleanly, else an error)."""
-    text, _, _, warning = decode_text(file.read_bytes(), str(file))
+    replaced and named in a warning, else an encoding that decodes it cleanly and is named, else an error)."""
+    text, codec, detected, warning = decode_text(file.read_bytes(), str(file))
+    if detected:
+        logger.warning("%s is not UTF-8; read as %s (detected)", file, codec)
     if warning:
         logger.warning(warning)
     return text
