@@ -385,6 +385,21 @@ def test_a_detectiveqa_novel_saved_in_gbk_or_with_a_stray_byte_is_read_as_every_
     assert "1 byte is not UTF-8" in caplog.text and novel.name in caplog.text
 
 
+def test_a_benchmark_book_file_read_in_a_detected_encoding_is_named_when_it_loads(tmp_path, caplog):
+    book = tmp_path / "fathers.txt"
+    book.write_bytes("Глава I\n\nБазаров приехал с Аркадием.\n\nГлава II\n\nОтец встретил их.\n".encode("cp1251"))
+    rows = [
+        {"record": "narrative", "book_id": "ru", "path": "fathers.txt"},
+        {"record": "item", "benchmark": "b", "book_id": "ru", "item_id": "q1", "answer": "TRUE",
+         "question": {"text": "Базаров приехал с Аркадием.", "kind": "claim"}},
+    ]  # fmt: skip
+    file = tmp_path / "b.jsonl"
+    file.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    benchmark = load_benchmark("jsonl", file)
+    assert benchmark.narratives["ru"].paragraphs[1].text == "Базаров приехал с Аркадием."
+    assert f"{book} is not UTF-8; read as cp1251 (detected)" in caplog.text
+
+
 def test_detectiveqa_chinese_title_from_the_annotation_the_file_name_or_the_opening_line(tmp_path):
     root = tmp_path / "detectiveqa"
     shutil.copytree(FIXTURES / "detectiveqa_release", root)

@@ -142,8 +142,11 @@ class _Builder:
         asked for the bad rows to be listed in ``skipped`` instead; those are named in one warning."""
         if not self.items and not (self.skip_bad and self.skipped):
             raise BenchmarkError(self._why_empty(split, sorted(set(splits))))
-        for narrative in self.narratives.values():
-            if narrative.encoding_warning:  # characters of a book's text that were replaced
+        for narrative in self.narratives.values():  # how a book file was read, where it was not plain UTF-8
+            if narrative.encoding_detected:
+                read = (self.name, narrative.source, narrative.encoding)
+                logger.warning("%s: %s is not UTF-8; read as %s (detected)", *read)
+            if narrative.encoding_warning:  # characters of the book's text that were replaced
                 logger.warning("%s: %s", self.name, narrative.encoding_warning)
         if self.skipped:
             first = self.skipped[0]
