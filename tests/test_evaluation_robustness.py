@@ -219,6 +219,24 @@ def test_a_damaged_run_folder_is_an_error_that_names_the_file_not_a_traceback(tm
     assert "run.json is not valid JSON" in capsys.readouterr().err
 
 
+def test_run_json_names_how_a_book_not_in_plain_utf_8_was_read(tmp_path):
+    book = tmp_path / "gull.txt"
+    text = "\n\n".join(PARAGRAPHS).replace("Mrs. Hale", "Mrs. Hal\u00e9")  # one accented name, in Latin-1
+    book.write_bytes(text.encode("utf-8").replace("\u00e9".encode("utf-8"), b"\xe9", 1))  # one stray byte
+    bench = tmp_path / "gull.jsonl"
+    rows = [{"record": "narrative", "book_id": "gull", "path": "gull.txt"}]
+    rows += [{"record": "item", "benchmark": "gull", "book_id": "gull", **item} for item, _ in CLAIMS]
+    bench.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    run_evaluation(_config(bench, tmp_path / "run"), _rag_reader("<answer>TRUE</answer>"), progress=False)
+    reading = json.loads((tmp_path / "run" / RUN_FILE).read_text())["readings"]["gull"]
+    assert reading["encoding"] == "utf-8" and not reading["detected"]
+    assert reading["replaced"].startswith(f"{book}: 1 byte is not UTF-8")
+    book.write_bytes(text.encode("cp1252"))  # the whole book in another encoding, the benchmark file unchanged
+    run_evaluation(_config(bench, tmp_path / "run2"), _rag_reader("<answer>TRUE</answer>"), progress=False)
+    reading = json.loads((tmp_path / "run2" / RUN_FILE).read_text())["readings"]["gull"]
+    assert reading == {"encoding": "cp1252", "detected": True, "replaced": None}, reading
+
+
 def test_rag_records_carry_the_interpreter_warnings(tmp_path):
     bench = write_benchmark(tmp_path, CLAIMS[:1])
     run_evaluation(_config(bench, tmp_path / "run"), _rag_reader("I cannot tell."), progress=False)

@@ -253,6 +253,7 @@ def test_records_carry_what_the_reader_saw_and_said(bench, tmp_path):
     run = json.loads((tmp_path / "run" / RUN_FILE).read_text())
     assert run["label"] == "rag-bm25 preset=focused" and run["config"]["system"] == "rag-bm25"
     assert set(run["languages"].values()) == {"en"}  # each book's language, detected
+    assert run["readings"] == {}  # no book file was read in another encoding than UTF-8
 
 
 class Interrupted(Exception):

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from clueweaver.benchmarks.loading import (
+    _as_read,
     _Builder,
     _cached,
     _check_split,
@@ -65,7 +66,8 @@ def _detectiveqa_novel(
     def build() -> tuple[Narrative, dict[int, int]]:
         numbers: list[int | None] = []
         texts: list[str] = []
-        for line in io.StringIO(_decoded(novel_file), newline=None):  # lines as a text file gives them
+        text, reading = _decoded(novel_file)
+        for line in io.StringIO(text, newline=None):  # lines as a text file gives them
             match = _NUMBERED_PARAGRAPH.match(line.rstrip("\n"))
             if match:
                 numbers.append(int(match.group(1)))
@@ -82,7 +84,7 @@ def _detectiveqa_novel(
         if len(seen) != len(set(seen)):
             raise NarrativeError(f"{novel_file}: a paragraph number occurs twice")
         title = _novel_title(novel_file, kept[0][1], annotated_title, language)
-        narrative = from_paragraphs([t for _, t in kept], title=title, source=str(novel_file))
+        narrative = _as_read(from_paragraphs([t for _, t in kept], title=title, source=str(novel_file)), reading)
         return narrative, {n: i for i, (n, _) in enumerate(kept) if n is not None}
 
     return _cached(("detectiveqa", *_file_key(novel_file), annotated_title, language), build)

@@ -48,6 +48,14 @@ def _common_narrative(record: dict, folder: Path) -> Narrative:
     return narrative
 
 
+def _narrative_of(record: dict, path: Path, book_id: str) -> Narrative:
+    """A narrative record's book: one given as a file is cached by that file's own stat (``_book_file``),
+    so an edited book is read again; one given inline, by the benchmark file's."""
+    if "path" in record:
+        return _common_narrative(record, path.parent)
+    return _cached(("jsonl", *_file_key(path), book_id), lambda: _common_narrative(record, path.parent))
+
+
 def load_jsonl(path: Path, *, split: str | None = None, limit: int | None = None, skip_bad: bool = False) -> Benchmark:
     """A benchmark in the common schema (see :mod:`clueweaver.benchmarks.schema`). ``split`` keeps
     the items of one source benchmark (their ``benchmark`` field)."""
@@ -85,9 +93,7 @@ def load_jsonl(path: Path, *, split: str | None = None, limit: int | None = None
         if item.book_id not in built:
             narrative_where, narrative_record = narrative_records[item.book_id]
             try:
-                built[item.book_id] = _cached(
-                    ("jsonl", *_file_key(path), item.book_id), lambda: _common_narrative(narrative_record, path.parent)
-                )
+                built[item.book_id] = _narrative_of(narrative_record, path, item.book_id)
             except (BenchmarkError, NarrativeError) as exc:
                 raise BenchmarkError(f"its narrative record ({narrative_where}) is bad: {exc}") from exc
         builder.add(item, built[item.book_id])

@@ -9,6 +9,7 @@ The names keep their leading underscore: they are the loader modules' toolkit, n
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
@@ -181,15 +182,17 @@ def _check_split(name: str, split: str | None, allowed: tuple[str | None, ...]) 
         raise BenchmarkError(f"{name}: unknown split {split!r}; use {shown}")
 
 
-def _decoded(file: Path) -> str:
+def _decoded(file: Path) -> tuple[str, dict]:
     """A release's text file, read as every book is read (``decode_text``: UTF-8 with a few stray bytes
-    replaced and named in a warning, else an encoding that decodes it cleanly and is named, else an error)."""
+    replaced and named in a warning, else an encoding that decodes it cleanly, else an error), and how it
+    was read, for ``_as_read``."""
     text, codec, detected, warning = decode_text(file.read_bytes(), str(file))
-    if detected:
-        logger.warning("%s is not UTF-8; read as %s (detected)", file, codec)
-    if warning:
-        logger.warning(warning)
-    return text
+    return text, {"encoding": codec, "encoding_detected": detected, "encoding_warning": warning}
+
+
+def _as_read(narrative: Narrative, reading: dict) -> Narrative:
+    """``narrative`` with how its file was read (``_decoded``), which the built benchmark names."""
+    return dataclasses.replace(narrative, **reading)
 
 
 def _read_json(path: Path) -> Any:

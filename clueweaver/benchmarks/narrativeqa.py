@@ -22,6 +22,7 @@ from typing import Any, Iterator
 from bs4 import BeautifulSoup
 
 from clueweaver.benchmarks.loading import (
+    _as_read,
     _Builder,
     _cached,
     _csv_rows,
@@ -120,16 +121,15 @@ def _release_story(folder: Path, document: dict) -> tuple[Narrative, dict]:
         raise BenchmarkError(
             f"story file {story_file} is missing: run the release's download_stories.sh, which fills tmp/"
         )
-    return _cached(
-        ("narrativeqa-release", *_file_key(story_file)),
-        lambda: _story_narrative(
-            _decoded(story_file),
-            document.get("story_start") or "",
-            document.get("story_end") or "",
-            title=(document.get("wiki_title") or document_id).strip(),
-            source=str(story_file),
-        ),
-    )
+
+    def read() -> tuple[Narrative, dict]:
+        text, reading = _decoded(story_file)
+        start, end = document.get("story_start") or "", document.get("story_end") or ""
+        title = (document.get("wiki_title") or document_id).strip()
+        narrative, notes = _story_narrative(text, start, end, title=title, source=str(story_file))
+        return _as_read(narrative, reading), notes
+
+    return _cached(("narrativeqa-release", *_file_key(story_file)), read)
 
 
 def _load_release(folder: Path, split: str | None, builder: _Builder) -> set[str]:

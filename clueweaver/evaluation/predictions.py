@@ -200,9 +200,12 @@ def read_run_file(output: Path) -> dict:
     return payload
 
 
-def write_run_file(output: Path, label: str, config: dict, languages: dict[str, str]) -> None:
+def write_run_file(
+    output: Path, label: str, config: dict, languages: dict[str, str], readings: dict[str, dict]
+) -> None:
     """``run.json``, written once the reader is ready, so a run whose models fail to load leaves a
-    folder that any later run may take; ``languages``: the language each book is read in, by book ID."""
+    folder that any later run may take; ``languages``: the language each book is read in, by book ID;
+    ``readings``: how the books whose files were not plain UTF-8 were read (``runner.book_readings``)."""
     output.mkdir(parents=True, exist_ok=True)
-    payload = {"format": RUN_FORMAT, "label": label, "config": config, "languages": languages}
+    payload = {"format": RUN_FORMAT, "label": label, "config": config, "languages": languages, "readings": readings}
     (output / RUN_FILE).write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

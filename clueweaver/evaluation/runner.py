@@ -323,8 +323,8 @@ def run_evaluation(
     if any(item.labelled and item.question.is_open for item in pending):
         scorer = OpenScorer.for_run(config.scoring_encoder, config.judge, output)
     try:
-        languages = book_languages(config, benchmark, items)
-        write_run_file(output, config.label or config.default_label(), dataclasses.asdict(config), languages)
+        books = {"languages": book_languages(config, benchmark, items), "readings": book_readings(benchmark, items)}
+        write_run_file(output, config.label or config.default_label(), dataclasses.asdict(config), **books)
         traces = TraceLog(output / TRACES_FILE) if config.save_traces else None
         _answer(
             config,
@@ -354,6 +354,17 @@ def book_languages(config: EvalConfig, benchmark, items: list) -> dict[str, str]
     language = config.pipeline_config().language
     books = {item.book_id: item for item in items}
     return {book: language or detect_language(benchmark.narrative(item).text) for book, item in books.items()}
+
+
+def book_readings(benchmark, items: list) -> dict[str, dict]:
+    """How each book of the run whose file was not read as plain UTF-8 was read, by book ID: its codec,
+    whether that was detected, and which bytes were replaced; a reading nobody chose is named with the run."""
+    books = {item.book_id: benchmark.narrative(item) for item in items}
+    return {
+        book: {"encoding": n.encoding, "detected": n.encoding_detected, "replaced": n.encoding_warning}
+        for book, n in books.items()
+        if n.encoding_detected or n.encoding_warning
+    }
 
 
 def _check_segment_sources(config: EvalConfig, benchmark, pending: list) -> None:
