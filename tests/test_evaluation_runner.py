@@ -411,6 +411,9 @@ def test_predictions_file_errors_name_the_line(tmp_path):
     path.write_text(json.dumps(good) + "\n" + json.dumps(good) + "\n")
     with pytest.raises(RecordError, match="line 2: item a of b appears twice"):
         read_predictions(path)
+    path.write_text(json.dumps(good) + "\n" + json.dumps({**good, "item_id": ["b"], "system": 7}) + "\n")
+    with pytest.raises(RecordError, match=r"line 2: record \['b'\]: field\(s\) item_id, system must be text"):
+        read_predictions(path)  # an edited record: they key and group the records, and had raised a TypeError
     path.write_text("not json\n")
     with pytest.raises(RecordError, match="line 1: not JSON"):
         PredictionLog(path)

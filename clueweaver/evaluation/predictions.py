@@ -45,6 +45,7 @@ TRACES_FILE = "traces.jsonl"  # every item's full trace, with --save-traces
 SKIPPED_UNLABELLED = "no gold answer"
 
 IDENTITY_FIELDS = ("item_id", "benchmark", "book_id", "system", "kind", "pair_id", "answer", "skipped")
+_TEXT_FIELDS = ("item_id", "benchmark", "book_id", "system", "kind")
 SCORED_FIELDS = (
     "prediction",
     "correct",
@@ -95,6 +96,9 @@ def check_record(record: object) -> dict:
             raise RecordError(f"item {record['item_id']}: 'correct' disagrees with prediction and answer")
     if missing:
         raise RecordError(f"record {record.get('item_id', '?')!r} lacks field(s) {', '.join(missing)}")
+    not_text = [name for name in _TEXT_FIELDS if not isinstance(record[name], str)]
+    if not_text:  # they key, group and sort the records
+        raise RecordError(f"record {record['item_id']!r}: field(s) {', '.join(not_text)} must be text")
     return record
 
 
