@@ -262,6 +262,8 @@ def test_an_output_of_the_wrong_kind_is_refused_before_the_run(tmp_path, capsys)
     assert main(["eval-retrieval", "--benchmark", "gutenqa", "--output", str(taken)]) == 2
     assert "is a file; give a folder name" in capsys.readouterr().err
     assert taken.read_text() == "an earlier file"
+    assert main(["bench", "recall", "--set", "tuning-zh", "--preset", "quick"]) == 2  # had been a traceback
+    assert "unknown preset 'quick'; choose one of detectiveqa" in capsys.readouterr().err
 
 
 def test_a_bad_pipeline_config_is_a_clear_error(scripted_server, tmp_path, capsys):

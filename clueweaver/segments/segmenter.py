@@ -136,13 +136,17 @@ def _packaged_presets() -> dict[str, Preset]:
 PRESETS = _packaged_presets()
 
 
+class UnknownPreset(ClueWeaverError, ValueError):
+    """A preset name that is not in presets.yaml; the message lists the names."""
+
+
 def get_preset(name: str | Preset) -> Preset:
     if isinstance(name, Preset):
         return name
     try:
         return PRESETS[name]
     except KeyError:
-        raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+        raise UnknownPreset(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
 
 
 @dataclass(frozen=True)
