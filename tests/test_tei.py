@@ -95,6 +95,54 @@ def test_a_level_0_draft_without_body_reads_what_its_text_holds(tmp_path):
     assert [c.label for c in load_narrative(write(tmp_path, "k.xml", draft)).chapters] == ["1"]
 
 
+def test_a_level_0_draft_with_front_matter_and_loose_lines_loses_no_text(tmp_path):
+    """ELTeC-rus's level-0 Герой нашего времени: a <front>, then its chapters' divs straight in <text>, some lines
+    outside any <p> (one broken by a page break). It had been refused as holding no paragraphs."""
+    draft = tei(
+        '<front><div type="titlepage"><p>Лермонтов М.Ю. Герой нашего времени</p></div></front>'
+        '<div type="chapter"><head>1.</head>\n  <p>Бэла</p>\n  Я ехал на перекладных из Тифлиса.\n'
+        "  <p>Вся поклажа моей тележки.</p> Перечитывая эти <pb n='31'/> записки.\n</div>"
+        '<div type="chapter"><head>2.</head><p>Максим Максимыч</p> — </div>',
+        title="Герой нашего времени",
+    )
+    narrative = load_narrative(write(tmp_path, "geroi.xml", draft))
+    assert [p.text for p in narrative.paragraphs] == [
+        "Лермонтов М.Ю. Герой нашего времени",
+        "1.",
+        "Бэла",
+        "Я ехал на перекладных из Тифлиса.",
+        "Вся поклажа моей тележки.",
+        "Перечитывая эти записки.",
+        "2.",
+        "Максим Максимыч",
+    ]  # the lone dash, punctuation alone, is no paragraph
+    assert [c.label for c in narrative.chapters] == ["1", "2"]
+
+
+def test_words_between_a_quotations_elements_and_a_stanza_across_a_page_break_are_read(tmp_path):
+    """ELTeC-eng's Middlemarch sets each chapter's motto as a quotation whose source sits between its elements,
+    and Bulwer's letters put their text straight into <quote>: those words had been dropped. A page break inside
+    a poem had cut one stanza into two paragraphs."""
+    body = (
+        '<body><div type="chapter"><head>CHAPTER I.</head>'
+        "<quote><l>Since I can do no good because a woman,</l><l>Reach constantly at something that is near it.</l>"
+        "—The Maid's Tragedy: BEAUMONT AND FLETCHER.</quote>"
+        "<p>Miss Brooke had that kind of beauty.</p>"
+        "<quote>LETTER I. DEAR M. LE MARQUIS,—How can I thank you?</quote>"
+        "<lg><l>Wir sind die Welt:</l><pb n='2'/><l>Not, Brot und Brunst!</l></lg>"
+        "</div></body>"
+    )
+    texts = [p.text for p in load_narrative(write(tmp_path, "m.xml", tei(body, title="Middlemarch"))).paragraphs]
+    assert texts == [
+        "CHAPTER I.",
+        "Since I can do no good because a woman, Reach constantly at something that is near it.",
+        "—The Maid's Tragedy: BEAUMONT AND FLETCHER.",
+        "Miss Brooke had that kind of beauty.",
+        "LETTER I. DEAR M. LE MARQUIS,—How can I thank you?",
+        "Wir sind die Welt: Not, Brot und Brunst!",
+    ]
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -258,3 +306,19 @@ def test_a_dta_text_reads_its_broken_words_whole_and_its_edition_s_readings(tmp_
     assert [c.label for c in book.chapters] == ["1", "2"]
     margarida = tei("<body><div><head>I</head><p>acercou-se da bandeira has¬ teada na Ilha.</p></div></body>")
     assert load_narrative(write(tmp_path, "margarida.xml", margarida)).paragraphs[1].text.endswith("hasteada na Ilha.")
+
+
+def test_a_token_annotated_text_reads_its_anonymous_blocks_as_paragraphs_of_spaced_words(tmp_path):
+    """CLiGS's textbox sets each word of its annotated novellas in a <w>, with no space between them, inside
+    <ab><s>: each word had become a paragraph of its own (11,484 for one novella)."""
+    words = ["L'ora", "pericolosa", "non", "è", "l'ora", "del", "confessionale", ",", "quando", "(", "fuori", ")", "."]
+    tokens = "".join(f'<w lemma="{w.lower()}" cligs:tag="X">{w}</w>' for w in words)
+    body = f'<body><div xml:id="it0018_d1"><ab><s>{tokens}</s></ab><ab><s><w>Salvo</w><pc>!</pc></s></ab></div></body>'
+    namespaced = tei(body, title="Efficacia d'una giarrettiera").replace(
+        "<TEI ", '<TEI xmlns:cligs="https://cligs.hypotheses.org/ns/cligs" '
+    )
+    narrative = load_narrative(write(tmp_path, "it0018.xml", namespaced))
+    assert [p.text for p in narrative.paragraphs] == [
+        "L'ora pericolosa non è l'ora del confessionale, quando (fuori).",
+        "Salvo!",
+    ]

@@ -3,13 +3,15 @@ literary scholars read, ELTeC's novels in a dozen European languages among them,
 paragraphs for the loader (``clueweaver.books.narrative``).
 
 A TEI text marks its structure: ``<div>``s nest (a part holds its chapters) and each may open with a
-``<head>``, so a heading's depth comes from the file, as a FictionBook's does. ``<p>``, a verse
-``<l>`` (consecutive ones, or an ``<lg>``, make one paragraph, as a stanza), ``<label>`` and
-``<trailer>`` are paragraphs; ``<front>`` (a title page, a preface) stays before the first chapter
-and ``<back>`` follows the book. Editorial ``<note>``s inside a paragraph are taken out of it and
-follow the book as endnotes, so that no sentence is cut by one; page breaks, milestones and gaps are
-no text, and a word the printer broke at a line's end is one word (the Deutsches Textarchiv's
-"Wil¬<lb/>helm"); of an edition's ``<choice>``, its correction, regularization or expansion is read.
+``<head>``, so a heading's depth comes from the file, as a FictionBook's does. ``<p>``, ``<ab>``, a verse
+``<l>`` (consecutive ones, or an ``<lg>``, make one paragraph, as a stanza, across a page break),
+``<label>`` and ``<trailer>`` are paragraphs, and so are words set between them outside any (a draft's
+loose lines, an epigraph's source); ``<front>`` (a title page, a preface) stays before the first chapter
+and ``<back>`` follows the book. An annotated edition's ``<w>`` tokens are spaced as words. Editorial
+``<note>``s inside a paragraph are taken out of it and follow the book as endnotes, so that no sentence
+is cut by one; page breaks, milestones and gaps are no text, and a word the printer broke at a line's
+end is one word (the Deutsches Textarchiv's "Wil¬<lb/>helm"); of an edition's ``<choice>``, its
+correction, regularization or expansion is read.
 The title is the header's ``<titleStmt><title>``, without the "ELTeC edition" its corpus adds.
 
 Some editions mark a chapter's division and leave out its ``<head>``: a ``<div>`` whose first
@@ -22,6 +24,7 @@ are the chapters of a book whose headings give none (``MarkedBook.divisions``).
 from __future__ import annotations
 
 import re
+import unicodedata
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 
@@ -30,7 +33,10 @@ from clueweaver.books.errors import NarrativeError
 from clueweaver.books.marked import MarkedBook, local_name, parse_xml
 from clueweaver.books.text_paragraphs import join_lines
 
-_PARAGRAPH_TAGS = frozenset({"p", "label", "trailer", "byline", "dateline", "salute", "signed", "closer", "opener"})
+_PARAGRAPH_TAGS = frozenset(
+    {"p", "ab", "label", "trailer", "byline", "dateline", "salute", "signed", "closer", "opener"}
+)  # "ab": an anonymous block, the paragraph of token-annotated editions (CLiGS's textbox)
+_TOKEN_TAGS = frozenset({"w", "pc"})  # an annotated text's words and punctuation, often with no space between
 _VERSE_TAGS = frozenset({"l", "lg"})
 _SECTIONS = ("front", "body", "back")  # a <text>'s: front and back matter hold no chapters
 _SILENT_TAGS = frozenset({"pb", "lb", "cb", "milestone", "gap", "figure", "fw", "note"})
@@ -58,9 +64,24 @@ def _text(element: ElementTree.Element, notes: list[str]) -> str:
         elif tag == "choice":
             pieces.append(_text(_reading(child), notes) if len(child) else "")
         else:
-            pieces.append(_BREAK if tag in _SILENT_TAGS else _text(child, notes))
+            text = _BREAK if tag in _SILENT_TAGS else _text(child, notes)
+            pieces.append(" " if tag in _TOKEN_TAGS and _parts(pieces, text) else "")
+            pieces.append(text)
         pieces.append(child.tail or "")
     return " ".join(_BROKEN_WORD.sub("", "".join(pieces)).replace(_BREAK, " ").split())
+
+
+def _parts(pieces: list[str], token: str) -> bool:
+    """Whether a space goes before an annotated ``token`` (``_TOKEN_TAGS``) set right after ``pieces``:
+    unless the text before it ends in a space or an opening mark, or the token is closing punctuation."""
+    before = next((piece for piece in reversed(pieces) if piece), "")
+    if not before or not token or before[-1].isspace():
+        return False
+    return unicodedata.category(before[-1]) not in ("Ps", "Pi") and unicodedata.category(token[0]) not in (
+        "Pe",
+        "Pf",
+        "Po",
+    )
 
 
 def _reading(choice: ElementTree.Element) -> ElementTree.Element:
@@ -122,8 +143,19 @@ def _blocks(
     in front and back matter, whose heads are no chapters), consecutive verse lines make one
     paragraph, and one of ``divisions`` opens with its title at level ``_DIVISION``."""
     verse: list[str] = []
+    loose = [element.text or ""]
     for child in element:
         tag = local_name(child)
+        if tag in _SILENT_TAGS:
+            if tag == "note":  # a note between paragraphs, or in a notes div: with the endnotes
+                notes.append(_text(child, notes))
+            loose.append(child.tail or "")
+            continue
+        if verse and _loose_text(loose):
+            yield join_lines(verse), 0
+            verse = []
+        yield from _loose_paragraph(loose)
+        loose.append(child.tail or "")
         if tag in _VERSE_TAGS:
             lines = child.iter() if tag == "lg" else [child]
             verse += [text for line in lines if local_name(line) == "l" and (text := _text(line, notes))]
@@ -142,14 +174,30 @@ def _blocks(
             yield from _blocks(child, inner, parts, notes, divisions, lead)
         elif tag == "head" or child is heading:
             yield _text(child, notes), depth or 0
-        elif tag == "note":  # a note between paragraphs, or in a notes div: with the endnotes
-            notes.append(_text(child, notes))
         elif tag in _PARAGRAPH_TAGS:
             yield _text(child, notes), 0
-        elif tag not in _SILENT_TAGS:  # a quotation, a letter's body, a list: what it holds
+        else:  # a quotation, a letter's body, a list: what it holds
             yield from _blocks(child, depth, parts, notes, divisions)
+    if verse and _loose_text(loose):
+        yield join_lines(verse), 0
+        verse = []
+    yield from _loose_paragraph(loose)
     if verse:
         yield join_lines(verse), 0
+
+
+def _loose_text(pieces: list[str]) -> str:
+    return " ".join(" ".join(pieces).split())
+
+
+def _loose_paragraph(pieces: list[str]) -> Iterator[tuple[str, int]]:
+    """Text left between a division's or a quotation's elements, outside any paragraph (ELTeC's level-0 drafts:
+    "<head>1.</head> Я ехал на перекладных из Тифлиса. <p>…"; an epigraph's "—" before its source), as a
+    paragraph of its own unless it is punctuation alone; ``pieces`` is emptied."""
+    text = _loose_text(pieces)
+    pieces.clear()
+    if any(character.isalnum() for character in text):
+        yield text, 0
 
 
 def read_tei(data: bytes | str, source: str) -> MarkedBook:
@@ -160,12 +208,11 @@ def read_tei(data: bytes | str, source: str) -> MarkedBook:
     if local_name(root) != "TEI":
         raise NarrativeError(f"{source}: the root element is <{local_name(root)}>, not a TEI text's <TEI>")
     text = next((child for child in root if local_name(child) == "text"), None)
-    sections = [child for child in text if local_name(child) in _SECTIONS] if text is not None else []
-    if not sections:  # a draft that skips <body> (ELTeC's level-0 files): what it has is the body
-        body = text if text is not None else next((e for e in root.iter() if local_name(e) == "body"), None)
+    if text is None:
+        body = next((e for e in root.iter() if local_name(e) == "body"), None)
         if body is None:
             raise NarrativeError(f"{source}: the TEI file has no <text> or <body>")
-        sections = [body]
+    sections = _sections(text) if text is not None else [body]
     parts: set[str] = set()
     notes: list[str] = []
     paragraphs: list[tuple[str, int]] = []
@@ -181,6 +228,20 @@ def read_tei(data: bytes | str, source: str) -> MarkedBook:
     opened = tuple((first, title) for first, title in divisions.items() if first < len(paragraphs))  # not empty
     paragraphs += [(note, 0) for note in notes]
     return MarkedBook(_title(root), paragraphs, frozenset(parts), opened if len(opened) >= 2 else ())
+
+
+def _sections(text: ElementTree.Element) -> list[ElementTree.Element]:
+    """A ``<text>``'s front, body and back. A draft that skips ``<body>`` (ELTeC's level-0 files, one with a
+    ``<front>`` before its chapters' divisions) has what else its ``<text>`` holds for a body."""
+    children = list(text)
+    if any(local_name(child) == "body" for child in children):
+        return [child for child in children if local_name(child) in _SECTIONS]
+    if not any(local_name(child) in _SECTIONS for child in children):
+        return [text]
+    body = ElementTree.Element("body")
+    body.extend(child for child in children if local_name(child) not in _SECTIONS)
+    front, back = ([c for c in children if local_name(c) == name] for name in ("front", "back"))
+    return [*front, body, *back]
 
 
 def _title(root: ElementTree.Element) -> str | None:
