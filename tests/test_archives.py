@@ -221,7 +221,10 @@ def test_the_reading_room_takes_a_zip_and_says_what_it_read(tmp_path):
         with library.receive("773_ruby_5968.zip") as upload:
             upload.write(archive.read_bytes())
             record, created = upload.register()
-            assert upload.warnings == ["read kokoro.txt, the one book file in 773_ruby_5968.zip"]
+            assert upload.warnings == [
+                "read kokoro.txt, the one book file in 773_ruby_5968.zip",
+                "773_ruby_5968.zip is not UTF-8; read as cp932 (detected)",
+            ]
         read = (record.format, record.title, record.language, record.encoding)
         assert created and read == (".zip", "こころ", "ja", "cp932")
         with pytest.raises(UnsupportedFormat, match=r"kokoro.txt.gz: unsupported file type \.txt\.gz"):

@@ -208,7 +208,7 @@ def test_a_damaged_run_folder_is_an_error_that_names_the_file_not_a_traceback(tm
     predictions = output / "predictions.jsonl"
     whole = predictions.read_bytes()
     predictions.write_bytes(whole[:5] + b"\xff" + whole[6:])
-    with pytest.raises(JsonlError, match=r"predictions.jsonl, line 1: not UTF-8 text \(byte 5\)"):
+    with pytest.raises(JsonlError, match=r"predictions.jsonl, line 1: not UTF-8 text \(byte 5: invalid start byte\)"):
         read_predictions(output)
     predictions.write_bytes(whole)
     run_file = output / RUN_FILE

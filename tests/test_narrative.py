@@ -158,6 +158,50 @@ def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
     assert [c.title for c in n.chapters] == ["Chapter I", "Chapter II"]
 
 
+def test_an_epub_that_names_its_chapters_only_in_its_navigation_reads_them_and_not_the_navigation(tmp_path):
+    """Converters' EPUBs set a chapter's title in a plain <p>, or leave it to the navigation, and EPUB 3 books
+    may put the navigation document in the spine: such a book had one chapter, named by the navigation
+    page's heading, and its contents lines as the first paragraphs."""
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("nav")
+    book.set_title("The Tide Book")
+    book.set_language("en")
+    prose = "<p>The tide came in over the flats while the ferryman counted the crates.</p>" * 3
+    bodies = {
+        "text/arrival.xhtml": f'<p class="ct">The  Arrival</p>{prose}',  # its title in a plain paragraph, once
+        "text/letter.xhtml": prose,  # no title in the text at all
+        "text/storm.xhtml": f"<h2>The Storm at Night</h2>{prose}",  # a heading of its own wins
+        "text/letters.xhtml": f'<p id="a">From Bath.</p>{prose}<p id="b">From Dover.</p>{prose}',  # two entries
+    }
+    documents = []
+    for name, body in bodies.items():
+        document = epub.EpubHtml(title=name, file_name=name)
+        document.content = f"<html><body>{body}</body></html>"
+        book.add_item(document)
+        documents.append(document)
+    titles = ["The Arrival", "A Letter from Bath", "The Storm", "Bath", "Dover"]
+    links = [
+        "text/arrival.xhtml",
+        "text/letter.xhtml",
+        "text/storm.xhtml",
+        "text/letters.xhtml#a",
+        "text/letters.xhtml#b",
+    ]
+    book.toc = [epub.Link(href, title, f"n{k}") for k, (href, title) in enumerate(zip(links, titles))]
+    book.spine = ["nav", *documents]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    path = tmp_path / "tide.epub"
+    epub.write_epub(str(path), book)
+    n = load_narrative(path)
+    assert [c.title for c in n.chapters] == ["The Arrival", "A Letter from Bath", "The Storm at Night"]
+    assert n.paragraphs[0].text == "The Arrival" and n.paragraphs[1].text.startswith("The tide came in")
+    assert not any(p.text in ("Bath", "Dover") for p in n.paragraphs)  # one document, two entries: no title
+    assert len(n) == 3 * 4 + 8  # three chapters of a heading and three paragraphs; the letters, eight paragraphs
+
+
 def test_an_epub_chapter_is_labelled_as_the_book_numbers_it_after_a_title_and_a_contents_page(tmp_path):
     """An EPUB's h1-h3 headings were each a chapter in reading order: with a title page and a
     contents page before it, 第一回 was chapter 3, and --max-chapter 1 read the title page. They are
@@ -201,6 +245,7 @@ def test_an_epub_chapter_is_labelled_as_the_book_numbers_it_after_a_title_and_a_
         ("binary.txt", bytes(range(256)) * 10, "binary"),
         ("book.pdf", b"%PDF-1.4", "unsupported file type"),
         ("bad.jsonl", b'{"text": "a"}\n{oops\n', "line 2"),
+        ("latin.jsonl", b'{"text": "a"}\n{"text": "caf\xe9"}\n', "line 2: not UTF-8 text (byte 27"),
         ("gap.jsonl", b'{"paragraph": 0, "text": "a"}\n{"paragraph": 5, "text": "b"}\n', "breaks the sequence"),
         ("bad.epub", b"PK\x03\x04 not really a zip", "not a readable EPUB"),
     ],
@@ -259,6 +304,23 @@ def test_a_whole_novel_in_latin_1_keeps_its_guillemets_and_accents():
     assert read.count("«") > 1000
     kokoro = load_bundled_book("kokoro.ja").text
     assert decode_text(kokoro.encode("cp932"), "kokoro.txt")[:2] == (kokoro, "cp932")
+
+
+@pytest.mark.parametrize("book", ["effi_briest.de", "marianela.es", "le_tour_du_monde.fr"])
+def test_a_novel_saved_on_an_old_mac_is_read_in_mac_roman(book):
+    """Mac Roman files had been read as cp852 (Effi Briest: "Mädchen" as "MŐdchen") or cp1252 (Marianela: "niño"
+    as "ni–o"), readings that decode cleanly and are still prose of their language; the reading whose letters are
+    the language's own is taken, and of readings alike the codec's common name, not Mac Icelandic's."""
+    text = load_bundled_book(book).text
+    data = text.encode("mac_roman", "ignore")
+    assert decode_text(data, "book.txt")[:3] == (data.decode("mac_roman"), "mac_roman", True)
+
+
+@pytest.mark.parametrize("text", ["а, даже и не взглянув на меня, и пошла по лестнице.", "— И вы надеетесь?\n\nНет."])
+def test_a_few_lines_of_russian_in_cp1251_are_not_taken_for_western_prose(text):
+    """Read in cp1252, these lines of Игрок are letters beyond ASCII with "a" and "e" among them, words
+    enough to pass for Italian or Portuguese prose: a reading must also be written mostly in ASCII letters."""
+    assert decode_text(text.encode("cp1251"), "lines.txt")[:2] == (text, "cp1251")
 
 
 @pytest.mark.parametrize("book", ["kokoro.ja", "effi_briest.de"])

@@ -399,6 +399,7 @@ def test_a_latin_1_upload_is_read_with_the_detected_or_the_given_encoding(tmp_pa
     with running_server(scripted_room(tmp_path / "data")) as url, client(url) as http:
         detected = upload(http, name="dantes.txt", content=LATIN_1_BOOK.encode("latin-1"))
         assert detected.status_code == 201 and detected.json()["encoding"] == "cp1252"
+        assert detected.json()["warnings"] == ["dantes.txt is not UTF-8; read as cp1252 (detected)"]
         book_id = wait_until_ready(http, detected.json()["book_id"])["book_id"]
         text = http.get(f"/api/books/{book_id}/paragraphs", params={"start": 0, "end": 3}).json()["paragraphs"]
         assert [p["text"] for p in text] == LATIN_1_BOOK.split("\n\n")

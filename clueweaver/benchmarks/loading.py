@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, Iterator
 from clueweaver.benchmarks.schema import Benchmark, BenchmarkError, BenchmarkItem, SkippedRow
 from clueweaver.books.encoding import decode_text
 from clueweaver.books.narrative import Narrative, NarrativeError, from_text, load_narrative, normalize_text
+from clueweaver.core.utf8 import utf8_failure
 from clueweaver.protocol.question import CLAIM_LABELS, OPTION_LABELS, QuestionError
 
 logger = logging.getLogger(__name__)
@@ -144,9 +145,8 @@ class _Builder:
         if not self.items and not (self.skip_bad and self.skipped):
             raise BenchmarkError(self._why_empty(split, sorted(set(splits))))
         for narrative in self.narratives.values():  # how a book file was read, where it was not plain UTF-8
-            if narrative.encoding_detected:
-                read = (self.name, narrative.source, narrative.encoding)
-                logger.warning("%s: %s is not UTF-8; read as %s (detected)", *read)
+            if narrative.encoding_note:
+                logger.warning("%s: %s", self.name, narrative.encoding_note)
             if narrative.encoding_warning:  # characters of the book's text that were replaced
                 logger.warning("%s: %s", self.name, narrative.encoding_warning)
         if self.skipped:
@@ -261,8 +261,7 @@ def _csv_rows(path: Path) -> Iterator[tuple[str, dict]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:  # a row can span lines, so the file is decoded whole, not row by row
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise BenchmarkError(f"{path}, line {line}: not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
+        raise BenchmarkError(f"{path}, {utf8_failure(data, exc)}") from exc
     reader = csv.DictReader(io.StringIO(text, newline=""))
     for row in reader:
         yield f"line {reader.line_num}", row

@@ -10,18 +10,27 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
+from collections import Counter
 from pathlib import Path
 
 from clueweaver.books.errors import NarrativeError
-from clueweaver.books.language import prose_language
+from clueweaver.books.language import ACCENTED_LETTERS, prose_language, sample
 from clueweaver.core.surrogates import LONE_SURROGATE, lone_surrogate_at
+from clueweaver.core.utf8 import utf8_failure
 
 _NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
 
 
 # When several single-byte encodings read a file equally well, the one older English and Western
-# European texts (most non-UTF-8 Gutenberg files) use: Latin-1's superset.
+# European texts (most non-UTF-8 Gutenberg files) use: Latin-1's superset; then the one older Mac files use
+# (charset-normalizer names Mac Icelandic first, which reads Mac Roman's † ‡ ﬁ ﬂ ‹ › as Icelandic letters).
 _PREFERRED_ENCODING = "cp1252"
+_PREFERRED_IN_TIES = (_PREFERRED_ENCODING, "mac_roman")
+_LETTER = re.compile(r"[^\W\d_]")
+_ASCII_LETTER = re.compile("[a-zA-Z]")
+# A character beyond ASCII with the characters on either side of it (captured), for ``_misread``.
+_IN_CONTEXT = re.compile(r"(?<=(.))[^\x00-\x7f](?=(.))", re.DOTALL)
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape keeps it
 # What a wrong codepage makes of bytes: control characters (C0 but for whitespace, DEL, C1) and
 # private-use ones. No book has them, and a single-byte codec cannot make unassigned ones.
@@ -108,7 +117,8 @@ def _iso_2022(data: bytes) -> bool:
 
 def _guesses(data: bytes) -> list[str]:
     """The encodings to try, most likely first: ISO-2022's for its escapes, else charset-normalizer's
-    (cp1252 first where it ties for best), then Shift_JIS and cp1252, which it can leave out."""
+    (cp1252 first where it ties for best), then Shift_JIS, cp1252 and Mac Roman, which it can leave out
+    (of a family of codecs that read a file alike it names one: Mac Icelandic for Mac Roman)."""
     if _iso_2022(data):
         return list(_ISO_2022_CODECS)
     from charset_normalizer import from_bytes
@@ -116,14 +126,14 @@ def _guesses(data: bytes) -> list[str]:
     matches = list(from_bytes(data)) or list(from_bytes(data, threshold=_LOOSE_CHAOS))
     best = matches[0].chaos if matches else 0.0
     tied = any(_PREFERRED_ENCODING in m.could_be_from_charset for m in matches if m.chaos <= best)
-    return [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS, _PREFERRED_ENCODING]
+    return [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS, *_PREFERRED_IN_TIES]
 
 
 def detect_encoding(data: bytes) -> tuple[str | None, str, str]:
     """The most likely encoding of text that is not UTF-8 (``_guesses``) among those that decode all
-    of ``data`` into plausible text, a reading as Japanese prose first (``_HIRAGANA``), then cp1252's
-    when it reads as a language cp1252 is made for (``_CP1252_LANGUAGES``): (encoding, its reading,
-    why each other guess was refused); (None, "", reasons) when none does."""
+    of ``data`` into plausible text, a reading as Japanese prose first (``_HIRAGANA``), then the best
+    reading as a language cp1252 is made for (``_western_reading``): (encoding, its reading, why each
+    other guess was refused); (None, "", reasons) when none does."""
     refused, readings = [], {}
     for guess in dict.fromkeys(_guesses(data)):
         try:
@@ -139,9 +149,50 @@ def detect_encoding(data: bytes) -> tuple[str | None, str, str]:
     if not readings:
         return None, "", "; ".join(refused) or "no encoding charset-normalizer knows reads it"
     japanese = next((guess for guess, text in readings.items() if _reads_as_japanese(text)), None)
-    western = _PREFERRED_ENCODING in readings and prose_language(readings[_PREFERRED_ENCODING]) in _CP1252_LANGUAGES
-    chosen = japanese or (_PREFERRED_ENCODING if western else next(iter(readings)))
+    chosen = japanese or _western_reading(readings) or next(iter(readings))
     return chosen, readings[chosen], "; ".join(refused)
+
+
+def _western_reading(readings: dict[str, str]) -> str | None:
+    """Of the readings that are prose of a language cp1252 is made for (``_CP1252_LANGUAGES``) in Latin
+    letters (``_latin_letters_first``), the one with the fewest misread characters (``_misread``), ties
+    going to ``_PREFERRED_IN_TIES``, then to the order of the guesses; None when no reading is such prose."""
+    scored = []
+    for order, (guess, text) in enumerate(readings.items()):
+        language = prose_language(text)
+        if language in _CP1252_LANGUAGES and _latin_letters_first(text):
+            preferred = _PREFERRED_IN_TIES.index(guess) if guess in _PREFERRED_IN_TIES else len(_PREFERRED_IN_TIES)
+            scored.append((_misread(text, language), preferred, order, guess))
+    return min(scored)[-1] if scored else None
+
+
+def _latin_letters_first(text: str) -> bool:
+    """Whether most of the letters of ``text`` (a whole novel's ``sample``) are ASCII, as in every language
+    cp1252 is made for. A few lines of Chinese or Russian read in a Western codepage are letters beyond
+    ASCII, and can still hold enough "words" such as "é" or "a" to pass for prose (``prose_language``)."""
+    sampled = sample(text)
+    return 2 * len(_ASCII_LETTER.findall(sampled)) >= len(_LETTER.findall(sampled))
+
+
+def _misread(text: str, language: str) -> int:
+    """Characters touching a letter in ``text`` (a whole novel's ``sample``) that no right reading gives:
+    not punctuation or an accent standing alone ("it’s", "word—word", "drapers´ shops"), and not one of the
+    language's letters (``ACCENTED_LETTERS``), or a capital one after a lowercase letter. What a wrong
+    codepage makes of letters and dashes: "MŠdchen", "Se\u064cor", "cafÈ", "himÑI"."""
+    letters = ACCENTED_LETTERS[language]
+    found = Counter(
+        (before.islower(), character)
+        for before, character, after in (
+            (m.group(1), m.group(), m.group(2)) for m in _IN_CONTEXT.finditer(sample(text))
+        )
+        if before.isalpha() or after.isalpha()
+    )
+    return sum(
+        n
+        for (after_lowercase, character), n in found.items()
+        if not unicodedata.category(character).startswith(("P", "Sk"))
+        and (character.lower() not in letters or (character.isupper() and after_lowercase))
+    )
 
 
 def without_lone_surrogates(texts: list[str], source: str) -> tuple[list[str], str | None]:
@@ -230,10 +281,11 @@ def text_codec(path: str, encoding: str | None) -> str | None:
 
 def strict_utf8(path: Path) -> None:
     """A .jsonl file must be UTF-8 throughout: its rows are data, not prose to repair."""
+    data = path.read_bytes()
     try:
-        path.read_bytes().decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise NarrativeError(f"{path}: cannot decode as utf-8: {exc}") from exc
+        raise NarrativeError(f"{path}, {utf8_failure(data, exc)}") from exc
 
 
 def _utf8_problem(data: bytes) -> str:

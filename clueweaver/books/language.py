@@ -61,6 +61,16 @@ FUNCTION_WORDS = {
     "sua mas como quem porque quando onde muito também isso este esta pelo pela",
 }
 _FUNCTION_WORD_SETS = {language: frozenset(words.split()) for language, words in FUNCTION_WORDS.items()}
+# The letters beyond ASCII each Latin language's prose is written with (English's from its loan words: café,
+# naïve, señor). A file read in the wrong codepage shows others: Mac Roman's "Mädchen" read as cp1252 is "MŠdchen".
+ACCENTED_LETTERS = {
+    "en": "àâæçéèêëîïñôöœü",
+    "fr": "àâæçéèêëîïôœùûüÿ",
+    "de": "äéöüß",
+    "es": "áéíñóúü",
+    "it": "àèéìíîòóùú",
+    "pt": "àáâãçéêíóôõúü",
+}
 MIN_EVIDENCE = 2  # function words a text needs before its Latin language is named
 # A long Latin text (a book, not a question) in a supported language has a third of its words among
 # that language's function words (31-37% in the bundled and NoCha novels); one under 15% is in

@@ -18,13 +18,10 @@ import hashlib
 import json
 import re
 import unicodedata
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-
-from ebooklib import ITEM_DOCUMENT, epub
 
 from clueweaver.books.aozora import is_aozora, strip_aozora
 from clueweaver.books.archives import GZIP_SUFFIX, ZIP_SUFFIX, book_suffix, gunzip, is_epub_zip, unpack_zip
@@ -40,6 +37,7 @@ from clueweaver.books.chapter_structure import (
 from clueweaver.books.chapters import NO_CHAPTERS_HINT, heads_its_block, is_heading
 from clueweaver.books.contents import contents_headings
 from clueweaver.books.encoding import decode_text, strict_utf8, without_lone_surrogates
+from clueweaver.books.epub import read_epub
 from clueweaver.books.errors import NarrativeError
 from clueweaver.books.fictionbook import read_fictionbook
 from clueweaver.books.headers import is_licence_boundary, markdown_title, strip_gutenberg, text_title
@@ -122,6 +120,12 @@ class Narrative:
 
     def __len__(self) -> int:
         return len(self.paragraphs)
+
+    @property
+    def encoding_note(self) -> str | None:
+        """How a file nobody named the encoding of was read, when it was not UTF-8: said wherever the book
+        is read for a person (the command line, a benchmark's log), since a wrong guess garbles every accent."""
+        return f"{self.source} is not UTF-8; read as {self.encoding} (detected)" if self.encoding_detected else None
 
     def __getitem__(self, paragraph_id: int) -> Paragraph:
         return self.paragraphs[paragraph_id]
@@ -396,13 +400,14 @@ def from_jsonl(path: str | Path) -> Narrative:
 
 
 def _from_html_documents(documents, *, title: str, source: str, what: str) -> Narrative:
-    """The documents' paragraphs in order (``html_paragraphs``), Project Gutenberg's licence left out."""
-    paragraphs = [
-        (text, level)
-        for markup in documents
-        for text, level in html_paragraphs(markup)
-        if not is_licence_boundary(text)
-    ]
+    """The documents' paragraphs in order (``html_paragraphs``)."""
+    paragraphs = [html_paragraphs(markup) for markup in documents]
+    return _from_document_paragraphs(paragraphs, title=title, source=source, what=what)
+
+
+def _from_document_paragraphs(documents: list[list[tuple[str, int]]], *, title: str, source: str, what: str):
+    """Documents' leveled paragraphs in order, Project Gutenberg's licence left out."""
+    paragraphs = [(text, level) for document in documents for text, level in document if not is_licence_boundary(text)]
     return _from_leveled_paragraphs(paragraphs, title=title, source=source, what=what)
 
 
@@ -448,22 +453,10 @@ def from_html(html: str, *, title: str, source: str = "") -> Narrative:
 
 
 def from_epub(path: str | Path) -> Narrative:
-    """EPUB: spine documents in reading order; each block element is a paragraph and a document
-    that opens with a heading starts a chapter. Gutenberg's licence sections are dropped."""
-    path = str(path)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            book = epub.read_epub(path, options={"ignore_ncx": True})
-    except Exception as exc:  # ebooklib raises zipfile, KeyError and its own errors alike
-        raise NarrativeError(f"{path}: not a readable EPUB ({type(exc).__name__}: {exc})") from exc
-    title = (book.get_metadata("DC", "title") or [(Path(path).stem,)])[0][0]
-    documents = []
-    for item_id, _linear in book.spine:
-        item = book.get_item_with_id(item_id)
-        if item is not None and item.get_type() == ITEM_DOCUMENT:
-            documents.append(item.get_content())
-    return _from_html_documents(documents, title=title, source=path, what="EPUB")
+    """EPUB: spine documents in reading order (``read_epub``); each block element is a paragraph and a
+    heading, marked or named by the navigation, starts a chapter. Gutenberg's licence sections are dropped."""
+    title, documents = read_epub(str(path))
+    return _from_document_paragraphs(documents, title=title, source=str(path), what="EPUB")
 
 
 def from_fictionbook(data: bytes, *, name: str, source: str, encoding: str | None = None) -> Narrative:

@@ -153,11 +153,8 @@ def book_from_args(args) -> Narrative:
     narrative = load_narrative(args.book, encoding=args.encoding)
     if narrative.archive_note:
         print(f"note: {narrative.archive_note}", file=sys.stderr)
-    if narrative.encoding_detected:
-        print(
-            f"note: {args.book} is not UTF-8; read as {narrative.encoding} (detected; --encoding names another)",
-            file=sys.stderr,
-        )
+    if narrative.encoding_note:
+        print(f"note: {narrative.encoding_note}; --encoding names another", file=sys.stderr)
     if narrative.encoding_warning:
         print(f"warning: {narrative.encoding_warning}", file=sys.stderr)
     return narrative

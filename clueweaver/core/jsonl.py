@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 
 from clueweaver.core.errors import ClueWeaverError
+from clueweaver.core.utf8 import utf8_failure
 
 
 class JsonlError(ClueWeaverError, ValueError):
@@ -40,10 +41,9 @@ def _decoded(path: Path, data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
         raise JsonlError(
-            f"{path}, line {line}: not UTF-8 text (byte {exc.start}): the file was changed after it was written; "
-            "restore it, or remove that line"
+            f"{path}, {utf8_failure(data, exc)}: the file was changed after it was written; restore it, or remove "
+            "that line"
         ) from exc
 
 

@@ -212,11 +212,11 @@ class Upload:
             raise NarrativeError(str(exc).replace(str(self.folder) + os.sep, "")) from None
         except ValueError as exc:  # e.g. a UTF-16 mark in front of bytes that are not UTF-16
             raise NarrativeError(f"{self.filename}: cannot be read as text ({exc})") from None
-        if narrative.encoding_warning:
-            self.warnings.append(narrative.encoding_warning.replace(str(self.path), self.filename))
-            log.warning("%s", self.warnings[-1])
         if narrative.archive_note:
             self.warnings.append(narrative.archive_note)
+        for said in filter(None, (narrative.encoding_note, narrative.encoding_warning)):
+            self.warnings.append(said.replace(str(self.path), self.filename))
+            log.warning("%s", self.warnings[-1])
         record, created = self.library._register(self, narrative, language)
         if not created and language and record.language != language:  # a text is read in one language
             self.warnings.append(f"already here, read in {record.language}: delete it to read it in {language}")
