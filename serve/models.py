@@ -121,7 +121,8 @@ class Book(Body):
     filename: str = Field(..., description="as uploaded")
     format: str = Field(
         ...,
-        description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .fb2, .xml, .tei, .epub or .zip",
+        description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .fb2, .xml, .tei, .epub, .docx, "
+        ".odt or .zip",
     )
     encoding: str | None = Field(
         None, description="the encoding a text file was read with: UTF-8, the one given, or the one detected"

@@ -92,6 +92,15 @@ def test_an_epub_without_text_is_refused(library, tmp_path):
     assert leftovers(library) == []
 
 
+def test_a_word_document_is_added_titled_by_its_properties_and_read_again_from_the_library(library, tmp_path):
+    from test_office_documents import CASE_FILE, CORE, STYLES, word_document, write_zip
+
+    parts = {"word/document.xml": word_document(CASE_FILE), "word/styles.xml": STYLES, "docProps/core.xml": CORE}
+    record, created = add(library, write_zip(tmp_path / "akte.docx", parts).read_bytes(), name="akte.docx")
+    assert created and (record.title, record.format) == ("Akte Müller", ".docx")
+    assert library.narrative(record.book_id).paragraphs[2].text == "Er rief sofort die Polizei. Dann wartete er."
+
+
 def test_an_upload_over_the_limit_stops_while_it_arrives(tmp_path):
     library = Library(tmp_path / "data", encoder=None, max_upload_bytes=100)
     try:

@@ -78,6 +78,8 @@ def test_the_whole_flow(server):
         ".xml",
         ".tei",
         ".epub",
+        ".docx",
+        ".odt",
         ".zip",
     ]
     assert settings["default_preset"] in settings["presets"]

@@ -151,6 +151,10 @@ def test_words_between_a_quotations_elements_and_a_stanza_across_a_page_break_ar
         ("<TEI><text>", "not a readable TEI file"),
         ('<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader/></TEI>', r"has no <text> or <body>"),
         (tei("<body><div><pb n='1'/></div></body>"), "the TEI text has no text paragraphs"),
+        (
+            tei("<body><p>x</p></body>", encoding="klingon"),
+            r"declares an unknown encoding: klingon\); pass --encoding",
+        ),
     ],
 )
 def test_a_file_that_is_no_tei_text_is_an_error_that_names_it(tmp_path, content, message):

@@ -27,7 +27,7 @@ MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 _EPUB_MIMETYPE = b"application/epub+zip"  # an EPUB is a zip whose first member says so
 _NAMES_SHOWN = 5
 # What zipfile raises for a damaged archive (a bad directory; a header offset before the start: OSError)
-_DAMAGED_ZIP = (zipfile.BadZipFile, zlib.error, EOFError, OSError)
+DAMAGED_ZIP = (zipfile.BadZipFile, zlib.error, EOFError, OSError)
 _UTF8_FLAG = 0x800  # the zip's own mark that a file's name is UTF-8; unmarked, zipfile reads it as cp437
 # A Windows zip tool writes names in the system's OEM codepage, which for a Russian or Western European
 # system is not the one its texts are in; a Chinese, Japanese or Korean system has one codepage for both.
@@ -79,7 +79,7 @@ def is_epub_zip(path: Path) -> bool:
     try:
         with zipfile.ZipFile(path) as archive:
             return "mimetype" in archive.namelist() and archive.read("mimetype").strip() == _EPUB_MIMETYPE
-    except (*_DAMAGED_ZIP, ValueError, RuntimeError):  # encrypted or packed unknown too: unpack_zip says why
+    except (*DAMAGED_ZIP, ValueError, RuntimeError):  # encrypted or packed unknown too: unpack_zip says why
         return False
 
 
@@ -112,7 +112,7 @@ def unpack_zip(path: Path, member_suffixes: Sequence[str]) -> Unpacked:
         raise NarrativeError(
             f"{path}: the book file is encrypted; unpack it with its password and give the book file"
         ) from exc
-    except _DAMAGED_ZIP as exc:
+    except DAMAGED_ZIP as exc:
         raise NarrativeError(f"{path}: not a readable zip archive ({exc})") from exc
 
 

@@ -39,15 +39,18 @@ def local_name(element: ElementTree.Element) -> str:
     return element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
 
 
-def parse_xml(data: bytes | str, source: str, what: str) -> ElementTree.Element:
+def parse_xml(data: bytes | str, source: str, what: str, *, encoding_given: bool = True) -> ElementTree.Element:
     """The root of a file's XML, from its bytes (read in the encoding its declaration names) or its
     decoded text; a file that is not well-formed is a NarrativeError naming the line and column where
     it breaks (one that declares one encoding and is written in another breaks at its first letter
-    outside ASCII: the message names --encoding)."""
+    outside ASCII, and one may declare an encoding Python does not know: for bytes of a format whose
+    encoding a person may give, ``encoding_given``, the message names --encoding)."""
+    offer = isinstance(data, bytes) and encoding_given
     try:
         return ElementTree.fromstring(data)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        advice = "; pass --encoding" if offer else ""
+        raise NarrativeError(f"{source}: not a readable {what} (its XML declares an {exc}){advice}") from exc
     except ElementTree.ParseError as exc:
-        hint = "; if it is written in another encoding than its XML declares, pass --encoding"
-        raise NarrativeError(
-            f"{source}: not a readable {what} (the XML: {exc}){hint if isinstance(data, bytes) else ''}"
-        ) from exc
+        advice = "; if it is written in another encoding than its XML declares, pass --encoding" if offer else ""
+        raise NarrativeError(f"{source}: not a readable {what} (the XML: {exc}){advice}") from exc

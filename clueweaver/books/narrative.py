@@ -43,6 +43,7 @@ from clueweaver.books.fictionbook import read_fictionbook
 from clueweaver.books.headers import is_licence_boundary, markdown_title, strip_gutenberg, text_title
 from clueweaver.books.marked import MarkedBook
 from clueweaver.books.markup import html_paragraphs, html_title
+from clueweaver.books.office import read_docx, read_odt
 from clueweaver.books.sentences import split_long_paragraph
 from clueweaver.books.sequences import sequence_headings
 from clueweaver.books.tei import read_tei
@@ -53,7 +54,20 @@ HTML_SUFFIXES = (".html", ".htm", ".xhtml")  # a Project Gutenberg HTML edition,
 TEI_SUFFIXES = (".xml", ".tei")  # a TEI text (an ELTeC novel, a scholarly edition); other XML is refused
 # What a .zip or a .gz may hold: a book file that is no archive itself (an EPUB is one; JSONL is data)
 PACKABLE_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".fb2", *TEI_SUFFIXES)
-SUPPORTED_SUFFIXES = (*PACKABLE_SUFFIXES, ".epub", ".jsonl", ZIP_SUFFIX, *(s + GZIP_SUFFIX for s in PACKABLE_SUFFIXES))
+OFFICE_READERS = {".docx": (read_docx, "Word document"), ".odt": (read_odt, "OpenDocument text")}  # zips themselves
+_OWN_ENCODING = {  # files whose encoding no --encoding can change, and why
+    ".epub": "an EPUB's documents declare their own",
+    ".jsonl": "a JSONL file is UTF-8",
+    **dict.fromkeys(OFFICE_READERS, "a Word or OpenDocument file's XML declares its own"),
+}
+SUPPORTED_SUFFIXES = (
+    *PACKABLE_SUFFIXES,
+    ".epub",
+    *OFFICE_READERS,
+    ".jsonl",
+    ZIP_SUFFIX,
+    *(s + GZIP_SUFFIX for s in PACKABLE_SUFFIXES),
+)
 
 
 # A paragraph longer than this is cut at sentence ends: about 500 English or 1,500-2,000 Chinese
@@ -515,7 +529,7 @@ def _from_file_bytes(data: bytes, *, name: str, source: str, encoding: str | Non
 
 
 def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:
-    """Load a book from .txt, .md, .html, .epub, .fb2, TEI .xml or .jsonl, or a .zip holding one such file (an
+    """Load a book from .txt, .md, .html, .epub, .fb2, TEI .xml, .docx, .odt or .jsonl, or a .zip holding one (an
     EPUB under another name too) or one gzip-compressed (``clueweaver.books.archives``); every failure
     is a NarrativeError naming the file.
 
@@ -535,13 +549,17 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
     if path.stat().st_size == 0:
         raise NarrativeError(f"{path}: the file is empty")
     is_epub = suffix == ".epub" or (suffix == ZIP_SUFFIX and is_epub_zip(path))
-    if encoding and (is_epub or suffix == ".jsonl"):  # said, not ignored
-        raise NarrativeError(
-            f"{path}: an encoding ({encoding}) applies to text, Markdown, HTML, FictionBook and TEI files; "
-            + ("an EPUB's documents declare their own" if is_epub else "a JSONL file is UTF-8")
-        )
+    own_encoding = _OWN_ENCODING.get(".epub" if is_epub else suffix)
+    if encoding and own_encoding:  # said, not ignored
+        applies = "applies to text, Markdown, HTML, FictionBook and TEI files"
+        raise NarrativeError(f"{path}: an encoding ({encoding}) {applies}; {own_encoding}")
     if is_epub:
         narrative = from_epub(path)
+    elif suffix in OFFICE_READERS:
+        read, what = OFFICE_READERS[suffix]
+        narrative = _from_marked_xml(
+            read, path.read_bytes(), name=path.name, source=str(path), encoding=None, what=what
+        )
     elif suffix == ".jsonl":
         strict_utf8(path)
         narrative = from_jsonl(path)

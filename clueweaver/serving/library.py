@@ -62,7 +62,7 @@ CREATE TABLE IF NOT EXISTS books (
     content_hash   TEXT NOT NULL,       -- SHA-256 of the canonical text (Narrative.content_hash)
     title          TEXT NOT NULL,
     filename       TEXT NOT NULL,       -- as uploaded (base name)
-    format         TEXT NOT NULL,       -- the file's suffix (BOOK_SUFFIXES: .txt ... .fb2, .xml, .epub, .zip)
+    format         TEXT NOT NULL,       -- the file's suffix (BOOK_SUFFIXES: .txt ... .xml, .epub, .docx, .odt, .zip)
     encoding       TEXT,                -- the codec a text file was read with (given or detected); NULL: EPUB
     language       TEXT,                -- ISO 639-1, retrieval's analyzer (given or detected); NULL: detect
     bytes          INTEGER NOT NULL,
@@ -172,8 +172,8 @@ class Upload:
         if self.suffix not in BOOK_SUFFIXES:
             shown = self.suffix or "(no extension)"
             raise UnsupportedFormat(
-                f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md), HTML "
-                "(.html), EPUB (.epub), FictionBook (.fb2) or TEI (.xml) file, or a .zip holding one"
+                f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md), HTML, "
+                "EPUB, FictionBook (.fb2), TEI (.xml), Word (.docx) or OpenDocument (.odt) file, or a .zip of one"
             )
         self.folder = library.tmp_dir / uuid.uuid4().hex
         self.folder.mkdir(parents=True)

@@ -1,0 +1,185 @@
+"""Word (.docx) and OpenDocument (.odt) documents as a book's marked paragraphs for the loader
+(``clueweaver.books.narrative``): the form archives' transcriptions, case files and manuscripts
+typed by researchers take.
+
+Both are zip archives of XML. A Word paragraph is a heading when its style (or the paragraph itself)
+sets an outline level, as Word's built-in "heading 1-9" styles do in every language Word is set to
+(their style IDs are localized: German Word's "Überschrift 1" is "berschrift1", its name stays
+"heading 1"); an OpenDocument heading is a ``<text:h>`` with its outline level. Only the text a
+reader sees is read: a Word file's deleted or moved-away revisions, field codes and the fallback
+copies of drawings are not (a text box is read once, where it stands); footnotes and endnotes follow
+the text, as a TEI edition's notes do.
+The title is the document's properties' title, else the file's name.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+import zipfile
+from collections.abc import Iterator
+from io import BytesIO
+
+from clueweaver.books.archives import DAMAGED_ZIP, MAX_UNPACKED_BYTES
+from clueweaver.books.errors import NarrativeError
+from clueweaver.books.marked import MarkedBook, local_name, parse_xml
+
+_WORD = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_ODF_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+_DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
+# What a Word file holds beside the text a reader sees: deleted and moved-away revisions, the fallback
+# copy of a drawing (its text box is read once, from the drawing), a note's reference mark.
+_WORD_UNSEEN = frozenset(
+    {"del", "moveFrom", "Fallback", "delText", "instrText", "footnoteReference", "endnoteReference"}
+)
+_WORD_SEPARATORS = frozenset({"separator", "continuationSeparator", "continuationNotice"})  # notes' rules, no text
+_ODF_UNSEEN = frozenset({"note", "tracked-changes", "bookmark-ref", "soft-page-break"})
+
+
+def read_docx(data: bytes, source: str) -> MarkedBook:
+    """A Word document's title and paragraphs, headings at the outline levels their styles set."""
+    parts = _unzipped(data, source, "word/document.xml", "Word document (.docx)")
+    levels = _style_levels(parts.get("word/styles.xml"), source)
+    body = _body(parse_xml(parts["word/document.xml"], source, "Word document", encoding_given=False), "body", source)
+    paragraphs = [(text, _word_level(p, levels)) for p in _word_paragraphs(body) if (text := _word_text(p))]
+    for notes in ("word/footnotes.xml", "word/endnotes.xml"):
+        if notes in parts:
+            paragraphs += [
+                (text, 0)
+                for text in _word_notes(parse_xml(parts[notes], source, "Word document", encoding_given=False))
+            ]
+    return MarkedBook(_core_title(parts.get("docProps/core.xml"), source), paragraphs, frozenset())
+
+
+def read_odt(data: bytes, source: str) -> MarkedBook:
+    """An OpenDocument text's title and paragraphs, ``<text:h>`` headings at their outline levels."""
+    parts = _unzipped(data, source, "content.xml", "OpenDocument text (.odt)")
+    body = _body(parse_xml(parts["content.xml"], source, "OpenDocument text", encoding_given=False), "text", source)
+    notes: list[str] = []
+    paragraphs = [(text, level) for text, level in _odf_blocks(body, notes) if text]
+    paragraphs += [(note, 0) for note in notes if note]
+    return MarkedBook(_core_title(parts.get("meta.xml"), source), paragraphs, frozenset())
+
+
+def _unzipped(data: bytes, source: str, main: str, what: str) -> dict[str, bytes]:
+    """The XML parts of an office document's zip, which must hold ``main``."""
+    try:
+        with zipfile.ZipFile(BytesIO(data)) as archive:
+            members = [info for info in archive.infolist() if info.filename.endswith(".xml")]
+            if sum(info.file_size for info in members) > MAX_UNPACKED_BYTES:
+                raise NarrativeError(f"{source}: unpacks to more than {MAX_UNPACKED_BYTES:,} bytes of XML")
+            parts = {info.filename: archive.read(info) for info in members}
+    except (*DAMAGED_ZIP, RuntimeError) as exc:  # RuntimeError: encrypted, or packed with a method zipfile lacks
+        raise NarrativeError(f"{source}: not a readable {what} ({exc})") from exc
+    if main not in parts:
+        raise NarrativeError(f"{source}: holds no {main}, so it is no {what}")
+    return parts
+
+
+def _body(root: ElementTree.Element, name: str, source: str) -> ElementTree.Element:
+    body = next((element for element in root.iter() if local_name(element) == name), None)
+    if body is None:
+        raise NarrativeError(f"{source}: the document has no <{name}>")
+    return body
+
+
+def _core_title(xml: bytes | None, source: str) -> str | None:
+    """The title the document's properties give (docProps/core.xml, meta.xml), if any."""
+    if xml is None:
+        return None
+    title = parse_xml(xml, source, "document's properties", encoding_given=False).find(f".//{_DC_TITLE}")
+    if title is None:
+        return None
+    return " ".join("".join(title.itertext()).split()) or None
+
+
+def _style_levels(xml: bytes | None, source: str) -> dict[str, int]:
+    """Heading level (1-9) by paragraph style ID: its own outline level, else its name's ("heading 2")."""
+    if xml is None:
+        return {}
+    levels = {}
+    for style in parse_xml(xml, source, "Word document's styles", encoding_given=False).iter(f"{_WORD}style"):
+        outline = style.find(f"{_WORD}pPr/{_WORD}outlineLvl")
+        name = style.find(f"{_WORD}name")
+        words = (name.get(f"{_WORD}val", "") if name is not None else "").lower().split()
+        if outline is not None and outline.get(f"{_WORD}val", "").isdigit():
+            levels[style.get(f"{_WORD}styleId", "")] = int(outline.get(f"{_WORD}val")) + 1
+        elif len(words) == 2 and words[0] == "heading" and words[1].isdigit():
+            levels[style.get(f"{_WORD}styleId", "")] = int(words[1])
+    return {style: level for style, level in levels.items() if 1 <= level <= 9}
+
+
+def _word_paragraphs(element: ElementTree.Element) -> Iterator[ElementTree.Element]:
+    """The ``<w:p>``s of the body, tables' cells and content controls included, in reading order."""
+    for child in element:
+        tag = local_name(child)
+        if tag == "p":
+            yield child
+        elif tag not in _WORD_UNSEEN:
+            yield from _word_paragraphs(child)
+
+
+def _word_level(paragraph: ElementTree.Element, levels: dict[str, int]) -> int:
+    """A Word paragraph's heading level: its own outline level, else its style's; 0 for prose."""
+    outline = paragraph.find(f"{_WORD}pPr/{_WORD}outlineLvl")
+    if outline is not None and outline.get(f"{_WORD}val", "").isdigit():
+        return int(outline.get(f"{_WORD}val")) + 1 if int(outline.get(f"{_WORD}val")) < 9 else 0
+    style = paragraph.find(f"{_WORD}pPr/{_WORD}pStyle")
+    return levels.get(style.get(f"{_WORD}val", ""), 0) if style is not None else 0
+
+
+def _word_text(element: ElementTree.Element) -> str:
+    """The text a reader sees in a Word paragraph, whitespace collapsed (``_WORD_UNSEEN`` left out)."""
+    return " ".join("".join(_word_pieces(element)).split())
+
+
+def _word_pieces(element: ElementTree.Element) -> Iterator[str]:
+    for child in element:
+        tag = local_name(child)
+        if tag == "t":
+            yield child.text or ""
+        elif tag in ("tab", "br", "cr"):
+            yield " "
+        elif tag not in _WORD_UNSEEN:  # runs, links, insertions; a text box's paragraphs, where it stands
+            yield from (" ", *_word_pieces(child), " ") if tag == "p" else _word_pieces(child)
+
+
+def _word_notes(root: ElementTree.Element) -> Iterator[str]:
+    """The footnotes' or endnotes' text, one paragraph a note (Word's separator rules left out)."""
+    for note in root:
+        if note.get(f"{_WORD}type") not in _WORD_SEPARATORS:
+            yield " ".join(_word_text(p) for p in _word_paragraphs(note)).strip()
+
+
+def _odf_blocks(element: ElementTree.Element, notes: list[str]) -> Iterator[tuple[str, int]]:
+    """An OpenDocument body's headings (their outline level) and paragraphs, in lists, tables and
+    sections too; notes' text goes to ``notes``."""
+    for child in element:
+        tag = local_name(child)
+        if tag == "h":
+            level = child.get(f"{_ODF_TEXT}outline-level", "1")
+            yield _odf_text(child, notes), int(level) if level.isdigit() and 1 <= int(level) <= 9 else 1
+        elif tag == "p":
+            yield _odf_text(child, notes), 0
+        elif tag not in _ODF_UNSEEN:
+            yield from _odf_blocks(child, notes)
+
+
+def _odf_text(element: ElementTree.Element, notes: list[str]) -> str:
+    """An OpenDocument paragraph's text: spans and links read, ``<text:s>`` and tabs and line breaks as
+    spaces, a note's body taken out to ``notes``; whitespace collapsed."""
+    return " ".join("".join(_odf_pieces(element, notes)).split())
+
+
+def _odf_pieces(element: ElementTree.Element, notes: list[str]) -> Iterator[str]:
+    yield element.text or ""
+    for child in element:
+        tag = local_name(child)
+        if tag == "note":
+            body = next((part for part in child if local_name(part) == "note-body"), None)
+            if body is not None:
+                notes.append(" ".join(text for text, _level in _odf_blocks(body, notes)))
+        elif tag in ("s", "tab", "line-break"):
+            yield " "
+        elif tag not in _ODF_UNSEEN:  # spans, links; a frame's text box, its paragraphs where it stands
+            yield from (" ", *_odf_pieces(child, notes), " ") if tag in ("p", "h") else _odf_pieces(child, notes)
+        yield child.tail or ""
