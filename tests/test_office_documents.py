@@ -96,6 +96,13 @@ def test_a_word_case_file_reads_as_its_reader_sees_it_with_its_headings_as_chapt
     ]
     assert [c.title for c in narrative.chapters] == ["Der Fund", "Die Befragung", "Der Förster"]
     assert [p.id for p in narrative.paragraphs if p.is_heading] == [1, 7, 8]
+    del parts["docProps/core.xml"]  # Word leaves a document's title property empty unless it is filled in
+    untitled = write_zip(
+        tmp_path / "untitled.docx",
+        {**parts, "word/document.xml": word_document(CASE_FILE.replace(paragraph("Akte Müller", "Titel"), ""))},
+    )
+    assert load_narrative(untitled).title == "untitled"  # no title property, no paragraph in the Title style
+    assert load_narrative(write_zip(tmp_path / "styled.docx", parts)).title == "Akte Müller"  # its Title paragraph
 
 
 ODF = (

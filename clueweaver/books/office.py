@@ -9,7 +9,8 @@ sets an outline level, as Word's built-in "heading 1-9" styles do in every langu
 reader sees is read: a Word file's deleted or moved-away revisions, field codes and the fallback
 copies of drawings are not (a text box is read once, where it stands); footnotes and endnotes follow
 the text, as a TEI edition's notes do.
-The title is the document's properties' title, else the file's name.
+The title is the document's properties' title, else its first paragraph in Word's "Title" style, else
+the file's name.
 """
 
 from __future__ import annotations
@@ -38,22 +39,21 @@ _ODF_UNSEEN = frozenset({"note", "tracked-changes", "bookmark-ref", "soft-page-b
 def read_docx(data: bytes, source: str) -> MarkedBook:
     """A Word document's title and paragraphs, headings at the outline levels their styles set."""
     parts = _unzipped(data, source, "word/document.xml", "Word document (.docx)")
-    levels = _style_levels(parts.get("word/styles.xml"), source)
-    body = _body(parse_xml(parts["word/document.xml"], source, "Word document", encoding_given=False), "body", source)
-    paragraphs = [(text, _word_level(p, levels)) for p in _word_paragraphs(body) if (text := _word_text(p))]
+    levels, title_styles = _styles(parts.get("word/styles.xml"), source)
+    body = _body(_xml(parts["word/document.xml"], source, "Word document"), "body", source)
+    read = [(p, text) for p in _word_paragraphs(body) if (text := _word_text(p))]
+    paragraphs = [(text, _word_level(p, levels)) for p, text in read]
     for notes in ("word/footnotes.xml", "word/endnotes.xml"):
         if notes in parts:
-            paragraphs += [
-                (text, 0)
-                for text in _word_notes(parse_xml(parts[notes], source, "Word document", encoding_given=False))
-            ]
-    return MarkedBook(_core_title(parts.get("docProps/core.xml"), source), paragraphs, frozenset())
+            paragraphs += [(text, 0) for text in _word_notes(_xml(parts[notes], source, "Word document"))]
+    styled_title = next((text for p, text in read if _style(p) in title_styles), None)
+    return MarkedBook(_core_title(parts.get("docProps/core.xml"), source) or styled_title, paragraphs, frozenset())
 
 
 def read_odt(data: bytes, source: str) -> MarkedBook:
     """An OpenDocument text's title and paragraphs, ``<text:h>`` headings at their outline levels."""
     parts = _unzipped(data, source, "content.xml", "OpenDocument text (.odt)")
-    body = _body(parse_xml(parts["content.xml"], source, "OpenDocument text", encoding_given=False), "text", source)
+    body = _body(_xml(parts["content.xml"], source, "OpenDocument text"), "text", source)
     notes: list[str] = []
     paragraphs = [(text, level) for text, level in _odf_blocks(body, notes) if text]
     paragraphs += [(note, 0) for note in notes if note]
@@ -86,26 +86,34 @@ def _core_title(xml: bytes | None, source: str) -> str | None:
     """The title the document's properties give (docProps/core.xml, meta.xml), if any."""
     if xml is None:
         return None
-    title = parse_xml(xml, source, "document's properties", encoding_given=False).find(f".//{_DC_TITLE}")
+    title = _xml(xml, source, "document's properties").find(f".//{_DC_TITLE}")
     if title is None:
         return None
     return " ".join("".join(title.itertext()).split()) or None
 
 
-def _style_levels(xml: bytes | None, source: str) -> dict[str, int]:
-    """Heading level (1-9) by paragraph style ID: its own outline level, else its name's ("heading 2")."""
+def _styles(xml: bytes | None, source: str) -> tuple[dict[str, int], set[str]]:
+    """Heading level (1-9) by paragraph style ID, from its own outline level, else its name's ("heading
+    2"); and the IDs of the "Title" style, whose first paragraph titles a document its properties do not."""
     if xml is None:
-        return {}
-    levels = {}
-    for style in parse_xml(xml, source, "Word document's styles", encoding_given=False).iter(f"{_WORD}style"):
-        outline = style.find(f"{_WORD}pPr/{_WORD}outlineLvl")
+        return {}, set()
+    levels, titles = {}, set()
+    for style in _xml(xml, source, "Word document's styles").iter(f"{_WORD}style"):
+        style_id, outline = style.get(f"{_WORD}styleId", ""), style.find(f"{_WORD}pPr/{_WORD}outlineLvl")
         name = style.find(f"{_WORD}name")
         words = (name.get(f"{_WORD}val", "") if name is not None else "").lower().split()
         if outline is not None and outline.get(f"{_WORD}val", "").isdigit():
-            levels[style.get(f"{_WORD}styleId", "")] = int(outline.get(f"{_WORD}val")) + 1
+            levels[style_id] = int(outline.get(f"{_WORD}val")) + 1
         elif len(words) == 2 and words[0] == "heading" and words[1].isdigit():
-            levels[style.get(f"{_WORD}styleId", "")] = int(words[1])
-    return {style: level for style, level in levels.items() if 1 <= level <= 9}
+            levels[style_id] = int(words[1])
+        elif words == ["title"]:
+            titles.add(style_id)
+    return {style: level for style, level in levels.items() if 1 <= level <= 9}, titles
+
+
+def _xml(data: bytes, source: str, what: str) -> ElementTree.Element:
+    """An office file's XML part: it declares its own encoding, which no --encoding changes."""
+    return parse_xml(data, source, what, encoding_given=False)
 
 
 def _word_paragraphs(element: ElementTree.Element) -> Iterator[ElementTree.Element]:
@@ -123,8 +131,12 @@ def _word_level(paragraph: ElementTree.Element, levels: dict[str, int]) -> int:
     outline = paragraph.find(f"{_WORD}pPr/{_WORD}outlineLvl")
     if outline is not None and outline.get(f"{_WORD}val", "").isdigit():
         return int(outline.get(f"{_WORD}val")) + 1 if int(outline.get(f"{_WORD}val")) < 9 else 0
+    return levels.get(_style(paragraph), 0)
+
+
+def _style(paragraph: ElementTree.Element) -> str:
     style = paragraph.find(f"{_WORD}pPr/{_WORD}pStyle")
-    return levels.get(style.get(f"{_WORD}val", ""), 0) if style is not None else 0
+    return style.get(f"{_WORD}val", "") if style is not None else ""
 
 
 def _word_text(element: ElementTree.Element) -> str:
