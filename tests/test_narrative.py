@@ -158,48 +158,60 @@ def test_epub_spine_order_and_gutenberg_boilerplate(tmp_path):
     assert [c.title for c in n.chapters] == ["Chapter I", "Chapter II"]
 
 
-def test_an_epub_that_names_its_chapters_only_in_its_navigation_reads_them_and_not_the_navigation(tmp_path):
-    """Converters' EPUBs set a chapter's title in a plain <p>, or leave it to the navigation, and EPUB 3 books
-    may put the navigation document in the spine: such a book had one chapter, named by the navigation
-    page's heading, and its contents lines as the first paragraphs."""
+def write_navigated_epub(path, bodies: dict[str, str], entries: list[tuple[str, str]]):
+    """An EPUB 3 of ``bodies`` (file name: body) in that order, its navigation (in the spine, as some books
+    put it) listing ``entries`` (link, title)."""
     from ebooklib import epub
 
     book = epub.EpubBook()
-    book.set_identifier("nav")
+    book.set_identifier(path.stem)
     book.set_title("The Tide Book")
     book.set_language("en")
-    prose = "<p>The tide came in over the flats while the ferryman counted the crates.</p>" * 3
-    bodies = {
-        "text/arrival.xhtml": f'<p class="ct">The  Arrival</p>{prose}',  # its title in a plain paragraph, once
-        "text/letter.xhtml": prose,  # no title in the text at all
-        "text/storm.xhtml": f"<h2>The Storm at Night</h2>{prose}",  # a heading of its own wins
-        "text/letters.xhtml": f'<p id="a">From Bath.</p>{prose}<p id="b">From Dover.</p>{prose}',  # two entries
-    }
     documents = []
     for name, body in bodies.items():
         document = epub.EpubHtml(title=name, file_name=name)
         document.content = f"<html><body>{body}</body></html>"
         book.add_item(document)
         documents.append(document)
-    titles = ["The Arrival", "A Letter from Bath", "The Storm", "Bath", "Dover"]
-    links = [
-        "text/arrival.xhtml",
-        "text/letter.xhtml",
-        "text/storm.xhtml",
-        "text/letters.xhtml#a",
-        "text/letters.xhtml#b",
-    ]
-    book.toc = [epub.Link(href, title, f"n{k}") for k, (href, title) in enumerate(zip(links, titles))]
+    book.toc = [epub.Link(href, title, f"n{k}") for k, (href, title) in enumerate(entries)]
     book.spine = ["nav", *documents]
     book.add_item(epub.EpubNcx())
     book.add_item(epub.EpubNav())
-    path = tmp_path / "tide.epub"
     epub.write_epub(str(path), book)
-    n = load_narrative(path)
-    assert [c.title for c in n.chapters] == ["The Arrival", "A Letter from Bath", "The Storm at Night"]
+    return path
+
+
+TIDE = "<p>The tide came in over the flats while the ferryman counted the crates.</p>" * 3
+
+
+def test_an_epub_that_names_its_chapters_only_in_its_navigation_reads_them_and_not_the_navigation(tmp_path):
+    """Converters' EPUBs set a chapter's title in a plain <p>, or leave it to the navigation, and EPUB 3 books
+    may put the navigation document in the spine: such a book had one chapter, named by the navigation
+    page's heading, and its contents lines as the first paragraphs."""
+    bodies = {
+        "text/arrival.xhtml": f'<p class="ct">The  Arrival</p>{TIDE}',  # its title in a plain paragraph, once
+        "text/letter.xhtml": TIDE,  # no title in the text at all
+        "text/letters.xhtml": f'<p id="a">From Bath.</p>{TIDE}<p id="b">From Dover.</p>{TIDE}',  # two entries
+    }
+    entries = [("text/arrival.xhtml", "The Arrival"), ("text/letter.xhtml", "A Letter from Bath")]
+    entries += [("text/letters.xhtml#a", "Bath"), ("text/letters.xhtml#b", "Dover")]
+    n = load_narrative(write_navigated_epub(tmp_path / "tide.epub", bodies, entries))
+    assert [c.title for c in n.chapters] == ["The Arrival", "A Letter from Bath"]
     assert n.paragraphs[0].text == "The Arrival" and n.paragraphs[1].text.startswith("The tide came in")
     assert not any(p.text in ("Bath", "Dover") for p in n.paragraphs)  # one document, two entries: no title
-    assert len(n) == 3 * 4 + 8  # three chapters of a heading and three paragraphs; the letters, eight paragraphs
+    assert len(n) == 2 * 4 + 8  # two chapters of a heading and three paragraphs; the letters, eight paragraphs
+
+
+def test_an_epub_that_marks_its_headings_keeps_them_alone_and_its_title_page_is_no_chapter(tmp_path):
+    bodies = {
+        "text/title.xhtml": "<p>The Tide Book</p><p>by A. Ferryman</p>",
+        "text/one.xhtml": f"<h2>The Arrival</h2>{TIDE}",
+        "text/two.xhtml": f"<h2>The Storm</h2>{TIDE}",
+    }
+    entries = [("text/title.xhtml", "Title Page"), ("text/one.xhtml", "The Arrival"), ("text/two.xhtml", "The Storm")]
+    n = load_narrative(write_navigated_epub(tmp_path / "marked.epub", bodies, entries))
+    assert [c.title for c in n.chapters] == ["The Arrival", "The Storm"]
+    assert [p.text for p in n.paragraphs[:3]] == ["The Tide Book", "by A. Ferryman", "The Arrival"]
 
 
 def test_an_epub_chapter_is_labelled_as_the_book_numbers_it_after_a_title_and_a_contents_page(tmp_path):

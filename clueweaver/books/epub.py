@@ -2,9 +2,11 @@
 
 The reading order is the spine's; the navigation document (EPUB 3's ``nav``), which some books put in
 the spine, is the reader's table of contents, not the book's text, and is left out. Many EPUBs made by
-converters set a chapter's title in a plain ``<p>`` (or not at all) and name it only in the navigation;
-a spine document that marks no heading of its own and that exactly one navigation entry points into
-takes that entry's title as its heading (the paragraph that already reads it, or one put before it).
+converters set a chapter's title in a plain ``<p>`` (or not at all) and name it only in the navigation:
+in a book none of whose documents marks a heading, a document that exactly one navigation entry points
+into takes that entry's title as its heading (the paragraph that already reads it, or one put before
+it). A book that marks its headings keeps them alone: its navigation also names a title page or a
+copyright page, which mark none and are no chapters.
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ def read_epub(path: str) -> tuple[str, list[list[tuple[str, int]]]]:
     except Exception as exc:  # ebooklib raises zipfile, KeyError and its own errors alike
         raise NarrativeError(f"{path}: not a readable EPUB ({type(exc).__name__}: {exc})") from exc
     title = (book.get_metadata("DC", "title") or [(Path(path).stem,)])[0][0]
+    items = [book.get_item_with_id(item_id) for item_id, _linear in book.spine]
+    items = [item for item in items if item is not None and item.get_type() == ITEM_DOCUMENT]
+    documents = [html_paragraphs(item.get_content()) for item in items if not isinstance(item, epub.EpubNav)]
+    if any(level for document in documents for _text, level in document):
+        return title, documents
     titles = _navigation_titles(book)
-    documents = []
-    for item_id, _linear in book.spine:
-        item = book.get_item_with_id(item_id)
-        if item is not None and item.get_type() == ITEM_DOCUMENT and not isinstance(item, epub.EpubNav):
-            documents.append(_titled(html_paragraphs(item.get_content()), titles.get(item.file_name)))
-    return title, documents
+    names = [item.file_name for item in items if not isinstance(item, epub.EpubNav)]
+    return title, [_titled(document, titles.get(name)) for document, name in zip(documents, names)]
 
 
 def _navigation_titles(book: epub.EpubBook) -> dict[str, str]:
@@ -61,8 +64,8 @@ def _entries(toc):
 
 
 def _titled(paragraphs: list[tuple[str, int]], title: str | None) -> list[tuple[str, int]]:
-    """A document's paragraphs headed by its navigation title when it marks no heading of its own."""
-    if not title or not paragraphs or any(level for _text, level in paragraphs):
+    """A document's paragraphs, which mark no heading, headed by its navigation title."""
+    if not title or not paragraphs:
         return paragraphs
     if " ".join(paragraphs[0][0].split()).casefold() == title.casefold():
         return [(paragraphs[0][0], 1), *paragraphs[1:]]
