@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from clueweaver.books.errors import NarrativeError
-from clueweaver.books.language import ACCENTED_LETTERS, prose_language, sample
+from clueweaver.books.language import ACCENTED_LETTERS, mostly_ascii_letters, prose_language, sample
 from clueweaver.core.surrogates import LONE_SURROGATE, lone_surrogate_at
 from clueweaver.core.utf8 import utf8_failure
 
@@ -27,8 +27,6 @@ _NOT_CONTROL_BYTES = bytes(range(9, 14)) + bytes(range(32, 256))
 # (charset-normalizer names Mac Icelandic first, which reads Mac Roman's † ‡ ﬁ ﬂ ‹ › as Icelandic letters).
 _PREFERRED_ENCODING = "cp1252"
 _PREFERRED_IN_TIES = (_PREFERRED_ENCODING, "mac_roman")
-_LETTER = re.compile(r"[^\W\d_]")
-_ASCII_LETTER = re.compile("[a-zA-Z]")
 # A character beyond ASCII with the characters on either side of it (captured), for ``_misread``.
 _IN_CONTEXT = re.compile(r"(?<=(.))[^\x00-\x7f](?=(.))", re.DOTALL)
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape keeps it
@@ -154,24 +152,18 @@ def detect_encoding(data: bytes) -> tuple[str | None, str, str]:
 
 
 def _western_reading(readings: dict[str, str]) -> str | None:
-    """Of the readings that are prose of a language cp1252 is made for (``_CP1252_LANGUAGES``) in Latin
-    letters (``_latin_letters_first``), the one with the fewest misread characters (``_misread``), ties
-    going to ``_PREFERRED_IN_TIES``, then to the order of the guesses; None when no reading is such prose."""
+    """Of the readings that are prose of a language cp1252 is made for (``_CP1252_LANGUAGES``), written
+    mostly in ASCII letters as those languages are (a few lines of Chinese or Russian read in a Western
+    codepage can hold enough "words" such as "é" or "a" to pass for prose), the one with the fewest
+    misread characters (``_misread``), ties going to ``_PREFERRED_IN_TIES``, then to the order of the
+    guesses; None when no reading is such prose."""
     scored = []
     for order, (guess, text) in enumerate(readings.items()):
         language = prose_language(text)
-        if language in _CP1252_LANGUAGES and _latin_letters_first(text):
+        if language in _CP1252_LANGUAGES and mostly_ascii_letters(text):
             preferred = _PREFERRED_IN_TIES.index(guess) if guess in _PREFERRED_IN_TIES else len(_PREFERRED_IN_TIES)
             scored.append((_misread(text, language), preferred, order, guess))
     return min(scored)[-1] if scored else None
-
-
-def _latin_letters_first(text: str) -> bool:
-    """Whether most of the letters of ``text`` (a whole novel's ``sample``) are ASCII, as in every language
-    cp1252 is made for. A few lines of Chinese or Russian read in a Western codepage are letters beyond
-    ASCII, and can still hold enough "words" such as "é" or "a" to pass for prose (``prose_language``)."""
-    sampled = sample(text)
-    return 2 * len(_ASCII_LETTER.findall(sampled)) >= len(_LETTER.findall(sampled))
 
 
 def _misread(text: str, language: str) -> int:

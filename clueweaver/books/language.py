@@ -41,6 +41,7 @@ _SCRIPT_PATTERNS = {
     "latin": re.compile(r"[a-zA-Z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]"),
 }
 _LETTER = re.compile(r"[^\W\d_]")
+_ASCII_LETTER = re.compile("[a-zA-Z]")
 _WORD = re.compile(r"[^\W\d_]+")
 KANA_SHARE = 0.05  # of the Han and kana characters: below it, stray kana in a Chinese text
 
@@ -167,6 +168,12 @@ def prose_language(text: str) -> str | None:
     words = len(_WORD.findall(sampled))
     ((best, first),) = function_word_counts(sampled).most_common(1)
     return best if words and first >= MIN_FUNCTION_SHARE * words else None
+
+
+def mostly_ascii_letters(text: str) -> bool:
+    """Whether half or more of the letters of ``text`` (a long one's ``sample``) are ASCII's."""
+    sampled = sample(text)
+    return 2 * len(_ASCII_LETTER.findall(sampled)) >= len(_LETTER.findall(sampled))
 
 
 def _cyrillic_but_not_russian(sampled: str) -> bool:

@@ -419,7 +419,9 @@ def _from_html_documents(documents, *, title: str, source: str, what: str) -> Na
     return _from_document_paragraphs(paragraphs, title=title, source=source, what=what)
 
 
-def _from_document_paragraphs(documents: list[list[tuple[str, int]]], *, title: str, source: str, what: str):
+def _from_document_paragraphs(
+    documents: list[list[tuple[str, int]]], *, title: str, source: str, what: str
+) -> Narrative:
     """Documents' leveled paragraphs in order, Project Gutenberg's licence left out."""
     paragraphs = [(text, level) for document in documents for text, level in document if not is_licence_boundary(text)]
     return _from_leveled_paragraphs(paragraphs, title=title, source=source, what=what)

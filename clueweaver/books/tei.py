@@ -37,6 +37,7 @@ _PARAGRAPH_TAGS = frozenset(
     {"p", "ab", "label", "trailer", "byline", "dateline", "salute", "signed", "closer", "opener"}
 )  # "ab": an anonymous block, the paragraph of token-annotated editions (CLiGS's textbox)
 _TOKEN_TAGS = frozenset({"w", "pc"})  # an annotated text's words and punctuation, often with no space between
+_OPENING, _CLOSING = ("Ps", "Pi"), ("Pe", "Pf", "Po")  # Unicode's categories of "(" "«" and of ")" "»" "." ","
 _VERSE_TAGS = frozenset({"l", "lg"})
 _SECTIONS = ("front", "body", "back")  # a <text>'s: front and back matter hold no chapters
 _SILENT_TAGS = frozenset({"pb", "lb", "cb", "milestone", "gap", "figure", "fw", "note"})
@@ -65,23 +66,19 @@ def _text(element: ElementTree.Element, notes: list[str]) -> str:
             pieces.append(_text(_reading(child), notes) if len(child) else "")
         else:
             text = _BREAK if tag in _SILENT_TAGS else _text(child, notes)
-            pieces.append(" " if tag in _TOKEN_TAGS and _parts(pieces, text) else "")
+            pieces.append(" " if tag in _TOKEN_TAGS and _spaced_before(pieces, text) else "")
             pieces.append(text)
         pieces.append(child.tail or "")
     return " ".join(_BROKEN_WORD.sub("", "".join(pieces)).replace(_BREAK, " ").split())
 
 
-def _parts(pieces: list[str], token: str) -> bool:
+def _spaced_before(pieces: list[str], token: str) -> bool:
     """Whether a space goes before an annotated ``token`` (``_TOKEN_TAGS``) set right after ``pieces``:
     unless the text before it ends in a space or an opening mark, or the token is closing punctuation."""
     before = next((piece for piece in reversed(pieces) if piece), "")
     if not before or not token or before[-1].isspace():
         return False
-    return unicodedata.category(before[-1]) not in ("Ps", "Pi") and unicodedata.category(token[0]) not in (
-        "Pe",
-        "Pf",
-        "Po",
-    )
+    return unicodedata.category(before[-1]) not in _OPENING and unicodedata.category(token[0]) not in _CLOSING
 
 
 def _reading(choice: ElementTree.Element) -> ElementTree.Element:
@@ -187,6 +184,7 @@ def _blocks(
 
 
 def _loose_text(pieces: list[str]) -> str:
+    """The words of text found outside any paragraph (``_loose_paragraph``), whitespace collapsed."""
     return " ".join(" ".join(pieces).split())
 
 

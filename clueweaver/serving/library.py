@@ -173,7 +173,7 @@ class Upload:
             shown = self.suffix or "(no extension)"
             raise UnsupportedFormat(
                 f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md), HTML, "
-                "EPUB, FictionBook (.fb2), TEI (.xml), Word (.docx) or OpenDocument (.odt) file, or a .zip of one"
+                "EPUB, FictionBook (.fb2) or TEI (.xml) file or a .zip of one, or a Word .docx or OpenDocument .odt"
             )
         self.folder = library.tmp_dir / uuid.uuid4().hex
         self.folder.mkdir(parents=True)
