@@ -410,6 +410,20 @@ def test_a_build_whose_groups_fail_exits_non_zero_with_the_count_and_commonest_r
     assert json.loads(capsys.readouterr().out)["failed_too_often"]
 
 
+def test_chrono_build_takes_the_tiny_model_as_every_command_does(tmp_path, capsys, monkeypatch):
+    """``--model tiny`` had reached the backend as a model named "tiny", which no folder or hub ID is."""
+    from clueweaver.backends import stand_ins
+
+    monkeypatch.setattr(stand_ins, "build_tiny_qwen3", lambda path: tmp_path / "tiny-qwen3")
+    loaded = []
+    monkeypatch.setattr(
+        "clueweaver.cli.chrono.load_backend_from", lambda kind, model, o: loaded.append(model) or scripted()
+    )
+    book = files("clueweaver").joinpath("data", "demo_mystery.md")
+    assert main(["chrono", "build", str(book), "--model", "tiny", "--cache-dir", str(tmp_path), "--dry-run"]) == 0
+    assert loaded == [str(tmp_path / "tiny-qwen3")] and "tiny RANDOM model" in capsys.readouterr().err
+
+
 def test_dry_run_counts_calls_and_tokens_without_a_model_call(tmp_path, capsys, monkeypatch):
     book = files("clueweaver").joinpath("data", "demo_mystery.md")
     backend = scripted()

@@ -119,6 +119,25 @@ def test_a_level_0_draft_with_front_matter_and_loose_lines_loses_no_text(tmp_pat
     assert [c.label for c in narrative.chapters] == ["1", "2"]
 
 
+def test_a_paragraph_holding_a_heading_or_paragraphs_is_the_division_that_lost_its_tag(tmp_path):
+    """Герой нашего времени's level-0 draft opens Тамань with <p type="chapter"><head>1.</head>, inside a <p>
+    left open: the whole journal had been one paragraph of 105,570 characters, its chapter no chapter."""
+    draft = tei(
+        '<div type="chapter"><head>1.</head><p>Бэла</p><p>Я ехал на перекладных из Тифлиса.</p></div>'
+        '<p>Предисловие к журналу.<p type="chapter"><head>2.</head><p>Тамань</p><p>Тамань — самый скверный '
+        "городишко.</p></p></p>",
+        title="Герой нашего времени",
+    )
+    narrative = load_narrative(write(tmp_path, "geroi.xml", draft))
+    assert [c.label for c in narrative.chapters] == ["1", "2"]
+    assert [p.text for p in narrative.paragraphs][3:] == [
+        "Предисловие к журналу.",
+        "2.",
+        "Тамань",
+        "Тамань — самый скверный городишко.",
+    ]
+
+
 def test_words_between_a_quotations_elements_and_a_stanza_across_a_page_break_are_read(tmp_path):
     """ELTeC-eng's Middlemarch sets each chapter's motto as a quotation whose source sits between its elements,
     and Bulwer's letters put their text straight into <quote>: those words had been dropped. A page break inside

@@ -160,7 +160,10 @@ def _blocks(
         if verse:
             yield join_lines(verse), 0
             verse = []
-        if tag == "div":
+        if tag == "div" or (tag in _PARAGRAPH_TAGS and any(local_name(c) in ("head", "p") for c in child)):
+            # a paragraph that holds a heading or paragraphs, which TEI does not allow, is a division that lost
+            # its tag (ELTeC-rus level 0's <p type="chapter"><head>, or a <p> left open around a chapter), not
+            # one paragraph of a whole chapter
             inner = None if depth is None else depth + 1
             head = _head(child)
             if inner is not None and head is not None and _holds_headed_divs(child):

@@ -32,6 +32,7 @@ from clueweaver.cli.common import (
     chrono_config_from_args,
     chrono_settings,
     load_backend_from,
+    model_from_args,
     print_json,
 )
 from clueweaver.core.config import ConfigError, config_from_dict, read_yaml_mapping
@@ -61,7 +62,8 @@ def _arguments() -> argparse.ArgumentParser:
 
 
 def _backend(args):
-    return load_backend_from(args.backend, args.model or DEFAULT_MODEL, backend_options_from_args(args))
+    model, _reply_caps = model_from_args(args)  # ``tiny`` as every command takes it; the build's caps are its own
+    return load_backend_from(args.backend, model or DEFAULT_MODEL, backend_options_from_args(args))
 
 
 # The build's cost caps: ChronoConfig field -> (flag, help).
