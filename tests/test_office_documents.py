@@ -19,6 +19,7 @@ STYLES = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
   <w:style w:type="paragraph" w:default="1" w:styleId="Standard"><w:name w:val="Normal"/></w:style>
   <w:style w:type="paragraph" w:styleId="Titel"><w:name w:val="Title"/></w:style>
   <w:style w:type="paragraph" w:styleId="berschrift1"><w:name w:val="heading 1"/></w:style>
+  <w:style w:type="paragraph" w:styleId="Verzeichnis1"><w:name w:val="toc 1"/></w:style>
   <w:style w:type="paragraph" w:styleId="Kapitel"><w:name w:val="Kapitel"/>
     <w:pPr><w:outlineLvl w:val="0"/></w:pPr></w:style>
 </w:styles>"""
@@ -52,6 +53,8 @@ def write_zip(path: Path, parts: dict[str, str]) -> Path:
 CASE_FILE = "".join(
     [
         paragraph("Akte Müller", "Titel"),
+        '<w:sdt><w:sdtContent><w:p><w:pPr><w:pStyle w:val="Verzeichnis1"/></w:pPr><w:r><w:t>Der Fund</w:t></w:r>'
+        "<w:r><w:tab/><w:t>3</w:t></w:r></w:p></w:sdtContent></w:sdt>",  # Word's table of contents: left out
         paragraph("Der Fund", "berschrift1"),  # German Word's ID for its "heading 1" style
         '<w:p><w:r><w:t xml:space="preserve">Er rief sofort die </w:t></w:r><w:r><w:rPr><w:b/></w:rPr>'
         "<w:t>Polizei</w:t></w:r><w:del><w:r><w:delText>nicht</w:delText></w:r></w:del><w:r><w:t>.</w:t></w:r>"

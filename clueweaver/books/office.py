@@ -19,6 +19,7 @@ import xml.etree.ElementTree as ElementTree
 import zipfile
 from collections.abc import Iterator
 from io import BytesIO
+from typing import NamedTuple
 
 from clueweaver.books.archives import DAMAGED_ZIP, MAX_UNPACKED_BYTES
 from clueweaver.books.errors import NarrativeError
@@ -37,16 +38,17 @@ _ODF_UNSEEN = frozenset({"note", "tracked-changes", "bookmark-ref", "soft-page-b
 
 
 def read_docx(data: bytes, source: str) -> MarkedBook:
-    """A Word document's title and paragraphs, headings at the outline levels their styles set."""
+    """A Word document's title and paragraphs, headings at the outline levels their styles set; the table
+    of contents Word generates (its "toc" styles) is left out: it repeats the headings, page numbers added."""
     parts = _unzipped(data, source, "word/document.xml", "Word document (.docx)")
-    levels, title_styles = _styles(parts.get("word/styles.xml"), source)
+    styles = _styles(parts.get("word/styles.xml"), source)
     body = _body(_xml(parts["word/document.xml"], source, "Word document"), "body", source)
-    read = [(p, text) for p in _word_paragraphs(body) if (text := _word_text(p))]
-    paragraphs = [(text, _word_level(p, levels)) for p, text in read]
+    read = [(p, text) for p in _word_paragraphs(body) if _style(p) not in styles.contents and (text := _word_text(p))]
+    paragraphs = [(text, _word_level(p, styles.levels)) for p, text in read]
     for notes in ("word/footnotes.xml", "word/endnotes.xml"):
         if notes in parts:
             paragraphs += [(text, 0) for text in _word_notes(_xml(parts[notes], source, "Word document"))]
-    styled_title = next((text for p, text in read if _style(p) in title_styles), None)
+    styled_title = next((text for p, text in read if _style(p) in styles.titles), None)
     return MarkedBook(_core_title(parts.get("docProps/core.xml"), source) or styled_title, paragraphs, frozenset())
 
 
@@ -92,23 +94,38 @@ def _core_title(xml: bytes | None, source: str) -> str | None:
     return " ".join("".join(title.itertext()).split()) or None
 
 
-def _styles(xml: bytes | None, source: str) -> tuple[dict[str, int], set[str]]:
-    """Heading level (1-9) by paragraph style ID, from its own outline level, else its name's ("heading
-    2"); and the IDs of the "Title" style, whose first paragraph titles a document its properties do not."""
+class _Styles(NamedTuple):
+    """What a Word document's paragraph styles say, by style ID: heading levels (1-9), the "Title" style
+    (whose first paragraph titles a document its properties do not) and the table of contents' styles."""
+
+    levels: dict[str, int]
+    titles: set[str]
+    contents: set[str]
+
+
+def _styles(xml: bytes | None, source: str) -> _Styles:
+    """The styles of styles.xml: a heading level from a style's own outline level, else its name's ("heading
+    2"); Word's built-in names are English whatever language it is set to ("title", "toc 1")."""
+    styles = _Styles({}, set(), set())
     if xml is None:
-        return {}, set()
-    levels, titles = {}, set()
+        return styles
     for style in _xml(xml, source, "Word document's styles").iter(f"{_WORD}style"):
         style_id, outline = style.get(f"{_WORD}styleId", ""), style.find(f"{_WORD}pPr/{_WORD}outlineLvl")
         name = style.find(f"{_WORD}name")
         words = (name.get(f"{_WORD}val", "") if name is not None else "").lower().split()
         if outline is not None and outline.get(f"{_WORD}val", "").isdigit():
-            levels[style_id] = int(outline.get(f"{_WORD}val")) + 1
+            level = int(outline.get(f"{_WORD}val")) + 1
         elif len(words) == 2 and words[0] == "heading" and words[1].isdigit():
-            levels[style_id] = int(words[1])
+            level = int(words[1])
+        else:
+            level = 0
+        if 1 <= level <= 9:
+            styles.levels[style_id] = level
         elif words == ["title"]:
-            titles.add(style_id)
-    return {style: level for style, level in levels.items() if 1 <= level <= 9}, titles
+            styles.titles.add(style_id)
+        elif words[:1] == ["toc"]:
+            styles.contents.add(style_id)
+    return styles
 
 
 def _xml(data: bytes, source: str, what: str) -> ElementTree.Element:
