@@ -173,11 +173,9 @@ def _misread(text: str, language: str) -> int:
     codepage makes of letters and dashes: "MŠdchen", "Se\u064cor", "cafÈ", "himÑI"."""
     letters = ACCENTED_LETTERS[language]
     found = Counter(
-        (before.islower(), character)
-        for before, character, after in (
-            (m.group(1), m.group(), m.group(2)) for m in _IN_CONTEXT.finditer(sample(text))
-        )
-        if before.isalpha() or after.isalpha()
+        (m.group(1).islower(), m.group())
+        for m in _IN_CONTEXT.finditer(sample(text))
+        if m.group(1).isalpha() or m.group(2).isalpha()
     )
     return sum(
         n

@@ -32,13 +32,17 @@ def read_epub(path: str) -> tuple[str, list[list[tuple[str, int]]]]:
         raise NarrativeError(f"{path}: not a readable EPUB ({type(exc).__name__}: {exc})") from exc
     title = (book.get_metadata("DC", "title") or [(Path(path).stem,)])[0][0]
     items = [book.get_item_with_id(item_id) for item_id, _linear in book.spine]
-    items = [item for item in items if item is not None and item.get_type() == ITEM_DOCUMENT]
-    documents = [html_paragraphs(item.get_content()) for item in items if not isinstance(item, epub.EpubNav)]
+    items = [item for item in items if _is_text(item)]
+    documents = [html_paragraphs(item.get_content()) for item in items]
     if any(level for document in documents for _text, level in document):
         return title, documents
     titles = _navigation_titles(book)
-    names = [item.file_name for item in items if not isinstance(item, epub.EpubNav)]
-    return title, [_titled(document, titles.get(name)) for document, name in zip(documents, names)]
+    return title, [_titled(document, titles.get(item.file_name)) for document, item in zip(documents, items)]
+
+
+def _is_text(item) -> bool:
+    """Whether a spine item is a document of the book's text: not missing, not the navigation."""
+    return item is not None and item.get_type() == ITEM_DOCUMENT and not isinstance(item, epub.EpubNav)
 
 
 def _navigation_titles(book: epub.EpubBook) -> dict[str, str]:

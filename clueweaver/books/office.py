@@ -110,16 +110,12 @@ def _styles(xml: bytes | None, source: str) -> _Styles:
     if xml is None:
         return styles
     for style in _xml(xml, source, "Word document's styles").iter(f"{_WORD}style"):
-        style_id, outline = style.get(f"{_WORD}styleId", ""), style.find(f"{_WORD}pPr/{_WORD}outlineLvl")
+        style_id, level = style.get(f"{_WORD}styleId", ""), _outline_level(style)
         name = style.find(f"{_WORD}name")
         words = (name.get(f"{_WORD}val", "") if name is not None else "").lower().split()
-        if outline is not None and outline.get(f"{_WORD}val", "").isdigit():
-            level = int(outline.get(f"{_WORD}val")) + 1
-        elif len(words) == 2 and words[0] == "heading" and words[1].isdigit():
+        if level is None and len(words) == 2 and words[0] == "heading" and words[1].isdigit():
             level = int(words[1])
-        else:
-            level = 0
-        if 1 <= level <= 9:
+        if level and 1 <= level <= 9:
             styles.levels[style_id] = level
         elif words == ["title"]:
             styles.titles.add(style_id)
@@ -145,10 +141,17 @@ def _word_paragraphs(element: ElementTree.Element) -> Iterator[ElementTree.Eleme
 
 def _word_level(paragraph: ElementTree.Element, levels: dict[str, int]) -> int:
     """A Word paragraph's heading level: its own outline level, else its style's; 0 for prose."""
-    outline = paragraph.find(f"{_WORD}pPr/{_WORD}outlineLvl")
-    if outline is not None and outline.get(f"{_WORD}val", "").isdigit():
-        return int(outline.get(f"{_WORD}val")) + 1 if int(outline.get(f"{_WORD}val")) < 9 else 0
+    level = _outline_level(paragraph)
+    if level is not None:
+        return level if level <= 9 else 0
     return levels.get(_style(paragraph), 0)
+
+
+def _outline_level(element: ElementTree.Element) -> int | None:
+    """The outline level a style or paragraph sets, counted from 1 (Word's 9, body text, is 10); None unset."""
+    outline = element.find(f"{_WORD}pPr/{_WORD}outlineLvl")
+    value = outline.get(f"{_WORD}val", "") if outline is not None else ""
+    return int(value) + 1 if value.isdigit() else None
 
 
 def _style(paragraph: ElementTree.Element) -> str:
