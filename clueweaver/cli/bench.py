@@ -74,6 +74,11 @@ def add_recall(kinds) -> None:
         "--ranking", action="append", default=[], metavar="FIELD=VALUE",
         help="a RankingConfig setting to measure instead of its default, e.g. query=per_option (repeatable)",
     )  # fmt: skip
+    p.add_argument(
+        "--name-chapters", action="store_true",
+        help="each question names the chapter of its first gold paragraph ('In chapter 5, ...', '第5回中，...'), "
+        "as a reader who remembers where one clue is would",
+    )  # fmt: skip
     p.add_argument("--ablations", action="store_true", help="each ranking and shape choice against the default")
     p.add_argument(
         "--hops", action="store_true", help="what a second retrieval round adds with a perfect Finder (detectiveqa)"
@@ -104,7 +109,11 @@ def run_recall(args) -> int:
         encoders = [None if e == "none" else e for e in (args.encoder or ["none"])]
         ranking = parse_overrides(args.ranking, RankingConfig)
         payload, markdown = bench_recall(
-            encoders=encoders, presets=args.preset or list(PRESETS), sets=sets, ranking=ranking
+            encoders=encoders,
+            presets=args.preset or list(PRESETS),
+            sets=sets,
+            ranking=ranking,
+            name_chapters=args.name_chapters,
         )
     print(markdown)
     if output:

@@ -23,6 +23,7 @@ from clueweaver.benchmarks.checks import (
 from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items
 from clueweaver.evaluation.retrieval import GoldItem, RecallReport, format_report, measure_recall, plain_bm25_ranking
 from clueweaver.retrieval import get_index
+from clueweaver.retrieval.index import book_language
 from clueweaver.segments.segmenter import PRESETS, get_preset, second_round_segments, segment_narrative
 
 LONG_BOOK = "monte_cristo"  # the one very long novel of the shared data (15,000 paragraphs)
@@ -113,6 +114,13 @@ CURVE_ANCHORS = (15, 25, 35, 50, 70, 95, 125, 160, 195)  # the segmenter reads a
 # (whose queries have only the question's words).
 CURVE_SETS = ("gutenqa", "tuning", "frozen", "open-tuning", "open-frozen")
 CURVE_COLUMNS = 3
+# How a reader names the chapter of a clue, per book language (``--name-chapters``): the chapter's
+# label, or its last part in a book whose labels are qualified by part ("1.5" as 5).
+CHAPTER_NAMING = {
+    "en": "In chapter {}, ", "fr": "Au chapitre {}, ", "de": "In Kapitel {}: ", "es": "En el capítulo {}, ",
+    "it": "Nel capitolo {}, ", "pt": "No capítulo {}, ", "ru": "В главе {}: ", "el": "Στο κεφάλαιο {}, ",
+    "zh": "第{}回中，", "ja": "第{}章で、",
+}  # fmt: skip
 
 
 def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
@@ -129,6 +137,22 @@ def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
     if unknown:
         raise ValueError(f"unknown set(s) {', '.join(unknown)}; choose from {', '.join(loaders)}")
     return {name: loaders[name]() for name in names}
+
+
+def naming_chapters(items: Sequence[GoldItem]) -> list[GoldItem]:
+    """The items with each question naming the chapter of its first gold paragraph, in the words of
+    the book's language (``CHAPTER_NAMING``): what a reader who remembers where one clue is tells.
+    Items whose gold lies in no chapter (a book without chapters, its front matter) stay as asked."""
+    named = []
+    for item in items:
+        first = min(item.gold_ids)
+        chapter = next((c for c in item.narrative.chapters if first in c.paragraph_ids), None)
+        template = CHAPTER_NAMING.get(book_language(item.narrative), CHAPTER_NAMING["en"])
+        if chapter is not None:
+            text = template.format(chapter.label.rpartition(".")[2]) + item.question.text
+            item = dataclasses.replace(item, question=dataclasses.replace(item.question, text=text))
+        named.append(item)
+    return named
 
 
 def _report(items, preset, encoder, ranking: dict, progress: bool, **overrides) -> RecallReport:
@@ -166,16 +190,20 @@ def bench_recall(
     presets: Sequence[str] = tuple(PRESETS),
     sets: Sequence[str] = tuple(SET_NAMES),
     ranking: dict | None = None,
+    name_chapters: bool = False,
     progress: bool = True,
 ) -> tuple[dict, str]:
     """Per encoder, set and preset: segment recall beside plain BM25 at the same number of
-    paragraphs, and the long book's rows alone. Returns (JSON, Markdown)."""
+    paragraphs, and the long book's rows alone; with ``name_chapters``, each question naming the
+    chapter of its first clue (``naming_chapters``). Returns (JSON, Markdown)."""
     ranking = ranking or {}
-    payload: dict = {"ranking": ranking, "results": []}
+    payload: dict = {"ranking": ranking, "name_chapters": name_chapters, "results": []}
     tables = []
     for encoder in encoders:
         for name, items in load_sets(sets).items():
-            label = f"{SET_NAMES[name]}, encoder: {encoder or 'none (BM25 alone)'}"
+            items = naming_chapters(items) if name_chapters else items
+            named = ", each question naming its first clue's chapter" if name_chapters else ""
+            label = f"{SET_NAMES[name]}{named}, encoder: {encoder or 'none (BM25 alone)'}"
             reports = [_report(items, p, encoder, ranking, progress) for p in presets]
             tables.append(format_report(reports, label))
             long_items = [i for i in items if i.narrative.title == LONG_BOOK]

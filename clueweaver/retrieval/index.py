@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from clueweaver.books.chapter_mentions import chapters_named, without_chapter_mentions
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.core.errors import ClueWeaverError
@@ -214,6 +215,8 @@ class RetrievalIndex:
         plus the aspect, entity-hop and graph signals and the per-option reserve when they are on."""
         config = self.config
         queries = _non_empty(lexical_queries(question, config.query))
+        if config.chapter_reserve > 0:
+            queries = [without_chapter_mentions(q) for q in queries]
         limit = self._limit(max_paragraph)
         lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
         signals = self._signals(lexical, queries, limit, self.asked_across_languages(question))
@@ -226,13 +229,34 @@ class RetrievalIndex:
         if self.graph_weight > 0 and (question.is_open or config.graph_questions == "all"):
             signals.append((self._smooth(self.graph_scores(lexical)), self.graph_weight, True))
         ranking = self._fuse(signals)
-        if config.option_reserve <= 0 or not question.options:
-            return ranking
-        reserved = [
-            [i for i, s in ranking_from_scores(self._smooth(self.bm25_scores(query)[:limit]), config.option_reserve)]
-            for query in question.queries()[1:]
-        ]
+        reserved = self._named_chapters_best(question, ranking, limit)
+        if config.option_reserve > 0 and question.options:
+            reserved += [
+                [
+                    i
+                    for i, s in ranking_from_scores(
+                        self._smooth(self.bm25_scores(query)[:limit]), config.option_reserve
+                    )
+                ]
+                for query in question.queries()[1:]
+            ]
         return reserve_first(ranking, reserved)
+
+    def _named_chapters_best(
+        self, question: Question, ranking: list[tuple[int, float]], limit: int
+    ) -> list[list[int]]:
+        """The best ``chapter_reserve`` paragraphs of the chapters the question names, in ranking order,
+        then spread evenly over the chapters' unranked paragraphs; none when it names none (as one list
+        of ``reserve_first``'s)."""
+        wanted = self.config.chapter_reserve
+        chapters, _ = chapters_named(self.narrative.chapters, question.text) if wanted > 0 else ([], [])
+        inside = {p for c in chapters for p in c.paragraph_ids if p < limit and not self.narrative[p].is_heading}
+        if not inside:
+            return []
+        ranked = [p for p, _ in ranking if p in inside][:wanted]
+        unranked = sorted(inside.difference(p for p, _ in ranking))
+        step = max(1, len(unranked) // max(1, wanted - len(ranked)))
+        return [ranked + unranked[::step][: wanted - len(ranked)]]
 
     def rank_second_hop(
         self, question: Question, evidence_ids: Sequence[int], *, max_paragraph: int | None = None

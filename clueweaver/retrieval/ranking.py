@@ -114,6 +114,10 @@ class RankingConfig:
     - ``aspect_weight``: weight shared by sub-queries (each option alone; each clause of a claim).
     - ``option_reserve``: for a multiple-choice question, the best ``option_reserve`` paragraphs of
       each option's own ranking go first, so every option's evidence reaches the Finder.
+    - ``chapter_reserve``: when the question names chapters ("in chapter 5", "第五回"), the best
+      ``chapter_reserve`` paragraphs of the fused ranking inside them go first (then, if the ranking
+      holds too few, paragraphs spread over them), and the mention is left out of the queries
+      (``clueweaver.books.chapter_mentions``); 0: neither.
     - ``entity_hop_weight``: weight of a second-hop query made of the names in the best lexical hits
       that the question does not contain.
     - ``graph_weight`` / ``graph_seeds`` / ``graph_damping`` / ``graph_questions``: the graph of
@@ -135,6 +139,7 @@ class RankingConfig:
     cross_language_dense_weight: float | None = 1.0
     aspect_weight: float = 0.0
     option_reserve: int = 0
+    chapter_reserve: int = 10
     entity_hop_weight: float = 0.0
     entity_hop_docs: int = 5
     entity_hop_terms: int = 8
@@ -148,8 +153,8 @@ class RankingConfig:
             raise ValueError(f"unknown fusion {self.fusion!r}; use 'rrf' or 'weighted'")
         if self.query not in QUERY_MODES:
             raise ValueError(f"unknown query mode {self.query!r}; use 'joined' or 'per_option'")
-        if self.smoothing_width < 0 or self.option_reserve < 0 or self.graph_seeds < 0:
-            raise ValueError("smoothing_width, option_reserve and graph_seeds cannot be negative")
+        if min(self.smoothing_width, self.option_reserve, self.chapter_reserve, self.graph_seeds) < 0:
+            raise ValueError("smoothing_width, option_reserve, chapter_reserve and graph_seeds cannot be negative")
         if not 0 <= self.graph_damping < 1:
             raise ValueError("graph_damping is a probability below 1")
         if self.graph_questions not in (*GRAPH_QUESTIONS, None):

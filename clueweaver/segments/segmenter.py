@@ -28,6 +28,8 @@ from typing import NamedTuple
 import numpy as np
 import yaml
 
+from clueweaver.books.chapter_labels import describe_labels
+from clueweaver.books.chapter_mentions import chapters_named
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, language_name, script_of
 from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.core.config import ConfigError, config_from_dict
@@ -296,6 +298,33 @@ def cross_language_warning(narrative: Narrative, index, question: Question) -> s
         f"{MULTILINGUAL_HINT} ranks paragraphs by meaning across languages (or, when a model answers, "
         "--query-writer keywords has it write search words in the book's language; or ask in the book's "
         "language, or pass --language CODE if the book's language was detected wrongly)"
+    )
+
+
+def chapter_mention_warning(narrative: Narrative, question: Question, last: int) -> str | None:
+    """A warning when the question names chapters the book has not, or that lie past the reading limit
+    (paragraph ``last``): retrieval then reads the whole readable book's best paragraphs, not theirs."""
+    chapters, missing = chapters_named(narrative.chapters, question.text)
+    beyond = [c.label for c in chapters if c.first_paragraph > last]
+    problems = [_missing_chapters(narrative, missing)] if missing else []
+    if beyond:
+        problems.append(f"chapter {', '.join(beyond)} lies past the reading limit (paragraph {last})")
+    if not problems:
+        return None
+    return (
+        f"the question names a chapter retrieval cannot read first: {'; '.join(problems)}; the best "
+        "paragraphs of the readable book are read instead"
+    )
+
+
+def _missing_chapters(narrative: Narrative, numbers: list[int]) -> str:
+    named = ", ".join(map(str, numbers))
+    if not narrative.chapters:
+        return f"{narrative.title!r} has no chapters ClueWeaver found (chapter {named} named)"
+    labels = describe_labels([c.label for c in narrative.chapters])
+    return (
+        f"{narrative.title!r} has no chapter {named} (its chapters are {labels}; 'clueweaver chapters BOOK' "
+        "lists them)"
     )
 
 

@@ -6,14 +6,15 @@ to give.
 Every message for a source that cannot run starts ``segment source NAME:`` and ends with how to
 read the plain segments instead, so ``candidate_segments`` and ``check_source_ready`` say the same. A question in
 another language than the book is a warning too (BM25 cannot bridge languages;
-``cross_language_warning``).
+``cross_language_warning``), as is one that names a chapter the book has not or that lies past the
+reading limit (``chapter_mention_warning``).
 """
 
 from __future__ import annotations
 
-from clueweaver.books.narrative import Narrative
+from clueweaver.books.narrative import Narrative, reading_limit
 from clueweaver.core.registry import Registry, RegistryError
-from clueweaver.segments.segmenter import Segment, cross_language_warning
+from clueweaver.segments.segmenter import Segment, chapter_mention_warning, cross_language_warning
 from clueweaver.sources.base import FALLBACK_SOURCE, Candidates, SegmentSource, SegmentSourceError, SourceRequest
 
 FALLBACK_HINT = (
@@ -82,8 +83,15 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
     """The candidate segments from ``source``; when it has nothing to give, an error, or with
     ``fallback`` the plain segments, recorded as such."""
     requested = segment_source(source)
-    language = cross_language_warning(request.narrative, request.index, request.question)
-    notes = [language] if language else []
+    last = reading_limit(request.narrative, request.max_chapter, request.max_paragraph)
+    notes = [
+        note
+        for note in (
+            cross_language_warning(request.narrative, request.index, request.question),
+            chapter_mention_warning(request.narrative, request.question, last),
+        )
+        if note
+    ]
     try:
         return Candidates(_produced(requested, request), source, warnings=[*notes, *requested.notes(request)])
     except SegmentSourceError as exc:

@@ -1,0 +1,131 @@
+"""A question that names a chapter ("in chapter 5", "第五回中", "в главе 3"): the mention is read in
+every book language, resolved against the book's chapter labels, read first by retrieval, left out
+of its queries, and a chapter the book lacks or the reader has not reached is a warning."""
+
+from __future__ import annotations
+
+import pytest
+
+from clueweaver.benchmarks.checks import load_bundled_book
+from clueweaver.books.chapter_mentions import chapter_mentions, chapters_named, without_chapter_mentions
+from clueweaver.books.narrative import from_text
+from clueweaver.evaluation.retrieval import GoldItem
+from clueweaver.measure.recall import naming_chapters
+from clueweaver.protocol.question import Question
+from clueweaver.retrieval import build_index
+from clueweaver.segments.segmenter import NoMatchError, get_preset, segment_narrative
+from clueweaver.sources.base import SourceRequest
+from clueweaver.sources.registry import candidate_segments
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("In chapter 5, why does Jo cut her hair?", [(5,)]),
+        ("What happens in Chapter XII and in chapters 3 and 7?", [(12,), (3, 7)]),
+        ("the fifth chapter", [(5,)]),
+        ("chapters five and six", [(5, 6)]),
+        ("第五回中，贾宝玉梦到了哪里？", [(5,)]),
+        ("第一百零五回和第3章", [(105,), (3,)]),
+        ("第二十回で", [(20,)]),
+        ("Au chapitre V, puis au chapitre premier", [(5,), (1,)]),
+        ("Im dritten Kapitel und im 12. Kapitel", [(3,), (12,)]),
+        ("En el capítulo 4 y en los capítulos 7 a 9", [(4,), (7, 8, 9)]),
+        ("Nel capitolo XXIII", [(23,)]),
+        ("No capítulo 2", [(2,)]),
+        ("В главе 3 и в пятой главе", [(3,), (5,)]),
+        ("στο κεφάλαιο 4", [(4,)]),
+    ],
+)
+def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
+    assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["第二天，他又来了", "nel capitolo di Renzo", "Which chapter tells it?", "Each. 5 men", "a chapter of accidents"],
+)
+def test_words_that_name_no_chapter_are_no_mention(text):
+    assert chapter_mentions(text) == []
+
+
+def test_the_mention_leaves_the_query_unless_nothing_else_is_asked():
+    assert (
+        without_chapter_mentions("In chapter 5, why does Jo cut her hair?").split()
+        == "In , why does Jo cut her hair?".split()
+    )
+    assert "第五回" not in without_chapter_mentions("第五回中，宝玉梦到了哪里？")
+    assert without_chapter_mentions("Chapter 5") == "Chapter 5"
+
+
+def _book(chapters: int = 6):
+    parts = []
+    for n in range(1, chapters + 1):
+        parts.append(f"CHAPTER {n}")
+        parts += [f"The harbour was quiet on day {n}.{k} and the gulls circled the boats." for k in range(8)]
+        parts.append(f"In chapter time {n} the lantern keeper lit the lantern by the quay.")
+    return from_text("\n\n".join(parts), title="harbour", gutenberg=False)
+
+
+def test_a_chapter_is_named_by_the_label_a_reader_uses_and_a_missing_one_is_reported():
+    narrative = _book()
+    found, missing = chapters_named(narrative.chapters, "In chapters 2 and 9, who lit the lantern?")
+    assert [c.label for c in found] == ["2"] and missing == [9]
+
+
+def test_the_named_chapters_best_paragraphs_are_read_first():
+    narrative = _book()
+    question = Question.open("In chapter 5, who lit the lantern by the quay?")
+    index = build_index(narrative, None, use_cache=False)
+    chapter = narrative.chapters[4]
+    first = [p for p, _ in index.rank_question(question)][:1]
+    assert first and chapter.first_paragraph < first[0] <= chapter.last_paragraph
+    unnamed = build_index(narrative, None, use_cache=False, chapter_reserve=0).rank_question(question)
+    assert [p for p, _ in unnamed][:1] != first  # without the reserve every chapter's lantern line ties
+
+
+def test_a_question_of_a_chapter_alone_reads_that_chapter_instead_of_failing():
+    narrative = _book()
+    question = Question.open("What happens in chapter 3?")
+    with pytest.raises(NoMatchError):  # "What happens in?" shares no word with the book
+        segment_narrative(narrative, Question.open("What happens in?"), "focused", encoder=None)
+    segments = segment_narrative(narrative, question, "focused", encoder=None)
+    read = {p for s in segments for p in s.paragraph_ids}
+    chapter = narrative.chapters[2]
+    assert read and read <= set(chapter.paragraph_ids)
+    assert len(read) >= 5  # spread over the chapter, not its first lines
+
+
+def _warnings(narrative, text, **limits):
+    request = SourceRequest(
+        narrative, Question.open(text), get_preset("focused"), build_index(narrative, None, use_cache=False), **limits
+    )
+    return candidate_segments(request).warnings
+
+
+def test_a_chapter_the_book_lacks_or_the_reader_has_not_reached_is_a_warning():
+    narrative = _book()
+    assert _warnings(narrative, "In chapter 4, who lit the lantern?") == []
+    (missing,) = _warnings(narrative, "In chapter 9, who lit the lantern?")
+    assert "has no chapter 9 (its chapters are 1-6" in missing
+    (beyond,) = _warnings(narrative, "In chapter 5, who lit the lantern?", max_chapter=2)
+    assert "chapter 5 lies past the reading limit" in beyond
+
+
+def test_a_chinese_question_naming_a_hui_reads_that_hui_in_honglou_meng():
+    narrative = load_bundled_book("hongloumeng.zh")
+    question = Question.open("第五回中，贾宝玉在梦中到了什么地方？又听了哪些曲子？")
+    chapter = next(c for c in narrative.chapters if c.label == "5")
+    read = [p for s in segment_narrative(narrative, question, "detectiveqa", encoder=None) for p in s.paragraph_ids]
+    unnamed = Question.open("贾宝玉在梦中到了什么地方？又听了哪些曲子？")
+    before = [p for s in segment_narrative(narrative, unnamed, "detectiveqa", encoder=None) for p in s.paragraph_ids]
+    inside = sum(p in chapter.paragraph_ids for p in read)
+    assert inside >= 10 > sum(p in chapter.paragraph_ids for p in before)
+
+
+def test_the_recall_bench_names_each_checks_first_clue_chapter_in_the_books_language():
+    narrative = load_bundled_book("hongloumeng.zh")
+    chapter = next(c for c in narrative.chapters if c.label == "5")
+    item = GoldItem(narrative, Question.open("宝玉梦到了哪里？"), (chapter.first_paragraph + 3, 2900), "x")
+    (named,) = naming_chapters([item])
+    assert named.question.text == "第5回中，宝玉梦到了哪里？" and named.gold_ids == item.gold_ids
