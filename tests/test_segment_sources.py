@@ -118,3 +118,14 @@ def test_a_segment_of_a_kind_its_source_does_not_declare_is_refused():
             candidate_segments(request(SMALL_BOOK), "careless")
     finally:
         SEGMENT_SOURCES.unregister("careless")
+
+
+def test_a_source_that_does_not_read_a_named_chapter_first_says_so(openings):
+    named = SourceRequest(
+        SMALL_BOOK, Question.open("In chapter 2, who met at the mill?"), get_preset("detectiveqa"),
+        get_index(SMALL_BOOK, None), encoder=None,
+    )  # fmt: skip
+    (note,) = candidate_segments(named, "openings").warnings
+    assert note.startswith("the question names chapter 2: segment source openings ranks the book as it always does")
+    assert candidate_segments(named, "plain").warnings == []  # the plain segmenter reads it first
+    assert candidate_segments(request(SMALL_BOOK), "openings").warnings == []  # no chapter named, nothing to say

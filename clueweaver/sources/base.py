@@ -81,6 +81,8 @@ class SegmentSource(ABC):
     label: ClassVar[str]  # one line: what the segments are, and how to build what the source reads
     kinds: ClassVar[dict[str, str]]  # every Segment.kind it produces -> what that kind of passage is
     options: ClassVar[tuple[str, ...]] = ()  # the flags it reads beyond those every source gets
+    # whether a chapter the question names is read first (the plain segmenter's ranking); else the trace says not
+    reads_named_chapters: ClassVar[bool] = False
 
     def check_ready(self, narrative: Narrative, config) -> None:
         """Raise a SegmentSourceError saying how to build what this source reads for ``narrative``

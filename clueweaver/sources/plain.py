@@ -19,6 +19,8 @@ class PlainSource(SegmentSource):
         "exhaustive": "the book cut into consecutive stretches, none left out (--exhaustive reads everything)",
     }
 
+    reads_named_chapters = True
+
     def segments(self, request: SourceRequest) -> list[Segment]:
         return segment_narrative(
             request.narrative, request.question, request.preset, index=request.index,

@@ -12,6 +12,7 @@ reading limit (``chapter_mention_warning``).
 
 from __future__ import annotations
 
+from clueweaver.books.chapter_mentions import chapters_named
 from clueweaver.books.narrative import Narrative, reading_limit
 from clueweaver.core.registry import Registry, RegistryError
 from clueweaver.segments.segmenter import Segment, chapter_mention_warning, cross_language_warning
@@ -79,6 +80,17 @@ def _produced(source: SegmentSource, request: SourceRequest) -> list[Segment]:
     return segments
 
 
+def _named_chapters_unread(source: SegmentSource, request: SourceRequest) -> str | None:
+    """A note when the question names chapters and ``source`` does not read them first."""
+    chapters, _ = chapters_named(request.narrative.chapters, request.question.text)
+    if source.reads_named_chapters or not chapters:
+        return None
+    return (
+        f"the question names chapter {', '.join(c.label for c in chapters)}: segment source {source.name} ranks "
+        "the book as it always does, not that chapter first (the plain segments do: --segment-source plain or mix)"
+    )
+
+
 def candidate_segments(request: SourceRequest, source: str = "plain", *, fallback: bool = False) -> Candidates:
     """The candidate segments from ``source``; when it has nothing to give, an error, or with
     ``fallback`` the plain segments, recorded as such."""
@@ -93,7 +105,11 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
         if note
     ]
     try:
-        return Candidates(_produced(requested, request), source, warnings=[*notes, *requested.notes(request)])
+        segments = _produced(requested, request)
+        unread = _named_chapters_unread(requested, request)
+        return Candidates(
+            segments, source, warnings=[*notes, *([unread] if unread else []), *requested.notes(request)]
+        )
     except SegmentSourceError as exc:
         if not fallback:
             raise _unavailable(source, exc) from None
