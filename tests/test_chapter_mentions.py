@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from clueweaver.benchmarks.checks import load_bundled_book
-from clueweaver.books.chapter_mentions import chapter_mentions, chapters_named, without_chapter_mentions
+from clueweaver.books.chapter_mentions import LAST, chapter_mentions, chapters_named, without_chapter_mentions
 from clueweaver.books.narrative import from_text
 from clueweaver.evaluation.retrieval import GoldItem
 from clueweaver.measure.recall import naming_chapters
@@ -35,6 +35,10 @@ from clueweaver.sources.registry import candidate_segments
         ("No capítulo 2", [(2,)]),
         ("В главе 3 и в пятой главе", [(3,), (5,)]),
         ("στο κεφάλαιο 4", [(4,)]),
+        ("In the final chapter, and in the last chapter", [(LAST,), (LAST,)]),
+        ("最后一回中和最終章で", [(LAST,), (LAST,)]),
+        ("au dernier chapitre, im letzten Kapitel, en el último capítulo", [(LAST,), (LAST,), (LAST,)]),
+        ("в последней главе; Глава последняя", [(LAST,), (LAST,)]),
     ],
 )
 def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
@@ -71,6 +75,7 @@ def test_a_chapter_is_named_by_the_label_a_reader_uses_and_a_missing_one_is_repo
     narrative = _book()
     found, missing = chapters_named(narrative.chapters, "In chapters 2 and 9, who lit the lantern?")
     assert [c.label for c in found] == ["2"] and missing == [9]
+    assert chapters_named(narrative.chapters, "In the last chapter, who lit it?") == ([narrative.chapters[-1]], [])
 
 
 def test_the_named_chapters_best_paragraphs_are_read_first():
@@ -110,6 +115,9 @@ def test_a_chapter_the_book_lacks_or_the_reader_has_not_reached_is_a_warning():
     assert "has no chapter 9 (its chapters are 1-6" in missing
     (beyond,) = _warnings(narrative, "In chapter 5, who lit the lantern?", max_chapter=2)
     assert "chapter 5 lies past the reading limit" in beyond
+    flat = from_text("The lantern keeper lit the lantern.\n\nThe gulls circled.", title="flat", gutenberg=False)
+    (none,) = _warnings(flat, "In the last chapter, who lit the lantern?")
+    assert "'flat' has no chapters ClueWeaver found (the last chapter named)" in none
 
 
 def test_a_chinese_question_naming_a_hui_reads_that_hui_in_honglou_meng():

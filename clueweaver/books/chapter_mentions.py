@@ -12,7 +12,8 @@ the chapter words of English, French, German, Spanish, Portuguese, Italian, Russ
 a number in digits, capital Roman numerals, English number words or an ordinal word ("chapitre
 premier"), or after an ordinal ("the fifth chapter", "im dritten Kapitel", "3. Kapitel", "le
 cinquième chapitre", "в пятой главе"); a plural names a list or a range ("chapters 3 and 7",
-"chapitres 3 à 5").
+"chapitres 3 à 5"); and the book's last chapter named as such ("the last chapter", "最后一回",
+"最終章", "au dernier chapitre", "im letzten Kapitel", "в последней главе").
 """
 
 from __future__ import annotations
@@ -22,22 +23,25 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from clueweaver.books.numerals import DAI_NUMERALS, ENGLISH_ORDINALS, NUMBER_WORDS, number_value
-from clueweaver.books.ordinals import ORDINAL_PATTERN, ordinal_value
+from clueweaver.books.ordinals import LAST_PATTERN, LAST_WORDS, ORDINAL_PATTERN, ordinal_value
 
 MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer one is read as its two ends
+LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre": whichever the book's last is
+_LAST_BEFORE_UNIT = rf"{LAST_PATTERN}|final|[a-z]*последн(?:ей|юю|яя|ий|ем|ей)"
 _UNIT = (
     r"chapters?|chap\.|ch\.|chapitres?|kapiteln?|cap[ií]tulos?|capitol[oi]|"
     r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)|κεφ[άα]λαι(?:ον|ου|ων|ο|α)|κεφ\."
 )
-_NUMBER = rf"\d+|(?-i:[IVXLCDM]+)|(?:(?:{NUMBER_WORDS})[\s-]*)+|{ORDINAL_PATTERN}"
+_NUMBER = rf"\d+|(?-i:[IVXLCDM]+)|(?:(?:{NUMBER_WORDS})[\s-]*)+|{ORDINAL_PATTERN}|{LAST_PATTERN}"
 _JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και)\b)\s*"
 _AFTER_UNIT = re.compile(rf"\b(?:{_UNIT})\s*((?:{_NUMBER})\b(?:{_JOIN}(?:{_NUMBER})\b)*)", re.IGNORECASE)
 # a Russian ordinal in an oblique case before "главе": its feminine nominative is what ordinals.py spells
 _RUSSIAN_OBLIQUE = r"[а-яё]+(?:ой|ей)"
 _BEFORE_UNIT = re.compile(
-    rf"\b({ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|{_RUSSIAN_OBLIQUE}|\d+\.)\s+(?:{_UNIT})", re.IGNORECASE
+    rf"\b({_LAST_BEFORE_UNIT}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|{_RUSSIAN_OBLIQUE}|\d+\.)\s+(?:{_UNIT})",
+    re.IGNORECASE,
 )
-_DAI = re.compile(rf"第\s*([{DAI_NUMERALS}]+|\d+)\s*[回章节節话話]")
+_DAI = re.compile(rf"第\s*([{DAI_NUMERALS}]+|\d+)\s*[回章节節话話]|(最[后後終终](?:一|の)?)[回章]")
 _RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до)\b", re.IGNORECASE)
 
 
@@ -59,7 +63,7 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
             span = range(match.start(), match.end())
             if any(span.start < other.stop and other.start < span.stop for other in taken):
                 continue
-            numbers = read(match.group(1))
+            numbers = read(match.group(1) or match.group(2))
             if numbers:
                 taken.append(span)
                 found.append((match.start(), ChapterMention(match.group(0).strip(), numbers)))
@@ -76,6 +80,8 @@ def without_chapter_mentions(text: str) -> str:
 
 
 def _one(token: str) -> tuple[int, ...]:
+    if token.lower() in LAST_WORDS or token.lower() == "final" or token.startswith("最") or "последн" in token.lower():
+        return (LAST,)
     value = number_value(token)
     return (value,) if value else ()
 
@@ -94,11 +100,11 @@ def _listed(numbers: str) -> tuple[int, ...]:
     values: list[int] = []
     pieces = re.split(rf"({_JOIN})", numbers, flags=re.IGNORECASE)
     for k in range(0, len(pieces), 2):
-        value = number_value(pieces[k].strip())
+        value = next(iter(_one(pieces[k].strip())), None)
         if value is None:
             break
         joined_by_range = k >= 2 and _RANGE.search(pieces[k - 1]) and values
-        if joined_by_range and values[-1] < value <= values[-1] + MAX_RANGE:
+        if joined_by_range and 0 < values[-1] < value <= values[-1] + MAX_RANGE:
             values.extend(range(values[-1] + 1, value + 1))
         else:
             values.append(value)
@@ -112,8 +118,17 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[int]]:
     found, missing = [], []
     for number in dict.fromkeys(n for mention in chapter_mentions(text) for n in mention.numbers):
         label = str(number)
-        named = [c for c in chapters if c.label == label or c.label.endswith("." + label)]
+        if number == LAST:
+            named = list(chapters[-1:])
+        else:
+            named = [c for c in chapters if c.label == label or c.label.endswith("." + label)]
         found.extend(c for c in named if c not in found)
         if not named:
             missing.append(number)
     return found, missing
+
+
+def named_as(numbers: Sequence[int]) -> str:
+    """How a message names chapters by these numbers: "chapter 5, 9", "the last chapter"."""
+    named = ", ".join("the last" if n == LAST else str(n) for n in numbers)
+    return "the last chapter" if named == "the last" else f"chapter {named}"

@@ -29,7 +29,7 @@ import numpy as np
 import yaml
 
 from clueweaver.books.chapter_labels import describe_labels
-from clueweaver.books.chapter_mentions import chapters_named
+from clueweaver.books.chapter_mentions import chapters_named, named_as
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, language_name, script_of
 from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.core.config import ConfigError, config_from_dict
@@ -318,12 +318,11 @@ def chapter_mention_warning(narrative: Narrative, question: Question, last: int)
 
 
 def _missing_chapters(narrative: Narrative, numbers: list[int]) -> str:
-    named = ", ".join(map(str, numbers))
     if not narrative.chapters:
-        return f"{narrative.title!r} has no chapters ClueWeaver found (chapter {named} named)"
+        return f"{narrative.title!r} has no chapters ClueWeaver found ({named_as(numbers)} named)"
     labels = describe_labels([c.label for c in narrative.chapters])
     return (
-        f"{narrative.title!r} has no chapter {named} (its chapters are {labels}; 'clueweaver chapters BOOK' "
+        f"{narrative.title!r} has no {named_as(numbers)} (its chapters are {labels}; 'clueweaver chapters BOOK' "
         "lists them)"
     )
 
