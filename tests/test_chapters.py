@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clueweaver.books.chapter_labels import labels
 from clueweaver.books.chapter_structure import units_from_titles
 from clueweaver.books.chapters import Heading, is_heading, is_rule
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, normalize_text
-from clueweaver.books.numerals import number_value
+from clueweaver.books.numerals import chinese_numeral, number_value, numeral_word_value
 from clueweaver.cli import main
 from tests.conftest import shared_path
 from tests.nwm_helpers import FIXTURE, HOLMES
@@ -226,6 +228,31 @@ def test_a_chinese_novel_keeps_the_numbers_of_its_hui():
     assert book.chapter_limit("120") == 14
     with pytest.raises(NarrativeError, match="no chapter 13 .*1, 2, 3, 4, ..., 105, 120"):
         book.chapter_limit("13")
+
+
+@given(st.integers(min_value=1, max_value=9_999))
+def test_chinese_numerals_written_read_back_as_their_value(value):
+    assert number_value(chinese_numeral(value)) == value  # the heading reader is the oracle
+
+
+@given(st.integers(min_value=1, max_value=99_999_999))
+def test_words_of_chinese_numerals_read_back_as_their_value_with_ten_thousands(value):
+    assert numeral_word_value(chinese_numeral(value)) == value
+
+
+def test_chinese_numerals_written_as_a_novel_writes_them():
+    written = [chinese_numeral(n) for n in (10, 12, 105, 110, 1005, 1010, 10_500, 20_000, 123_456)]
+    assert written == [
+        "十",
+        "十二",
+        "一百零五",
+        "一百一十",
+        "一千零五",
+        "一千零一十",
+        "一万零五百",
+        "二万",
+        "十二万三千四百五十六",
+    ]
 
 
 def test_chinese_numerals_and_headings_that_are_prose():

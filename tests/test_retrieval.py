@@ -114,6 +114,21 @@ def test_traditional_chinese_is_read_as_simplified_and_old_kanji_as_new():
     assert tokenize("學校の國語", "ja") == tokenize("学校の国語", "ja")
 
 
+def test_a_chinese_question_typed_with_digits_meets_the_novels_numerals():
+    assert tokenize("他拿出500两银子", "zh") == tokenize("他拿出五百两银子", "zh")
+    assert tokenize("１２个人", "zh") == tokenize("十二个人", "zh")  # full-width digits too
+    assert tokenize("1998年", "zh") == tokenize("一九九八年", "zh")  # a year digit by digit
+    # Japanese: MeCab cuts a number as a word of its own, read as its value
+    assert tokenize("500円を払った", "ja") == tokenize("五百円を払った", "ja") == ["500", "円", "払う"]
+    assert tokenize("明治40年", "ja") == tokenize("明治四十年", "ja")
+    assert "一緒" in tokenize("一緒に行った", "ja")  # a word that only holds a numeral stays a word
+    narrative = from_paragraphs(
+        ["老残在店里吃了一碗面。", "那人拿出五百两银子，要买这匹马。", "第二天，他们又上了路。"], title="numbers"
+    )
+    ranking = build_index(narrative, None, use_cache=False).rank_question(Question.open("谁拿出了500两银子？"))
+    assert ranking[0][0] == 1
+
+
 def test_without_opencc_s_table_chinese_retrieval_says_what_to_install(monkeypatch):
     from clueweaver.retrieval import analyzers
 

@@ -110,3 +110,67 @@ def _roman(value: int) -> str:
         count, value = divmod(value, number)
         out += letters * count
     return out
+
+
+_CJK_DIGIT_CHARACTERS = "〇一二三四五六七八九"
+_DIGITS = re.compile(r"\d+")
+_CHINESE_NUMERAL_LIMIT = 10**8  # up to 九千九百九十九万...: past it a number is written digit by digit
+
+
+def chinese_numerals(text: str) -> str:
+    """``text`` with its numbers in digits written in Chinese numerals, as a Chinese novel writes them
+    ("500两" is "五百两", "第12回" "第十二回", "105" "一百零五"); a year ("1998年"), a number with a
+    leading zero or one past the limit digit by digit ("一九九八年")."""
+
+    def written(match: re.Match) -> str:
+        digits = match.group()
+        value = int(digits)
+        year = len(digits) == 4 and text[match.end() : match.end() + 1] == "年"
+        if year or digits[0] == "0" and len(digits) > 1 or value >= _CHINESE_NUMERAL_LIMIT:
+            return "".join(_CJK_DIGIT_CHARACTERS[int(d)] for d in digits)
+        return chinese_numeral(value)
+
+    return _DIGITS.sub(written, text)
+
+
+def chinese_numeral(value: int) -> str:
+    """0 to 99,999,999 in Chinese numerals: 10 十, 12 十二, 105 一百零五, 1050 一千零五十, 20000 二万,
+    10500 一万零五百."""
+    if value == 0:
+        return "〇"
+    high, low = divmod(value, 10_000)
+    if not high:
+        return _below_ten_thousand(low, leading=True)
+    tail = ("零" if low < 1000 else "") + _below_ten_thousand(low, leading=False) if low else ""
+    return _below_ten_thousand(high, leading=True) + "万" + tail
+
+
+def _below_ten_thousand(value: int, *, leading: bool) -> str:
+    """1 to 9,999; ``leading``: the number's first group, where 10-19 drop their 一 ("十二", not "一十二")."""
+    out, gap = "", False
+    for unit, character in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
+        digit = value // unit % 10
+        if not digit:
+            gap = gap or bool(out)
+            continue
+        out += "零" if gap else ""
+        gap = False
+        out += "" if (unit == 10 and digit == 1 and not out and leading) else _CJK_DIGIT_CHARACTERS[digit]
+        out += character
+    return out
+
+
+def numeral_word_value(word: str) -> int | None:
+    """The value of a word written only in Chinese numerals, with 万 (ten thousand): 三 3, 五百 500,
+    十二万三千 123000; None for any other word. A Japanese text's numbers, cut by MeCab as words of
+    their own, are read so (a question's "500円" meets a novel's "五百円")."""
+    if (
+        not word
+        or word.count("万") > 1
+        or any(c not in _CJK_DIGITS and c not in _CJK_UNITS and c != "万" for c in word)
+    ):
+        return None
+    high, ten_thousands, low = word.partition("万")
+    if not ten_thousands:
+        return _cjk_value(word)
+    return (_cjk_value(high) if high else 1) * 10_000 + (_cjk_value(low) if low else 0)

@@ -21,7 +21,11 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   form (OpenCC's character table, as opencc-python-reimplemented ships it), so a question typed in
   simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one;
   Japanese in the new kanji forms (OpenCC's table of Japanese variants: "國" is "国", "學" is "学"),
-  so a question in today's forms meets a pre-war edition in the old ones (旧字体).
+  so a question in today's forms meets a pre-war edition in the old ones (旧字体). A Chinese text's
+  numbers in digits are written in Chinese numerals (``clueweaver.books.numerals.chinese_numerals``:
+  "500两" is "五百两", "1998年" "一九九八年"), so a question typed with digits meets a novel that
+  spells its numbers, as classical and most modern Chinese novels do; a Japanese word of kanji
+  numerals is read as its value in digits ("五百" is "500", ``numeral_word_value``), for the same reason.
 - Chinese, written without spaces: each run of Han characters gives its character bigrams and its
   unigrams (what Lucene's CJK analyzer does, unigrams added so that a one-character name or word
   still matches). Unigrams of function characters go (the one-character words of bm25s's Chinese
@@ -56,6 +60,7 @@ import Stemmer
 from bm25s import stopwords as bm25s_stopwords
 
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, fold_accents
+from clueweaver.books.numerals import chinese_numerals, numeral_word_value
 from clueweaver.retrieval.morphology import japanese_words
 
 ENGLISH_STOP_WORDS = frozenset(
@@ -173,6 +178,8 @@ class Analyzer:
         for character, replacement in _CHARACTER_FOLDS:
             if character in text:  # rare: cheaper than translating every character
                 text = text.replace(character, replacement)
+        if self.language == "zh":  # numbers as the novel writes them: "500两" is "五百两"
+            text = chinese_numerals(text)
         if self.language in CHARACTER_FOLDS:
             return text.translate(character_fold(self.language))
         return text.translate(_RUSSIAN_LETTERS) if self.language == "ru" else text
@@ -208,7 +215,10 @@ class Analyzer:
         (``japanese_words`` gave its dictionary form; a one-kanji word is a word), a Latin one folded
         (folding kana would drop their voicing marks)."""
         if self.morphemes:
-            return (word if _CJK_RUN.search(word) else fold_accents(word),)
+            if _CJK_RUN.search(word):
+                value = numeral_word_value(word)  # "五百" is "500", as a question typed with digits writes it
+                return (word if value is None else str(value),)
+            return (fold_accents(word),)
         if word.isalpha():  # most words: no apostrophe, hyphen or digit to handle
             parts = (word,)
         else:

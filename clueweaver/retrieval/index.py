@@ -45,7 +45,7 @@ from clueweaver.retrieval.ranking import (
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 9  # bump whenever an analyzer or the cache layout changes: old entries are rebuilt
+CACHE_FORMAT = 10  # bump whenever an analyzer or the cache layout changes: old entries are rebuilt
 
 
 def default_cache_dir() -> Path:
