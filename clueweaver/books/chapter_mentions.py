@@ -27,7 +27,7 @@ from clueweaver.books.ordinals import LAST_PATTERN, LAST_WORDS, ORDINAL_PATTERN,
 
 MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer one is read as its two ends
 LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre": whichever the book's last is
-_LAST_BEFORE_UNIT = rf"{LAST_PATTERN}|final|[a-z]*последн(?:ей|юю|яя|ий|ем|ей)"
+_LAST_BEFORE_UNIT = rf"{LAST_PATTERN}|final|последн(?:ей|юю|яя|ий|ем)"  # "в последней главе"
 _UNIT = (
     r"chapters?|chap\.|ch\.|chapitres?|kapiteln?|cap[ií]tulos?|capitol[oi]|"
     r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)|κεφ[άα]λαι(?:ον|ου|ων|ο|α)|κεφ\."
