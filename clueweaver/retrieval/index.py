@@ -229,18 +229,19 @@ class RetrievalIndex:
         if self.graph_weight > 0 and (question.is_open or config.graph_questions == "all"):
             signals.append((self._smooth(self.graph_scores(lexical)), self.graph_weight, True))
         ranking = self._fuse(signals)
-        reserved = self._named_chapters_best(question, ranking, limit)
-        if config.option_reserve > 0 and question.options:
-            reserved += [
-                [
-                    i
-                    for i, s in ranking_from_scores(
-                        self._smooth(self.bm25_scores(query)[:limit]), config.option_reserve
-                    )
-                ]
-                for query in question.queries()[1:]
-            ]
-        return reserve_first(ranking, reserved)
+        return reserve_first(
+            ranking, self._named_chapters_best(question, ranking, limit) + self._options_best(question, limit)
+        )
+
+    def _options_best(self, question: Question, limit: int) -> list[list[int]]:
+        """Each option's ``option_reserve`` best paragraphs by its own query (none when it is 0)."""
+        count = self.config.option_reserve
+        if count <= 0 or not question.options:
+            return []
+        rankings = (
+            ranking_from_scores(self._smooth(self.bm25_scores(q)[:limit]), count) for q in question.queries()[1:]
+        )
+        return [[paragraph for paragraph, _ in ranking] for ranking in rankings]
 
     def _named_chapters_best(
         self, question: Question, ranking: list[tuple[int, float]], limit: int
