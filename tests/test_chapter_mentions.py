@@ -13,6 +13,7 @@ from clueweaver.evaluation.retrieval import GoldItem
 from clueweaver.measure.recall import naming_chapters
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
+from clueweaver.retrieval.ranking import spread
 from clueweaver.segments.segmenter import NoMatchError, get_preset, segment_narrative
 from clueweaver.sources.base import SourceRequest
 from clueweaver.sources.registry import candidate_segments
@@ -97,8 +98,22 @@ def test_a_question_of_a_chapter_alone_reads_that_chapter_instead_of_failing():
     segments = segment_narrative(narrative, question, "focused", encoder=None)
     read = {p for s in segments for p in s.paragraph_ids}
     chapter = narrative.chapters[2]
-    assert read and read <= set(chapter.paragraph_ids)
-    assert len(read) >= 5  # spread over the chapter, not its first lines
+    assert read == set(chapter.paragraph_ids) - {chapter.first_paragraph}  # all of it but its heading
+
+
+def test_a_chapter_read_as_such_is_read_spread_from_its_first_paragraphs_on():
+    assert spread(list(range(10))) == [0, 8, 4, 2, 6, 1, 3, 5, 7, 9]
+    assert spread([]) == [] and spread(["a"]) == ["a"]
+    long_chapter = from_text(
+        "CHAPTER 1\n\n" + "\n\n".join(f"Line {k} of the long chapter, told plainly." for k in range(60)),
+        title="long", gutenberg=False,
+    )  # fmt: skip
+    ranking = build_index(long_chapter, None, use_cache=False).rank_question(
+        Question.open("What happens in chapter 1?")
+    )
+    first = sorted(p for p, _ in ranking[:4])
+    assert first[0] == 1 and first[-1] > 45  # the opening, the middle and the quarters: not the first four lines
+    assert len(ranking) == 60  # every paragraph of the chapter, none other
 
 
 def _warnings(narrative, text, **limits):
@@ -106,6 +121,17 @@ def _warnings(narrative, text, **limits):
         narrative, Question.open(text), get_preset("focused"), build_index(narrative, None, use_cache=False), **limits
     )
     return candidate_segments(request).warnings
+
+
+def test_the_trace_names_the_chapters_read_first():
+    narrative = _book()
+    index = build_index(narrative, None, use_cache=False)
+    named = SourceRequest(narrative, Question.open("In chapters 2 and 5, who lit it?"), get_preset("focused"), index)
+    assert candidate_segments(named).to_dict()["named_chapters_read_first"] == ["2", "5"]
+    limited = SourceRequest(**{**vars(named), "max_chapter": 3})
+    assert candidate_segments(limited).read_first == ["2"]  # chapter 5 is past the reading limit (a warning)
+    off = SourceRequest(**{**vars(named), "index": build_index(narrative, None, use_cache=False, chapter_reserve=0)})
+    assert "named_chapters_read_first" not in candidate_segments(off).to_dict()
 
 
 def test_a_chapter_the_book_lacks_or_the_reader_has_not_reached_is_a_warning():

@@ -41,6 +41,7 @@ from clueweaver.retrieval.ranking import (
     question_language,
     reserve_first,
     smooth,
+    spread,
 )
 
 log = logging.getLogger(__name__)
@@ -247,17 +248,17 @@ class RetrievalIndex:
         self, question: Question, ranking: list[tuple[int, float]], limit: int
     ) -> list[list[int]]:
         """The best ``chapter_reserve`` paragraphs of the chapters the question names, in ranking order,
-        then spread evenly over the chapters' unranked paragraphs; none when it names none (as one list
-        of ``reserve_first``'s)."""
+        then the chapters' unranked paragraphs spread evenly; all of them, spread, when the ranking
+        holds none of them (the question asks about the chapter as such); none when it names none
+        (as one list of ``reserve_first``'s)."""
         wanted = self.config.chapter_reserve
         chapters, _ = chapters_named(self.narrative.chapters, question.text) if wanted > 0 else ([], [])
         inside = {p for c in chapters for p in c.paragraph_ids if p < limit and not self.narrative[p].is_heading}
         if not inside:
             return []
         ranked = [p for p, _ in ranking if p in inside][:wanted]
-        unranked = sorted(inside.difference(p for p, _ in ranking))
-        step = max(1, len(unranked) // max(1, wanted - len(ranked)))
-        return [ranked + unranked[::step][: wanted - len(ranked)]]
+        unranked = spread(sorted(inside.difference(p for p, _ in ranking)))
+        return [ranked + unranked[: wanted - len(ranked)] if ranked else unranked]
 
     def rank_second_hop(
         self, question: Question, evidence_ids: Sequence[int], *, max_paragraph: int | None = None

@@ -116,8 +116,9 @@ class RankingConfig:
       each option's own ranking go first, so every option's evidence reaches the Finder.
     - ``chapter_reserve``: when the question names chapters ("in chapter 5", "第五回"), the best
       ``chapter_reserve`` paragraphs of the fused ranking inside them go first (then, if the ranking
-      holds too few, paragraphs spread over them), and the mention is left out of the queries
-      (``clueweaver.books.chapter_mentions``); 0: neither.
+      holds too few, paragraphs spread over them; when it holds none, the question asks about the
+      chapter as such, "What happens in chapter 5?", and all of them go first, spread), and the
+      mention is left out of the queries (``clueweaver.books.chapter_mentions``); 0: neither.
     - ``entity_hop_weight``: weight of a second-hop query made of the names in the best lexical hits
       that the question does not contain.
     - ``graph_weight`` / ``graph_seeds`` / ``graph_damping`` / ``graph_questions``: the graph of
@@ -235,6 +236,19 @@ def names_in(texts: list[str], asked: str) -> list[str]:
             if name.lower() not in known:
                 counts[name] = counts.get(name, 0) + 1
     return sorted(counts, key=lambda name: (-counts[name], name))
+
+
+def spread(items: list) -> list:
+    """``items`` reordered so that every beginning of the order is spread evenly over them: the
+    first, the middle, the quarters, the eighths... (what to read first of a chapter read as such)."""
+    order, seen, step = [], set(), 1 << max(0, (len(items) - 1).bit_length())
+    while step:
+        for i in range(0, len(items), step):
+            if i not in seen:
+                seen.add(i)
+                order.append(items[i])
+        step //= 2
+    return order
 
 
 def reserve_first(ranking: list[tuple[int, float]], reserved: list[list[int]]) -> list[tuple[int, float]]:

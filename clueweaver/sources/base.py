@@ -56,20 +56,23 @@ class SourceRequest:
 
 @dataclass(frozen=True)
 class Candidates:
-    """The segments the Finder reads, the source asked for, and why the plain segments stood in
-    (``fallback``, None when they did not)."""
+    """The segments the Finder reads, the source asked for, why the plain segments stood in
+    (``fallback``, None when they did not), and the chapters the question names that were read first."""
 
     segments: list[Segment]
     requested: str
     fallback: str | None = None
     warnings: list[str] = field(default_factory=list)
+    read_first: list[str] = field(default_factory=list)  # the labels of the named chapters read first
 
     def to_dict(self) -> dict:
+        read_first = {"named_chapters_read_first": self.read_first} if self.read_first else {}
         return {
             "requested": self.requested,
             "used": FALLBACK_SOURCE if self.fallback else self.requested,
             "fallback": self.fallback,
             "segments_by_source": dict(Counter(s.source for s in self.segments)),
+            **read_first,
         }
 
 

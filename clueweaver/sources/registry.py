@@ -80,15 +80,25 @@ def _produced(source: SegmentSource, request: SourceRequest) -> list[Segment]:
     return segments
 
 
-def _named_chapters_unread(source: SegmentSource, request: SourceRequest) -> str | None:
+def _named_chapters_read_first(source: SegmentSource, request: SourceRequest, last: int) -> list[str]:
+    """The labels of the chapters the question names that ``source`` read first (readable ones, with
+    the index's ``chapter_reserve`` on)."""
+    ranking = getattr(request.index, "config", None)  # None: the segmenter builds the index, with the default
+    if not source.reads_named_chapters or ranking is not None and ranking.chapter_reserve <= 0:
+        return []
+    chapters, _ = chapters_named(request.narrative.chapters, request.question.text)
+    return [c.label for c in chapters if c.first_paragraph <= last]
+
+
+def _named_chapters_unread(source: SegmentSource, request: SourceRequest) -> list[str]:
     """A note when the question names chapters and ``source`` does not read them first."""
     chapters, _ = chapters_named(request.narrative.chapters, request.question.text)
     if source.reads_named_chapters or not chapters:
-        return None
-    return (
+        return []
+    return [
         f"the question names chapter {', '.join(c.label for c in chapters)}: segment source {source.name} ranks "
         "the book as it always does, not that chapter first (the plain segments do: --segment-source plain or mix)"
-    )
+    ]
 
 
 def candidate_segments(request: SourceRequest, source: str = "plain", *, fallback: bool = False) -> Candidates:
@@ -106,13 +116,15 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
     ]
     try:
         segments = _produced(requested, request)
-        unread = _named_chapters_unread(requested, request)
+        warnings = [*notes, *_named_chapters_unread(requested, request), *requested.notes(request)]
         return Candidates(
-            segments, source, warnings=[*notes, *([unread] if unread else []), *requested.notes(request)]
+            segments, source, warnings=warnings, read_first=_named_chapters_read_first(requested, request, last)
         )
     except SegmentSourceError as exc:
         if not fallback:
             raise _unavailable(source, exc) from None
         warning = f"segment source {source}: {exc}; the plain segments were read instead"
-        plain = _produced(segment_source(FALLBACK_SOURCE), request)
-        return Candidates(plain, source, fallback=str(exc), warnings=[*notes, warning])
+        plain_source = segment_source(FALLBACK_SOURCE)
+        plain = _produced(plain_source, request)
+        read_first = _named_chapters_read_first(plain_source, request, last)
+        return Candidates(plain, source, fallback=str(exc), warnings=[*notes, warning], read_first=read_first)
