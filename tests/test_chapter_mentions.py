@@ -163,3 +163,11 @@ def test_the_recall_bench_names_each_checks_first_clue_chapter_in_the_books_lang
     item = GoldItem(narrative, Question.open("宝玉梦到了哪里？"), (chapter.first_paragraph + 3, 2900), "x")
     (named,) = naming_chapters([item])
     assert named.question.text == "第5回中，宝玉梦到了哪里？" and named.gold_ids == item.gold_ids
+
+
+def test_a_chapter_named_in_another_language_than_the_books_is_still_read_first():
+    narrative = load_bundled_book("hongloumeng.zh")
+    chapter = next(c for c in narrative.chapters if c.label == "5")
+    question = Question.open("In chapter 5, where does Baoyu go in his dream?")  # English, about a Chinese novel
+    read = [p for s in segment_narrative(narrative, question, "detectiveqa", encoder=None) for p in s.paragraph_ids]
+    assert sum(p in chapter.paragraph_ids for p in read) >= 10  # BM25 shares no word; the chapter is still read
