@@ -47,6 +47,46 @@ def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
 
 
 @pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("In Part II, and in the second part", [(2,), (2,)]),
+        ("Book 3; Livre III; la deuxième partie", [(3,), (3,), (2,)]),
+        ("第二卷中，最后一卷", [(2,), (LAST,)]),
+        ("im zweiten Teil; во второй части; Том 2", [(2,), (2,), (2,)]),
+    ],
+)
+def test_parts_are_read_as_chapters_are(text, numbers):
+    mentions = chapter_mentions(text)
+    assert [m.numbers for m in mentions] == numbers and all(m.part for m in mentions)
+
+
+@pytest.mark.parametrize("text", ["In the first book he read", "in part because", "zum Teil 3 Leute"])
+def test_words_that_name_no_part_are_no_mention(text):
+    assert chapter_mentions(text) == []
+
+
+def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_parts():
+    parts = []
+    for part in (1, 2):
+        parts.append(f"PART {part}")
+        for chapter in (1, 2, 3):
+            parts += [
+                f"CHAPTER {chapter}",
+                *(f"Part {part}, chapter {chapter}, line {k}: the gulls." for k in range(4)),
+            ]
+    narrative = from_text("\n\n".join(parts), title="parts", gutenberg=False)
+
+    def named(text):
+        found, missing = chapters_named(narrative.chapters, text)
+        return [c.label for c in found], missing
+
+    assert named("In Part 2, what happens?") == (["2.1", "2.2", "2.3"], [])
+    assert named("In part 2, chapter 3, who came?") == (["2.3"], [])
+    assert named("In chapter 3, who came?") == (["1.3", "2.3"], [])  # every part's third
+    assert named("In the last part, and in part 3?") == (["2.1", "2.2", "2.3"], ["part 3"])
+
+
+@pytest.mark.parametrize(
     "text",
     ["第二天，他又来了", "nel capitolo di Renzo", "Which chapter tells it?", "Each. 5 men", "a chapter of accidents"],
 )
@@ -75,7 +115,7 @@ def _book(chapters: int = 6):
 def test_a_chapter_is_named_by_the_label_a_reader_uses_and_a_missing_one_is_reported():
     narrative = _book()
     found, missing = chapters_named(narrative.chapters, "In chapters 2 and 9, who lit the lantern?")
-    assert [c.label for c in found] == ["2"] and missing == [9]
+    assert [c.label for c in found] == ["2"] and missing == ["chapter 9"]
     assert chapters_named(narrative.chapters, "In the last chapter, who lit it?") == ([narrative.chapters[-1]], [])
 
 

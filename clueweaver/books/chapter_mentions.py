@@ -13,7 +13,9 @@ a number in digits, capital Roman numerals, English number words or an ordinal w
 premier"), or after an ordinal ("the fifth chapter", "im dritten Kapitel", "3. Kapitel", "le
 cinquième chapitre", "в пятой главе"); a plural names a list or a range ("chapters 3 and 7",
 "chapitres 3 à 5"); and the book's last chapter named as such ("the last chapter", "最后一回",
-"最終章", "au dernier chapitre", "im letzten Kapitel", "в последней главе").
+"最終章", "au dernier chapitre", "im letzten Kapitel", "в последней главе"). Parts, volumes and books
+are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
+"Livre III"): a part names its chapters, and a chapter named with its part is that part's chapter.
 """
 
 from __future__ import annotations
@@ -28,45 +30,63 @@ from clueweaver.books.ordinals import LAST_PATTERN, LAST_WORDS, ORDINAL_PATTERN,
 MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer one is read as its two ends
 LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre": whichever the book's last is
 _LAST_BEFORE_UNIT = rf"{LAST_PATTERN}|final|последн(?:ей|юю|яя|ий|ем)"  # "в последней главе"
-_UNIT = (
+_CHAPTER = (
     r"chapters?|chap\.|ch\.|chapitres?|kapiteln?|cap[ií]tulos?|capitol[oi]|"
     r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)|κεφ[άα]λαι(?:ον|ου|ων|ο|α)|κεφ\."
 )
+# a part's words; "book" and "Band" only before a number ("the first book" he read is no part)
+_PART = (
+    r"parts?|volumes?|partie|livre|tome|(?<!zum )teil|buch|parte|libro|tomo|livro|"
+    r"част(?:ями|ях|ью|ь|и)|книг[аеиу]|том[еау]?|μέρο[ςυ]"
+)
+_PART_BEFORE_NUMBER = rf"{_PART}|books?|vol\.|band"
 _NUMBER = rf"\d+|(?-i:[IVXLCDM]+)|(?:(?:{NUMBER_WORDS})[\s-]*)+|{ORDINAL_PATTERN}|{LAST_PATTERN}"
 _JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και)\b)\s*"
-_AFTER_UNIT = re.compile(rf"\b(?:{_UNIT})\s*((?:{_NUMBER})\b(?:{_JOIN}(?:{_NUMBER})\b)*)", re.IGNORECASE)
 # a Russian ordinal in an oblique case before "главе": its feminine nominative is what ordinals.py spells
 _RUSSIAN_OBLIQUE = r"[а-яё]+(?:ой|ей)"
-_BEFORE_UNIT = re.compile(
-    rf"\b({_LAST_BEFORE_UNIT}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|{_RUSSIAN_OBLIQUE}|\d+\.)\s+(?:{_UNIT})",
-    re.IGNORECASE,
-)
-_DAI = re.compile(rf"第\s*([{DAI_NUMERALS}]+|\d+)\s*[回章节節话話]|(最[后後終终](?:一|の)?)[回章]")
+_ORDINAL = rf"{_LAST_BEFORE_UNIT}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|{_RUSSIAN_OBLIQUE}|\d+\."
+_DAI_NUMBER = rf"第\s*([{DAI_NUMERALS}]+|\d+)\s*"
+
+
+def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, last_units: str) -> tuple:
+    """The three ways a unit is named: 第N回 (or 最后一回), the word before its number(s), after its ordinal."""
+    return (
+        re.compile(rf"{_DAI_NUMBER}[{dai_units}]|(最[后後終终](?:一|の)?)[{last_units}]"),
+        re.compile(rf"\b(?:{unit_before_number})\s*((?:{_NUMBER})\b(?:{_JOIN}(?:{_NUMBER})\b)*)", re.IGNORECASE),
+        re.compile(rf"\b({_ORDINAL})\s+(?:{unit_after_number})\b", re.IGNORECASE),
+    )
+
+
+_CHAPTER_PATTERNS = _patterns(_CHAPTER, _CHAPTER, "回章节節话話", "回章")
+_PART_PATTERNS = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", "卷巻部")
 _RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class ChapterMention:
-    """A place where a text names chapters: the words as written and the numbers they give."""
+    """A place where a text names chapters (or, with ``part``, parts): the words as written and the
+    numbers they give."""
 
     text: str
     numbers: tuple[int, ...]
+    part: bool = False
 
 
 def chapter_mentions(text: str) -> list[ChapterMention]:
-    """Every chapter mention in ``text``, in the order written; a number that cannot be read
-    ("chapter the seventy-seventh") makes none."""
+    """Every chapter and part mention in ``text``, in the order written; a number that cannot be
+    read ("chapter the seventy-seventh") makes none."""
     found: list[tuple[int, ChapterMention]] = []
     taken: list[range] = []
-    for pattern, read in ((_DAI, _one), (_AFTER_UNIT, _listed), (_BEFORE_UNIT, _ordinal)):
-        for match in pattern.finditer(text):
-            span = range(match.start(), match.end())
-            if any(span.start < other.stop and other.start < span.stop for other in taken):
-                continue
-            numbers = read(match.group(1) or match.group(2))
-            if numbers:
-                taken.append(span)
-                found.append((match.start(), ChapterMention(match.group(0).strip(), numbers)))
+    for part, (dai, before, after) in ((False, _CHAPTER_PATTERNS), (True, _PART_PATTERNS)):
+        for pattern, read in ((dai, _one), (before, _listed), (after, _ordinal)):
+            for match in pattern.finditer(text):
+                span = range(match.start(), match.end())
+                if any(span.start < other.stop and other.start < span.stop for other in taken):
+                    continue
+                numbers = read(match.group(1) or match.group(2))
+                if numbers:
+                    taken.append(span)
+                    found.append((match.start(), ChapterMention(match.group(0).strip(), numbers, part)))
     return [mention for _, mention in sorted(found, key=lambda item: item[0])]
 
 
@@ -111,24 +131,47 @@ def _listed(numbers: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(values))
 
 
-def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[int]]:
-    """The chapters (``Chapter``) that ``text`` names, by the label a reader uses ("5" names the
-    chapter labelled 5, and in a book whose labels are qualified by part, "1.5", "2.5", every part's
-    fifth), and the numbers it names that no chapter carries."""
+def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
+    """The chapters (``Chapter``) that ``text`` names, and what it names that the book lacks ("chapter
+    9", "part 4", "the last chapter"). A chapter is named by the label a reader uses ("5" names the
+    chapter labelled 5 and, in a book whose labels are qualified by part, every part's fifth); a part
+    by its place among the book's parts, and it names its chapters; a chapter named with its part
+    ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered."""
+    mentions = chapter_mentions(text)
+    by_chapter, missing = _named(chapters, [m for m in mentions if not m.part], _chapters_numbered, "chapter")
+    by_part, missing_parts = _named(chapters, [m for m in mentions if m.part], _chapters_of_part, "part")
+    both = [c for c in by_chapter if c in by_part]
+    found = both or by_chapter + [c for c in by_part if c not in by_chapter]
+    return found, missing + missing_parts
+
+
+def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:
     found, missing = [], []
-    for number in dict.fromkeys(n for mention in chapter_mentions(text) for n in mention.numbers):
-        label = str(number)
-        if number == LAST:
-            named = list(chapters[-1:])
-        else:
-            named = [c for c in chapters if c.label == label or c.label.endswith("." + label)]
+    for number in dict.fromkeys(n for mention in mentions for n in mention.numbers):
+        named = resolve(chapters, number)
         found.extend(c for c in named if c not in found)
         if not named:
-            missing.append(number)
+            missing.append(f"the last {unit}" if number == LAST else f"{unit} {number}")
     return found, missing
 
 
-def named_as(numbers: Sequence[int]) -> str:
-    """How a message names chapters by these numbers: "chapter 5, 9", "the last chapter"."""
-    named = ", ".join("the last" if n == LAST else str(n) for n in numbers)
-    return "the last chapter" if named == "the last" else f"chapter {named}"
+def _chapters_numbered(chapters: Sequence, number: int) -> list:
+    if number == LAST:
+        return list(chapters[-1:])
+    label = str(number)
+    return [c for c in chapters if c.label == label or c.label.endswith("." + label)]
+
+
+def _chapters_of_part(chapters: Sequence, number: int) -> list:
+    """The chapters of the book's ``number``-th part (its parts in reading order: runs of chapters
+    under one part heading)."""
+    parts: list[list] = []
+    for chapter in chapters:
+        if chapter.part is not None:
+            if parts and parts[-1][-1].part == chapter.part:
+                parts[-1].append(chapter)
+            else:
+                parts.append([chapter])
+    if number == LAST:
+        return parts[-1] if parts else []
+    return parts[number - 1] if 0 < number <= len(parts) else []

@@ -29,7 +29,7 @@ import numpy as np
 import yaml
 
 from clueweaver.books.chapter_labels import describe_labels
-from clueweaver.books.chapter_mentions import chapters_named, named_as
+from clueweaver.books.chapter_mentions import chapters_named
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, language_name, script_of
 from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.core.config import ConfigError, config_from_dict
@@ -317,14 +317,12 @@ def chapter_mention_warning(narrative: Narrative, question: Question, last: int)
     )
 
 
-def _missing_chapters(narrative: Narrative, numbers: list[int]) -> str:
+def _missing_chapters(narrative: Narrative, missing: list[str]) -> str:
+    named = ", ".join(missing)
     if not narrative.chapters:
-        return f"{narrative.title!r} has no chapters ClueWeaver found ({named_as(numbers)} named)"
+        return f"{narrative.title!r} has no chapters ClueWeaver found ({named} named)"
     labels = describe_labels([c.label for c in narrative.chapters])
-    return (
-        f"{narrative.title!r} has no {named_as(numbers)} (its chapters are {labels}; 'clueweaver chapters BOOK' "
-        "lists them)"
-    )
+    return f"{narrative.title!r} has no {named} (its chapters are {labels}; 'clueweaver chapters BOOK' lists them)"
 
 
 def no_match_error(narrative: Narrative, index, question: Question, readable: int, preset: Preset) -> NoMatchError:
