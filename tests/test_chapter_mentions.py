@@ -84,6 +84,10 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
     assert named("In part 2, chapter 3, who came?") == (["2.3"], [])
     assert named("In chapter 3, who came?") == (["1.3", "2.3"], [])  # every part's third
     assert named("In the last part, and in part 3?") == (["2.1", "2.2", "2.3"], ["part 3"])
+    assert named("In the second part of the letter, who writes?") == (["2.1", "2.2", "2.3"], [])
+    flat = _book()  # no parts: "the second part" of a letter is the letter's; "Part 2" names one the book lacks
+    assert chapters_named(flat.chapters, "In the second part of the letter, who writes?") == ([], [])
+    assert chapters_named(flat.chapters, "In Part 2, who writes?") == ([], ["part 2"])
 
 
 @pytest.mark.parametrize(
@@ -101,6 +105,9 @@ def test_the_mention_leaves_the_query_unless_nothing_else_is_asked():
     )
     assert "第五回" not in without_chapter_mentions("第五回中，宝玉梦到了哪里？")
     assert without_chapter_mentions("Chapter 5") == "Chapter 5"
+    letter = "In the second part of the letter, who writes?"
+    assert without_chapter_mentions(letter, book_has_parts=False) == letter
+    assert "second part" not in without_chapter_mentions(letter)
 
 
 def _book(chapters: int = 6):

@@ -70,6 +70,7 @@ class ChapterMention:
     text: str
     numbers: tuple[int, ...]
     part: bool = False
+    loose: bool = False  # a part named by an ordinal ("the first part"), which may be a letter's or a plan's
 
 
 def chapter_mentions(text: str) -> list[ChapterMention]:
@@ -86,16 +87,19 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
                 numbers = read(match.group(1) or match.group(2))
                 if numbers:
                     taken.append(span)
-                    found.append((match.start(), ChapterMention(match.group(0).strip(), numbers, part)))
+                    mention = ChapterMention(match.group(0).strip(), numbers, part, part and pattern is after)
+                    found.append((match.start(), mention))
     return [mention for _, mention in sorted(found, key=lambda item: item[0])]
 
 
-def without_chapter_mentions(text: str) -> str:
-    """``text`` with its chapter mentions taken out (the words a retrieval query should not match);
-    ``text`` itself when nothing else would be left."""
+def without_chapter_mentions(text: str, *, book_has_parts: bool = True) -> str:
+    """``text`` with its chapter mentions taken out (the words a retrieval query should not match;
+    a part named by an ordinal stays in a book without parts, see ``chapters_named``); ``text``
+    itself when nothing else would be left."""
     stripped = text
     for mention in chapter_mentions(text):
-        stripped = stripped.replace(mention.text, " ", 1)
+        if book_has_parts or not mention.loose:
+            stripped = stripped.replace(mention.text, " ", 1)
     return stripped if stripped.strip() else text
 
 
@@ -136,10 +140,14 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     9", "part 4", "the last chapter"). A chapter is named by the label a reader uses ("5" names the
     chapter labelled 5 and, in a book whose labels are qualified by part, every part's fifth); a part
     by its place among the book's parts, and it names its chapters; a chapter named with its part
-    ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered."""
+    ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered. A part named
+    by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
+    or a plan's."""
     mentions = chapter_mentions(text)
+    has_parts = any(c.part is not None for c in chapters)
+    parts = [m for m in mentions if m.part and (has_parts or not m.loose)]
     by_chapter, missing = _named(chapters, [m for m in mentions if not m.part], _chapters_numbered, "chapter")
-    by_part, missing_parts = _named(chapters, [m for m in mentions if m.part], _chapters_of_part, "part")
+    by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
     both = [c for c in by_chapter if c in by_part]
     found = both or by_chapter + [c for c in by_part if c not in by_chapter]
     return found, missing + missing_parts

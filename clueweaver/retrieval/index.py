@@ -217,7 +217,8 @@ class RetrievalIndex:
         config = self.config
         queries = _non_empty(lexical_queries(question, config.query))
         if config.chapter_reserve > 0:
-            queries = [without_chapter_mentions(q) for q in queries]
+            has_parts = any(c.part is not None for c in self.narrative.chapters)
+            queries = [without_chapter_mentions(q, book_has_parts=has_parts) for q in queries]
         limit = self._limit(max_paragraph)
         lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
         signals = self._signals(lexical, queries, limit, self.asked_across_languages(question))
