@@ -384,5 +384,15 @@ def test_segment_shows_the_words_of_a_chinese_paragraph(tmp_path, capsys):
     assert "] 王掌柜说，案发当晚他亲眼看见李四从后门溜了出去" in capsys.readouterr().out
 
 
+def test_segment_says_which_named_chapter_it_read_first_and_which_it_could_not(tmp_path, capsys):
+    book = tmp_path / "案.txt"
+    book.write_text(CHINESE_STORY, encoding="utf-8")
+    cache = ["--encoder", "none", "--cache-dir", str(tmp_path / "cache")]
+    assert main(["segment", str(book), "--question", "第一回中，谁从后门溜了出去？", *cache]) == 0
+    assert "note: the question names chapter 1: read first" in capsys.readouterr().err
+    assert main(["segment", str(book), "--question", "第九回中，谁从后门溜了出去？", *cache]) == 0
+    assert "'案' has no chapter 9 (its chapters are 1" in capsys.readouterr().err
+
+
 def _display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

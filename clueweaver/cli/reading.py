@@ -159,6 +159,8 @@ def run_segment(args) -> int:
     candidates = candidate_segments(request, args.segment_source, fallback=args.segment_fallback)
     for warning in candidates.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if candidates.read_first:
+        print(f"note: the question names chapter {', '.join(candidates.read_first)}: read first", file=sys.stderr)
     if args.json:
         print_json(
             {
