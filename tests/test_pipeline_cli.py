@@ -316,10 +316,15 @@ CHINESE_STORY = "\n\n".join([
 ])  # fmt: skip
 
 
-def test_a_chinese_book_is_indexed_segmented_and_listed_in_its_language(tmp_path, capsys):
+def _chinese_story(tmp_path):
+    """The Chinese story as a book file, and the options that read it without an encoder, cached apart."""
     book = tmp_path / "案.txt"
     book.write_text(CHINESE_STORY, encoding="utf-8")
-    cache = ["--encoder", "none", "--cache-dir", str(tmp_path / "cache")]
+    return book, ["--encoder", "none", "--cache-dir", str(tmp_path / "cache")]
+
+
+def test_a_chinese_book_is_indexed_segmented_and_listed_in_its_language(tmp_path, capsys):
+    book, cache = _chinese_story(tmp_path)
     assert main(["index", str(book), *cache, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["language"] == "zh"
     assert main(["segment", str(book), "--question", "案发当晚谁从后门溜了出去？", *cache, "--json"]) == 0
@@ -377,17 +382,13 @@ def test_a_rendered_answer_cuts_its_cited_paragraphs_in_columns():
 
 
 def test_segment_shows_the_words_of_a_chinese_paragraph(tmp_path, capsys):
-    book = tmp_path / "案.txt"
-    book.write_text(CHINESE_STORY, encoding="utf-8")
-    cache = ["--encoder", "none", "--cache-dir", str(tmp_path / "cache")]
+    book, cache = _chinese_story(tmp_path)
     assert main(["segment", str(book), "--question", "案发当晚谁从后门溜了出去？", *cache]) == 0
     assert "] 王掌柜说，案发当晚他亲眼看见李四从后门溜了出去" in capsys.readouterr().out
 
 
 def test_segment_says_which_named_chapter_it_read_first_and_which_it_could_not(tmp_path, capsys):
-    book = tmp_path / "案.txt"
-    book.write_text(CHINESE_STORY, encoding="utf-8")
-    cache = ["--encoder", "none", "--cache-dir", str(tmp_path / "cache")]
+    book, cache = _chinese_story(tmp_path)
     assert main(["segment", str(book), "--question", "第一回中，谁从后门溜了出去？", *cache]) == 0
     assert "note: the question names chapter 1: read first" in capsys.readouterr().err
     assert main(["segment", str(book), "--question", "第九回中，谁从后门溜了出去？", *cache]) == 0
