@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 
 from clueweaver.benchmarks.checks import load_bundled_book
-from clueweaver.books.chapter_mentions import LAST, chapter_mentions, chapters_named, without_chapter_mentions
+from clueweaver.books.chapter_mentions import (
+    LAST,
+    chapter_mentions,
+    chapters_named,
+    chapters_titled,
+    title_pieces,
+    without_chapter_mentions,
+)
 from clueweaver.books.narrative import from_text
 from clueweaver.evaluation.retrieval import GoldItem
 from clueweaver.measure.recall import naming_chapters
@@ -218,3 +225,25 @@ def test_a_chapter_named_in_another_language_than_the_books_is_still_read_first(
     question = Question.open("In chapter 5, where does Baoyu go in his dream?")  # English, about a Chinese novel
     read = [p for s in segment_narrative(narrative, question, "detectiveqa", encoder=None) for p in s.paragraph_ids]
     assert sum(p in chapter.paragraph_ids for p in read) >= 10  # BM25 shares no word; the chapter is still read
+
+
+def test_a_chapter_is_named_by_quoting_its_name():
+    assert title_pieces("第六回 贾宝玉初试云雨情 刘姥姥一进荣国府") == ["贾宝玉初试云雨情", "刘姥姥一进荣国府"]
+    assert title_pieces("CHAPTER TWO A MERRY CHRISTMAS") == ["A MERRY CHRISTMAS"]
+    assert title_pieces("CHAPTER XII") == [] and title_pieces("CHAPTER 4 BETH") == []  # no name, or one word
+    narrative = load_bundled_book("hongloumeng.zh")
+    (chapter,) = chapters_titled(narrative.chapters, "在“刘姥姥一进荣国府”那一回中，刘姥姥带了谁去？")
+    assert chapter.label == "6"
+    book = from_text(
+        "CHAPTER ONE PLAYING PILGRIMS\n\nThe girls knit.\n\nCHAPTER TWO A MERRY CHRISTMAS\n\nJo woke first.",
+        title="pilgrims", gutenberg=False,
+    )  # fmt: skip
+    assert [c.label for c in chapters_named(book.chapters, 'What gift comes in "a merry Christmas"?')[0]] == ["2"]
+
+
+def test_the_recall_bench_names_a_chapter_by_its_name_where_it_has_one():
+    narrative = load_bundled_book("hongloumeng.zh")
+    chapter = next(c for c in narrative.chapters if c.label == "6")
+    item = GoldItem(narrative, Question.open("刘姥姥带了谁去？"), (chapter.first_paragraph + 2,), "x")
+    (named,) = naming_chapters([item], "title")
+    assert named.question.text == "在“贾宝玉初试云雨情”那一回中，刘姥姥带了谁去？"

@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from clueweaver.books.chapters import Heading
+from clueweaver.books.language import HAN
 from clueweaver.books.numerals import DAI_NUMERALS, ENGLISH_ORDINALS, NUMBER_WORDS, number_value
 from clueweaver.books.ordinals import LAST_PATTERN, LAST_WORDS, ORDINAL_PATTERN, ordinal_value
 
@@ -150,7 +152,25 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
     both = [c for c in by_chapter if c in by_part]
     found = both or by_chapter + [c for c in by_part if c not in by_chapter]
-    return found, missing + missing_parts
+    return found + [c for c in chapters_titled(chapters, text) if c not in found], missing + missing_parts
+
+
+def chapters_titled(chapters: Sequence, text: str) -> list:
+    """The chapters whose name ``text`` quotes: a Chinese chapter's couplet, or one of its lines of four
+    characters or more ("刘姥姥一进荣国府" names 红楼梦's 回 6), or a name of two words and ten letters or
+    more ("A Merry Christmas"), in any case."""
+    folded = " ".join(text.casefold().split())
+    return [c for c in chapters if any(piece.casefold() in folded for piece in title_pieces(c.title))]
+
+
+def title_pieces(title: str) -> list[str]:
+    """What of a chapter's heading names it when quoted: its name's lines of four Chinese characters or
+    more, else the whole name when it has two words and ten letters or more; none for a bare number."""
+    name = " ".join(Heading.parse(title).name.split())
+    lines = [line for line in re.split(r"[\s，,；;：:、。]+", name) if len(re.findall(rf"[{HAN}]", line)) >= 4]
+    if lines:
+        return lines
+    return [name] if len(name.split()) >= 2 and len(name) >= 10 else []
 
 
 def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:

@@ -13,7 +13,7 @@ from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import UsageError
 from clueweaver.measure import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
 from clueweaver.measure.concurrency import LEVELS, bench_item_concurrency
-from clueweaver.measure.recall import CURVE_SETS, SET_NAMES, bench_second_round
+from clueweaver.measure.recall import CURVE_SETS, NAMINGS, SET_NAMES, bench_second_round
 from clueweaver.measure.retrieval import SAMPLE_QUESTION
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RankingConfig
@@ -75,9 +75,10 @@ def add_recall(kinds) -> None:
         help="a RankingConfig setting to measure instead of its default, e.g. query=per_option (repeatable)",
     )  # fmt: skip
     p.add_argument(
-        "--name-chapters", action="store_true",
-        help="each question names the chapter of its first gold paragraph ('In chapter 5, ...', '第5回中，...'), "
-        "as a reader who remembers where one clue is would",
+        "--name-chapters", nargs="?", const="number", choices=NAMINGS,
+        help="each question names the chapter of its first gold paragraph by its number ('In chapter 5, ...', "
+        "'第5回中，...') or with 'title' by its name ('在“刘姥姥一进荣国府”那一回中，...'), as a reader who remembers "
+        "where one clue is would",
     )  # fmt: skip
     p.add_argument("--ablations", action="store_true", help="each ranking and shape choice against the default")
     p.add_argument(

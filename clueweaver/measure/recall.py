@@ -20,6 +20,7 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_TUNING_FILE,
     OPEN_CHECK_FILES,
 )
+from clueweaver.books.chapter_mentions import title_pieces
 from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items
 from clueweaver.evaluation.retrieval import GoldItem, RecallReport, format_report, measure_recall, plain_bm25_ranking
 from clueweaver.retrieval import get_index
@@ -121,6 +122,13 @@ CHAPTER_NAMING = {
     "it": "Nel capitolo {}, ", "pt": "No capítulo {}, ", "ru": "В главе {}: ", "el": "Στο κεφάλαιο {}, ",
     "zh": "第{}回中，", "ja": "第{}章で、",
 }  # fmt: skip
+# ... or by the chapter's name (``--name-chapters title``; ``title_pieces``: a 回目's first line, "A Merry Christmas")
+CHAPTER_TITLE_NAMING = {
+    "en": 'In the chapter "{}", ', "fr": "Dans le chapitre « {} », ", "de": "Im Kapitel „{}“: ",
+    "es": "En el capítulo «{}», ", "it": "Nel capitolo «{}», ", "pt": "No capítulo «{}», ", "ru": "В главе «{}»: ",
+    "el": "Στο κεφάλαιο «{}», ", "zh": "在“{}”那一回中，", "ja": "「{}」の章で、",
+}  # fmt: skip
+NAMINGS = ("number", "title")
 
 
 def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
@@ -139,17 +147,26 @@ def load_sets(names: Sequence[str]) -> dict[str, list[GoldItem]]:
     return {name: loaders[name]() for name in names}
 
 
-def naming_chapters(items: Sequence[GoldItem]) -> list[GoldItem]:
+def naming_chapters(items: Sequence[GoldItem], naming: str = "number") -> list[GoldItem]:
     """The items with each question naming the chapter of its first gold paragraph, in the words of
-    the book's language (``CHAPTER_NAMING``): what a reader who remembers where one clue is tells.
-    Items whose gold lies in no chapter (a book without chapters, its front matter) stay as asked."""
+    the book's language: by its number (``CHAPTER_NAMING``) or by its name (``CHAPTER_TITLE_NAMING``),
+    what a reader who remembers where one clue is tells. Items whose gold lies in no chapter (a book
+    without chapters, its front matter), or, by name, in one without a name, stay as asked."""
+    templates = CHAPTER_NAMING if naming == "number" else CHAPTER_TITLE_NAMING
     named = []
     for item in items:
         first = min(item.gold_ids)
         chapter = next((c for c in item.narrative.chapters if first in c.paragraph_ids), None)
-        template = CHAPTER_NAMING.get(book_language(item.narrative), CHAPTER_NAMING["en"])
-        if chapter is not None:
-            text = template.format(chapter.label.rpartition(".")[2]) + item.question.text
+        names = (
+            []
+            if chapter is None
+            else [chapter.label.rpartition(".")[2]]
+            if naming == "number"
+            else title_pieces(chapter.title)
+        )
+        if names:
+            template = templates.get(book_language(item.narrative), templates["en"])
+            text = template.format(names[0]) + item.question.text
             item = dataclasses.replace(item, question=dataclasses.replace(item.question, text=text))
         named.append(item)
     return named
@@ -190,19 +207,19 @@ def bench_recall(
     presets: Sequence[str] = tuple(PRESETS),
     sets: Sequence[str] = tuple(SET_NAMES),
     ranking: dict | None = None,
-    name_chapters: bool = False,
+    name_chapters: str | None = None,
     progress: bool = True,
 ) -> tuple[dict, str]:
     """Per encoder, set and preset: segment recall beside plain BM25 at the same number of
-    paragraphs, and the long book's rows alone; with ``name_chapters``, each question naming the
-    chapter of its first clue (``naming_chapters``). Returns (JSON, Markdown)."""
+    paragraphs, and the long book's rows alone; with ``name_chapters`` ("number" or "title"), each
+    question naming the chapter of its first clue so (``naming_chapters``). Returns (JSON, Markdown)."""
     ranking = ranking or {}
     payload: dict = {"ranking": ranking, "name_chapters": name_chapters, "results": []}
     tables = []
     for encoder in encoders:
         for name, items in load_sets(sets).items():
-            items = naming_chapters(items) if name_chapters else items
-            named = ", each question naming its first clue's chapter" if name_chapters else ""
+            items = naming_chapters(items, name_chapters) if name_chapters else items
+            named = f", each question naming its first clue's chapter by its {name_chapters}" if name_chapters else ""
             label = f"{SET_NAMES[name]}{named}, encoder: {encoder or 'none (BM25 alone)'}"
             reports = [_report(items, p, encoder, ranking, progress) for p in presets]
             tables.append(format_report(reports, label))
