@@ -15,13 +15,15 @@ cinquième chapitre", "в пятой главе"); a plural names a list or a ra
 "chapitres 3 à 5"); and the book's last chapter named as such ("the last chapter", "最后一回",
 "最終章", "au dernier chapitre", "im letzten Kapitel", "в последней главе"). Parts, volumes and books
 are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
-"Livre III"): a part names its chapters, and a chapter named with its part is that part's chapter.
+"Livre III"): a part names its chapters, and a chapter named with its part is that part's chapter. A
+question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中": ``chapters_titled``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Sequence
 
 from clueweaver.books.chapters import Heading
@@ -144,7 +146,7 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     by its place among the book's parts, and it names its chapters; a chapter named with its part
     ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered. A part named
     by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
-    or a plan's."""
+    or a plan's. The chapters whose name it quotes follow (``chapters_titled``)."""
     mentions = chapter_mentions(text)
     has_parts = any(c.part is not None for c in chapters)
     parts = [m for m in mentions if m.part and (has_parts or not m.loose)]
@@ -156,21 +158,22 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
 
 
 def chapters_titled(chapters: Sequence, text: str) -> list:
-    """The chapters whose name ``text`` quotes: a Chinese chapter's couplet, or one of its lines of four
-    characters or more ("刘姥姥一进荣国府" names 红楼梦's 回 6), or a name of two words and ten letters or
-    more ("A Merry Christmas"), in any case."""
+    """The chapters whose name ``text`` quotes (``title_pieces``): one line of a Chinese chapter's name
+    ("刘姥姥一进荣国府" names 红楼梦's 回 6), or a whole name ("A Merry Christmas"), in any case."""
     folded = " ".join(text.casefold().split())
     return [c for c in chapters if any(piece.casefold() in folded for piece in title_pieces(c.title))]
 
 
-def title_pieces(title: str) -> list[str]:
+@cache
+def title_pieces(title: str) -> tuple[str, ...]:
     """What of a chapter's heading names it when quoted: its name's lines of four Chinese characters or
-    more, else the whole name when it has two words and ten letters or more; none for a bare number."""
+    more, else the whole name when it has two words and ten letters or more; none for a bare number
+    (kept per heading: every question reads every chapter's)."""
     name = " ".join(Heading.parse(title).name.split())
-    lines = [line for line in re.split(r"[\s，,；;：:、。]+", name) if len(re.findall(rf"[{HAN}]", line)) >= 4]
+    lines = tuple(line for line in re.split(r"[\s，,；;：:、。]+", name) if len(re.findall(rf"[{HAN}]", line)) >= 4)
     if lines:
         return lines
-    return [name] if len(name.split()) >= 2 and len(name) >= 10 else []
+    return (name,) if len(name.split()) >= 2 and len(name) >= 10 else ()
 
 
 def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:
