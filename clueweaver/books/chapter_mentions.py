@@ -148,13 +148,17 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
     or a plan's. The chapters whose name it quotes follow (``chapters_titled``)."""
     mentions = chapter_mentions(text)
-    has_parts = any(c.part is not None for c in chapters)
-    parts = [m for m in mentions if m.part and (has_parts or not m.loose)]
+    parts = [m for m in mentions if m.part and (has_parts(chapters) or not m.loose)]
     by_chapter, missing = _named(chapters, [m for m in mentions if not m.part], _chapters_numbered, "chapter")
     by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
     both = [c for c in by_chapter if c in by_part]
     found = both or by_chapter + [c for c in by_part if c not in by_chapter]
     return found + [c for c in chapters_titled(chapters, text) if c not in found], missing + missing_parts
+
+
+def has_parts(chapters: Sequence) -> bool:
+    """Whether a book's chapters stand under part headings: where a part named by an ordinal counts."""
+    return any(c.part is not None for c in chapters)
 
 
 def chapters_titled(chapters: Sequence, text: str) -> list:

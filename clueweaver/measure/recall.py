@@ -157,19 +157,18 @@ def naming_chapters(items: Sequence[GoldItem], naming: str = "number") -> list[G
     for item in items:
         first = min(item.gold_ids)
         chapter = next((c for c in item.narrative.chapters if first in c.paragraph_ids), None)
-        names = (
-            []
-            if chapter is None
-            else [chapter.label.rpartition(".")[2]]
-            if naming == "number"
-            else title_pieces(chapter.title)
-        )
+        names = _chapter_names(chapter, naming) if chapter is not None else ()
         if names:
             template = templates.get(book_language(item.narrative), templates["en"])
             text = template.format(names[0]) + item.question.text
             item = dataclasses.replace(item, question=dataclasses.replace(item.question, text=text))
         named.append(item)
     return named
+
+
+def _chapter_names(chapter, naming: str) -> tuple[str, ...]:
+    """How a reader may name ``chapter``: its number (a label's last part), or its name's pieces."""
+    return (chapter.label.rpartition(".")[2],) if naming == "number" else title_pieces(chapter.title)
 
 
 def _report(items, preset, encoder, ranking: dict, progress: bool, **overrides) -> RecallReport:

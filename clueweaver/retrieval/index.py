@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from clueweaver.books.chapter_mentions import chapters_named, without_chapter_mentions
+from clueweaver.books.chapter_mentions import chapters_named, has_parts, without_chapter_mentions
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.core.errors import ClueWeaverError
@@ -217,8 +217,8 @@ class RetrievalIndex:
         config = self.config
         queries = _non_empty(lexical_queries(question, config.query))
         if config.chapter_reserve > 0:
-            has_parts = any(c.part is not None for c in self.narrative.chapters)
-            queries = [without_chapter_mentions(q, book_has_parts=has_parts) for q in queries]
+            parts = has_parts(self.narrative.chapters)
+            queries = [without_chapter_mentions(q, book_has_parts=parts) for q in queries]
         limit = self._limit(max_paragraph)
         lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
         signals = self._signals(lexical, queries, limit, self.asked_across_languages(question))

@@ -29,7 +29,6 @@ import numpy as np
 import yaml
 
 from clueweaver.books.chapter_labels import describe_labels
-from clueweaver.books.chapter_mentions import chapters_named
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, language_name, script_of
 from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.core.config import ConfigError, config_from_dict
@@ -301,11 +300,11 @@ def cross_language_warning(narrative: Narrative, index, question: Question) -> s
     )
 
 
-def chapter_mention_warning(narrative: Narrative, question: Question, last: int) -> str | None:
-    """A warning when the question names chapters the book has not, or that lie past the reading limit
-    (paragraph ``last``): retrieval then reads the whole readable book's best paragraphs, not theirs."""
-    chapters, missing = chapters_named(narrative.chapters, question.text)
-    beyond = [c.label for c in chapters if c.first_paragraph > last]
+def chapter_mention_warning(narrative: Narrative, named: list, missing: list[str], last: int) -> str | None:
+    """A warning when the question names chapters the book has not (``missing``), or ``named`` ones
+    that lie past the reading limit (paragraph ``last``), as ``chapters_named`` gives them: retrieval
+    then reads the whole readable book's best paragraphs, not theirs."""
+    beyond = [c.label for c in named if c.first_paragraph > last]
     problems = [_missing_chapters(narrative, missing)] if missing else []
     if beyond:
         problems.append(f"chapter {', '.join(beyond)} lies past the reading limit (paragraph {last})")

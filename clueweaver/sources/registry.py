@@ -80,23 +80,21 @@ def _produced(source: SegmentSource, request: SourceRequest) -> list[Segment]:
     return segments
 
 
-def _named_chapters_read_first(source: SegmentSource, request: SourceRequest, last: int) -> list[str]:
-    """The labels of the chapters the question names that ``source`` read first (readable ones, with
-    the index's ``chapter_reserve`` on)."""
+def _named_chapters_read_first(source: SegmentSource, request: SourceRequest, named: list, last: int) -> list[str]:
+    """The labels of the ``named`` chapters that ``source`` read first (readable ones, with the index's
+    ``chapter_reserve`` on)."""
     ranking = getattr(request.index, "config", None)  # None: the segmenter builds the index, with the default
     if not source.reads_named_chapters or ranking is not None and ranking.chapter_reserve <= 0:
         return []
-    chapters, _ = chapters_named(request.narrative.chapters, request.question.text)
-    return [c.label for c in chapters if c.first_paragraph <= last]
+    return [c.label for c in named if c.first_paragraph <= last]
 
 
-def _named_chapters_unread(source: SegmentSource, request: SourceRequest) -> list[str]:
+def _named_chapters_unread(source: SegmentSource, named: list) -> list[str]:
     """A note when the question names chapters and ``source`` does not read them first."""
-    chapters, _ = chapters_named(request.narrative.chapters, request.question.text)
-    if source.reads_named_chapters or not chapters:
+    if source.reads_named_chapters or not named:
         return []
     return [
-        f"the question names chapter {', '.join(c.label for c in chapters)}: segment source {source.name} ranks "
+        f"the question names chapter {', '.join(c.label for c in named)}: segment source {source.name} ranks "
         "the book as it always does, not that chapter first (the plain segments do: --segment-source plain or mix)"
     ]
 
@@ -106,25 +104,25 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
     ``fallback`` the plain segments, recorded as such."""
     requested = segment_source(source)
     last = reading_limit(request.narrative, request.max_chapter, request.max_paragraph)
+    named, missing = chapters_named(request.narrative.chapters, request.question.text)
     notes = [
         note
         for note in (
             cross_language_warning(request.narrative, request.index, request.question),
-            chapter_mention_warning(request.narrative, request.question, last),
+            chapter_mention_warning(request.narrative, named, missing, last),
         )
         if note
     ]
     try:
         segments = _produced(requested, request)
-        warnings = [*notes, *_named_chapters_unread(requested, request), *requested.notes(request)]
-        return Candidates(
-            segments, source, warnings=warnings, read_first=_named_chapters_read_first(requested, request, last)
-        )
+        warnings = [*notes, *_named_chapters_unread(requested, named), *requested.notes(request)]
+        read_first = _named_chapters_read_first(requested, request, named, last)
+        return Candidates(segments, source, warnings=warnings, read_first=read_first)
     except SegmentSourceError as exc:
         if not fallback:
             raise _unavailable(source, exc) from None
         warning = f"segment source {source}: {exc}; the plain segments were read instead"
         plain_source = segment_source(FALLBACK_SOURCE)
         plain = _produced(plain_source, request)
-        read_first = _named_chapters_read_first(plain_source, request, last)
+        read_first = _named_chapters_read_first(plain_source, request, named, last)
         return Candidates(plain, source, fallback=str(exc), warnings=[*notes, warning], read_first=read_first)
