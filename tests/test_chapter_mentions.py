@@ -5,6 +5,8 @@ of its queries, and a chapter the book lacks or the reader has not reached is a 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clueweaver.benchmarks.checks import load_bundled_book
 from clueweaver.books.chapter_mentions import (
@@ -16,6 +18,7 @@ from clueweaver.books.chapter_mentions import (
     without_chapter_mentions,
 )
 from clueweaver.books.narrative import from_text
+from clueweaver.books.numerals import chinese_numeral
 from clueweaver.evaluation.retrieval import GoldItem
 from clueweaver.measure.recall import naming_chapters
 from clueweaver.protocol.question import Question
@@ -34,7 +37,8 @@ from clueweaver.sources.registry import candidate_segments
         ("the fifth chapter", [(5,)]),
         ("chapters five and six", [(5, 6)]),
         ("第五回中，贾宝玉梦到了哪里？", [(5,)]),
-        ("第一百零五回和第3章", [(105,), (3,)]),
+        ("第一百零五回和第3章", [(105, 3)]),
+        ("第二十回到第二十二回，第三、四回，第30-32回", [(20, 21, 22), (3, 4), (30, 31, 32)]),
         ("第二十回で", [(20,)]),
         ("Au chapitre V, puis au chapitre premier", [(5,), (1,)]),
         ("Im dritten Kapitel und im 12. Kapitel", [(3,), (12,)]),
@@ -51,6 +55,41 @@ from clueweaver.sources.registry import candidate_segments
 )
 def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
     assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("In the penultimate chapter and the second-to-last chapter", [(-2,), (-2,)]),
+        ("l'avant-dernier chapitre, im vorletzten Kapitel, el penúltimo capítulo", [(-2,), (-2,), (-2,)]),
+        ("в предпоследней главе; 倒数第二回", [(-2,), (-2,)]),
+        ("In the opening chapter; in the closing chapter", [(1,), (LAST,)]),
+        ("le chapitre final, il capitolo finale, в заключительной главе", [(LAST,), (LAST,), (LAST,)]),
+        ("In the first three chapters and the last two chapters", [(1, 2, 3), (-2, -1)]),
+        ("les trois premiers chapitres; les deux derniers chapitres", [(1, 2, 3), (-2, -1)]),
+        ("in den ersten drei Kapiteln; en los dos últimos capítulos", [(1, 2, 3), (-2, -1)]),
+        ("nei primi tre capitoli; os dois últimos capítulos", [(1, 2, 3), (-2, -1)]),
+        ("в первых трёх главах; в последних двух главах", [(1, 2, 3), (-2, -1)]),
+        ("前五回中，最后三回里，最初の三章", [(1, 2, 3, 4, 5), (-3, -2, -1), (1, 2, 3)]),
+        ("In chapter twenty-one; chapters twenty-one to twenty-three", [(21,), (21, 22, 23)]),
+        ("В главе третьей и в XII главе", [(3,), (12,)]),
+    ],
+)
+def test_chapters_counted_from_either_end_and_spelled_numbers_are_read(text, numbers):
+    assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+@given(st.integers(min_value=2, max_value=200))
+def test_a_count_of_first_or_last_chapters_names_that_many(count):
+    first, last = tuple(range(1, count + 1)), tuple(range(-count, 0))
+    for text, numbers in (
+        (f"In the first {count} chapters", first),
+        (f"dans les {count} derniers chapitres", last),
+        (f"前{chinese_numeral(count)}章中", first),
+        (f"最后{count}回", last),
+    ):
+        assert [m.numbers for m in chapter_mentions(text)] == [numbers]
+    assert [m.numbers for m in chapter_mentions(f"后{chinese_numeral(count)}回")] == ([last] if count >= 5 else [])
 
 
 @pytest.mark.parametrize(
@@ -99,7 +138,17 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
 
 @pytest.mark.parametrize(
     "text",
-    ["第二天，他又来了", "nel capitolo di Renzo", "Which chapter tells it?", "Each. 5 men", "a chapter of accidents"],
+    [
+        "第二天，他又来了",
+        "nel capitolo di Renzo",
+        "Which chapter tells it?",
+        "Each. 5 men",
+        "a chapter of accidents",
+        "前两回虽赢",  # 西游记: "won the two times before" (回 counts times too)
+        "之后三回，他又来了",
+        "在前一回中",  # the chapter before: no text places it
+        "в главе этой книги",
+    ],
 )
 def test_words_that_name_no_chapter_are_no_mention(text):
     assert chapter_mentions(text) == []
@@ -131,6 +180,23 @@ def test_a_chapter_is_named_by_the_label_a_reader_uses_and_a_missing_one_is_repo
     found, missing = chapters_named(narrative.chapters, "In chapters 2 and 9, who lit the lantern?")
     assert [c.label for c in found] == ["2"] and missing == ["chapter 9"]
     assert chapters_named(narrative.chapters, "In the last chapter, who lit it?") == ([narrative.chapters[-1]], [])
+
+
+def test_chapters_counted_from_the_end_resolve_against_the_books_count_and_what_it_lacks_is_named():
+    narrative = _book()  # chapters 1-6
+
+    def named(text):
+        found, missing = chapters_named(narrative.chapters, text)
+        return [c.label for c in found], missing
+
+    assert named("In the penultimate chapter, who lit it?") == (["5"], [])
+    assert named("In the last two chapters, who lit it?") == (["5", "6"], [])
+    assert named("前八十回中，谁点了灯？") == (["1", "2", "3", "4", "5", "6"], ["chapters 7-80"])
+    assert named("In chapters 2 and 9 to 11, who lit it?") == (["2"], ["chapters 9-11"])
+    one = from_text("CHAPTER 1\n\nThe keeper lit the lantern.", title="one", gutenberg=False)
+    assert chapters_named(one.chapters, "In the penultimate chapter?") == ([], ["chapter 2 from the end"])
+    (warning,) = _warnings(narrative, "In the first 80 chapters, who lit the lantern?")
+    assert "has no chapters 7-80 (its chapters are 1-6" in warning
 
 
 def test_the_named_chapters_best_paragraphs_are_read_first():

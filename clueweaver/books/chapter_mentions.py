@@ -12,8 +12,11 @@ the chapter words of English, French, German, Spanish, Portuguese, Italian, Russ
 a number in digits, capital Roman numerals, English number words or an ordinal word ("chapitre
 premier"), or after an ordinal ("the fifth chapter", "im dritten Kapitel", "3. Kapitel", "le
 cinquième chapitre", "в пятой главе"); a plural names a list or a range ("chapters 3 and 7",
-"chapitres 3 à 5"); and the book's last chapter named as such ("the last chapter", "最后一回",
-"最終章", "au dernier chapitre", "im letzten Kapitel", "в последней главе"). Parts, volumes and books
+"chapitres 3 à 5", "第二十回到第二十二回", "第三、四回"); chapters counted from either end ("the last
+chapter", "the final chapter", "最后一回", "最終章", "au dernier chapitre", "im letzten Kapitel", "в
+последней главе"; "the penultimate chapter", "l'avant-dernier chapitre", "倒数第二回"; "the opening
+chapter"; "the first three chapters", "les deux derniers chapitres", "в первых трёх главах", "前八十回",
+"后四十回", "最初の三章"), resolved against the book's own count. Parts, volumes and books
 are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
 "Livre III"): a part names its chapters, and a chapter named with its part is that part's chapter. A
 question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中": ``chapters_titled``).
@@ -29,47 +32,105 @@ from typing import Sequence
 from clueweaver.books.chapters import Heading
 from clueweaver.books.language import HAN
 from clueweaver.books.numerals import DAI_NUMERALS, ENGLISH_ORDINALS, NUMBER_WORDS, number_value
-from clueweaver.books.ordinals import LAST_PATTERN, LAST_WORDS, ORDINAL_PATTERN, ordinal_value
+from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN, ordinal_value
 
 MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer one is read as its two ends
 LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre": whichever the book's last is
-_LAST_BEFORE_UNIT = rf"{LAST_PATTERN}|final|последн(?:ей|юю|яя|ий|ем)"  # "в последней главе"
+# A number below zero counts from the book's end: -1 the last chapter, -2 the one before it.
+_FROM_END_WORDS = {
+    LAST: rf"{LAST_PATTERN}|final|finale|closing|concluding|последн(?:ей|юю|яя|ий|ем)|заключительн(?:ой|ую|ая)",
+    -2: r"penultimate|(?:second|next)[\s-]+to[\s-]+last|avant-derni[eè]re?|vorletzt(?:en|em|er|es|e)|"
+    r"pen[uú]ltim[oa]|предпоследн(?:ей|юю|яя|ий|ем)",
+}
+_OPENING = "opening"  # "the opening chapter"
 _CHAPTER = (
     r"chapters?|chap\.|ch\.|chapitres?|kapiteln?|cap[ií]tulos?|capitol[oi]|"
     r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)|κεφ[άα]λαι(?:ον|ου|ων|ο|α)|κεφ\."
 )
 # a part's words; "book" and "Band" only before a number ("the first book" he read is no part)
 _PART = (
-    r"parts?|volumes?|partie|livre|tome|(?<!zum )teil|buch|parte|libro|tomo|livro|"
+    r"parts?|volumes?|parties|partie|livres?|tomes?|(?<!zum )teil(?:en?)?|buch|partes?|libr[oi]s?|tom[oi]s?|livros?|"
     r"част(?:ями|ях|ью|ь|и)|книг[аеиу]|том[еау]?|μέρο[ςυ]"
 )
 _PART_BEFORE_NUMBER = rf"{_PART}|books?|vol\.|band"
-_NUMBER = rf"\d+|(?-i:[IVXLCDM]+)|(?:(?:{NUMBER_WORDS})[\s-]*)+|{ORDINAL_PATTERN}|{LAST_PATTERN}"
-_JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και)\b)\s*"
-# a Russian ordinal in an oblique case before "главе": its feminine nominative is what ordinals.py spells
+_FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final", "il capitolo finale"
+# a Russian ordinal in an oblique case ("в пятой главе", "в главе третьей"): its feminine nominative is
+# what ordinals.py spells
 _RUSSIAN_OBLIQUE = r"[а-яё]+(?:ой|ей)"
-_ORDINAL = rf"{_LAST_BEFORE_UNIT}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|{_RUSSIAN_OBLIQUE}|\d+\."
-_DAI_NUMBER = rf"第\s*([{DAI_NUMERALS}]+|\d+)\s*"
+_NUMBER = (
+    rf"\d+|(?-i:[IVXLCDM]+)|(?:(?:{NUMBER_WORDS})[\s-]*)+|{ORDINAL_PATTERN}|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|"
+    rf"{_RUSSIAN_OBLIQUE}"
+)
+_JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και)\b)\s*"
+_ORDINAL = (
+    rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
+    rf"{_RUSSIAN_OBLIQUE}|\d+\.|(?-i:[IVXLCDM]+)(?=\s+глав)"  # "в XII главе"
+)
+# "the first three chapters", "les deux derniers chapitres", "в первых трёх главах": the count's words
+_COUNT_WORDS = {
+    word: value
+    for value, words in {
+        2: "two deux zwei dos due dois duas два две двух",
+        3: "three trois drei tres tre três три трёх трех",
+        4: "four quatre vier cuatro quattro quatro четыре четырёх четырех",
+        5: "five cinq fünf funf cinco cinque пять пяти",
+        6: "six sechs seis sei шесть шести",
+        7: "seven sept sieben siete sette sete семь семи",
+        8: "eight huit acht ocho otto oito восемь восьми",
+        9: "nine neuf neun nueve nove девять девяти",
+        10: "ten dix zehn diez dieci dez десять десяти",
+        11: "eleven onze elf once undici одиннадцать одиннадцати",
+        12: "twelve douze zwölf zwolf doce dodici doze двенадцать двенадцати",
+    }.items()
+    for word in words.split()
+}
+_COUNT = rf"\d+|{'|'.join(_COUNT_WORDS)}"
+_FIRST_ONES = r"first|premiers|premières|ersten|primer[oa]s|primi|prime|primeir[oa]s|первы[хе]"
+_LAST_ONES = r"last|final|derniers|dernières|letzten|[uú]ltim[oa]s|ultimi|ultime|последни[хе]"
+_EDGE = rf"(?:(?P<first>{_FIRST_ONES})|(?P<last>{_LAST_ONES}))"
+_DAI_NUMBER = rf"[{DAI_NUMERALS}]+|\d+"
+_DAI_JOIN = r"到|至|から|~|～|-|－|–|—|、|，|,|和|与|與|及|と"
+_DAI_RANGE = r"到|至|から|~|～|-|－|–|—"
+_TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "the two times before"
+_NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
 
 
-def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, last_units: str) -> tuple:
-    """The three ways a unit is named: 第N回 (or 最后一回), the word before its number(s), after its ordinal."""
+def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str) -> tuple:
+    """The ways a unit is named, each with how its numbers are read and whether a part so named is
+    loose: 倒数第N回; 第N回 (in a list or a range, then alone); 最后一回, 最初の章, 前N回, 后N回; the
+    word before its number(s); after its ordinal; a count of the first or last ones ("the first three
+    chapters", "les trois premiers chapitres")."""
+    units = rf"[{dai_units}]"
     return (
-        re.compile(rf"{_DAI_NUMBER}[{dai_units}]|(最[后後終终](?:一|の)?)[{last_units}]"),
-        re.compile(rf"\b(?:{unit_before_number})\s*((?:{_NUMBER})\b(?:{_JOIN}(?:{_NUMBER})\b)*)", re.IGNORECASE),
-        re.compile(rf"\b({_ORDINAL})\s+(?:{unit_after_number})\b", re.IGNORECASE),
+        (re.compile(rf"倒[数數]第\s*({_DAI_NUMBER})\s*{units}"), _from_end, False),
+        (
+            re.compile(
+                rf"第\s*(?:{_DAI_NUMBER})\s*(?:{units}\s*)?(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})\s*{units}"
+            ),
+            _dai_listed,
+            False,
+        ),
+        (re.compile(rf"第\s*({_DAI_NUMBER})\s*{units}"), _numbered, False),
+        (re.compile(rf"(最[后後終终]|最初)(?:\s*の)?\s*([{DAI_NUMERALS}]+|\d+)?\s*{units}"), _dai_edge, False),
+        (re.compile(rf"{_NOT_BEFORE_FIRST_LAST}([前后後])\s*([{DAI_NUMERALS}]+|\d+)\s*{units}"), _dai_edge, False),
+        (
+            re.compile(rf"\b(?:{unit_before_number})\s*((?:{_NUMBER})\b(?:{_JOIN}(?:{_NUMBER})\b)*)", re.IGNORECASE),
+            _numbers_listed,
+            False,
+        ),
+        (re.compile(rf"\b({_ORDINAL})\s+(?:{unit_after_number})\b", re.IGNORECASE), _numbered, True),
+        (re.compile(rf"\b{_EDGE}\s+(?P<count>{_COUNT})\s+(?:{unit_after_number})\b", re.IGNORECASE), _counted, True),
+        (re.compile(rf"\b(?P<count>{_COUNT})\s+{_EDGE}\s+(?:{unit_after_number})\b", re.IGNORECASE), _counted, True),
     )
 
 
-_CHAPTER_PATTERNS = _patterns(_CHAPTER, _CHAPTER, "回章节節话話", "回章")
-_PART_PATTERNS = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", "卷巻部")
 _RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class ChapterMention:
     """A place where a text names chapters (or, with ``part``, parts): the words as written and the
-    numbers they give."""
+    numbers they give (below zero, counted from the end: -1 the last)."""
 
     text: str
     numbers: tuple[int, ...]
@@ -82,16 +143,16 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
     read ("chapter the seventy-seventh") makes none."""
     found: list[tuple[int, ChapterMention]] = []
     taken: list[range] = []
-    for part, (dai, before, after) in ((False, _CHAPTER_PATTERNS), (True, _PART_PATTERNS)):
-        for pattern, read in ((dai, _one), (before, _listed), (after, _ordinal)):
+    for part, patterns in ((False, _CHAPTER_PATTERNS), (True, _PART_PATTERNS)):
+        for pattern, read, loose in patterns:
             for match in pattern.finditer(text):
                 span = range(match.start(), match.end())
                 if any(span.start < other.stop and other.start < span.stop for other in taken):
                     continue
-                numbers = read(match.group(1) or match.group(2))
+                numbers = read(match)
                 if numbers:
                     taken.append(span)
-                    mention = ChapterMention(match.group(0).strip(), numbers, part, part and pattern is after)
+                    mention = ChapterMention(match.group(0).strip(), numbers, part, part and loose)
                     found.append((match.start(), mention))
     return [mention for _, mention in sorted(found, key=lambda item: item[0])]
 
@@ -107,36 +168,101 @@ def without_chapter_mentions(text: str, *, book_has_parts: bool = True) -> str:
     return stripped if stripped.strip() else text
 
 
+def _value(token: str) -> tuple[int, ...]:
+    """One number: a count from the end ("last", "penultimate", "предпоследней"), "opening", an
+    ordinal (a Russian one in any case), or a number as a heading writes it."""
+    lowered = token.lower()
+    for value, words in _FROM_END_WORDS.items():
+        if re.fullmatch(words, lowered):
+            return (value,)
+    if lowered == _OPENING:
+        return (1,)
+    if lowered in ENGLISH_ORDINALS:
+        return (ENGLISH_ORDINALS.index(lowered) + 1,)
+    if re.fullmatch(_RUSSIAN_OBLIQUE, lowered) and ordinal_value(lowered) is None:
+        lowered = lowered[:-2] + ("ая" if lowered.endswith("ой") else "я")  # "пятой": "пятая", "третьей": "третья"
+    return _one(lowered)
+
+
+def _numbered(match: re.Match) -> tuple[int, ...]:
+    """第五回, "the fifth chapter": the one number of the match's first group."""
+    return _value(match.group(1))
+
+
+def _numbers_listed(match: re.Match) -> tuple[int, ...]:
+    return _listed(match.group(1))
+
+
 def _one(token: str) -> tuple[int, ...]:
-    if token.lower() in LAST_WORDS or token.lower() == "final" or token.startswith("最") or "последн" in token.lower():
-        return (LAST,)
     value = number_value(token)
     return (value,) if value else ()
 
 
-def _ordinal(token: str) -> tuple[int, ...]:
-    token = token.lower()
-    if token in ENGLISH_ORDINALS:
-        return (ENGLISH_ORDINALS.index(token) + 1,)
-    if re.fullmatch(_RUSSIAN_OBLIQUE, token) and ordinal_value(token) is None:
-        token = token[:-2] + ("ая" if token.endswith("ой") else "ья")  # "пятой" -> "пятая", "третьей" -> "третья"
-    return _one(token)
+def _from_end(match: re.Match) -> tuple[int, ...]:
+    """倒数第二回: the second chapter from the end."""
+    return tuple(-n for n in _one(match.group(1)))
 
 
 def _listed(numbers: str) -> tuple[int, ...]:
-    """The numbers of "3", "3 and 7", "3, 5 and 7", "3-5" ("chapters 3 to 5": each chapter between)."""
+    """The numbers of "3", "3 and 7", "3, 5 and 7", "3-5" ("chapters 3 to 5": each chapter between);
+    a number's words joined by a hyphen are one number ("twenty-one")."""
+    numbers = re.sub(rf"\b({NUMBER_WORDS})-(?=(?:{NUMBER_WORDS})\b)", r"\1 ", numbers, flags=re.IGNORECASE)
     values: list[int] = []
     pieces = re.split(rf"({_JOIN})", numbers, flags=re.IGNORECASE)
     for k in range(0, len(pieces), 2):
-        value = next(iter(_one(pieces[k].strip())), None)
+        value = next(iter(_value(pieces[k].strip())), None)
         if value is None:
             break
-        joined_by_range = k >= 2 and _RANGE.search(pieces[k - 1]) and values
-        if joined_by_range and 0 < values[-1] < value <= values[-1] + MAX_RANGE:
-            values.extend(range(values[-1] + 1, value + 1))
-        else:
-            values.append(value)
+        _add(values, value, k >= 2 and bool(_RANGE.search(pieces[k - 1])))
     return tuple(dict.fromkeys(values))
+
+
+def _add(values: list[int], value: int, joined_by_range: bool) -> None:
+    """Add ``value`` to a list being read; after a range's word, with each number between."""
+    if joined_by_range and values and 0 < values[-1] < value <= values[-1] + MAX_RANGE:
+        values.extend(range(values[-1] + 1, value + 1))
+    else:
+        values.append(value)
+
+
+def _dai_listed(match: re.Match) -> tuple[int, ...]:
+    """第N回 in a list or a range: "第三、四回", "第二十回到第二十二回", "第30-32回"."""
+    first, join, second = re.split(rf"\s*({_DAI_JOIN})\s*", match.group(0).strip(), maxsplit=1)
+    values = list(_one(re.sub(r"[^\d" + DAI_NUMERALS + "]", "", first)))
+    value = _one(re.sub(r"[^\d" + DAI_NUMERALS + "]", "", second))
+    if not (values and value):
+        return ()
+    _add(values, value[0], bool(re.fullmatch(_DAI_RANGE, join)))
+    return tuple(dict.fromkeys(values))
+
+
+def _dai_edge(match: re.Match) -> tuple[int, ...]:
+    """The first or last chapters counted: 最后一回 / 最終章 (the last), 最初の章 (the first), 前八十回 (the
+    first eighty), 后四十回 (the last forty), 最后三回. After 前 or 后 a count of one is "the chapter
+    before", which a question's text cannot place, and 回, which counts times too, needs five or more
+    (西游记's "前两回虽赢" is "won the two times before")."""
+    edge, count = match.group(1), match.group(2)
+    value = number_value(count) if count else 1
+    if edge in ("前", "后", "後") and (value or 0) < (_TIMES_MIN if match.group(0).endswith("回") else 2):
+        return ()
+    return _edge(edge in ("前", "最初"), value)
+
+
+def _counted(match: re.Match) -> tuple[int, ...]:
+    """A count of the first or last chapters: "the first three", "les deux derniers", "в первых трёх"."""
+    count = match.group("count").lower()
+    value = int(count) if count.isdigit() else _COUNT_WORDS[count]
+    return _edge(bool(match.group("first")), value) if value >= 2 else ()
+
+
+def _edge(first: bool, count: int | None) -> tuple[int, ...]:
+    if not count:
+        return ()
+    return tuple(range(1, count + 1)) if first else tuple(range(-count, 0))
+
+
+_CHAPTER_PATTERNS = _patterns(_CHAPTER, _CHAPTER, "回章节節话話")
+_PART_PATTERNS = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部")
 
 
 def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
@@ -186,13 +312,29 @@ def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: st
         named = resolve(chapters, number)
         found.extend(c for c in named if c not in found)
         if not named:
-            missing.append(f"the last {unit}" if number == LAST else f"{unit} {number}")
-    return found, missing
+            missing.append(number)
+    return found, _missing_names(missing, unit)
+
+
+def _missing_names(numbers: list[int], unit: str) -> list[str]:
+    """How a warning names what the book lacks: "chapter 9", "chapters 21-30" (a run of numbers),
+    "the last chapter", "chapter 3 from the end"."""
+    names: list[str] = []
+    runs: list[list[int]] = []
+    for number in numbers:
+        if number < 0:
+            names.append(f"the last {unit}" if number == LAST else f"{unit} {-number} from the end")
+        elif runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    named_runs = [f"{unit} {run[0]}" if len(run) == 1 else f"{unit}s {run[0]}-{run[-1]}" for run in runs]
+    return named_runs + names
 
 
 def _chapters_numbered(chapters: Sequence, number: int) -> list:
-    if number == LAST:
-        return list(chapters[-1:])
+    if number < 0:
+        return [chapters[number]] if len(chapters) >= -number else []
     label = str(number)
     return [c for c in chapters if c.label == label or c.label.endswith("." + label)]
 
@@ -207,6 +349,6 @@ def _chapters_of_part(chapters: Sequence, number: int) -> list:
                 parts[-1].append(chapter)
             else:
                 parts.append([chapter])
-    if number == LAST:
-        return parts[-1] if parts else []
+    if number < 0:
+        return parts[number] if len(parts) >= -number else []
     return parts[number - 1] if 0 < number <= len(parts) else []
