@@ -18,6 +18,8 @@ from clueweaver.benchmarks.checks import (
     CHECK_FILES,
     CROSS_LANGUAGE_FROZEN_FILE,
     CROSS_LANGUAGE_TUNING_FILE,
+    CROSS_LANGUAGE_ZH_FROZEN_FILE,
+    CROSS_LANGUAGE_ZH_TUNING_FILE,
     OPEN_CHECK_FILES,
 )
 from clueweaver.books.chapter_mentions import title_pieces
@@ -83,6 +85,8 @@ _CROSS_LANGUAGE_FILES = {
     "cross-fr-frozen": CHECK_FILES["fr"][1],
     "cross-tuning": CROSS_LANGUAGE_TUNING_FILE,
     "cross-frozen": CROSS_LANGUAGE_FROZEN_FILE,
+    "cross-zh-tuning": CROSS_LANGUAGE_ZH_TUNING_FILE,
+    "cross-zh-frozen": CROSS_LANGUAGE_ZH_FROZEN_FILE,
 }
 # Each ranking or shape choice against the default: (RankingConfig overrides, preset overrides).
 ABLATIONS: dict[str, tuple[dict, dict]] = {
