@@ -161,6 +161,9 @@ def run_segment(args) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     if candidates.read_first:
         print(f"note: the question names chapter {', '.join(candidates.read_first)}: read first", file=sys.stderr)
+    if candidates.names_read:
+        read = "; ".join(f"{asked}: {', '.join(written)}" for asked, written in candidates.names_read.items())
+        print(f"note: the question's names read as the book writes them: {read}", file=sys.stderr)
     if args.json:
         print_json(
             {

@@ -69,6 +69,8 @@ SET_NAMES = {
     "cross-fr-frozen": "English questions about the French novel, frozen held-out (cross-language)",
     "cross-tuning": "English questions about the German, Italian, Spanish, Portuguese and Russian novels, tuning",
     "cross-frozen": "English questions about the German, Italian, Spanish, Portuguese and Russian novels, frozen",
+    "cross-zh-tuning": "English questions about the Chinese novels, names in pinyin, tuning",
+    "cross-zh-frozen": "English questions about the Chinese novels, names in pinyin, frozen held-out",
 }
 # Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
 # language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3", "zh-4", "pt-2" have a frozen file only).

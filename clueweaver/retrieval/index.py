@@ -16,7 +16,7 @@ import tempfile
 import threading
 import warnings
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -43,6 +43,7 @@ from clueweaver.retrieval.ranking import (
     smooth,
     spread,
 )
+from clueweaver.retrieval.transliteration import SCRIPT_LANGUAGES, BridgedName, NameBridge
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,7 @@ class RetrievalIndex:
     embeddings: np.ndarray | None = None
     config: RankingConfig = RankingConfig()
     graph: EntityGraph | None = None  # the graph of names; built on first use when not given
+    name_bridge: NameBridge | None = field(default=None, repr=False)  # built on first use
 
     def __post_init__(self) -> None:
         self.config = self.config.for_language(self.language)  # what it leaves unset, the book language's
@@ -96,6 +98,16 @@ class RetrievalIndex:
         if self.graph is None:
             self.graph = EntityGraph.from_texts([p.text for p in self.narrative.paragraphs], self.language)
         return self.graph
+
+    def names_across_scripts(self, question: Question) -> list[BridgedName]:
+        """The names ``question`` writes in Latin letters that this Chinese or Russian book writes in its
+        script (``NameBridge``; none for the book languages written in Latin letters, or when
+        ``RankingConfig.names_across_scripts`` is off)."""
+        if not self.config.names_across_scripts or self.language not in SCRIPT_LANGUAGES:
+            return []
+        if self.name_bridge is None:
+            self.name_bridge = NameBridge([p.text for p in self.narrative.paragraphs], self.language)
+        return self.name_bridge.names(joined_query(question))
 
     @property
     def language(self) -> str:
@@ -219,6 +231,8 @@ class RetrievalIndex:
         if config.chapter_reserve > 0:
             parts = has_parts(self.narrative.chapters)
             queries = [without_chapter_mentions(q, book_has_parts=parts) for q in queries]
+        written = " ".join(form for name in self.names_across_scripts(question) for form in name.written)
+        queries = [f"{q} {written}" for q in queries] if written else queries
         limit = self._limit(max_paragraph)
         lexical = sum(self.bm25_scores(q)[:limit] for q in queries)
         signals = self._signals(lexical, queries, limit, self.asked_across_languages(question))

@@ -57,22 +57,26 @@ class SourceRequest:
 @dataclass(frozen=True)
 class Candidates:
     """The segments the Finder reads, the source asked for, why the plain segments stood in
-    (``fallback``, None when they did not), and the chapters the question names that were read first."""
+    (``fallback``, None when they did not), the chapters the question names that were read first,
+    and the names it writes in Latin letters that were read in the book's script."""
 
     segments: list[Segment]
     requested: str
     fallback: str | None = None
     warnings: list[str] = field(default_factory=list)
     read_first: list[str] = field(default_factory=list)  # the labels of the named chapters read first
+    names_read: dict[str, list[str]] = field(default_factory=dict)  # a name as asked -> as the book writes it
 
     def to_dict(self) -> dict:
         read_first = {"named_chapters_read_first": self.read_first} if self.read_first else {}
+        names = {"names_read_across_scripts": self.names_read} if self.names_read else {}
         return {
             "requested": self.requested,
             "used": FALLBACK_SOURCE if self.fallback else self.requested,
             "fallback": self.fallback,
             "segments_by_source": dict(Counter(s.source for s in self.segments)),
             **read_first,
+            **names,
         }
 
 
@@ -84,8 +88,9 @@ class SegmentSource(ABC):
     label: ClassVar[str]  # one line: what the segments are, and how to build what the source reads
     kinds: ClassVar[dict[str, str]]  # every Segment.kind it produces -> what that kind of passage is
     options: ClassVar[tuple[str, ...]] = ()  # the flags it reads beyond those every source gets
-    # whether a chapter the question names is read first (the plain segmenter's ranking); else the trace says not
-    reads_named_chapters: ClassVar[bool] = False
+    # whether its segments come from the plain segmenter's ranking, which reads a chapter the question names
+    # first and a Latin question's names in the book's script; else the trace says the chapter was not
+    ranks_with_index: ClassVar[bool] = False
 
     def check_ready(self, narrative: Narrative, config) -> None:
         """Raise a SegmentSourceError saying how to build what this source reads for ``narrative``

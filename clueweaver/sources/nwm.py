@@ -64,7 +64,7 @@ class MixSource(NwmSource):
     name = "mix"
     label = "both the plain segments and the world model's, merged in story order"
     kinds = {**PlainSource.kinds, **NwmSource.kinds}
-    reads_named_chapters = True  # its plain segments do
+    ranks_with_index = True  # its plain segments do
 
     def segments(self, request: SourceRequest) -> list[Segment]:
         return mix_segments(self.spans(request), PlainSource().segments(request), request.max_len)

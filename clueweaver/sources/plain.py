@@ -19,7 +19,7 @@ class PlainSource(SegmentSource):
         "exhaustive": "the book cut into consecutive stretches, none left out (--exhaustive reads everything)",
     }
 
-    reads_named_chapters = True
+    ranks_with_index = True
 
     def segments(self, request: SourceRequest) -> list[Segment]:
         return segment_narrative(

@@ -84,14 +84,22 @@ def _named_chapters_read_first(source: SegmentSource, request: SourceRequest, na
     """The labels of the ``named`` chapters that ``source`` read first (readable ones, with the index's
     ``chapter_reserve`` on)."""
     ranking = getattr(request.index, "config", None)  # None: the segmenter builds the index, with the default
-    if not source.reads_named_chapters or ranking is not None and ranking.chapter_reserve <= 0:
+    if not source.ranks_with_index or ranking is not None and ranking.chapter_reserve <= 0:
         return []
     return [c.label for c in named if c.first_paragraph <= last]
 
 
+def _names_read(source: SegmentSource, request: SourceRequest) -> dict[str, list[str]]:
+    """The question's Latin names that ``source``'s ranking read in the book's script (``NameBridge``)."""
+    read = getattr(request.index, "names_across_scripts", None)
+    if not source.ranks_with_index or read is None:
+        return {}
+    return {name.asked: list(name.written) for name in read(request.question)}
+
+
 def _named_chapters_unread(source: SegmentSource, named: list) -> list[str]:
     """A note when the question names chapters and ``source`` does not read them first."""
-    if source.reads_named_chapters or not named:
+    if source.ranks_with_index or not named:
         return []
     return [
         f"the question names chapter {', '.join(c.label for c in named)}: segment source {source.name} ranks "
@@ -117,7 +125,8 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
         segments = _produced(requested, request)
         warnings = [*notes, *_named_chapters_unread(requested, named), *requested.notes(request)]
         read_first = _named_chapters_read_first(requested, request, named, last)
-        return Candidates(segments, source, warnings=warnings, read_first=read_first)
+        names = _names_read(requested, request)
+        return Candidates(segments, source, warnings=warnings, read_first=read_first, names_read=names)
     except SegmentSourceError as exc:
         if not fallback:
             raise _unavailable(source, exc) from None
@@ -125,4 +134,7 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
         plain_source = segment_source(FALLBACK_SOURCE)
         plain = _produced(plain_source, request)
         read_first = _named_chapters_read_first(plain_source, request, named, last)
-        return Candidates(plain, source, fallback=str(exc), warnings=[*notes, warning], read_first=read_first)
+        names = _names_read(plain_source, request)
+        return Candidates(
+            plain, source, fallback=str(exc), warnings=[*notes, warning], read_first=read_first, names_read=names
+        )

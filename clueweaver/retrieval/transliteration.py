@@ -1,0 +1,244 @@
+"""The names a question writes in Latin letters, found as a book in another script writes them: "Lin
+Daiyu" is 林黛玉 in 红楼梦 (the pinyin of the book's own characters), "Bazarov" is Базаров in Отцы и
+дети (the book's capitalized words transliterated).
+
+An English question about a Chinese or Russian novel shares no word with it, so BM25 ranks nothing
+and only a multilingual encoder could read it (slow on a CPU: minutes for a European novel, 25 for
+红楼梦). Its names are what it does share, by sound: read in the book's script they go into the
+BM25 query (``RetrievalIndex.rank_question``) and the trace names each one
+(``Candidates.names_read``). A name counts when the book writes it ``MIN_OCCURRENCES`` times or
+more; a Chinese one needs two syllables at least ("Jia" alone could be any of forty characters).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from typing import Sequence
+
+import numpy as np
+from pypinyin.pinyin_dict import pinyin_dict
+
+from clueweaver.books.language import HAN
+
+SCRIPT_LANGUAGES = ("zh", "ru")  # the book languages whose names a Latin question can be read in
+MIN_OCCURRENCES = 3
+MAX_FORMS = 2  # the forms kept for one name: its most frequent, and one at least a fifth as frequent
+_MIN_SHARE = 0.2
+_MAX_WORDS = 3  # "Jia Bao Yu" at most
+_MAX_SYLLABLES = 5  # a Chinese name or place: 2-4 characters, "Huaguoshan" 3
+_MAX_SPLITS = 16  # the ways of splitting one name into syllables that are looked up (most have one to four)
+_LATIN_WORD = re.compile(r"\b[A-Z][a-z]+(?:['’][a-z]+)*(?:['’]s)?\b")  # "Daiyu", "Chang'an", "Baoyu's"
+_HAN_CHARACTER = re.compile(rf"[{HAN}]")
+_CYRILLIC_NAME = re.compile(r"\b[А-ЯЁ][а-яё]{2,}\b")
+_CYRILLIC_LATIN = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+        "a b v g d e e zh z i i k l m n o p r s t u f kh ts ch sh shch _ y _ e yu ya".split(),
+    )
+)  # "_": the hard and soft signs, which no transliteration writes
+
+
+@dataclass(frozen=True)
+class BridgedName:
+    """A name as the question writes it and the forms the book writes it in."""
+
+    asked: str
+    written: tuple[str, ...]
+
+
+class NameBridge:
+    """The names of one book that a question in Latin letters can be read in (``names``)."""
+
+    def __init__(self, texts: Sequence[str], language: str) -> None:
+        if language not in SCRIPT_LANGUAGES:
+            raise ValueError(f"names are read across scripts for {', '.join(SCRIPT_LANGUAGES)}, not {language!r}")
+        self.language = language
+        self._text = "\n".join(texts)
+        if language == "zh":
+            self._codes = np.frombuffer(self._text.encode("utf-32-le"), dtype=np.uint32)
+            self._by_syllable = _characters_by_syllable(set(_HAN_CHARACTER.findall(self._text)))
+            self._masks: dict[str, np.ndarray] = {}
+        else:
+            self._by_key = _cyrillic_names(self._text)
+
+    def names(self, text: str) -> list[BridgedName]:
+        """The names ``text`` writes in Latin letters that the book writes in its script, longest first
+        where they overlap ("Jia Baoyu" before "Baoyu")."""
+        runs = _latin_runs(text)
+        if self.language == "ru":
+            return [name for run in runs for word in run if (name := self._russian(word))]
+        found: list[BridgedName] = []
+        for run in runs:
+            start = 0
+            while start < len(run):
+                for length in range(min(_MAX_WORDS, len(run) - start), 0, -1):
+                    if name := self._chinese(run[start : start + length]):
+                        found.append(name)
+                        start += length
+                        break
+                else:
+                    start += 1
+        return found
+
+    def _chinese(self, words: list[str]) -> BridgedName | None:
+        syllables = [_pinyin_syllables(_bare(word)) for word in words]
+        counts: Counter = Counter()
+        usual: set[str] = set()  # the forms read in each character's first reading ("亲姐" is qin jie, not "qingxu")
+        for combination in _products(syllables)[:_MAX_SPLITS]:
+            if 2 <= len(combination) <= _MAX_SYLLABLES:
+                found = self._han_ngrams(combination)
+                counts.update(found)
+                usual.update(form for form in found if tuple(map(_first_reading, form)) == combination)
+        return _bridged(" ".join(words), counts, usual)
+
+    def _han_ngrams(self, syllables: tuple[str, ...]) -> Counter:
+        """How often the book writes each run of characters that reads ``syllables`` in order."""
+        size = len(syllables)
+        if len(self._codes) < size:
+            return Counter()
+        if any(syllable not in self._by_syllable for syllable in syllables):
+            return Counter()
+        stop = len(self._codes) - size + 1
+        starts = np.ones(stop, dtype=bool)
+        for offset, syllable in enumerate(syllables):
+            starts &= self._mask(syllable)[offset : stop + offset]
+        return Counter(self._text[i : i + size] for i in np.flatnonzero(starts).tolist())
+
+    def _mask(self, syllable: str) -> np.ndarray:
+        """Where the book has a character that reads ``syllable`` (kept: a question's names share syllables)."""
+        if syllable not in self._masks:
+            characters = self._by_syllable[syllable]
+            table = np.zeros(int(characters.max()) + 1, dtype=bool)
+            table[characters] = True
+            self._masks[syllable] = table[np.minimum(self._codes, len(table) - 1)] & (self._codes < len(table))
+        return self._masks[syllable]
+
+    def _russian(self, word: str) -> BridgedName | None:
+        key = phonetic_key(_bare(word))
+        return _bridged(word, self._by_key.get(key, Counter())) if len(key) >= 4 else None
+
+
+def _bridged(asked: str, counts: Counter, usual: set[str] | None = None) -> BridgedName | None:
+    """The forms the book writes ``MIN_OCCURRENCES`` times or more, the ``usual`` ones (when any is)
+    first, then by frequency: the first and at most one more at least a fifth as frequent."""
+    ranked = [(form, n) for form, n in counts.most_common() if n >= MIN_OCCURRENCES]
+    preferred = [(form, n) for form, n in ranked if usual and form in usual]
+    ranked = preferred or ranked
+    if not ranked:
+        return None
+    top = ranked[0][1]
+    return BridgedName(asked, tuple(form for form, n in ranked[:MAX_FORMS] if n >= _MIN_SHARE * top))
+
+
+def _latin_runs(text: str) -> list[list[str]]:
+    """The capitalized Latin words of ``text`` in runs of words one space or hyphen apart."""
+    runs: list[list[str]] = []
+    end = -1
+    for match in _LATIN_WORD.finditer(text):
+        if runs and text[end : match.start()] in (" ", "-"):
+            runs[-1].append(match.group())
+        else:
+            runs.append([match.group()])
+        end = match.end()
+    return runs
+
+
+def _bare(word: str) -> str:
+    """A word without its possessive, in lower case, its apostrophes straight ("Chang’an" -> "chang'an")."""
+    return re.sub(r"['’]s$", "", word).replace("’", "'").lower()
+
+
+def _products(choices: list[list[tuple[str, ...]]]) -> list[tuple[str, ...]]:
+    combined: list[tuple[str, ...]] = [()]
+    for options in choices:
+        combined = [done + option for done in combined for option in options]
+    return combined
+
+
+# ---------------------------------------------------------------- Chinese: pinyin
+
+
+def _toneless(reading: str) -> str:
+    """A pinyin reading without its tone mark, ü written u ("lǚ" -> "lu"), as English texts write it."""
+    return "".join(c for c in unicodedata.normalize("NFD", reading) if not unicodedata.combining(c))
+
+
+@cache
+def _readings() -> dict[int, frozenset[str]]:
+    """Every character's toneless pinyin readings (pypinyin's table of single characters)."""
+    return {code: frozenset(map(_toneless, readings.split(","))) for code, readings in pinyin_dict.items()}
+
+
+def _first_reading(character: str) -> str | None:
+    readings = _first_readings()
+    return readings.get(ord(character))
+
+
+@cache
+def _first_readings() -> dict[int, str]:
+    """Every character's usual reading: pypinyin lists it first ("亲": qin before qing)."""
+    return {code: _toneless(readings.split(",")[0]) for code, readings in pinyin_dict.items()}
+
+
+@cache
+def _syllables() -> frozenset[str]:
+    return frozenset(s for readings in _readings().values() for s in readings)
+
+
+def _characters_by_syllable(characters: set[str]) -> dict[str, np.ndarray]:
+    """The book's characters that can be read as each syllable, as code points."""
+    readings = _readings()
+    by_syllable: dict[str, list[int]] = {}
+    for character in characters:
+        for syllable in readings.get(ord(character), ()):
+            by_syllable.setdefault(syllable, []).append(ord(character))
+    return {syllable: np.array(codes, dtype=np.uint32) for syllable, codes in by_syllable.items()}
+
+
+def _pinyin_syllables(word: str) -> list[tuple[str, ...]]:
+    """Every way ``word`` splits into pinyin syllables ("xian": ("xian",) and ("xi", "an")); an
+    apostrophe ends a syllable ("chang'an"). None for a word that is not pinyin ("Taoist")."""
+    splits: list[tuple[str, ...]] = [()]
+    for piece in word.split("'"):
+        splits = [done + rest for done in splits for rest in _split(piece)]
+    return splits
+
+
+@cache
+def _split(letters: str) -> tuple[tuple[str, ...], ...]:
+    if not letters:
+        return ((),)
+    syllables = _syllables()
+    return tuple(
+        (letters[:end], *rest)
+        for end in range(min(6, len(letters)), 0, -1)
+        if letters[:end] in syllables
+        for rest in _split(letters[end:])
+    )
+
+
+# ---------------------------------------------------------------- Russian: transliteration
+
+
+def phonetic_key(latin: str) -> str:
+    """A name in Latin letters reduced to what its English, French and German transliterations share
+    ("Yevgeny", "Evgenii", "Jewgeni" and Евгений's "evgenii" are all "evgeni"; "Kirsanoff" and
+    "kirsanov" "kirsanov")."""
+    key = latin.lower().replace("'", "")
+    for spelling, sound in (("ck", "k"), ("x", "ks"), ("w", "v"), ("ph", "f"), ("ou", "u"), ("kh", "h"), ("ff", "v")):
+        key = key.replace(spelling, sound)
+    key = re.sub(r"^ye|(?<=[aeiou])ye", "e", key.replace("j", "y")).replace("y", "i")
+    return re.sub(r"(.)\1+", r"\1", key)  # doubled letters once: "ii" (-ий) and "i", "ss" and "s"
+
+
+def _cyrillic_names(text: str) -> dict[str, Counter]:
+    """The book's capitalized words by the phonetic key of their transliteration."""
+    by_key: dict[str, Counter] = {}
+    for word, count in Counter(_CYRILLIC_NAME.findall(text)).items():
+        latin = "".join(_CYRILLIC_LATIN.get(c, c) for c in word.lower()).replace("_", "")
+        by_key.setdefault(phonetic_key(latin), Counter())[word] += count
+    return by_key

@@ -1,0 +1,97 @@
+"""A question in Latin letters about a Chinese or Russian book: its names are read in the book's
+script (pinyin, transliteration), join the BM25 queries, and the trace names each one."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pypinyin import Style, lazy_pinyin
+from pypinyin.pinyin_dict import pinyin_dict
+
+from clueweaver.books.narrative import from_text
+from clueweaver.protocol.question import Question
+from clueweaver.retrieval import build_index
+from clueweaver.retrieval.transliteration import NameBridge, _pinyin_syllables, phonetic_key
+from clueweaver.segments.segmenter import NoMatchError, get_preset, segment_narrative
+from clueweaver.sources.base import SourceRequest
+from clueweaver.sources.registry import candidate_segments
+
+STORY = [
+    "林黛玉自幼多病，住在外祖母家里，每日吃药。",
+    "宝玉听说林黛玉来了，忙去看她，两人说了半日的话。",
+    "那天林黛玉在园中葬花，宝玉远远看见，便走了过去。",
+    "宝玉的丫头袭人劝他早些回去，宝玉只是不听。",
+    "清虚观的张道士送来许多玩物，宝玉挑了一个金麒麟。",
+    "清虚观里人多，清虚观外车马不断。",
+    "贾母说，天热了，明日不去了。",
+]
+
+
+def _zh_bridge() -> NameBridge:
+    return NameBridge(STORY, "zh")
+
+
+def test_a_latin_word_splits_into_every_pinyin_reading_and_a_word_that_is_none_into_nothing():
+    assert ("bao", "yu") in _pinyin_syllables("baoyu")
+    assert _pinyin_syllables("chang'an")[0] == ("chang", "an")  # the apostrophe ends a syllable
+    assert _pinyin_syllables("taoist") == [] and _pinyin_syllables("when") == []
+
+
+def test_chinese_names_are_read_by_the_pinyin_of_the_books_characters():
+    names = {name.asked: name.written for name in _zh_bridge().names("Why did Lin Daiyu and Baoyu meet at Qingxu?")}
+    assert names == {"Lin Daiyu": ("林黛玉",), "Baoyu": ("宝玉",), "Qingxu": ("清虚",)}
+
+
+def test_a_name_the_book_writes_rarely_or_one_syllable_alone_is_not_read():
+    bridge = _zh_bridge()
+    assert bridge.names("What did Xiren say?") == []  # 袭人 is written once
+    assert bridge.names("What did Jia say?") == []  # one syllable could be forty characters
+    # the book never writes 贾宝玉: the given name alone is read
+    assert [(n.asked, n.written) for n in bridge.names("What did Jia Baoyu say?")] == [("Baoyu", ("宝玉",))]
+
+
+# characters with one reading only: pypinyin's own reading of a phrase of them is the oracle
+_ONE_READING = [chr(code) for code, readings in pinyin_dict.items() if "," not in readings and 0x4E00 <= code < 0x9FA6]
+
+
+@given(st.lists(st.sampled_from(_ONE_READING[:3000]), min_size=2, max_size=3))
+def test_a_name_spelled_in_pypinyins_reading_finds_the_characters_it_spells(characters):
+    name = "".join(characters)
+    book = [f"{name}来了。", f"他看见{name}。", f"{name}走了。"]
+    spelled = "".join(lazy_pinyin(name, style=Style.NORMAL)).replace("ü", "u").replace("v", "u").capitalize()
+    (found,) = NameBridge(book, "zh").names(f"Who is {spelled}?")
+    assert name in found.written
+
+
+@pytest.mark.parametrize(
+    "spellings", [("Yevgeny", "Evgenii", "Jewgeni", "Евгений"), ("Kirsanov", "Kirsanoff", "Кирсанов")]
+)
+def test_russian_names_meet_whichever_transliteration_writes_them(spellings):
+    *latin, cyrillic = spellings
+    assert len({phonetic_key(spelling) for spelling in latin}) == 1
+    book = [f"{cyrillic} пришёл.", f"— Здравствуй, {cyrillic}!", f"{cyrillic} молчал.", "Никто не пришёл."]
+    for spelling in latin:
+        (found,) = NameBridge(book, "ru").names(f"Why did {spelling} come?")
+        assert found.written == (cyrillic,), spelling
+    assert NameBridge(book, "ru").names("Why did Nikto come?") == []  # "Никто" is written once
+
+
+def test_a_book_in_latin_letters_has_no_names_to_read_across_scripts():
+    with pytest.raises(ValueError, match="zh, ru"):
+        NameBridge(["Emma came."], "en")
+    index = build_index(from_text("Emma came.\n\nEmma left.\n\nEmma sang.", title="e", gutenberg=False), None,
+                        use_cache=False)  # fmt: skip
+    assert index.names_across_scripts(Question.open("Why did Emma come?")) == []
+
+
+def test_an_english_question_about_a_chinese_book_reads_its_names_in_the_books_script():
+    narrative = from_text("\n\n".join(STORY), title="葬花", gutenberg=False)
+    question = Question.open("Where did Lin Daiyu bury the flowers?")
+    read = {p for s in segment_narrative(narrative, question, "focused", encoder=None) for p in s.paragraph_ids}
+    assert {0, 1, 2} <= read  # the three paragraphs that write 林黛玉
+    off = build_index(narrative, None, use_cache=False, names_across_scripts=False)
+    with pytest.raises(NoMatchError):  # without its names the question shares nothing with the book
+        segment_narrative(narrative, question, "focused", index=off, encoder=None)
+    request = SourceRequest(narrative, question, get_preset("focused"), build_index(narrative, None, use_cache=False))
+    assert candidate_segments(request).to_dict()["names_read_across_scripts"] == {"Lin Daiyu": ["林黛玉"]}
