@@ -43,6 +43,11 @@ def test_chinese_names_are_read_by_the_pinyin_of_the_books_characters():
     assert names == {"Lin Daiyu": ("林黛玉",), "Baoyu": ("宝玉",), "Qingxu": ("清虚",)}
 
 
+def test_each_name_is_read_as_often_as_the_question_writes_it():
+    names = _zh_bridge().names("Baoyu met Lin Daiyu; then Baoyu left.")
+    assert [name.asked for name in names] == ["Baoyu", "Lin Daiyu", "Baoyu"]
+
+
 def test_a_name_the_book_writes_rarely_or_one_syllable_alone_is_not_read():
     bridge = _zh_bridge()
     assert bridge.names("What did Xiren say?") == []  # 袭人 is written once

@@ -30,6 +30,7 @@ MAX_FORMS = 2  # the forms kept for one name: its most frequent, and one at leas
 _MIN_SHARE = 0.2
 _MAX_WORDS = 3  # "Jia Bao Yu" at most
 _MAX_SYLLABLES = 5  # a Chinese name or place: 2-4 characters, "Huaguoshan" 3
+_MAX_MASKS = 64  # the syllables whose places in the book are kept between questions (a book's length each)
 _MAX_SPLITS = 16  # the ways of splitting one name into syllables that are looked up (most have one to four)
 _LATIN_WORD = re.compile(r"\b[A-Z][a-z]+(?:['’][a-z]+)*(?:['’]s)?\b")  # "Daiyu", "Chang'an", "Baoyu's"
 _HAN_CHARACTER = re.compile(rf"[{HAN}]")
@@ -67,7 +68,8 @@ class NameBridge:
 
     def names(self, text: str) -> list[BridgedName]:
         """The names ``text`` writes in Latin letters that the book writes in its script, longest first
-        where they overlap ("Jia Baoyu" before "Baoyu")."""
+        where they overlap ("Jia Baoyu" before "Baoyu"), each as often as ``text`` writes it (as the
+        question's own words, a name asked twice weighs twice in the query)."""
         runs = _latin_runs(text)
         if self.language == "ru":
             return [name for run in runs for word in run if (name := self._russian(word))]
@@ -111,6 +113,8 @@ class NameBridge:
     def _mask(self, syllable: str) -> np.ndarray:
         """Where the book has a character that reads ``syllable`` (kept: a question's names share syllables)."""
         if syllable not in self._masks:
+            if len(self._masks) >= _MAX_MASKS:  # a book's worth of characters each: keep the latest
+                del self._masks[next(iter(self._masks))]
             characters = self._by_syllable[syllable]
             table = np.zeros(int(characters.max()) + 1, dtype=bool)
             table[characters] = True
