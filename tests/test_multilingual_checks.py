@@ -16,6 +16,9 @@ from clueweaver.benchmarks.checks import (
     CHECK_FILES,
     CROSS_LANGUAGE_FROZEN_FILE,
     CROSS_LANGUAGE_FROZEN_SHA256,
+    CROSS_LANGUAGE_JA_FROZEN_FILE,
+    CROSS_LANGUAGE_JA_FROZEN_SHA256,
+    CROSS_LANGUAGE_JA_TUNING_FILE,
     CROSS_LANGUAGE_TUNING_FILE,
     CROSS_LANGUAGE_ZH_FROZEN_FILE,
     CROSS_LANGUAGE_ZH_FROZEN_SHA256,
@@ -304,20 +307,27 @@ def test_the_cross_language_sets_ask_in_english_about_five_books(path, count):
 def test_the_cross_language_frozen_set_is_unchanged():
     assert frozen_digest(CROSS_LANGUAGE_FROZEN_FILE) == CROSS_LANGUAGE_FROZEN_SHA256
     assert frozen_digest(CROSS_LANGUAGE_ZH_FROZEN_FILE) == CROSS_LANGUAGE_ZH_FROZEN_SHA256
+    assert frozen_digest(CROSS_LANGUAGE_JA_FROZEN_FILE) == CROSS_LANGUAGE_JA_FROZEN_SHA256
 
 
-@pytest.mark.parametrize("path, count", [(CROSS_LANGUAGE_ZH_TUNING_FILE, 16), (CROSS_LANGUAGE_ZH_FROZEN_FILE, 24)])
-def test_the_chinese_cross_language_sets_are_english_twins_of_chinese_checks(path, count):
-    """Each check asks a Chinese check of the same split again in English (its gold, its kind), its
-    names in pinyin; the two books share the set."""
+@pytest.mark.parametrize(
+    ("path", "count", "frozen", "twin_sets", "books"),
+    [
+        (CROSS_LANGUAGE_ZH_TUNING_FILE, 16, False, ("zh-long", "zh-xyj"), ("hongloumeng.zh", "xiyouji.zh")),
+        (CROSS_LANGUAGE_ZH_FROZEN_FILE, 24, True, ("zh-long", "zh-xyj"), ("hongloumeng.zh", "xiyouji.zh")),
+        (CROSS_LANGUAGE_JA_TUNING_FILE, 8, False, ("ja", "ja-2"), ("kokoro.ja", "sanshiro.ja")),
+        (CROSS_LANGUAGE_JA_FROZEN_FILE, 12, True, ("ja", "ja-2"), ("kokoro.ja", "sanshiro.ja")),
+    ],
+)
+def test_the_cjk_cross_language_sets_are_english_twins_of_checks_in_the_books_language(
+    path, count, frozen, twin_sets, books
+):
+    """Each check asks a check of the same split again in English (its gold, its kind), its names
+    in pinyin or romaji; the two books share the set."""
     checks = load_multihop_checks(checks_path=path, cross_language=True)
     assert len(checks) == count and not load_multihop_checks(checks_path=path)
-    frozen = path == CROSS_LANGUAGE_ZH_FROZEN_FILE
-    twins = {check.id: check for key in ("zh-long", "zh-xyj") for _, check in load_language_checks(key, frozen=frozen)}
-    assert Counter(check.book for _, check in checks) == {
-        "bundled:hongloumeng.zh": count // 2,
-        "bundled:xiyouji.zh": count // 2,
-    }
+    twins = {check.id: check for key in twin_sets for _, check in load_language_checks(key, frozen=frozen)}
+    assert Counter(check.book for _, check in checks) == {f"bundled:{book}": count // 2 for book in books}
     for _, check in checks:
         twin = twins[re.match(r"Cross-language: (\S+) ", check.note).group(1)]
         assert (check.gold_ids, check.question.kind) == (twin.gold_ids, twin.question.kind), check.id

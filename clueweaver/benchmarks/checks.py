@@ -122,6 +122,12 @@ CROSS_LANGUAGE_TUNING_FILE = DATA_DIR / "multihop_cross_language_tuning.jsonl"
 CROSS_LANGUAGE_ZH_FROZEN_FILE = DATA_DIR / "multihop_cross_language_zh.jsonl"
 CROSS_LANGUAGE_ZH_FROZEN_SHA256 = "2b1d1fca3b3d119118b08f8c7b599eb2986ce35cf53f7047e0bf0ff3e0da7443"
 CROSS_LANGUAGE_ZH_TUNING_FILE = DATA_DIR / "multihop_cross_language_zh_tuning.jsonl"
+# The same for the bundled Japanese novels (こころ, 三四郎), names in romaji: the frozen set (the first six
+# checks of each Japanese frozen set) committed with this hash before any ranking ran on it; the tuning set
+# eight of their tuning checks.
+CROSS_LANGUAGE_JA_FROZEN_FILE = DATA_DIR / "multihop_cross_language_ja.jsonl"
+CROSS_LANGUAGE_JA_FROZEN_SHA256 = "907fcd9e4cd36e9750f0cb52454ba9a0cb9dd654c60c3fe55281773febabbbdb"
+CROSS_LANGUAGE_JA_TUNING_FILE = DATA_DIR / "multihop_cross_language_ja_tuning.jsonl"
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
 OPEN_FROZEN_FILE = DATA_DIR / "open_frozen.jsonl"

@@ -17,6 +17,8 @@ from clueweaver.benchmarks import load_benchmark
 from clueweaver.benchmarks.checks import (
     CHECK_FILES,
     CROSS_LANGUAGE_FROZEN_FILE,
+    CROSS_LANGUAGE_JA_FROZEN_FILE,
+    CROSS_LANGUAGE_JA_TUNING_FILE,
     CROSS_LANGUAGE_TUNING_FILE,
     CROSS_LANGUAGE_ZH_FROZEN_FILE,
     CROSS_LANGUAGE_ZH_TUNING_FILE,
@@ -71,6 +73,8 @@ SET_NAMES = {
     "cross-frozen": "English questions about the German, Italian, Spanish, Portuguese and Russian novels, frozen",
     "cross-zh-tuning": "English questions about the Chinese novels, names in pinyin, tuning",
     "cross-zh-frozen": "English questions about the Chinese novels, names in pinyin, frozen held-out",
+    "cross-ja-tuning": "English questions about the Japanese novels, names in romaji, tuning",
+    "cross-ja-frozen": "English questions about the Japanese novels, names in romaji, frozen held-out",
 }
 # Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
 # language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3", "zh-4", "pt-2" have a frozen file only).
@@ -89,6 +93,8 @@ _CROSS_LANGUAGE_FILES = {
     "cross-frozen": CROSS_LANGUAGE_FROZEN_FILE,
     "cross-zh-tuning": CROSS_LANGUAGE_ZH_TUNING_FILE,
     "cross-zh-frozen": CROSS_LANGUAGE_ZH_FROZEN_FILE,
+    "cross-ja-tuning": CROSS_LANGUAGE_JA_TUNING_FILE,
+    "cross-ja-frozen": CROSS_LANGUAGE_JA_FROZEN_FILE,
 }
 # Each ranking or shape choice against the default: (RankingConfig overrides, preset overrides).
 ABLATIONS: dict[str, tuple[dict, dict]] = {
