@@ -12,7 +12,7 @@ from pypinyin.pinyin_dict import pinyin_dict
 from clueweaver.books.narrative import from_text
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
-from clueweaver.retrieval.transliteration import NameBridge, _pinyin_syllables, phonetic_key
+from clueweaver.retrieval.transliteration import NameBridge, _pinyin_syllables, hepburn, phonetic_key, romaji_key
 from clueweaver.segments.segmenter import NoMatchError, get_preset, segment_narrative
 from clueweaver.sources.base import SourceRequest
 from clueweaver.sources.registry import candidate_segments
@@ -82,8 +82,39 @@ def test_russian_names_meet_whichever_transliteration_writes_them(spellings):
     assert NameBridge(book, "ru").names("Why did Nikto come?") == []  # "Никто" is written once
 
 
+@pytest.mark.parametrize(
+    ("katakana", "romaji"),
+    [("サンシロー", "sanshiro"), ("キョースケ", "kyosuke"), ("シャシン", "shashin"), ("チョット", "chotto"),
+     ("ジュンサ", "junsa"), ("ハラグチ", "haraguchi")],
+)  # fmt: skip
+def test_a_pronunciation_in_katakana_is_written_in_hepburn(katakana, romaji):
+    assert hepburn(katakana) == romaji
+
+
+@pytest.mark.parametrize(
+    "spellings", [("Sanshirō", "Sanshirou", "Sanshiro", "Sansiro"), ("Shimbashi", "Shinbashi", "Sinbasi"), ("Sensei",)]
+)
+def test_japanese_names_meet_whichever_romaji_writes_them(spellings):
+    assert len({romaji_key(spelling) for spelling in spellings}) == 1
+    assert romaji_key("Sensei") == romaji_key(hepburn("センセー"))  # UniDic writes the long vowel "ー"
+
+
+def test_japanese_names_are_read_by_the_romaji_of_the_books_nouns():
+    book = [
+        "三四郎は池のそばに立っていた。",
+        "美禰子が三四郎を見た。",
+        "三四郎は野々宮に会った。",
+        "美禰子は笑った。",
+        "美禰子が来た。",
+    ]
+    names = {
+        name.asked: name.written for name in NameBridge(book, "ja").names("Did Sanshiro meet Mineko or Nonomiya?")
+    }
+    assert names == {"Sanshiro": ("三四郎",), "Mineko": ("美禰子",)}  # 野々宮 is written once
+
+
 def test_a_book_in_latin_letters_has_no_names_to_read_across_scripts():
-    with pytest.raises(ValueError, match="zh, ru"):
+    with pytest.raises(ValueError, match="zh, ja, ru"):
         NameBridge(["Emma came."], "en")
     index = build_index(from_text("Emma came.\n\nEmma left.\n\nEmma sang.", title="e", gutenberg=False), None,
                         use_cache=False)  # fmt: skip

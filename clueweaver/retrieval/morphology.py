@@ -37,6 +37,16 @@ def japanese_words(text: str) -> list[str]:
     return words
 
 
+def noun_readings(text: str) -> list[tuple[str, str | None]]:
+    """Each word of a Japanese text with its pronunciation in katakana when it is a noun (UniDic's
+    ``pron``: 三四郎 サンシロー), None for any other word: the names a question in romaji can be read in
+    (``clueweaver.retrieval.transliteration``)."""
+    return [
+        (node.surface, node.feature.pron if node.feature.pos1 == "名詞" and node.feature.pron else None)
+        for node in _tagger()(text)
+    ]
+
+
 def _term(fields: list[str], surface: str) -> str | None:
     """A content word's term: its lemma without UniDic's gloss ("パイプ-pipe", "私-代名詞"), or its
     surface when the dictionary does not know it; None for any other word."""

@@ -1,8 +1,9 @@
 """The names a question writes in Latin letters, found as a book in another script writes them: "Lin
-Daiyu" is 林黛玉 in 红楼梦 (the pinyin of the book's own characters), "Bazarov" is Базаров in Отцы и
-дети (the book's capitalized words transliterated).
+Daiyu" is 林黛玉 in 红楼梦 (the pinyin of the book's own characters), "Sanshiro" is 三四郎 in 三四郎 (the
+romaji of the nouns MeCab reads in the book), "Bazarov" is Базаров in Отцы и дети (the book's
+capitalized words transliterated).
 
-An English question about a Chinese or Russian novel shares no word with it, so BM25 ranks nothing
+An English question about a Chinese, Japanese or Russian novel shares no word with it, so BM25 ranks nothing
 and only a multilingual encoder could read it (slow on a CPU: minutes for a European novel, 25 for
 红楼梦). Its names are what it does share, by sound: read in the book's script they go into the
 BM25 query (``RetrievalIndex.rank_question``) and the trace names each one
@@ -23,8 +24,9 @@ import numpy as np
 from pypinyin.pinyin_dict import pinyin_dict
 
 from clueweaver.books.language import HAN
+from clueweaver.retrieval.morphology import noun_readings
 
-SCRIPT_LANGUAGES = ("zh", "ru")  # the book languages whose names a Latin question can be read in
+SCRIPT_LANGUAGES = ("zh", "ja", "ru")  # the book languages whose names a Latin question can be read in
 MIN_OCCURRENCES = 3
 MAX_FORMS = 2  # the forms kept for one name: its most frequent, and one at least a fifth as frequent
 _MIN_SHARE = 0.2
@@ -64,15 +66,15 @@ class NameBridge:
             self._by_syllable = _characters_by_syllable(set(_HAN_CHARACTER.findall(self._text)))
             self._masks: dict[str, np.ndarray] = {}
         else:
-            self._by_key = _cyrillic_names(self._text)
+            self._by_key = _japanese_names(self._text) if language == "ja" else _cyrillic_names(self._text)
 
     def names(self, text: str) -> list[BridgedName]:
         """The names ``text`` writes in Latin letters that the book writes in its script, longest first
         where they overlap ("Jia Baoyu" before "Baoyu"), each as often as ``text`` writes it (as the
         question's own words, a name asked twice weighs twice in the query)."""
         runs = _latin_runs(text)
-        if self.language == "ru":
-            return [name for run in runs for word in run if (name := self._russian(word))]
+        if self.language != "zh":
+            return [name for run in runs for word in run if (name := self._by_sound(word))]
         found: list[BridgedName] = []
         for run in runs:
             start = 0
@@ -121,8 +123,9 @@ class NameBridge:
             self._masks[syllable] = table[np.minimum(self._codes, len(table) - 1)] & (self._codes < len(table))
         return self._masks[syllable]
 
-    def _russian(self, word: str) -> BridgedName | None:
-        key = phonetic_key(_bare(word))
+    def _by_sound(self, word: str) -> BridgedName | None:
+        """A Russian or Japanese name: the book's words whose transliteration has ``word``'s key."""
+        key = (romaji_key if self.language == "ja" else phonetic_key)(_bare(word))
         return _bridged(word, self._by_key.get(key, Counter())) if len(key) >= 4 else None
 
 
@@ -245,4 +248,63 @@ def _cyrillic_names(text: str) -> dict[str, Counter]:
     for word, count in Counter(_CYRILLIC_NAME.findall(text)).items():
         latin = "".join(_CYRILLIC_LATIN.get(c, c) for c in word.lower()).replace("_", "")
         by_key.setdefault(phonetic_key(latin), Counter())[word] += count
+    return by_key
+
+
+# ---------------------------------------------------------------- Japanese: romaji
+
+_KANA = dict(
+    zip(
+        "アイウエオカキクケコガギグゲゴサシスセソザジズゼゾタチツテトダヂヅデドナニヌネノハヒフヘホバビブベボ"
+        "パピプペポマミムメモヤユヨラリルレロワヰヱヲンヴ",
+        "a i u e o ka ki ku ke ko ga gi gu ge go sa shi su se so za ji zu ze zo ta chi tsu te to da ji zu de do "
+        "na ni nu ne no ha hi fu he ho ba bi bu be bo pa pi pu pe po ma mi mu me mo ya yu yo ra ri ru re ro "
+        "wa i e o n vu".split(),
+    )
+)
+_SMALL_Y = {"ャ": "a", "ュ": "u", "ョ": "o"}  # after an i-row kana: キャ kya, シャ sha
+_SMALL_VOWELS = {"ァ": "a", "ィ": "i", "ゥ": "u", "ェ": "e", "ォ": "o"}  # ファ fa, ティ ti
+
+
+def hepburn(katakana: str) -> str:
+    """A pronunciation in katakana in Hepburn romaji, long vowels written once (サンシロー: sanshiro)."""
+    out = ""
+    double = False
+    for kana in katakana:
+        if kana in _SMALL_Y and out.endswith("i"):
+            out = out[:-1] + ("" if out[-3:-1] in ("sh", "ch") or out.endswith("ji") else "y") + _SMALL_Y[kana]
+        elif kana in _SMALL_VOWELS and out:
+            out = out[:-1] + _SMALL_VOWELS[kana]
+        elif kana == "ッ":
+            double = True
+        elif kana in _KANA:
+            romaji = _KANA[kana]
+            out += (romaji[0] if double and romaji[0] not in "aiueon" else "") + romaji
+            double = False
+    return out
+
+
+def romaji_key(romaji: str) -> str:
+    """A Japanese name in romaji reduced to what Hepburn, Kunrei and a reader's spelling share
+    ("Sanshirō", "Sanshirou", "Sanshiro" and サンシロー's "sanshiro"; "Sensei" and センセー's "sense")."""
+    key = "".join(c for c in unicodedata.normalize("NFD", romaji.lower()) if not unicodedata.combining(c))
+    key = key.replace("'", "").replace("-", "")
+    for spelling, sound in (("shi", "si"), ("chi", "ti"), ("tsu", "tu"), ("fu", "hu"), ("ji", "zi"), ("sh", "sy"),
+                            ("ch", "ty"), ("j", "zy"), ("ou", "o"), ("ei", "e")):  # fmt: skip
+        key = key.replace(spelling, sound)
+    key = re.sub(r"m(?=[bpm])", "n", key)  # "Shimbashi" and "Shinbashi"
+    return re.sub(r"([aeiou])\1+", r"\1", key)  # long vowels once: "oo", "uu"
+
+
+def _japanese_names(text: str) -> dict[str, Counter]:
+    """The book's nouns, alone and two in a row (names MeCab cuts in two), by the key of their romaji."""
+    by_key: dict[str, Counter] = {}
+    words = noun_readings(text)
+    for (surface, reading), (next_surface, next_reading) in zip(words, [*words[1:], ("", None)]):
+        if reading is None:
+            continue
+        by_key.setdefault(romaji_key(hepburn(reading)), Counter())[surface] += 1
+        if next_reading is not None:
+            pair = romaji_key(hepburn(reading + next_reading))
+            by_key.setdefault(pair, Counter())[surface + next_surface] += 1
     return by_key
