@@ -43,6 +43,11 @@ def test_chinese_names_are_read_by_the_pinyin_of_the_books_characters():
     assert names == {"Lin Daiyu": ("林黛玉",), "Baoyu": ("宝玉",), "Qingxu": ("清虚",)}
 
 
+def test_a_name_hyphenated_by_syllable_as_hawkes_writes_it_is_read_too():
+    names = {name.asked: name.written for name in _zh_bridge().names("Did Bao-yu see Lin Dai-yu's flowers?")}
+    assert names == {"Bao-yu": ("宝玉",), "Lin Dai-yu's": ("林黛玉",)}
+
+
 def test_each_name_is_read_as_often_as_the_question_writes_it():
     names = _zh_bridge().names("Baoyu met Lin Daiyu; then Baoyu left.")
     assert [name.asked for name in names] == ["Baoyu", "Lin Daiyu", "Baoyu"]

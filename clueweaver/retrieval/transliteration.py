@@ -34,7 +34,8 @@ _MAX_WORDS = 3  # "Jia Bao Yu" at most
 _MAX_SYLLABLES = 5  # a Chinese name or place: 2-4 characters, "Huaguoshan" 3
 _MAX_MASKS = 64  # the syllables whose places in the book are kept between questions (a book's length each)
 _MAX_SPLITS = 16  # the ways of splitting one name into syllables that are looked up (most have one to four)
-_LATIN_WORD = re.compile(r"\b[A-Z][a-z]+(?:['’][a-z]+)*(?:['’]s)?\b")  # "Daiyu", "Chang'an", "Baoyu's"
+# "Daiyu", "Chang'an", "Baoyu's", and Hawkes's "Bao-yu", "Xi-feng" (a hyphen inside a name parts its syllables)
+_LATIN_WORD = re.compile(r"\b[A-Z][a-z]+(?:['’-][a-z]+)*(?:['’]s)?\b")
 _HAN_CHARACTER = re.compile(rf"[{HAN}]")
 _CYRILLIC_NAME = re.compile(r"\b[А-ЯЁ][а-яё]{2,}\b")
 _CYRILLIC_LATIN = dict(
@@ -208,9 +209,10 @@ def _characters_by_syllable(characters: set[str]) -> dict[str, np.ndarray]:
 
 def _pinyin_syllables(word: str) -> list[tuple[str, ...]]:
     """Every way ``word`` splits into pinyin syllables ("xian": ("xian",) and ("xi", "an")); an
-    apostrophe ends a syllable ("chang'an"). None for a word that is not pinyin ("Taoist")."""
+    apostrophe or a hyphen ends a syllable ("chang'an", "bao-yu"). None for a word that is not pinyin
+    ("Taoist")."""
     splits: list[tuple[str, ...]] = [()]
-    for piece in word.split("'"):
+    for piece in re.split(r"['-]", word):
         splits = [done + rest for done in splits for rest in _split(piece)]
     return splits
 
@@ -235,7 +237,7 @@ def phonetic_key(latin: str) -> str:
     """A name in Latin letters reduced to what its English, French and German transliterations share
     ("Yevgeny", "Evgenii", "Jewgeni" and Евгений's "evgenii" are all "evgeni"; "Kirsanoff" and
     "kirsanov" "kirsanov")."""
-    key = latin.lower().replace("'", "")
+    key = latin.lower().replace("'", "").replace("-", "")
     for spelling, sound in (("ck", "k"), ("x", "ks"), ("w", "v"), ("ph", "f"), ("ou", "u"), ("kh", "h"), ("ff", "v")):
         key = key.replace(spelling, sound)
     key = re.sub(r"^ye|(?<=[aeiou])ye", "e", key.replace("j", "y")).replace("y", "i")
