@@ -12,7 +12,14 @@ from pypinyin.pinyin_dict import pinyin_dict
 from clueweaver.books.narrative import from_text
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
-from clueweaver.retrieval.transliteration import NameBridge, _pinyin_syllables, hepburn, phonetic_key, romaji_key
+from clueweaver.retrieval.transliteration import (
+    NameBridge,
+    _pinyin_syllables,
+    _wade_giles,
+    hepburn,
+    phonetic_key,
+    romaji_key,
+)
 from clueweaver.segments.segmenter import NoMatchError, get_preset, segment_narrative
 from clueweaver.sources.base import SourceRequest
 from clueweaver.sources.registry import candidate_segments
@@ -46,6 +53,31 @@ def test_chinese_names_are_read_by_the_pinyin_of_the_books_characters():
 def test_a_name_hyphenated_by_syllable_as_hawkes_writes_it_is_read_too():
     names = {name.asked: name.written for name in _zh_bridge().names("Did Bao-yu see Lin Dai-yu's flowers?")}
     assert names == {"Bao-yu": ("宝玉",), "Lin Dai-yu's": ("林黛玉",)}
+
+
+@pytest.mark.parametrize(
+    ("asked", "written"),
+    [("Lin Tai-yü", "林黛玉"), ("Lín Dàiyù", "林黛玉"), ("Pao-yü", "宝玉"), ("Ch'ing-hsü", "清虚")],
+)
+def test_wade_giles_and_tone_marks_are_read_as_pinyin(asked, written):
+    (name,) = _zh_bridge().names(f"What did {asked} see?")
+    assert (name.asked, name.written) == (asked, (written,))
+
+
+@pytest.mark.parametrize(
+    ("wade_giles", "pinyin"),
+    [
+        ("chia", "jia"),
+        ("hsi", "xi"),
+        ("k'ung", "kong"),
+        ("ssu", "si"),
+        ("shih", "shi"),
+        ("yeh", "ye"),
+        ("ch'ing", "qing"),
+    ],
+)
+def test_a_wade_giles_syllable_is_read_as_its_pinyin(wade_giles, pinyin):
+    assert pinyin in _wade_giles(wade_giles)
 
 
 def test_each_name_is_read_as_often_as_the_question_writes_it():

@@ -35,7 +35,9 @@ _MAX_SYLLABLES = 5  # a Chinese name or place: 2-4 characters, "Huaguoshan" 3
 _MAX_MASKS = 64  # the syllables whose places in the book are kept between questions (a book's length each)
 _MAX_SPLITS = 16  # the ways of splitting one name into syllables that are looked up (most have one to four)
 # "Daiyu", "Chang'an", "Baoyu's", and Hawkes's "Bao-yu", "Xi-feng" (a hyphen inside a name parts its syllables)
-_LATIN_WORD = re.compile(r"\b[A-Z][a-z]+(?:['’-][a-z]+)*(?:['’]s)?\b")
+# and with its marks: tones ("Lín Dàiyù"), Wade-Giles's ü and aspiration ("Pao-yü", "T'ang"), long vowels ("Sanshirō")
+_LATIN_UPPER, _LATIN_LOWER = "A-ZÀ-ÖØ-ÞĀĒĪŌŪ", "a-zß-öø-ÿāēīōūǎěǐǒǔǖǘǚǜ"
+_LATIN_WORD = re.compile(rf"\b[{_LATIN_UPPER}]['’]?[{_LATIN_LOWER}]+(?:['’-][{_LATIN_LOWER}]+)*(?:['’]s)?\b")
 _HAN_CHARACTER = re.compile(rf"[{HAN}]")
 _CYRILLIC_NAME = re.compile(r"\b[А-ЯЁ][а-яё]{2,}\b")
 _CYRILLIC_LATIN = dict(
@@ -90,7 +92,7 @@ class NameBridge:
         return found
 
     def _chinese(self, words: list[str]) -> BridgedName | None:
-        syllables = [_pinyin_syllables(_bare(word)) for word in words]
+        syllables = [_pinyin_syllables(_toneless(_bare(word))) for word in words]
         counts: Counter = Counter()
         usual: set[str] = set()  # the forms read in each character's first reading ("亲姐" is qin jie, not "qingxu")
         for combination in _products(syllables)[:_MAX_SPLITS]:
@@ -209,12 +211,41 @@ def _characters_by_syllable(characters: set[str]) -> dict[str, np.ndarray]:
 
 def _pinyin_syllables(word: str) -> list[tuple[str, ...]]:
     """Every way ``word`` splits into pinyin syllables ("xian": ("xian",) and ("xi", "an")); an
-    apostrophe or a hyphen ends a syllable ("chang'an", "bao-yu"). None for a word that is not pinyin
-    ("Taoist")."""
+    apostrophe or a hyphen ends a syllable ("chang'an", "bao-yu"); and, read as Wade-Giles, its
+    syllables' pinyin ("hsi-feng": ("xi", "feng")). None for a word that is neither ("Taoist")."""
     splits: list[tuple[str, ...]] = [()]
     for piece in re.split(r"['-]", word):
         splits = [done + rest for done in splits for rest in _split(piece)]
-    return splits
+    wade_giles = [_wade_giles(syllable) for syllable in word.split("-")]
+    return list(dict.fromkeys(splits + _products([[(s,) for s in options] for options in wade_giles])))
+
+
+# Wade-Giles, the romanization of older translations and scholarship ("Chia Pao-yü", "Hsi-feng", "Sun
+# Wu-k'ung"): its initials as pinyin's, the longest first, and its finals that pinyin writes otherwise.
+_WADE_GILES_INITIALS = (
+    ("ch'", ("ch", "q")), ("ch", ("zh", "j")), ("hs", ("x",)), ("ts'", ("c",)), ("tz'", ("c",)), ("ts", ("z",)),
+    ("tz", ("z",)), ("k'", ("k",)), ("k", ("g",)), ("p'", ("p",)), ("p", ("b",)), ("t'", ("t",)), ("t", ("d",)),
+    ("j", ("r",)),
+)  # fmt: skip
+_WADE_GILES_FINALS = (("ih", ("i",)), ("ung", ("ong",)), ("eh", ("e",)), ("en", ("en", "an")), ("o", ("o", "e", "uo")))
+_WADE_GILES_WHOLE = {"ssu": ("si",), "szu": ("si",), "tzu": ("zi",), "tz'u": ("ci",), "erh": ("er",), "i": ("yi",),
+                     "yu": ("yu", "you")}  # fmt: skip
+
+
+@cache
+def _wade_giles(syllable: str) -> tuple[str, ...]:
+    """The pinyin syllables a Wade-Giles syllable can be ("chia": jia; "k'ung": kong; "ssu": si; "yu",
+    which is "yü" or "yu" once its marks are gone: yu or you); none when it is no syllable either way."""
+    if syllable in _WADE_GILES_WHOLE:
+        return _WADE_GILES_WHOLE[syllable]
+    rest, initials = next(
+        ((syllable[len(wg) :], options) for wg, options in _WADE_GILES_INITIALS if syllable.startswith(wg)),
+        (syllable, ("",)),
+    )
+    rests = {rest} | {
+        rest[: len(rest) - len(wg)] + end for wg, ends in _WADE_GILES_FINALS if rest.endswith(wg) for end in ends
+    }
+    return tuple(sorted(c for c in (initial + r for initial in initials for r in rests) if c in _syllables()))
 
 
 @cache
