@@ -158,6 +158,13 @@ def test_a_book_in_latin_letters_has_no_names_to_read_across_scripts():
     assert index.names_across_scripts(Question.open("Why did Emma come?")) == []
 
 
+def test_a_question_without_a_latin_name_leaves_the_books_names_unread():
+    index = build_index(from_text("\n\n".join(STORY), title="葬花", gutenberg=False), None, use_cache=False)
+    assert index.names_across_scripts(Question.open("林黛玉在哪里葬花？")) == [] and index.name_bridge is None
+    assert index.names_across_scripts(Question.open("Where did Lin Daiyu bury the flowers?"))
+    assert index.name_bridge is not None
+
+
 def test_an_english_question_about_a_chinese_book_reads_its_names_in_the_books_script():
     narrative = from_text("\n\n".join(STORY), title="葬花", gutenberg=False)
     question = Question.open("Where did Lin Daiyu bury the flowers?")

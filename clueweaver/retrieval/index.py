@@ -43,7 +43,7 @@ from clueweaver.retrieval.ranking import (
     smooth,
     spread,
 )
-from clueweaver.retrieval.transliteration import SCRIPT_LANGUAGES, BridgedName, NameBridge
+from clueweaver.retrieval.transliteration import SCRIPT_LANGUAGES, BridgedName, NameBridge, writes_latin_names
 
 log = logging.getLogger(__name__)
 
@@ -100,14 +100,16 @@ class RetrievalIndex:
         return self.graph
 
     def names_across_scripts(self, question: Question) -> list[BridgedName]:
-        """The names ``question`` writes in Latin letters that this Chinese or Russian book writes in its
-        script (``NameBridge``; none for the book languages written in Latin letters, or when
-        ``RankingConfig.names_across_scripts`` is off)."""
-        if not self.config.names_across_scripts or self.language not in SCRIPT_LANGUAGES:
+        """The names ``question`` writes in Latin letters that this Chinese, Japanese or Russian book
+        writes in its script (``NameBridge``, worked out at the first question that writes one; none for
+        the book languages written in Latin letters, or when ``RankingConfig.names_across_scripts`` is off)."""
+        text = joined_query(question)
+        on = self.config.names_across_scripts and self.language in SCRIPT_LANGUAGES
+        if not (on and writes_latin_names(text)):
             return []
         if self.name_bridge is None:
             self.name_bridge = NameBridge([p.text for p in self.narrative.paragraphs], self.language)
-        return self.name_bridge.names(joined_query(question))
+        return self.name_bridge.names(text)
 
     @property
     def language(self) -> str:

@@ -144,6 +144,12 @@ def _bridged(asked: str, counts: Counter, usual: set[str] | None = None) -> Brid
     return BridgedName(asked, tuple(form for form, n in ranked[:MAX_FORMS] if n >= _MIN_SHARE * top))
 
 
+def writes_latin_names(text: str) -> bool:
+    """Whether ``text`` writes a capitalized word in Latin letters: without one there is no name to
+    read, and no book's names need working out."""
+    return _LATIN_WORD.search(text) is not None
+
+
 def _latin_runs(text: str) -> list[list[str]]:
     """The capitalized Latin words of ``text`` in runs of words one space or hyphen apart."""
     runs: list[list[str]] = []
