@@ -175,3 +175,10 @@ def test_an_english_question_about_a_chinese_book_reads_its_names_in_the_books_s
         segment_narrative(narrative, question, "focused", index=off, encoder=None)
     request = SourceRequest(narrative, question, get_preset("focused"), build_index(narrative, None, use_cache=False))
     assert candidate_segments(request).to_dict()["names_read_across_scripts"] == {"Lin Daiyu": ["林黛玉"]}
+
+
+def test_a_long_running_reader_keeps_the_places_of_a_bounded_number_of_syllables():
+    bridge = NameBridge(["".join(_ONE_READING[:2000])], "zh")
+    for syllable in sorted(bridge._by_syllable)[:100]:
+        bridge._mask(syllable)
+    assert len(bridge._masks) == 64

@@ -119,7 +119,7 @@ class NameBridge:
         """Where the book has a character that reads ``syllable`` (kept: a question's names share syllables)."""
         if syllable not in self._masks:
             if len(self._masks) >= _MAX_MASKS:  # a book's worth of characters each: keep the latest
-                del self._masks[next(iter(self._masks))]
+                self._masks.pop(next(iter(self._masks), None), None)  # (another thread may have taken it)
             characters = self._by_syllable[syllable]
             table = np.zeros(int(characters.max()) + 1, dtype=bool)
             table[characters] = True
