@@ -3,6 +3,8 @@ script (pinyin, transliteration), join the BM25 queries, and the trace names eac
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,9 +12,11 @@ from pypinyin import Style, lazy_pinyin
 from pypinyin.pinyin_dict import pinyin_dict
 
 from clueweaver.books.narrative import from_text
+from clueweaver.cli import main
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
 from clueweaver.retrieval.transliteration import (
+    _MAX_MASKS,
     NameBridge,
     _pinyin_syllables,
     _wade_giles,
@@ -181,4 +185,15 @@ def test_a_long_running_reader_keeps_the_places_of_a_bounded_number_of_syllables
     bridge = NameBridge(["".join(_ONE_READING[:2000])], "zh")
     for syllable in sorted(bridge._by_syllable)[:100]:
         bridge._mask(syllable)
-    assert len(bridge._masks) == 64
+    assert len(bridge._masks) == _MAX_MASKS
+
+
+def test_segment_says_which_names_it_read_in_the_books_script(tmp_path, capsys):
+    book = tmp_path / "葬花.txt"
+    book.write_text("\n\n".join(STORY), encoding="utf-8")
+    cache = ["--encoder", "none", "--cache-dir", str(tmp_path / "cache")]
+    assert main(["segment", str(book), "--question", "Where did Lin Daiyu bury flowers?", *cache, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "note: the question's names read as the book writes them: Lin Daiyu: 林黛玉" in captured.err
+    payload = json.loads(captured.out)
+    assert payload["segment_source"]["names_read_across_scripts"] == {"Lin Daiyu": ["林黛玉"]}
