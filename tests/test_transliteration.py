@@ -111,7 +111,13 @@ def test_a_name_spelled_in_pypinyins_reading_finds_the_characters_it_spells(char
 
 
 @pytest.mark.parametrize(
-    "spellings", [("Yevgeny", "Evgenii", "Jewgeni", "Евгений"), ("Kirsanov", "Kirsanoff", "Кирсанов")]
+    "spellings",
+    [
+        ("Yevgeny", "Evgenii", "Jewgeni", "Евгений"),
+        ("Kirsanov", "Kirsanoff", "Кирсанов"),
+        ("Kukshina", "Kukschina", "Кукшина"),
+        ("Chichikov", "Tschitschikow", "Чичиков"),
+    ],
 )
 def test_russian_names_meet_whichever_transliteration_writes_them(spellings):
     *latin, cyrillic = spellings

@@ -273,9 +273,11 @@ def _split(letters: str) -> tuple[tuple[str, ...], ...]:
 def phonetic_key(latin: str) -> str:
     """A name in Latin letters reduced to what its English, French and German transliterations share
     ("Yevgeny", "Evgenii", "Jewgeni" and Евгений's "evgenii" are all "evgeni"; "Kirsanoff" and
-    "kirsanov" "kirsanov")."""
+    "kirsanov" "kirsanov"; German "Kukschina" and "Kukshina" "kukshina")."""
     key = latin.lower().replace("'", "").replace("-", "")
-    for spelling, sound in (("ck", "k"), ("x", "ks"), ("w", "v"), ("ph", "f"), ("ou", "u"), ("kh", "h"), ("ff", "v")):
+    spellings = (("tsch", "ch"), ("sch", "sh"), ("ck", "k"), ("x", "ks"), ("w", "v"), ("ph", "f"), ("ou", "u"),
+                 ("kh", "h"), ("ff", "v"))  # fmt: skip
+    for spelling, sound in spellings:
         key = key.replace(spelling, sound)
     key = re.sub(r"^ye|(?<=[aeiou])ye", "e", key.replace("j", "y")).replace("y", "i")
     return re.sub(r"(.)\1+", r"\1", key)  # doubled letters once: "ii" (-ий) and "i", "ss" and "s"
