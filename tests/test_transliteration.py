@@ -23,6 +23,7 @@ from clueweaver.retrieval.transliteration import (
     hepburn,
     phonetic_key,
     romaji_key,
+    spelled_numbers,
 )
 from clueweaver.segments.segmenter import NoMatchError, get_preset, segment_narrative
 from clueweaver.sources.base import SourceRequest
@@ -203,3 +204,28 @@ def test_segment_says_which_names_it_read_in_the_books_script(tmp_path, capsys):
     assert "note: the question's names read as the book writes them: Lin Daiyu: 林黛玉" in captured.err
     payload = json.loads(captured.out)
     assert payload["segment_source"]["names_read_across_scripts"] == {"Lin Daiyu": ["林黛玉"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("He asked ten thousand taels", [("ten thousand", 10000)]),
+        ("Eighty-three, or a hundred and fifty?", [("Eighty-three", 83), ("a hundred and fifty", 150)]),
+        ("thirteen thousand five hundred jin", [("thirteen thousand five hundred", 13500)]),
+        ("one of the three maids, a man", []),  # under ten: 一 and 三 are everywhere in a Chinese book
+    ],
+)
+def test_an_english_question_spells_numbers_a_chinese_or_japanese_book_writes_in_numerals(text, numbers):
+    assert spelled_numbers(text) == numbers
+
+
+def test_a_spelled_number_is_read_as_the_books_numerals():
+    book = ["和尚说：“拿一万两银子来。”", "宝玉病了。", "宝玉又病了。", "宝玉好了，众人散去。"]
+    narrative = from_text("\n\n".join(book), title="玉", gutenberg=False)
+    index = build_index(narrative, None, use_cache=False)
+    question = Question.open("Who asked for ten thousand taels when Baoyu was ill?")
+    assert [(n.asked, n.written) for n in index.names_across_scripts(question)] == [
+        ("Baoyu", ("宝玉",)), ("ten thousand", ("10000",))
+    ]  # fmt: skip
+    assert index.rank_question(question)[0][0] == 0  # 一万 met through the digits' numerals
+    assert NameBridge(["Он заплатил десять тысяч."], "ru").names("He paid ten thousand") == []  # words there

@@ -9,6 +9,8 @@ and only a multilingual encoder could read it (slow on a CPU: minutes for a Euro
 BM25 query (``RetrievalIndex.rank_question``) and the trace names each one
 (``Candidates.names_read``). A name counts when the book writes it ``MIN_OCCURRENCES`` times or
 more; a Chinese one needs two syllables at least ("Jia" alone could be any of forty characters).
+The numbers such a question spells ("ten thousand taels") are shared too: in a Chinese or Japanese
+book they are read in digits, which its analyzer writes as the book's numerals (一万).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from clueweaver.books.language import HAN
 from clueweaver.retrieval.morphology import noun_readings
 
 SCRIPT_LANGUAGES = ("zh", "ja", "ru")  # the book languages whose names a Latin question can be read in
+NUMERAL_LANGUAGES = ("zh", "ja")  # whose analyzers read digits as the book's numerals (books/numerals.py)
+MIN_SPELLED_NUMBER = 10  # two numerals at least ("十三", "二十"): "one" or "three" alone is 一 or 三, everywhere
 MIN_OCCURRENCES = 3
 MAX_FORMS = 2  # the forms kept for one name: its most frequent, and one at least a fifth as frequent
 _MIN_SHARE = 0.2
@@ -72,6 +76,13 @@ class NameBridge:
             self._by_key = _japanese_names(self._text) if language == "ja" else _cyrillic_names(self._text)
 
     def names(self, text: str) -> list[BridgedName]:
+        """The names ``text`` writes in Latin letters that the book writes in its script (``_names``),
+        and in a Chinese or Japanese book the numbers it spells in English, in digits, which the book's
+        analyzer reads as its numerals ("ten thousand taels": 10000, 一万)."""
+        numbers = spelled_numbers(text) if self.language in NUMERAL_LANGUAGES else []
+        return self._names(text) + [BridgedName(words, (str(value),)) for words, value in numbers]
+
+    def _names(self, text: str) -> list[BridgedName]:
         """The names ``text`` writes in Latin letters that the book writes in its script, longest first
         where they overlap ("Jia Baoyu" before "Baoyu"), each as often as ``text`` writes it (as the
         question's own words, a name asked twice weighs twice in the query)."""
@@ -161,6 +172,46 @@ def _latin_runs(text: str) -> list[list[str]]:
             runs.append([match.group()])
         end = match.end()
     return runs
+
+
+_NUMBER_UNITS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen".split())} | {"a": 1}  # fmt: skip
+_NUMBER_TENS = {
+    w: 10 * n for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if n > 1
+}
+_NUMBER_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_SPELLED_NUMBER = re.compile(
+    rf"\b(?:{'|'.join([*_NUMBER_UNITS, *_NUMBER_TENS, *_NUMBER_SCALES])})"
+    rf"(?:(?:\s+|-|\s+and\s+)(?:{'|'.join([*_NUMBER_UNITS, *_NUMBER_TENS, *_NUMBER_SCALES])}))*\b",
+    re.IGNORECASE,
+)
+
+
+def spelled_numbers(text: str) -> list[tuple[str, int]]:
+    """The numbers ``text`` spells in English words ("ten thousand", "eighty-three", "a hundred and
+    fifty"), each with its value, from ``MIN_SPELLED_NUMBER`` on."""
+    found = []
+    for match in _SPELLED_NUMBER.finditer(text):
+        value = _spelled_value(re.split(r"[\s-]+", match.group().lower()))
+        if value is not None and value >= MIN_SPELLED_NUMBER:
+            found.append((match.group(), value))
+    return found
+
+
+def _spelled_value(words: list[str]) -> int | None:
+    total, current = 0, 0
+    for word in words:
+        if word == "and":
+            continue
+        if word in _NUMBER_UNITS or word in _NUMBER_TENS:
+            current += _NUMBER_UNITS.get(word, 0) + _NUMBER_TENS.get(word, 0)
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        else:  # thousand, million
+            total, current = total + max(current, 1) * _NUMBER_SCALES[word], 0
+    value = total + current
+    return value or None
 
 
 def _bare(word: str) -> str:
