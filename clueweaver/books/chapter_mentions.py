@@ -267,8 +267,9 @@ _PART_PATTERNS = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部")
 
 def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     """The chapters (``Chapter``) that ``text`` names, and what it names that the book lacks ("chapter
-    9", "part 4", "the last chapter"). A chapter is named by the label a reader uses ("5" names the
-    chapter labelled 5 and, in a book whose labels are qualified by part, every part's fifth); a part
+    9", "chapters 21-30", "part 4", "the last chapter"). A chapter is named by the label a reader uses
+    ("5" names the chapter labelled 5 and, in a book whose labels are qualified by part, every part's
+    fifth), or by its place from the book's end ("the penultimate chapter", "后四十回"); a part
     by its place among the book's parts, and it names its chapters; a chapter named with its part
     ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered. A part named
     by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
