@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.benchmarks.checks import load_bundled_book
 from clueweaver.books.chapter_mentions import (
     LAST,
@@ -21,6 +22,7 @@ from clueweaver.books.narrative import from_text
 from clueweaver.books.numerals import chinese_numeral
 from clueweaver.evaluation.retrieval import GoldItem
 from clueweaver.measure.recall import naming_chapters
+from clueweaver.pipeline import ClueWeaver, PipelineConfig, format_result
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
 from clueweaver.retrieval.ranking import spread
@@ -313,3 +315,11 @@ def test_the_recall_bench_names_a_chapter_by_its_name_where_it_has_one():
     item = GoldItem(narrative, Question.open("刘姥姥带了谁去？"), (chapter.first_paragraph + 2,), "x")
     (named,) = naming_chapters([item], "title")
     assert named.question.text == "在“贾宝玉初试云雨情”那一回中，刘姥姥带了谁去？"
+
+
+def test_ask_shows_the_chapters_it_read_first():
+    narrative = _book()
+    backend = scripted_reader_backend()
+    config = PipelineConfig(encoder=None, preset="focused", self_calibration=False)
+    result = ClueWeaver(backend, config=config).answer(narrative, Question.open("In chapter 5, who lit the lantern?"))
+    assert "Read first: chapter 5, which the question names" in format_result(result, narrative)

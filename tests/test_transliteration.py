@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from pypinyin import Style, lazy_pinyin
 from pypinyin.pinyin_dict import pinyin_dict
 
+from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.books.narrative import from_text
 from clueweaver.cli import main
+from clueweaver.pipeline import ClueWeaver, PipelineConfig, format_result
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
 from clueweaver.retrieval.transliteration import (
@@ -229,3 +231,14 @@ def test_a_spelled_number_is_read_as_the_books_numerals():
     ]  # fmt: skip
     assert index.rank_question(question)[0][0] == 0  # 一万 met through the digits' numerals
     assert NameBridge(["Он заплатил десять тысяч."], "ru").names("He paid ten thousand") == []  # words there
+
+
+def test_ask_shows_the_names_it_read_as_the_book_writes_them():
+    narrative = from_text("\n\n".join(STORY), title="葬花", gutenberg=False)
+    backend = scripted_reader_backend()  # the answer means nothing; what retrieval read is shown whatever it is
+    config = PipelineConfig(encoder=None, preset="focused", self_calibration=False)
+    result = ClueWeaver(backend, config=config).answer(narrative, Question.open("Where did Lin Daiyu bury flowers?"))
+    assert result.trace["segment_source"]["names_read_across_scripts"] == {"Lin Daiyu": ["林黛玉"]}
+    assert "Names read as the book writes them: Lin Daiyu: 林黛玉" in format_result(result, narrative)
+    unnamed = ClueWeaver(backend, config=config).answer(narrative, Question.open("林黛玉在哪里葬花？"))
+    assert "Names read" not in format_result(unnamed, narrative)

@@ -19,7 +19,7 @@ def format_result(result: Result, narrative: Narrative | None = None) -> str:
     """A result and its trace for a person: the answer, the cited paragraphs, the Finder's
     verdicts, the packet, tokens, timings and warnings. ``narrative`` adds the cited text."""
     trace = result.trace
-    lines = [*_answer_lines(result, narrative), *_query_lines(trace), *_finder_lines(trace)]
+    lines = [*_answer_lines(result, narrative), *_query_lines(trace), *_read_lines(trace), *_finder_lines(trace)]
     if "truncation" in trace:
         cut = trace["truncation"]
         lines.append(
@@ -68,6 +68,21 @@ def _query_lines(trace: dict) -> list[str]:
     if not query or not query["text"]:
         return []
     return [f"Query written for retrieval ({query['mode']}): {_shorten(query['text'], 200)}"]
+
+
+def _read_lines(trace: dict) -> list[str]:
+    """What retrieval read as the question asked: the chapters it names, read first, and the names it
+    writes in Latin letters, read as the book writes them (nothing when there were none)."""
+    source = trace.get("segment_source") or {}
+    lines = []
+    if source.get("named_chapters_read_first"):
+        lines.append(f"Read first: chapter {', '.join(source['named_chapters_read_first'])}, which the question names")
+    if source.get("names_read_across_scripts"):
+        read = "; ".join(
+            f"{asked}: {', '.join(written)}" for asked, written in source["names_read_across_scripts"].items()
+        )
+        lines.append(f"Names read as the book writes them: {read}")
+    return lines
 
 
 def _finder_lines(trace: dict) -> list[str]:
