@@ -228,3 +228,34 @@ def test_the_upload_form_reads_a_book_in_the_language_picked(browser, tmp_path):
         wait.until(lambda d: "Added" in d.find_element(By.ID, "upload-message").text)
         wait.until(lambda d: "French" in d.find_element(By.ID, "book-list").text)
         assert httpx.get(f"{url}/api/books").json()["books"][0]["language"] == "fr"
+
+
+@pytest.mark.slow
+def test_the_page_says_which_names_it_read_in_the_books_script(browser, tmp_path):
+    """An English question about a Chinese book: the names it writes in pinyin are read as the book
+    writes them, and the page says so beside the warning that the languages differ."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    book = tmp_path / "葬花.txt"
+    book.write_text(
+        "\n\n".join([
+            "林黛玉自幼多病，住在外祖母家里，每日吃药。",
+            "宝玉听说林黛玉来了，忙去看她，两人说了半日的话。",
+            "那天林黛玉在园中葬花，宝玉远远看见，便走了过去。",
+        ]),
+        encoding="utf-8",
+    )  # fmt: skip
+    wait = WebDriverWait(browser, 30)
+    with running_server(scripted_room(tmp_path / "data")) as url:
+        browser.get(url + "/")
+        browser.find_element(By.ID, "upload-file").send_keys(str(book))
+        browser.find_element(By.ID, "upload-button").click()
+        wait.until(lambda d: "0 chapters" in d.find_element(By.ID, "book-list").text)
+        wait.until(lambda d: d.find_element(By.ID, "ask-button").is_enabled())
+        browser.find_element(By.XPATH, "//input[@name='kind'][@value='open']/..").click()
+        browser.find_element(By.ID, "question-text").send_keys("Where did Lin Daiyu bury the flowers?")
+        browser.find_element(By.ID, "ask-button").click()
+        wait.until(lambda d: "Lin Daiyu: 林黛玉" in d.find_element(By.ID, "warnings").text)
+        notes = browser.find_element(By.ID, "warnings").text
+        assert "Names read as the book writes them: Lin Daiyu: 林黛玉." in notes and "seems to be in English" in notes

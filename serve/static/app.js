@@ -25,6 +25,19 @@ function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
+// What retrieval read as the question asked (the trace's segment_source): the chapters it names, read
+// first, and the names it writes in Latin letters, read as the book writes them.
+function readNotes(source) {
+  const notes = [];
+  const chapters = source.named_chapters_read_first || [];
+  if (chapters.length) notes.push(`Read first: chapter ${chapters.join(", ")}, which the question names.`);
+  const names = Object.entries(source.names_read_across_scripts || {});
+  if (names.length) {
+    notes.push(`Names read as the book writes them: ${names.map(([asked, written]) => `${asked}: ${written.join(", ")}`).join("; ")}.`);
+  }
+  return notes;
+}
+
 function authHeaders() {
   return state.token ? { Authorization: `Bearer ${state.token}` } : {};
 }
@@ -392,7 +405,9 @@ function renderAnswer(record) {
   const asked = { claim: "Claim", open: "Open question" }[request.kind] || "Question";
   $("asked").textContent = `${asked}: ${request.text}${limit}`;
   $("rationale").innerHTML = citeLinks(result.rationale || "(no rationale)");
-  $("warnings").innerHTML = trace.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("");
+  $("warnings").innerHTML = [...readNotes(trace.segment_source || {}), ...trace.warnings]
+    .map((w) => `<li>${escapeHtml(w)}</li>`)
+    .join("");
 
   const finder = trace.finder;
   $("finder-summary").textContent = finder.ran
