@@ -185,6 +185,17 @@ def test_upload_ask_and_read_the_cited_paragraphs(browser, tmp_path):
         assert errors == []  # no JavaScript error along the way
 
 
+def _open_with_book(browser, wait, url: str, book: Path) -> None:
+    """Open the page, upload ``book`` (one without chapter headings) and wait until it can be asked about."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(url + "/")
+    browser.find_element(By.ID, "upload-file").send_keys(str(book))
+    browser.find_element(By.ID, "upload-button").click()
+    wait.until(lambda d: "0 chapters" in d.find_element(By.ID, "book-list").text)
+    wait.until(lambda d: d.find_element(By.ID, "ask-button").is_enabled())
+
+
 @pytest.mark.slow
 def test_a_book_without_chapters_shows_its_passages_without_a_chapter_label(browser, tmp_path):
     from selenium.webdriver.common.by import By
@@ -195,11 +206,7 @@ def test_a_book_without_chapters_shows_its_passages_without_a_chapter_label(brow
     book.write_text("\n\n".join(b for b in blocks if not b.startswith("#")), encoding="utf-8")  # no headings
     wait = WebDriverWait(browser, 30)
     with running_server(scripted_room(tmp_path / "data")) as url:
-        browser.get(url + "/")
-        browser.find_element(By.ID, "upload-file").send_keys(str(book))
-        browser.find_element(By.ID, "upload-button").click()
-        wait.until(lambda d: "0 chapters" in d.find_element(By.ID, "book-list").text)
-        wait.until(lambda d: d.find_element(By.ID, "ask-button").is_enabled())
+        _open_with_book(browser, wait, url, book)
         browser.find_element(By.ID, "question-text").send_keys(QUESTION)
         for label, text in OPTIONS.items():
             browser.find_element(By.ID, f"option-{label}").send_keys(text)
@@ -248,11 +255,7 @@ def test_the_page_says_which_names_it_read_in_the_books_script(browser, tmp_path
     )  # fmt: skip
     wait = WebDriverWait(browser, 30)
     with running_server(scripted_room(tmp_path / "data")) as url:
-        browser.get(url + "/")
-        browser.find_element(By.ID, "upload-file").send_keys(str(book))
-        browser.find_element(By.ID, "upload-button").click()
-        wait.until(lambda d: "0 chapters" in d.find_element(By.ID, "book-list").text)
-        wait.until(lambda d: d.find_element(By.ID, "ask-button").is_enabled())
+        _open_with_book(browser, wait, url, book)
         browser.find_element(By.XPATH, "//input[@name='kind'][@value='open']/..").click()
         browser.find_element(By.ID, "question-text").send_keys("Where did Lin Daiyu bury the flowers?")
         browser.find_element(By.ID, "ask-button").click()
