@@ -91,6 +91,7 @@ _EDGE = rf"(?:(?P<first>{_FIRST_ONES})|(?P<last>{_LAST_ONES}))"
 _DAI_NUMBER = rf"[{DAI_NUMERALS}]+|\d+"
 _DAI_JOIN = r"到|至|から|~|～|-|－|–|—|、|，|,|和|与|與|及|と"
 _DAI_RANGE = r"到|至|から|~|～|-|－|–|—"
+_NOT_DAI_NUMERAL = re.compile(rf"[^\d{DAI_NUMERALS}]")  # 第 and the unit around a listed number
 _TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "the two times before"
 _NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
 
@@ -228,8 +229,8 @@ def _add(values: list[int], value: int, joined_by_range: bool) -> None:
 def _dai_listed(match: re.Match) -> tuple[int, ...]:
     """第N回 in a list or a range: "第三、四回", "第二十回到第二十二回", "第30-32回"."""
     first, join, second = re.split(rf"\s*({_DAI_JOIN})\s*", match.group(0).strip(), maxsplit=1)
-    values = list(_one(re.sub(r"[^\d" + DAI_NUMERALS + "]", "", first)))
-    value = _one(re.sub(r"[^\d" + DAI_NUMERALS + "]", "", second))
+    values = list(_one(_NOT_DAI_NUMERAL.sub("", first)))
+    value = _one(_NOT_DAI_NUMERAL.sub("", second))
     if not (values and value):
         return ()
     _add(values, value[0], bool(re.fullmatch(_DAI_RANGE, join)))

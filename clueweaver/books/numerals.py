@@ -29,8 +29,10 @@ _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
 # The keraia that follows a Greek numeral, typed in any of its look-alikes
 KERAIA = "\u0374\u0384\u02b9'\u2019"
 _SMALL = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
-_UNITS = {w: n for n, w in enumerate((_SMALL + " seventeen eighteen nineteen").split())}
-_TENS = {w: 10 * n for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if n > 1}
+ENGLISH_UNITS = {w: n for n, w in enumerate((_SMALL + " seventeen eighteen nineteen").split())}
+ENGLISH_TENS = {
+    w: 10 * n for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if n > 1
+}
 ENGLISH_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 _ORDINALS = {w: n for n, w in enumerate(ENGLISH_ORDINALS, start=1)}
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
@@ -65,10 +67,10 @@ def number_value(token: str) -> int | None:
         return _ORDINALS.get(token.split()[-1])
     total = 0
     for word in re.split(r"[\s-]+", token):
-        if word in _UNITS:
-            total += _UNITS[word]
-        elif word in _TENS:
-            total += _TENS[word]
+        if word in ENGLISH_UNITS:
+            total += ENGLISH_UNITS[word]
+        elif word in ENGLISH_TENS:
+            total += ENGLISH_TENS[word]
         elif word == "hundred":
             total = max(total, 1) * 100
         elif word:

@@ -16,7 +16,6 @@ book they are read in digits, which its analyzer writes as the book's numerals (
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -25,7 +24,8 @@ from typing import Sequence
 import numpy as np
 from pypinyin.pinyin_dict import pinyin_dict
 
-from clueweaver.books.language import HAN
+from clueweaver.books.language import HAN, fold_accents
+from clueweaver.books.numerals import ENGLISH_TENS, ENGLISH_UNITS
 from clueweaver.retrieval.morphology import noun_readings
 
 SCRIPT_LANGUAGES = ("zh", "ja", "ru")  # the book languages whose names a Latin question can be read in
@@ -103,7 +103,7 @@ class NameBridge:
         return found
 
     def _chinese(self, words: list[str]) -> BridgedName | None:
-        syllables = [_pinyin_syllables(_toneless(_bare(word))) for word in words]
+        syllables = [_pinyin_syllables(fold_accents(_bare(word))) for word in words]
         counts: Counter = Counter()
         usual: set[str] = set()  # the forms read in each character's first reading ("亲姐" is qin jie, not "qingxu")
         for combination in _products(syllables)[:_MAX_SPLITS]:
@@ -174,16 +174,11 @@ def _latin_runs(text: str) -> list[list[str]]:
     return runs
 
 
-_NUMBER_UNITS = {w: n for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
-    "eighteen nineteen".split())} | {"a": 1}  # fmt: skip
-_NUMBER_TENS = {
-    w: 10 * n for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if n > 1
-}
+_NUMBER_UNITS = {**ENGLISH_UNITS, "a": 1}  # "a hundred and fifty"
 _NUMBER_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _SPELLED_NUMBER = re.compile(
-    rf"\b(?:{'|'.join([*_NUMBER_UNITS, *_NUMBER_TENS, *_NUMBER_SCALES])})"
-    rf"(?:(?:\s+|-|\s+and\s+)(?:{'|'.join([*_NUMBER_UNITS, *_NUMBER_TENS, *_NUMBER_SCALES])}))*\b",
+    rf"\b(?:{'|'.join([*_NUMBER_UNITS, *ENGLISH_TENS, *_NUMBER_SCALES])})"
+    rf"(?:(?:\s+|-|\s+and\s+)(?:{'|'.join([*_NUMBER_UNITS, *ENGLISH_TENS, *_NUMBER_SCALES])}))*\b",
     re.IGNORECASE,
 )
 
@@ -204,8 +199,8 @@ def _spelled_value(words: list[str]) -> int | None:
     for word in words:
         if word == "and":
             continue
-        if word in _NUMBER_UNITS or word in _NUMBER_TENS:
-            current += _NUMBER_UNITS.get(word, 0) + _NUMBER_TENS.get(word, 0)
+        if word in _NUMBER_UNITS or word in ENGLISH_TENS:
+            current += _NUMBER_UNITS.get(word, 0) + ENGLISH_TENS.get(word, 0)
         elif word == "hundred":
             current = max(current, 1) * 100
         else:  # thousand, million
@@ -229,15 +224,10 @@ def _products(choices: list[list[tuple[str, ...]]]) -> list[tuple[str, ...]]:
 # ---------------------------------------------------------------- Chinese: pinyin
 
 
-def _toneless(reading: str) -> str:
-    """A pinyin reading without its tone mark, ü written u ("lǚ" -> "lu"), as English texts write it."""
-    return "".join(c for c in unicodedata.normalize("NFD", reading) if not unicodedata.combining(c))
-
-
 @cache
 def _readings() -> dict[int, frozenset[str]]:
     """Every character's toneless pinyin readings (pypinyin's table of single characters)."""
-    return {code: frozenset(map(_toneless, readings.split(","))) for code, readings in pinyin_dict.items()}
+    return {code: frozenset(map(fold_accents, readings.split(","))) for code, readings in pinyin_dict.items()}
 
 
 def _first_reading(character: str) -> str | None:
@@ -248,7 +238,7 @@ def _first_reading(character: str) -> str | None:
 @cache
 def _first_readings() -> dict[int, str]:
     """Every character's usual reading: pypinyin lists it first ("亲": qin before qing)."""
-    return {code: _toneless(readings.split(",")[0]) for code, readings in pinyin_dict.items()}
+    return {code: fold_accents(readings.split(",")[0]) for code, readings in pinyin_dict.items()}
 
 
 @cache
@@ -379,7 +369,7 @@ def hepburn(katakana: str) -> str:
 def romaji_key(romaji: str) -> str:
     """A Japanese name in romaji reduced to what Hepburn, Kunrei and a reader's spelling share
     ("Sanshirō", "Sanshirou", "Sanshiro" and サンシロー's "sanshiro"; "Sensei" and センセー's "sense")."""
-    key = "".join(c for c in unicodedata.normalize("NFD", romaji.lower()) if not unicodedata.combining(c))
+    key = fold_accents(romaji.lower())
     key = key.replace("'", "").replace("-", "")
     for spelling, sound in (("shi", "si"), ("chi", "ti"), ("tsu", "tu"), ("fu", "hu"), ("ji", "zi"), ("sh", "sy"),
                             ("ch", "ty"), ("j", "zy"), ("ou", "o"), ("ei", "e")):  # fmt: skip
