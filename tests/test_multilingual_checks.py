@@ -21,6 +21,7 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_JA_TUNING_FILE,
     CROSS_LANGUAGE_RU_FROZEN_FILE,
     CROSS_LANGUAGE_RU_FROZEN_SHA256,
+    CROSS_LANGUAGE_RU_TUNING_FILE,
     CROSS_LANGUAGE_TUNING_FILE,
     CROSS_LANGUAGE_ZH_FROZEN_FILE,
     CROSS_LANGUAGE_ZH_FROZEN_SHA256,
@@ -35,6 +36,7 @@ from clueweaver.benchmarks.checks import (
     load_language_checks,
     load_multihop_checks,
 )
+from clueweaver.books.language import guess_language
 
 # Every set but the English one (tests/test_checks.py): "zh-long", "zh-long-2" over 红楼梦 (120 回), "zh-xyj"
 # over 西游记 (100 回), "zh-3" and "zh-4" over both (frozen files only), then a novel each in the other languages
@@ -337,3 +339,21 @@ def test_the_cjk_cross_language_sets_are_english_twins_of_checks_in_the_books_la
         assert check.question.text.isascii() and re.search(
             r"\b(the|was|did|what|how|who)\b", check.question.text, re.I
         )
+
+
+@pytest.mark.parametrize(
+    ("path", "count", "frozen"), [(CROSS_LANGUAGE_RU_TUNING_FILE, 8, False), (CROSS_LANGUAGE_RU_FROZEN_FILE, 12, True)]
+)
+def test_the_russian_cross_language_sets_are_german_and_french_twins_of_russian_checks(path, count, frozen):
+    """Each check asks a Russian check of the same split again, alternately in German and French (its gold,
+    its kind), its names in Latin letters; the two novels share the set."""
+    checks = load_multihop_checks(checks_path=path, cross_language=True)
+    assert len(checks) == count and not load_multihop_checks(checks_path=path)
+    twins = {check.id: check for key in ("ru", "ru-2") for _, check in load_language_checks(key, frozen=frozen)}
+    books = Counter(check.book for _, check in checks)
+    assert books == {"bundled:ottsy_i_deti.ru": count // 2, "bundled:igrok.ru": count // 2}
+    for number, (_, check) in enumerate(checks):
+        twin = twins[re.match(r"Cross-language: (\S+) ", check.note).group(1)]
+        assert (check.gold_ids, check.question.kind) == (twin.gold_ids, twin.question.kind), check.id
+        assert not re.search("[\u0400-\u04ff]", check.question.text), check.id
+        assert guess_language(check.question.text) == ("de", "fr")[number % 2], check.id

@@ -130,9 +130,10 @@ CROSS_LANGUAGE_JA_FROZEN_SHA256 = "907fcd9e4cd36e9750f0cb52454ba9a0cb9dd654c60c3
 CROSS_LANGUAGE_JA_TUNING_FILE = DATA_DIR / "multihop_cross_language_ja_tuning.jsonl"
 # German and French questions about the bundled Russian novels (Отцы и дети, Игрок), names as German and French
 # readers write them (Basarow, Odinzowa; Bazarov, Koukchina): the frozen set (the twins of the first six checks of
-# each Russian frozen set) committed with this hash before any ranking ran on it.
+# each Russian frozen set) committed with this hash before any ranking ran on it; the tuning set eight tuning twins.
 CROSS_LANGUAGE_RU_FROZEN_FILE = DATA_DIR / "multihop_cross_language_ru.jsonl"
 CROSS_LANGUAGE_RU_FROZEN_SHA256 = "edaa5f873c010204dc75591c4c5bd4de51755a87304ce23217f2f9352491faa5"
+CROSS_LANGUAGE_RU_TUNING_FILE = DATA_DIR / "multihop_cross_language_ru_tuning.jsonl"
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
 OPEN_FROZEN_FILE = DATA_DIR / "open_frozen.jsonl"

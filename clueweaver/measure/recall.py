@@ -19,6 +19,8 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_FROZEN_FILE,
     CROSS_LANGUAGE_JA_FROZEN_FILE,
     CROSS_LANGUAGE_JA_TUNING_FILE,
+    CROSS_LANGUAGE_RU_FROZEN_FILE,
+    CROSS_LANGUAGE_RU_TUNING_FILE,
     CROSS_LANGUAGE_TUNING_FILE,
     CROSS_LANGUAGE_ZH_FROZEN_FILE,
     CROSS_LANGUAGE_ZH_TUNING_FILE,
@@ -75,6 +77,8 @@ SET_NAMES = {
     "cross-zh-frozen": "English questions about the Chinese novels, names in pinyin, frozen held-out",
     "cross-ja-tuning": "English questions about the Japanese novels, names in romaji, tuning",
     "cross-ja-frozen": "English questions about the Japanese novels, names in romaji, frozen held-out",
+    "cross-ru-tuning": "German and French questions about the Russian novels, names as their readers write them, tuning",
+    "cross-ru-frozen": "German and French questions about the Russian novels, names as their readers write them, frozen",
 }
 # Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
 # language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3", "zh-4", "pt-2" have a frozen file only).
@@ -95,6 +99,8 @@ _CROSS_LANGUAGE_FILES = {
     "cross-zh-frozen": CROSS_LANGUAGE_ZH_FROZEN_FILE,
     "cross-ja-tuning": CROSS_LANGUAGE_JA_TUNING_FILE,
     "cross-ja-frozen": CROSS_LANGUAGE_JA_FROZEN_FILE,
+    "cross-ru-tuning": CROSS_LANGUAGE_RU_TUNING_FILE,
+    "cross-ru-frozen": CROSS_LANGUAGE_RU_FROZEN_FILE,
 }
 # Each ranking or shape choice against the default: (RankingConfig overrides, preset overrides).
 ABLATIONS: dict[str, tuple[dict, dict]] = {
