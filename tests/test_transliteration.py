@@ -133,6 +133,32 @@ def test_russian_names_meet_whichever_transliteration_writes_them(spellings):
 
 
 @pytest.mark.parametrize(
+    ("asked", "cyrillic"),
+    [
+        ("Basarow", "Базаров"),  # German: з as a single s between vowels, в as w
+        ("Odinzowa", "Одинцова"),  # German: ц as z
+        ("Michail", "Михаил"),  # German: х as ch
+        ("Wassili", "Василий"),  # German and French: с as ss between vowels
+        ("Petrovitch", "Петрович"),  # French, and English before the Second World War: ч as tch
+        ("Koukchina", "Кукшина"),  # French: ш as ch, у as ou
+        ("Sergueïevna", "Сергеевна"),  # French: г as gu before e, й as ï between vowels
+        ("Chichikov", "Чичиков"),  # English ch stays ч
+    ],
+)
+def test_a_russian_name_is_read_as_english_german_and_french_transliterations_write_it(asked, cyrillic):
+    book = [f"{cyrillic} пришёл.", f"— Здравствуй, {cyrillic}!", f"{cyrillic} молчал.", "Никто не пришёл."]
+    (found,) = NameBridge(book, "ru").names(f"Warum kam {asked}?")
+    assert found.written == (cyrillic,)
+
+
+def test_the_english_reading_of_a_russian_name_goes_first():
+    """Chatov is Чатов as English writes it and Шатов as French does: a book with both is read the English way."""
+    book = [f"{name} пришёл." for name in ("Чатов", "Шатов") for _ in range(3)]
+    assert [n.written for n in NameBridge(book, "ru").names("Qui est Chatov ?")] == [("Чатов",)]
+    assert [n.written for n in NameBridge(book[3:], "ru").names("Qui est Chatov ?")] == [("Шатов",)]
+
+
+@pytest.mark.parametrize(
     ("katakana", "romaji"),
     [("サンシロー", "sanshiro"), ("キョースケ", "kyosuke"), ("シャシン", "shashin"), ("チョット", "chotto"),
      ("ジュンサ", "junsa"), ("ハラグチ", "haraguchi")],

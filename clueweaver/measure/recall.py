@@ -77,8 +77,8 @@ SET_NAMES = {
     "cross-zh-frozen": "English questions about the Chinese novels, names in pinyin, frozen held-out",
     "cross-ja-tuning": "English questions about the Japanese novels, names in romaji, tuning",
     "cross-ja-frozen": "English questions about the Japanese novels, names in romaji, frozen held-out",
-    "cross-ru-tuning": "German and French questions about the Russian novels, names as their readers write them, tuning",
-    "cross-ru-frozen": "German and French questions about the Russian novels, names as their readers write them, frozen",
+    "cross-ru-tuning": "German and French questions about the Russian novels, names in their spelling, tuning",
+    "cross-ru-frozen": "German and French questions about the Russian novels, names in their spelling, frozen",
 }
 # Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
 # language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3", "zh-4", "pt-2" have a frozen file only).

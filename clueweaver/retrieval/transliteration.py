@@ -138,9 +138,16 @@ class NameBridge:
         return self._masks[syllable]
 
     def _by_sound(self, word: str) -> BridgedName | None:
-        """A Russian or Japanese name: the book's words whose transliteration has ``word``'s key."""
-        key = (romaji_key if self.language == "ja" else phonetic_key)(_bare(word))
-        return _bridged(word, self._by_key.get(key, Counter())) if len(key) >= 4 else None
+        """A Russian or Japanese name: the book's words whose transliteration has ``word``'s key (a
+        Russian one's first reading that the book writes, ``russian_readings``)."""
+        if self.language == "ja":
+            keys = [romaji_key(_bare(word))]
+        else:
+            keys = list(dict.fromkeys(map(phonetic_key, russian_readings(fold_accents(_bare(word))))))
+        for key in keys:
+            if len(key) >= 4 and (name := _bridged(word, self._by_key.get(key, Counter()))):
+                return name
+        return None
 
 
 def _bridged(asked: str, counts: Counter, usual: set[str] | None = None) -> BridgedName | None:
@@ -311,17 +318,38 @@ def _split(letters: str) -> tuple[tuple[str, ...], ...]:
 # ---------------------------------------------------------------- Russian: transliteration
 
 
+_GERMAN_SOUNDS = {"tsch": "ch", "sch": "sh", "ch": "kh", "z": "ts"}
+_GERMAN_LETTERS = re.compile("tsch|sch|ch|z")
+_FRENCH_SOUNDS = {"tch": "ch", "ch": "sh"}
+_FRENCH_LETTERS = re.compile("tch|ch|gu(?=[eiy])")  # gu before e or i: its g alone (Sergueï)
+_FRENCH_SEMIVOWEL = re.compile("(?<=[aeiou])i(?=[aeiou])")  # ï between vowels, its mark folded: й (Sergueïevna)
+_SINGLE_S_BETWEEN_VOWELS = re.compile("(?<=[aeiouy])s(?=[aeiouy])")  # з; с is ss there (Wassili, Vassili)
+
+
 def phonetic_key(latin: str) -> str:
     """A name in Latin letters reduced to what its English, French and German transliterations share
     ("Yevgeny", "Evgenii", "Jewgeni" and Евгений's "evgenii" are all "evgeni"; "Kirsanoff" and
-    "kirsanov" "kirsanov"; German "Kukschina" and "Kukshina" "kukshina")."""
+    "kirsanov" "kirsanov"; German "Kukschina" and "Kukshina" "kukshina"; "Petrovitch" and "Petrovich"
+    "petrovich"). Where their letters differ in sound, ``russian_readings`` reads a word each way."""
     key = latin.lower().replace("'", "").replace("-", "")
-    spellings = (("tsch", "ch"), ("sch", "sh"), ("ck", "k"), ("x", "ks"), ("w", "v"), ("ph", "f"), ("ou", "u"),
-                 ("kh", "h"), ("ff", "v"))  # fmt: skip
+    spellings = (("tsch", "ch"), ("tch", "ch"), ("sch", "sh"), ("ck", "k"), ("x", "ks"), ("w", "v"), ("ph", "f"),
+                 ("ou", "u"), ("kh", "h"), ("ff", "v"))  # fmt: skip
     for spelling, sound in spellings:
         key = key.replace(spelling, sound)
     key = re.sub(r"^ye|(?<=[aeiou])ye", "e", key.replace("j", "y")).replace("y", "i")
     return re.sub(r"(.)\1+", r"\1", key)  # doubled letters once: "ii" (-ий) and "i", "ss" and "s"
+
+
+def russian_readings(word: str) -> tuple[str, ...]:
+    """A lower-case Latin word as English, German and French transliterations of Russian write it, each
+    in English's letters (``phonetic_key`` folds the rest). German writes х as ch, ц as z and з as a single
+    s between vowels (Michail, Odinzowa, Basarow); French ш as ch, з as a single s between vowels, й as i
+    between vowels and г as gu before e and i (Koukchina, Sergueïevna). A German genitive ("Basarows
+    Vater") is not read: the main characters' names it adds lowered the tuning set's recall."""
+    german = _GERMAN_LETTERS.sub(lambda m: _GERMAN_SOUNDS[m.group()], word)
+    french = _FRENCH_LETTERS.sub(lambda m: _FRENCH_SOUNDS.get(m.group(), m.group()[0]), word)
+    french = _FRENCH_SEMIVOWEL.sub("y", french)
+    return tuple(dict.fromkeys((word, *(_SINGLE_S_BETWEEN_VOWELS.sub("z", reading) for reading in (german, french)))))
 
 
 def _cyrillic_names(text: str) -> dict[str, Counter]:
