@@ -1,7 +1,7 @@
 """The names a question writes in Latin letters, found as a book in another script writes them: "Lin
 Daiyu" is 林黛玉 in 红楼梦 (the pinyin of the book's own characters), "Sanshiro" is 三四郎 in 三四郎 (the
 romaji of the nouns MeCab reads in the book), "Bazarov" is Базаров in Отцы и дети (the book's
-capitalized words transliterated).
+capitalized words transliterated), and so is German's "Basarow".
 
 An English question about a Chinese, Japanese or Russian novel shares no word with it, so BM25 ranks nothing
 and only a multilingual encoder could read it (slow on a CPU: minutes for a European novel, 25 for
