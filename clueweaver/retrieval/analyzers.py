@@ -14,9 +14,10 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   only ("Базаров", "Базарова"). German reads the spelling before 1901 as today's too (``modern_german``:
   "Die Thür", "todt", "passirt" give the terms of "Die Tür", "tot", "passiert"), and Portuguese the
   spelling before 1911 and 1943 (``modern_portuguese``: "elle", "annos", "theatro" are "ele", "anos",
-  "teatro"). English keeps its accents, as ClueWeaver always did ("Château d'If"). French, Italian and
-  Greek elided articles go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too
-  ("Emma's" is "emma").
+  "teatro"); a German book's index reads its compounds as their parts too, against the book's own
+  words (``clueweaver.retrieval.compounds``: "Spuknacht" is also "Spuk" and "Nacht"). English keeps
+  its accents, as ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles
+  go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Chinese is read in simplified characters: a traditional character is folded to its simplified
   form (OpenCC's character table, as opencc-python-reimplemented ships it), so a question typed in
   simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one;
@@ -191,12 +192,13 @@ class Analyzer:
             return japanese_words(normalized)
         return (_NON_CJK_WORD if self.cjk else _WORD).findall(normalized)
 
-    def word_terms(self, word: str) -> tuple[str, ...]:
-        """The terms of one normalized word, memoised: a novel repeats most of its words."""
+    def word_terms(self, word: str, *, memo: bool = True) -> tuple[str, ...]:
+        """The terms of one normalized word, memoised (``memo``): a novel repeats most of its words,
+        where the candidate parts of its compounds are seen once (``clueweaver.retrieval.compounds``)."""
         terms = self._memo.get(word)
         if terms is None:
             terms = self._word_terms(word)
-            if len(self._memo) < _MEMO_LIMIT:
+            if memo and len(self._memo) < _MEMO_LIMIT:
                 self._memo[word] = terms
         return terms
 

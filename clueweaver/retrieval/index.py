@@ -47,7 +47,7 @@ from clueweaver.retrieval.transliteration import SCRIPT_LANGUAGES, BridgedName, 
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 10  # bump whenever an analyzer or the cache layout changes: old entries are rebuilt
+CACHE_FORMAT = 11  # bump whenever an analyzer or the cache layout changes: old entries are rebuilt
 
 
 def default_cache_dir() -> Path:

@@ -15,8 +15,9 @@ from typing import Sequence
 import bm25s
 import numpy as np
 
-from clueweaver.books.language import detect_language
+from clueweaver.books.language import detect_language, guess_language
 from clueweaver.retrieval.analyzers import Analyzer, analyzer_for
+from clueweaver.retrieval.compounds import COMPOUND_LANGUAGES, CompoundSplitter
 
 
 def tokenize(text: str, language: str | None = None) -> list[str]:
@@ -92,9 +93,13 @@ def _word_occurrences(
     word_number = {w: i for i, w in enumerate(unique_words)}
     word_ids = np.fromiter(map(word_number.__getitem__, flat), dtype=np.int64, count=len(flat))
     doc_of_word = np.repeat(np.arange(len(normalized)), [len(w) for w in words_per_doc])
+    terms_of = [analyzer.word_terms(word) for word in unique_words]
+    if analyzer.language in COMPOUND_LANGUAGES:  # a compound's parts' terms join its own
+        splitter = CompoundSplitter(analyzer, set(chain.from_iterable(terms_of)))
+        terms_of = [terms + splitter.parts(word) for word, terms in zip(unique_words, terms_of)]
     pair_words, pair_terms = [], []  # (word, term) pairs: most words give one term, some none or several
-    for w, word in enumerate(unique_words):
-        for term in analyzer.word_terms(word):
+    for w, word_terms in enumerate(terms_of):
+        for term in word_terms:
             pair_words.append(w)
             pair_terms.append(vocabulary.setdefault(term, len(vocabulary)))
     per_word = np.bincount(np.asarray(pair_words, dtype=np.int64), minlength=len(unique_words))
@@ -157,6 +162,9 @@ class BM25Index:
         self._bm25.index(([], vocabulary), create_empty_token=False, show_progress=False)  # the counts are in matrix
         document_frequency = np.bincount(matrix.indices, minlength=len(matrix.vocabulary))
         self.idf: dict[str, float] = dict(zip(matrix.vocabulary, lucene_idf(document_frequency, len(matrix)).tolist()))
+        self._compounds = (
+            CompoundSplitter(self.analyzer, set(matrix.vocabulary)) if matrix.language in COMPOUND_LANGUAGES else None
+        )
 
     @classmethod
     def from_texts(cls, texts: Sequence[str], language: str | None = None, **kwargs) -> "BM25Index":
@@ -171,8 +179,14 @@ class BM25Index:
         return len(self.matrix)
 
     def terms(self, text: str) -> list[str]:
-        """A text's terms by the documents' analyzer."""
-        return self.analyzer.tokenize(text)
+        """A text's terms by the documents' analyzer, with its compounds' parts where the book's
+        language has them (``clueweaver.retrieval.compounds``) and the text is in it: an English
+        question's "offering" is no German "off-ring"."""
+        terms = self.analyzer.tokenize(text)
+        if self._compounds is not None and guess_language(text, beside=self.language) in (self.language, None):
+            words = self.analyzer.words(self.analyzer.normalize(text))
+            terms += [term for word in words for term in self._compounds.parts(word)]
+        return terms
 
     def scores(self, query: str | Sequence[str]) -> np.ndarray:
         terms = self.terms(query) if isinstance(query, str) else list(query)
