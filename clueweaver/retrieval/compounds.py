@@ -62,6 +62,7 @@ class CompoundSplitter:
 
     def _term(self, part: str) -> str | None:
         """A part's term when the book writes it as a word (not a stop word), else None. Not memoised by
-        the analyzer: a book's compounds try a hundred thousand candidate parts, most of them once."""
+        the analyzer: a novel's words try as many candidate parts as it has words (Effi Briest: 13,745
+        for 11,377), most of them nonsense seen once."""
         terms = self.analyzer.word_terms(part, memo=False)
         return terms[0] if len(terms) == 1 and terms[0] in self.vocabulary else None
