@@ -38,7 +38,7 @@ from clueweaver.core.terminal import column
 from clueweaver.pipeline import format_result
 from clueweaver.retrieval import build_index, get_index
 from clueweaver.segments.segmenter import get_preset
-from clueweaver.sources import SourceRequest, candidate_segments, check_source_ready
+from clueweaver.sources import SourceRequest, candidate_segments, check_source_ready, names_read_text
 
 
 def add_index(sub) -> None:
@@ -162,7 +162,7 @@ def run_segment(args) -> int:
     if candidates.read_first:
         print(f"note: the question names chapter {', '.join(candidates.read_first)}: read first", file=sys.stderr)
     if candidates.names_read:
-        read = "; ".join(f"{asked}: {', '.join(written)}" for asked, written in candidates.names_read.items())
+        read = names_read_text(candidates.names_read)
         print(f"note: the question's names read as the book writes them: {read}", file=sys.stderr)
     if args.json:
         print_json(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from clueweaver.books.narrative import Narrative
 from clueweaver.core.terminal import clip
 from clueweaver.pipeline.results import UNPARSEABLE, Result
+from clueweaver.sources import names_read_text
 
 
 def _shorten(text: str, width: int) -> str:
@@ -78,10 +79,7 @@ def _read_lines(trace: dict) -> list[str]:
     if source.get("named_chapters_read_first"):
         lines.append(f"Read first: chapter {', '.join(source['named_chapters_read_first'])}, which the question names")
     if source.get("names_read_across_scripts"):
-        read = "; ".join(
-            f"{asked}: {', '.join(written)}" for asked, written in source["names_read_across_scripts"].items()
-        )
-        lines.append(f"Names read as the book writes them: {read}")
+        lines.append(f"Names read as the book writes them: {names_read_text(source['names_read_across_scripts'])}")
     return lines
 
 

@@ -17,7 +17,7 @@ setting, ``--segment-source``, the legend of ``clueweaver segment`` and the read
 evaluation then offer it.
 """
 
-from clueweaver.sources.base import Candidates, SegmentSource, SegmentSourceError, SourceRequest
+from clueweaver.sources.base import Candidates, SegmentSource, SegmentSourceError, SourceRequest, names_read_text
 from clueweaver.sources.chrono import ChronoSource
 from clueweaver.sources.nwm import MixSource, NwmSource
 from clueweaver.sources.plain import PlainSource
@@ -44,6 +44,7 @@ __all__ = [
     "candidate_segments",
     "check_source_ready",
     "kind_legend",
+    "names_read_text",
     "register_source",
     "segment_source",
 ]

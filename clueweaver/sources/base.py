@@ -54,6 +54,12 @@ class SourceRequest:
         return max(preset.window_paragraphs, preset.retrieval_paragraphs) + preset.retrieval_paragraphs
 
 
+def names_read_text(names_read: dict[str, list[str]]) -> str:
+    """The names a question wrote in Latin letters and how the book writes them, for a person: "Lin
+    Daiyu: 林黛玉; Bazarov: Базаров" (``Candidates.names_read``, the trace's ``names_read_across_scripts``)."""
+    return "; ".join(f"{asked}: {', '.join(written)}" for asked, written in names_read.items())
+
+
 @dataclass(frozen=True)
 class Candidates:
     """The segments the Finder reads, the source asked for, why the plain segments stood in
