@@ -349,7 +349,7 @@ def russian_readings(word: str) -> tuple[str, ...]:
     german = _GERMAN_LETTERS.sub(lambda m: _GERMAN_SOUNDS[m.group()], word)
     french = _FRENCH_LETTERS.sub(lambda m: _FRENCH_SOUNDS.get(m.group(), m.group()[0]), word)
     french = _FRENCH_SEMIVOWEL.sub("y", french)
-    return tuple(dict.fromkeys((word, *(_SINGLE_S_BETWEEN_VOWELS.sub("z", reading) for reading in (german, french)))))
+    return (word, *(_SINGLE_S_BETWEEN_VOWELS.sub("z", reading) for reading in (german, french)))
 
 
 def _cyrillic_names(text: str) -> dict[str, Counter]:
