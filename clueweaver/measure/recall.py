@@ -68,6 +68,7 @@ SET_NAMES = {
     "frozen-pt": "Portuguese frozen held-out checks (Dom Casmurro), open questions too",
     "frozen-pt-2": "Portuguese frozen held-out checks 2 (Dom Casmurro, no tuning file of its own), open questions too",
     "frozen-de-2": "German frozen held-out checks 2 (Effi Briest, no tuning file of its own), open questions too",
+    "frozen-ru-3": "Russian frozen held-out checks 3 (Отцы и дети, Игрок; no tuning file of its own), open ones too",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
     "cross-fr-tuning": "English questions about the French novel, tuning (cross-language)",
@@ -82,8 +83,8 @@ SET_NAMES = {
     "cross-ru-frozen": "German and French questions about the Russian novels, names in their spelling, frozen",
 }
 # Each set's checks file (GutenQA aside): the English pair as "tuning" and "frozen", every other
-# language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3", "zh-4", "pt-2", "de-2" have a frozen
-# file only).
+# language's as "tuning-<key>" and "frozen-<key>" (``CHECK_FILES``; "zh-3", "zh-4", "pt-2", "de-2", "ru-3" have a
+# frozen file only).
 _CHECKS_FILES = {
     **{f"{kind}{'' if key == 'en' else '-' + key}": path
        for key, pair in CHECK_FILES.items() for kind, path in zip(("tuning", "frozen"), pair) if path},
