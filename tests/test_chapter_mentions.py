@@ -62,6 +62,38 @@ def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
 @pytest.mark.parametrize(
     ("text", "numbers"),
     [
+        ("Au chapitre cinq, que fait Fogg ?", [(5,)]),
+        ("Au chapitre vingt et un, puis aux chapitres soixante-douze et quatre-vingt-dix-neuf", [(21,), (72, 99)]),
+        ("Im Kapitel fünf und in den Kapiteln dreiundzwanzig bis fünfundzwanzig", [(5,), (23, 24, 25)]),
+        ("¿Qué pasa en el capítulo dos y en el capítulo treinta y dos?", [(2,), (32,)]),
+        ("En los capítulos dos y tres", [(2, 3)]),
+        ("Nel capitolo ventitré e nei capitoli tre-cinque", [(23,), (3, 4, 5)]),
+        ("No capítulo vinte e três, e no capítulo dezasseis", [(23,), (16,)]),
+        ("В главе пять, а потом в главах двадцать пять и двадцать шесть", [(5,), (25, 26)]),
+        ("Im zweiten Teil, Kapitel drei; Teil zwei; la partie deux", [(2,), (3,), (2,), (2,)]),
+        ("Capítulo uno, Kapitel eins, capitolo uno", [(1,), (1,), (1,)]),
+    ],
+)
+def test_cardinal_numbers_after_the_chapter_word_are_read_in_its_language(text, numbers):
+    assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("Au chapitre vingt et unième, au chapitre vingt-deuxième", [(21,), (22,)]),
+        ("в главе двадцать первой и в сорок второй главе", [(21,), (42,)]),
+        ("Capitolo ventesimo secondo; capítulo vigésimo primero", [(22,), (21,)]),
+    ],
+)
+def test_an_ordinal_of_several_words_after_the_chapter_word_is_one_number(text, numbers):
+    # "vingt-deuxième" was cut at its hyphen and read as nothing; "двадцать первой" must not be 20
+    assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
         ("In the penultimate chapter and the second-to-last chapter", [(-2,), (-2,)]),
         ("l'avant-dernier chapitre, im vorletzten Kapitel, el penúltimo capítulo", [(-2,), (-2,), (-2,)]),
         ("в предпоследней главе; 倒数第二回", [(-2,), (-2,)]),
@@ -150,6 +182,12 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
         "之后三回，他又来了",
         "在前一回中",  # the chapter before: no text places it
         "в главе этой книги",
+        "un chapitre un peu long",  # an article is no one
+        "Kapitel ein wenig später",
+        "no capítulo um tanto confuso",
+        "In the chapter once more",  # Spanish "once" (eleven) after an English word
+        "o capítulo dos ciúmes",  # Portuguese "of the", not Spanish "two"
+        "na parte dos olhos de ressaca",
     ],
 )
 def test_words_that_name_no_chapter_are_no_mention(text):
@@ -293,6 +331,19 @@ def test_a_chapter_named_in_another_language_than_the_books_is_still_read_first(
     question = Question.open("In chapter 5, where does Baoyu go in his dream?")  # English, about a Chinese novel
     read = [p for s in segment_narrative(narrative, question, "detectiveqa", encoder=None) for p in s.paragraph_ids]
     assert sum(p in chapter.paragraph_ids for p in read) >= 10  # BM25 shares no word; the chapter is still read
+
+
+def test_a_french_question_naming_a_chapter_in_words_reads_that_chapter():
+    narrative = load_bundled_book("le_tour_du_monde.fr")
+    chapter = next(c for c in narrative.chapters if c.label == "5")
+    found, missing = chapters_named(narrative.chapters, "Au chapitre cinq, que fait Passepartout ?")
+    assert found == [chapter] and missing == []
+
+    def inside(text: str) -> int:
+        segments = segment_narrative(narrative, Question.open(text), "detectiveqa", encoder=None)
+        return sum(p in chapter.paragraph_ids for s in segments for p in s.paragraph_ids)
+
+    assert inside("Au chapitre cinq, que fait Passepartout ?") >= 10 > inside("Que fait Passepartout ?")
 
 
 def test_a_chapter_is_named_by_quoting_its_name():

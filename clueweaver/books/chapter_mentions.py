@@ -10,7 +10,8 @@ warning, never a silent miss (``clueweaver.segments.segmenter.chapter_mention_wa
 The forms read: Chinese and Japanese 第N回 / 第N章 / 第N节 / 第N話 (N in Chinese numerals or digits);
 the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian and Greek before
 a number in digits, capital Roman numerals, English number words or an ordinal word ("chapitre
-premier"), or after an ordinal ("the fifth chapter", "im dritten Kapitel", "3. Kapitel", "le
+premier") or, in its own language, a cardinal number word ("au chapitre cinq", "im Kapitel fünf",
+"в главе пять"), or after an ordinal ("the fifth chapter", "im dritten Kapitel", "3. Kapitel", "le
 cinquième chapitre", "в пятой главе"); a plural names a list or a range ("chapters 3 and 7",
 "chapitres 3 à 5", "第二十回到第二十二回", "第三、四回"); chapters counted from either end ("the last
 chapter", "the final chapter", "最后一回", "最終章", "au dernier chapitre", "im letzten Kapitel", "в
@@ -26,13 +27,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Sequence
 
+from clueweaver.books.cardinals import CARDINAL_WORDS, RUSSIAN_TENS, cardinal_value
 from clueweaver.books.chapters import Heading
 from clueweaver.books.language import HAN
 from clueweaver.books.numerals import DAI_NUMERALS, ENGLISH_ORDINALS, NUMBER_WORDS, number_value
-from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN, ordinal_value
+from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN, ordinal_value, words_pattern
 
 MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer one is read as its two ends
 LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre": whichever the book's last is
@@ -43,20 +45,33 @@ _FROM_END_WORDS = {
     r"pen[uú]ltim[oa]|предпоследн(?:ей|юю|яя|ий|ем)",
 }
 _OPENING = "opening"  # "the opening chapter"
-_CHAPTER = (
-    r"chapters?|chap\.|ch\.|chapitres?|kapiteln?|cap[ií]tulos?|capitol[oi]|"
-    r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)|κεφ[άα]λαι(?:ον|ου|ων|ο|α)|κεφ\."
-)
-# a part's words; "book" and "Band" only before a number ("the first book" he read is no part)
-_PART = (
-    r"parts?|volumes?|parties|partie|livres?|tomes?|(?<!zum )teil(?:en?)?|buch|partes?|libr[oi]s?|tom[oi]s?|livros?|"
-    r"част(?:ями|ях|ью|ь|и)|книг[аеиу]|том[еау]?|μέρο[ςυ]"
-)
+# The chapter's and a part's words, by the languages whose cardinal numbers may follow them
+# (``CARDINAL_WORDS``; English's and Greek's: none but English number words, read after every word).
+_CHAPTER_WORDS = {
+    ("en",): r"chapters?|chap\.|ch\.",
+    ("fr",): r"chapitres?",
+    ("de",): r"kapiteln?",
+    ("es", "pt"): r"cap[ií]tulos?",
+    ("it",): r"capitol[oi]",
+    ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)",
+    ("el",): r"κεφ[άα]λαι(?:ον|ου|ων|ο|α)|κεφ\.",
+}
+# "book" and "Band" only before a number ("the first book" he read is no part)
+_PART_WORDS = {
+    ("en",): r"parts?|volumes?",
+    ("fr",): r"parties|partie|livres?|tomes?",
+    ("de",): r"(?<!zum )teil(?:en?)?|buch",
+    ("es", "pt", "it"): r"partes?|libr[oi]s?|tom[oi]s?|livros?",
+    ("ru",): r"част(?:ями|ях|ью|ь|и)|книг[аеиу]|том[еау]?",
+    ("el",): r"μέρο[ςυ]",
+}
+_CHAPTER = "|".join(_CHAPTER_WORDS.values())
+_PART = "|".join(_PART_WORDS.values())
 _PART_BEFORE_NUMBER = rf"{_PART}|books?|vol\.|band"
 _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final", "il capitolo finale"
 # a Russian ordinal in an oblique case ("в пятой главе", "в главе третьей"): its feminine nominative is
 # what ordinals.py spells
-_RUSSIAN_OBLIQUE = r"[а-яё]+(?:ой|ей)"
+_RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей)"  # "двадцать первой" too
 _NUMBER = (
     rf"\d+|(?-i:[IVXLCDM]+)|(?:(?:{NUMBER_WORDS})[\s-]*)+|{ORDINAL_PATTERN}|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|"
     rf"{_RUSSIAN_OBLIQUE}"
@@ -92,15 +107,20 @@ _DAI_NUMBER = rf"[{DAI_NUMERALS}]+|\d+"
 _DAI_JOIN = r"到|至|から|~|～|-|－|–|—|、|，|,|和|与|與|及|と"
 _DAI_RANGE = r"到|至|から|~|～|-|－|–|—"
 _NOT_DAI_NUMERAL = re.compile(rf"[^\d{DAI_NUMERALS}]")  # 第 and the unit around a listed number
+# Portuguese writes "dos" for "of the" ("o capítulo dos ciúmes"): a Spanish "dos" after "capítulo" or
+# "parte" is two only where no lowercase word follows it but one that joins numbers ("capítulos dos y tres").
+_AMBIGUOUS_DOS = r"dos\b(?!\s+(?!(?:a|al|e|y|hasta|de|del)\b)[a-zà-ÿ])"
+_ORDINAL_WORD = re.compile(rf"\b(?:{ORDINAL_PATTERN})\b", re.IGNORECASE)
 _TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "the two times before"
 _NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
 
 
-def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str) -> tuple:
+def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, words_by_language: dict) -> tuple:
     """The ways a unit is named, each with how its numbers are read and whether a part so named is
     loose: 倒数第N回; 第N回 (in a list or a range, then alone); 最后一回, 最初の章, 前N回, 后N回; the
     word before its number(s); after its ordinal; a count of the first or last ones ("the first three
-    chapters", "les trois premiers chapitres")."""
+    chapters", "les trois premiers chapitres"); the word before cardinal numbers of its own language
+    (``_cardinal_patterns``)."""
     units = rf"[{dai_units}]"
     return (
         (re.compile(rf"倒[数數]第\s*({_DAI_NUMBER})\s*{units}"), _from_end, False),
@@ -122,7 +142,33 @@ def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str) -
         (re.compile(rf"\b({_ORDINAL})\s+(?:{unit_after_number})\b", re.IGNORECASE), _numbered, True),
         (re.compile(rf"\b{_EDGE}\s+(?P<count>{_COUNT})\s+(?:{unit_after_number})\b", re.IGNORECASE), _counted, True),
         (re.compile(rf"\b(?P<count>{_COUNT})\s+{_EDGE}\s+(?:{unit_after_number})\b", re.IGNORECASE), _counted, True),
+        *_cardinal_patterns(words_by_language),
     )
+
+
+def _cardinal_patterns(words_by_language: dict) -> list[tuple]:
+    """The unit's word of a language before that language's cardinal numbers ("au chapitre cinq", "im
+    Kapitel fünf", "en el capítulo veintiuno", "в главе пять"), a list or range of them too ("chapitres
+    cinq et six"); a language's own only: after "chapter" an English "once" is no eleven."""
+    patterns = []
+    for languages, words in words_by_language.items():
+        cardinals = [word for language in languages for word in CARDINAL_WORDS.get(language, ())]
+        if not cardinals:
+            continue
+        spelled = words_pattern(cardinals)
+        unambiguous = words_pattern([word for word in cardinals if word != "dos"])
+        number = rf"{_AMBIGUOUS_DOS}|(?:{unambiguous})\b" if "dos" in cardinals else rf"(?:{spelled})\b"
+        listed = rf"(?:{number})(?:{_JOIN}(?:{number}|\d+\b))*"
+        pattern = re.compile(rf"\b(?:{words})\s+({listed})", re.IGNORECASE)
+        each = re.compile(rf"\b(?:{spelled})\b", re.IGNORECASE)
+        patterns.append((pattern, partial(_cardinals_listed, languages=languages, each=each), False))
+    return patterns
+
+
+def _cardinals_listed(match: re.Match, languages: tuple[str, ...], each: re.Pattern) -> tuple[int, ...]:
+    """The numbers of a list of cardinals, each compound read whole before the list is cut at its
+    joining words ("vingt et un", "treinta y dos", "vinte e três")."""
+    return _listed(each.sub(lambda m: str(cardinal_value(m.group(), languages)), match.group(1)))
 
 
 _RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до)\b", re.IGNORECASE)
@@ -206,7 +252,9 @@ def _from_end(match: re.Match) -> tuple[int, ...]:
 
 def _listed(numbers: str) -> tuple[int, ...]:
     """The numbers of "3", "3 and 7", "3, 5 and 7", "3-5" ("chapters 3 to 5": each chapter between);
-    a number's words joined by a hyphen are one number ("twenty-one")."""
+    a number's words joined by a hyphen are one number ("twenty-one"), and so are an ordinal's ("vingt et
+    unième", "vingt-deuxième")."""
+    numbers = _ORDINAL_WORD.sub(lambda m: str(ordinal_value(m.group())), numbers)
     numbers = re.sub(rf"\b({NUMBER_WORDS})-(?=(?:{NUMBER_WORDS})\b)", r"\1 ", numbers, flags=re.IGNORECASE)
     values: list[int] = []
     pieces = re.split(rf"({_JOIN})", numbers, flags=re.IGNORECASE)
@@ -262,8 +310,8 @@ def _edge(first: bool, count: int | None) -> tuple[int, ...]:
     return tuple(range(1, count + 1)) if first else tuple(range(-count, 0))
 
 
-_CHAPTER_PATTERNS = _patterns(_CHAPTER, _CHAPTER, "回章节節话話")
-_PART_PATTERNS = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部")
+_CHAPTER_PATTERNS = _patterns(_CHAPTER, _CHAPTER, "回章节節话話", _CHAPTER_WORDS)
+_PART_PATTERNS = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS)
 
 
 def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:

@@ -14,6 +14,14 @@ from __future__ import annotations
 
 import re
 
+from clueweaver.books.cardinals import (
+    GERMAN_TEENS,
+    GERMAN_TENS,
+    GERMAN_UNITS,
+    RUSSIAN_TENS,
+    french_cardinal,
+    italian_cardinals,
+)
 from clueweaver.books.language import fold_accents
 
 # One to twelve as the headings spell them, the feminine forms beside the masculine (a "partie", a
@@ -42,32 +50,19 @@ _GREEK_STEMS = "πρώτ δεύτερ τρίτ τέταρτ πέμπτ έκτ έ
 def _german() -> dict[str, int]:
     """German ordinals from 13 to 99 with their endings ("Dreizehntes Kapitel", "Sechsunddreißigstes
     Kapitel" in Effi Briest): a teen takes "t", a tens word "st", a unit joins its tens with "und"."""
-    units = "ein zwei drei vier fünf sechs sieben acht neun".split()
-    teens = "dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn".split()
-    tens = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
-    stems = {teen + "t": value for value, teen in enumerate(teens, start=13)}
-    for ten_value, ten in enumerate(tens, start=2):
+    stems = {teen + "t": value for value, teen in enumerate(GERMAN_TEENS, start=13)}
+    for ten_value, ten in enumerate(GERMAN_TENS, start=2):
         for spelling in {ten, ten.replace("ß", "ss")}:  # "dreissig": the Swiss spelling, and ß in capitals
             stems[spelling + "st"] = 10 * ten_value
-            stems.update({f"{unit}und{spelling}st": 10 * ten_value + n for n, unit in enumerate(units, start=1)})
+            stems.update(
+                {f"{unit}und{spelling}st": 10 * ten_value + n for n, unit in enumerate(GERMAN_UNITS, start=1)}
+            )
     return {stem + ending: value for stem, value in stems.items() for ending in _GERMAN_ENDINGS}
 
 
 def _french() -> dict[str, int]:
     """French ordinals from 13 to 99: the cardinal's last word takes "ième" ("vingt et unième",
     "soixante-douzième", "quatre-vingt-dix-neuvième")."""
-    small = ("_ un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize "
-             "dix-sept dix-huit dix-neuf").split()  # fmt: skip
-    tens = {20: "vingt", 30: "trente", 40: "quarante", 50: "cinquante", 60: "soixante"}
-
-    def cardinal(n: int) -> str:
-        if n < 20:
-            return small[n]
-        if n >= 80:
-            return "quatre-vingts" if n == 80 else f"quatre-vingt-{small[n - 80]}"
-        ten = 60 if n >= 70 else n - n % 10
-        rest = n - ten
-        return tens[ten] + ("" if not rest else " et " + small[rest] if rest in (1, 11) else "-" + small[rest])
 
     def ordinal(word: str) -> str:
         word = word.removesuffix("s").removesuffix("e")
@@ -75,7 +70,7 @@ def _french() -> dict[str, int]:
 
     forms = {}
     for n in range(13, 100):
-        *head, last = re.split(r"([ -])", cardinal(n))
+        *head, last = re.split(r"([ -])", french_cardinal(n))
         forms["".join(head) + ordinal(last)] = n
     return forms
 
@@ -120,14 +115,7 @@ def _italian() -> dict[str, int]:
     "ventunesimo", "trentottesimo"; "ventitreesimo", "ventiseiesimo" keep theirs); older texts
     build them the Latin way ("decimoterzo", "vigesimo primo"), or today's tens with a Latin unit
     ("ventesimoprimo")."""
-    units = "_ uno due tre quattro cinque sei sette otto nove".split()
-    teens = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
-    tens = "_ _ venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
-    cardinals = dict(enumerate(teens, start=11))
-    for t in range(2, 10):
-        for u in range(10):
-            ten = tens[t][:-1] if u in (1, 8) else tens[t]  # "ventuno", "trentotto"
-            cardinals[10 * t + u] = ten + (units[u] if u else "")
+    cardinals = italian_cardinals()
     modern = {(c + "esimo" if c.endswith(("tre", "sei")) else c[:-1] + "esimo"): n for n, c in cardinals.items()}
     latin_units = dict(enumerate("primo secondo terzo quarto quinto sesto settimo ottavo nono".split(), start=1))
     older = {f"decimo{unit}": 10 + n for n, unit in latin_units.items()} | {"decimottavo": 18}
@@ -148,11 +136,10 @@ def _russian() -> dict[str, int]:
     for ten_value, stem in enumerate(tens, start=2):
         endings = ("ая", "ой", "ое") if stem == "сороков" else ("ая", "ый", "ое")
         forms.update({stem + ending: 10 * ten_value for ending in endings})
-    cardinals = "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
     unit_forms = {
         word: n for n, words in _FIRST_TWELVE.items() if n < 10 for word in words.split() if "а" <= word[0] <= "я"
     }
-    for ten_value, cardinal in enumerate(cardinals, start=2):
+    for ten_value, cardinal in enumerate(RUSSIAN_TENS, start=2):
         forms.update({f"{cardinal} {unit}": 10 * ten_value + n for unit, n in unit_forms.items()})
     return forms
 
@@ -188,7 +175,7 @@ ORDINAL_WORDS: dict[str, int] = _spaced(
 )
 
 
-def _pattern(words) -> str:
+def words_pattern(words) -> str:
     """A regex matching exactly ``words``, as a trie (each shared beginning written once, so that a
     heading is matched in time of its length, not of the number of words); a space between a
     compound's words matches spaces or hyphens."""
@@ -210,7 +197,7 @@ def _pattern(words) -> str:
     return branch(trie)
 
 
-ORDINAL_PATTERN = _pattern(ORDINAL_WORDS)
+ORDINAL_PATTERN = words_pattern(ORDINAL_WORDS)
 # The word a heading gives the book's last chapter or scene in place of its number ("Capítulo último",
 # "Letztes Kapitel", "Явление последнее", "Dernier chapitre"; English "Chapter the Last" says "the
 # last"): the chapter finder numbers it one past the chapter before it.
@@ -220,7 +207,7 @@ LAST_WORDS = frozenset(
         "последняя последний последнее τελευταίο τελευταίον τελευταία τελευταίος".split(), 0
     ))
 )  # fmt: skip
-LAST_PATTERN = _pattern(LAST_WORDS)
+LAST_PATTERN = words_pattern(LAST_WORDS)
 
 
 def ordinal_value(token: str) -> int | None:

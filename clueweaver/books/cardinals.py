@@ -1,0 +1,139 @@
+"""Cardinal number words, one to ninety-nine, in the European languages a reader names a chapter in:
+"au chapitre cinq", "im Kapitel dreiundzwanzig", "en el capítulo veintiuno", "nel capitolo
+ventitré", "no capítulo vinte e três", "в главе двадцать пять" (English's are
+``numerals.NUMBER_WORDS``; the ordinals built from these are ``clueweaver.books.ordinals``).
+
+``CARDINAL_WORDS`` maps each language to its spellings (lower case, a compound's words joined by one
+space, with and without accents) and their values. The words that are also a language's article
+("un", "une", "ein", "eine", "una", "um", "uma") are left out when they stand alone: "un chapitre un
+peu long" names no chapter 1.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clueweaver.books.language import fold_accents
+
+FRENCH_SMALL = (
+    "_ un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize "
+    "dix-sept dix-huit dix-neuf"
+).split()
+_FRENCH_TENS = {20: "vingt", 30: "trente", 40: "quarante", 50: "cinquante", 60: "soixante"}
+GERMAN_UNITS = "ein zwei drei vier fünf sechs sieben acht neun".split()  # as a compound's first part ("einundzwanzig")
+GERMAN_TEENS = "dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn".split()
+GERMAN_TENS = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
+ITALIAN_UNITS = "_ uno due tre quattro cinque sei sette otto nove".split()
+ITALIAN_TEENS = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
+_ITALIAN_TENS = "_ _ venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
+RUSSIAN_TENS = "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
+_ARTICLES = frozenset("un une ein eine una um uma".split())
+
+
+def french_cardinal(n: int) -> str:
+    """1 to 99 in French: "vingt et un", "soixante-douze", "quatre-vingts", "quatre-vingt-dix-neuf"."""
+    if n < 20:
+        return FRENCH_SMALL[n]
+    if n >= 80:
+        return "quatre-vingts" if n == 80 else f"quatre-vingt-{FRENCH_SMALL[n - 80]}"
+    ten = 60 if n >= 70 else n - n % 10
+    rest = n - ten
+    if not rest:
+        return _FRENCH_TENS[ten]
+    return _FRENCH_TENS[ten] + (f" et {FRENCH_SMALL[rest]}" if rest in (1, 11) else f"-{FRENCH_SMALL[rest]}")
+
+
+def italian_cardinals() -> dict[int, str]:
+    """11 to 99 in Italian, the tens dropping their vowel before "uno" and "otto" ("ventuno", "trentotto")."""
+    cardinals = dict(enumerate(ITALIAN_TEENS, start=11))
+    for t in range(2, 10):
+        for u in range(10):
+            ten = _ITALIAN_TENS[t][:-1] if u in (1, 8) else _ITALIAN_TENS[t]
+            cardinals[10 * t + u] = ten + (ITALIAN_UNITS[u] if u else "")
+    return cardinals
+
+
+def _french() -> dict[str, int]:
+    forms = {french_cardinal(n): n for n in range(1, 100)}
+    forms["quatre-vingt"] = 80
+    # the spelling of 1990 joins every compound with hyphens: "vingt-et-un", "soixante-et-onze"
+    return forms | {form.replace(" ", "-"): n for form, n in forms.items()}
+
+
+def _german() -> dict[str, int]:
+    forms = {"eins": 1, "zehn": 10, "elf": 11, "zwölf": 12} | {w: n for n, w in enumerate(GERMAN_UNITS[1:], start=2)}
+    forms |= {teen: n for n, teen in enumerate(GERMAN_TEENS, start=13)}
+    for ten_value, ten in enumerate(GERMAN_TENS, start=2):
+        forms[ten] = 10 * ten_value
+        forms |= {f"{unit}und{ten}": 10 * ten_value + n for n, unit in enumerate(GERMAN_UNITS, start=1)}
+    return forms | {form.replace("ß", "ss"): n for form, n in forms.items()}  # "dreissig": Swiss, and in capitals
+
+
+def _counted(small: str, tens: str, first_ten: int, join: str) -> dict[str, int]:
+    """One up from the ``small`` words (space-separated, in order), then each of the ``tens`` (from
+    ``first_ten``) alone and joined by ``join`` to a unit ("treinta y dos", "vinte e três", "двадцать пять")."""
+    units = ["_", *small.split()]
+    forms = {word: n for n, word in enumerate(units) if n}
+    for ten_value, ten in enumerate(tens.split(), start=first_ten):
+        forms[ten] = 10 * ten_value
+        forms |= {f"{ten}{join}{units[n]}": 10 * ten_value + n for n in range(1, 10)}
+    return forms
+
+
+def _spanish() -> dict[str, int]:
+    small = (
+        "uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis diecisiete "
+        "dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete "
+        "veintiocho veintinueve"
+    )
+    return _counted(small, "treinta cuarenta cincuenta sesenta setenta ochenta noventa", 3, " y ")
+
+
+def _portuguese() -> dict[str, int]:
+    small = "um dois três quatro cinco seis sete oito nove dez onze doze treze catorze quinze dezesseis dezessete "
+    forms = _counted(
+        small + "dezoito dezenove", "vinte trinta quarenta cinquenta sessenta setenta oitenta noventa", 2, " e "
+    )
+    # "duas" for a feminine noun, and as Portugal spells them
+    return forms | {"duas": 2, "quatorze": 14, "dezasseis": 16, "dezassete": 17, "dezanove": 19}
+
+
+def _italian() -> dict[str, int]:
+    forms = {word: n for n, word in enumerate(ITALIAN_UNITS) if n} | {"dieci": 10}
+    forms |= {word: n for n, word in italian_cardinals().items()}
+    # a compound ending in three writes its accent: "ventitré", "trentatré"
+    return forms | {word[:-1] + "é": n for word, n in forms.items() if word.endswith("tre") and n > 10}
+
+
+def _russian() -> dict[str, int]:
+    small = (
+        "один два три четыре пять шесть семь восемь девять десять одиннадцать двенадцать тринадцать четырнадцать "
+        "пятнадцать шестнадцать семнадцать восемнадцать девятнадцать"
+    )
+    return _counted(small, " ".join(RUSSIAN_TENS), 2, " ") | {"одна": 1, "две": 2}
+
+
+def _spelled(forms: dict[str, int]) -> dict[str, int]:
+    """The forms with a compound's words joined by one space, with and without accents, articles left out."""
+    spaced = {re.sub(r"[\s-]+", " ", form): n for form, n in forms.items() if form not in _ARTICLES}
+    return spaced | {fold_accents(form): n for form, n in spaced.items()}
+
+
+CARDINAL_WORDS: dict[str, dict[str, int]] = {
+    language: _spelled(forms())
+    for language, forms in (
+        ("fr", _french),
+        ("de", _german),
+        ("es", _spanish),
+        ("pt", _portuguese),
+        ("it", _italian),
+        ("ru", _russian),
+    )
+}
+
+
+def cardinal_value(token: str, languages: tuple[str, ...]) -> int | None:
+    """The value of a cardinal number word or compound of one of ``languages`` (any case, a compound's
+    words joined by spaces or hyphens); None when it is none."""
+    key = re.sub(r"[\s-]+", " ", token.strip().lower())
+    return next((CARDINAL_WORDS[lang][key] for lang in languages if key in CARDINAL_WORDS[lang]), None)
