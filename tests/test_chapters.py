@@ -353,6 +353,23 @@ def test_a_mixed_case_name_line_after_a_bare_heading_joins_the_title_and_stays_a
     assert not book[1].is_heading and not book[4].is_heading  # read like any paragraph, by retrieval too
 
 
+def test_a_name_in_capitals_wrapped_over_two_lines_is_the_chapters_name():
+    # Le Tour du monde as Project Gutenberg publishes it: a bare numeral, then the name in a block of two lines
+    text = (
+        "XI\n\nOÙ PHILEAS FOGG ACHÈTE UNE MONTURE À UN PRIX FABULEUX\n\nLe guide partit.\n\n"
+        "XII\n\nOÙ PHILEAS FOGG ET SES COMPAGNONS S'AVENTURENT À TRAVERS LES FORÊTS DE\n"
+        "L'INDE ET CE QUI S'ENSUIT\n\nLe guide, afin d'abréger la distance à parcourir, laissa la voie.\n\n"
+        "XIII\n\n" + "UN TÉLÉGRAMME EN CAPITALES, " * 7 + "\n\nLe Parsi revint."
+    )
+    book = from_text(text, title="tour", gutenberg=False)
+    assert [c.title for c in book.chapters] == [
+        "XI OÙ PHILEAS FOGG ACHÈTE UNE MONTURE À UN PRIX FABULEUX",
+        "XII OÙ PHILEAS FOGG ET SES COMPAGNONS S'AVENTURENT À TRAVERS LES FORÊTS DE L'INDE ET CE QUI S'ENSUIT",
+        "XIII",  # over two lines' worth of capitals is text, not a name
+    ]
+    assert [p.text[:3] for p in book.paragraphs if not p.is_heading] == ["Le ", "Le ", "UN ", "Le "]
+
+
 def test_numbered_endnotes_after_the_chapters_open_none():
     book = from_paragraphs(
         ["I", "Текст.", "II", "Текст.", "Примечания", "1", "Спокойно (фр.).", "2", "Ложитесь."], title="t"

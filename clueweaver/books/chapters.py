@@ -208,10 +208,15 @@ def is_rule(text: str) -> bool:
     return len(text.strip()) >= 3 and not any(c.isalnum() for c in text)
 
 
+# A chapter's name in capitals fits two lines: Le Tour du monde wraps 15 of its 37 ("OÙ PHILEAS FOGG ET SES
+# COMPAGNONS S'AVENTURENT À TRAVERS LES FORÊTS DE" / "L'INDE ET CE QUI S'ENSUIT"; the longest, 111 characters).
+MAX_TITLE_CHARS = 160
+
+
 def is_title_line(text: str) -> bool:
-    """A short line in capitals after a heading is the chapter's name ("PLAYING PILGRIMS")."""
+    """A short paragraph in capitals after a heading is the chapter's name ("PLAYING PILGRIMS")."""
     letters = [c for c in text if c.isalpha()]
-    return 0 < len(text) <= 80 and bool(letters) and all(c.isupper() for c in letters)
+    return 0 < len(text) <= MAX_TITLE_CHARS and bool(letters) and all(c.isupper() for c in letters)
 
 
 _NAME_LINE_ENDS = tuple(".,;:!?…\"'»«”’)-—")
