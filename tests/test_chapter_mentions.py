@@ -346,6 +346,13 @@ def test_a_french_question_naming_a_chapter_in_words_reads_that_chapter():
     assert inside("Au chapitre cinq, que fait Passepartout ?") >= 10 > inside("Que fait Passepartout ?")
 
 
+def test_a_name_is_quoted_as_words_not_inside_other_words():
+    text = "XI\n\nA promessa.\n\nText.\n\nXII\n\nNa varanda.\n\nMore text.\n\nXIII\n\nO juramento.\n\nThe end."
+    chapters = from_text(text, title="t").chapters  # names that end with a full stop, as in Dom Casmurro
+    assert chapters_titled(chapters, "Livrar D. Glória do vínculo da promessa. Quais?") == []  # "d|a promessa."
+    assert chapters_titled(chapters, "Em «A promessa.», o que jura Bentinho?") == [chapters[0]]
+
+
 def test_a_chapter_is_named_by_quoting_its_name():
     assert title_pieces("第六回 贾宝玉初试云雨情 刘姥姥一进荣国府") == ("贾宝玉初试云雨情", "刘姥姥一进荣国府")
     assert title_pieces("CHAPTER TWO A MERRY CHRISTMAS") == ("A MERRY CHRISTMAS",)

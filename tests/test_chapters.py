@@ -370,6 +370,24 @@ def test_a_name_in_capitals_wrapped_over_two_lines_is_the_chapters_name():
     assert [p.text[:3] for p in book.paragraphs if not p.is_heading] == ["Le ", "Le ", "UN ", "Le "]
 
 
+def test_names_ending_with_a_mark_are_names_in_a_book_that_names_every_chapter_so():
+    # Dom Casmurro as Project Gutenberg publishes it: a bare numeral, then a one-sentence name
+    text = (
+        "I\n\nDo titulo.\n\nUma noite destas, vindo da cidade para o Engenho Novo, encontrei no trem.\n\n"
+        "II.\n\nDo livro.\n\nAgora que expliquei o titulo, passo a escrever o livro.\n\n"
+        "III\n\nA denuncia.\n\nIa a entrar na sala de visitas, quando ouvi proferir o meu nome.\n\n"
+        "IV\n\nUm dever amarissimo!\n\nJosé Dias amava os superlativos.\n\n"
+        "VII\n\nD. Gloria.\n\nMinha mãe era boa creatura. Quando lhe morreu o marido, ficou só."
+    )
+    book = from_text(text, title="casmurro", gutenberg=False)
+    assert [c.title for c in book.chapters] == [
+        "I Do titulo.", "II. Do livro.", "III A denuncia.", "IV Um dever amarissimo!", "VII D. Gloria.",
+    ]  # fmt: skip
+    assert not any(p.is_heading for p in book.paragraphs if p.text.startswith(("Do ", "A ", "Um ", "D. ")))
+    once = "I\n\nIt rained.\n\nThe long day began.\n\nII\n\nThe morning came over the hills, slowly and grey."
+    assert [c.title for c in from_text(once, title="t", gutenberg=False).chapters] == ["I", "II"]  # one is prose
+
+
 def test_numbered_endnotes_after_the_chapters_open_none():
     book = from_paragraphs(
         ["I", "Текст.", "II", "Текст.", "Примечания", "1", "Спокойно (фр.).", "2", "Ложитесь."], title="t"

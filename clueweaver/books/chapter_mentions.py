@@ -339,9 +339,17 @@ def has_parts(chapters: Sequence) -> bool:
 
 def chapters_titled(chapters: Sequence, text: str) -> list:
     """The chapters whose name ``text`` quotes (``title_pieces``): one line of a Chinese chapter's name
-    ("刘姥姥一进荣国府" names 红楼梦's 回 6), or a whole name ("A Merry Christmas"), in any case."""
+    ("刘姥姥一进荣国府" names 红楼梦's 回 6), or a whole name as words ("A Merry Christmas"), in any case."""
     folded = " ".join(text.casefold().split())
-    return [c for c in chapters if any(piece.casefold() in folded for piece in title_pieces(c.title))]
+    return [c for c in chapters if any(_quotes(folded, piece.casefold()) for piece in title_pieces(c.title))]
+
+
+def _quotes(folded: str, piece: str) -> bool:
+    """Whether ``folded`` holds ``piece`` whole: a name in letters as words ("a promessa." is not quoted by
+    "da promessa."), a Chinese one anywhere (its characters have no spaces between words)."""
+    if re.search(rf"[{HAN}]", piece):
+        return piece in folded
+    return re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", folded) is not None
 
 
 @cache

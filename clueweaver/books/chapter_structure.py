@@ -269,6 +269,7 @@ def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: boo
     last_part = None  # the number of the last part or story, for an epilogue after it
     epilogue = None  # (heading text, number) of an epilogue holding parts of its own, numbered on from it
     last_numbered = max((k for k, group in enumerate(groups) if group.heading.unit is not None), default=-1)
+    stopped_names = _stopped_names(texts, groups)
     for k, group in enumerate(groups):
         text, heading = group.text, group.heading
         following = groups[k + 1] if k + 1 < len(groups) else None
@@ -317,13 +318,44 @@ def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: boo
             part, part_number, story_style, pending = text, heading.unit[1], heading.style, start
             last_part = part_number
             continue
-        after = next((i for i in range(group.last + 1, len(texts)) if not is_rule(texts[i])), len(texts))
-        if not heading.name and after + 1 < len(texts) and names_the_chapter(texts[after]):
+        after = _after_rules(texts, group)
+        if not heading.name and after + 1 < len(texts) and (names_the_chapter(texts[after]) or k in stopped_names):
             text = f"{text} {texts[after]}"
         in_part = (part, part_number) if heading.unit else (None, None)  # a part or epilogue alone is no part's
         units.append(Unit(start, text, *in_part, heading.number))
         pending = None
     return units
+
+
+def _after_rules(texts: list[str], group: HeadingGroup) -> int:
+    """The paragraph after a heading group and the rules under it."""
+    return next((i for i in range(group.last + 1, len(texts)) if not is_rule(texts[i])), len(texts))
+
+
+def _stopped_name(line: str) -> bool:
+    """A short line that is one sentence ending with its mark: a name but for the mark."""
+    line = line.strip()
+    return line.endswith((".", "!", "?")) and not _SENTENCE_BREAK.search(line[:-1]) and names_the_chapter(line[:-1])
+
+
+def _stopped_names(texts: list[str], groups: list[HeadingGroup]) -> set[int]:
+    """The bare headings (by group) that a name ending with a sentence's mark follows, in a book that names
+    its chapters so, as Dom Casmurro does ("II." then "Do livro.", "IV" then "Um dever amarissimo!"): half
+    of its bare headings at least, three or more, are followed by one that more text follows before the
+    next heading. None in any other book: a single short first sentence after a heading is prose."""
+    bare = [k for k, group in enumerate(groups) if group.heading.unit is not None and not group.heading.name]
+    named = set()
+    for k in bare:
+        after = _after_rules(texts, groups[k])
+        next_heading = groups[k + 1].first if k + 1 < len(groups) else len(texts)
+        if after + 1 < next_heading and _stopped_name(texts[after]):
+            named.add(k)
+    return named if len(named) >= _MIN_STOPPED_NAMES and 2 * len(named) >= len(bare) else set()
+
+
+_MIN_STOPPED_NAMES = 3
+# A sentence's end inside a line, but for an initial's full stop ("D. Gloria")
+_SENTENCE_BREAK = re.compile(r"(?<!\b[A-ZÀ-Þ])[.!?]\s")
 
 
 # A book with under a fifth of its headings numbered has each of them open a chapter (an Aozora edition's

@@ -5,7 +5,9 @@ Headings are short paragraphs such as "CHAPTER IV", "Chapter 12: The Storm", "PA
 line with its name on the next line or two of the same block (``heads_its_block``); a line in
 capitals right after one is the chapter's name, and a short mixed-case line without punctuation
 after a bare one joins the title ("-I-" then "Perdido", ``names_the_chapter``) while staying a
-paragraph. Other languages:
+paragraph, and so does one ending with a sentence's mark in a book that names its chapters so ("II."
+then "Do livro.": ``chapter_structure``). A name in capitals may wrap over two lines (``is_title_line``).
+Other languages:
 
 - Chinese and Japanese "第N回", "第N章", "第N节", "第N話" (parts: "第N卷", "第N部"), N in Chinese
   numerals (一, 十一, 二十, 一百零五, 两百) or in digits, full-width ones too; the chapter's title
