@@ -15,7 +15,7 @@ import re
 
 from clueweaver.books.language import fold_accents
 
-FRENCH_SMALL = (
+_FRENCH_SMALL = (
     "_ un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize "
     "dix-sept dix-huit dix-neuf"
 ).split()
@@ -23,8 +23,8 @@ _FRENCH_TENS = {20: "vingt", 30: "trente", 40: "quarante", 50: "cinquante", 60: 
 GERMAN_UNITS = "ein zwei drei vier fünf sechs sieben acht neun".split()  # as a compound's first part ("einundzwanzig")
 GERMAN_TEENS = "dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn".split()
 GERMAN_TENS = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
-ITALIAN_UNITS = "_ uno due tre quattro cinque sei sette otto nove".split()
-ITALIAN_TEENS = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
+_ITALIAN_UNITS = "_ uno due tre quattro cinque sei sette otto nove".split()
+_ITALIAN_TEENS = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
 _ITALIAN_TENS = "_ _ venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
 RUSSIAN_TENS = "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
 _ARTICLES = frozenset("un une ein eine una um uma".split())
@@ -33,23 +33,23 @@ _ARTICLES = frozenset("un une ein eine una um uma".split())
 def french_cardinal(n: int) -> str:
     """1 to 99 in French: "vingt et un", "soixante-douze", "quatre-vingts", "quatre-vingt-dix-neuf"."""
     if n < 20:
-        return FRENCH_SMALL[n]
+        return _FRENCH_SMALL[n]
     if n >= 80:
-        return "quatre-vingts" if n == 80 else f"quatre-vingt-{FRENCH_SMALL[n - 80]}"
+        return "quatre-vingts" if n == 80 else f"quatre-vingt-{_FRENCH_SMALL[n - 80]}"
     ten = 60 if n >= 70 else n - n % 10
     rest = n - ten
     if not rest:
         return _FRENCH_TENS[ten]
-    return _FRENCH_TENS[ten] + (f" et {FRENCH_SMALL[rest]}" if rest in (1, 11) else f"-{FRENCH_SMALL[rest]}")
+    return _FRENCH_TENS[ten] + (f" et {_FRENCH_SMALL[rest]}" if rest in (1, 11) else f"-{_FRENCH_SMALL[rest]}")
 
 
 def italian_cardinals() -> dict[int, str]:
     """11 to 99 in Italian, the tens dropping their vowel before "uno" and "otto" ("ventuno", "trentotto")."""
-    cardinals = dict(enumerate(ITALIAN_TEENS, start=11))
+    cardinals = dict(enumerate(_ITALIAN_TEENS, start=11))
     for t in range(2, 10):
         for u in range(10):
             ten = _ITALIAN_TENS[t][:-1] if u in (1, 8) else _ITALIAN_TENS[t]
-            cardinals[10 * t + u] = ten + (ITALIAN_UNITS[u] if u else "")
+            cardinals[10 * t + u] = ten + (_ITALIAN_UNITS[u] if u else "")
     return cardinals
 
 
@@ -99,7 +99,7 @@ def _portuguese() -> dict[str, int]:
 
 
 def _italian() -> dict[str, int]:
-    forms = {word: n for n, word in enumerate(ITALIAN_UNITS) if n} | {"dieci": 10}
+    forms = {word: n for n, word in enumerate(_ITALIAN_UNITS) if n} | {"dieci": 10}
     forms |= {word: n for n, word in italian_cardinals().items()}
     # a compound ending in three writes its accent: "ventitré", "trentatré"
     return forms | {word[:-1] + "é": n for word, n in forms.items() if word.endswith("tre") and n > 10}

@@ -156,8 +156,10 @@ def _cardinal_patterns(words_by_language: dict) -> list[tuple]:
         if not cardinals:
             continue
         spelled = words_pattern(cardinals)
-        unambiguous = words_pattern([word for word in cardinals if word != "dos"])
-        number = rf"{_AMBIGUOUS_DOS}|(?:{unambiguous})\b" if "dos" in cardinals else rf"(?:{spelled})\b"
+        if "dos" in cardinals:
+            number = rf"{_AMBIGUOUS_DOS}|(?:{words_pattern([word for word in cardinals if word != 'dos'])})\b"
+        else:
+            number = rf"(?:{spelled})\b"
         listed = rf"(?:{number})(?:{_JOIN}(?:{number}|\d+\b))*"
         pattern = re.compile(rf"\b(?:{words})\s+({listed})", re.IGNORECASE)
         each = re.compile(rf"\b(?:{spelled})\b", re.IGNORECASE)

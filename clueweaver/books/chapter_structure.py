@@ -327,6 +327,11 @@ def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: boo
     return units
 
 
+_MIN_STOPPED_NAMES = 3  # the fewest names ending with a sentence's mark that make a book's layout
+# A sentence's end inside a line, but for an initial's full stop ("D. Gloria")
+_SENTENCE_BREAK = re.compile(r"(?<!\b[A-ZÀ-Þ])[.!?]\s")
+
+
 def _after_rules(texts: list[str], group: HeadingGroup) -> int:
     """The paragraph after a heading group and the rules under it."""
     return next((i for i in range(group.last + 1, len(texts)) if not is_rule(texts[i])), len(texts))
@@ -351,11 +356,6 @@ def _stopped_names(texts: list[str], groups: list[HeadingGroup]) -> set[int]:
         if after + 1 < next_heading and _stopped_name(texts[after]):
             named.add(k)
     return named if len(named) >= _MIN_STOPPED_NAMES and 2 * len(named) >= len(bare) else set()
-
-
-_MIN_STOPPED_NAMES = 3
-# A sentence's end inside a line, but for an initial's full stop ("D. Gloria")
-_SENTENCE_BREAK = re.compile(r"(?<!\b[A-ZÀ-Þ])[.!?]\s")
 
 
 # A book with under a fifth of its headings numbered has each of them open a chapter (an Aozora edition's
