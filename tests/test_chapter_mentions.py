@@ -72,6 +72,7 @@ def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
         ("В главе пять, а потом в главах двадцать пять и двадцать шесть", [(5,), (25, 26)]),
         ("Im zweiten Teil, Kapitel drei; Teil zwei; la partie deux", [(2,), (3,), (2,), (2,)]),
         ("Capítulo uno, Kapitel eins, capitolo uno", [(1,), (1,), (1,)]),
+        ("Στο κεφάλαιο πέντε και στα κεφάλαια είκοσι εφτά και είκοσι οκτώ", [(5,), (27, 28)]),
     ],
 )
 def test_cardinal_numbers_after_the_chapter_word_are_read_in_its_language(text, numbers):
@@ -185,6 +186,7 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
         "un chapitre un peu long",  # an article is no one
         "Kapitel ein wenig später",
         "no capítulo um tanto confuso",
+        "ένα κεφάλαιο ένα τέτοιο",
         "In the chapter once more",  # Spanish "once" (eleven) after an English word
         "o capítulo dos ciúmes",  # Portuguese "of the", not Spanish "two"
         "na parte dos olhos de ressaca",

@@ -1,11 +1,11 @@
 """Cardinal number words, one to ninety-nine, in the European languages a reader names a chapter in:
 "au chapitre cinq", "im Kapitel dreiundzwanzig", "en el capítulo veintiuno", "nel capitolo
-ventitré", "no capítulo vinte e três", "в главе двадцать пять" (English's are
+ventitré", "no capítulo vinte e três", "в главе двадцать пять", "στο κεφάλαιο πέντε" (English's are
 ``numerals.NUMBER_WORDS``; the ordinals built from these are ``clueweaver.books.ordinals``).
 
 ``CARDINAL_WORDS`` maps each language to its spellings (lower case, a compound's words joined by one
 space, with and without accents) and their values. The words that are also a language's article
-("un", "une", "ein", "eine", "una", "um", "uma") are left out when they stand alone: "un chapitre un
+("un", "une", "ein", "eine", "una", "um", "uma", "ένα") are left out when they stand alone: "un chapitre un
 peu long" names no chapter 1.
 """
 
@@ -27,7 +27,7 @@ _ITALIAN_UNITS = "_ uno due tre quattro cinque sei sette otto nove".split()
 _ITALIAN_TEENS = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
 _ITALIAN_TENS = "_ _ venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
 RUSSIAN_TENS = "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
-_ARTICLES = frozenset("un une ein eine una um uma".split())
+_ARTICLES = frozenset("un une ein eine una um uma ένα".split())
 
 
 def french_cardinal(n: int) -> str:
@@ -113,6 +113,22 @@ def _russian() -> dict[str, int]:
     return _counted(small, " ".join(RUSSIAN_TENS), 2, " ") | {"одна": 1, "две": 2}
 
 
+def _greek() -> dict[str, int]:
+    small = (
+        "ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα δέκα έντεκα δώδεκα δεκατρία δεκατέσσερα δεκαπέντε δεκαέξι "
+        "δεκαεπτά δεκαοκτώ δεκαεννέα"
+    )
+    tens = "είκοσι τριάντα σαράντα πενήντα εξήντα εβδομήντα ογδόντα ενενήντα"
+    forms = _counted(small, tens, 2, " ")
+    # the spoken forms beside the written ones: "εφτά", "οχτώ", "εννιά", "δεκαεφτά"
+    spoken = {"επτά": "εφτά", "οκτώ": "οχτώ", "εννέα": "εννιά"}
+    return (
+        forms
+        | {re.sub("|".join(spoken), lambda m: spoken[m.group()], form): n for form, n in forms.items()}
+        | {"τέσσερις": 4, "τρεις": 3}
+    )
+
+
 def _spelled(forms: dict[str, int]) -> dict[str, int]:
     """The forms with a compound's words joined by one space, with and without accents, articles left out."""
     spaced = {re.sub(r"[\s-]+", " ", form): n for form, n in forms.items() if form not in _ARTICLES}
@@ -128,6 +144,7 @@ CARDINAL_WORDS: dict[str, dict[str, int]] = {
         ("pt", _portuguese),
         ("it", _italian),
         ("ru", _russian),
+        ("el", _greek),
     )
 }
 

@@ -46,7 +46,7 @@ _FROM_END_WORDS = {
 }
 _OPENING = "opening"  # "the opening chapter"
 # The chapter's and a part's words, by the languages whose cardinal numbers may follow them
-# (``CARDINAL_WORDS``; English's and Greek's: none but English number words, read after every word).
+# (``CARDINAL_WORDS``; English's: its number words, read after every word).
 _CHAPTER_WORDS = {
     ("en",): r"chapters?|chap\.|ch\.",
     ("fr",): r"chapitres?",
