@@ -25,7 +25,7 @@ from clueweaver.pipeline.query import QUERY_SAMPLING, WrittenQuery
 from clueweaver.protocol.prompts import finder_messages, interpreter_messages, render_case
 from clueweaver.protocol.query_writer import query_writer_messages, read_written_query
 from clueweaver.protocol.question import Question
-from clueweaver.retrieval import get_index
+from clueweaver.retrieval import build_index
 from clueweaver.segments.segmenter import Segment, segment_narrative
 from clueweaver.sources import SEGMENT_SOURCES, SegmentSource, SegmentSourceError, register_source
 from clueweaver.systems.base import reader_output
@@ -36,7 +36,7 @@ TARGET = 210  # shares no word with the question or its options; every written k
 TEXTS = [FILLER.format(n=n) for n in range(300)]
 TEXTS[TARGET] = "Beside the hearth lay a bent brass poker, its tip grey with ashes."
 BOOK = from_paragraphs(TEXTS, title="the library", detect_headings=False)
-INDEX = get_index(BOOK, None)
+INDEX = build_index(BOOK, None, use_cache=False)  # built at import: kept out of every cache
 QUESTION = Question(
     "Which weapon did the killer use?", {"A": "A revolver", "B": "A rope", "C": "A candlestick", "D": "A dagger"}
 )
