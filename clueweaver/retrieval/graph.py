@@ -39,9 +39,10 @@ import numpy as np
 from scipy import sparse
 
 from clueweaver.retrieval.analyzers import Analyzer, analyzer_for
+from clueweaver.retrieval.fingerprint import OutdatedCacheEntry, check_made_by, fingerprint
 from clueweaver.retrieval.ranking import CAPITALIZED_WORD, LOWERCASE, NAME
 
-GRAPH_FORMAT = 3  # bump when the entities or the file layout change: old graph files are rebuilt
+GRAPH_FORMAT = 4  # bump when the file layout changes (what computed the entities is fingerprinted)
 MIN_PARAGRAPHS = 2  # an entity in one paragraph links nothing
 CJK_MIN_PARAGRAPHS = 3  # a character n-gram in two paragraphs is as often chance as a name
 MAX_SHARE = 0.02  # of the paragraphs: an entity in more of them links everything and says nothing
@@ -253,10 +254,11 @@ def ngram_texts(keys: np.ndarray) -> list[str]:
 
 
 def save_graph(graph: EntityGraph, f) -> None:
-    """The graph as an ``.npz`` (with ``GRAPH_FORMAT`` and the language, checked on load)."""
+    """The graph as an ``.npz`` (with ``GRAPH_FORMAT``, the language and the code's fingerprint, checked on load)."""
     np.savez(
         f,
         graph_format=GRAPH_FORMAT,
+        made_by=fingerprint(__name__),
         language=graph.language,
         entities=np.asarray(graph.entities, dtype=str),
         indptr=graph.indptr,
@@ -265,8 +267,12 @@ def save_graph(graph: EntityGraph, f) -> None:
 
 
 def load_graph(path, language: str) -> EntityGraph:
-    """A graph saved by ``save_graph``; an error when its format or language is not this one's."""
+    """A graph saved by ``save_graph``; an error when its format, language or fingerprint is not this one's."""
     with np.load(path, allow_pickle=False) as data:
-        if int(data["graph_format"]) != GRAPH_FORMAT or str(data["language"]) != language:
-            raise ValueError("unexpected graph format or language")
+        written = int(data["graph_format"])
+        if written != GRAPH_FORMAT:
+            raise OutdatedCacheEntry(f"was written by another ClueWeaver version (graph format {written})")
+        if str(data["language"]) != language:
+            raise ValueError("holds another language's graph")
+        check_made_by(str(data["made_by"]), __name__)
         return EntityGraph(data["entities"].tolist(), data["indptr"], data["indices"], language)

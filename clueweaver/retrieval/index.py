@@ -25,9 +25,9 @@ import numpy as np
 from clueweaver.books.chapter_mentions import chapters_named, has_parts, without_chapter_mentions
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
-from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
+from clueweaver.retrieval.fingerprint import OutdatedCacheEntry, check_made_by, fingerprint
 from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion_of_scores, weighted_score_fusion
 from clueweaver.retrieval.graph import EntityGraph, load_graph, save_graph
 from clueweaver.retrieval.lexical import BM25Index, TermMatrix
@@ -47,7 +47,7 @@ from clueweaver.retrieval.transliteration import SCRIPT_LANGUAGES, BridgedName, 
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 11  # bump whenever an analyzer or the cache layout changes: old entries are rebuilt
+CACHE_FORMAT = 12  # bump when the cache files' layout changes (what computed the terms is fingerprinted)
 
 
 def default_cache_dir() -> Path:
@@ -312,10 +312,6 @@ def _best(scores: np.ndarray, count: int) -> list[int]:
     return [int(doc) for doc in np.argsort(-scores, kind="stable")[:count] if scores[doc] > 0]
 
 
-class OutdatedCacheEntry(ClueWeaverError, ValueError):
-    """A cache entry written by a ClueWeaver whose analyzers differ from this one's."""
-
-
 def _load_cached(path: Path, load):
     if not path.exists():
         return None
@@ -338,6 +334,7 @@ def _load_terms(path: Path, language: str) -> TermMatrix:
             raise OutdatedCacheEntry(f"was written by another ClueWeaver version (cache format {written})")
         if held != language:
             raise ValueError(f"holds {held!r} terms, not {language!r}")
+        check_made_by(str(data["made_by"]), TermMatrix.__module__)
         return TermMatrix(
             data["vocabulary"].tolist(), data["indptr"], data["indices"], data["counts"], data["lengths"], language
         )
@@ -347,6 +344,7 @@ def _save_terms(matrix: TermMatrix, f) -> None:
     np.savez(
         f,
         format=CACHE_FORMAT,
+        made_by=fingerprint(TermMatrix.__module__),
         language=matrix.language,
         vocabulary=np.asarray(matrix.vocabulary, dtype=str),
         indptr=matrix.indptr,

@@ -3,7 +3,7 @@
 Terms come from the documents' language analyzer (``clueweaver.retrieval.analyzers``); a book's
 paragraphs become a sparse document-term count matrix built with numpy, and bm25s scores it (its
 Lucene variant). Queries are analyzed with the documents' analyzer. The disk cache stores the term
-matrix: a change to an analyzer bumps ``index.CACHE_FORMAT``.
+matrix with the fingerprint of the code behind it (``clueweaver.retrieval.fingerprint``).
 """
 
 from __future__ import annotations
