@@ -8,10 +8,11 @@ import warnings
 import numpy as np
 import pytest
 
+from clueweaver import __version__
 from clueweaver.books.narrative import from_paragraphs
+from clueweaver.measure.recall import bench_recall
 from clueweaver.retrieval import build_index
 from clueweaver.retrieval import fingerprint as fingerprints
-from clueweaver.retrieval.lexical import TermMatrix
 
 PARAGRAPHS = [
     "Quillan hid the brass key in the green shawl.",
@@ -19,7 +20,6 @@ PARAGRAPHS = [
     "The gulls circled the boats in the harbour.",
 ]
 ANALYZERS = "clueweaver.retrieval.analyzers"
-GRAPH = "clueweaver.retrieval.graph"
 
 
 def _edit_the_analyzers(monkeypatch):
@@ -37,7 +37,7 @@ def fresh_fingerprints():
 
 
 def test_the_terms_fingerprint_covers_every_module_that_turns_text_into_terms():
-    behind = set(fingerprints.modules_behind(TermMatrix.__module__))
+    behind = set(fingerprints.modules_behind(fingerprints.TERMS_CODE))
     assert {
         ANALYZERS,
         "clueweaver.retrieval.compounds",
@@ -47,12 +47,12 @@ def test_the_terms_fingerprint_covers_every_module_that_turns_text_into_terms():
         "clueweaver.books.ordinals",
     } <= behind
     assert "clueweaver.retrieval.index" not in behind  # ranking code changes no cached term
-    graph = set(fingerprints.modules_behind(GRAPH))
+    graph = set(fingerprints.modules_behind(fingerprints.GRAPH_CODE))
     assert {ANALYZERS, "clueweaver.retrieval.ranking"} <= graph  # the graph reads ranking's name patterns
 
 
 def test_a_changed_module_or_library_version_changes_the_fingerprint(monkeypatch, fresh_fingerprints):
-    root = TermMatrix.__module__
+    root = fingerprints.TERMS_CODE
     before = fingerprints.fingerprint(root)
     assert before == fingerprints.fingerprint(root)
     _edit_the_analyzers(monkeypatch)
@@ -67,7 +67,10 @@ def _made_by(path) -> str:
         return str(entry["made_by"])
 
 
-ENTRIES = [("bm25_terms_en.npz", TermMatrix.__module__, {}), ("graph_en.npz", GRAPH, {"graph_weight": 1.0})]
+ENTRIES = [
+    ("bm25_terms_en.npz", fingerprints.TERMS_CODE, {}),
+    ("graph_en.npz", fingerprints.GRAPH_CODE, {"graph_weight": 1.0}),
+]
 
 
 @pytest.mark.parametrize("cached, root, options", ENTRIES)
@@ -86,3 +89,10 @@ def test_an_entry_computed_by_other_analyzer_code_is_rebuilt_with_a_plain_messag
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # read back without a word
         build_index(narrative, None, cache_dir=tmp_path, **options)
+
+
+def test_a_recall_report_names_the_code_that_measured_it():
+    payload, _ = bench_recall(presets=("focused",), sets=("cross-fr-tuning",), progress=False)
+    assert payload["measured_by"] == {"clueweaver": __version__, **fingerprints.index_fingerprints()}
+    assert payload["measured_by"]["terms"] != payload["measured_by"]["graph"]
+    assert [row["items"] for row in payload["results"]] == [4]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from clueweaver import __version__
 from clueweaver.benchmarks import load_benchmark
 from clueweaver.benchmarks.checks import (
     CHECK_FILES,
@@ -30,6 +31,7 @@ from clueweaver.books.chapter_mentions import title_pieces
 from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items
 from clueweaver.evaluation.retrieval import GoldItem, RecallReport, format_report, measure_recall, plain_bm25_ranking
 from clueweaver.retrieval import get_index
+from clueweaver.retrieval.fingerprint import index_fingerprints
 from clueweaver.retrieval.index import book_language
 from clueweaver.segments.segmenter import PRESETS, get_preset, second_round_segments, segment_narrative
 
@@ -234,7 +236,12 @@ def bench_recall(
     paragraphs, and the long book's rows alone; with ``name_chapters`` ("number" or "title"), each
     question naming the chapter of its first clue so (``naming_chapters``). Returns (JSON, Markdown)."""
     ranking = ranking or {}
-    payload: dict = {"ranking": ranking, "name_chapters": name_chapters, "results": []}
+    payload: dict = {
+        "ranking": ranking,
+        "name_chapters": name_chapters,
+        "measured_by": {"clueweaver": __version__, **index_fingerprints()},
+        "results": [],
+    }
     tables = []
     for encoder in encoders:
         for name, items in load_sets(sets).items():

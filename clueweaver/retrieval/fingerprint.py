@@ -17,6 +17,9 @@ from pathlib import Path
 
 from clueweaver.core.errors import ClueWeaverError
 
+TERMS_CODE = "clueweaver.retrieval.lexical"  # the module that turns paragraphs into the cached term matrix
+GRAPH_CODE = "clueweaver.retrieval.graph"  # the one that turns them into the cached graph of names
+
 # The libraries whose data decide a term: stemmers and stop words, the Chinese and Japanese variant
 # tables, the Japanese tokenizer and its dictionary.
 TERM_LIBRARIES = ("PyStemmer", "bm25s", "opencc-python-reimplemented", "fugashi", "unidic-lite")
@@ -75,6 +78,11 @@ def fingerprint(root: str) -> str:
     for library in TERM_LIBRARIES:
         digest.update(f"{library}=={_version(library)}\0".encode())
     return digest.hexdigest()[:16]
+
+
+def index_fingerprints() -> dict[str, str]:
+    """The fingerprints a cached index is read under, for a report to say what measured it."""
+    return {"terms": fingerprint(TERMS_CODE), "graph": fingerprint(GRAPH_CODE)}
 
 
 class OutdatedCacheEntry(ClueWeaverError, ValueError):

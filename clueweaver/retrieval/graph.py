@@ -39,7 +39,7 @@ import numpy as np
 from scipy import sparse
 
 from clueweaver.retrieval.analyzers import Analyzer, analyzer_for
-from clueweaver.retrieval.fingerprint import OutdatedCacheEntry, check_made_by, fingerprint
+from clueweaver.retrieval.fingerprint import GRAPH_CODE, OutdatedCacheEntry, check_made_by, fingerprint
 from clueweaver.retrieval.ranking import CAPITALIZED_WORD, LOWERCASE, NAME
 
 GRAPH_FORMAT = 4  # bump when the file layout changes (what computed the entities is fingerprinted)
@@ -258,7 +258,7 @@ def save_graph(graph: EntityGraph, f) -> None:
     np.savez(
         f,
         graph_format=GRAPH_FORMAT,
-        made_by=fingerprint(__name__),
+        made_by=fingerprint(GRAPH_CODE),
         language=graph.language,
         entities=np.asarray(graph.entities, dtype=str),
         indptr=graph.indptr,
@@ -274,5 +274,5 @@ def load_graph(path, language: str) -> EntityGraph:
             raise OutdatedCacheEntry(f"was written by another ClueWeaver version (graph format {written})")
         if str(data["language"]) != language:
             raise ValueError("holds another language's graph")
-        check_made_by(str(data["made_by"]), __name__)
+        check_made_by(str(data["made_by"]), GRAPH_CODE)
         return EntityGraph(data["entities"].tolist(), data["indptr"], data["indices"], language)

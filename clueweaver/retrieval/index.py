@@ -27,7 +27,7 @@ from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
-from clueweaver.retrieval.fingerprint import OutdatedCacheEntry, check_made_by, fingerprint
+from clueweaver.retrieval.fingerprint import TERMS_CODE, OutdatedCacheEntry, check_made_by, fingerprint
 from clueweaver.retrieval.fusion import ranking_from_scores, reciprocal_rank_fusion_of_scores, weighted_score_fusion
 from clueweaver.retrieval.graph import EntityGraph, load_graph, save_graph
 from clueweaver.retrieval.lexical import BM25Index, TermMatrix
@@ -334,7 +334,7 @@ def _load_terms(path: Path, language: str) -> TermMatrix:
             raise OutdatedCacheEntry(f"was written by another ClueWeaver version (cache format {written})")
         if held != language:
             raise ValueError(f"holds {held!r} terms, not {language!r}")
-        check_made_by(str(data["made_by"]), TermMatrix.__module__)
+        check_made_by(str(data["made_by"]), TERMS_CODE)
         return TermMatrix(
             data["vocabulary"].tolist(), data["indptr"], data["indices"], data["counts"], data["lengths"], language
         )
@@ -344,7 +344,7 @@ def _save_terms(matrix: TermMatrix, f) -> None:
     np.savez(
         f,
         format=CACHE_FORMAT,
-        made_by=fingerprint(TermMatrix.__module__),
+        made_by=fingerprint(TERMS_CODE),
         language=matrix.language,
         vocabulary=np.asarray(matrix.vocabulary, dtype=str),
         indptr=matrix.indptr,
