@@ -3,6 +3,7 @@ modules it covers, and that terms or a graph computed by other analyzer code are
 
 from __future__ import annotations
 
+import py_compile
 import warnings
 
 import numpy as np
@@ -96,3 +97,12 @@ def test_a_recall_report_names_the_code_that_measured_it():
     assert payload["measured_by"] == {"clueweaver": __version__, **fingerprints.index_fingerprints()}
     assert payload["measured_by"]["terms"] != payload["measured_by"]["graph"]
     assert [row["items"] for row in payload["results"]] == [4]
+
+
+def test_a_module_installed_without_its_source_counts_by_the_clueweaver_version(tmp_path, monkeypatch):
+    (tmp_path / "sourceless_probe.py").write_text("VALUE = 1\n")
+    py_compile.compile(str(tmp_path / "sourceless_probe.py"), cfile=str(tmp_path / "sourceless_probe.pyc"))
+    (tmp_path / "sourceless_probe.py").unlink()  # as a compile-all install ships it
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert fingerprints._source("sourceless_probe") == f"no source: clueweaver {__version__}".encode()
+    assert b"def modules_behind" in fingerprints._source(fingerprints.__name__)

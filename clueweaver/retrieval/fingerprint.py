@@ -13,7 +13,6 @@ import hashlib
 import importlib.util
 from functools import cache
 from importlib import metadata
-from pathlib import Path
 
 from clueweaver.core.errors import ClueWeaverError
 
@@ -59,7 +58,10 @@ def modules_behind(root: str) -> list[str]:
 
 
 def _source(module: str) -> bytes:
-    return Path(importlib.util.find_spec(module).origin).read_bytes()
+    """The module's source (read through its loader, so a zipped install works too); a module installed
+    without it counts by the ClueWeaver version alone."""
+    source = importlib.util.find_spec(module).loader.get_source(module)
+    return source.encode("utf-8") if source is not None else f"no source: clueweaver {_version('clueweaver')}".encode()
 
 
 def _version(distribution: str) -> str:
