@@ -31,7 +31,6 @@ UNDETERMINED = "und"  # ISO 639-2 "undetermined": letters of a script no support
 DEFAULT_LATIN = "en"  # Latin text without function-word evidence
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"  # Han characters, as a regex class's ranges
-SCRIPTS = ("latin", "cyrillic", "greek", "han", "kana", "other", "none")
 SCRIPT_LANGUAGE = {"cyrillic": "ru", "greek": "el", "han": "zh", "kana": "ja"}
 _SCRIPT_PATTERNS = {
     "kana": re.compile(r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d]"),

@@ -27,7 +27,6 @@ from clueweaver.backends import SamplingConfig, load_backend
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.core.jsonl import jsonl_lines
 
-JUDGE_LABELS = ("CORRECT", "WRONG")
 JUDGE_SAMPLING = SamplingConfig(temperature=0.0, max_new_tokens=8)
 JUDGE_SYSTEM = (
     "You grade answers to questions about a story. You are given a question, the passage of the story it was "
