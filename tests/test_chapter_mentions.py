@@ -95,6 +95,39 @@ def test_an_ordinal_of_several_words_after_the_chapter_word_is_one_number(text, 
 @pytest.mark.parametrize(
     ("text", "numbers"),
     [
+        ("in the twenty-third chapter; in the twenty first chapter", [(23,), (21,)]),
+        ("dans le vingt-troisième chapitre, au chapitre vingt-troisième", [(23,), (23,)]),
+        ("en el vigésimo tercer capítulo", [(23,)]),
+        ("the twenty-second and twenty-third chapters; the second and third chapters", [(22, 23), (2, 3)]),
+        ("im zweiundzwanzigsten und dreiundzwanzigsten Kapitel; im 3.-5. Kapitel", [(22, 23), (3, 4, 5)]),
+        ("aux chapitres vingt-deuxième et vingt-troisième", [(22, 23)]),
+        ("au chapitre vingt-deuxième et au chapitre vingt-troisième", [(22,), (23,)]),
+        ("the third to fifth chapters; the first and last chapters", [(3, 4, 5), (1, LAST)]),
+    ],
+)
+def test_ordinals_of_several_words_and_lists_of_ordinals_before_the_chapter_word(text, numbers):
+    # "twenty-third chapter" had been read as chapter 3 ("third chapter"), "vingt-troisième chapitre" too,
+    # and "au chapitre vingt-troisième" as chapter 20; a list before the word read its last ordinal only
+    assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("in the 23rd chapter, the 1st chapter, the 2nd and 3rd chapters", [(23,), (1,), (2, 3)]),
+        ("au 23e chapitre, le 1er chapitre, le XXIIIe chapitre", [(23,), (1,), (23,)]),
+        ("en el 23º capítulo, el capítulo 23º, no 2.º capítulo", [(23,), (23,), (2,)]),
+        ("il 23° capitolo", [(23,)]),
+        ("в 23-й главе; в 23-й и 24-й главах", [(23,), (23, 24)]),
+    ],
+)
+def test_ordinals_written_in_digits_are_read(text, numbers):
+    assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
         ("In the penultimate chapter and the second-to-last chapter", [(-2,), (-2,)]),
         ("l'avant-dernier chapitre, im vorletzten Kapitel, el penúltimo capítulo", [(-2,), (-2,), (-2,)]),
         ("в предпоследней главе; 倒数第二回", [(-2,), (-2,)]),

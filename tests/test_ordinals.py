@@ -50,7 +50,9 @@ def test_chapters_past_ten_open_in_words_and_keep_their_numbers():
     assert [c.label for c in book.chapters] == ["10", "11", "21", "99"]
 
 
-@pytest.mark.parametrize("table", ["_french", "_spanish", "_portuguese", "_italian", "_russian", "_german"])
+@pytest.mark.parametrize(
+    "table", ["_french", "_spanish", "_portuguese", "_italian", "_russian", "_german", "_english"]
+)
 def test_every_value_from_thirteen_to_ninety_nine_has_a_spelling_that_reads_back(table):
     forms = getattr(ordinals, table)()
     assert set(range(13, 100)) <= set(forms.values())
@@ -70,3 +72,27 @@ def test_the_trie_matches_exactly_the_words_a_plain_alternation_matches():
     for probe in probes:
         assert bool(trie.fullmatch(probe)) == bool(plain.fullmatch(probe)), probe
     assert all(trie.fullmatch(w) for w in words)
+
+
+@pytest.mark.parametrize(
+    ("spelling", "value"),
+    [
+        ("vingt-troisième", 23), ("trente-troisième", 33), ("quarante-troisième", 43), ("cinquante-troisième", 53),
+        ("soixante-troisième", 63), ("quatre-vingt-troisième", 83), ("quatre-vingt-treizième", 93),
+        ("quatre-vingtième", 80), ("vigésimo tercer", 23), ("vigésimo primer", 21), ("décimo tercer", 13),
+        ("twenty-third", 23), ("thirteenth", 13), ("fortieth", 40), ("ninety-ninth", 99), ("Seventy First", 71),
+    ],
+)  # fmt: skip
+def test_ordinals_read_as_grammars_spell_them(spelling, value):
+    # French 23, 33 ... 93 had been generated as "vingt-troiième" (the s of "trois" was taken for the plural
+    # of "quatre-vingts"), so "vingt-troisième" read as nothing; Spanish shortens 1 and 3 before a noun
+    assert ordinal_value(spelling) == value
+
+
+def test_english_chapters_numbered_the_old_way_past_twelve_keep_their_numbers():
+    heads = ["CHAPTER THE TWELFTH", "CHAPTER THE THIRTEENTH", "Chapter the Twenty-Third", "CHAPTER THE FORTIETH"]
+    book = from_text("\n\n".join(f"{h}\n\nThe text of the chapter, which goes on." for h in heads), title="Old")
+    assert [c.label for c in book.chapters] == ["12", "13", "23", "40"]
+    french = ["CHAPITRE VINGT-DEUXIÈME", "CHAPITRE VINGT-TROISIÈME", "Chapitre quatre-vingt-troisième"]
+    book = from_text("\n\n".join(f"{h}\n\nLe texte du chapitre." for h in french), title="Chapitres")
+    assert [c.label for c in book.chapters] == ["22", "23", "83"]

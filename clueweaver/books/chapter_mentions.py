@@ -11,8 +11,10 @@ The forms read: Chinese and Japanese 第N回 / 第N章 / 第N节 / 第N話 (N in
 the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian and Greek before
 a number in digits, capital Roman numerals, English number words or an ordinal word ("chapitre
 premier") or, in its own language, a cardinal number word ("au chapitre cinq", "im Kapitel fünf",
-"в главе пять"), or after an ordinal ("the fifth chapter", "im dritten Kapitel", "3. Kapitel", "le
-cinquième chapitre", "в пятой главе"); a plural names a list or a range ("chapters 3 and 7",
+"в главе пять"), or after an ordinal ("the fifth chapter", "the twenty-third chapter", "im dritten
+Kapitel", "3. Kapitel", "the 23rd chapter", "au 23e chapitre", "el 23º capítulo", "le cinquième chapitre",
+"в пятой главе", "в 23-й главе"), a list of them too ("the second and third chapters"); a plural names a
+list or a range ("chapters 3 and 7",
 "chapitres 3 à 5", "第二十回到第二十二回", "第三、四回"); chapters counted from either end ("the last
 chapter", "the final chapter", "最后一回", "最終章", "au dernier chapitre", "im letzten Kapitel", "в
 последней главе"; "the penultimate chapter", "l'avant-dernier chapitre", "倒数第二回"; "the opening
@@ -72,15 +74,20 @@ _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final"
 # a Russian ordinal in an oblique case ("в пятой главе", "в главе третьей"): its feminine nominative is
 # what ordinals.py spells
 _RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей)"  # "двадцать первой" too
+# a number written in digits as an ordinal: "the 23rd chapter", "le 23e chapitre", "el capítulo 23º", "il 23°
+# capitolo", "в 23-й главе"
+_ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
+_DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
+# an ordinal word before the number words: "vingt-troisième" is 23, not "vingt" and a word
 _NUMBER = (
-    rf"\d+|(?-i:[IVXLCDM]+)|(?:(?:{NUMBER_WORDS})[\s-]*)+|{ORDINAL_PATTERN}|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|"
-    rf"{_RUSSIAN_OBLIQUE}"
+    rf"{_DIGIT_ORDINAL}|\d+|(?-i:[IVXLCDM]+)|{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|"
+    rf"{_FINAL_AFTER_UNIT}|{_RUSSIAN_OBLIQUE}"
 )
 _JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και)\b)\s*"
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
-    rf"{_RUSSIAN_OBLIQUE}|\d+\.|(?-i:[IVXLCDM]+)(?=\s+глав)"  # "в XII главе"
-)
+    rf"{_RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|(?-i:[IVXLCDM]+(?:e|er|ème))|(?-i:[IVXLCDM]+)(?=\s+глав)"
+)  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе"
 # "the first three chapters", "les deux derniers chapitres", "в первых трёх главах": the count's words
 _COUNT_WORDS = {
     word: value
@@ -139,7 +146,11 @@ def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, w
             _numbers_listed,
             False,
         ),
-        (re.compile(rf"\b({_ORDINAL})\s+(?:{unit_after_number})\b", re.IGNORECASE), _numbered, True),
+        (
+            re.compile(rf"\b((?:{_ORDINAL})(?:{_JOIN}(?:{_ORDINAL}))*)\s+(?:{unit_after_number})\b", re.IGNORECASE),
+            _ordinals_listed,
+            True,
+        ),
         (re.compile(rf"\b{_EDGE}\s+(?P<count>{_COUNT})\s+(?:{unit_after_number})\b", re.IGNORECASE), _counted, True),
         (re.compile(rf"\b(?P<count>{_COUNT})\s+{_EDGE}\s+(?:{unit_after_number})\b", re.IGNORECASE), _counted, True),
         *_cardinal_patterns(words_by_language),
@@ -221,6 +232,8 @@ def _value(token: str) -> tuple[int, ...]:
     """One number: a count from the end ("last", "penultimate", "предпоследней"), "opening", an
     ordinal (a Russian one in any case), or a number as a heading writes it."""
     lowered = token.lower()
+    if written := re.fullmatch(rf"(\d+|[ivxlcdm]+){_ORDINAL_SUFFIX}", lowered):  # "23rd", "23e", "XXIIIe"
+        lowered = written.group(1)
     for value, words in _FROM_END_WORDS.items():
         if re.fullmatch(words, lowered):
             return (value,)
@@ -242,6 +255,13 @@ def _numbers_listed(match: re.Match) -> tuple[int, ...]:
     return _listed(match.group(1))
 
 
+def _ordinals_listed(match: re.Match) -> tuple[int, ...]:
+    """ "the fifth chapter", "the second-to-last chapter", "the second and third chapters": one ordinal
+    read whole, a list of them one by one."""
+    ordinals = match.group(1)
+    return _value(ordinals) if re.fullmatch(_ORDINAL, ordinals, re.IGNORECASE) else _listed(ordinals)
+
+
 def _one(token: str) -> tuple[int, ...]:
     value = number_value(token)
     return (value,) if value else ()
@@ -257,6 +277,7 @@ def _listed(numbers: str) -> tuple[int, ...]:
     a number's words joined by a hyphen are one number ("twenty-one"), and so are an ordinal's ("vingt et
     unième", "vingt-deuxième")."""
     numbers = _ORDINAL_WORD.sub(lambda m: str(ordinal_value(m.group())), numbers)
+    numbers = re.sub(rf"\b(\d+){_ORDINAL_SUFFIX}(?!\w)", r"\1", numbers)  # "23-й и 24-й": 23 and 24
     numbers = re.sub(rf"\b({NUMBER_WORDS})-(?=(?:{NUMBER_WORDS})\b)", r"\1 ", numbers, flags=re.IGNORECASE)
     values: list[int] = []
     pieces = re.split(rf"({_JOIN})", numbers, flags=re.IGNORECASE)

@@ -51,7 +51,8 @@ _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{CJK_NUMERALS}]*"
 _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{KERAIA}]"
 _ORDINAL_DIGITS = r"\d+\.?[ºª°]"  # "2ª PARTE", "Capítulo 1.º": digits with an ordinal indicator
 _NUMBER = (
-    rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|(?:(?:{NUMBER_WORDS})[\s-]*)+|the\s+(?:first|second|third|last|\w+th)|{ORDINAL_PATTERN}|{LAST_PATTERN}|{_CJK_NUMBER}|"
+    rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|"
+    rf"the\s+(?:{ORDINAL_PATTERN}|first|second|third|last|\w+th)|{LAST_PATTERN}|{_CJK_NUMBER}|"
     rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}}))"
 )
 _NUMBER_END = rf"(?:\b|(?<=[{KERAIA}°]))"  # after a keraia, or a degree sign typed for º, no word boundary follows

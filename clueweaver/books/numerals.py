@@ -63,8 +63,9 @@ def number_value(token: str) -> int | None:
         values = [_ROMAN[c] for c in roman]
         total = sum(-v if v < after else v for v, after in zip(values, values[1:] + [0]))
         return total if 0 < total < 4000 and _roman(total) == roman else None  # "mild" is a word
-    if token.startswith("the"):
-        return _ORDINALS.get(token.split()[-1])
+    if token.startswith("the"):  # "Chapter the First", "Chapter the Twenty-Third"
+        last = token.removeprefix("the").strip()
+        return _ORDINALS.get(last) or ordinal_value(last)
     total = 0
     for word in re.split(r"[\s-]+", token):
         if word in ENGLISH_UNITS:

@@ -1,6 +1,7 @@
 """Ordinal words as European novels spell their chapter and part numbers, one to ninety-nine:
 "Chapitre vingt et unième", "Глава одиннадцатая", "Capítulo decimotercero", "Capitolo
-ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ".
+ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ",
+"Chapter the Twenty-Third" (English from thirteen on).
 
 ``ORDINAL_WORDS`` maps each spelling (lower case, the words of a compound joined by one space) to
 its value; ``ORDINAL_PATTERN`` matches any of them, a compound's words joined by spaces or hyphens
@@ -65,13 +66,25 @@ def _french() -> dict[str, int]:
     "soixante-douzième", "quatre-vingt-dix-neuvième")."""
 
     def ordinal(word: str) -> str:
-        word = word.removesuffix("s").removesuffix("e")
+        word = "vingt" if word == "vingts" else word.removesuffix("e")  # "trois" keeps its s: "troisième"
         return {"cinq": "cinqu", "neuf": "neuv"}.get(word, word) + "ième"
 
     forms = {}
     for n in range(13, 100):
         *head, last = re.split(r"([ -])", french_cardinal(n))
         forms["".join(head) + ordinal(last)] = n
+    return forms
+
+
+def _english() -> dict[str, int]:
+    """English ordinals from 13 to 99 ("thirteenth", "twentieth", "twenty-first"); one to twelve are
+    ``numerals.ENGLISH_ORDINALS``, read apart, since "second" is also a noun."""
+    units = "first second third fourth fifth sixth seventh eighth ninth".split()
+    teens = "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split()
+    forms = {word: n for n, word in enumerate(teens, start=13)}
+    for ten_value, ten in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2):
+        forms[ten[:-1] + "ieth"] = 10 * ten_value
+        forms.update({f"{ten} {unit}": 10 * ten_value + n for n, unit in enumerate(units, start=1)})
     return forms
 
 
@@ -90,17 +103,16 @@ def _romance(tens: str, units: dict[int, str], teens: dict[int, str], fused: boo
 
 
 def _spanish() -> dict[str, int]:
+    """Spanish, with "primero" and "tercero" also shortened before the noun ("el vigésimo tercer capítulo")."""
     units = dict(enumerate("primero segundo tercero cuarto quinto sexto séptimo octavo noveno".split(), start=1))
-    teens = {"undécimo": 11, "duodécimo": 12, "decimotercio": 13, "decimonono": 19}
-    for n, unit in units.items():
-        teens[f"décimo {unit}"] = teens[f"decimo{unit}"] = 10 + n
-    teens["decimoctavo"] = 18
-    return _romance(
-        "vigésimo trigésimo cuadragésimo quincuagésimo sexagésimo septuagésimo octogésimo nonagésimo",
-        units,
-        teens,
-        True,
-    )
+    tens = "vigésimo trigésimo cuadragésimo quincuagésimo sexagésimo septuagésimo octogésimo nonagésimo"
+    teens = {"undécimo": 11, "duodécimo": 12, "decimotercio": 13, "decimonono": 19, "decimoctavo": 18}
+    forms = {}
+    for units in (units, {1: "primer", 3: "tercer"}):
+        for n, unit in units.items():
+            teens[f"décimo {unit}"] = teens[f"decimo{unit}"] = 10 + n
+        forms |= _romance(tens, units, teens, True)
+    return forms
 
 
 def _portuguese() -> dict[str, int]:
@@ -169,6 +181,7 @@ def _spaced(forms: dict[str, int]) -> dict[str, int]:
 
 ORDINAL_WORDS: dict[str, int] = _spaced(
     _with_folded(_first_twelve() | _french() | _spanish() | _portuguese() | _italian())
+    | _english()
     | _german()
     | _russian()
     | _greek()
