@@ -103,6 +103,8 @@ def test_an_ordinal_of_several_words_after_the_chapter_word_is_one_number(text, 
         ("aux chapitres vingt-deuxième et vingt-troisième", [(22, 23)]),
         ("au chapitre vingt-deuxième et au chapitre vingt-troisième", [(22,), (23,)]),
         ("the third to fifth chapters; the first and last chapters", [(3, 4, 5), (1, LAST)]),
+        ("στο εικοστό τρίτο κεφάλαιο, του δέκατου τρίτου κεφαλαίου", [(23,), (13,)]),
+        ("Book the Third, chapter the twenty-third; Chapter the Last", [(3,), (23,), (LAST,)]),
     ],
 )
 def test_ordinals_of_several_words_and_lists_of_ordinals_before_the_chapter_word(text, numbers):
@@ -416,3 +418,22 @@ def test_ask_shows_the_chapters_it_read_first():
     config = PipelineConfig(encoder=None, preset="focused", self_calibration=False)
     result = ClueWeaver(backend, config=config).answer(narrative, Question.open("In chapter 5, who lit the lantern?"))
     assert "Read first: chapter 5, which the question names" in format_result(result, narrative)
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("In chapter 5, I think the letter was sent", [(5,)]),
+        ("In chapter 5, ten men arrive", [(5,)]),
+        ("In chapter 12, one of the brothers lies", [(12,)]),
+        ("In chapter V, I learn", [(5,)]),
+        ("In chapter 5, The first letter", [(5,)]),
+        (
+            "chapters I, II and III; chapters 3, 4 and 5; chapters three, four and five",
+            [(1, 2, 3), (3, 4, 5), (3, 4, 5)],
+        ),
+    ],
+)
+def test_a_number_of_another_kind_after_a_chapter_number_is_the_question_not_a_second_chapter(text, numbers):
+    # the first four had named a second chapter (1, 10, 1, 1)
+    assert [m.numbers for m in chapter_mentions(text)] == numbers

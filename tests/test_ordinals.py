@@ -51,7 +51,7 @@ def test_chapters_past_ten_open_in_words_and_keep_their_numbers():
 
 
 @pytest.mark.parametrize(
-    "table", ["_french", "_spanish", "_portuguese", "_italian", "_russian", "_german", "_english"]
+    "table", ["_french", "_spanish", "_portuguese", "_italian", "_russian", "_german", "_english", "_greek"]
 )
 def test_every_value_from_thirteen_to_ninety_nine_has_a_spelling_that_reads_back(table):
     forms = getattr(ordinals, table)()
@@ -81,11 +81,14 @@ def test_the_trie_matches_exactly_the_words_a_plain_alternation_matches():
         ("soixante-troisième", 63), ("quatre-vingt-troisième", 83), ("quatre-vingt-treizième", 93),
         ("quatre-vingtième", 80), ("vigésimo tercer", 23), ("vigésimo primer", 21), ("décimo tercer", 13),
         ("twenty-third", 23), ("thirteenth", 13), ("fortieth", 40), ("ninety-ninth", 99), ("Seventy First", 71),
+        ("ενδέκατο", 11), ("δέκατο τρίτο", 13), ("εικοστό τρίτο", 23), ("ΕΙΚΟΣΤΟΝ ΤΡΙΤΟΝ", 23),
+        ("τριακοστή πρώτη", 31), ("εικοστού τρίτου", 23),
     ],
 )  # fmt: skip
 def test_ordinals_read_as_grammars_spell_them(spelling, value):
     # French 23, 33 ... 93 had been generated as "vingt-troiième" (the s of "trois" was taken for the plural
-    # of "quatre-vingts"), so "vingt-troisième" read as nothing; Spanish shortens 1 and 3 before a noun
+    # of "quatre-vingts"), so "vingt-troisième" read as nothing; Spanish shortens 1 and 3 before a noun;
+    # English and Greek stopped at twelve and ten
     assert ordinal_value(spelling) == value
 
 
@@ -96,3 +99,6 @@ def test_english_chapters_numbered_the_old_way_past_twelve_keep_their_numbers():
     french = ["CHAPITRE VINGT-DEUXIÈME", "CHAPITRE VINGT-TROISIÈME", "Chapitre quatre-vingt-troisième"]
     book = from_text("\n\n".join(f"{h}\n\nLe texte du chapitre." for h in french), title="Chapitres")
     assert [c.label for c in book.chapters] == ["22", "23", "83"]
+    greek = ["ΚΕΦΑΛΑΙΟΝ ΔΩΔΕΚΑΤΟΝ", "ΚΕΦΑΛΑΙΟΝ ΔΕΚΑΤΟΝ ΤΡΙΤΟΝ", "ΚΕΦΑΛΑΙΟΝ ΕΙΚΟΣΤΟΝ ΤΡΙΤΟΝ"]
+    book = from_text("\n\n".join(f"{h}\n\nΤο κείμενο του κεφαλαίου συνεχίζεται." for h in greek), title="Κεφάλαια")
+    assert [c.label for c in book.chapters] == ["12", "13", "23"]

@@ -56,7 +56,7 @@ _CHAPTER_WORDS = {
     ("es", "pt"): r"cap[ií]tulos?",
     ("it",): r"capitol[oi]",
     ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)",
-    ("el",): r"κεφ[άα]λαι(?:ον|ου|ων|ο|α)|κεφ\.",
+    ("el",): r"κεφ[άα]λα[ιί](?:ον|ου|ων|ο|α)|κεφ\.",  # "κεφάλαιο", "του κεφαλαίου", "των κεφαλαίων"
 }
 # "book" and "Band" only before a number ("the first book" he read is no part)
 _PART_WORDS = {
@@ -78,12 +78,18 @@ _RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей
 # capitolo", "в 23-й главе"
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
 _DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
-# an ordinal word before the number words: "vingt-troisième" is 23, not "vingt" and a word
-_NUMBER = (
-    rf"{_DIGIT_ORDINAL}|\d+|(?-i:[IVXLCDM]+)|{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|"
-    rf"{_FINAL_AFTER_UNIT}|{_RUSSIAN_OBLIQUE}"
-)
 _JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και)\b)\s*"
+# The numbers after the chapter word, a list of one kind: digits, Roman numerals or words ("chapter 5, ten
+# men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter); an ordinal word is tried
+# before the number words it starts with ("vingt-troisième" is 23, not "vingt" and a word)
+_DIGITS = rf"{_DIGIT_ORDINAL}|\d+"
+_WORDS = rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|{_RUSSIAN_OBLIQUE}"
+_NUMBERS = "|".join(
+    rf"(?:{first})\b(?:{_JOIN}(?:{then})\b)*"
+    for first, then in ((_DIGITS, _DIGITS), (r"(?-i:[IVXLCDM]+)", r"(?-i:(?!I\b)[IVXLCDM]+)"), (_WORDS, _WORDS))
+)
+# "Book the Third", "Chapter the Last", as older English novels head them
+_NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
     rf"{_RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|(?-i:[IVXLCDM]+(?:e|er|ème))|(?-i:[IVXLCDM]+)(?=\s+глав)"
@@ -142,7 +148,7 @@ def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, w
         (re.compile(rf"(最[后後終终]|最初)(?:\s*の)?\s*([{DAI_NUMERALS}]+|\d+)?\s*{units}"), _dai_edge, False),
         (re.compile(rf"{_NOT_BEFORE_FIRST_LAST}([前后後])\s*([{DAI_NUMERALS}]+|\d+)\s*{units}"), _dai_edge, False),
         (
-            re.compile(rf"\b(?:{unit_before_number})\s*((?:{_NUMBER})\b(?:{_JOIN}(?:{_NUMBER})\b)*)", re.IGNORECASE),
+            re.compile(rf"\b(?:{unit_before_number})\s*({_NUMBERS})", re.IGNORECASE),
             _numbers_listed,
             False,
         ),
@@ -231,7 +237,7 @@ def without_chapter_mentions(text: str, *, book_has_parts: bool = True) -> str:
 def _value(token: str) -> tuple[int, ...]:
     """One number: a count from the end ("last", "penultimate", "предпоследней"), "opening", an
     ordinal (a Russian one in any case), or a number as a heading writes it."""
-    lowered = token.lower()
+    lowered = token.lower().removeprefix("the ")
     if written := re.fullmatch(rf"(\d+|[ivxlcdm]+){_ORDINAL_SUFFIX}", lowered):  # "23rd", "23e", "XXIIIe"
         lowered = written.group(1)
     for value, words in _FROM_END_WORDS.items():

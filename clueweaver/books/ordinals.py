@@ -7,7 +7,7 @@ ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "Κ�
 its value; ``ORDINAL_PATTERN`` matches any of them, a compound's words joined by spaces or hyphens
 ("vingt-deuxième", "vingt deuxième"), and ``ordinal_value`` reads one back. The Romance spellings
 also count without their accents: Project Gutenberg's ASCII transcriptions drop them ("Capitulo
-decimo"). Greek stops at ten. ``LAST_WORDS`` are the words a heading puts in place of the last
+decimo"). ``LAST_WORDS`` are the words a heading puts in place of the last
 chapter's number.
 """
 
@@ -43,9 +43,14 @@ _FIRST_TWELVE = {
 }
 _GERMAN_STEMS = frozenset("erst zweit dritt viert fünft sechst siebt siebent acht neunt zehnt elft zwölft".split())
 _GERMAN_ENDINGS = ("e", "er", "es", "en")
-# Greek ordinal stems from one to ten, with the endings of "κεφάλαιο(ν)" and "μέρος" (-ο, -ον) and of a
-# feminine (-η): "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"; capitals drop the accent, so each form also counts without it.
+# Greek ordinal stems from one to ten, with the endings of "κεφάλαιο(ν)" and "μέρος" (-ο, -ον), of a
+# feminine (-η) and of the genitive a question may use (-ου, "του τρίτου κεφαλαίου"): "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ";
+# capitals drop the accent, so each form also counts without it.
 _GREEK_STEMS = "πρώτ δεύτερ τρίτ τέταρτ πέμπτ έκτ έβδομ όγδο ένατ δέκατ".split()
+_GREEK_ENDINGS = ("ο", "ον", "η", "ου")
+# eleven and twelve, then the tens, stressed on their ending ("εικοστό", "τριακοστή")
+_GREEK_ELEVEN_TWELVE = ("ενδέκατ", "δωδέκατ")
+_GREEK_TENS = "εικοστ τριακοστ τεσσαρακοστ πεντηκοστ εξηκοστ εβδομηκοστ ογδοηκοστ ενενηκοστ".split()
 
 
 def _german() -> dict[str, int]:
@@ -171,7 +176,20 @@ def _with_folded(forms: dict[str, int]) -> dict[str, int]:
 
 
 def _greek() -> dict[str, int]:
-    return _with_folded({stem + e: n for n, stem in enumerate(_GREEK_STEMS, start=1) for e in ("ο", "ον", "η")})
+    """Greek ordinals from one to ninety-nine; past twelve a tens ordinal and a unit one in the same
+    ending ("δέκατο τρίτο", "εικοστό πρώτο", "ΚΕΦΑΛΑΙΟΝ ΕΙΚΟΣΤΟΝ ΤΡΙΤΟΝ")."""
+    stressed = {"ο": "ό", "ον": "όν", "η": "ή", "ου": "ού"}
+    forms = {}
+    for e in _GREEK_ENDINGS:
+        units = {n: stem + e for n, stem in enumerate(_GREEK_STEMS[:9], start=1)}
+        tens = {1: _GREEK_STEMS[9] + e} | {t: stem + stressed[e] for t, stem in enumerate(_GREEK_TENS, start=2)}
+        forms |= {word: n for n, word in units.items()} | {
+            stem + e: n for n, stem in enumerate(_GREEK_ELEVEN_TWELVE, 11)
+        }
+        for t, ten in tens.items():
+            forms[ten] = 10 * t
+            forms |= {f"{ten} {unit}": 10 * t + n for n, unit in units.items() if 10 * t + n > 12}
+    return _with_folded(forms)
 
 
 def _spaced(forms: dict[str, int]) -> dict[str, int]:
