@@ -428,6 +428,8 @@ def test_ask_shows_the_chapters_it_read_first():
         ("In chapter 12, one of the brothers lies", [(12,)]),
         ("In chapter V, I learn", [(5,)]),
         ("In chapter 5, The first letter", [(5,)]),
+        ("Nel capitolo L'insetto; au chapitre D'Artagnan arrive; au chapitre M. Fogg part", []),
+        ("Nel capitolo V, L'insetto; What happens in chapter V.; au chapitre L.", [(5,), (5,), (50,)]),
         (
             "chapters I, II and III; chapters 3, 4 and 5; chapters three, four and five",
             [(1, 2, 3), (3, 4, 5), (3, 4, 5)],
@@ -435,5 +437,5 @@ def test_ask_shows_the_chapters_it_read_first():
     ],
 )
 def test_a_number_of_another_kind_after_a_chapter_number_is_the_question_not_a_second_chapter(text, numbers):
-    # the first four had named a second chapter (1, 10, 1, 1)
+    # the first four had named a second chapter (1, 10, 1, 1), the article and the name a chapter 50, 500, 1000
     assert [m.numbers for m in chapter_mentions(text)] == numbers

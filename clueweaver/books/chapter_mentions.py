@@ -84,9 +84,12 @@ _JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до
 # before the number words it starts with ("vingt-troisième" is 23, not "vingt" and a word)
 _DIGITS = rf"{_DIGIT_ORDINAL}|\d+"
 _WORDS = rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|{_RUSSIAN_OBLIQUE}"
+# a Roman numeral, not a letter before an apostrophe or M., D., C. ("capitolo L'insetto", "chapitre D'Artagnan",
+# "chapitre M. Fogg"), and in a list not I ("chapter V, I learn")
+_ROMAN = r"(?-i:(?![IVXLCDM]['’])(?![MDC]\.)[IVXLCDM]+)"
 _NUMBERS = "|".join(
     rf"(?:{first})\b(?:{_JOIN}(?:{then})\b)*"
-    for first, then in ((_DIGITS, _DIGITS), (r"(?-i:[IVXLCDM]+)", r"(?-i:(?!I\b)[IVXLCDM]+)"), (_WORDS, _WORDS))
+    for first, then in ((_DIGITS, _DIGITS), (_ROMAN, rf"(?!I\b){_ROMAN}"), (_WORDS, _WORDS))
 )
 # "Book the Third", "Chapter the Last", as older English novels head them
 _NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
