@@ -53,3 +53,28 @@ def test_inside_quotations_on_request_and_sentence_ends():
     assert ends_with_sentence_mark("他走了。”") and ends_with_sentence_mark("Done!) ")
     assert not ends_with_sentence_mark("他走了，") and not ends_with_sentence_mark("第一回 甄士隐")
     assert ends_with_sentence_mark("Πού πας;") and not ends_with_sentence_mark("the first half;")
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("M. Fogg entra. Mme Aouda le suivit.", ["M. Fogg entra.", "Mme Aouda le suivit."]),
+        (
+            "Herr v. Innstetten kam, z. B. um 5 Uhr. Effi lachte.",
+            ["Herr v. Innstetten kam, z. B. um 5 Uhr.", "Effi lachte."],
+        ),
+        ("Il sig. Antonio rise. Pinocchio scappò.", ["Il sig. Antonio rise.", "Pinocchio scappò."]),
+        ("Chamou D. Glória. Ela veio.", ["Chamou D. Glória.", "Ela veio."]),
+        ("Пришёл г. Кирсанов, т. е. отец. Все встали.", ["Пришёл г. Кирсанов, т. е. отец.", "Все встали."]),
+        ("Ο κ. Παύλος ήρθε. Όλοι σηκώθηκαν.", ["Ο κ. Παύλος ήρθε.", "Όλοι σηκώθηκαν."]),
+        ("The eyes of Doctor T. J. Eckleburg. Blue.", ["The eyes of Doctor T. J. Eckleburg.", "Blue."]),
+        # a dialogue dash, then who spoke, in lower case: one sentence with the speech
+        ("«Кто там?» — спросил Базаров. Никто.", ["«Кто там?» — спросил Базаров.", "Никто."]),
+        ("¿Quién es? —preguntó Pablo—. ¡No lo sé!", ["¿Quién es? —preguntó Pablo—.", "¡No lo sé!"]),
+        ("— Dunque? — gli domandarono. — Sì.", ["— Dunque? — gli domandarono.", "— Sì."]),
+        ("Vem cá! --disse ella. --Não.", ["Vem cá! --disse ella.", "--Não."]),
+    ],
+)
+def test_titles_initials_and_dialogue_dashes_of_the_supported_languages_end_no_sentence(text, sentences):
+    # each had been cut after the title, the initial or the speech ("M." | "Fogg entra.")
+    assert [text[a:b] for a, b in sentence_spans(text)] == sentences

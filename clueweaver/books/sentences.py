@@ -10,7 +10,9 @@ A sentence ends at a run of marks:
   which Unicode makes the semicolon), after a Greek letter only: elsewhere ";" is a semicolon;
 
 closing quotation marks and brackets right after the marks stay with the sentence. No sentence
-ends after a title such as "Mr.", nor where the text goes on in lower case ('"Who?" he said'),
+ends after a title or abbreviation of the supported languages ("Mr.", "Mme", "Hr.", "sig.", "кн.") or a
+letter alone ("M. Fogg", "D. Glória", "z. B.", "т. е."), nor where the text goes on in lower case ('"Who?" he said',
+after a dialogue dash too: "«Кто там?» — спросил он", "¿Quién es? —preguntó Pablo"),
 nor inside a pair of quotation marks 「」 『』 “” „“ 《》 «» (either way round: French « », German
 » «), so a quoted speech of several sentences is one. Only pairs that close in the text protect:
 a quotation left open (a speech that runs on into the next paragraph) protects nothing. Straight
@@ -50,10 +52,19 @@ _SPACES = re.compile(r"\s*")
 _LAST_MARKS = re.compile(
     rf"(?:[{_CJK_MARKS}.!?\u2026]|{_GREEK_QUESTION})[{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$"
 )
-# Titles after which a full stop ends no sentence ("Mr. Holmes"), as a whole word.
-_TITLES = ("mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "rev", "capt", "col", "mme", "mlle", "sra")
-_TITLE = re.compile(rf"(?<!\S)(?:{'|'.join(_TITLES)})\.\Z", re.IGNORECASE)
+# Titles and abbreviations after which a full stop ends no sentence ("Mr. Holmes", "Mme Aouda", "Hr.
+# Hulme", "il sig. Antonio", "кн. Мышкин"), as a whole word; and any letter alone, an initial or a one-letter
+# abbreviation: "M. Fogg", "D. Glória", "Herr v. Innstetten", "z. B.", "т. е.", "г. Базаров", "ο κ. Παύλος".
+_TITLES = (
+    "mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "rev", "capt", "col", "gen", "fr",  # English
+    "mm", "mme", "mlle", "mgr", "cf",  # French
+    "hr", "frl", "nr", "vgl", "bzw", "ca",  # German
+    "sra", "srta", "dña", "ud", "vd", "uds", "exa", "exma", "sig", "sigg", "dott", "avv", "mons",  # Romance
+    "гг", "гр", "кн", "им", "см", "св", "κα", "δρ",  # Russian, Greek
+)  # fmt: skip
+_TITLE = re.compile(rf"(?<!\S)(?:{'|'.join(_TITLES)}|[^\W\d_])\.\Z", re.IGNORECASE)
 _LONGEST_TITLE = max(map(len, _TITLES)) + 1
+_DASH = re.compile(r"(?:(?:[—–]|--)\s*)?")  # a dialogue dash ("--" in older transcriptions) before who spoke
 
 
 def _quoted(text: str) -> tuple[list[int], list[int]]:
@@ -103,6 +114,7 @@ def _ends_sentence(text: str, marks: re.Match, end: int, following: int) -> bool
     if not any(c in _CJK_MARKS for c in marks.group()) and following == end < len(text):
         return False  # a Western mark before no space: 3.14, "etc.)."
     after_title = _TITLE.search(text, max(0, end - _LONGEST_TITLE), end) is not None
+    following = _DASH.match(text, following).end()  # '«Кто там?» — спросил он', '¿Quién es? —preguntó'
     return not after_title and not (following < len(text) and text[following].islower())
 
 
