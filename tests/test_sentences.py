@@ -73,6 +73,11 @@ def test_inside_quotations_on_request_and_sentence_ends():
         ("¿Quién es? —preguntó Pablo—. ¡No lo sé!", ["¿Quién es? —preguntó Pablo—.", "¡No lo sé!"]),
         ("— Dunque? — gli domandarono. — Sì.", ["— Dunque? — gli domandarono.", "— Sì."]),
         ("Vem cá! --disse ella. --Não.", ["Vem cá! --disse ella.", "--Não."]),
+        (
+            "「どこへ行くんですか。」と私は聞いた。「来たまえ。」私は行った。",
+            ["「どこへ行くんですか。」と私は聞いた。", "「来たまえ。」", "私は行った。"],
+        ),
+        ("「いいえ？」って言ったでしょう。", ["「いいえ？」って言ったでしょう。"]),
     ],
 )
 def test_titles_initials_and_dialogue_dashes_of_the_supported_languages_end_no_sentence(text, sentences):

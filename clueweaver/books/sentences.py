@@ -12,7 +12,8 @@ A sentence ends at a run of marks:
 closing quotation marks and brackets right after the marks stay with the sentence. No sentence
 ends after a title or abbreviation of the supported languages ("Mr.", "Mme", "Hr.", "sig.", "кн.") or a
 letter alone ("M. Fogg", "D. Glória", "z. B.", "т. е."), nor where the text goes on in lower case ('"Who?" he said',
-after a dialogue dash too: "«Кто там?» — спросил он", "¿Quién es? —preguntó Pablo"),
+after a dialogue dash too: "«Кто там?» — спросил он", "¿Quién es? —preguntó Pablo"; in Japanese, a
+quotation that the particle と or って follows: "「どこへ行くんですか。」と私は聞いた。"),
 nor inside a pair of quotation marks 「」 『』 “” „“ 《》 «» (either way round: French « », German
 » «), so a quoted speech of several sentences is one. Only pairs that close in the text protect:
 a quotation left open (a speech that runs on into the next paragraph) protects nothing. Straight
@@ -64,6 +65,7 @@ _TITLES = (
 )  # fmt: skip
 _TITLE = re.compile(rf"(?<!\S)(?:{'|'.join(_TITLES)}|[^\W\d_])\.\Z", re.IGNORECASE)
 _LONGEST_TITLE = max(map(len, _TITLES)) + 1
+_QUOTATIVE = re.compile("と|って")  # the Japanese particle after a quotation: what was said, and the sentence goes on
 _DASH = re.compile(r"(?:(?:[—–]|--)\s*)?")  # a dialogue dash ("--" in older transcriptions) before who spoke
 
 
@@ -115,7 +117,8 @@ def _ends_sentence(text: str, marks: re.Match, end: int, following: int) -> bool
         return False  # a Western mark before no space: 3.14, "etc.)."
     after_title = _TITLE.search(text, max(0, end - _LONGEST_TITLE), end) is not None
     following = _DASH.match(text, following).end()  # '«Кто там?» — спросил он', '¿Quién es? —preguntó'
-    return not after_title and not (following < len(text) and text[following].islower())
+    quoted = text[end - 1] in "」』" and _QUOTATIVE.match(text, following) is not None  # 「…？」と聞いた
+    return not after_title and not quoted and not (following < len(text) and text[following].islower())
 
 
 def sentence_spans(text: str, *, keep_quotes: bool = True) -> list[tuple[int, int]]:
