@@ -118,6 +118,7 @@ def test_ordinals_of_several_words_and_lists_of_ordinals_before_the_chapter_word
     [
         ("in the 23rd chapter, the 1st chapter, the 2nd and 3rd chapters", [(23,), (1,), (2, 3)]),
         ("au 23e chapitre, le 1er chapitre, le XXIIIe chapitre", [(23,), (1,), (23,)]),
+        ("au chapitre Ier, au chapitre 1er, aux chapitres IIe et IIIe", [(1,), (1,), (2, 3)]),
         ("en el 23º capítulo, el capítulo 23º, no 2.º capítulo", [(23,), (23,), (2,)]),
         ("il 23° capitolo", [(23,)]),
         ("в 23-й главе; в 23-й и 24-й главах", [(23,), (23, 24)]),

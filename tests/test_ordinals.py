@@ -102,3 +102,25 @@ def test_english_chapters_numbered_the_old_way_past_twelve_keep_their_numbers():
     greek = ["ΚΕΦΑΛΑΙΟΝ ΔΩΔΕΚΑΤΟΝ", "ΚΕΦΑΛΑΙΟΝ ΔΕΚΑΤΟΝ ΤΡΙΤΟΝ", "ΚΕΦΑΛΑΙΟΝ ΕΙΚΟΣΤΟΝ ΤΡΙΤΟΝ"]
     book = from_text("\n\n".join(f"{h}\n\nΤο κείμενο του κεφαλαίου συνεχίζεται." for h in greek), title="Κεφάλαια")
     assert [c.label for c in book.chapters] == ["12", "13", "23"]
+
+
+def test_french_chapters_numbered_ier_iie_keep_their_first_chapter():
+    # "CHAPITRE Ier" was no heading: chapter 1 ran into the front matter
+    body = "Le texte du chapitre continue ici, longuement."
+    for heads, labels in (
+        (["CHAPITRE Ier", "CHAPITRE II", "CHAPITRE III"], ["1", "2", "3"]),
+        (["Chapitre 1er.", "Chapitre 2e.", "Chapitre 3e."], ["1", "2", "3"]),
+        (["LIVRE Ier", "LIVRE IIe"], ["1", "2"]),
+        (["Chapitre Le retour", "Chapitre De la vie"], []),  # articles, not numerals
+    ):
+        book = from_text("\n\n".join(f"{h}\n\n{body}\n\n{body}" for h in heads), title="Chapitres")
+        assert [c.label for c in book.chapters] == labels, heads
+    assert [number_value(t) for t in ("Ier", "IIe", "XXIIIème", "1re", "Le", "De", "vie")] == [
+        1,
+        2,
+        23,
+        1,
+        None,
+        None,
+        None,
+    ]

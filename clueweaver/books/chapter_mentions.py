@@ -35,7 +35,13 @@ from typing import Sequence
 from clueweaver.books.cardinals import CARDINAL_WORDS, RUSSIAN_TENS, cardinal_value
 from clueweaver.books.chapters import Heading
 from clueweaver.books.language import HAN
-from clueweaver.books.numerals import DAI_NUMERALS, ENGLISH_ORDINALS, NUMBER_WORDS, number_value
+from clueweaver.books.numerals import (
+    DAI_NUMERALS,
+    ENGLISH_ORDINALS,
+    FRENCH_ORDINAL_NUMERAL,
+    NUMBER_WORDS,
+    number_value,
+)
 from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN, ordinal_value, words_pattern
 
 MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer one is read as its two ends
@@ -82,7 +88,7 @@ _JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до
 # The numbers after the chapter word, a list of one kind: digits, Roman numerals or words ("chapter 5, ten
 # men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter); an ordinal word is tried
 # before the number words it starts with ("vingt-troisième" is 23, not "vingt" and a word)
-_DIGITS = rf"{_DIGIT_ORDINAL}|\d+"
+_DIGITS = rf"{_DIGIT_ORDINAL}|\d+|{FRENCH_ORDINAL_NUMERAL}"  # "au chapitre 1er", "au chapitre Ier"
 _WORDS = rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|{_RUSSIAN_OBLIQUE}"
 # a Roman numeral, not a letter before an apostrophe or M., D., C. ("capitolo L'insetto", "chapitre D'Artagnan",
 # "chapitre M. Fogg"), and in a list not I ("chapter V, I learn")

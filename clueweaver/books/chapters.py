@@ -42,14 +42,23 @@ import re
 from dataclasses import dataclass
 
 from clueweaver.books.language import HAN
-from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS, KERAIA, NUMBER_WORDS, number_value
+from clueweaver.books.numerals import (
+    CJK_NUMERALS,
+    DAI_NUMERALS,
+    FRENCH_ORDINAL_NUMERAL,
+    KERAIA,
+    NUMBER_WORDS,
+    number_value,
+)
 from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN
 
 # A number in Chinese numerals ("一", "十一", "三十六"), not zero: a lone "〇" is a Japanese scene break.
 _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{CJK_NUMERALS}]*"
 # A Greek numeral: capital letters (ΙΒ 12, ΣΤ 6, ΡΚΓ 123) and the keraia, typed in any of its look-alikes.
 _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{KERAIA}]"
-_ORDINAL_DIGITS = r"\d+\.?[ºª°]"  # "2ª PARTE", "Capítulo 1.º": digits with an ordinal indicator
+# Digits with an ordinal indicator ("2ª PARTE", "Capítulo 1.º"), and French ordinals in capital Roman numerals
+# or digits ("CHAPITRE Ier", "Livre IIe", "Chapitre 1er")
+_ORDINAL_DIGITS = rf"\d+\.?[ºª°]|{FRENCH_ORDINAL_NUMERAL}"
 _NUMBER = (
     rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|"
     rf"the\s+(?:{ORDINAL_PATTERN}|first|second|third|last|\w+th)|{LAST_PATTERN}|{_CJK_NUMBER}|"

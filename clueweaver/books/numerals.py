@@ -10,6 +10,9 @@ import re
 
 from clueweaver.books.ordinals import ordinal_value
 
+# A French ordinal in capital Roman numerals or digits: "CHAPITRE Ier", "Livre IIe", "Chapitre 1er", "XXIIIe"
+# (not the articles and words "Le", "De", "Me", "Ce")
+FRENCH_ORDINAL_NUMERAL = r"(?-i:(?![LCDM]e\b)(?:[IVXLCDM]+|\d+)(?:er|re|ère|ème|e))"
 NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
@@ -48,7 +51,10 @@ _GREEK_DIGITS = {
 def number_value(token: str) -> int | None:
     """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first";
     None when unreadable."""
-    token = token.strip().rstrip(".").rstrip("ºª°").rstrip(".").lower()  # "2.ª": 2
+    token = token.strip().rstrip(".").rstrip("ºª°").rstrip(".")  # "2.ª": 2
+    if re.fullmatch(FRENCH_ORDINAL_NUMERAL, token):  # "Ier", "IIe", "1er": the numeral without its ending
+        token = token.rstrip("eèrm")
+    token = token.lower()
     if token.isdigit():
         return int(token)
     common = token.translate(_FORMAL)
