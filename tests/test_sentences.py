@@ -70,6 +70,9 @@ def test_inside_quotations_on_request_and_sentence_ends():
         ("The eyes of Doctor T. J. Eckleburg. Blue.", ["The eyes of Doctor T. J. Eckleburg.", "Blue."]),
         # a dialogue dash, then who spoke, in lower case: one sentence with the speech
         ("«Кто там?» — спросил Базаров. Никто.", ["«Кто там?» — спросил Базаров.", "Никто."]),
+        # a pronoun or verb of one letter ends a sentence as any word does
+        ("— Да, — сказал я. — Ну? — Кто? — Я. — Входи.", ["— Да, — сказал я.", "— Ну?", "— Кто?", "— Я.", "— Входи."]),
+        ('Così è. Assim é. "Yes," said I. Then.', ["Così è.", "Assim é.", '"Yes," said I.', "Then."]),
         ("¿Quién es? —preguntó Pablo—. ¡No lo sé!", ["¿Quién es? —preguntó Pablo—.", "¡No lo sé!"]),
         ("— Dunque? — gli domandarono. — Sì.", ["— Dunque? — gli domandarono.", "— Sì."]),
         ("Vem cá! --disse ella. --Não.", ["Vem cá! --disse ella.", "--Não."]),

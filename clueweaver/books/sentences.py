@@ -54,8 +54,7 @@ _LAST_MARKS = re.compile(
     rf"(?:[{_CJK_MARKS}.!?\u2026]|{_GREEK_QUESTION})[{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$"
 )
 # Titles and abbreviations after which a full stop ends no sentence ("Mr. Holmes", "Mme Aouda", "Hr.
-# Hulme", "il sig. Antonio", "кн. Мышкин"), as a whole word; and any letter alone, an initial or a one-letter
-# abbreviation: "M. Fogg", "D. Glória", "Herr v. Innstetten", "z. B.", "т. е.", "г. Базаров", "ο κ. Παύλος".
+# Hulme", "il sig. Antonio", "кн. Мышкин"), as a whole word.
 _TITLES = (
     "mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "rev", "capt", "col", "gen", "fr",  # English
     "mm", "mme", "mlle", "mgr", "cf",  # French
@@ -63,7 +62,12 @@ _TITLES = (
     "sra", "srta", "dña", "ud", "vd", "uds", "exa", "exma", "sig", "sigg", "dott", "avv", "mons",  # Romance
     "гг", "гр", "кн", "им", "см", "св", "κα", "δρ",  # Russian, Greek
 )  # fmt: skip
-_TITLE = re.compile(rf"(?<!\S)(?:{'|'.join(_TITLES)}|[^\W\d_])\.\Z", re.IGNORECASE)
+# A capital letter alone is an initial ("M. Fogg", "А. П. Чехов"), but for the pronouns ("said I.", "сказал: Я.");
+# a small one only where it is an abbreviation ("v." von, "z. B.", "г." господин, "т. е.", "κ." κύριος), since
+# "сказал я.", "così è.", "assim é." end sentences
+_INITIAL = "(?![IЯ]\\.)[A-ZÀ-ÖØ-ÞА-ЯЁΑ-Ω]"
+_ONE_LETTER_ABBREVIATIONS = "vzгтκ"
+_TITLE = re.compile(rf"(?<!\S)(?:(?i:{'|'.join(_TITLES)})|{_INITIAL}|[{_ONE_LETTER_ABBREVIATIONS}])\.\Z")
 _LONGEST_TITLE = max(map(len, _TITLES)) + 1
 _QUOTATIVE = re.compile("と|って")  # the Japanese particle after a quotation: what was said, and the sentence goes on
 _DASH = re.compile(r"(?:(?:[—–]|--)\s*)?")  # a dialogue dash ("--" in older transcriptions) before who spoke
