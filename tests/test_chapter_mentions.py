@@ -105,6 +105,11 @@ def test_an_ordinal_of_several_words_after_the_chapter_word_is_one_number(text, 
         ("the third to fifth chapters; the first and last chapters", [(3, 4, 5), (1, LAST)]),
         ("στο εικοστό τρίτο κεφάλαιο, του δέκατου τρίτου κεφαλαίου", [(23,), (13,)]),
         ("Book the Third, chapter the twenty-third; Chapter the Last", [(3,), (23,), (LAST,)]),
+        ("au troisième et au quatrième chapitre; nel terzo e nel quarto capitolo", [(3, 4), (3, 4)]),
+        (
+            "im dritten und im vierten Kapitel; in the third and the fourth chapter; nel cap. III",
+            [(3, 4), (3, 4), (3,)],
+        ),
     ],
 )
 def test_ordinals_of_several_words_and_lists_of_ordinals_before_the_chapter_word(text, numbers):

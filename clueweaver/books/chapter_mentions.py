@@ -59,8 +59,8 @@ _CHAPTER_WORDS = {
     ("en",): r"chapters?|chap\.|ch\.",
     ("fr",): r"chapitres?",
     ("de",): r"kapiteln?",
-    ("es", "pt"): r"cap[ií]tulos?",
-    ("it",): r"capitol[oi]",
+    ("es", "pt"): r"cap[ií]tulos?|cap\.",
+    ("it",): r"capitol[oi]|cap\.",
     ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)",
     ("el",): r"κεφ[άα]λα[ιί](?:ον|ου|ων|ο|α)|κεφ\.",  # "κεφάλαιο", "του κεφαλαίου", "των κεφαλαίων"
 }
@@ -99,6 +99,9 @@ _NUMBERS = "|".join(
 )
 # "Book the Third", "Chapter the Last", as older English novels head them
 _NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
+# an article before the next ordinal of a list, after a joining word: "the third and the fourth chapter", "au
+# troisième et au quatrième" (after a comma it begins another phrase: "23º, no 2.º capítulo")
+_ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im)\s+"
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
     rf"{_RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|(?-i:[IVXLCDM]+(?:e|er|ème))|(?-i:[IVXLCDM]+)(?=\s+глав)"
@@ -162,7 +165,10 @@ def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, w
             False,
         ),
         (
-            re.compile(rf"\b((?:{_ORDINAL})(?:{_JOIN}(?:{_ORDINAL}))*)\s+(?:{unit_after_number})\b", re.IGNORECASE),
+            re.compile(
+                rf"\b((?:{_ORDINAL})(?:{_JOIN}(?:{_ARTICLE})?(?:{_ORDINAL}))*)\s+(?:{unit_after_number})\b",
+                re.IGNORECASE,
+            ),
             _ordinals_listed,
             True,
         ),
@@ -293,6 +299,7 @@ def _listed(numbers: str) -> tuple[int, ...]:
     unième", "vingt-deuxième")."""
     numbers = _ORDINAL_WORD.sub(lambda m: str(ordinal_value(m.group())), numbers)
     numbers = re.sub(rf"\b(\d+){_ORDINAL_SUFFIX}(?!\w)", r"\1", numbers)  # "23-й и 24-й": 23 and 24
+    numbers = re.sub(rf"({_JOIN}){_ARTICLE}", r"\1", numbers, flags=re.IGNORECASE)  # "3 et au 4": 3 et 4
     numbers = re.sub(rf"\b({NUMBER_WORDS})-(?=(?:{NUMBER_WORDS})\b)", r"\1 ", numbers, flags=re.IGNORECASE)
     values: list[int] = []
     pieces = re.split(rf"({_JOIN})", numbers, flags=re.IGNORECASE)
