@@ -11,8 +11,8 @@ import re
 from clueweaver.books.ordinals import ordinal_value
 
 # A French ordinal in capital Roman numerals or digits: "CHAPITRE Ier", "Livre IIe", "Chapitre 1er", "XXIIIe"
-# (not the articles and words "Le", "De", "Me", "Ce")
-FRENCH_ORDINAL_NUMERAL = r"(?-i:(?![LCDM]e\b)(?:[IVXLCDM]+|\d+)(?:er|re|ère|ème|e))"
+# (not the words "Le", "De", "Der", "Mère": the first one is the only one in -er, -re or -ère)
+FRENCH_ORDINAL_NUMERAL = r"(?-i:[I1](?:er|re|ère)|(?![LCDM](?:e|ème)\b)[IVXLCDM]+(?:e|ème)|\d+(?:e|ème))"
 NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
