@@ -104,7 +104,7 @@ _NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
 _ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im)\s+"
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
-    rf"{_RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|(?-i:[IVXLCDM]+(?:e|er|ème))|(?-i:[IVXLCDM]+)(?=\s+глав)"
+    rf"{_RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)"
 )  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе"
 # "the first three chapters", "les deux derniers chapitres", "в первых трёх главах": the count's words
 _COUNT_WORDS = {

@@ -65,7 +65,7 @@ _TITLES = (
 # A capital letter alone is an initial ("M. Fogg", "А. П. Чехов"), but for the pronouns ("said I.", "сказал: Я.");
 # a small one only where it is an abbreviation ("v." von, "z. B.", "г." господин, "т. е.", "κ." κύριος), since
 # "сказал я.", "così è.", "assim é." end sentences
-_INITIAL = "(?![IЯ]\\.)[A-ZÀ-ÖØ-ÞА-ЯЁΑ-Ω]"
+_INITIAL = r"(?![IЯ]\.)[A-ZÀ-ÖØ-ÞА-ЯЁΑ-Ω]"
 _ONE_LETTER_ABBREVIATIONS = "vzгтκ"
 _TITLE = re.compile(rf"(?<!\S)(?:(?i:{'|'.join(_TITLES)})|{_INITIAL}|[{_ONE_LETTER_ABBREVIATIONS}])\.\Z")
 _LONGEST_TITLE = max(map(len, _TITLES)) + 1
