@@ -20,10 +20,13 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
-@pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory, monkeypatch):
-    """Keep index caches of tests out of the user's ~/.cache."""
-    monkeypatch.setenv("CLUEWEAVER_CACHE", str(tmp_path_factory.getbasetemp() / "clueweaver-cache"))
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(tmp_path_factory):
+    """Keep index caches of tests out of the user's ~/.cache: for the whole session, so that the
+    module-scoped fixtures that build indexes (the recall bars') are kept out too."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CLUEWEAVER_CACHE", str(tmp_path_factory.getbasetemp() / "clueweaver-cache"))
+        yield
 
 
 @pytest.fixture(scope="session")
