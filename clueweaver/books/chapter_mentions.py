@@ -392,7 +392,7 @@ def chapters_titled(chapters: Sequence, text: str) -> list:
 def _quotes(folded: str, piece: str) -> bool:
     """Whether ``folded`` holds ``piece`` whole: a name in letters as words ("a promessa." is not quoted by
     "da promessa."), a Chinese one anywhere (its characters have no spaces between words)."""
-    if re.search(rf"[{HAN}]", piece):
+    if piece not in folded or re.search(rf"[{HAN}]", piece):
         return piece in folded
     return re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", folded) is not None
 

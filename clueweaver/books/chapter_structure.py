@@ -269,7 +269,8 @@ def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: boo
     last_part = None  # the number of the last part or story, for an epilogue after it
     epilogue = None  # (heading text, number) of an epilogue holding parts of its own, numbered on from it
     last_numbered = max((k for k, group in enumerate(groups) if group.heading.unit is not None), default=-1)
-    stopped_names = _stopped_names(texts, groups)
+    afters = [_after_rules(texts, group) for group in groups]
+    stopped_names = _stopped_names(texts, groups, afters)
     for k, group in enumerate(groups):
         text, heading = group.text, group.heading
         following = groups[k + 1] if k + 1 < len(groups) else None
@@ -318,7 +319,7 @@ def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: boo
             part, part_number, story_style, pending = text, heading.unit[1], heading.style, start
             last_part = part_number
             continue
-        after = _after_rules(texts, group)
+        after = afters[k]
         if not heading.name and after + 1 < len(texts) and (names_the_chapter(texts[after]) or k in stopped_names):
             text = f"{text} {texts[after]}"
         in_part = (part, part_number) if heading.unit else (None, None)  # a part or epilogue alone is no part's
@@ -343,15 +344,16 @@ def _stopped_name(line: str) -> bool:
     return line.endswith((".", "!", "?")) and not _SENTENCE_BREAK.search(line[:-1]) and names_the_chapter(line[:-1])
 
 
-def _stopped_names(texts: list[str], groups: list[HeadingGroup]) -> set[int]:
+def _stopped_names(texts: list[str], groups: list[HeadingGroup], afters: list[int]) -> set[int]:
     """The bare headings (by group) that a name ending with a sentence's mark follows, in a book that names
     its chapters so, as Dom Casmurro does ("II." then "Do livro.", "IV" then "Um dever amarissimo!"): half
     of its bare headings at least, three or more, are followed by one that more text follows before the
-    next heading. None in any other book: a single short first sentence after a heading is prose."""
+    next heading (``afters``: each group's ``_after_rules``). None in any other book: a single short first
+    sentence after a heading is prose."""
     bare = [k for k, group in enumerate(groups) if group.heading.unit is not None and not group.heading.name]
     named = set()
     for k in bare:
-        after = _after_rules(texts, groups[k])
+        after = afters[k]
         next_heading = groups[k + 1].first if k + 1 < len(groups) else len(texts)
         if after + 1 < next_heading and _stopped_name(texts[after]):
             named.add(k)
