@@ -1,7 +1,7 @@
 """Paragraph retrieval: BM25, dense encoders, rank fusion and an on-disk index cache.
 
-``analyzers`` (one text analyzer per language), ``lexical`` (``tokenize``, the document-term
-matrix, BM25 on bm25s), ``dense`` (encoders and
+``analyzers`` (one text analyzer per language; ``numbers`` reads spelled numbers as digits), ``lexical``
+(``tokenize``, the document-term matrix, BM25 on bm25s), ``dense`` (encoders and
 ``load_encoder``), ``fusion`` (reciprocal rank and weighted score fusion), ``ranking`` (which
 queries a question asks and how the signals are smoothed and fused: ``RankingConfig``),
 ``graph`` (the graph of names and personalized PageRank over it: ``EntityGraph``) and

@@ -15,7 +15,9 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   "Die Thür", "todt", "passirt" give the terms of "Die Tür", "tot", "passiert"), and Portuguese the
   spelling before 1911 and 1943 (``modern_portuguese``: "elle", "annos", "theatro" are "ele", "anos",
   "teatro"); a German book's index reads its compounds as their parts too, against the book's own
-  words (``clueweaver.retrieval.compounds``: "Spuknacht" is also "Spuk" and "Nacht"). English keeps
+  words (``clueweaver.retrieval.compounds``: "Spuknacht" is also "Spuk" and "Nacht"). A spelled number
+  is read as its digits in every word language (``clueweaver.retrieval.numbers``: "two hundred and fifty"
+  and "£250", "vingt mille" and "20 000", "восьмидесяти тысяч" and "80 000" give one term). English keeps
   its accents, as ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles
   go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Chinese is read in simplified characters: a traditional character is folded to its simplified
@@ -63,6 +65,7 @@ from bm25s import stopwords as bm25s_stopwords
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, fold_accents
 from clueweaver.books.numerals import chinese_numerals, numeral_word_value
 from clueweaver.retrieval.morphology import japanese_words
+from clueweaver.retrieval.numbers import NUMBER_LANGUAGES, WORDS, words_and_numbers
 
 ENGLISH_STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
@@ -114,7 +117,6 @@ CHARACTER_FOLDS = {"zh": "TSCharacters.txt", "ja": "JPVariants.txt"}
 CJK_RANGES = ((0x3005, 0x3005), (0x3007, 0x3007), (0x3041, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF),
               (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))  # fmt: skip
 _CJK = "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES)
-_WORD = re.compile(r"[\w'\-]+")  # a plain class scans fastest; stray quotes and dashes are trimmed per word
 _NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|['\-])+")  # the Latin (and other) words of CJK text
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
@@ -158,6 +160,9 @@ class Analyzer:
     accents: bool = False  # fold accents
     elisions: frozenset[str] = frozenset()
     morphemes: bool = False  # Japanese: words cut by MeCab and UniDic (``clueweaver.retrieval.morphology``)
+    numbers: bool = (
+        True  # spelled numbers read as digits (``clueweaver.retrieval.numbers``), where the language has them
+    )
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -190,7 +195,13 @@ class Analyzer:
         Chinese those outside the CJK runs."""
         if self.morphemes:
             return japanese_words(normalized)
-        return (_NON_CJK_WORD if self.cjk else _WORD).findall(normalized)
+        if self.numbers and self.language in NUMBER_LANGUAGES:  # "two hundred and fifty" is "250", as typed
+            return words_and_numbers(normalized, self.language, self._stop_word)
+        return (_NON_CJK_WORD if self.cjk else WORDS).findall(normalized)
+
+    def _stop_word(self, word: str) -> bool:
+        """Whether a normalized word is one of the stop words, as ``_word_terms`` compares them."""
+        return (fold_accents(word) if self.accents else word) in self.stop_words
 
     def word_terms(self, word: str, *, memo: bool = True) -> tuple[str, ...]:
         """The terms of one normalized word, memoised (``memo``): a novel repeats most of its words,
@@ -346,8 +357,11 @@ _MODERN_SPELLING = {"ru": modern_russian, "de": modern_german, "pt": modern_port
 def plain_analyzer(language: str) -> Analyzer:
     """``language``'s analyzer with its stop words (and CJK function characters) kept: the units of
     the plain-BM25 baseline, which never left words out (``clueweaver.evaluation.retrieval``).
-    Japanese keeps character bigrams there, the baseline's units for CJK, not MeCab's words."""
-    return dataclasses.replace(analyzer_for(language), stop_words=frozenset(), morphemes=False, _memo={})
+    Japanese keeps character bigrams there, the baseline's units for CJK, not MeCab's words; spelled
+    numbers stay words, as plain BM25 reads them."""
+    return dataclasses.replace(
+        analyzer_for(language), stop_words=frozenset(), morphemes=False, numbers=False, _memo={}
+    )
 
 
 @cache

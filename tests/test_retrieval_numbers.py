@@ -1,0 +1,122 @@
+"""Spelled numbers read as digits (``clueweaver.retrieval.numbers``): a question typed with digits meets a
+book that spells them, in every word language, and nothing else about a text's terms changes."""
+
+import numpy as np
+import pytest
+
+from clueweaver.books.cardinals import french_cardinal
+from clueweaver.retrieval.analyzers import analyzer_for, plain_analyzer
+from clueweaver.retrieval.lexical import BM25Index
+from clueweaver.retrieval.numbers import SMALL, join_digit_groups
+
+
+def words(text: str, language: str) -> list[str]:
+    analyzer = analyzer_for(language)
+    return analyzer.words(analyzer.normalize(text))
+
+
+@pytest.mark.parametrize(
+    "language, spelled, typed",
+    [
+        ("en", "two hundred and fifty pounds", "£250 pounds"),
+        ("en", "a thousand and one nights", "1001 nights"),
+        ("en", "eighteen hundred and forty-eight", "1848"),
+        ("en", "twenty thousand pounds", "20,000 pounds"),
+        ("fr", "vingt mille livres", "20 000 livres"),
+        ("fr", "trois cent vingt", "320"),
+        ("fr", "quatre-vingt-dix-neuf", "99"),
+        ("de", "dreitausend Taler", "3.000 Taler"),
+        ("de", "neunzehnhundertachtundvierzig", "1948"),
+        ("de", "hundert und zwanzig", "120"),
+        ("es", "doscientos cincuenta mil", "250.000"),
+        ("es", "un millón", "1000000"),
+        ("it", "duecentocinquanta", "250"),
+        ("it", "centottanta", "180"),
+        ("it", "ventimila", "20000"),
+        ("pt", "quarenta e dous annos", "42 anos"),
+        ("pt", "mil e quinhentos e vinte", "1520"),
+        ("ru", "из ста тысяч франков", "из 100000 франков"),
+        ("ru", "не меньше восьмидесяти тысяч", "не меньше 80000"),
+        ("ru", "двадцати пяти рублей", "25 рублей"),
+        ("el", "είκοσι πέντε, διακόσια", "25, 200"),
+    ],
+)
+def test_a_spelled_number_and_its_digits_give_one_term(language, spelled, typed):
+    analyzer = analyzer_for(language)
+    assert analyzer.tokenize(spelled) == analyzer.tokenize(typed)
+    assert any(term.isdigit() and len(term) > 1 for term in analyzer.tokenize(spelled))
+
+
+@pytest.mark.parametrize("language", sorted(SMALL))
+def test_every_cardinal_of_one_to_ninety_nine_reads_as_its_value(language):
+    analyzer = analyzer_for(language)
+    # a value one of whose words is a stop word ("one", "два") stays a word when written as one word
+    stop_values = {value for form, value in SMALL[language].items() if analyzer._stop_word(form)}
+    misread = {
+        form: words(form, language)
+        for form, value in SMALL[language].items()
+        if words(form, language) != [str(value)] and not (value in stop_values and " " not in form)
+    }
+    assert not misread
+    assert all(
+        words(form, language) == [form]
+        for form, value in SMALL[language].items()
+        if value in stop_values and " " not in form and "-" not in form
+    )
+
+
+def test_french_hundreds_and_thousands_built_from_every_cardinal():
+    for n in range(1, 100):
+        assert words(f"{french_cardinal(n)} mille", "fr") == [str(n * 1000)]
+    for h in range(2, 10):
+        assert words(f"{french_cardinal(h)} cents", "fr") == [str(h * 100)]
+        assert words(f"{french_cardinal(h)} cent {french_cardinal(h + 10)}", "fr") == [str(h * 100 + h + 10)]
+
+
+@pytest.mark.parametrize(
+    "language, text, expected",
+    [
+        ("es", "doscientos cincuenta, mil quinientos", ["250", "1500"]),  # a mark ends a number
+        ("en", "twenty, three of them", ["20", "3", "of", "them"]),
+        ("en", "one of them", ["one", "of", "them"]),  # a stop word alone stays a word
+        ("it", "sei tu", ["sei", "tu"]),
+        ("fr", "un chapitre un peu long", ["un", "chapitre", "un", "peu", "long"]),  # an article alone too
+        ("en", "a hundred men", ["100", "men"]),  # but before a hundred it is one
+        ("en", "millions of men and two millions", ["millions", "of", "men", "and", "2000000"]),
+        ("ru", "тысячи людей, тысячу раз", ["тысячи", "людей", "1000", "раз"]),
+        ("ru", "двух носильщиков, двадцати двух", ["двух", "носильщиков", "22"]),  # "два" is a stop word
+        ("de", "ein Dreieck und Tausende", ["ein", "dreieck", "und", "tausende"]),
+        ("it", "un accento", ["un", "accento"]),
+        ("fr", "deux cents et trois", ["200", "et", "3"]),  # French joins with "et" after a thousand only
+        ("fr", "mille et un", ["1001"]),
+    ],
+)
+def test_what_is_and_is_not_a_number(language, text, expected):
+    assert words(text, language) == expected
+
+
+def test_digit_groups_join_and_decimals_stay_apart():
+    assert join_digit_groups("20,000 and 20 000 and 1.000.000") == "20000 and 20000 and 1000000"
+    assert join_digit_groups("3,5 and 1848 100 and 12, 345") == "3,5 and 1848 100 and 12, 345"
+
+
+def test_chinese_and_japanese_keep_their_own_reading_of_numbers():
+    assert "500" not in analyzer_for("zh").tokenize("五百两 500两")
+    assert analyzer_for("ja").tokenize("五百円") == analyzer_for("ja").tokenize("500円")
+
+
+def test_plain_bm25_keeps_spelled_numbers_as_words():
+    assert plain_analyzer("fr").tokenize("vingt mille livres") == ["vingt", "mill", "livr"]
+    assert analyzer_for("fr").tokenize("vingt mille livres") == ["20000", "livr"]
+
+
+def test_a_question_typed_with_digits_finds_the_paragraph_that_spells_them():
+    paragraphs = [
+        "Phileas Fogg paria vingt mille livres avec ses collègues du Reform-Club.",
+        "Les livres de la bibliothèque du club restaient fermés ce soir-là.",
+        "Il avait déposé cinq mille livres chez Baring frères, et il en emporta autant.",
+        "Passepartout compta les livres sterling dans le sac de voyage.",
+    ]
+    index = BM25Index.from_texts(paragraphs, "fr")
+    assert int(np.argmax(index.scores("Combien Fogg a-t-il parié : 20 000 livres ?"))) == 0
+    assert int(np.argmax(index.scores("Quelle somme de 5.000 livres a-t-il déposée ?"))) == 2
