@@ -1,13 +1,17 @@
 """Spelled numbers read as digits (``clueweaver.retrieval.numbers``): a question typed with digits meets a
 book that spells them, in every word language, and nothing else about a text's terms changes."""
 
+import re
+
 import numpy as np
 import pytest
+from conftest import shared_path
 
+from clueweaver.benchmarks.checks import DIGITS_FROZEN_FILE, DIGITS_FROZEN_SHA256, frozen_digest, load_multihop_checks
 from clueweaver.books.cardinals import french_cardinal
 from clueweaver.retrieval.analyzers import analyzer_for, plain_analyzer
 from clueweaver.retrieval.lexical import BM25Index
-from clueweaver.retrieval.numbers import SMALL, join_digit_groups
+from clueweaver.retrieval.numbers import SMALL, join_digit_groups, spelled_numbers
 
 
 def words(text: str, language: str) -> list[str]:
@@ -120,3 +124,26 @@ def test_a_question_typed_with_digits_finds_the_paragraph_that_spells_them():
     index = BM25Index.from_texts(paragraphs, "fr")
     assert int(np.argmax(index.scores("Combien Fogg a-t-il parié : 20 000 livres ?"))) == 0
     assert int(np.argmax(index.scores("Quelle somme de 5.000 livres a-t-il déposée ?"))) == 2
+
+
+@pytest.mark.parametrize(
+    "language, text, numbers",
+    [
+        ("en", "A hundred and fifty, or a fifty-dollar silk?", [("A hundred and fifty", 150), ("fifty", 50)]),
+        ("en", "the twenty-first day, a 24-hour dial, 3,000 men", []),  # an ordinal; digits are typed, not spelled
+        ("fr", "Il paria vingt mille livres, mille et une fois", [("vingt mille", 20000), ("mille et une", 1001)]),
+        ("ru", "из ста тысяч франков", [("ста тысяч", 100000)]),
+    ],
+)
+def test_spelled_numbers_are_found_as_the_text_writes_them(language, text, numbers):
+    assert spelled_numbers(text, language) == numbers
+
+
+def test_the_frozen_digits_set_is_as_committed_and_types_what_its_gold_paragraphs_spell():
+    assert frozen_digest(DIGITS_FROZEN_FILE) == DIGITS_FROZEN_SHA256
+    checks = load_multihop_checks(shared_path(), checks_path=DIGITS_FROZEN_FILE)
+    assert len(checks) == 24 and len({check.book for _, check in checks}) == 10
+    for narrative, check in checks:
+        typed = {number.replace(",", "") for number in re.findall(r"\d[\d,]*", check.question.text)}
+        gold = " ".join(narrative[i].text for i in check.gold_ids)
+        assert typed and not any(re.search(rf"(?<!\d){number}(?!\d)", gold.replace(",", "")) for number in typed)

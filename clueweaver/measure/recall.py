@@ -25,6 +25,7 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_TUNING_FILE,
     CROSS_LANGUAGE_ZH_FROZEN_FILE,
     CROSS_LANGUAGE_ZH_TUNING_FILE,
+    DIGITS_FROZEN_FILE,
     OPEN_CHECK_FILES,
 )
 from clueweaver.books.chapter_mentions import title_pieces
@@ -71,6 +72,7 @@ SET_NAMES = {
     "frozen-pt-2": "Portuguese frozen held-out checks 2 (Dom Casmurro, no tuning file of its own), open questions too",
     "frozen-de-2": "German frozen held-out checks 2 (Effi Briest, no tuning file of its own), open questions too",
     "frozen-ru-3": "Russian frozen held-out checks 3 (Отцы и дети, Игрок; no tuning file of its own), open ones too",
+    "frozen-digits": "Frozen held-out checks typing in digits numbers their novels spell (seven languages)",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
     "cross-fr-tuning": "English questions about the French novel, tuning (cross-language)",
@@ -92,6 +94,7 @@ _CHECKS_FILES = {
        for key, pair in CHECK_FILES.items() for kind, path in zip(("tuning", "frozen"), pair) if path},
     "open-tuning": OPEN_CHECK_FILES[0],
     "open-frozen": OPEN_CHECK_FILES[1],
+    "frozen-digits": DIGITS_FROZEN_FILE,
 }  # fmt: skip
 # The sets asked in another language than their books' (``"cross_language": true`` checks): BM25 matches
 # little more than names there, and a multilingual encoder (``--encoder e5``) ranks by meaning.

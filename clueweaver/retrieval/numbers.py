@@ -22,6 +22,7 @@ from typing import Callable
 from clueweaver.books.cardinals import CARDINAL_WORDS
 from clueweaver.books.language import fold_accents
 from clueweaver.books.numerals import ENGLISH_TENS, ENGLISH_UNITS
+from clueweaver.books.ordinals import ordinal_value
 
 
 def _with_folded(forms: dict) -> dict:
@@ -155,6 +156,27 @@ def words_and_numbers(normalized: str, language: str, stop_word: Callable[[str],
     return _numbers_as_digits(WORDS_AND_MARKS.findall(text), language, stop_word)
 
 
+def spelled_numbers(text: str, language: str) -> list[tuple[str, int]]:
+    """The numbers ``text`` spells in ``language``'s words, each as written and with its value ("a hundred
+    and fifty": 150); numbers typed in digits are not spelled."""
+    matches = list(WORDS_AND_MARKS.finditer(text))
+    words = [match.group().casefold() for match in matches]
+    found, i = [], 0
+    while i < len(words):
+        read = None if words[i].isdigit() else _number_at(words, i, language)
+        if read is None:
+            parts = words[i].split("-")
+            leading = _leading_read(parts, language) if len(parts) > 1 else None
+            if leading:  # "fifty-dollar": "fifty"
+                found.append(("-".join(matches[i].group().split("-")[: leading[1]]), leading[0]))
+            i += 1
+            continue
+        first = i - 1 if i and words[i - 1] in ARTICLES.get(language, ()) and _is_scale(words[i], language) else i
+        found.append((text[matches[first].start() : matches[read[1] - 1].end()], read[0]))
+        i = read[1]
+    return found
+
+
 def _numbers_as_digits(words: list[str], language: str, stop_word: Callable[[str], bool]) -> list[str]:
     """``words`` and marks (``WORDS_AND_MARKS``: a mark ends a number) with each spelled number as its
     value in digits, without the marks."""
@@ -175,6 +197,14 @@ def _numbers_as_digits(words: list[str], language: str, stop_word: Callable[[str
         out.append(str(read[0]))
         i = read[1]
     return out
+
+
+def _leading_read(parts: list[str], language: str) -> tuple[int, int] | None:
+    """The number spelled by a hyphenated word's first parts ("fifty-dollar"), and how many parts it
+    takes; None when it is typed in digits ("24-hour") or the word is an ordinal ("twenty-first")."""
+    if parts[0].isdigit() or ordinal_value("-".join(parts)) is not None:
+        return None
+    return _number_at(parts, 0, language)
 
 
 def _stop_number(word: str, value: int, language: str, stop_word: Callable[[str], bool]) -> bool:

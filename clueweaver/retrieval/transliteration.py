@@ -25,7 +25,7 @@ import numpy as np
 from pypinyin.pinyin_dict import pinyin_dict
 
 from clueweaver.books.language import HAN, fold_accents
-from clueweaver.books.numerals import ENGLISH_TENS, ENGLISH_UNITS
+from clueweaver.retrieval import numbers
 from clueweaver.retrieval.morphology import noun_readings
 
 SCRIPT_LANGUAGES = ("zh", "ja", "ru")  # the book languages whose names a Latin question can be read in
@@ -79,8 +79,8 @@ class NameBridge:
         """The names ``text`` writes in Latin letters that the book writes in its script (``_names``),
         and in a Chinese or Japanese book the numbers it spells in English, in digits, which the book's
         analyzer reads as its numerals ("ten thousand taels": 10000, 一万)."""
-        numbers = spelled_numbers(text) if self.language in NUMERAL_LANGUAGES else []
-        return self._names(text) + [BridgedName(words, (str(value),)) for words, value in numbers]
+        spelled = spelled_numbers(text) if self.language in NUMERAL_LANGUAGES else []
+        return self._names(text) + [BridgedName(words, (str(value),)) for words, value in spelled]
 
     def _names(self, text: str) -> list[BridgedName]:
         """The names ``text`` writes in Latin letters that the book writes in its script, longest first
@@ -181,39 +181,10 @@ def _latin_runs(text: str) -> list[list[str]]:
     return runs
 
 
-_NUMBER_UNITS = {**ENGLISH_UNITS, "a": 1}  # "a hundred and fifty"
-_NUMBER_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-_SPELLED_NUMBER = re.compile(
-    rf"\b(?:{'|'.join([*_NUMBER_UNITS, *ENGLISH_TENS, *_NUMBER_SCALES])})"
-    rf"(?:(?:\s+|-|\s+and\s+)(?:{'|'.join([*_NUMBER_UNITS, *ENGLISH_TENS, *_NUMBER_SCALES])}))*\b",
-    re.IGNORECASE,
-)
-
-
 def spelled_numbers(text: str) -> list[tuple[str, int]]:
     """The numbers ``text`` spells in English words ("ten thousand", "eighty-three", "a hundred and
-    fifty"), each with its value, from ``MIN_SPELLED_NUMBER`` on."""
-    found = []
-    for match in _SPELLED_NUMBER.finditer(text):
-        value = _spelled_value(re.split(r"[\s-]+", match.group().lower()))
-        if value is not None and value >= MIN_SPELLED_NUMBER:
-            found.append((match.group(), value))
-    return found
-
-
-def _spelled_value(words: list[str]) -> int | None:
-    total, current = 0, 0
-    for word in words:
-        if word == "and":
-            continue
-        if word in _NUMBER_UNITS or word in ENGLISH_TENS:
-            current += _NUMBER_UNITS.get(word, 0) + ENGLISH_TENS.get(word, 0)
-        elif word == "hundred":
-            current = max(current, 1) * 100
-        else:  # thousand, million
-            total, current = total + max(current, 1) * _NUMBER_SCALES[word], 0
-    value = total + current
-    return value or None
+    fifty"), each as written with its value, from ``MIN_SPELLED_NUMBER`` on."""
+    return [(words, value) for words, value in numbers.spelled_numbers(text, "en") if value >= MIN_SPELLED_NUMBER]
 
 
 def _bare(word: str) -> str:
