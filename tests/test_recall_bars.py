@@ -30,8 +30,8 @@ PAPER_PRESETS = ("detectiveqa", "infinitebench", "longbench_v2", "nocha")
 # reports them (docs/retrieval.md). The frozen set chose nothing: a change that moves these by more
 # than one item is a regression, or an improvement that docs/retrieval.md must report.
 # 52 and 56 before BM25 moved to bm25s (Lucene, k1 1.2); 55 at detectiveqa after it, 54 since the
-# language work (docs/retrieval.md, "Results")
-FROZEN_ALL_GOLD = {"detectiveqa": 54, "broader": 57}
+# language work, 53 since spelled numbers are read as digits (docs/retrieval.md, "Results")
+FROZEN_ALL_GOLD = {"detectiveqa": 53, "broader": 57}
 FROZEN_MONTE_CRISTO_BROADER = 6  # of 12, all gold (mean evidence recall 0.764): below the 0.6 share
 # GutenQA: 25 of 26 with the earlier hand-written stemmer, 24 with Snowball's. The item lost
 # (emma:29) has a gold paragraph that shares no word with its question; it was reached through its
