@@ -160,9 +160,7 @@ class Analyzer:
     accents: bool = False  # fold accents
     elisions: frozenset[str] = frozenset()
     morphemes: bool = False  # Japanese: words cut by MeCab and UniDic (``clueweaver.retrieval.morphology``)
-    numbers: bool = (
-        True  # spelled numbers read as digits (``clueweaver.retrieval.numbers``), where the language has them
-    )
+    numbers: bool = True  # spelled numbers read as digits (``clueweaver.retrieval.numbers``)
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
