@@ -198,8 +198,14 @@ class Analyzer:
         return (_NON_CJK_WORD if self.cjk else WORDS).findall(normalized)
 
     def _stop_word(self, word: str) -> bool:
-        """Whether a normalized word is one of the stop words, as ``_word_terms`` compares them."""
-        return (fold_accents(word) if self.accents else word) in self.stop_words
+        """Whether a normalized word is one of the stop words (``_comparable``)."""
+        return self._comparable(word) in self.stop_words
+
+    def _comparable(self, word: str) -> str:
+        """A normalized word as the stop words and the stemmer read it: its accents folded where the
+        language folds them, in today's spelling where the language has an older one."""
+        word = fold_accents(word) if self.accents else word
+        return _MODERN_SPELLING[self.language](word) if self.language in _MODERN_SPELLING else word
 
     def word_terms(self, word: str, *, memo: bool = True) -> tuple[str, ...]:
         """The terms of one normalized word, memoised (``memo``): a novel repeats most of its words,
@@ -239,9 +245,9 @@ class Analyzer:
             base = rest if apostrophe and elided in self.elisions else base
             parts = (base, *base.split("-")) if "-" in base else (base,)
             parts = tuple(p.strip("'_") for p in parts)
-        folded = (fold_accents(p) if self.accents else p for p in parts)
-        folded = map(_MODERN_SPELLING[self.language], folded) if self.language in _MODERN_SPELLING else folded
-        kept = [p for p in folded if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())]
+        kept = [
+            p for p in map(self._comparable, parts) if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())
+        ]
         if not (self.stemmer and kept):
             return tuple(kept)
         stems = _stemmer(self.stemmer).stemWords(kept)
