@@ -171,7 +171,7 @@ def spelled_numbers(text: str, language: str) -> list[tuple[str, int]]:
                 found.append(("-".join(matches[i].group().split("-")[: leading[1]]), leading[0]))
             i += 1
             continue
-        first = i - 1 if i and words[i - 1] in ARTICLES.get(language, ()) and _is_scale(words[i], language) else i
+        first = i - 1 if _after_article(words, i, language) else i
         found.append((text[matches[first].start() : matches[read[1] - 1].end()], read[0]))
         i = read[1]
     return found
@@ -180,7 +180,7 @@ def spelled_numbers(text: str, language: str) -> list[tuple[str, int]]:
 def _numbers_as_digits(words: list[str], language: str, stop_word: Callable[[str], bool]) -> list[str]:
     """``words`` and marks (``WORDS_AND_MARKS``: a mark ends a number) with each spelled number as its
     value in digits, without the marks."""
-    starts, articles = _STARTS[language], ARTICLES.get(language, ())
+    starts = _STARTS[language]
     keys = [_modern_russian_number(word) for word in words] if language == "ru" else words
     out: list[str] = []
     i = 0
@@ -192,7 +192,7 @@ def _numbers_as_digits(words: list[str], language: str, stop_word: Callable[[str
                 out.append(words[i])
             i += 1
             continue
-        if i and keys[i - 1] in articles and _is_scale(key, language):  # "a hundred", "un millón": one
+        if _after_article(keys, i, language):
             out.pop()
         out.append(str(read[0]))
         i = read[1]
@@ -304,8 +304,11 @@ def _small_at(words: list[str], i: int, language: str) -> tuple[int, int] | None
     return (fused, i + 1) if fused else None
 
 
-def _is_scale(word: str, language: str) -> bool:
-    return word in SCALES[language] or word in HUNDRED_TIMES.get(language, ())
+def _after_article(words: list[str], i: int, language: str) -> bool:
+    """Whether ``words[i]`` is a hundred, thousand or million after a word for one, which the number
+    takes in ("a hundred", "un millón")."""
+    scale = words[i] in SCALES[language] or words[i] in HUNDRED_TIMES.get(language, ())
+    return scale and i > 0 and words[i - 1] in ARTICLES.get(language, ())
 
 
 # German and Italian write a number as one word ("zweihundertfünfzig", "duecentocinquantamila"): its
