@@ -97,7 +97,7 @@ def test_a_cyrillic_book_without_russian_s_letters_is_undetermined_not_russian()
 
 @pytest.mark.parametrize("name", ["le_tour_du_monde.fr", "effi_briest.de", "marianela.es", "pinocchio.it",
                                   "dom_casmurro.pt", "ottsy_i_deti.ru", "igrok.ru", "kokoro.ja", "sanshiro.ja",
-                                  "laocan_youji.zh"])  # fmt: skip
+                                  "laocan_youji.zh", "madame_bovary.fr"])  # fmt: skip
 def test_every_bundled_novel_is_detected_as_its_language(name):
     from clueweaver.benchmarks.checks import load_bundled_book
 

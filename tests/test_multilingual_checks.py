@@ -28,6 +28,7 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_ZH_TUNING_FILE,
     FROZEN_SHA256_BY_LANGUAGE,
     CheckError,
+    bundled_book_names,
     checks_file,
     evidence_paragraphs,
     frozen_digest,
@@ -88,10 +89,7 @@ def loaded(request):
 
 @pytest.fixture(scope="module")
 def books():
-    return {
-        path.name.removesuffix(".txt.gz"): load_bundled_book(path.name.removesuffix(".txt.gz"))
-        for path in BOOKS_DIR.glob("*.txt.gz")
-    }
+    return {name: load_bundled_book(name) for name in bundled_book_names()}
 
 
 # ---------------------------------------------------------------- the bundled books
@@ -101,7 +99,7 @@ def test_bundled_books_load_as_many_paragraphs(books):
     """Both novels are whole: hundreds of paragraphs, not one giant block or a fragment."""
     assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
                           "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it",
-                          "dom_casmurro.pt", "sanshiro.ja", "igrok.ru"}  # fmt: skip
+                          "dom_casmurro.pt", "sanshiro.ja", "igrok.ru", "madame_bovary.fr"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
@@ -122,11 +120,14 @@ def test_bundled_books_load_as_many_paragraphs(books):
     assert len(books["le_tour_du_monde.fr"]) >= 2000
     assert max(len(p.text) for p in books["laocan_youji.zh"].paragraphs) < 2000
     assert "Project Gutenberg" not in books["le_tour_du_monde.fr"].text  # licence stripped
+    bovary = books["madame_bovary.fr"]  # ELTeC's TEI: three parts of 9, 15 and 11 chapters, the dedications before
+    assert [c.label for c in bovary.chapters][8:10] == ["1.9", "2.1"] and bovary.chapters[-1].label == "3.11"
+    assert len(bovary) == 2999 and bovary.chapters[0].first_paragraph == 5 and "<" not in bovary.text
 
 
 def test_sources_name_every_bundled_book_and_package_data_ships_them():
     sources = (BOOKS_DIR / "SOURCES.md").read_text(encoding="utf-8")
-    for path in BOOKS_DIR.glob("*.txt.gz"):
+    for path in BOOKS_DIR.glob("*.gz"):
         assert f"`{path.name}`" in sources
         assert path.stat().st_size < 1_200_000  # 红楼梦 is about 1.1 MB gzip-compressed
     assert '"data/books/*"' in (REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8")

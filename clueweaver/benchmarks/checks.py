@@ -37,6 +37,8 @@ FROZEN_FILE = Path(__file__).resolve().parents[1] / "data" / "multihop_frozen.js
 FROZEN_SHA256 = "e977ade494f03e41bf943b3ce54c40663dfc139f2bda4a448460139a13e4595c"
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 BOOKS_DIR = DATA_DIR / "books"
+# A bundled book is plain text, or a TEI edition kept in its corpus's layout (books/SOURCES.md).
+BUNDLED_SUFFIXES = (".txt.gz", ".xml.gz")
 # The sets by language: (tuning file, frozen held-out file). The Chinese and French sets are keyed
 # to bundled books and hold checks in the book's language; the French files also hold a few
 # questions in English (``"cross_language": true``), kept out of the main counts.
@@ -197,15 +199,23 @@ class MultiHopCheck:
         return len(self.gold_ids) > 1
 
 
+def bundled_book_names() -> list[str]:
+    """The books shipped in ``clueweaver/data/books``, by the name a check's ``bundled:`` key gives."""
+    files = (path.name for path in BOOKS_DIR.iterdir())
+    return sorted(name.removesuffix(suffix) for name in files for suffix in BUNDLED_SUFFIXES if name.endswith(suffix))
+
+
 def load_bundled_book(name: str) -> Narrative:
-    """A book shipped in ``clueweaver/data/books`` (``<name>.txt.gz``), read with the project's own
-    plain-text loader, so its paragraphs are whatever ``from_text`` makes of the text today."""
-    path = BOOKS_DIR / f"{name}.txt.gz"
-    if not path.exists():
-        bundled = sorted(p.name.removesuffix(".txt.gz") for p in BOOKS_DIR.glob("*.txt.gz"))
-        raise CheckError(f"no bundled book {name!r}; the package has {', '.join(bundled)}")
-    text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    return from_text(text, title=name, source=str(path))
+    """A book shipped in ``clueweaver/data/books``: ``<name>.txt.gz`` read with the project's own
+    plain-text loader, or ``<name>.xml.gz``, a TEI edition as its corpus publishes it, read as
+    ``clueweaver chapters`` reads the file; so its paragraphs are whatever the loaders make of it today."""
+    text_path, edition = (BOOKS_DIR / f"{name}{suffix}" for suffix in BUNDLED_SUFFIXES)
+    if text_path.exists():
+        text = gzip.decompress(text_path.read_bytes()).decode("utf-8")
+        return from_text(text, title=name, source=str(text_path))
+    if edition.exists():
+        return load_narrative(edition, title=name)
+    raise CheckError(f"no bundled book {name!r}; the package has {', '.join(bundled_book_names())}")
 
 
 def _shared_root(shared_data_dir: str | Path | None) -> Path:
