@@ -58,19 +58,20 @@ WITH_OPEN_QUESTIONS = (
     "pt-2",
     "de-2",
     "ru-3",
+    "fr-2",
 )  # the later sets add open questions to the multiple-choice and claims
 SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True) if CHECK_FILES[language][frozen]]
 SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
 # characters; Chinese and Japanese (8, 60): a clause written without spaces is short
 QUOTE_LENGTHS = {
-    language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt", "ru-2", "pt-2", "de-2", "ru-3")
+    language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt", "ru-2", "pt-2", "de-2", "ru-3", "fr-2")
 }
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),
                "zh-3": (None, "zh3-f-"), "zh-4": (None, "zh4-f-"), "ja-2": ("ja2-", "fz-ja2-"),
                "ru-2": ("ru2-", "fz-ru2-"), "pt-2": (None, "fz-pt2-"),
-               "de-2": (None, "fz-de2-"), "ru-3": (None, "fz-ru3-")}  # fmt: skip
+               "de-2": (None, "fz-de2-"), "ru-3": (None, "fz-ru3-"), "fr-2": ("fr2-", "fz-fr2-")}  # fmt: skip
 
 
 def _records(language: str, frozen: bool) -> list[dict]:

@@ -72,6 +72,8 @@ SET_NAMES = {
     "frozen-pt-2": "Portuguese frozen held-out checks 2 (Dom Casmurro, no tuning file of its own), open questions too",
     "frozen-de-2": "German frozen held-out checks 2 (Effi Briest, no tuning file of its own), open questions too",
     "frozen-ru-3": "Russian frozen held-out checks 3 (Отцы и дети, Игрок; no tuning file of its own), open ones too",
+    "tuning-fr-2": "French tuning checks 2 (Madame Bovary, ELTeC's TEI file), open questions too",
+    "frozen-fr-2": "French frozen held-out checks 2 (Madame Bovary), open questions too",
     "frozen-digits": "Frozen held-out checks typing in digits numbers their novels spell (seven languages)",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
