@@ -22,10 +22,10 @@ from clueweaver.retrieval.transliteration import (
     NameBridge,
     _pinyin_syllables,
     _wade_giles,
+    english_numbers,
     hepburn,
     phonetic_key,
     romaji_key,
-    spelled_numbers,
 )
 from clueweaver.segments.segmenter import NoMatchError, get_preset, segment_narrative
 from clueweaver.sources.base import SourceRequest
@@ -244,7 +244,7 @@ def test_segment_says_which_names_it_read_in_the_books_script(tmp_path, capsys):
     ],
 )
 def test_an_english_question_spells_numbers_a_chinese_or_japanese_book_writes_in_numerals(text, numbers):
-    assert spelled_numbers(text) == numbers
+    assert english_numbers(text) == numbers
 
 
 def test_a_spelled_number_is_read_as_the_books_numerals():

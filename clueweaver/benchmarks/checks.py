@@ -160,7 +160,7 @@ OPEN_FROZEN_SHA256 = "9bc60e21189f787b904981f986df1a3f3898b925dedb567e964fcc91b1
 # Questions that type in digits a number their novel spells ("15 jours" for "quinze jours", "£2,500" for "Two
 # thousand five hundred pounds"), over the bundled European novels and three NoCha novels, a frozen set only:
 # written by reading and string search and committed alone with this hash before any ranking ran on it, to judge
-# the reading of spelled numbers as digits (``clueweaver.retrieval.numbers``). No default is chosen on it.
+# the reading of spelled numbers as digits (``clueweaver.books.spelled_numbers``). No default is chosen on it.
 DIGITS_FROZEN_FILE = DATA_DIR / "multihop_frozen_digits.jsonl"
 DIGITS_FROZEN_SHA256 = "831f6c5bbd90b6e7d571e71e89f72a11d86f447935ebd4657f35ae7fdaf6bdde"
 # Open questions (tuning file, frozen held-out file): a scholar's question and a reference answer, no

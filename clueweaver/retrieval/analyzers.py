@@ -16,7 +16,7 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   spelling before 1911 and 1943 (``modern_portuguese``: "elle", "annos", "theatro" are "ele", "anos",
   "teatro"); a German book's index reads its compounds as their parts too, against the book's own
   words (``clueweaver.retrieval.compounds``: "Spuknacht" is also "Spuk" and "Nacht"). A spelled number
-  is read as its digits in every word language (``clueweaver.retrieval.numbers``: "two hundred and fifty"
+  is read as its digits in every word language (``clueweaver.books.spelled_numbers``: "two hundred and fifty"
   and "£250", "vingt mille" and "20 000", "восьмидесяти тысяч" and "80 000" give one term). English keeps
   its accents, as ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles
   go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
@@ -64,8 +64,8 @@ from bm25s import stopwords as bm25s_stopwords
 
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, fold_accents
 from clueweaver.books.numerals import chinese_numerals, numeral_word_value
+from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, WORDS, words_and_numbers
 from clueweaver.retrieval.morphology import japanese_words
-from clueweaver.retrieval.numbers import NUMBER_LANGUAGES, WORDS, words_and_numbers
 
 ENGLISH_STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
@@ -160,7 +160,7 @@ class Analyzer:
     accents: bool = False  # fold accents
     elisions: frozenset[str] = frozenset()
     morphemes: bool = False  # Japanese: words cut by MeCab and UniDic (``clueweaver.retrieval.morphology``)
-    numbers: bool = True  # spelled numbers read as digits (``clueweaver.retrieval.numbers``)
+    numbers: bool = True  # spelled numbers read as digits (``clueweaver.books.spelled_numbers``)
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property

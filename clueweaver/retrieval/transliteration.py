@@ -25,7 +25,7 @@ import numpy as np
 from pypinyin.pinyin_dict import pinyin_dict
 
 from clueweaver.books.language import HAN, fold_accents
-from clueweaver.retrieval import numbers
+from clueweaver.books.spelled_numbers import spelled_numbers
 from clueweaver.retrieval.morphology import noun_readings
 
 SCRIPT_LANGUAGES = ("zh", "ja", "ru")  # the book languages whose names a Latin question can be read in
@@ -79,7 +79,7 @@ class NameBridge:
         """The names ``text`` writes in Latin letters that the book writes in its script (``_names``),
         and in a Chinese or Japanese book the numbers it spells in English, in digits, which the book's
         analyzer reads as its numerals ("ten thousand taels": 10000, 一万)."""
-        spelled = spelled_numbers(text) if self.language in NUMERAL_LANGUAGES else []
+        spelled = english_numbers(text) if self.language in NUMERAL_LANGUAGES else []
         return self._names(text) + [BridgedName(words, (str(value),)) for words, value in spelled]
 
     def _names(self, text: str) -> list[BridgedName]:
@@ -181,10 +181,10 @@ def _latin_runs(text: str) -> list[list[str]]:
     return runs
 
 
-def spelled_numbers(text: str) -> list[tuple[str, int]]:
+def english_numbers(text: str) -> list[tuple[str, int]]:
     """The numbers ``text`` spells in English words ("ten thousand", "eighty-three", "a hundred and
     fifty"), each as written with its value, from ``MIN_SPELLED_NUMBER`` on."""
-    return [(words, value) for words, value in numbers.spelled_numbers(text, "en") if value >= MIN_SPELLED_NUMBER]
+    return [(words, value) for words, value in spelled_numbers(text, "en") if value >= MIN_SPELLED_NUMBER]
 
 
 def _bare(word: str) -> str:

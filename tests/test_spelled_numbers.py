@@ -1,4 +1,4 @@
-"""Spelled numbers read as digits (``clueweaver.retrieval.numbers``): a question typed with digits meets a
+"""Spelled numbers read as digits (``clueweaver.books.spelled_numbers``): a question typed with digits meets a
 book that spells them, in every word language, and nothing else about a text's terms changes."""
 
 import re
@@ -9,9 +9,9 @@ from conftest import shared_path
 
 from clueweaver.benchmarks.checks import DIGITS_FROZEN_FILE, DIGITS_FROZEN_SHA256, frozen_digest, load_multihop_checks
 from clueweaver.books.cardinals import french_cardinal
+from clueweaver.books.spelled_numbers import SMALL, join_digit_groups, spelled_numbers
 from clueweaver.retrieval.analyzers import analyzer_for, plain_analyzer
 from clueweaver.retrieval.lexical import BM25Index
-from clueweaver.retrieval.numbers import SMALL, join_digit_groups, spelled_numbers
 
 
 def words(text: str, language: str) -> list[str]:
