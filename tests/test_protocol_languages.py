@@ -15,7 +15,7 @@ from clueweaver.protocol.parse import normalize_choice, normalize_open_answer, p
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import finder_reward_components, interpreter_reward_components, specific_details
-from clueweaver.protocol.text import answer_tokens, find_phrases, fold, token_f1, word_count
+from clueweaver.protocol.text import answer_tokens, find_phrases, fold, numbers_language, token_f1, word_count
 
 
 def reply(reason: str, answer: str) -> str:
@@ -250,6 +250,43 @@ def test_french_answers_fold_accents_case_and_articles():
     assert token_f1("l’épée", ["L'ÉPÉE"]) == token_f1("l'épée", ["épée"]) == 1.0  # the elided article goes
     assert token_f1("une lettre d'Élise", ["la lettre"]) == pytest.approx(2 * 1 / 2 * 1 / 1.5)  # {lettre, delise}
     assert rouge_l("Élise", ["elise"]) == 1.0  # rouge-score's own tokens would keep only "lise"
+
+
+@pytest.mark.parametrize(
+    "answer,reference",
+    [("42", "forty-two"), ("quarenta e dois anos", "42 anos"), ("quarenta e dous", "42"),
+     ("vingt mille livres", "20 000 livres"), ("20.000 Taler", "zwanzigtausend Taler"),
+     ("£250 pounds", "two hundred and fifty pounds"), ("сто рублей", "100 рублей"), ("έξι μέρες", "6 μέρες"),
+     ("二十两", "20两"), ("２０両", "二十両")],
+)  # fmt: skip
+def test_numbers_are_compared_by_value_however_each_side_writes_them(answer, reference):
+    assert token_f1(answer, [reference]) == token_f1(reference, [answer]) == 1.0
+
+
+def test_numbers_of_other_values_or_none_stay_apart():
+    assert token_f1("forty-three", ["42"]) == token_f1("43", ["forty-two"]) == 0.0
+    assert token_f1("二十一", ["20"]) == pytest.approx(2 * (2 / 3) / (2 / 3 + 1))  # 二 十 一 against 二 十
+    assert token_f1("3,5 Taler", ["35 Taler"]) == 1.0  # punctuation goes inside digits, as SQuAD drops it
+
+
+@pytest.mark.parametrize(
+    "answer,reference,language",
+    [("forty-two", "42", "en"), ("quarenta e dois", "42", "pt"),  # a short answer: its number words decide
+     ("42", "They said forty-two was the number", "en"), ("20", "二十两银子", "zh"),  # the reference's language
+     ("Emma", "Emma Woodhouse", None), ("mil", "1000", "es")],  # no number; a tie: the first alphabetically
+)  # fmt: skip
+def test_the_language_numbers_are_read_in(answer, reference, language):
+    assert numbers_language(answer, reference) == language
+
+
+def test_an_open_answer_in_digits_earns_what_the_spelled_answer_earns():
+    def overlap(answer: str) -> float:
+        return open_answer_reward_components(
+            reply(FULL_MARKS["fr"], answer), references=["Au bout de trois jours."], gold_ids=[40, 41],
+            allowed_ids=[40, 41], evidence=EVIDENCE["fr"], question="Au bout de combien de jours Korvin sort-il ?",
+        )["reference_overlap"]  # fmt: skip
+
+    assert overlap("Au bout de 3 jours") == overlap("au bout de trois jours") == 2.5 > overlap("Au bout de 4 jours")
 
 
 @pytest.mark.parametrize(

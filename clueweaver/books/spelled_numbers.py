@@ -159,6 +159,19 @@ def words_and_numbers(normalized: str, language: str, stop_word: Callable[[str],
 def spelled_numbers(text: str, language: str) -> list[tuple[str, int]]:
     """The numbers ``text`` spells in ``language``'s words, each as written and with its value ("a hundred
     and fifty": 150); numbers typed in digits are not spelled."""
+    return [(text[start:end], value) for start, end, value in _spelled_spans(text, language)]
+
+
+def with_digits(text: str, language: str) -> str:
+    """``text`` with each number it spells in ``language``'s words written in digits, and each number typed
+    in groups of three as one: "twenty thousand", "20,000" and "20 000" are all "20000"."""
+    for start, end, value in reversed(_spelled_spans(text, language)):
+        text = f"{text[:start]}{value}{text[end:]}"
+    return join_digit_groups(text)
+
+
+def _spelled_spans(text: str, language: str) -> list[tuple[int, int, int]]:
+    """Where ``text`` spells a number in ``language``'s words (``spelled_numbers``): (start, end, value)."""
     matches = list(WORDS_AND_MARKS.finditer(text))
     words = [match.group().casefold() for match in matches]
     found, i = [], 0
@@ -168,11 +181,12 @@ def spelled_numbers(text: str, language: str) -> list[tuple[str, int]]:
             parts = words[i].split("-")
             leading = _leading_read(parts, language) if len(parts) > 1 else None
             if leading:  # "fifty-dollar": "fifty"
-                found.append(("-".join(matches[i].group().split("-")[: leading[1]]), leading[0]))
+                written = "-".join(matches[i].group().split("-")[: leading[1]])
+                found.append((matches[i].start(), matches[i].start() + len(written), leading[0]))
             i += 1
             continue
         first = i - 1 if _after_article(words, i, language) else i
-        found.append((text[matches[first].start() : matches[read[1] - 1].end()], read[0]))
+        found.append((matches[first].start(), matches[read[1] - 1].end(), read[0]))
         i = read[1]
     return found
 

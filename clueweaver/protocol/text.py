@@ -20,6 +20,8 @@ No rule here knows the language of what it reads; the same rules serve every lan
   articles) after folding, with each Chinese or Japanese character a token (the character F1 of
   CMRC and MLQA), other words whole, and articles dropped: those of the reference's language when
   it shows one, else those of every covered language (a short answer, "the Red House", shows none).
+  Numbers compare by value, however each side writes them (``numbers_language``): "42", "forty-two" and
+  "quarenta e dois" are one token, so are "20,000" and "20 000", and "20" meets a Chinese answer's "二十".
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from clueweaver.books.language import HAN, UNDETERMINED, guess_language
+from clueweaver.books.numerals import chinese_numerals
+from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, join_digit_groups, spelled_numbers, with_digits
 from clueweaver.protocol.cues import ARTICLES, ELIDED_ARTICLES, every_language
 
 # Han (with the iteration and zero marks), kana: scripts written without spaces between words.
@@ -151,10 +155,49 @@ def text_tokens(text: str, punctuation: str = " ") -> list[str]:
     return _TOKEN.findall(_PUNCTUATION.sub(punctuation, _ELIDED_ARTICLE.sub(r"\1 ", fold(text))))
 
 
-def answer_tokens(text: str, articles: frozenset[str] = _ARTICLES) -> list[str]:
+def answer_tokens(text: str, articles: frozenset[str] = _ARTICLES, numbers: str | None = None) -> list[str]:
     """SQuAD's answer normalization, language-neutral: ``text_tokens`` with punctuation removed,
-    without ``articles`` (by default those of every covered language)."""
-    return [token for token in text_tokens(text, punctuation="") if token not in articles]
+    without ``articles`` (by default those of every covered language), its numbers written one way, read
+    in the language ``numbers`` (``numbers_alike``)."""
+    return [
+        token for token in text_tokens(numbers_alike(fold(text), numbers), punctuation="") if token not in articles
+    ]
+
+
+# The languages that write numbers in Chinese numerals: digits in an answer are compared as those numerals,
+# since Chinese F1 counts characters ("二十两" has three, which "20两" must match)
+_NUMERAL_LANGUAGES = frozenset({"zh", "ja"})
+
+
+def numbers_alike(text: str, language: str | None) -> str:
+    """``text`` with its numbers written one way: in Chinese numerals for Chinese and Japanese, else in
+    digits, the numbers spelled in ``language``'s words read as digits (none when ``language`` is
+    None) and digit groups joined ("20 000" is "20000")."""
+    if language in _NUMERAL_LANGUAGES:
+        return chinese_numerals(join_digit_groups(text))
+    return with_digits(text, language) if language in NUMBER_LANGUAGES else join_digit_groups(text)
+
+
+def numbers_language(prediction: str, reference: str) -> str | None:
+    """The language an answer and its reference spell numbers in: the one the reference shows, else the
+    one the answer shows, else (a short answer shows none: "forty-two", "quarenta e dois") the language
+    in whose words the two spell the most numbers, the first in alphabetical order on a tie; None when
+    a shown language spells no numbers here or the two spell none."""
+    for text in (reference, prediction):
+        language = _language_shown(text)
+        if language is not None and language != UNDETERMINED:
+            return language if language in NUMBER_LANGUAGES | _NUMERAL_LANGUAGES else None
+    spelled = {
+        language: len(spelled_numbers(reference, language)) + len(spelled_numbers(prediction, language))
+        for language in NUMBER_LANGUAGES
+    }
+    most = max(spelled.values())
+    return min(language for language, count in spelled.items() if count == most) if most else None
+
+
+@lru_cache(maxsize=4096)
+def _language_shown(text: str) -> str | None:
+    return guess_language(text)
 
 
 @lru_cache(maxsize=4096)
@@ -162,7 +205,7 @@ def reference_articles(reference: str) -> frozenset[str]:
     """The articles F1 drops for a reference answer: its language's when it shows one (so an English
     answer keeps "die" and "I", articles in German and Italian; Chinese and Russian have none), else
     every covered language's."""
-    language = guess_language(reference)
+    language = _language_shown(reference)
     if language is None or language == UNDETERMINED:
         return _ARTICLES
     return _ARTICLES_BY_LANGUAGE.get(language, frozenset())
@@ -178,11 +221,11 @@ def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
 
 def token_f1(prediction: str, references: Sequence[str]) -> float:
     """The best token F1 of ``prediction`` against any reference (0 for an empty answer): SQuAD's
-    for English, character F1 for Chinese and Japanese (``answer_tokens``)."""
+    for English, character F1 for Chinese and Japanese (``answer_tokens``), numbers compared by value."""
     scores = [0.0]
     for reference in references:
-        articles = reference_articles(reference)
-        tokens = answer_tokens(prediction, articles)
+        articles, numbers = reference_articles(reference), numbers_language(prediction, reference)
+        tokens = answer_tokens(prediction, articles, numbers)
         if tokens:
-            scores.append(_f1(tokens, answer_tokens(reference, articles) or [""]))
+            scores.append(_f1(tokens, answer_tokens(reference, articles, numbers) or [""]))
     return max(scores)
