@@ -11,7 +11,7 @@ Routes (JSON unless said otherwise; every error is ``{"error": code, "detail": m
     GET    /api/presets                    reading presets and the server's limits
     GET    /api/books                      the library
     POST   /api/books                      upload a book (multipart field "file": .txt, .md, .html, .epub,
-                                           .fb2, TEI .xml, .docx, .odt, .zip;
+                                           .fb2, TEI .xml, .docx, .odt, .pdf, .zip;
                                            optional fields "encoding" for a text that is not UTF-8
                                            and "language" to name the book's instead of detecting it)
     GET    /api/books/{book_id}            one book, with its indexing status and progress

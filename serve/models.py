@@ -122,7 +122,7 @@ class Book(Body):
     format: str = Field(
         ...,
         description="the file's suffix: .txt, .md, .markdown, .html, .htm, .xhtml, .fb2, .xml, .tei, .epub, .docx, "
-        ".odt or .zip",
+        ".odt, .pdf or .zip",
     )
     encoding: str | None = Field(
         None, description="the encoding a text file was read with: UTF-8, the one given, or the one detected"

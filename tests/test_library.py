@@ -72,7 +72,8 @@ def test_a_book_is_added_once_indexed_and_read_back(library):
         ("image.txt", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, NarrativeError, "binary"),
         ("utf16.txt", b"\xff\xfeA\x00B", NarrativeError, "cannot be read"),
         ("broken.epub", b"PK\x03\x04 not really a zip", NarrativeError, "EPUB"),
-        ("paper.pdf", b"%PDF-1.4", UnsupportedFormat, ".pdf"),
+        ("paper.pdf", b"%PDF-1.4", NarrativeError, "not a readable PDF"),
+        ("book.mobi", b"BOOKMOBI", UnsupportedFormat, ".mobi"),
         ("noextension", b"text", UnsupportedFormat, "no extension"),
     ],
 )

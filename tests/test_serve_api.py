@@ -77,6 +77,7 @@ def test_the_whole_flow(server):
         ".fb2",
         ".xml",
         ".tei",
+        ".pdf",
         ".epub",
         ".docx",
         ".odt",
@@ -166,7 +167,8 @@ def test_bad_uploads_get_clear_4xx_errors_and_leave_nothing(tmp_path):
         assert_refused(upload(http, name="book.fb2.zip", content=b"not a zip archive"), 422, "not a readable zip")
         broken_fb2 = "<FictionBook><body><p>Глава</body></FictionBook>".encode()
         assert_refused(upload(http, name="book.fb2", content=broken_fb2), 422, "not a readable FictionBook")
-        assert_refused(upload(http, name="paper.pdf", content=b"%PDF-1.4"), 415, ".pdf", ".txt")
+        assert_refused(upload(http, name="paper.pdf", content=b"%PDF-1.4"), 422, "not a readable PDF")
+        assert_refused(upload(http, name="book.mobi", content=b"BOOKMOBI"), 415, ".mobi", ".pdf")
         assert_refused(upload(http, name="big.txt", content=b"word " * 3000), 413, "upload limit")
         assert_refused(http.post("/api/books", files={"other": ("x.txt", b"text")}), 422, "'file'")
         assert_refused(

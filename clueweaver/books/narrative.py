@@ -44,6 +44,7 @@ from clueweaver.books.headers import is_licence_boundary, markdown_title, strip_
 from clueweaver.books.marked import MarkedBook
 from clueweaver.books.markup import html_paragraphs, html_title
 from clueweaver.books.office import read_docx, read_odt
+from clueweaver.books.pdf import PDF_SUFFIX, read_pdf
 from clueweaver.books.sentences import split_long_paragraph
 from clueweaver.books.sequences import sequence_headings
 from clueweaver.books.tei import read_tei
@@ -53,11 +54,12 @@ PARAGRAPH_SEPARATOR = "\n\n"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")  # a Project Gutenberg HTML edition, a saved Wikisource page
 TEI_SUFFIXES = (".xml", ".tei")  # a TEI text (an ELTeC novel, a scholarly edition); other XML is refused
 # What a .zip or a .gz may hold: a book file that is no archive itself (an EPUB is one; JSONL is data)
-PACKABLE_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".fb2", *TEI_SUFFIXES)
+PACKABLE_SUFFIXES = (".txt", ".md", ".markdown", *HTML_SUFFIXES, ".fb2", *TEI_SUFFIXES, PDF_SUFFIX)
 OFFICE_READERS = {".docx": (read_docx, "Word document"), ".odt": (read_odt, "OpenDocument text")}  # zips themselves
 _OWN_ENCODING = {  # files whose encoding no --encoding can change, and why
     ".epub": "an EPUB's documents declare their own",
     ".jsonl": "a JSONL file is UTF-8",
+    PDF_SUFFIX: "a PDF's text layer is Unicode",
     **dict.fromkeys(OFFICE_READERS, "a Word or OpenDocument file's XML declares its own"),
 }
 SUPPORTED_SUFFIXES = (
@@ -510,9 +512,12 @@ def _from_marked_xml(read, data: bytes, *, name: str, source: str, encoding: str
 
 
 def _from_file_bytes(data: bytes, *, name: str, source: str, encoding: str | None) -> Narrative:
-    """A text, Markdown, HTML, FictionBook or TEI file's bytes; ``name`` (the file's) says which, and is
+    """A text, Markdown, HTML, FictionBook, TEI or PDF file's bytes; ``name`` (the file's) says which, and is
     the title when the book names none."""
     suffix = book_suffix(name)
+    if suffix == PDF_SUFFIX:
+        found_title, text = read_pdf(data, source)
+        return from_text(text, title=found_title or Path(name).stem, source=source)
     if suffix == ".fb2":
         return from_fictionbook(data, name=name, source=source, encoding=encoding)
     if suffix in TEI_SUFFIXES:
@@ -531,13 +536,13 @@ def _from_file_bytes(data: bytes, *, name: str, source: str, encoding: str | Non
 
 
 def load_narrative(path: str | Path, *, encoding: str | None = None, title: str | None = None) -> Narrative:
-    """Load a book from .txt, .md, .html, .epub, .fb2, TEI .xml, .docx, .odt or .jsonl, or a .zip holding one (an
+    """Load a book from .txt, .md, .html, .epub, .fb2, TEI .xml, .docx, .odt, .pdf or .jsonl, or a .zip holding one (an
     EPUB under another name too) or one gzip-compressed (``clueweaver.books.archives``); every failure
     is a NarrativeError naming the file.
 
     The title: ``title`` when given, else the book's own (a Gutenberg header's ``Title:`` line, a
     Markdown file's front matter or only level-1 heading, an HTML file's <title>, an EPUB's
-    metadata, a FictionBook's <book-title>, a TEI header's title), else the (packed) file's name."""
+    metadata, a FictionBook's <book-title>, a TEI header's title, a PDF's), else the (packed) file's name."""
     path = Path(path)
     if not path.exists():
         raise NarrativeError(f"{path}: no such file")

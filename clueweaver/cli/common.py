@@ -27,7 +27,7 @@ from clueweaver.retrieval import default_cache_dir
 from clueweaver.sources import SEGMENT_SOURCES
 
 # The book files every command reads (``load_narrative``), for its help
-BOOK_FILES = ".txt, .md, .html, .epub, .fb2, TEI .xml, .docx, .odt or .jsonl, or one packed (.zip, .txt.gz)"
+BOOK_FILES = ".txt, .md, .html, .epub, .fb2, TEI .xml, .docx, .odt, .pdf or .jsonl, or one packed (.zip, .txt.gz)"
 TINY_MODEL = "tiny"  # --model tiny: a tiny random Qwen3, a wiring check
 
 ENCODER_CHOICES = (

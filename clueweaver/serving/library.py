@@ -172,8 +172,8 @@ class Upload:
         if self.suffix not in BOOK_SUFFIXES:
             shown = self.suffix or "(no extension)"
             raise UnsupportedFormat(
-                f"{self.filename}: unsupported file type {shown}; upload a plain-text (.txt), Markdown (.md), HTML, "
-                "EPUB, FictionBook (.fb2) or TEI (.xml) file or a .zip of one, or a Word .docx or OpenDocument .odt"
+                f"{self.filename}: unsupported file type {shown}; upload a .txt, .md, .html, .epub, FictionBook .fb2, "
+                "TEI .xml or .pdf file or a .zip of one, or a Word .docx or OpenDocument .odt"
             )
         self.folder = library.tmp_dir / uuid.uuid4().hex
         self.folder.mkdir(parents=True)

@@ -33,7 +33,7 @@ def upload_book(
     room: Room,
     response: Response,
     file: UploadFile = File(
-        ..., description="a .txt, .md, .html, .epub, .fb2, TEI .xml, .docx or .odt file, or a .zip of one"
+        ..., description="a .txt, .md, .html, .epub, .fb2, TEI .xml, .docx, .odt or .pdf file, or a .zip of one"
     ),
     encoding: str | None = Form(
         None, description="a text file's encoding, e.g. latin-1 or cp1252 (default: UTF-8, else detected)"
