@@ -20,6 +20,7 @@ from conftest import REPO_ROOT
 from encoder_standins import SlowLoadingEncoder
 from serve_helpers import running_server, scripted_room, serve_config, upload, wait_until_ready
 from test_narrative import stray_byte_book
+from test_pdf import INDENTED_BOOK, pdf_bytes
 
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.books.language import SUPPORTED_LANGUAGES
@@ -413,6 +414,16 @@ def test_a_latin_1_upload_is_read_with_the_detected_or_the_given_encoding(tmp_pa
         assert given["encoding"] == "koi8-r"
         paragraphs = http.get(f"/api/books/{given['book_id']}/paragraphs").json()["paragraphs"]
         assert [p["text"] for p in paragraphs] == russian.split("\n\n")
+
+
+def test_a_pdf_upload_is_read_from_its_text_layer(tmp_path):
+    with running_server(scripted_room(tmp_path / "data")) as url, client(url) as http:
+        uploaded = upload(http, name="house.pdf", content=pdf_bytes(INDENTED_BOOK, title="The Silent House")).json()
+        assert uploaded["title"] == "The Silent House" and uploaded["format"] == ".pdf"
+        book = wait_until_ready(http, uploaded["book_id"])
+        paragraphs = http.get(f"/api/books/{book['book_id']}/paragraphs").json()["paragraphs"]
+        assert book["chapters"] == 2 and paragraphs[2]["text"].startswith("Martha Hale, who kept the shop")
+        assert "someone were remarkably patient" in paragraphs[2]["text"]  # across the page, hyphen and all
 
 
 def post_chunked(url: str, path: str, content_type: str, first: bytes, *, offered: int) -> tuple[int, bytes]:
