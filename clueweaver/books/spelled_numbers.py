@@ -4,8 +4,9 @@ annos", "20 000 livres" and "vingt mille livres", "3000 Taler" and "dreitausend 
 
 The word languages' analyzers read a text's words through ``words_and_numbers`` before their stop
 words and stemmers (Chinese writes a question's digits in Chinese numerals and Japanese reads its kanji
-numerals as digits instead: ``clueweaver.retrieval.analyzers``). A number is read from its words:
-the cardinals one to ninety-nine (``clueweaver.books.cardinals``, English's from
+numerals as digits instead: ``clueweaver.retrieval.analyzers``), and the open-answer F1 compares an
+answer's numbers with its reference's by value (``with_digits``, ``clueweaver.protocol.text``). A number
+is read from its words: the cardinals one to ninety-nine (``clueweaver.books.cardinals``, English's from
 ``clueweaver.books.numerals``), the hundreds, and the words for thousand and million, joined as each
 language joins them ("and", "et", "e", "und"), German's and Italian's written as one word
 ("zweihundertfünfzig", "duecentocinquantamila"). A digit group typed with a thousands separator
