@@ -126,6 +126,31 @@ def test_a_number_at_a_pages_top_is_its_page_number_only_when_the_pages_count_on
     ]
 
 
+def test_a_page_set_in_two_columns_is_read_one_column_after_the_other():
+    columns = [
+        ["The ferry left at dawn, and the", "river was grey with mist.", ">Nobody on board spoke of", "the house.",
+         ">The boatman kept his eyes on", "the water and his hands on the", "rope, as he had done for forty",
+         "years."],
+        [">At noon the mist lifted and", "the far bank came into view,", "green and empty.",
+         ">Martha was waiting there,", "her shawl pulled close against", "the wind, and she did not wave",
+         "when she saw them, nor call out", "across the water."],
+    ]  # fmt: skip
+    placed = [
+        (x + (18 if text.startswith(">") else 0), TOP - row * LEADING, text.lstrip(">"))
+        for x, column in zip((LEFT, 320), columns)
+        for row, text in enumerate(column)
+    ]
+    _, text = read_pdf(pdf_bytes([placed]), "x.pdf")
+    assert text.split("\n\n") == [
+        "The ferry left at dawn, and the river was grey with mist.",
+        "Nobody on board spoke of the house.",
+        "The boatman kept his eyes on the water and his hands on the rope, as he had done for forty years.",
+        "At noon the mist lifted and the far bank came into view, green and empty.",
+        "Martha was waiting there, her shawl pulled close against the wind, and she did not wave when she saw "
+        "them, nor call out across the water.",
+    ]
+
+
 def test_the_file_reads_as_a_book_with_its_chapters_and_a_placeholder_title_names_nothing(tmp_path):
     book = tmp_path / "silent_house.pdf"
     book.write_bytes(pdf_bytes(INDENTED_BOOK, title="Microsoft Word - draft3.docx"))

@@ -1,6 +1,7 @@
 """A PDF's text layer read as a book's paragraphs: the pages' lines as set (pypdf's layout mode keeps
-each line's indent), without the running heads and page numbers a printed page repeats, joined into
-paragraphs where the layout shows one begins, and words hyphenated at a line's end made whole.
+each line's indent), a two-column page's columns in turn, without the running heads and page numbers a
+printed page repeats, joined into paragraphs where the layout shows one begins, and words hyphenated at a
+line's end made whole.
 
 Extracted text has no paragraph marks: a paragraph begins at a first-line indent (most books), after a
 vertical gap, at a centred line (headings), or, in a book set without indents, after a line that stops
@@ -40,6 +41,9 @@ _SET_APART_COLUMNS = 12
 # Emma (block style: 71% of its paragraphs read whole, against 55% at 0.8), then measured once on a typeset
 # Le Tour du monde (78%); a book set with first-line indents reads 99% whole whatever this is.
 _SHORT_LINE_SHARE = 0.95
+# Two columns: a gutter is a column blank in this share of a page's lines at least, with text on both sides
+# in this share (a page of this many lines at least); one column of prose has no such column of spaces.
+_GUTTER_SHARE, _TWO_SIDED_SHARE, _MIN_COLUMN_LINES = 0.97, 0.3, 8
 _MIN_INDENTED_SHARE = 0.02  # of the lines: fewer first-line indents than this, and the book sets none
 # A PDF's metadata title that names no book: a writer's placeholder, or the file a word processor printed
 _NO_TITLE = re.compile(r"\(anonymous\)|untitled|document\d*|.*\.(?:docx?|odt|rtf|txt|indd|tex)", re.IGNORECASE)
@@ -80,13 +84,37 @@ def read_pdf(data: bytes, source: str) -> tuple[str | None, str]:
 
 
 def _lines(page: str) -> list[_Line]:
-    """A page's lines with their indents and single spaces, the blank ones at its top and bottom left out."""
-    lines = [_Line(len(line) - len(line.lstrip()), " ".join(line.split())) for line in page.expandtabs().split("\n")]
+    """A page's lines with their indents and single spaces, its columns read in turn (``_in_columns``),
+    the blank lines at its top and bottom left out."""
+    raw = _in_columns(page.expandtabs().split("\n"))
+    lines = [_Line(len(line) - len(line.lstrip()), " ".join(line.split())) for line in raw]
     while lines and not lines[0].text:
         lines.pop(0)
     while lines and not lines[-1].text:
         lines.pop()
     return lines
+
+
+def _in_columns(lines: list[str]) -> list[str]:
+    """A page set in two columns as its left column's lines, then its right column's (layout mode sets
+    them side by side, a line of each in one line); the page as it is when no gutter parts it: a column
+    of spaces in nearly every line, near the page's middle, with text on both sides in many lines."""
+    written = [line for line in lines if line.strip()]
+    width = max(map(len, written), default=0)
+    if len(written) < _MIN_COLUMN_LINES:
+        return lines
+    candidates = []
+    for column in range(int(0.3 * width), int(0.7 * width)):
+        blank = sum(len(line) <= column or line[column] == " " for line in written)
+        both = sum(bool(line[:column].strip()) and bool(line[column:].strip()) for line in written)
+        if blank >= _GUTTER_SHARE * len(written) and both >= _TWO_SIDED_SHARE * len(written):
+            candidates.append((blank, both, column))  # the blankest column first: it cuts no word
+    if not candidates:
+        return lines
+    gutter = max(candidates)[2]
+    right = [line[gutter:] for line in lines]
+    margin = Counter(len(part) - len(part.lstrip()) for part in right if part.strip()).most_common(1)[0][0]
+    return [line[:gutter] for line in lines] + [part[margin:] if part[:margin].isspace() else part for part in right]
 
 
 def laid_out_paragraphs(pages: list[list[_Line]]) -> list[str]:
