@@ -179,3 +179,8 @@ def test_files_it_cannot_read_are_refused_with_what_to_do(tmp_path):
         load_narrative(broken)
     with pytest.raises(NarrativeError, match="an encoding \\(latin-1\\).*a PDF's text layer is Unicode"):
         load_narrative(scan, encoding="latin-1")
+    packed = tmp_path / "scan.zip"
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.write(scan, "scan.pdf")
+    with pytest.raises(NarrativeError, match="an encoding \\(latin-1\\).*a PDF's text layer is Unicode"):
+        load_narrative(packed, encoding="latin-1")

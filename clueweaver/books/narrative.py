@@ -516,7 +516,7 @@ def _from_file_bytes(data: bytes, *, name: str, source: str, encoding: str | Non
     the title when the book names none."""
     suffix = book_suffix(name)
     if suffix == PDF_SUFFIX:
-        found_title, text = read_pdf(data, source)
+        found_title, text = read_pdf(data, source, encoding=encoding)
         return from_text(text, title=found_title or Path(name).stem, source=source)
     if suffix == ".fb2":
         return from_fictionbook(data, name=name, source=source, encoding=encoding)

@@ -57,8 +57,13 @@ class _Line:
     text: str  # stripped; "" for a vertical gap
 
 
-def read_pdf(data: bytes, source: str) -> tuple[str | None, str]:
-    """A PDF's title (its metadata's, when set) and its text as paragraphs apart by blank lines."""
+def read_pdf(data: bytes, source: str, encoding: str | None = None) -> tuple[str | None, str]:
+    """A PDF's title (its metadata's, when set) and its text as paragraphs apart by blank lines; an
+    ``encoding`` (given for a zip that holds the PDF) is refused, not ignored."""
+    if encoding:
+        raise NarrativeError(
+            f"{source}: an encoding ({encoding}) applies to text files; a PDF's text layer is Unicode"
+        )
     quiet = logging.getLogger("pypdf")
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # pypdf logs what it repairs in a file ("Ignoring wrong pointing object")
