@@ -1,9 +1,9 @@
 """Paragraph retrieval: BM25, dense encoders, rank fusion and an on-disk index cache.
 
-``analyzers`` (one text analyzer per language; ``numbers`` reads spelled numbers as digits), ``lexical``
-(``tokenize``, the document-term matrix, BM25 on bm25s), ``dense`` (encoders and
-``load_encoder``), ``fusion`` (reciprocal rank and weighted score fusion), ``ranking`` (which
-queries a question asks and how the signals are smoothed and fused: ``RankingConfig``),
+``analyzers`` (one text analyzer per language; spelled numbers read as digits by
+``clueweaver.books.spelled_numbers``), ``lexical`` (``tokenize``, the document-term matrix, BM25 on
+bm25s), ``dense`` (encoders and ``load_encoder``), ``fusion`` (reciprocal rank and weighted score
+fusion), ``ranking`` (which queries a question asks and how the signals are smoothed and fused: ``RankingConfig``),
 ``graph`` (the graph of names and personalized PageRank over it: ``EntityGraph``) and
 ``index`` (the per-book ``RetrievalIndex``, ``build_index``/``get_index`` and the disk cache). Rankings are lists of
 ``(paragraph_id, score)``, best first. The public names are importable from this package; code
