@@ -241,23 +241,11 @@ def _number_at(words: list[str], start: int, language: str) -> tuple[int, int] |
     last = ""  # the kind of the last word read: "small", "hundred" or "scale"
     i = start
     while i < len(words):
-        word = words[i]
-        small = (
-            _small_at(words, i, language)
-            if last != "small" and current % 100 == 0 or _ten(current, last, language)
-            else None
-        )
-        if (
-            small is None
-            and word in articles
-            and (i > start and words[i - 1] == join or _ten(current, last, language))
-        ):
+        word, ten = words[i], _ten(current, last, language)
+        small = _small_at(words, i, language) if last != "small" and current % 100 == 0 or ten else None
+        if small is None and word in articles and (i > start and words[i - 1] == join or ten):
             small = 1, i + 1  # "mille et une", "a thousand and one", "двадцати одного"
-        if (
-            small is not None
-            and (small[0] < 100 or current == 0)
-            and (not _ten(current, last, language) or small[0] < 10)
-        ):
+        if small is not None and (small[0] < 100 or current == 0) and (not ten or small[0] < 10):
             current, last, i = current + small[0], _kind(small[0]), small[1]
         elif word in hundreds and current == 0:
             current, last, i = hundreds[word], "hundred", i + 1
