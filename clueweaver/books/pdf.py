@@ -125,10 +125,10 @@ def _in_columns(lines: list[str]) -> list[str]:
 def laid_out_paragraphs(pages: list[list[_Line]]) -> list[str]:
     """The paragraphs of pages of laid-out lines (``read_pdf``), running heads and page numbers left out."""
     lines = [line for page in _without_running_lines(pages) for line in page]
-    body = [line for line in lines if line.text]
-    if not body:
+    indents = Counter(line.indent for line in lines if line.text)
+    if not indents:
         return []
-    margin = Counter(line.indent for line in body).most_common(1)[0][0]  # the body's left edge
+    margin = indents.most_common(1)[0][0]  # the body's left edge
     lines = [_Line(max(0, line.indent - margin), line.text) for line in lines]
     body = [line for line in lines if line.text]
     uses_indents = sum(0 < line.indent < _SET_APART_COLUMNS for line in body) >= _MIN_INDENTED_SHARE * len(body)
