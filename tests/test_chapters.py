@@ -819,6 +819,29 @@ def test_numbered_titles_in_mixed_case_head_sections_when_they_count_up():
     assert from_paragraphs(sentences, title="t").chapters == []
 
 
+def test_numbered_chinese_titles_head_sections_when_they_count_up():
+    """A modern Chinese book's "一、两兄弟", "（二）雨夜", "三　来信", "4．别离": a number and a title,
+    numbered 1, 2, 3 in order, head its sections, however the number is set. A list (one line after
+    another), items that do not count up, prose that opens with a numeral ("一个人"), and a run set
+    two ways at once stay text."""
+    prose = "他走进屋里，看见桌上放着一封信。信是他的老朋友写来的，说下个月要来北京。"
+    titles = ["两兄弟", "雨夜", "来信", "别离"]
+    set_so = ("一、 二、 三、 四、", "（一） （二） （三） （四）", "一\u3000 二\u3000 三\u3000 四\u3000")
+    for numbers in (*set_so, "1、 2、 3、 4、", "１． ２． ３． ４．"):
+        heads = [n + t for n, t in zip(numbers.split(" "), titles)]
+        book = from_paragraphs([p for head in heads for p in (head, prose)], title="t")
+        wanted = [(str(n), h.replace("\u3000", " ")) for n, h in enumerate(heads, 1)]  # a title's spaces are one
+        assert [(c.label, c.title) for c in book.chapters] == wanted, numbers
+    listed = [prose, "一、不准吸烟", "二、不准喧哗", "三、不准随地吐痰", prose]
+    assert from_paragraphs(listed, title="t").chapters == []
+    unordered = [p for head in ("一、两兄弟", "三、雨夜", "二、来信") for p in (head, prose)]
+    assert from_paragraphs(unordered, title="t").chapters == []
+    sentences = [p for n in "一二三" for p in (f"{n}个人走了", prose)]
+    assert from_paragraphs(sentences, title="t").chapters == []
+    mixed = [p for head in ("一、两兄弟", "（二）雨夜", "三　来信") for p in (head, prose)]
+    assert from_paragraphs(mixed, title="t").chapters == []
+
+
 def test_numbered_lines_that_are_no_sections_open_no_chapter():
     """A list of numbered lines one after another (an army's divisions), a dialogue's speakers
     taking turns ("Голос первый", "Голос второй"; Macbeth's three witches), a figure's caption and a

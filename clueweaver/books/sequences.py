@@ -3,7 +3,8 @@
 of chapter words can name every such word, but a book that sets one word with the numbers 1, 2, 3 in
 order on paragraphs of their own is numbering its sections with it, whatever the word. So is one
 that numbers titles in mixed case in order ("I. Вельчанинов", "II. Господин с крепом на шляпе"),
-which alone could be a sentence's first words.
+which alone could be a sentence's first words, and a Chinese or Japanese book that numbers titles
+("一、两兄弟", "（二）雨夜", "3．来信"), which alone could be a list's items.
 
 ``sequence_headings`` finds them; the chapter finder reads them as headings the text marks
 (``clueweaver.books.narrative.from_paragraphs``), so they are numbered in reading order.
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 
 from clueweaver.books.chapters import NUMBERED_TITLE
 from clueweaver.books.language import HAN
-from clueweaver.books.numerals import DAI_NUMERALS, ENGLISH_ORDINALS, number_value
+from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS, ENGLISH_ORDINALS, number_value
 from clueweaver.books.ordinals import ORDINAL_PATTERN
 
 _ENGLISH_ORDINALS = "|".join(ENGLISH_ORDINALS)
@@ -30,6 +31,14 @@ _SPACED_FORMS = (
 )
 # "第一夜", "第三日　雨", "第二齣 言懷": 第, a number, one Han character, and a name without a sentence's marks
 _CJK_FORM = re.compile(rf"^第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[{HAN}])(?:\s+[^。！？，；、]{{1,30}})?$")
+# "一、两兄弟", "（二）雨夜", "三　来信", "4．别离": a number in Chinese numerals or digits (full-width too), in
+# brackets or before a mark (、．. or a space), and a title in Han or kana without a sentence's or a clause's
+# marks. Without the mark a numeral opens prose ("一个人"); keyed by how the number is set, so that a list set
+# otherwise does not join the run.
+_CJK_NUMBERED_TITLE = re.compile(
+    rf"^(?P<open>[（(]?)(?P<number>[{CJK_NUMERALS}]{{1,6}}|\d{{1,3}})(?P<mark>[）)]|[、．.]|\s)\s*"
+    rf"(?P<title>[{HAN}\u3041-\u30ff《「『][^。！？，；：…!?;]{{0,29}})$"
+)
 # "I. Вельчанинов", "II. Господин с крепом на шляпе" (Вечный муж): a numeral, a full stop and a title in
 # mixed case (``NUMBERED_TITLE``), which alone could be a sentence's first words ("I. Went home."); in
 # order, they head sections. The title opens with a letter and does not end as a sentence or a clause does.
@@ -64,11 +73,16 @@ def sequence_headings(texts: Sequence[str]) -> frozenset[str]:
 
 def _numbered_word(text: str) -> tuple[str, int] | None:
     """(the word, casefolded, and its number) of a paragraph that is a word and a number, or for a
-    numbered title the way its number is written ("roman." or "digits.") and the number; else None."""
+    numbered title the way its number is set ("roman.", "digits.", "numerals、", "（numerals）") and the number;
+    else None."""
     titled = NUMBERED_TITLE.match(text)
     if titled and titled["title"][0].isalpha() and not titled["title"].endswith(_SENTENCE_ENDS):
         value = number_value(titled["number"])  # keyed by how the number is written: digits or letters
         return ("digits." if titled["number"].isdigit() else "roman.", value) if value else None
+    if (cjk := _CJK_NUMBERED_TITLE.match(text)) and (cjk["open"] == "") == (cjk["mark"] not in "）)"):
+        value = number_value(cjk["number"])
+        written = "digits" if cjk["number"].isdigit() else "numerals"
+        return (f"{cjk['open']}{written}{cjk['mark'].strip() or ' '}", value) if value else None
     match = _CJK_FORM.match(text) or next(filter(None, (form.match(text) for form in _SPACED_FORMS)), None)
     if not match or match["word"] in _NOT_SECTIONS:
         return None
