@@ -95,6 +95,9 @@ CHECK_FILES = {
     # ELTeC's TEI file), open questions too, which the first French pair lacks: the frozen set committed alone with
     # its digest, on odd paragraph IDs, before any ranking ran on it; the tuning set, on even ones.
     "fr-2": (DATA_DIR / "multihop_checks_fr_2.jsonl", DATA_DIR / "multihop_frozen_fr_2.jsonl"),
+    # Korean over 청춘 (1,951 paragraphs, KoCoNovel's text), open questions too: the frozen set committed alone with
+    # its digest, on odd paragraph IDs, before any ranking ran on it; the tuning set, on even ones.
+    "ko": (DATA_DIR / "multihop_checks_ko.jsonl", DATA_DIR / "multihop_frozen_ko.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -125,6 +128,8 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "ru-3": "80839915a1967f41690675c7d45944220d10c35a079a1ac86cba8d2d320ee95e",
     # Madame Bovary ("fr-2"): written by reading the novel, quotes found by string search only.
     "fr-2": "8119dd12ec97300acad646a9bf15e0e6f9d582f36c121e8d8bfd657b59e8d398",
+    # 청춘 ("ko"): written by reading the novel, quotes found by string search only.
+    "ko": "2d95b48cc8e73024c4b6c156141da6411409e54f8445c07a1673a273cdfbe3c6",
 }
 # English questions about the bundled German, Italian, Spanish, Portuguese and Russian novels (every
 # check ``"cross_language": true``), a frozen set only: written by reading and string search and committed
@@ -371,7 +376,7 @@ def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
     """The tuning (or frozen held-out) check file of a set of ``CHECK_FILES``: a language ("en", "zh",
     "fr", ...), Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3",
     "zh-4"), Japanese or Russian over a second novel ("ja-2", "ru-2"), Portuguese or German again ("pt-2",
-    "de-2"), Russian over both novels again ("ru-3"), or French over a second novel ("fr-2")."""
+    "de-2"), Russian over both novels again ("ru-3"), French over a second novel ("fr-2"), or Korean ("ko")."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
     path = CHECK_FILES[language][frozen]
