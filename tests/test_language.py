@@ -30,6 +30,7 @@ SNIPPETS = {
     "ru": "Старый мельник жил на улице у реки, и никто не знал, почему он больше не говорил с людьми.",
     "pt": "O capitão olhava o mar enquanto o seu irmão esperava na carruagem. Não sabia porque ele tinha vindo.",
     "el": "Η γριά Χαδούλα ξενυχτούσε κοντά στο τζάκι, και κανείς δεν ήξερε γιατί δεν μιλούσε πια στους γείτονες.",
+    "ko": "늙은 방앗간 주인은 강가의 거리에 살았는데, 그가 왜 더 이상 사람들과 말하지 않는지 아무도 몰랐다.",
 }
 
 
@@ -51,6 +52,14 @@ def test_scripts_kana_makes_japanese_and_han_without_kana_chinese():
     assert script_of(SNIPPETS["zh"] * 40 + "の Holmes Watson") == "han"
     # a Japanese question written mostly in kanji is still Japanese
     assert detect_language("犯人は誰か") == "ja"
+
+
+def test_hangul_makes_korean_with_han_among_it_or_not():
+    """Korean in Hangul, or in the mixed script of older texts (its nouns in Han, its particles and endings
+    in Hangul), is Korean; a Chinese text that quotes a Korean name stays Chinese."""
+    assert script_of(SNIPPETS["ko"]) == "hangul" and detect_language(SNIPPETS["ko"]) == "ko"
+    assert detect_language("安東은 慶尙北道의 都會이다. 洛東江이 그 앞을 흐른다.") == "ko"
+    assert detect_language(SNIPPETS["zh"] * 20 + "김정희") == "zh"
 
 
 def test_a_text_that_shows_no_language_says_so():
@@ -97,7 +106,7 @@ def test_a_cyrillic_book_without_russian_s_letters_is_undetermined_not_russian()
 
 @pytest.mark.parametrize("name", ["le_tour_du_monde.fr", "effi_briest.de", "marianela.es", "pinocchio.it",
                                   "dom_casmurro.pt", "ottsy_i_deti.ru", "igrok.ru", "kokoro.ja", "sanshiro.ja",
-                                  "laocan_youji.zh", "madame_bovary.fr"])  # fmt: skip
+                                  "laocan_youji.zh", "madame_bovary.fr", "cheongchun.ko"])  # fmt: skip
 def test_every_bundled_novel_is_detected_as_its_language(name):
     from clueweaver.benchmarks.checks import load_bundled_book
 

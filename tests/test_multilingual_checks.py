@@ -59,14 +59,16 @@ WITH_OPEN_QUESTIONS = (
     "de-2",
     "ru-3",
     "fr-2",
+    "ko",
 )  # the later sets add open questions to the multiple-choice and claims
 SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True) if CHECK_FILES[language][frozen]]
 SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
+HANGUL = re.compile("[\uac00-\ud7a3]")
 # characters; Chinese and Japanese (8, 60): a clause written without spaces is short
 QUOTE_LENGTHS = {
     language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt", "ru-2", "pt-2", "de-2", "ru-3", "fr-2")
-}
+} | {"ko": (10, 100)}  # a Korean word is two to four syllables: a clause is 10-40 characters
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),
                "zh-3": (None, "zh3-f-"), "zh-4": (None, "zh4-f-"), "ja-2": ("ja2-", "fz-ja2-"),
@@ -99,8 +101,8 @@ def books():
 def test_bundled_books_load_as_many_paragraphs(books):
     """Both novels are whole: hundreds of paragraphs, not one giant block or a fragment."""
     assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
-                          "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it",
-                          "dom_casmurro.pt", "sanshiro.ja", "igrok.ru", "madame_bovary.fr"}  # fmt: skip
+                          "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it", "dom_casmurro.pt",
+                          "sanshiro.ja", "igrok.ru", "madame_bovary.fr", "cheongchun.ko"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
@@ -124,6 +126,7 @@ def test_bundled_books_load_as_many_paragraphs(books):
     bovary = books["madame_bovary.fr"]  # ELTeC's TEI: three parts of 9, 15 and 11 chapters, the dedications before
     assert [c.label for c in bovary.chapters][8:10] == ["1.9", "2.1"] and bovary.chapters[-1].label == "3.11"
     assert len(bovary) == 2999 and bovary.chapters[0].first_paragraph == 5 and "<" not in bovary.text
+    assert len(books["cheongchun.ko"]) == 1951 and books["cheongchun.ko"][1].text == "안동이다."
 
 
 def test_sources_name_every_bundled_book_and_package_data_ships_them():
@@ -141,8 +144,8 @@ def test_bundled_book_keys_need_no_shared_data(monkeypatch, tmp_path):
         load_check_book("bundled:missing")
     with pytest.raises(CheckError, match="CLUEWEAVER_SHARED_DATA"):
         load_check_book("kdsh:castaways")
-    with pytest.raises(CheckError, match="no multi-hop checks in language 'ko'"):
-        checks_file("ko")
+    with pytest.raises(CheckError, match="no multi-hop checks in language 'sv'"):
+        checks_file("sv")
     with pytest.raises(CheckError, match="'zh-3' is a frozen held-out set only"):
         checks_file("zh-3")
     with pytest.raises(CheckError, match="'zh-4' is a frozen held-out set only"):
@@ -202,12 +205,13 @@ def test_answers_are_legal_and_balanced(loaded):
 
 
 def test_questions_are_in_the_books_language_and_cross_language_ones_apart(loaded):
-    """Chinese and Japanese checks are asked in Han and kana, the others not; the French files add a few
-    English questions, marked."""
+    """Chinese and Japanese checks are asked in Han and kana, Korean ones in Hangul, the others in neither; the
+    French files add a few English questions, marked."""
     language, frozen, main, cross = loaded
     for _, check in main:
         texts = [check.question.text, *check.question.options.values()]
         assert all(bool(CJK.search(text)) == language.startswith(("zh", "ja")) for text in texts), check.id
+        assert all(bool(HANGUL.search(text)) == (language == "ko") for text in texts), check.id
     if language != "fr":
         assert not cross
     else:
@@ -251,10 +255,11 @@ def test_frozen_sets_share_no_evidence_paragraph_with_tuning_nor_within():
 
 
 def _copies(text: str, quote: str, language: str) -> bool:
-    """Seven characters of ``quote`` in a row (Chinese, Japanese), or six words (the others)."""
+    """Seven characters of ``quote`` in a row (Chinese, Japanese), four words (Korean, whose words carry their
+    particles), or six words (the others)."""
     if language.startswith(("zh", "ja")):
         return copies_a_run(text, quote, 7, characters=True)
-    return copies_a_run(text, quote, 6)
+    return copies_a_run(text, quote, 4 if language == "ko" else 6)
 
 
 @pytest.mark.parametrize("language", WITH_OPEN_QUESTIONS)

@@ -1,5 +1,5 @@
 """The protocol in every language: a reply, a question or an answer in Chinese, French, German,
-Russian, Greek or Japanese is read as its English twin is (same structure, same paragraph citations)."""
+Russian, Greek, Japanese or Korean is read as its English twin is (same structure, same paragraph citations)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ NO_STATING_WHY = {
     "de": "Der Abschnitt beschreibt das Hochzeitsfrühstück und hat nichts mit Hannah oder einer Dienerin zu tun.",
     "ru": "Отрывок описывает свадебный завтрак и не упоминает Ханну или какую-либо служанку.",
     "el": "Το απόσπασμα περιγράφει το γαμήλιο πρόγευμα και δεν αναφέρει τη Χάνα ούτε καμία υπηρέτρια.",
+    "ko": "이 단락은 결혼식 아침 식사를 묘사하며 해나나 어떤 하인도 언급하지 않는다.",
 }
 NO_WITHOUT_WHY = {
     "en": "The segment describes the wedding breakfast at Hartfield in detail.",
@@ -42,6 +43,7 @@ NO_WITHOUT_WHY = {
     "de": "Der Abschnitt schildert ausführlich das Hochzeitsfrühstück in Hartfield.",
     "ru": "Отрывок подробно описывает свадебный завтрак в Хартфилде и его гостей.",
     "el": "Το απόσπασμα περιγράφει με λεπτομέρειες το γαμήλιο πρόγευμα στο Χάρτφιλντ.",
+    "ko": "이 단락은 하트필드에서의 결혼식 아침 식사를 자세히 묘사한다.",
 }
 YES_CITING = {
     "en": "Mr. Woodhouse says he is glad he thought of Hannah as a servant [12, 13].",
@@ -50,10 +52,11 @@ YES_CITING = {
     "de": "Herr Woodhouse sagt, er sei froh, an Hannah als Dienerin gedacht zu haben [12, 13].",
     "ru": "Мистер Вудхаус рад, что подумал о Ханне как о служанке [12, 13].",
     "el": "Ο κύριος Γούντχαους χαίρεται που σκέφτηκε τη Χάνα για υπηρέτρια [12, 13].",
+    "ko": "우드하우스 씨는 해나를 하인으로 생각해 낸 것이 기쁘다고 말한다 [12, 13].",
 }
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko"])
 @pytest.mark.parametrize(
     "rationales,answer,case",
     [(NO_STATING_WHY, "NO", NEGATIVE), (NO_WITHOUT_WHY, "NO", NEGATIVE), (YES_CITING, "YES", POSITIVE)],
@@ -66,10 +69,10 @@ def test_a_finder_reply_earns_what_its_english_twin_earns(language, rationales, 
 
 
 FINDER_VERDICTS = {"zh": ("是", "否"), "fr": ("Oui", "Non"), "de": ("JA", "NEIN"), "ru": ("Да", "Нет"),
-                   "el": ("ΝΑΙ", "ΟΧΙ")}  # fmt: skip
+                   "el": ("ΝΑΙ", "ΟΧΙ"), "ko": ("네", "아니요")}  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko"])
 def test_a_finder_verdict_in_the_reply_language_is_read_at_inference_and_unpaid_in_training(language):
     """Inference reads "Oui" as YES (a small model answers in the book's language); training pays
     only the label the prompt asks for, and "Oui" nothing, as it pays "**YES**" (``strict_label``)."""
@@ -113,6 +116,8 @@ EVIDENCE = {
     "[41] Nach drei Tagen ließ der Wächter die Zellentür offen, und Korvin ging hinaus.",
     "el": "[40] Ο Άρχοντας συνοφρυώθηκε. «Είσαι ένα άλυτο πρόβλημα», είπε στον Κόρβιν.\n"
     "[41] Ύστερα από τρεις μέρες ο φρουρός άφησε ανοιχτή την πόρτα του κελιού, και ο Κόρβιν βγήκε.",
+    "ko": "[40] 통치자는 얼굴을 찌푸렸다. “당신은 풀 수 없는 문제요.” 그가 코르빈에게 말했다.\n"
+    "[41] 사흘 뒤 간수는 감방 문을 잠그지 않고 두었고, 코르빈은 걸어 나갔다.",
 }
 FULL_MARKS = {
     "en": 'The Ruler tells Korvin he is "an insoluble problem" [40]; right after that the guard leaves the cell '
@@ -125,6 +130,8 @@ FULL_MARKS = {
     "Korvin geht hinaus [41], also lassen die Tr'en ihn gehen, weil sie ihn nicht lösen können.",
     "el": "Ο Άρχοντας λέει στον Κόρβιν ότι είναι «ένα άλυτο πρόβλημα» [40]· αμέσως μετά ο φρουρός αφήνει το "
     "κελί ανοιχτό και ο Κόρβιν βγαίνει [41], άρα οι Τρ'εν τον άφησαν να φύγει επειδή δεν μπορούσαν να τον λύσουν.",
+    "ko": "통치자는 코르빈에게 그가 “풀 수 없는 문제”라고 말한다 [40]. 그 직후 간수가 감방 문을 잠그지 않고 "
+    "코르빈은 걸어 나간다 [41]. 그러니 트렌인들이 그를 놓아준 것은 그가 그들이 풀 수 없는 문제였기 때문이다.",
 }
 HEDGED = {
     "en": "There is not enough information, but the ruler calls him a problem [40].",
@@ -132,6 +139,7 @@ HEDGED = {
     "fr": "Il n'y a pas assez d'informations, mais le souverain le traite de problème [40].",
     "de": "Es gibt nicht genug Informationen, aber der Herrscher nennt ihn ein Problem [40].",
     "el": "Δεν υπάρχουν αρκετές πληροφορίες, αλλά ο άρχοντας τον λέει πρόβλημα [40].",
+    "ko": "정보가 부족하지만, 통치자는 그를 문제라고 부른다 [40].",
 }
 
 
@@ -142,14 +150,14 @@ def interpreter(rationale: str, language: str, answer: str = "A") -> dict[str, f
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "el"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko"])
 def test_an_interpreter_reply_earns_what_its_english_twin_earns(language):
     english = interpreter(FULL_MARKS["en"], "en")
     assert sum(english.values()) == pytest.approx(4.8)  # every bonus: quotation, citations, length
     assert interpreter(FULL_MARKS[language], language) == english
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "el"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko"])
 @pytest.mark.parametrize("answer", ["A", "C"])
 def test_hedging_costs_what_it_costs_in_english(language, answer):
     """The hedging component only: German capitalizes "Problem", which the evidence then holds as a
@@ -181,6 +189,7 @@ QUESTION_TWINS = {
         "de": "Welche Aussage über Korvin ist nicht wahr?",
         "ru": "Какое утверждение о Корвине не верно?",
         "el": "Ποια από τις παρακάτω προτάσεις για τον Κόρβιν δεν είναι αληθής;",
+        "ko": "다음 중 코르빈에 대해 옳지 않은 것은?",
     },
     "causal": {
         "en": "Why did the Tr'en let Korvin go?",
@@ -190,6 +199,7 @@ QUESTION_TWINS = {
         "ru": "Почему тренцы отпустили Корвина?",
         "el": "Γιατί οι Τρ'εν άφησαν τον Κόρβιν να φύγει;",
         "ja": "なぜトレン人はコーヴィンを逃がしたのか？",
+        "ko": "트렌인들은 왜 코르빈을 놓아주었나?",
     },
     "inferential": {
         "en": "What can we infer from the longest dialogue in the story?",
@@ -198,6 +208,7 @@ QUESTION_TWINS = {
         "de": "Was lässt sich aus dem längsten Dialog der Geschichte folgern?",
         "ru": "Какой вывод можно сделать из самого длинного диалога?",
         "el": "Τι συμπεραίνουμε από τον μεγαλύτερο διάλογο της ιστορίας;",
+        "ko": "이야기에서 가장 긴 대화로부터 무엇을 추론할 수 있는가?",
     },
     "quiet": {
         "en": "Who keeps the lamps on the quay?",
@@ -206,6 +217,7 @@ QUESTION_TWINS = {
         "de": "Wer hütet die Lampen am Kai?",
         "ru": "Кто следит за фонарями на причале?",
         "el": "Ποιος φυλάει τα φανάρια στην προκυμαία;",
+        "ko": "부두의 등불은 누가 지키는가?",
     },
 }
 TWIN_CASES = [(kind, language) for kind, twins in QUESTION_TWINS.items() for language in twins if language != "en"]
@@ -233,6 +245,14 @@ def test_chinese_answers_are_scored_by_character():
     assert token_f1("林黛玉", ["贾宝玉"]) == pytest.approx(1 / 3)  # only 玉 shared
     assert token_f1("Élise 和 Korvin", ["Élise"]) == pytest.approx(2 / 4)  # Latin words whole: 3 tokens, 1 shared
     assert rouge_l("林黛玉写的诗", ["林黛玉的诗"]) == pytest.approx(2 * 1 * (5 / 6) / (1 + 5 / 6))
+
+
+def test_korean_answers_are_scored_by_syllable():
+    """KorQuAD's F1: a Korean word carries its particles, so "정희" against "정희가" shares two syllables of
+    three where whole words would share none."""
+    assert answer_tokens("정희의 편지.") == ["정", "희", "의", "편", "지"]
+    assert token_f1("정희", ["정희가"]) == pytest.approx(2 * 1 * (2 / 3) / (1 + 2 / 3))
+    assert token_f1("일복", ["정희가"]) == 0.0
 
 
 def test_f1_drops_the_articles_of_the_references_language_when_it_shows_one():
@@ -295,7 +315,8 @@ def test_an_open_answer_in_digits_earns_what_the_spelled_answer_earns():
      ("zh", "谁是无法解决的难题？", "科尔文，无法解决的难题", "科尔文：无法解决的难题。"),
      ("fr", "Qui est un problème insoluble ?", "Korvin, un probleme insoluble", "Korvin : un problème insoluble."),
      ("de", "Wer ist ein unlösbares Problem?", "Korvin, ein unlösbares Problem", "Korvin: ein unlösbares Problem."),
-     ("el", "Ποιος είναι ένα άλυτο πρόβλημα;", "Κόρβιν, ένα άλυτο πρόβλημα", "Κόρβιν: ένα άλυτο πρόβλημα.")],
+     ("el", "Ποιος είναι ένα άλυτο πρόβλημα;", "Κόρβιν, ένα άλυτο πρόβλημα", "Κόρβιν: ένα άλυτο πρόβλημα."),
+     ("ko", "풀 수 없는 문제는 누구인가?", "코르빈, 풀 수 없는 문제", "코르빈: 풀 수 없는 문제.")],
 )  # fmt: skip
 def test_an_open_answer_earns_what_its_english_twin_earns(language, question, answer, reference):
     english = open_answer_reward_components(
@@ -312,7 +333,7 @@ def test_an_open_answer_earns_what_its_english_twin_earns(language, question, an
 def test_temporal_questions_in_every_language():
     assert all(
         map(is_temporal, ["Que fait Emma après le bal ?", "舞会之后艾玛做了什么？", "Was tat Emma, nachdem sie ging?",
-                          "Τι έκανε η Έμμα μετά τον χορό;"])
+                          "Τι έκανε η Έμμα μετά τον χορό;", "무도회가 끝난 후에 에마는 무엇을 했나?"])
     )  # fmt: skip
     assert not is_temporal("Qui garde les lampes du quai ?")
 
@@ -360,7 +381,8 @@ def test_word_counts_read_a_cjk_character_as_two_thirds_of_a_word():
     "text,cited",
     [("见第12段和【14】", (12, 14)), ("[15、16]", (15, 16)), ("［17］", (17,)), ("第3至5段", (3, 4, 5)),
      ("paragraphes 3 et 5", (3, 5)), ("Absatz 7", (7,)), ("párrafos 8 a 10", (8, 9, 10)), ("абзацы 11 и 12", (11, 12)),
-     ("段落20", (20,)), ("παράγραφοι 21 έως 23", (21, 22, 23)), ("ΠΑΡΑΓΡΑΦΟΣ 24 και 26", (24, 26))],
+     ("段落20", (20,)), ("παράγραφοι 21 έως 23", (21, 22, 23)), ("ΠΑΡΑΓΡΑΦΟΣ 24 και 26", (24, 26)),
+     ("단락 27", (27,)), ("28번 단락과 30번째 문단", (28, 30)), ("31~33번 단락", (31, 32, 33))],
 )  # fmt: skip
 def test_paragraph_references_in_every_language(text, cited):
     assert paragraph_references(text) == (cited, ())
@@ -369,4 +391,5 @@ def test_paragraph_references_in_every_language(text, cited):
 def test_answer_labels_in_every_language_are_stripped():
     assert normalize_open_answer("答案：林黛玉") == "林黛玉" and normalize_open_answer("Réponse : Élise") == "Élise"
     assert normalize_choice("Ответ: B", KORVIN) == "B" and normalize_choice("选项 C", KORVIN) == "C"
+    assert normalize_open_answer("정답: 코르빈") == "코르빈" and normalize_choice("답: D", KORVIN) == "D"
     assert normalize_choice("Απάντηση: D", KORVIN) == "D" and normalize_open_answer("ΑΠΑΝΤΗΣΗ: Κόρβιν") == "Κόρβιν"

@@ -73,6 +73,18 @@ def test_chinese_is_read_as_character_bigrams_and_unigrams():
     )
 
 
+def test_korean_is_read_as_syllable_bigrams_so_a_name_meets_its_particles():
+    """A Korean word carries its particles: "정희가", "정희를" and "정희에게" share the bigram "정희",
+    which whole words never would; a one-syllable particle alone goes, a Latin word stays a word."""
+    forms = [set(tokenize(word, "ko")) for word in ("정희가", "정희를", "정희에게", "정희는")]
+    assert all("정희" in terms for terms in forms) and len({frozenset(t) for t in forms}) == 4
+    terms = tokenize("우일은 Seoul에서 편지를 썼다", "ko")
+    assert {"우일", "seoul", "편지", "썼다"} <= set(terms) and "은" not in terms and "를" not in terms
+    assert "우일은" not in terms  # no word whole
+    book = TermMatrix.from_texts(["일복은 안동으로 내려가는 기차를 탔다.", "정희가 그 편지를 읽고 울었다."], "ko")
+    assert int(np.argmax(BM25Index(book).scores("정희는 무엇을 읽고 울었나?"))) == 1
+
+
 def test_japanese_is_read_as_content_words_in_their_dictionary_forms():
     assert tokenize("ホームズは静かにワトソンの話を聞いた", "ja") == ["ホームズ", "静か", "ワトソン", "話", "聞く"]
     # the forms of a verb meet; particles, auxiliaries and punctuation go; a one-kanji word stays
@@ -564,6 +576,7 @@ def test_a_chinese_book_matches_a_chinese_question():
     [
         ("zh", ["王掌柜说，案发当晚他亲眼看见李四。", "他们在New York的Café见了面", "", "的了"]),
         ("ja", ["ホームズは静かにワトソンの話を聞いた。", "ｶﾀｶﾅとＡＢＣ", "犯人は誰か"]),
+        ("ko", ["정희가 일복에게 편지를 썼다.", "安東은 洛東江 가에 있다", "Seoul에 가", "이 가"]),
     ],
 )
 def test_a_books_cjk_terms_counted_with_numpy_are_the_terms_a_question_gets(language, texts):

@@ -1,9 +1,9 @@
 """The language a book or a question is written in, from its script and its stop words.
 
-The script decides first: kana present is Japanese, Han without kana is Chinese, Cyrillic is
-Russian, Greek is Greek. Latin text is told apart by its most frequent function words: each Latin
-language has a short list of words that are frequent in it and rare in the others, and the
-language whose words occur most wins.
+The script decides first: Hangul is Korean (Han characters among it or not), kana present is
+Japanese, Han without kana is Chinese, Cyrillic is Russian, Greek is Greek. Latin text is told
+apart by its most frequent function words: each Latin language has a short list of words that are
+frequent in it and rare in the others, and the language whose words occur most wins.
 
 Our own small test rather than a library, measured against py3langid (the maintained offline
 langid.py, restricted to the nine languages) on the 255 questions of the English, Chinese and
@@ -26,15 +26,17 @@ import re
 import unicodedata
 from collections import Counter
 
-SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt", "el")
+SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt", "el", "ko")
 UNDETERMINED = "und"  # ISO 639-2 "undetermined": letters of a script no supported language is written in
 DEFAULT_LATIN = "en"  # Latin text without function-word evidence
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"  # Han characters, as a regex class's ranges
-SCRIPT_LANGUAGE = {"cyrillic": "ru", "greek": "el", "han": "zh", "kana": "ja"}
+HANGUL = "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"  # Hangul syllables and jamo (compatibility jamo too)
+SCRIPT_LANGUAGE = {"cyrillic": "ru", "greek": "el", "han": "zh", "kana": "ja", "hangul": "ko"}
 _SCRIPT_PATTERNS = {
     "kana": re.compile(r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d]"),
     "han": re.compile(f"[{HAN}]"),
+    "hangul": re.compile(f"[{HANGUL}]"),
     "cyrillic": re.compile(r"[\u0400-\u04ff]"),
     "greek": re.compile(r"(?=[^\W\d_])[\u0370-\u03ff\u1f00-\u1fff]"),  # letters, monotonic and polytonic
     "latin": re.compile(r"[a-zA-Z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]"),
@@ -43,6 +45,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 _ASCII_LETTER = re.compile("[a-zA-Z]")
 _WORD = re.compile(r"[^\W\d_]+")
 KANA_SHARE = 0.05  # of the Han and kana characters: below it, stray kana in a Chinese text
+# Of the Han, kana and Hangul characters: Korean written in mixed script (국한문) sets its nouns in Han and its
+# particles and endings in Hangul, a third or more of its characters; a Chinese text quoting a Korean name has few
+HANGUL_SHARE = 0.2
 
 # Function words frequent in one Latin language and rare in the others (words two languages share,
 # such as "la" or "que", count for both and decide nothing).
@@ -102,17 +107,19 @@ def script_counts(text: str) -> Counter:
 
 
 def script_of(text: str) -> str:
-    """The script most of a text's letters are in: ``latin``, ``cyrillic``, ``greek``, ``han`` (Chinese
-    characters without kana), ``kana`` (Japanese: kana among the Han characters), ``other`` or
-    ``none`` (no letters). A Han character counts as much as a Latin letter: Chinese written with a
-    few English names is still Chinese."""
+    """The script most of a text's letters are in: ``latin``, ``cyrillic``, ``greek``, ``hangul``
+    (Korean, Han characters among it or not), ``han`` (Chinese characters without kana), ``kana``
+    (Japanese: kana among the Han characters), ``other`` or ``none`` (no letters). A Han character
+    counts as much as a Latin letter: Chinese written with a few English names is still Chinese."""
     counts = script_counts(sample(text))
-    cjk = counts["han"] + counts["kana"]
+    cjk = counts["han"] + counts["kana"] + counts["hangul"]
     totals = {script: counts[script] for script in ("latin", "cyrillic", "greek", "other")} | {"cjk": cjk}
     script, letters = max(totals.items(), key=lambda item: item[1])
     if letters == 0:
         return "none"
     if script == "cjk":
+        if counts["hangul"] >= HANGUL_SHARE * cjk:
+            return "hangul"
         return "kana" if counts["kana"] >= max(1, KANA_SHARE * cjk) else "han"
     return script
 
@@ -206,6 +213,6 @@ def language_name(code: str) -> str:
 
 LANGUAGE_NAMES = {
     "en": "English", "zh": "Chinese", "ja": "Japanese", "fr": "French", "de": "German", "es": "Spanish",
-    "it": "Italian", "ru": "Russian", "pt": "Portuguese", "el": "Greek",
+    "it": "Italian", "ru": "Russian", "pt": "Portuguese", "el": "Greek", "ko": "Korean",
     UNDETERMINED: "an undetermined language",
 }  # fmt: skip

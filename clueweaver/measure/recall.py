@@ -74,6 +74,8 @@ SET_NAMES = {
     "frozen-ru-3": "Russian frozen held-out checks 3 (Отцы и дети, Игрок; no tuning file of its own), open ones too",
     "tuning-fr-2": "French tuning checks 2 (Madame Bovary, ELTeC's TEI file), open questions too",
     "frozen-fr-2": "French frozen held-out checks 2 (Madame Bovary), open questions too",
+    "tuning-ko": "Korean tuning checks (청춘, KoCoNovel's text), open questions too",
+    "frozen-ko": "Korean frozen held-out checks (청춘), open questions too",
     "frozen-digits": "Frozen held-out checks typing in digits numbers their novels spell (seven languages)",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",

@@ -4,7 +4,7 @@ articles token F1 drops, the titles and sentence openers of the specificity rewa
 a reply names paragraphs ("paragraphs 3 to 5") or labels its answer ("Answer:") with.
 
 Researchers read novels in English, French, German, Spanish, Italian, Portuguese, Russian, Greek,
-Chinese and Japanese, and a rule must not need to know which: each rule matches the cues of every language
+Chinese, Japanese and Korean, and a rule must not need to know which: each rule matches the cues of every language
 together (``every_language``), as ``clueweaver.protocol.text.find_phrases`` reads them. A cue of a
 spaced script matches whole words, a trailing "*" marking a stem ("упомина*" for every form of the
 verb; only where a language inflects too much to list forms); a cue of Chinese or Japanese
@@ -92,6 +92,12 @@ NEGATIVE_RATIONALE_CUES: Table = {
         "無関係", "関連がない", "手がかりはない", "手がかりがない", "情報はない", "情報がない", "についてのみ",
         "だけを描いて",
     ),
+    "ko": (
+        "언급하지 않*", "언급되지 않*", "언급이 없*", "언급은 없*", "언급도 없*", "나오지 않*", "다루지 않*",
+        "관련이 없*", "관련 없*", "관련성이 없*", "관계가 없*", "관계없*", "무관하*", "상관없*", "상관이 없*",
+        "단서가 없*", "단서는 없*", "정보가 없*", "정보는 없*", "증거가 없*", "증거는 없*", "해당하지 않*",
+        "묘사할 뿐", "다룰 뿐", "대한 내용*", "초점을 맞추*",
+    ),
 }  # fmt: skip
 
 # An Interpreter reason that declines to decide (Table 6, "Hedging").
@@ -154,6 +160,11 @@ HEDGING_CUES: Table = {
         "判断できない", "特定できない", "断定できない", "わからない", "分からない", "情報が不足", "証拠が不足",
         "情報が足りない", "明らかではない", "はっきりしない",
     ),
+    "ko": (
+        "판단할 수 없*", "판단하기 어렵*", "알 수 없*", "확인할 수 없*", "단정할 수 없*", "단정하기 어렵*",
+        "말하기 어렵*", "확실하지 않*", "불분명하*", "분명하지 않*", "정보가 부족하*", "증거가 부족하*",
+        "정보가 충분하지 않*", "증거가 충분하지 않*",
+    ),
 }  # fmt: skip
 
 # The self-calibration trigger's families (``clueweaver.protocol.calibration``): a reversed polarity,
@@ -170,6 +181,7 @@ NEGATION_CUES: Table = {
     "el": ("δεν", "δε", "μην", "μη", "όχι", "εκτός", "ψευδ*", "λάθος", "λανθασμέν*", "λιγότερο"),
     "zh": ("不", "没", "并非", "除了", "除外", "以外", "错误", "最少"),
     "ja": ("ない", "ません", "以外", "除いて", "誤", "間違"),
+    "ko": ("않*", "아니*", "없*", "못하*", "못했*", "제외*", "말고", "틀린", "거짓*", "가장 적*"),
 }  # fmt: skip
 CAUSAL_CUES: Table = {
     "en": ("why", "reason", "reasons", "because", "cause", "causes", "caused"),
@@ -183,6 +195,7 @@ CAUSAL_CUES: Table = {
            "προκάλεσ*"),
     "zh": ("为什么", "为何", "原因", "因为", "由于", "导致", "缘故"),
     "ja": ("なぜ", "どうして", "理由", "原因", "せいで"),
+    "ko": ("왜", "어째서", "이유*", "원인*", "때문*", "까닭*"),
 }  # fmt: skip
 INFERENTIAL_CUES: Table = {
     "en": (
@@ -205,6 +218,7 @@ INFERENTIAL_CUES: Table = {
            "το πιθανότερο", "πιο πιθανό"),
     "zh": ("推断", "推测", "推知", "推出", "暗示", "意味着", "表明", "最可能", "最有可能"),
     "ja": ("推測", "推論", "推定", "示唆", "暗示", "意味する", "最も可能性"),
+    "ko": ("추론*", "추측*", "짐작*", "암시*", "시사*", "의미하*", "가장 가능성*", "가장 그럴듯*"),
 }  # fmt: skip
 
 # A question about time (the subset ChronoRAG reports on its own; ``clueweaver.evaluation.open_metrics``).
@@ -219,6 +233,7 @@ TEMPORAL_CUES: Table = {
     "el": ("πότε", "όταν", "ενώ", "κατά τη διάρκεια", "μετά", "πριν"),
     "zh": ("什么时候", "何时", "时候", "期间", "之后", "以后", "之前", "以前"),
     "ja": ("いつ", "とき", "時に", "の間", "の後", "の前", "後で", "前に"),
+    "ko": ("언제", "동안", "후에", "뒤에", "전에", "무렵*", "때", "때에", "때는", "때의"),
 }  # fmt: skip
 
 # Dropped from answers before token F1 (SQuAD drops English's): the reference's language's when it
@@ -286,6 +301,7 @@ PARAGRAPH_WORDS: Table = {
     "el": ("παράγραφος", "παράγραφο", "παραγράφου", "παράγραφοι", "παραγράφους", "παραγράφων"),
     "zh": ("段落",),
     "ja": ("段落",),
+    "ko": ("단락", "문단"),
 }  # fmt: skip
 # How a reply joins paragraph numbers into a range ("paragraphs 3 to 5") or a list ("3 and 5").
 RANGE_WORDS: Table = {
@@ -324,6 +340,7 @@ ANSWER_WORDS: Table = {
     "el": ("απάντηση",),
     "zh": ("答案", "回答"),
     "ja": ("答え", "回答"),
+    "ko": ("답", "정답", "답변"),
 }  # fmt: skip
 OPTION_WORDS: Table = {
     "en": ("option", "choice"),
@@ -336,6 +353,7 @@ OPTION_WORDS: Table = {
     "el": ("επιλογή",),
     "zh": ("选项",),
     "ja": ("選択肢",),
+    "ko": ("선택지", "보기"),
 }  # fmt: skip
 
 # A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
@@ -343,21 +361,23 @@ OPTION_WORDS: Table = {
 # Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确".
 YES_WORDS: Table = {
     "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
-    "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",),
+    "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"),
 }  # fmt: skip
 NO_WORDS: Table = {
     "en": ("no",), "fr": ("non",), "de": ("nein",), "es": ("no",), "it": ("no",), "pt": ("não",), "ru": ("нет",),
-    "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",),
+    "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",), "ko": ("아니요", "아니오"),
 }  # fmt: skip
 TRUE_WORDS: Table = {
     "en": ("true",), "fr": ("vrai", "vraie"), "de": ("wahr", "richtig"), "es": ("verdadero", "verdadera", "cierto"),
     "it": ("vero", "vera"), "pt": ("verdadeiro", "verdadeira"), "ru": ("верно", "правда", "истина"),
     "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
+    "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
 }  # fmt: skip
 FALSE_WORDS: Table = {
     "en": ("false",), "fr": ("faux", "fausse"), "de": ("falsch",), "es": ("falso", "falsa"), "it": ("falso", "falsa"),
     "pt": ("falso", "falsa"), "ru": ("неверно", "ложь", "ложно"), "el": ("ψευδές", "ψευδής", "λάθος"),
     "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
+    "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
 }  # fmt: skip
 
 

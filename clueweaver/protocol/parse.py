@@ -243,7 +243,8 @@ _ITEMS = "(" + _ITEM + r"(?:" + _LIST_SEP + _ID_MARK + _ITEM + r")*)"
 _BRACKETED = re.compile(r"[\[\uff3b\u3010]\s*" + _ID_MARK + _ITEMS + r"\s*[\]\uff3d\u3011]", re.IGNORECASE)
 _WORDED = re.compile(r"(?:" + _PARAGRAPH_WORD + r"|¶)\s*\[?" + _ITEMS, re.IGNORECASE)
 _ORDINAL = re.compile(r"第\s*" + _ITEMS + r"\s*段")  # Chinese and Japanese: "第12段", "第3至5段"
-_REFERENCES = (_BRACKETED, _WORDED, _ORDINAL)
+_COUNTED = re.compile(_ITEMS + r"\s*번째?\s*(?:단락|문단)")  # Korean: "12번 단락", "3~5번째 문단"
+_REFERENCES = (_BRACKETED, _WORDED, _ORDINAL, _COUNTED)
 _ITEM_RE = re.compile("(" + _NUMBER + ")(?:" + _RANGE_SEP + "(" + _NUMBER + "))?", re.IGNORECASE)
 
 

@@ -18,8 +18,9 @@ No rule here knows the language of what it reads; the same rules serve every lan
   the length reward of its English translation.
 - Token F1 (``answer_tokens``, ``token_f1``): SQuAD's normalization (lower case, no punctuation, no
   articles) after folding, with each Chinese or Japanese character a token (the character F1 of
-  CMRC and MLQA), other words whole, and articles dropped: those of the reference's language when
-  it shows one, else those of every covered language (a short answer, "the Red House", shows none).
+  CMRC and MLQA) and each Korean syllable (KorQuAD's), other words whole, and articles dropped: those
+  of the reference's language when it shows one, else those of every covered language (a short
+  answer, "the Red House", shows none).
   Numbers compare by value, however each side writes them (``numbers_language``): "42", "forty-two" and
   "quarenta e dois" are one token, so are "20,000" and "20 000", and "20" meets a Chinese answer's "二十".
 """
@@ -32,7 +33,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from clueweaver.books.language import HAN, UNDETERMINED, guess_language
+from clueweaver.books.language import HAN, HANGUL, UNDETERMINED, guess_language
 from clueweaver.books.numerals import chinese_numerals
 from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, join_digit_groups, spelled_numbers, with_digits
 from clueweaver.protocol.cues import ARTICLES, ELIDED_ARTICLES, every_language
@@ -146,12 +147,14 @@ _ARTICLES = frozenset(fold(article) for article in every_language(ARTICLES))
 _ARTICLES_BY_LANGUAGE = {language: frozenset(map(fold, articles)) for language, articles in ARTICLES.items()}
 _ELIDED_ARTICLE = re.compile(r"(?<!\w)(" + "|".join(ELIDED_ARTICLES) + r")'(?=\w)")
 _PUNCTUATION = re.compile(r"[^\w\s]|_")  # on ASCII exactly string.punctuation, SQuAD's
-_TOKEN = re.compile(f"[{CJK}]|[^\\s{CJK}]+")
+# Each Chinese, Japanese or Korean character is a token: Korean words carry their particles ("정희가",
+# "정희를"), so KorQuAD scores answers by their syllables, as CMRC does Chinese by its characters
+_TOKEN = re.compile(f"[{CJK}{HANGUL}]|[^\\s{CJK}{HANGUL}]+")
 
 
 def text_tokens(text: str, punctuation: str = " ") -> list[str]:
-    """``text`` folded and cut into tokens: each CJK character alone, other words whole; punctuation
-    replaced by ``punctuation`` first (a space splits "don't" in two, "" joins it as SQuAD does)."""
+    """``text`` folded and cut into tokens: each CJK character and Hangul syllable alone, other words whole;
+    punctuation replaced by ``punctuation`` first (a space splits "don't" in two, "" joins it as SQuAD does)."""
     return _TOKEN.findall(_PUNCTUATION.sub(punctuation, _ELIDED_ARTICLE.sub(r"\1 ", fold(text))))
 
 
@@ -221,7 +224,7 @@ def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
 
 def token_f1(prediction: str, references: Sequence[str]) -> float:
     """The best token F1 of ``prediction`` against any reference (0 for an empty answer): SQuAD's
-    for English, character F1 for Chinese and Japanese (``answer_tokens``), numbers compared by value."""
+    for English, character F1 for Chinese, Japanese and Korean (``answer_tokens``), numbers compared by value."""
     scores = [0.0]
     for reference in references:
         articles, numbers = reference_articles(reference), numbers_language(prediction, reference)

@@ -36,6 +36,10 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   instead and not taken: fewer items with all their evidence on both Chinese check sets, and eight
   times the time of the whole index (docs/retrieval.md, "Languages"). Latin words inside CJK text
   are folded words, unstemmed.
+- Korean, written in words (eojeol) that carry their particles and endings ("정희가", "정희를",
+  "정희에게"): each run of Hangul (and of the Han characters older texts mix in) gives its character
+  bigrams and unigrams, as Lucene's CJK analyzer reads Hangul, so that "정희" meets every form of the
+  name; unigrams of the one-syllable particles go (``KOREAN_PARTICLES``), and bigrams of two of them.
 - Japanese: its content words in their dictionary forms, cut by MeCab with UniDic
   (``clueweaver.retrieval.morphology``), which found all the evidence of more tuning checks than
   bigrams did. The plain-BM25 baseline keeps bigrams and unigrams (every hiragana and the
@@ -89,7 +93,10 @@ GREEK_STOP_WORDS = """ο η το οι τα του της των τον την τ
     σας τον τι ποιος ποια ποιο είναι ήταν ήτο ήτον είμαι είχε είχεν έχει έχω ήμουν ήσαν εκεί εδώ
     πολύ πιο ακόμη ακόμα τότε τώρα μόνο όλα όλοι όλες όλη όλο κάθε κάτι τίποτε τίποτα εις εκ εξ διά
     υπό επί μεν δε οποίος οποία οποίον οποίου οποίας""".split()
-STOP_WORD_LISTS = {  # for Chinese and Japanese: the function characters
+# Korean's one-syllable particles, as function characters: subject, topic, object, genitive, dative and
+# locative, comitative, "also", instrumental, "only"
+KOREAN_PARTICLES = "이가은는을를의에와과도로만"
+STOP_WORD_LISTS = {  # for Chinese, Japanese and Korean: the function characters
     "en": ENGLISH_STOP_WORDS,
     "zh": [word for word in bm25s_stopwords.STOPWORDS_CHINESE if len(word) == 1],
     "ja": [*map(chr, range(0x3041, 0x30A0)), "\u30fc"],  # hiragana and the long-vowel mark
@@ -100,22 +107,24 @@ STOP_WORD_LISTS = {  # for Chinese and Japanese: the function characters
     "ru": bm25s_stopwords.STOPWORDS_RUSSIAN,
     "pt": bm25s_stopwords.STOPWORDS_PORTUGUESE,
     "el": GREEK_STOP_WORDS,
+    "ko": list(KOREAN_PARTICLES),
 }
-ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "el", "zh", "ja"})  # zh, ja: the Latin words inside them
+ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "el", "zh", "ja", "ko"})  # zh, ja, ko: the Latin words inside
 ELISIONS = {
     "fr": frozenset("l m t qu n s j d c jusqu quoiqu lorsqu puisqu".split()),
     "it": frozenset("c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d".split()),
     "el": frozenset("σ τ μ θ ν απ κατ μετ παρ υπ επ αφ εφ".split()),  # "τ'όνομα", "σ'αυτό", "απ'όλους"
 }
-CJK_LANGUAGES = frozenset({"zh", "ja"})
+CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})  # read in character n-grams or (Japanese) MeCab's words
 # cut into words by MeCab; Chinese measured better as bigrams than as jieba's words
 MORPHEME_LANGUAGES = frozenset({"ja"})
 # OpenCC's tables (opencc-python-reimplemented): traditional to simplified Chinese, old kanji to new
 CHARACTER_FOLDS = {"zh": "TSCharacters.txt", "ja": "JPVariants.txt"}
-# Han (with the iteration marks) and kana, as code-point ranges; NFKC has already turned half-width
-# kana into full-width ones
+# Han (with the iteration marks), kana and Hangul, as code-point ranges; NFKC has already turned half-width
+# kana into full-width ones, and Hangul jamo into syllables
 CJK_RANGES = ((0x3005, 0x3005), (0x3007, 0x3007), (0x3041, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF),
-              (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))  # fmt: skip
+              (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F),
+              (0x1100, 0x11FF), (0x3131, 0x318F), (0xAC00, 0xD7A3))  # fmt: skip
 _CJK = "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES)
 _NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|['\-])+")  # the Latin (and other) words of CJK text
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
