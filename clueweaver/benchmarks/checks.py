@@ -158,6 +158,12 @@ CROSS_LANGUAGE_JA_TUNING_FILE = DATA_DIR / "multihop_cross_language_ja_tuning.js
 CROSS_LANGUAGE_RU_FROZEN_FILE = DATA_DIR / "multihop_cross_language_ru.jsonl"
 CROSS_LANGUAGE_RU_FROZEN_SHA256 = "edaa5f873c010204dc75591c4c5bd4de51755a87304ce23217f2f9352491faa5"
 CROSS_LANGUAGE_RU_TUNING_FILE = DATA_DIR / "multihop_cross_language_ru_tuning.jsonl"
+# English questions about the bundled Korean novel (청춘), names in the Revised Romanization (Ilbok, Jeonghui,
+# Eom Yeongrok): the frozen set (the twins of the first twelve Korean frozen checks) committed with this hash
+# before any ranking ran on it; the tuning set the twins of the first eight Korean tuning checks.
+CROSS_LANGUAGE_KO_FROZEN_FILE = DATA_DIR / "multihop_cross_language_ko.jsonl"
+CROSS_LANGUAGE_KO_FROZEN_SHA256 = "4df2f68772458f64281e3df6953f361cae3c8ae020a18efb74860c2e3874c33b"
+CROSS_LANGUAGE_KO_TUNING_FILE = DATA_DIR / "multihop_cross_language_ko_tuning.jsonl"
 # The frozen held-out open-question set: questions with no options, written by reading the English
 # novels and committed with this hash before any segmenter or ranking ran on it. No default is chosen on it.
 OPEN_FROZEN_FILE = DATA_DIR / "open_frozen.jsonl"
