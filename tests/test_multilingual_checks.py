@@ -19,6 +19,9 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_JA_FROZEN_FILE,
     CROSS_LANGUAGE_JA_FROZEN_SHA256,
     CROSS_LANGUAGE_JA_TUNING_FILE,
+    CROSS_LANGUAGE_KO_FROZEN_FILE,
+    CROSS_LANGUAGE_KO_FROZEN_SHA256,
+    CROSS_LANGUAGE_KO_TUNING_FILE,
     CROSS_LANGUAGE_RU_FROZEN_FILE,
     CROSS_LANGUAGE_RU_FROZEN_SHA256,
     CROSS_LANGUAGE_RU_TUNING_FILE,
@@ -325,6 +328,7 @@ def test_the_cross_language_frozen_set_is_unchanged():
     assert frozen_digest(CROSS_LANGUAGE_ZH_FROZEN_FILE) == CROSS_LANGUAGE_ZH_FROZEN_SHA256
     assert frozen_digest(CROSS_LANGUAGE_JA_FROZEN_FILE) == CROSS_LANGUAGE_JA_FROZEN_SHA256
     assert frozen_digest(CROSS_LANGUAGE_RU_FROZEN_FILE) == CROSS_LANGUAGE_RU_FROZEN_SHA256
+    assert frozen_digest(CROSS_LANGUAGE_KO_FROZEN_FILE) == CROSS_LANGUAGE_KO_FROZEN_SHA256
 
 
 @pytest.mark.parametrize(
@@ -334,17 +338,19 @@ def test_the_cross_language_frozen_set_is_unchanged():
         (CROSS_LANGUAGE_ZH_FROZEN_FILE, 24, True, ("zh-long", "zh-xyj"), ("hongloumeng.zh", "xiyouji.zh")),
         (CROSS_LANGUAGE_JA_TUNING_FILE, 8, False, ("ja", "ja-2"), ("kokoro.ja", "sanshiro.ja")),
         (CROSS_LANGUAGE_JA_FROZEN_FILE, 12, True, ("ja", "ja-2"), ("kokoro.ja", "sanshiro.ja")),
+        (CROSS_LANGUAGE_KO_TUNING_FILE, 8, False, ("ko",), ("cheongchun.ko",)),
+        (CROSS_LANGUAGE_KO_FROZEN_FILE, 12, True, ("ko",), ("cheongchun.ko",)),
     ],
 )
 def test_the_cjk_cross_language_sets_are_english_twins_of_checks_in_the_books_language(
     path, count, frozen, twin_sets, books
 ):
     """Each check asks a check of the same split again in English (its gold, its kind), its names
-    in pinyin or romaji; the two books share the set."""
+    in pinyin, romaji or the Revised Romanization; the books share the set."""
     checks = load_multihop_checks(checks_path=path, cross_language=True)
     assert len(checks) == count and not load_multihop_checks(checks_path=path)
     twins = {check.id: check for key in twin_sets for _, check in load_language_checks(key, frozen=frozen)}
-    assert Counter(check.book for _, check in checks) == {f"bundled:{book}": count // 2 for book in books}
+    assert Counter(check.book for _, check in checks) == {f"bundled:{book}": count // len(books) for book in books}
     for _, check in checks:
         twin = twins[re.match(r"Cross-language: (\S+) ", check.note).group(1)]
         assert (check.gold_ids, check.question.kind) == (twin.gold_ids, twin.question.kind), check.id

@@ -1,5 +1,6 @@
-"""A question in Latin letters about a Chinese or Russian book: its names are read in the book's
-script (pinyin, transliteration), join the BM25 queries, and the trace names each one."""
+"""A question in Latin letters about a Chinese, Japanese, Korean or Russian book: its names are read in the
+book's script (pinyin, romaji, romanization, transliteration), join the BM25 queries, and the trace names each
+one."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ from clueweaver.retrieval.transliteration import (
     _wade_giles,
     english_numbers,
     hepburn,
+    korean_key,
     phonetic_key,
+    revised_romanization,
     romaji_key,
 )
 from clueweaver.segments.segmenter import NoMatchError, get_preset, segment_narrative
@@ -189,8 +192,37 @@ def test_japanese_names_are_read_by_the_romaji_of_the_books_nouns():
     assert names == {"Sanshiro": ("三四郎",), "Mineko": ("美禰子",)}  # 野々宮 is written once
 
 
+@pytest.mark.parametrize(
+    ("hangul", "romanized"),
+    [("정희", "jeonghui"), ("일복", "ilbok"), ("양순", "yangsun"), ("엄영록", "eomyeongrok"), ("의성", "uiseong"),
+     ("고운사", "gounsa"), ("꽃", "kkot"), ("닭", "dak")],
+)  # fmt: skip
+def test_hangul_is_written_in_the_revised_romanization_syllable_by_syllable(hangul, romanized):
+    assert revised_romanization(hangul) == romanized
+
+
+@pytest.mark.parametrize(
+    "spellings", [("Jeonghui", "Chŏnghŭi", "Chonghui"), ("Dongjin", "Tongjin"), ("Ilbok", "Ilpok")]
+)
+def test_korean_names_meet_whichever_romanization_writes_them(spellings):
+    """The Revised Romanization and McCune-Reischauer's (voicing, breves) meet, and meet the book's Hangul."""
+    assert len({korean_key(spelling) for spelling in spellings}) == 1
+    assert korean_key("Chŏnghŭi") == korean_key(revised_romanization("정희"))
+
+
+def test_korean_names_are_read_by_the_romanization_of_the_books_words_with_their_particles():
+    book = [
+        "정희가 일복에게 편지를 썼다.", "일복은 정희를 기다렸다.", "정희는 울었다.", "엄영록이 장에 왔다.",
+        "엄영록은 술을 마셨다.", "엄영록의 누이가 웃었다.", "자네 왔는가.", "자네가 일복인가.", "자네는 누군가.",
+        "일복이 갔다.",
+    ]  # fmt: skip
+    asked = "Did Jeonghui write to Ilbok before Eom Yeongrok came? Jane did not."
+    names = {name.asked: name.written for name in NameBridge(book, "ko").names(asked)}
+    assert names == {"Jeonghui": ("정희",), "Ilbok": ("일복",), "Eom Yeongrok": ("엄영록",)}  # "Jane" is no 자네
+
+
 def test_a_book_in_latin_letters_has_no_names_to_read_across_scripts():
-    with pytest.raises(ValueError, match="zh, ja, ru"):
+    with pytest.raises(ValueError, match="zh, ja, ru, ko"):
         NameBridge(["Emma came."], "en")
     index = build_index(from_text("Emma came.\n\nEmma left.\n\nEmma sang.", title="e", gutenberg=False), None,
                         use_cache=False)  # fmt: skip

@@ -20,6 +20,8 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_FROZEN_FILE,
     CROSS_LANGUAGE_JA_FROZEN_FILE,
     CROSS_LANGUAGE_JA_TUNING_FILE,
+    CROSS_LANGUAGE_KO_FROZEN_FILE,
+    CROSS_LANGUAGE_KO_TUNING_FILE,
     CROSS_LANGUAGE_RU_FROZEN_FILE,
     CROSS_LANGUAGE_RU_TUNING_FILE,
     CROSS_LANGUAGE_TUNING_FILE,
@@ -87,6 +89,8 @@ SET_NAMES = {
     "cross-zh-frozen": "English questions about the Chinese novels, names in pinyin, frozen held-out",
     "cross-ja-tuning": "English questions about the Japanese novels, names in romaji, tuning",
     "cross-ja-frozen": "English questions about the Japanese novels, names in romaji, frozen held-out",
+    "cross-ko-tuning": "English questions about the Korean novel, names in the Revised Romanization, tuning",
+    "cross-ko-frozen": "English questions about the Korean novel, names in the Revised Romanization, frozen held-out",
     "cross-ru-tuning": "German and French questions about the Russian novels, names in their spelling, tuning",
     "cross-ru-frozen": "German and French questions about the Russian novels, names in their spelling, frozen",
 }
@@ -111,6 +115,8 @@ _CROSS_LANGUAGE_FILES = {
     "cross-zh-frozen": CROSS_LANGUAGE_ZH_FROZEN_FILE,
     "cross-ja-tuning": CROSS_LANGUAGE_JA_TUNING_FILE,
     "cross-ja-frozen": CROSS_LANGUAGE_JA_FROZEN_FILE,
+    "cross-ko-tuning": CROSS_LANGUAGE_KO_TUNING_FILE,
+    "cross-ko-frozen": CROSS_LANGUAGE_KO_FROZEN_FILE,
     "cross-ru-tuning": CROSS_LANGUAGE_RU_TUNING_FILE,
     "cross-ru-frozen": CROSS_LANGUAGE_RU_FROZEN_FILE,
 }

@@ -1,9 +1,10 @@
 """The names a question writes in Latin letters, found as a book in another script writes them: "Lin
 Daiyu" is 林黛玉 in 红楼梦 (the pinyin of the book's own characters), "Sanshiro" is 三四郎 in 三四郎 (the
 romaji of the nouns MeCab reads in the book), "Bazarov" is Базаров in Отцы и дети (the book's
-capitalized words transliterated), and so is German's "Basarow".
+capitalized words transliterated), and so is German's "Basarow"; "Jeonghui" is 정희 in 청춘 (the
+Revised Romanization of the book's words' first syllables, which McCune-Reischauer's "Chŏnghŭi" shares).
 
-An English question about a Chinese, Japanese or Russian novel shares no word with it, so BM25 ranks nothing
+An English question about a Chinese, Japanese, Korean or Russian novel shares no word with it, so BM25 ranks nothing
 and only a multilingual encoder could read it (slow on a CPU: minutes for a European novel, 25 for
 红楼梦). Its names are what it does share, by sound: read in the book's script they go into the
 BM25 query (``RetrievalIndex.rank_question``) and the trace names each one
@@ -28,7 +29,7 @@ from clueweaver.books.language import HAN, fold_accents
 from clueweaver.books.spelled_numbers import spelled_numbers
 from clueweaver.retrieval.morphology import noun_readings
 
-SCRIPT_LANGUAGES = ("zh", "ja", "ru")  # the book languages whose names a Latin question can be read in
+SCRIPT_LANGUAGES = ("zh", "ja", "ru", "ko")  # the book languages whose names a Latin question can be read in
 NUMERAL_LANGUAGES = ("zh", "ja")  # whose analyzers read digits as the book's numerals (books/numerals.py)
 MIN_SPELLED_NUMBER = 10  # two numerals at least ("十三", "二十"): "one" or "three" alone is 一 or 三, everywhere
 MIN_OCCURRENCES = 3
@@ -39,8 +40,9 @@ _MAX_SYLLABLES = 5  # a Chinese name or place: 2-4 characters, "Huaguoshan" 3
 _MAX_MASKS = 64  # the syllables whose places in the book are kept between questions (a book's length each)
 _MAX_SPLITS = 16  # the ways of splitting one name into syllables that are looked up (most have one to four)
 # "Daiyu", "Chang'an", "Baoyu's", and Hawkes's "Bao-yu", "Xi-feng" (a hyphen inside a name parts its syllables)
-# and with its marks: tones ("Lín Dàiyù"), Wade-Giles's ü and aspiration ("Pao-yü", "T'ang"), long vowels ("Sanshirō")
-_LATIN_UPPER, _LATIN_LOWER = "A-ZÀ-ÖØ-ÞĀĒĪŌŪ", "a-zß-öø-ÿāēīōūǎěǐǒǔǖǘǚǜ"
+# and with its marks: tones ("Lín Dàiyù"), Wade-Giles's ü and aspiration ("Pao-yü", "T'ang"), long vowels ("Sanshirō"),
+# McCune-Reischauer's breves ("Chŏnghŭi")
+_LATIN_UPPER, _LATIN_LOWER = "A-ZÀ-ÖØ-ÞĀĒĪŌŪŎŬ", "a-zß-öø-ÿāēīōūǎěǐǒǔǖǘǚǜŏŭ"
 _LATIN_WORD = re.compile(rf"\b[{_LATIN_UPPER}]['’]?[{_LATIN_LOWER}]+(?:['’-][{_LATIN_LOWER}]+)*(?:['’]s)?\b")
 _HAN_CHARACTER = re.compile(rf"[{HAN}]")
 _CYRILLIC_NAME = re.compile(r"\b[А-ЯЁ][а-яё]{2,}\b")
@@ -73,7 +75,7 @@ class NameBridge:
             self._by_syllable = _characters_by_syllable(set(_HAN_CHARACTER.findall(self._text)))
             self._masks: dict[str, np.ndarray] = {}
         else:
-            self._by_key = _japanese_names(self._text) if language == "ja" else _cyrillic_names(self._text)
+            self._by_key = _NAMES_BY_KEY[language](self._text)
 
     def names(self, text: str) -> list[BridgedName]:
         """The names ``text`` writes in Latin letters that the book writes in its script (``_names``),
@@ -87,14 +89,15 @@ class NameBridge:
         where they overlap ("Jia Baoyu" before "Baoyu"), each as often as ``text`` writes it (as the
         question's own words, a name asked twice weighs twice in the query)."""
         runs = _latin_runs(text)
-        if self.language != "zh":
+        if self.language in ("ja", "ru"):
             return [name for run in runs for word in run if (name := self._by_sound(word))]
+        words_read = self._chinese if self.language == "zh" else self._korean  # a name of one to three words
         found: list[BridgedName] = []
         for run in runs:
             start = 0
             while start < len(run):
                 for length in range(min(_MAX_WORDS, len(run) - start), 0, -1):
-                    if name := self._chinese(run[start : start + length]):
+                    if name := words_read(run[start : start + length]):
                         found.append(name)
                         start += length
                         break
@@ -136,6 +139,12 @@ class NameBridge:
             table[characters] = True
             self._masks[syllable] = table[np.minimum(self._codes, len(table) - 1)] & (self._codes < len(table))
         return self._masks[syllable]
+
+    def _korean(self, words: list[str]) -> BridgedName | None:
+        """A Korean name written in one to three words ("Eom Yeongrok", "Jeonghui"): the first syllables
+        of the book's words that romanize as the words joined."""
+        key = korean_key("".join(map(_bare, words)))
+        return _bridged(" ".join(words), self._by_key.get(key, Counter())) if len(key) >= _MIN_KOREAN_KEY else None
 
     def _by_sound(self, word: str) -> BridgedName | None:
         """A Russian or Japanese name: the book's words whose transliteration has ``word``'s key (a
@@ -389,3 +398,53 @@ def _japanese_names(text: str) -> dict[str, Counter]:
             pair = romaji_key(hepburn(reading + next_reading))
             by_key.setdefault(pair, Counter())[surface + next_surface] += 1
     return by_key
+
+
+# ---------------------------------------------------------------- Korean: Revised Romanization
+
+# A Hangul syllable is (initial, medial, final): 0xAC00 + (initial * 21 + medial) * 28 + final
+_KOREAN_INITIALS = "g kk n d tt r m b pp s ss _ j jj ch k t p h".split()  # "_": ㅇ, silent
+_KOREAN_MEDIALS = "a ae ya yae eo e yeo ye o wa wae oe yo u wo we wi yu eu ui i".split()
+_KOREAN_FINALS = "_ k k k n n n t l k m l l l p l m p p t t ng t t k t p t".split()  # "_": none
+_HANGUL_WORD = re.compile("[\uac00-\ud7a3]+")
+_KOREAN_NAME_SYLLABLES = (2, 3)  # a given name, or a surname and a given name: a word's first syllables
+_KOREAN_VOICING = str.maketrans("gdbr", "ktpl")
+# Keys of four letters are words as often as names: an English question's "Jane" and "Iron" read as 자네 ("you")
+# and 이런 ("such") in 청춘; from five, "Ilbok" is 일복 and "Kim Uil" 김우일 ("Uil" alone is not read)
+_MIN_KOREAN_KEY = 5
+
+
+def revised_romanization(hangul: str) -> str:
+    """Hangul syllables in the Revised Romanization, syllable by syllable, as names are written
+    (정희: jeonghui, 일복: ilbok; no sound change across syllables)."""
+    out = []
+    for syllable in hangul:
+        code = ord(syllable) - 0xAC00
+        initial, medial, final = code // 588, code % 588 // 28, code % 28
+        out.append((_KOREAN_INITIALS[initial] + _KOREAN_MEDIALS[medial] + _KOREAN_FINALS[final]).replace("_", ""))
+    return "".join(out)
+
+
+def korean_key(latin: str) -> str:
+    """A Korean name in Latin letters reduced to what the Revised and McCune-Reischauer romanizations
+    share: voicing (g and k, d and t, b and p, j and ch), ŏ and eo, ŭ and eu, l and r ("Jeonghui" and
+    "Chŏnghŭi" are "conghui"; "Dongjin" and "Tongjin" "tongcin")."""
+    key = fold_accents(latin.lower()).replace("'", "").replace("-", "").replace("\u2019", "")
+    for spelling, sound in (("eo", "o"), ("eu", "u"), ("ch", "c"), ("j", "c"), ("sh", "s"), ("ng", "N")):
+        key = key.replace(spelling, sound)
+    return re.sub(r"(.)\1+", r"\1", key.translate(_KOREAN_VOICING).replace("N", "ng"))
+
+
+def _korean_names(text: str) -> dict[str, Counter]:
+    """The first two and three syllables of the book's words (a name with its particles: 정희가, 엄영록이),
+    by the key of their romanization."""
+    by_key: dict[str, Counter] = {}
+    for word, count in Counter(_HANGUL_WORD.findall(text)).items():
+        for size in _KOREAN_NAME_SYLLABLES:
+            if len(word) >= size:
+                by_key.setdefault(korean_key(revised_romanization(word[:size])), Counter())[word[:size]] += count
+    return by_key
+
+
+# How the book's names are found by the key of their Latin letters, per language (Chinese: by pinyin syllables)
+_NAMES_BY_KEY = {"ja": _japanese_names, "ru": _cyrillic_names, "ko": _korean_names}
