@@ -100,7 +100,7 @@ class RetrievalIndex:
         return self.graph
 
     def names_across_scripts(self, question: Question) -> list[BridgedName]:
-        """The names ``question`` writes in Latin letters that this Chinese, Japanese or Russian book
+        """The names ``question`` writes in Latin letters that this Chinese, Japanese, Korean or Russian book
         writes in its script (``NameBridge``, worked out at the first question that writes one; none for
         the book languages written in Latin letters, or when ``RankingConfig.names_across_scripts`` is off)."""
         text = joined_query(question)

@@ -123,11 +123,11 @@ class RankingConfig:
       holds too few, paragraphs spread over them; when it holds none, the question asks about the
       chapter as such, "What happens in chapter 5?", and all of them go first, spread), and the
       mention is left out of the queries (``clueweaver.books.chapter_mentions``); 0: neither.
-    - ``names_across_scripts``: a Chinese, Japanese or Russian book asked about in Latin letters ("Lin
-      Daiyu", "Sanshiro", "Bazarov"): the names the question writes are read in the book's script (by
-      the pinyin of its characters, the romaji of its nouns, the transliteration of its capitalized
-      words) and join the queries (``clueweaver.retrieval.transliteration``); chosen on the
-      cross-language tuning sets.
+    - ``names_across_scripts``: a Chinese, Japanese, Korean or Russian book asked about in Latin letters
+      ("Lin Daiyu", "Sanshiro", "Jeonghui", "Bazarov"): the names the question writes are read in the book's
+      script (by the pinyin of its characters, the romaji of its nouns, the romanization of its words' first
+      syllables, the transliteration of its capitalized words) and join the queries
+      (``clueweaver.retrieval.transliteration``); chosen on the cross-language tuning sets.
     - ``entity_hop_weight``: weight of a second-hop query made of the names in the best lexical hits
       that the question does not contain.
     - ``graph_weight`` / ``graph_seeds`` / ``graph_damping`` / ``graph_questions``: the graph of
