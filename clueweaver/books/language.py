@@ -44,7 +44,7 @@ _SCRIPT_PATTERNS = {
 _LETTER = re.compile(r"[^\W\d_]")
 _ASCII_LETTER = re.compile("[a-zA-Z]")
 _WORD = re.compile(r"[^\W\d_]+")
-KANA_SHARE = 0.05  # of the Han and kana characters: below it, stray kana in a Chinese text
+KANA_SHARE = 0.05  # of the Han and kana (and any Hangul) characters: below it, stray kana in a Chinese text
 # Of the Han, kana and Hangul characters: Korean written in mixed script (국한문) sets its nouns in Han and its
 # particles and endings in Hangul, a third or more of its characters; a Chinese text quoting a Korean name has few
 HANGUL_SHARE = 0.2

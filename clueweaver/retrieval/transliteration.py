@@ -429,7 +429,7 @@ def korean_key(latin: str) -> str:
     """A Korean name in Latin letters reduced to what the Revised and McCune-Reischauer romanizations
     share: voicing (g and k, d and t, b and p, j and ch), ŏ and eo, ŭ and eu, l and r ("Jeonghui" and
     "Chŏnghŭi" are "conghui"; "Dongjin" and "Tongjin" "tongcin")."""
-    key = fold_accents(latin.lower()).replace("'", "").replace("-", "").replace("\u2019", "")
+    key = fold_accents(latin.lower()).replace("'", "").replace("-", "")
     for spelling, sound in (("eo", "o"), ("eu", "u"), ("ch", "c"), ("j", "c"), ("sh", "s"), ("ng", "N")):
         key = key.replace(spelling, sound)
     return re.sub(r"(.)\1+", r"\1", key.translate(_KOREAN_VOICING).replace("N", "ng"))
