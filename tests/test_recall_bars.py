@@ -162,6 +162,17 @@ def test_the_two_larger_chinese_frozen_sets_beat_plain_bigram_bm25_by_a_tenth(re
     assert ours >= 1.1 * plain, f"{ours} against plain bigram BM25's {plain} of 66 at {preset}"
 
 
+# The Korean frozen set's all-gold items, measured once when Korean was first read in syllable bigrams (whole words
+# found 5 / 4 / 4 / 5; plain bigram BM25 10 / 10 / 10 / 10, above the candidates at infinitebench and longbench_v2)
+KOREAN_FROZEN_ALL_GOLD = {"detectiveqa": 11, "infinitebench": 7, "longbench_v2": 8, "nocha": 12}
+
+
+@pytest.mark.parametrize("preset", PAPER_PRESETS)
+def test_the_korean_frozen_set_holds_its_measured_counts_within_one_item(recall, preset):
+    found = recall[0]["frozen-ko", preset]["segments"]["fully_covered"]
+    assert abs(found - KOREAN_FROZEN_ALL_GOLD[preset]) <= 1, f"Korean frozen set at {preset}: {found} of 24"
+
+
 @pytest.mark.parametrize("gold_set", ["tuning", "frozen"])
 def test_monte_cristo_at_the_broader_preset_reaches_most_of_its_evidence(recall, gold_set):
     long_book = recall[0][gold_set, "broader"]["long_book"]
