@@ -519,6 +519,11 @@ def test_a_wrapped_chinese_line_that_opens_with_a_chapter_number_is_prose():
     # a sentence ends inside it: Project Gutenberg's 紅樓夢 wraps 第五回's first paragraph so
     assert not is_heading("第四回中既將薛家母子在榮府內寄居等事略已表明，此回則暫不能寫矣．如")
     assert is_heading("第五回") and is_heading("第一回　甄士隱夢幻識通靈　賈雨村風塵怀閨秀")
+    # the number runs straight into words that go on past a comma: a line broken mid-sentence (社戏, 热风)
+    assert not is_heading("第一回是民国元年我初到北京的时候，当时一个朋友对我说，北京戏最好，你")
+    assert not is_heading("第五卷第三号的《随感录二十五》开始，到一九一九年十一月该刊第六卷第六号的《六十六")
+    # a title after a space may hold a comma, and one set without a space holds none
+    assert is_heading("第一章 你好，世界") and is_heading("第一回甄士隐梦幻识通灵")
 
 
 def test_rules_are_lines_of_marks_and_a_repeated_heading_under_rules_is_one_chapter():

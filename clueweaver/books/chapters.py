@@ -166,6 +166,10 @@ PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
 # A sentence of Chinese or Japanese ended inside the line: prose that a hard-wrapped line happens to
 # open with "第四回" ("第四回中既將薛家母子在榮府內寄居等事略已表明，此回則暫不能寫矣．如").
 _CJK_SENTENCE_INSIDE = re.compile(r"[。．！？][^\s。．！？」』”’）)]")
+# Prose a line break left at a line's start: "第一回是民国元年我初到北京的时候，当时一个朋友对我说，北京戏最好，你"
+# (社戏, its line broken mid-sentence): the number runs straight into words, without the space or mark a title
+# follows, and a clause goes on past a comma, which no 回目 or chapter title holds.
+_CJK_RUN_ON_CLAUSE = re.compile(r"^[\u3400-\u9fff][^\s　]*[，、；]")
 
 
 def is_heading(text: str) -> bool:
@@ -185,7 +189,8 @@ def is_heading(text: str) -> bool:
     rest, numbered = match.group("rest"), text[: match.start("rest")].rstrip()
     if len(rest) > _SHORT_TITLE_CHARS and not numbered.endswith((".", ",", ":")):
         return False
-    if _CJK_SENTENCE_INSIDE.search(rest):
+    run_on = numbered == text[: match.start("rest")] and _CJK_RUN_ON_CLAUSE.match(rest)
+    if run_on or _CJK_SENTENCE_INSIDE.search(rest):
         return False
     # "Chapter one was the best of the book." is prose, not a heading; after "SCENE I." a short sentence
     # is the scene's place ("SCENE I. Elsinore. A platform before the castle."), or the chapter's summary.
