@@ -169,7 +169,7 @@ _CJK_SENTENCE_INSIDE = re.compile(r"[。．！？][^\s。．！？」』”’�
 # Prose a line break left at a line's start: "第一回是民国元年我初到北京的时候，当时一个朋友对我说，北京戏最好，你"
 # (社戏, its line broken mid-sentence): the number runs straight into words, without the space or mark a title
 # follows, and a clause goes on past a comma, which no 回目 or chapter title holds.
-_CJK_RUN_ON_CLAUSE = re.compile(r"^[\u3400-\u9fff][^\s　]*[，、；]")
+_CJK_RUN_ON_CLAUSE = re.compile(rf"^[{HAN}]\S*[，、；]")
 
 
 def is_heading(text: str) -> bool:
