@@ -524,6 +524,7 @@ def test_a_wrapped_chinese_line_that_opens_with_a_chapter_number_is_prose():
     assert not is_heading("第五卷第三号的《随感录二十五》开始，到一九一九年十一月该刊第六卷第六号的《六十六")
     # a title after a space may hold a comma, and one set without a space holds none
     assert is_heading("第一章 你好，世界") and is_heading("第一回甄士隐梦幻识通灵")
+    assert is_heading("第一章：你好，世界") and is_heading("【第一章】你好，世界")  # after a mark or a bracket too
 
 
 def test_rules_are_lines_of_marks_and_a_repeated_heading_under_rules_is_one_chapter():

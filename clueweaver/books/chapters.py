@@ -167,9 +167,11 @@ PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
 # open with "第四回" ("第四回中既將薛家母子在榮府內寄居等事略已表明，此回則暫不能寫矣．如").
 _CJK_SENTENCE_INSIDE = re.compile(r"[。．！？][^\s。．！？」』”’）)]")
 # Prose a line break left at a line's start: "第一回是民国元年我初到北京的时候，当时一个朋友对我说，北京戏最好，你"
-# (社戏, its line broken mid-sentence): the number runs straight into words, without the space or mark a title
-# follows, and a clause goes on past a comma, which no 回目 or chapter title holds.
+# (社戏, its line broken mid-sentence): the number's unit runs straight into words, without the space, mark or
+# bracket a title follows ("第一章：你好，世界", "【第一章】你好，世界" are headings), and a clause goes on past a
+# comma, which no 回目 or chapter title set so holds.
 _CJK_RUN_ON_CLAUSE = re.compile(rf"^[{HAN}]\S*[，、；]")
+_HAN_END = re.compile(rf"[{HAN}]$")  # the number's unit word, with no mark or bracket after it
 
 
 def is_heading(text: str) -> bool:
@@ -189,7 +191,7 @@ def is_heading(text: str) -> bool:
     rest, numbered = match.group("rest"), text[: match.start("rest")].rstrip()
     if len(rest) > _SHORT_TITLE_CHARS and not numbered.endswith((".", ",", ":")):
         return False
-    run_on = numbered == text[: match.start("rest")] and _CJK_RUN_ON_CLAUSE.match(rest)
+    run_on = numbered == text[: match.start("rest")] and _HAN_END.search(numbered) and _CJK_RUN_ON_CLAUSE.match(rest)
     if run_on or _CJK_SENTENCE_INSIDE.search(rest):
         return False
     # "Chapter one was the best of the book." is prose, not a heading; after "SCENE I." a short sentence
