@@ -135,22 +135,24 @@ def laid_out_paragraphs(pages: list[list[_Line]]) -> list[str]:
     widths = sorted(len(line.text) + line.indent for line in body)
     full = widths[int(0.9 * (len(widths) - 1))]
     words = Counter(word.lower() for line in body for word in re.findall(r"\w+(?:-\w+)*", line.text))
-    paragraphs, current, previous = [], [], None
+    paragraphs, current, previous, previous_heading = [], [], None, False
     for line in lines:
-        if line.text and current and _begins(line, previous, uses_indents, full):
+        heading = bool(line.text) and is_heading(line.text)  # once a line: it is the next line's previous
+        if line.text and current and (heading or previous_heading or _begins(line, previous, uses_indents, full)):
             paragraphs.append(_joined(current, words))
             current = []
         if line.text:
             current.append(line.text)
-        previous = line if line.text else None
+        previous, previous_heading = (line, heading) if line.text else (None, False)
     if current:
         paragraphs.append(_joined(current, words))
     return paragraphs
 
 
 def _begins(line: _Line, previous: _Line | None, uses_indents: bool, full: int) -> bool:
-    """Whether ``line`` begins a paragraph after ``previous`` (None: a vertical gap between them)."""
-    if previous is None or is_heading(line.text) or is_heading(previous.text):
+    """Whether ``line``, no heading and not after one, begins a paragraph after ``previous`` (None: a
+    vertical gap between them)."""
+    if previous is None:
         return True
     set_apart, previous_apart = (x.indent >= _SET_APART_COLUMNS for x in (line, previous))
     if set_apart or previous_apart:
