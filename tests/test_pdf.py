@@ -13,12 +13,8 @@ from clueweaver.books.errors import NarrativeError
 from clueweaver.books.narrative import load_narrative
 from clueweaver.books.pdf import read_pdf
 
-LEFT, INDENT, TOP, LEADING = (
-    72,
-    90,
-    720,
-    14,
-)  # points: the body's left edge, a first line's, the first line, line to line
+# points: the body's left edge, a first line's, the first line, line to line
+LEFT, INDENT, TOP, LEADING = 72, 90, 720, 14
 
 
 def _escaped(text: str) -> bytes:
