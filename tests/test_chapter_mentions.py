@@ -53,6 +53,10 @@ from clueweaver.sources.registry import candidate_segments
         ("最后一回中和最終章で", [(LAST,), (LAST,)]),
         ("au dernier chapitre, im letzten Kapitel, en el último capítulo", [(LAST,), (LAST,), (LAST,)]),
         ("в последней главе; Глава последняя", [(LAST,), (LAST,)]),
+        ("제3장에서 정희는? 3장에서, 제삼장의, 10장", [(3,), (3,), (3,), (10,)]),
+        ("3~5장에서, 3장부터 5장까지, 제3장과 제7장에서, 3, 4장에서", [(3, 4, 5), (3, 4, 5), (3, 7), (3, 4)]),
+        ("두 번째 장에서, 첫째 장, 첫 장에서, 12번째 장", [(2,), (1,), (1,), (12,)]),
+        ("마지막 장에서, 끝에서 두 번째 장, 처음 세 장에서, 마지막 두 장", [(LAST,), (-2,), (1, 2, 3), (-2, LAST)]),
     ],
 )
 def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
@@ -231,6 +235,10 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
         "In the chapter once more",  # Spanish "once" (eleven) after an English word
         "o capítulo dos ciúmes",  # Portuguese "of the", not Spanish "two"
         "na parte dos olhos de ressaca",
+        "정희가 받은 3장의 편지",  # three sheets, not chapter 3
+        "마지막 장면에서",  # the last scene
+        "삼장은 길을 떠났다",  # 三藏, the monk: Sino-Korean numerals are read only after 제
+        "그 장소에서",
     ],
 )
 def test_words_that_name_no_chapter_are_no_mention(text):
@@ -445,3 +453,23 @@ def test_ask_shows_the_chapters_it_read_first():
 def test_a_number_of_another_kind_after_a_chapter_number_is_the_question_not_a_second_chapter(text, numbers):
     # the first four had named a second chapter (1, 10, 1, 1), the article and the name a chapter 50, 500, 1000
     assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+def test_a_korean_question_naming_a_jang_reads_that_chapter_and_leaves_the_mention_out_of_its_query():
+    prose = "정희는 마을 우물가에서 물을 길었다. 그날 {n}번째 날에 편지가 왔다."
+    narrative = from_text(
+        "\n\n".join(f"제{n}장\n\n" + "\n\n".join(prose.format(n=n) for _ in range(3)) for n in range(1, 5)),
+        title="우물",
+        gutenberg=False,
+    )
+    found, missing = chapters_named(narrative.chapters, "제2장과 제9장에서 정희는 무엇을 했나?")
+    assert [c.label for c in found] == ["2"] and missing == ["chapter 9"]
+    assert chapters_named(narrative.chapters, "마지막 장에서 정희는?")[0] == [narrative.chapters[-1]]
+    assert chapters_named(narrative.chapters, "제1부에서 정희는?") == ([], ["part 1"])
+    assert "제3장에서" not in without_chapter_mentions("제3장에서 정희는 무엇을 했나?")
+    question = Question.open("제3장에서 정희는 어디에서 물을 길었나?")
+    chapter = narrative.chapters[2]
+    first = [p for p, _ in build_index(narrative, None, use_cache=False).rank_question(question)][:1]
+    assert first and chapter.first_paragraph < first[0] <= chapter.last_paragraph
+    (named,) = naming_chapters([GoldItem(narrative, Question.open("정희는?"), (chapter.first_paragraph + 1,), "x")])
+    assert named.question.text == "제3장에서 정희는?"

@@ -315,6 +315,8 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
         ),
         (["【第一章】初入江湖", "〖第二章〗", "［第三章］ 重逢"], ["1", "2", "3"]),  # a web novel's brackets
         (["제1장 만남", "제2화", "제 3 장"], ["1", "2", "3"]),  # Korean
+        (["제일장", "제이장 봄", "제이십삼장"], ["1", "2", "23"]),  # Sino-Korean numerals
+        (["1장", "2장 여름", "3장"], ["1", "2", "3"]),  # without 제
         # books read as plain words (und) still have chapters: Dutch, Polish, Czech, Norwegian,
         # Ukrainian, Romanian, Catalan, Turkish
         (["Hoofdstuk 1", "Rozdział II", "Kapitola 3", "Kapittel 4"], ["1", "2", "3", "4"]),
@@ -1107,3 +1109,16 @@ def test_an_epilogue_named_after_a_chapter_number_is_the_chapter_name():
     book = from_paragraphs(["CHAPTER XXXIX. THE END", prose, "CHAPTER XL. EPILOGUE", prose], title="t")
     assert [(c.label, c.part) for c in book.chapters] == [("39", None), ("40", None)]
     assert Heading.parse("CHAPTER XL. EPILOGUE").name == "EPILOGUE" and Heading.parse("EPILOGUE").is_epilogue
+
+
+def test_korean_chapters_epilogue_and_numbered_titles_but_not_prose():
+    prose = "그는 방 안으로 들어가 책상 위에 놓인 편지를 보았다. 편지는 서울에서 온 것이었다."
+    book = from_paragraphs(
+        ["프롤로그", prose, "제1장", prose, "제2장", prose, "3장 남았다.", "제일 먼저 온 사람은 그였다."]
+        + ["에필로그", prose],
+        title="t",
+    )
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "제1장"), ("2", "제2장"), ("3", "에필로그")]
+    assert book.paragraphs[1].chapter == 0  # a prologue stays in the front matter, as in every language
+    titled = from_paragraphs([t for n in "一二三" for t in (f"{n}. 인간기념물 {n}", prose)], title="t")
+    assert [c.label for c in titled.chapters] == ["1", "2", "3"]

@@ -1,5 +1,5 @@
 """The chapters a question names ("in chapter 5", "第五回中", "au chapitre V", "в главе 3", "im 3.
-Kapitel"), read against the book's own chapter labels.
+Kapitel", "제3장에서"), read against the book's own chapter labels.
 
 A reader who remembers where something happened says so, and the words that say it are a scope,
 not content: "第五回" matches only the heading of chapter 5 (which the segmenter skips), "chapter"
@@ -23,6 +23,8 @@ chapter"; "the first three chapters", "les deux derniers chapitres", "в пер�
 are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
 "Livre III"): a part names its chapters, and a chapter named with its part is that part's chapter. A
 question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中": ``chapters_titled``).
+Korean names them after their number, an ordinal or a count ("제3장에서", "3~5장", "두 번째 장", "마지막 두 장",
+"제2부": ``_korean_patterns``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from clueweaver.books.numerals import (
     ENGLISH_ORDINALS,
     FRENCH_ORDINAL_NUMERAL,
     NUMBER_WORDS,
+    SINO_KOREAN_NUMERALS,
     number_value,
 )
 from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN, ordinal_value, words_pattern
@@ -355,8 +358,73 @@ def _edge(first: bool, count: int | None) -> tuple[int, ...]:
     return tuple(range(1, count + 1)) if first else tuple(range(-count, 0))
 
 
-_CHAPTER_PATTERNS = _patterns(_CHAPTER, _CHAPTER, "回章节節话話", _CHAPTER_WORDS)
-_PART_PATTERNS = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS)
+# Korean: the unit after its number ("제3장에서", "제삼장", "3장에서", "3~5장", "3장부터 5장까지", "제3장과 제7장"),
+# after a native ordinal ("두 번째 장", "첫째 장", "첫 장", "끝에서 두 번째 장", "마지막 장"), or a count of the first
+# or last ones ("처음 세 장", "마지막 두 장"). A particle or nothing follows the unit ("장면" is a scene, "장소" a
+# place); Sino-Korean numerals only after 제 ("삼장" is 三藏, the monk), and a number without 제 before 의 counts
+# sheets ("3장의 편지", three letters), not a chapter.
+_KOREAN_END = r"(?:에서|에게|에|의|까지|부터|과|와|은|는|을|를|이|가|도|만|으로|로)?(?![\uac00-\ud7a3])"
+_KOREAN_NUMBER = rf"(?:제\s*(?:\d+|[{SINO_KOREAN_NUMERALS}]+)|\d+)"
+_KOREAN_JOIN = r"\s*(?:~|～|-|–|부터|에서|,|、|과|와|및)\s*"
+_KOREAN_RANGE = re.compile(r"~|～|-|–|부터|에서")
+_KOREAN_COUNTS = {"첫": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
+_KOREAN_COUNTED = rf"{'|'.join(sorted(_KOREAN_COUNTS, key=len, reverse=True))}|\d+"
+_KOREAN_NTH = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "다섯째": 5}
+
+
+def _korean_patterns(units: str) -> tuple:
+    """How a Korean question names its units (``units``, e.g. "장"): numbers before the unit, and for
+    chapters an ordinal, the last, or a count of the first or last ones."""
+    unit = rf"(?:{units})"
+    number = rf"{_KOREAN_NUMBER}(?:\s*{unit})?"
+    listed = re.compile(
+        rf"(?<![\d\uac00-\ud7a3])(?P<numbers>{number}(?:{_KOREAN_JOIN}{number})*)\s*{unit}(?P<end>{_KOREAN_END})"
+    )
+    if units != "장":
+        return ((listed, _korean_listed, False),)
+    nth = rf"(?P<nth>{'|'.join(_KOREAN_NTH)}|(?:{_KOREAN_COUNTED})\s*번째|첫)"
+    return (
+        (listed, _korean_listed, False),
+        (re.compile(rf"(?P<from_end>끝에서\s*)?{nth}\s*{unit}{_KOREAN_END}"), _korean_ordinal, False),
+        (
+            re.compile(rf"(?P<edge>처음|마지막)\s*(?P<count>{_KOREAN_COUNTED})\s*{unit}{_KOREAN_END}"),
+            _korean_edge,
+            False,
+        ),
+        (re.compile(rf"마지막\s*{unit}{_KOREAN_END}"), lambda match: (LAST,), False),
+    )
+
+
+def _korean_listed(match: re.Match) -> tuple[int, ...]:
+    """ "제3장", "3~5장" (each chapter between), "제3장과 제7장"; () for sheets counted ("3장의 편지")."""
+    if match["end"] == "의" and "제" not in match["numbers"]:
+        return ()
+    values: list[int] = []
+    pieces = re.split(rf"({_KOREAN_JOIN})", match["numbers"])
+    for k in range(0, len(pieces), 2):
+        value = number_value(re.sub(r"^제|[^\d\w]|[장부편권]$", "", pieces[k].strip()))
+        if value is None:
+            return ()
+        _add(values, value, k >= 2 and bool(_KOREAN_RANGE.search(pieces[k - 1])))
+    return tuple(dict.fromkeys(values))
+
+
+def _korean_ordinal(match: re.Match) -> tuple[int, ...]:
+    """ "두 번째 장" (2), "첫째 장", "첫 장" (1), "끝에서 두 번째 장" (the second from the end)."""
+    nth = match["nth"].replace("번째", "").strip()
+    value = _KOREAN_NTH.get(nth) or _KOREAN_COUNTS.get(nth) or int(nth)
+    return (-value,) if match["from_end"] else (value,)
+
+
+def _korean_edge(match: re.Match) -> tuple[int, ...]:
+    """ "처음 세 장" (chapters 1-3), "마지막 두 장" (the last two)."""
+    count = match["count"]
+    value = int(count) if count.isdigit() else _KOREAN_COUNTS[count]
+    return _edge(match["edge"] == "처음", value) if value >= 2 else ()
+
+
+_CHAPTER_PATTERNS = (*_patterns(_CHAPTER, _CHAPTER, "回章节節话話", _CHAPTER_WORDS), *_korean_patterns("장"))
+_PART_PATTERNS = (*_patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS), *_korean_patterns("부|편|권"))
 
 
 def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:

@@ -12,7 +12,8 @@ Other languages:
 - Chinese and Japanese "第N回", "第N章", "第N节", "第N話" (parts: "第N卷", "第N部"), N in Chinese
   numerals (一, 十一, 二十, 一百零五, 两百) or in digits, full-width ones too; the chapter's title
   may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀") and a web copy's bracket may
-  hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권");
+  hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권"), N in digits
+  or Sino-Korean numerals ("제삼장"), and "N장" without 제;
 - French "Chapitre", German "Kapitel", Spanish and Portuguese "Capítulo", Italian "Capitolo",
   Russian "Глава", Greek "Κεφάλαιο(ν)", an epistolary novel's letters ("Lettre", "Brief", "Carta",
   "Lettera", "Письмо", "Επιστολή") and a play's scenes (below) (parts: Livre, Partie, Tome, Buch,
@@ -48,6 +49,7 @@ from clueweaver.books.numerals import (
     FRENCH_ORDINAL_NUMERAL,
     KERAIA,
     NUMBER_WORDS,
+    SINO_KOREAN_NUMERALS,
     number_value,
 )
 from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN
@@ -83,7 +85,7 @@ _WESTERN_CONTAINERS = (
 # names it among short entries). Either is numbered one past the part, story or chapter before it
 # (``clueweaver.books.chapter_structure``). A prologue stays in the front matter, which "0" names.
 _EPILOGUES = frozenset(
-    "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ".split()
+    "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ 에필로그".split()
 )
 # A closing section named as one, alone on its line ("CONCLUSION.", Middlemarch's "FINALE.", "Schluß."):
 # an epilogue when no numbered chapter follows it; after a chapter's number it is the chapter's name
@@ -113,11 +115,15 @@ _CAPTION = rf"(?!\s*[図圖图表]\s*[{CJK_NUMERALS}\d])"
 # A web copy's bracket closes "【第一章】", an editor's "[SCÈNE V]."; a comma leads into the summary ("Глава II, из
 # которой можно узнать…"); a dash closing a number, and a colon, into the name ("- I -: Escenario")
 _SEPARATOR = r"\s*[】〗］\]]?\s*(?:[—–-]\s*[:：]|[.,:：—–-])?\s*"
+_KOREAN_UNITS = "장|화|절|부|편|권|막"  # chapter, episode, section; part, part, volume; act
+_NOT_HANGUL = r"(?![\uac00-\ud7a3])"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
     rf"第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{HAN}]))(?!(?!の[一二三四五六七八九十\d])[ぁ-ゖ]){_CAPTION}",
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
-    r"제\s*(?P<number>\d+)\s*(?P<word>장|화|절|부|편|권|막)(?![\uac00-\ud7a3])",  # Korean "제1장"; not "제1장에서"
+    # Korean "제1장", "제 일 장", "제이십삼장" and, without 제, "1장"; not "제1장에서" (a particle after it: prose)
+    rf"제\s*(?P<number>\d+|[{SINO_KOREAN_NUMERALS}]+)\s*(?P<word>{_KOREAN_UNITS}){_NOT_HANGUL}",
+    rf"(?P<number>\d+)\s*(?P<word>장|화|막){_NOT_HANGUL}",
     # "Erstes Kapitel", "3. Kapitel", "2ª PARTE"; "Letztes Kapitel", "The Last Chapter" alone ("Последняя глава
     # «Онегина» издана" is prose)
     rf"(?P<number>{ORDINAL_PATTERN}|{_ORDINAL_DIGITS}|\d+\.|(?:the\s+)?{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",

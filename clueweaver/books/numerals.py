@@ -26,6 +26,10 @@ _FORMAL_AS_COMMON = {"壱壹": "一", "弐貳贰": "二", "参參叁": "三", "�
 _FORMAL_AS_COMMON |= {"捌": "八", "玖": "九", "拾": "十", "佰": "百", "仟阡": "千", "廿": "二十", "卅": "三十"}
 _FORMAL = str.maketrans({c: common for formal, common in _FORMAL_AS_COMMON.items() for c in formal})
 DAI_NUMERALS = CJK_NUMERALS + "".join(_FORMAL_AS_COMMON)  # the numerals after 第 (dai)
+# Korean writes the same numbers in Hangul, one syllable for each Han numeral ("제이십삼장", chapter 23; 륙 is 육
+# after a vowel); read only where a heading's or a question's 제 and unit stand around them ("제일" alone is "best").
+SINO_KOREAN_NUMERALS = "영공일이삼사오육륙칠팔구십백천"
+_SINO_KOREAN = str.maketrans(SINO_KOREAN_NUMERALS, "零〇一二三四五六六七八九十百千")
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 # Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
 _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
@@ -49,15 +53,15 @@ _GREEK_DIGITS = {
 
 
 def number_value(token: str) -> int | None:
-    """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first";
-    None when unreadable."""
+    """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first", 二十三
+    or 이십삼; None when unreadable."""
     token = token.strip().rstrip(".").rstrip("ºª°").rstrip(".")  # "2.ª": 2
     if re.fullmatch(FRENCH_ORDINAL_NUMERAL, token):  # "Ier", "IIe", "1er": the numeral without its ending
         token = token.rstrip("eèrm")
     token = token.lower()
     if token.isdigit():
         return int(token)
-    common = token.translate(_FORMAL)
+    common = token.translate(_FORMAL).translate(_SINO_KOREAN)
     if common and all(c in _CJK_DIGITS or c in _CJK_UNITS for c in common):
         return _cjk_value(common)
     if (ordinal := ordinal_value(token)) is not None:

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from clueweaver.books.chapters import NUMBERED_TITLE
-from clueweaver.books.language import HAN
+from clueweaver.books.language import HAN, HANGUL
 from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS, ENGLISH_ORDINALS, number_value
 from clueweaver.books.ordinals import ORDINAL_PATTERN
 
@@ -32,12 +32,12 @@ _SPACED_FORMS = (
 # "第一夜", "第三日　雨", "第二齣 言懷": 第, a number, one Han character, and a name without a sentence's marks
 _CJK_FORM = re.compile(rf"^第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[{HAN}])(?:\s+[^。！？，；、]{{1,30}})?$")
 # "一、两兄弟", "（二）雨夜", "三　来信", "4．别离": a number in Chinese numerals or digits (full-width too), in
-# brackets or before a mark (、．. or a space), and a title in Han or kana without a sentence's or a clause's
+# brackets or before a mark (、．. or a space), and a title in Han, Hangul or kana without a sentence's or a clause's
 # marks. Without the mark a numeral opens prose ("一个人"); keyed by how the number is set, so that a list set
 # otherwise does not join the run.
 _CJK_NUMBERED_TITLE = re.compile(
     rf"^(?P<open>[（(]?)(?P<number>[{CJK_NUMERALS}]{{1,6}}|\d{{1,3}})(?P<mark>[）)]|[、．.]|\s)\s*"
-    rf"(?P<title>[{HAN}\u3041-\u30ff《「『][^。！？，；：…!?;]{{0,29}})$"
+    rf"(?P<title>[{HAN}{HANGUL}\u3041-\u30ff《「『][^。！？，；：…!?;]{{0,29}})$"
 )
 # "I. Вельчанинов", "II. Господин с крепом на шляпе" (Вечный муж): a numeral, a full stop and a title in
 # mixed case (``NUMBERED_TITLE``), which alone could be a sentence's first words ("I. Went home."); in

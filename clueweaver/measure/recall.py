@@ -156,13 +156,13 @@ CURVE_COLUMNS = 3
 CHAPTER_NAMING = {
     "en": "In chapter {}, ", "fr": "Au chapitre {}, ", "de": "In Kapitel {}: ", "es": "En el capítulo {}, ",
     "it": "Nel capitolo {}, ", "pt": "No capítulo {}, ", "ru": "В главе {}: ", "el": "Στο κεφάλαιο {}, ",
-    "zh": "第{}回中，", "ja": "第{}章で、",
+    "zh": "第{}回中，", "ja": "第{}章で、", "ko": "제{}장에서 ",
 }  # fmt: skip
 # ... or by the chapter's name (``--name-chapters title``; ``title_pieces``: a 回目's first line, "A Merry Christmas")
 CHAPTER_TITLE_NAMING = {
     "en": 'In the chapter "{}", ', "fr": "Dans le chapitre « {} », ", "de": "Im Kapitel „{}“: ",
     "es": "En el capítulo «{}», ", "it": "Nel capitolo «{}», ", "pt": "No capítulo «{}», ", "ru": "В главе «{}»: ",
-    "el": "Στο κεφάλαιο «{}», ", "zh": "在“{}”那一回中，", "ja": "「{}」の章で、",
+    "el": "Στο κεφάλαιο «{}», ", "zh": "在“{}”那一回中，", "ja": "「{}」の章で、", "ko": "“{}” 장에서 ",
 }  # fmt: skip
 NAMINGS = ("number", "title")
 
