@@ -105,7 +105,8 @@ def test_bundled_books_load_as_many_paragraphs(books):
     """Both novels are whole: hundreds of paragraphs, not one giant block or a fragment."""
     assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
                           "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it", "dom_casmurro.pt",
-                          "sanshiro.ja", "igrok.ru", "madame_bovary.fr", "cheongchun.ko"}  # fmt: skip
+                          "sanshiro.ja", "igrok.ru", "madame_bovary.fr", "cheongchun.ko", "wilcze_gniazdo.pl",
+                          "norrtullsligan.sv"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
@@ -130,6 +131,12 @@ def test_bundled_books_load_as_many_paragraphs(books):
     assert [c.label for c in bovary.chapters][8:10] == ["1.9", "2.1"] and bovary.chapters[-1].label == "3.11"
     assert len(bovary) == 2999 and bovary.chapters[0].first_paragraph == 5 and "<" not in bovary.text
     assert len(books["cheongchun.ko"]) == 1951 and books["cheongchun.ko"][1].text == "안동이다."
+    wilcze = books["wilcze_gniazdo.pl"]  # ELTeC's TEI: chapters I to XVI without an XI
+    assert len(wilcze) == 872 and [c.title for c in wilcze.chapters][9:11] == ["X", "XII"]
+    norrtull = books["norrtullsligan.sv"]  # each chapter's heading with its dated title
+    assert (
+        len(norrtull) == 901 and norrtull.chapters[1].title == "II. Den 30 september." and len(norrtull.chapters) == 18
+    )
 
 
 def test_sources_name_every_bundled_book_and_package_data_ships_them():
