@@ -53,6 +53,8 @@ from clueweaver.sources.registry import candidate_segments
         ("最后一回中和最終章で", [(LAST,), (LAST,)]),
         ("au dernier chapitre, im letzten Kapitel, en el último capítulo", [(LAST,), (LAST,), (LAST,)]),
         ("в последней главе; Глава последняя", [(LAST,), (LAST,)]),
+        ("W rozdziale 5 i w piątym rozdziale; rozdziały 3 i 4; w ostatnim rozdziale", [(5,), (5,), (3, 4), (LAST,)]),
+        ("I femte kapitlet, i kapitel 3 till 5 och i sista kapitlet", [(5,), (3, 4, 5), (LAST,)]),
         ("제3장에서 정희는? 3장에서, 제삼장의, 10장", [(3,), (3,), (3,), (10,)]),
         ("3~5장에서, 3장부터 5장까지, 제3장과 제7장에서, 3, 4장에서", [(3, 4, 5), (3, 4, 5), (3, 7), (3, 4)]),
         ("두 번째 장에서, 첫째 장, 첫 장에서, 12번째 장", [(2,), (1,), (1,), (12,)]),
@@ -235,6 +237,8 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
         "In the chapter once more",  # Spanish "once" (eleven) after an English word
         "o capítulo dos ciúmes",  # Portuguese "of the", not Spanish "two"
         "na parte dos olhos de ressaca",
+        "Tom 2 went home",  # a name and a number, not Polish "tom" (a volume)
+        "después del 1 de mayo",  # Spanish "of the", not Swedish "del" (a part)
         "정희가 받은 3장의 편지",  # three sheets, not chapter 3
         "마지막 장면에서",  # the last scene
         "삼장은 길을 떠났다",  # 三藏, the monk: Sino-Korean numerals are read only after 제

@@ -317,8 +317,14 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
         (["제1장 만남", "제2화", "제 3 장"], ["1", "2", "3"]),  # Korean
         (["제일장", "제이장 봄", "제이십삼장"], ["1", "2", "23"]),  # Sino-Korean numerals
         (["1장", "2장 여름", "3장"], ["1", "2", "3"]),  # without 제
-        # books read as plain words (und) still have chapters: Dutch, Polish, Czech, Norwegian,
-        # Ukrainian, Romanian, Catalan, Turkish
+        (
+            ["Rozdział pierwszy", "Rozdział drugi", "ROZDZIAŁ III.", "Rozdział dwudziesty pierwszy"],
+            ["1", "2", "3", "21"],
+        ),
+        # ELTeC's Swedish novels head chapters so, some in the spelling before 1906 ("FJERDE", today's "FJÄRDE")
+        (["FÖRSTA KAPITLET.", "ANDRA KAPITLET.", "FJERDE KAPITLET.", "Kap. V."], ["1", "2", "4", "5"]),
+        # books read as plain words (und) still have chapters: Dutch, Czech, Norwegian, Ukrainian,
+        # Romanian, Catalan, Turkish (and Polish's "Rozdział" in any book)
         (["Hoofdstuk 1", "Rozdział II", "Kapitola 3", "Kapittel 4"], ["1", "2", "3", "4"]),
         (["Розділ 1", "Capitolul II", "Capítol 3", "4. Bölüm"], ["1", "2", "3", "4"]),
     ],

@@ -10,6 +10,7 @@ from clueweaver.books.language import (
     SUPPORTED_LANGUAGES,
     UNDETERMINED,
     detect_language,
+    function_word_counts,
     guess_language,
     prose_language,
     sample,
@@ -31,6 +32,8 @@ SNIPPETS = {
     "pt": "O capitão olhava o mar enquanto o seu irmão esperava na carruagem. Não sabia porque ele tinha vindo.",
     "el": "Η γριά Χαδούλα ξενυχτούσε κοντά στο τζάκι, και κανείς δεν ήξερε γιατί δεν μιλούσε πια στους γείτονες.",
     "ko": "늙은 방앗간 주인은 강가의 거리에 살았는데, 그가 왜 더 이상 사람들과 말하지 않는지 아무도 몰랐다.",
+    "pl": "Stary młynarz mieszkał przy ulicy nad rzeką i nikt nie wiedział, dlaczego już nie rozmawiał z ludźmi.",
+    "sv": "Den gamle mjölnaren bodde på gatan vid ån, och ingen visste varför han inte längre talade med folk.",
 }
 
 
@@ -90,6 +93,31 @@ DUTCH = (
 )
 
 
+CZECH = (
+    "Starý mlynář bydlel v ulici u řeky a nikdo nevěděl, proč už s lidmi nemluví. Když přišel podzim, šel každý "
+    "den do lesa a vracel se až večer. Jeho žena zemřela před mnoha lety a děti odešly do města, kde měly práci. To "
+    "ráno, kdy ho našli, byl klid a nad vodou ležela mlha. Sousedé říkali, že je to tak lepší, ale nikdo tomu "
+    "nevěřil. Byl to dobrý člověk a pomáhal každému, kdo ho o to požádal. Jak se to stalo, to nikdo neví, ale od té "
+    "doby chodí k řece jen málokdo. "
+)
+DANISH = (
+    "Den gamle møller boede på gaden ved åen, og ingen vidste, hvorfor han ikke længere talte med folk. Når "
+    "efteråret kom, gik han hver dag ud i skoven og kom først hjem om aftenen. Hans kone døde for mange år siden, og "
+    "børnene flyttede til byen, hvor de havde arbejde. "
+)
+
+
+def test_polish_and_swedish_are_told_from_the_neighbours_that_share_their_function_words():
+    """Czech prose shows Polish's function words (15% of its words here: "to", "jak", "ale", "do") without ą ę ł ś
+    ć ź ż ń, and Danish shows Swedish's with æ and ø where Swedish writes ä and ö: each is undetermined, not read
+    with the neighbour's stemmer."""
+    assert function_word_counts(CZECH).most_common(1)[0][0] == "pl"
+    assert detect_language(CZECH * 10) == detect_language(DANISH * 10) == UNDETERMINED
+    assert detect_language(SNIPPETS["pl"] * 40) == "pl" and detect_language(SNIPPETS["sv"] * 40) == "sv"
+    assert guess_language("Dlaczego Jaśko został w zamku?") == "pl" and guess_language("Varför slutade Baby?") is None
+    assert guess_language("Varför slutade Baby?", beside="sv") == "sv"
+
+
 def test_a_book_in_a_latin_language_clueweaver_does_not_know_is_undetermined_not_english():
     """A question shows too few words to judge (None, as names do); a book of Dutch shows a third as
     few function words of any supported language as a book in one of them, and is named ``und``."""
@@ -106,7 +134,8 @@ def test_a_cyrillic_book_without_russian_s_letters_is_undetermined_not_russian()
 
 @pytest.mark.parametrize("name", ["le_tour_du_monde.fr", "effi_briest.de", "marianela.es", "pinocchio.it",
                                   "dom_casmurro.pt", "ottsy_i_deti.ru", "igrok.ru", "kokoro.ja", "sanshiro.ja",
-                                  "laocan_youji.zh", "madame_bovary.fr", "cheongchun.ko"])  # fmt: skip
+                                  "laocan_youji.zh", "madame_bovary.fr", "cheongchun.ko", "wilcze_gniazdo.pl",
+                                  "norrtullsligan.sv"])  # fmt: skip
 def test_every_bundled_novel_is_detected_as_its_language(name):
     from clueweaver.benchmarks.checks import load_bundled_book
 

@@ -63,6 +63,8 @@ WITH_OPEN_QUESTIONS = (
     "ru-3",
     "fr-2",
     "ko",
+    "pl",
+    "sv",
 )  # the later sets add open questions to the multiple-choice and claims
 SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True) if CHECK_FILES[language][frozen]]
 SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
@@ -70,7 +72,8 @@ CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
 HANGUL = re.compile("[\uac00-\ud7a3]")
 # characters; Chinese and Japanese (8, 60): a clause written without spaces is short
 QUOTE_LENGTHS = {
-    language: (20, 120) for language in ("fr", "de", "ru", "es", "it", "pt", "ru-2", "pt-2", "de-2", "ru-3", "fr-2")
+    language: (20, 120)
+    for language in ("fr", "de", "ru", "es", "it", "pt", "ru-2", "pt-2", "de-2", "ru-3", "fr-2", "pl", "sv")
 } | {"ko": (10, 100)}  # a Korean word is two to four syllables: a clause is 10-40 characters
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),
@@ -154,8 +157,8 @@ def test_bundled_book_keys_need_no_shared_data(monkeypatch, tmp_path):
         load_check_book("bundled:missing")
     with pytest.raises(CheckError, match="CLUEWEAVER_SHARED_DATA"):
         load_check_book("kdsh:castaways")
-    with pytest.raises(CheckError, match="no multi-hop checks in language 'sv'"):
-        checks_file("sv")
+    with pytest.raises(CheckError, match="no multi-hop checks in language 'nl'"):
+        checks_file("nl")
     with pytest.raises(CheckError, match="'zh-3' is a frozen held-out set only"):
         checks_file("zh-3")
     with pytest.raises(CheckError, match="'zh-4' is a frozen held-out set only"):

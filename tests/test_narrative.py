@@ -329,6 +329,17 @@ def test_a_novel_saved_on_an_old_mac_is_read_in_mac_roman(book):
     assert decode_text(data, "book.txt")[:3] == (data.decode("mac_roman"), "mac_roman", True)
 
 
+@pytest.mark.parametrize("codec", ["iso8859_2", "cp1250"])
+def test_a_polish_novel_in_a_central_european_codepage_is_read_in_it(codec):
+    """Wilcze gniazdo in Latin-2 had been read as Latin-10 ("ą" as "ą"'s byte in iso8859_10, "ħ"): charset-normalizer
+    did not guess Latin-2. Both Central European codepages are tried, and the reading whose letters are Polish's
+    is taken, as a Western language's is."""
+    text = load_bundled_book("wilcze_gniazdo.pl").text
+    data = text.encode(codec, "ignore")
+    assert decode_text(data, "wilcze.txt")[:3] == (data.decode(codec), codec, True)
+    assert decode_text(data[:600], "wilcze.txt")[1] == codec
+
+
 @pytest.mark.parametrize("text", ["а, даже и не взглянув на меня, и пошла по лестнице.", "— И вы надеетесь?\n\nНет."])
 def test_a_few_lines_of_russian_in_cp1251_are_not_taken_for_western_prose(text):
     """Read in cp1252, these lines of Игрок are letters beyond ASCII with "a" and "e" among them, words

@@ -85,6 +85,18 @@ def test_korean_is_read_as_syllable_bigrams_so_a_name_meets_its_particles():
     assert int(np.argmax(BM25Index(book).scores("정희는 무엇을 읽고 울었나?"))) == 1
 
 
+def test_polish_is_stemmed_without_its_stop_words_and_swedish_read_whole_in_todays_spelling():
+    """Polish: Snowball gives a noun's cases one key, and the prepositions, pronouns and particles go. Swedish:
+    the 1906 reform's spellings ("hvad", "gaf", "öfver", "qvinnan") are today's, stop words stay and no stemmer
+    runs, as its tuning set chose (docs/retrieval.md, "Polish and Swedish")."""
+    assert len(set(tokenize("rycerz rycerza rycerzem rycerze rycerzy", "pl"))) == 1
+    assert tokenize("Dlaczego on nie poszedł do lasu z nimi?", "pl") == ["poszedł", "las"]
+    assert tokenize("Hvad gaf han öfver qvinnan?", "sv") == tokenize("Vad gav han över kvinnan?", "sv")
+    assert tokenize("Vad gav han över kvinnan?", "sv") == ["vad", "gav", "han", "över", "kvinnan"]
+    book = TermMatrix.from_texts(["Hon gaf honom brefvet.", "Han reste till Stockholm."], "sv")
+    assert int(np.argmax(BM25Index(book).scores("Vem gav honom brefvet?"))) == 0
+
+
 def test_japanese_is_read_as_content_words_in_their_dictionary_forms():
     assert tokenize("ホームズは静かにワトソンの話を聞いた", "ja") == ["ホームズ", "静か", "ワトソン", "話", "聞く"]
     # the forms of a verb meet; particles, auxiliaries and punctuation go; a one-kanji word stays

@@ -98,6 +98,11 @@ CHECK_FILES = {
     # Korean over 청춘 (1,951 paragraphs, KoCoNovel's text), open questions too: the frozen set committed alone with
     # its digest, on odd paragraph IDs, before any ranking ran on it; the tuning set, on even ones.
     "ko": (DATA_DIR / "multihop_checks_ko.jsonl", DATA_DIR / "multihop_frozen_ko.jsonl"),
+    # Polish over Wilcze gniazdo and Swedish over Norrtullsligan (ELTeC's TEI files; the Swedish questions in today's
+    # spelling, the novel in that of 1908), open questions too: each frozen set committed alone with its digest, on
+    # odd paragraph IDs, before any ranking ran on it; each tuning set, on even ones, by another reader.
+    "pl": (DATA_DIR / "multihop_checks_pl.jsonl", DATA_DIR / "multihop_frozen_pl.jsonl"),
+    "sv": (DATA_DIR / "multihop_checks_sv.jsonl", DATA_DIR / "multihop_frozen_sv.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -130,6 +135,10 @@ FROZEN_SHA256_BY_LANGUAGE = {
     "fr-2": "8119dd12ec97300acad646a9bf15e0e6f9d582f36c121e8d8bfd657b59e8d398",
     # 청춘 ("ko"): written by reading the novel, quotes found by string search only.
     "ko": "2d95b48cc8e73024c4b6c156141da6411409e54f8445c07a1673a273cdfbe3c6",
+    # Wilcze gniazdo ("pl", 09fdc60) and Norrtullsligan ("sv", a195c06): written by reading, quotes found by string
+    # search only.
+    "pl": "710ddd1b9e6d16edcb9007746aad69cb790ddb0f2963e589af3496ddba4e8bad",
+    "sv": "f9c3ca36fe5168318bbc1383f22e63c923e5de3042075539b0f1df6b126c2e37",
 }
 # English questions about the bundled German, Italian, Spanish, Portuguese and Russian novels (every
 # check ``"cross_language": true``), a frozen set only: written by reading and string search and committed
@@ -382,7 +391,8 @@ def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
     """The tuning (or frozen held-out) check file of a set of ``CHECK_FILES``: a language ("en", "zh",
     "fr", ...), Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3",
     "zh-4"), Japanese or Russian over a second novel ("ja-2", "ru-2"), Portuguese or German again ("pt-2",
-    "de-2"), Russian over both novels again ("ru-3"), French over a second novel ("fr-2"), or Korean ("ko")."""
+    "de-2"), Russian over both novels again ("ru-3"), French over a second novel ("fr-2"), Korean ("ko"), Polish ("pl")
+    or Swedish ("sv")."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
     path = CHECK_FILES[language][frozen]

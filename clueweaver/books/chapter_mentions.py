@@ -8,7 +8,7 @@ asks without the mention (``clueweaver.retrieval.index``); a mention the book ca
 warning, never a silent miss (``clueweaver.segments.segmenter.chapter_mention_warning``).
 
 The forms read: Chinese and Japanese 第N回 / 第N章 / 第N节 / 第N話 (N in Chinese numerals or digits);
-the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian and Greek before
+the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian, Greek, Polish and Swedish before
 a number in digits, capital Roman numerals, English number words or an ordinal word ("chapitre
 premier") or, in its own language, a cardinal number word ("au chapitre cinq", "im Kapitel fünf",
 "в главе пять"), or after an ordinal ("the fifth chapter", "the twenty-third chapter", "im dritten
@@ -21,8 +21,9 @@ chapter", "the final chapter", "最后一回", "最終章", "au dernier chapitre
 chapter"; "the first three chapters", "les deux derniers chapitres", "в первых трёх главах", "前八十回",
 "后四十回", "最初の三章"), resolved against the book's own count. Parts, volumes and books
 are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
-"Livre III"): a part names its chapters, and a chapter named with its part is that part's chapter. A
-question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中": ``chapters_titled``).
+"Livre III", "w drugiej części", "i andra delen"): a part names its chapters, and a chapter named with
+its part is that part's chapter. A question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中":
+``chapters_titled``).
 Korean names them after their number, an ordinal or a count ("제3장에서", "3~5장", "두 번째 장", "마지막 두 장",
 "제2부": ``_korean_patterns``).
 """
@@ -51,9 +52,10 @@ MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer o
 LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre": whichever the book's last is
 # A number below zero counts from the book's end: -1 the last chapter, -2 the one before it.
 _FROM_END_WORDS = {
-    LAST: rf"{LAST_PATTERN}|final|finale|closing|concluding|последн(?:ей|юю|яя|ий|ем)|заключительн(?:ой|ую|ая)",
+    LAST: rf"{LAST_PATTERN}|final|finale|closing|concluding|последн(?:ей|юю|яя|ий|ем)|заключительн(?:ой|ую|ая)|"
+    r"ostatni(?:ej|m|a|e)?|sista",
     -2: r"penultimate|(?:second|next)[\s-]+to[\s-]+last|avant-derni[eè]re?|vorletzt(?:en|em|er|es|e)|"
-    r"pen[uú]ltim[oa]|предпоследн(?:ей|юю|яя|ий|ем)",
+    r"pen[uú]ltim[oa]|предпоследн(?:ей|юю|яя|ий|ем)|przedostatni(?:ej|m|a|e)?|näst\s+sista",
 }
 _OPENING = "opening"  # "the opening chapter"
 # The chapter's and a part's words, by the languages whose cardinal numbers may follow them
@@ -66,6 +68,8 @@ _CHAPTER_WORDS = {
     ("it",): r"capitol[oi]|cap\.",
     ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)",
     ("el",): r"κεφ[άα]λα[ιί](?:ον|ου|ων|ο|α)|κεφ\.",  # "κεφάλαιο", "του κεφαλαίου", "των κεφαλαίων"
+    ("pl",): r"rozdzia(?:łach|łami|łem|łów|łu|ły|le|ł)",  # "w rozdziale 5", "rozdziały 3 i 4"
+    ("sv",): r"kapitl(?:ets|ens|et|en)|kap\.",  # "i femte kapitlet" ("kapitel" is German's too)
 }
 # "book" and "Band" only before a number ("the first book" he read is no part)
 _PART_WORDS = {
@@ -75,6 +79,8 @@ _PART_WORDS = {
     ("es", "pt", "it"): r"partes?|libr[oi]s?|tom[oi]s?|livros?",
     ("ru",): r"част(?:ями|ях|ью|ь|и)|книг[аеиу]|том[еау]?",
     ("el",): r"μέρο[ςυ]",
+    ("pl",): r"częś(?:ciach|cią|ci|ć)|(?-i:tom(?:ie|u)?)|księ(?:gach|ga|gi|gę|dze)",  # "Tom 2" is a name and a number
+    ("sv",): r"delen|delarna",  # not "del", Spanish "of the" ("después del 1 de mayo")
 }
 _CHAPTER = "|".join(_CHAPTER_WORDS.values())
 _PART = "|".join(_PART_WORDS.values())
@@ -87,7 +93,8 @@ _RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей
 # capitolo", "в 23-й главе"
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
 _DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
-_JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και)\b)\s*"
+# the words that join numbers in a list or a range; Polish "i" in lower case only, not a Roman I
+_JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και|(?-i:i)|oraz|do|och|till)\b)\s*"
 # The numbers after the chapter word, a list of one kind: digits, Roman numerals or words ("chapter 5, ten
 # men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter); an ordinal word is tried
 # before the number words it starts with ("vingt-troisième" is 23, not "vingt" and a word)
@@ -208,7 +215,7 @@ def _cardinals_listed(match: re.Match, languages: tuple[str, ...], each: re.Patt
     return _listed(each.sub(lambda m: str(cardinal_value(m.group(), languages)), match.group(1)))
 
 
-_RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до)\b", re.IGNORECASE)
+_RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до|do|till)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -14,16 +14,17 @@ Other languages:
   may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀") and a web copy's bracket may
   hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권"), N in digits
   or Sino-Korean numerals ("제삼장"), and "N장" without 제;
-- French "Chapitre", German "Kapitel", Spanish and Portuguese "Capítulo", Italian "Capitolo",
-  Russian "Глава", Greek "Κεφάλαιο(ν)", an epistolary novel's letters ("Lettre", "Brief", "Carta",
-  "Lettera", "Письмо", "Επιστολή") and a play's scenes (below) (parts: Livre, Partie, Tome, Buch,
-  Teil, Band, Libro, Parte, Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν)) before a
-  number in digits or Roman numerals or an ordinal word (``clueweaver.books.ordinals``: "Chapitre
-  premier", "Глава двадцать первая", "Capítulo decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ"), or in Greek numerals
-  ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German and Romance ordinals and "3." also stand before the word ("Erstes
-  Kapitel", "3. Kapitel", "Première partie"); and, in books read as plain words (``und``), the
-  chapter words of Dutch, Polish, Czech, Norwegian, Ukrainian, Romanian, Catalan and Turkish
-  ("Hoofdstuk 3", "Rozdział IV", "Розділ 2", "1. Bölüm");
+- French "Chapitre", German and Swedish "Kapitel" ("Kap."), Spanish and Portuguese "Capítulo", Italian
+  "Capitolo", Russian "Глава", Greek "Κεφάλαιο(ν)", Polish "Rozdział", an epistolary novel's letters
+  ("Lettre", "Brief", "Carta", "Lettera", "Письмо", "Επιστολή") and a play's scenes (below) (parts:
+  Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte, Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος,
+  Βιβλίο(ν), Część, Księga, Tom) before a number in digits or Roman numerals or an ordinal word
+  (``clueweaver.books.ordinals``: "Chapitre premier", "Глава двадцать первая", "Capítulo
+  decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ", "Rozdział dwudziesty pierwszy"), or in Greek numerals ("ΚΕΦΑΛΑΙΟΝ
+  ΙΒ΄"); German, Romance and Swedish ordinals and "3." also stand before the word ("Erstes Kapitel",
+  "3. Kapitel", "Première partie", "FÖRSTA KAPITLET."); and, in books read as plain words (``und``),
+  the chapter words of Dutch, Czech, Norwegian, Ukrainian, Romanian, Catalan and Turkish ("Hoofdstuk
+  3", "Kapitola IV", "Розділ 2", "1. Bölüm");
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’);
 - the last chapter named so instead of numbered ("Capítulo último", "Глава последняя", "Letztes
@@ -72,13 +73,13 @@ _UNIT_WORDS = (
     r"chapitre|kapitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
     r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
     r"lettre|brief|carta|lettera|письмо|επιστολ[ήη]|"
-    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
+    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|kapitlet|kap\.|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
 )
 # A play's acts are its parts, its scenes its chapters ("ACT I", "SCENE II": chapter 1.2).
 _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
     "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο "
-    "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις".split()
+    "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen".split()
 )
 # An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
 # "I", "II" in Преступление и наказание), else a chapter, which must open with prose (a contents list
@@ -92,7 +93,7 @@ _EPILOGUES = frozenset(
 # ("CHAPTER XXX. CONCLUSION"), and a scholar's "Conclusion" before the next chapter closes an argument.
 _CLOSINGS = frozenset(
     "conclusion finale postscript postface l'envoi l’envoi schluß schluss nachwort conclusión conclusione conclusão "
-    "заключение послесловие".split()
+    "заключение послесловие zakończenie".split()
 )
 _CONTAINER_WORDS = frozenset(
     [*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES, *_CLOSINGS]

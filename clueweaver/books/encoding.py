@@ -49,9 +49,13 @@ _SHIFT_JIS = "cp932"  # Microsoft's Shift_JIS, which Aozora Bunko's texts are wr
 # charset-normalizer can rank a Nordic, Baltic or Celtic codepage, or a CJK one, over Latin-1 for an older
 # Gutenberg file in Latin-1 (a German novel's « » read as Ŧ ŧ by iso8859_10, a Spanish one's ñ as ņ, an
 # English one's ´ as half-width katakana by cp932). The languages whose letters cp1252 holds, read in it,
-# are prose of their function words (``prose_language``); a misread Japanese, Chinese, Russian or Polish file
-# is not.
-_CP1252_LANGUAGES = frozenset({"en", "fr", "de", "es", "it", "pt"})
+# are prose of their function words (``prose_language``); a misread Japanese, Chinese or Russian file is not.
+# Polish is written in the Central European codepages, Latin-2 and cp1250, which charset-normalizer can leave out
+# for a Nordic or Celtic one (Latin-2's ą ś ź read as Latin-10's ĥ ķ ļ): both are tried, and the reading with the
+# fewest letters foreign to Polish goes first, as a Western language's does.
+_CP1252_LANGUAGES = frozenset({"en", "fr", "de", "es", "it", "pt", "sv"})
+_CENTRAL_EUROPEAN_LANGUAGES = frozenset({"pl"})
+_CENTRAL_EUROPEAN_CODEPAGES = ("cp1250", "iso8859_2")
 # 7-bit ISO-2022 text (JIS: older Japanese files and e-mail) is all ASCII, so it decodes as UTF-8, into escape
 # characters and letters ("\x1b$B8cGZ$O" for 吾輩は). Its escape sequences (ESC, then $ or ( or $( or $), then
 # the character set's final byte) say what it is, and these codecs read it: JIS, then JIS with half-width
@@ -116,7 +120,8 @@ def _iso_2022(data: bytes) -> bool:
 def _guesses(data: bytes) -> list[str]:
     """The encodings to try, most likely first: ISO-2022's for its escapes, else charset-normalizer's
     (cp1252 first where it ties for best), then Shift_JIS, cp1252 and Mac Roman, which it can leave out
-    (of a family of codecs that read a file alike it names one: Mac Icelandic for Mac Roman)."""
+    (of a family of codecs that read a file alike it names one: Mac Icelandic for Mac Roman), and the Central
+    European codepages."""
     if _iso_2022(data):
         return list(_ISO_2022_CODECS)
     from charset_normalizer import from_bytes
@@ -124,14 +129,15 @@ def _guesses(data: bytes) -> list[str]:
     matches = list(from_bytes(data)) or list(from_bytes(data, threshold=_LOOSE_CHAOS))
     best = matches[0].chaos if matches else 0.0
     tied = any(_PREFERRED_ENCODING in m.could_be_from_charset for m in matches if m.chaos <= best)
-    return [_PREFERRED_ENCODING] * tied + [m.encoding for m in matches] + [_SHIFT_JIS, *_PREFERRED_IN_TIES]
+    guessed = [m.encoding for m in matches]
+    return [_PREFERRED_ENCODING] * tied + guessed + [_SHIFT_JIS, *_PREFERRED_IN_TIES, *_CENTRAL_EUROPEAN_CODEPAGES]
 
 
 def detect_encoding(data: bytes) -> tuple[str | None, str, str]:
     """The most likely encoding of text that is not UTF-8 (``_guesses``) among those that decode all
     of ``data`` into plausible text, a reading as Japanese prose first (``_HIRAGANA``), then the best
-    reading as a language cp1252 is made for (``_western_reading``): (encoding, its reading, why each
-    other guess was refused); (None, "", reasons) when none does."""
+    reading as a language cp1252 or a Central European codepage is made for (``_western_reading``):
+    (encoding, its reading, why each other guess was refused); (None, "", reasons) when none does."""
     refused, readings = [], {}
     for guess in dict.fromkeys(_guesses(data)):
         try:
@@ -152,15 +158,16 @@ def detect_encoding(data: bytes) -> tuple[str | None, str, str]:
 
 
 def _western_reading(readings: dict[str, str]) -> str | None:
-    """Of the readings that are prose of a language cp1252 is made for (``_CP1252_LANGUAGES``), written
-    mostly in ASCII letters as those languages are (a few lines of Chinese or Russian read in a Western
-    codepage can hold enough "words" such as "é" or "a" to pass for prose), the one with the fewest
+    """Of the readings that are prose of a language cp1252 or Latin-2 is made for (``_CP1252_LANGUAGES``,
+    ``_CENTRAL_EUROPEAN_LANGUAGES``), written mostly in ASCII letters as those languages are (a few lines of
+    Chinese or Russian read in a Western codepage can hold enough "words" such as "é" or "a" to pass for prose),
+    the one with the fewest
     misread characters (``_misread``), ties going to ``_PREFERRED_IN_TIES``, then to the order of the
     guesses; None when no reading is such prose."""
     scored = []
     for order, (guess, text) in enumerate(readings.items()):
         language = prose_language(text)
-        if language in _CP1252_LANGUAGES and mostly_ascii_letters(text):
+        if language in _CP1252_LANGUAGES | _CENTRAL_EUROPEAN_LANGUAGES and mostly_ascii_letters(text):
             preferred = _PREFERRED_IN_TIES.index(guess) if guess in _PREFERRED_IN_TIES else len(_PREFERRED_IN_TIES)
             scored.append((_misread(text, language), preferred, order, guess))
     return min(scored)[-1] if scored else None

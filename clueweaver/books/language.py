@@ -15,9 +15,10 @@ function words, so either is right on books; a short text that shows no language
 gets None from ``guess_language`` instead of a guess, so it raises no cross-language warning.
 
 Codes are ISO 639-1; a text in a script none of them is written in is ``UNDETERMINED``, and so is a
-book in the Latin script that shows none of their function words (Dutch, Polish) or a Cyrillic book
-without Russian's ы and э (Ukrainian, Bulgarian): it is read as plain words, and every trace names
-it ``und``, instead of being read as English or Russian.
+book in the Latin script that shows none of their function words (Dutch, Finnish), one that shows
+Polish's or Swedish's without their letters (Czech, Danish), or a Cyrillic book without Russian's ы and
+э (Ukrainian, Bulgarian): it is read as plain words, and every trace names it ``und``, instead of being
+read as English, Polish, Swedish or Russian.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import re
 import unicodedata
 from collections import Counter
 
-SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt", "el", "ko")
+SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt", "el", "ko", "pl", "sv")
 UNDETERMINED = "und"  # ISO 639-2 "undetermined": letters of a script no supported language is written in
 DEFAULT_LATIN = "en"  # Latin text without function-word evidence
 
@@ -64,6 +65,12 @@ FUNCTION_WORDS = {
     "nella perché chi cosa come quando dove anche questo questa più lui lei loro suo sua",
     "pt": "o os e que de do da dos das em um uma não se com por para na nos nas mais ao ele ela eles é foi era seu "
     "sua mas como quem porque quando onde muito também isso este esta pelo pela",
+    "pl": "w z i na do to po za od nie się że jest jak ale co jej jego ich mu mnie już tylko był była było były tak "
+    "także przez przy dla czy jeszcze gdy kiedy który która które którego tego tej bo sobie siebie ja ty ona oni są "
+    "być jako tym tu tam teraz więc nawet bardzo może ze dlaczego kto gdzie pod nad przed bez",
+    "sv": "och att det som en på är av för med har inte om ett var jag hon han sig så kan hade skulle vid nu från "
+    "eller när efter då mig dig honom henne sitt sina vad hvad icke också bara ju nog detta denna dessa hos utan än "
+    "mot mycket vi oss varför hvarför hur vem hvem vilken",
 }
 _FUNCTION_WORD_SETS = {language: frozenset(words.split()) for language, words in FUNCTION_WORDS.items()}
 # The letters beyond ASCII each Latin language's prose is written with (English's from its loan words: café,
@@ -75,17 +82,25 @@ ACCENTED_LETTERS = {
     "es": "áéíñóúü",
     "it": "àèéìíîòóùú",
     "pt": "àáâãçéêíóôõúü",
+    "sv": "åäöéü",
+    "pl": "ąćęłńóśźż",
 }
 MIN_EVIDENCE = 2  # function words a text needs before its Latin language is named
 # A long Latin text (a book, not a question) in a supported language has a third of its words among
 # that language's function words (31-37% in the bundled and NoCha novels); one under 15% is in
-# another language (Dutch, Polish, Swedish...), which is named undetermined, not read as English.
+# another language (Dutch, Czech, Finnish...), which is named undetermined, not read as English.
 LONG_TEXT_WORDS = 500
 MIN_FUNCTION_SHARE = 0.15
 # Russian writes ы and э (about 2% of its letters); Ukrainian, Belarusian, Bulgarian and Serbian never
 # do, so a long Cyrillic text nearly without them is in another language than Russian.
 _RUSSIAN_ONLY_LETTERS = re.compile("[ыэЫЭ]")
 MIN_RUSSIAN_ONLY_SHARE = 0.002
+# Polish writes ą ę ł ś ć ź ż ń (8-9% of the letters of ELTeC's Polish novels), which Czech and Slovak, sharing
+# some of its function words, never do; Swedish writes ä and ö (3-4%), where Danish and Norwegian, sharing others,
+# write æ and ø. A long text named so without its own letters, or with more of its neighbours', is undetermined.
+_OWN_LETTERS = {"pl": re.compile("[ąęłśćźżń]"), "sv": re.compile("[äö]")}
+_NEIGHBOURS_LETTERS = {"pl": re.compile("[řěůť]"), "sv": re.compile("[æø]")}
+MIN_OWN_LETTER_SHARE = 0.01
 SAMPLE_CHARS = 32_000
 SAMPLE_PIECES = 8
 
@@ -156,7 +171,7 @@ def guess_language(text: str, beside: str | None = None) -> str | None:
     counts = function_word_counts(sampled)
     (best, first), (_, second) = counts.most_common(2)
     words = len(_WORD.findall(sampled))
-    if words >= LONG_TEXT_WORDS and first < MIN_FUNCTION_SHARE * words:
+    if words >= LONG_TEXT_WORDS and (first < MIN_FUNCTION_SHARE * words or _a_neighbours(best, sampled.casefold())):
         return UNDETERMINED
     if first >= MIN_EVIDENCE and first > second:
         return best
@@ -190,6 +205,15 @@ def _cyrillic_but_not_russian(sampled: str) -> bool:
     return len(_RUSSIAN_ONLY_LETTERS.findall(sampled)) < MIN_RUSSIAN_ONLY_SHARE * letters
 
 
+def _a_neighbours(language: str, folded: str) -> bool:
+    """Whether a long text whose function words are ``language``'s is a neighbour's (``_OWN_LETTERS``)."""
+    if language not in _OWN_LETTERS:
+        return False
+    own = len(_OWN_LETTERS[language].findall(folded))
+    letters = len(_LETTER.findall(folded))
+    return own < MIN_OWN_LETTER_SHARE * letters or len(_NEIGHBOURS_LETTERS[language].findall(folded)) > own
+
+
 def detect_language(text: str) -> str:
     """The language of a text, one of ``SUPPORTED_LANGUAGES`` or ``UNDETERMINED``; a long text is
     sampled (``sample``), so a whole novel costs no more than 32,000 characters. Latin text without
@@ -213,6 +237,7 @@ def language_name(code: str) -> str:
 
 LANGUAGE_NAMES = {
     "en": "English", "zh": "Chinese", "ja": "Japanese", "fr": "French", "de": "German", "es": "Spanish",
-    "it": "Italian", "ru": "Russian", "pt": "Portuguese", "el": "Greek", "ko": "Korean",
+    "it": "Italian", "ru": "Russian", "pt": "Portuguese", "el": "Greek", "ko": "Korean", "pl": "Polish",
+    "sv": "Swedish",
     UNDETERMINED: "an undetermined language",
 }  # fmt: skip

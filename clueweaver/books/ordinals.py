@@ -1,7 +1,7 @@
 """Ordinal words as European novels spell their chapter and part numbers, one to ninety-nine:
 "Chapitre vingt et unième", "Глава одиннадцатая", "Capítulo decimotercero", "Capitolo
 ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ",
-"Chapter the Twenty-Third" (English from thirteen on).
+"Chapter the Twenty-Third" (English from thirteen on), "Rozdział dwudziesty pierwszy", "Tjugoförsta kapitlet".
 
 ``ORDINAL_WORDS`` maps each spelling (lower case, the words of a compound joined by one space) to
 its value; ``ORDINAL_PATTERN`` matches any of them, a compound's words joined by spaces or hyphens
@@ -192,6 +192,46 @@ def _greek() -> dict[str, int]:
     return _with_folded(forms)
 
 
+# Polish ordinal stems from one to eighty: each takes an adjective's endings, nominative masculine (rozdział,
+# tom), feminine (część, księga) and neuter, and the locative a question uses ("w piątym rozdziale", "w drugiej
+# części"); after g an i comes before e, and the soft stem of "trzeci" writes i throughout.
+_POLISH_STEMS = (
+    "pierwsz drug trzec czwart piąt szóst siódm ósm dziewiąt dziesiąt jedenast dwunast trzynast czternast piętnast "
+    "szesnast siedemnast osiemnast dziewiętnast"
+).split()
+_POLISH_TENS = "dwudziest trzydziest czterdziest pięćdziesiąt sześćdziesiąt siedemdziesiąt osiemdziesiąt".split()
+_POLISH_ENDINGS = {"drug": ("i", "a", "ie", "im", "iej"), "trzec": ("i", "ia", "ie", "im", "iej")}
+_POLISH_HARD_ENDINGS = ("y", "a", "e", "ym", "ej")
+# Swedish ordinals (one form for every gender and case): "Första kapitlet", "Tjugoförsta kapitlet"; "elfte" also
+# spelled "elvte", and the old spellings of ELTeC's novels, "FJERDE KAPITLET", "SJETTE KAPITLET".
+_SWEDISH_UNITS = "första andra tredje fjärde femte sjätte sjunde åttonde nionde".split()
+_SWEDISH_TEENS = "tionde elfte tolfte trettonde fjortonde femtonde sextonde sjuttonde artonde nittonde".split()
+_SWEDISH_TENS = "tjugo trettio fyrtio femtio sextio sjuttio åttio".split()
+
+
+def _polish() -> dict[str, int]:
+    """Polish ordinals to eighty-nine in their common forms ("pierwszy", "drugiej", "dwudziesty pierwszy")."""
+    stems = dict(enumerate(_POLISH_STEMS, start=1)) | {10 * t: stem for t, stem in enumerate(_POLISH_TENS, start=2)}
+    forms = {
+        stem + ending: value
+        for value, stem in stems.items()
+        for ending in _POLISH_ENDINGS.get(stem, _POLISH_HARD_ENDINGS)
+    }
+    units = {form: n for form, n in forms.items() if n < 10}
+    tens = {form: n for form, n in forms.items() if n >= 20}
+    return forms | {f"{ten} {unit}": t + n for ten, t in tens.items() for unit, n in units.items()}
+
+
+def _swedish() -> dict[str, int]:
+    """Swedish ordinals to eighty-nine ("första", "elfte", "tjugoförsta")."""
+    forms = {word: n for n, word in enumerate(_SWEDISH_UNITS, start=1)}
+    forms |= {word: n for n, word in enumerate(_SWEDISH_TEENS, start=10)} | {"elvte": 11, "fjerde": 4, "sjette": 6}
+    for t, ten in enumerate(_SWEDISH_TENS, start=2):
+        forms[ten + "nde"] = 10 * t
+        forms |= {ten + unit: 10 * t + n for n, unit in enumerate(_SWEDISH_UNITS, start=1)}
+    return forms
+
+
 def _spaced(forms: dict[str, int]) -> dict[str, int]:
     """The forms with a compound's words joined by one space ("soixante-douzième": "soixante douzième")."""
     return {re.sub(r"[\s-]+", " ", form): value for form, value in forms.items()}
@@ -203,6 +243,8 @@ ORDINAL_WORDS: dict[str, int] = _spaced(
     | _german()
     | _russian()
     | _greek()
+    | _polish()
+    | _swedish()
 )
 
 
@@ -235,7 +277,7 @@ ORDINAL_PATTERN = words_pattern(ORDINAL_WORDS)
 LAST_WORDS = frozenset(
     _with_folded(dict.fromkeys(
         "last dernier dernière letzte letzter letztes letzten último última ultimo ultima "
-        "последняя последний последнее τελευταίο τελευταίον τελευταία τελευταίος".split(), 0
+        "последняя последний последнее τελευταίο τελευταίον τελευταία τελευταίος ostatni ostatnia sista".split(), 0
     ))
 )  # fmt: skip
 LAST_PATTERN = words_pattern(LAST_WORDS)

@@ -78,6 +78,10 @@ SET_NAMES = {
     "frozen-fr-2": "French frozen held-out checks 2 (Madame Bovary), open questions too",
     "tuning-ko": "Korean tuning checks (청춘, KoCoNovel's text), open questions too",
     "frozen-ko": "Korean frozen held-out checks (청춘), open questions too",
+    "tuning-pl": "Polish tuning checks (Wilcze gniazdo, ELTeC's TEI file), open questions too",
+    "frozen-pl": "Polish frozen held-out checks (Wilcze gniazdo), open questions too",
+    "tuning-sv": "Swedish tuning checks (Norrtullsligan, ELTeC's TEI file; questions in modern spelling), open too",
+    "frozen-sv": "Swedish frozen held-out checks (Norrtullsligan), open questions too",
     "frozen-digits": "Frozen held-out checks typing in digits numbers their novels spell (seven languages)",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
@@ -156,13 +160,14 @@ CURVE_COLUMNS = 3
 CHAPTER_NAMING = {
     "en": "In chapter {}, ", "fr": "Au chapitre {}, ", "de": "In Kapitel {}: ", "es": "En el capítulo {}, ",
     "it": "Nel capitolo {}, ", "pt": "No capítulo {}, ", "ru": "В главе {}: ", "el": "Στο κεφάλαιο {}, ",
-    "zh": "第{}回中，", "ja": "第{}章で、", "ko": "제{}장에서 ",
+    "zh": "第{}回中，", "ja": "第{}章で、", "ko": "제{}장에서 ", "pl": "W rozdziale {}: ", "sv": "I kapitel {}: ",
 }  # fmt: skip
 # ... or by the chapter's name (``--name-chapters title``; ``title_pieces``: a 回目's first line, "A Merry Christmas")
 CHAPTER_TITLE_NAMING = {
     "en": 'In the chapter "{}", ', "fr": "Dans le chapitre « {} », ", "de": "Im Kapitel „{}“: ",
     "es": "En el capítulo «{}», ", "it": "Nel capitolo «{}», ", "pt": "No capítulo «{}», ", "ru": "В главе «{}»: ",
     "el": "Στο κεφάλαιο «{}», ", "zh": "在“{}”那一回中，", "ja": "「{}」の章で、", "ko": "“{}” 장에서 ",
+    "pl": "W rozdziale „{}”: ", "sv": "I kapitlet ”{}”: ",
 }  # fmt: skip
 NAMINGS = ("number", "title")
 

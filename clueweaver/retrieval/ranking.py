@@ -69,8 +69,8 @@ _CLAUSE_BREAK = re.compile(
     r"which|where|yet)\b",
     re.IGNORECASE,
 )
-# A capitalized word of three letters or more (Latin with its accented letters; Cyrillic with the
-# letters of Ukrainian, Belarusian, Serbian and Russian before 1918: "Аркадій"; Greek, monotonic and
+# A capitalized word of three letters or more (Latin with its accented letters, Polish's and Czech's too;
+# Cyrillic with the letters of Ukrainian, Belarusian, Serbian and Russian before 1918: "Аркадій"; Greek, monotonic and
 # polytonic: "Φραγκογιαννού", "Ἀθῆναι"), and one that does not open a sentence or a quotation: a name,
 # mostly (the graph of names, clueweaver.retrieval.graph, uses both). NAME looks ahead for a capital
 # before it looks behind: the same matches, three times faster.
@@ -86,8 +86,14 @@ _GREEK_LOWER = (
     "\u1f70-\u1f7d\u1f80-\u1f87\u1f90-\u1f97\u1fa0-\u1fa7\u1fb0-\u1fb4\u1fb6-\u1fb7\u1fc2-\u1fc4\u1fc6-\u1fc7"
     "\u1fd0-\u1fd3\u1fd6-\u1fd7\u1fe0-\u1fe7\u1ff2-\u1ff4\u1ff6-\u1ff7"
 )
-UPPERCASE = "A-Z\u00c0-\u00d6\u00d8-\u00de" + _CYRILLIC_UPPER + _GREEK_UPPER + _GREEK_UPPER_POLYTONIC
-LOWERCASE = "a-z\u00df-\u00f6\u00f8-\u00ff" + _CYRILLIC_LOWER + _GREEK_LOWER
+# Latin Extended-A, whose capitals and small letters alternate: Polish "Łukasz", "Żmudź", Czech "Šimek"
+_LATIN_EXTENDED = [chr(c) for c in range(0x100, 0x180)]
+_LATIN_EXTENDED_UPPER = "".join(c for c in _LATIN_EXTENDED if c.isupper())
+_LATIN_EXTENDED_LOWER = "".join(c for c in _LATIN_EXTENDED if c.islower())
+UPPERCASE = (
+    "A-Z\u00c0-\u00d6\u00d8-\u00de" + _LATIN_EXTENDED_UPPER + _CYRILLIC_UPPER + _GREEK_UPPER + _GREEK_UPPER_POLYTONIC
+)
+LOWERCASE = "a-z\u00df-\u00f6\u00f8-\u00ff" + _LATIN_EXTENDED_LOWER + _CYRILLIC_LOWER + _GREEK_LOWER
 CAPITALIZED_WORD = rf"\b[{UPPERCASE}][{LOWERCASE}]{{2,}}\b"
 NAME = re.compile(rf"(?=[{UPPERCASE}])(?<![.!?]\s)(?<![\"“‘(])(?<!^){CAPITALIZED_WORD}")
 
