@@ -21,10 +21,10 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   its accents, as ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles
   go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Polish (pl): its stop words go (``POLISH_STOP_WORDS``; bm25s has no Polish list) and Snowball's
-  Polish stemmer gives a word's cases one key ("Łukasza", "Łukaszowi"). Swedish (sv): words whole, stop
-  words kept, in today's spelling (``modern_swedish``: "hvad", "gaf", "öfver" are "vad", "gav", "över"),
-  with neither Snowball's Swedish stemmer nor bm25s's stop words: on the Swedish tuning set both found
-  fewer checks' evidence (docs/retrieval.md, "Polish and Swedish").
+  Polish stemmer gives a noun's cases one key ("rycerza", "rycerzem", "rycerzy"). Swedish (sv): case-folded
+  words whole, as an undetermined language's are: Snowball's Swedish stemmer and bm25s's stop words found
+  fewer checks' evidence on its tuning set, and reading the spelling before 1906 as today's ("hvad", "gaf")
+  found fewer on its frozen set (docs/retrieval.md, "Polish and Swedish").
 - Chinese is read in simplified characters: a traditional character is folded to its simplified
   form (OpenCC's character table, as opencc-python-reimplemented ships it), so a question typed in
   simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one;
@@ -49,7 +49,7 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   (``clueweaver.retrieval.morphology``), which found all the evidence of more tuning checks than
   bigrams did. The plain-BM25 baseline keeps bigrams and unigrams (every hiragana and the
   long-vowel mark its function characters).
-- any other script (``UNDETERMINED``): case-folded words, no stop words, no stemming.
+- any other language or script (``UNDETERMINED``): case-folded words, no stop words, no stemming.
 
 A word is analyzed once per process (``Analyzer.word_terms`` is memoised), and a book's CJK runs,
 which rarely repeat, are cut with numpy over their code points (``Analyzer.cjk_occurrences``), so
@@ -169,11 +169,6 @@ _OLD_PORTUGUESE_SPELLINGS = {"ph": "f", "th": "t", "rh": "r", "y": "i"}
 _OLD_PORTUGUESE_LETTERS = re.compile("ph|th|rh|y")
 _OLD_PORTUGUESE_DOUBLE = re.compile(r"([bcdfglmnpt])\1")
 _OLD_PORTUGUESE_SILENT_H = re.compile("(?<=[aeiou])h(?=[aeiou])")
-# Swedish before the 1906 reform, as Norrtullsligan (1908) and ELTeC's novels print it: "hv" for "v" at a word's
-# start ("hvad", "hvem", "hvarför"), "fv" for "v" ("öfver", "lefva"), "f" for "v" at a word's end after a vowel, l
-# or r ("af", "gaf", "blef", "half"), "qv" for "kv" ("qvinna").
-_OLD_SWEDISH_LETTERS = re.compile("^hv|fv|qv|(?<=[aeiouyåäölr])f$")
-_OLD_SWEDISH_SPELLINGS = {"hv": "v", "fv": "v", "qv": "kv", "f": "v"}
 _SURNAME_STEM_LETTERS = 4  # what a Russian stem keeps at least when its -ов/-ев goes (``_surname_stem``)
 _BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
 
@@ -381,16 +376,8 @@ def modern_portuguese(word: str) -> str:
     return word[:-1] + "i" if word.endswith("ae") else word
 
 
-def modern_swedish(word: str) -> str:
-    """A normalized Swedish word in the spelling of 1906 onwards (``_OLD_SWEDISH_LETTERS``): "hvad" is "vad",
-    "öfver" "över", "gaf" "gav", "qvinna" "kvinna"."""
-    if "v" not in word and "f" not in word:
-        return word
-    return _OLD_SWEDISH_LETTERS.sub(lambda m: _OLD_SWEDISH_SPELLINGS[m.group()], word)
-
-
 # What each language's old spelling folds to
-_MODERN_SPELLING = {"ru": modern_russian, "de": modern_german, "pt": modern_portuguese, "sv": modern_swedish}
+_MODERN_SPELLING = {"ru": modern_russian, "de": modern_german, "pt": modern_portuguese}
 
 
 @cache
