@@ -380,6 +380,16 @@ def test_the_recall_bench_names_each_checks_first_clue_chapter_in_the_books_lang
     assert named.question.text == "第5回中，宝玉梦到了哪里？" and named.gold_ids == item.gold_ids
 
 
+@pytest.mark.parametrize("book", ["wilcze_gniazdo.pl", "norrtullsligan.sv"])
+def test_the_recall_bench_names_a_polish_or_swedish_chapter_in_words_the_mention_reader_reads_back(book):
+    narrative = load_bundled_book(book)
+    chapter = next(c for c in narrative.chapters if c.label == "5")
+    item = GoldItem(narrative, Question.open("Kto?"), (chapter.first_paragraph + 2,), "x")
+    (named,) = naming_chapters([item])
+    assert named.question.text.startswith(("W rozdziale 5: ", "I kapitel 5: "))
+    assert chapters_named(narrative.chapters, named.question.text) == ([chapter], [])
+
+
 def test_a_chapter_named_in_another_language_than_the_books_is_still_read_first():
     narrative = load_bundled_book("hongloumeng.zh")
     chapter = next(c for c in narrative.chapters if c.label == "5")
