@@ -1,5 +1,6 @@
 """The protocol in every language: a reply, a question or an answer in Chinese, French, German,
-Russian, Greek, Japanese or Korean is read as its English twin is (same structure, same paragraph citations)."""
+Russian, Greek, Japanese, Korean, Polish or Swedish is read as its English twin is (same structure, same
+paragraph citations)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,14 @@ from clueweaver.evaluation.open_metrics import is_temporal, rouge_l
 from clueweaver.protocol import cues
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
 from clueweaver.protocol.open_rewards import open_answer_reward_components
-from clueweaver.protocol.parse import normalize_choice, normalize_open_answer, paragraph_references, parse_finder
+from clueweaver.protocol.parse import (
+    normalize_choice,
+    normalize_claim_answer,
+    normalize_finder_answer,
+    normalize_open_answer,
+    paragraph_references,
+    parse_finder,
+)
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.rewards import finder_reward_components, interpreter_reward_components, specific_details
@@ -35,6 +43,8 @@ NO_STATING_WHY = {
     "ru": "Отрывок описывает свадебный завтрак и не упоминает Ханну или какую-либо служанку.",
     "el": "Το απόσπασμα περιγράφει το γαμήλιο πρόγευμα και δεν αναφέρει τη Χάνα ούτε καμία υπηρέτρια.",
     "ko": "이 단락은 결혼식 아침 식사를 묘사하며 해나나 어떤 하인도 언급하지 않는다.",
+    "pl": "Ten fragment opisuje śniadanie weselne i nie wspomina o Hannah ani o żadnej służącej.",
+    "sv": "Det här avsnittet beskriver bröllopsfrukosten och nämner inte Hannah eller någon tjänarinna.",
 }
 NO_WITHOUT_WHY = {
     "en": "The segment describes the wedding breakfast at Hartfield in detail.",
@@ -44,6 +54,8 @@ NO_WITHOUT_WHY = {
     "ru": "Отрывок подробно описывает свадебный завтрак в Хартфилде и его гостей.",
     "el": "Το απόσπασμα περιγράφει με λεπτομέρειες το γαμήλιο πρόγευμα στο Χάρτφιλντ.",
     "ko": "이 단락은 하트필드에서의 결혼식 아침 식사를 자세히 묘사한다.",
+    "pl": "Ten fragment szczegółowo opisuje śniadanie weselne w Hartfield.",
+    "sv": "Det här avsnittet beskriver bröllopsfrukosten på Hartfield i detalj.",
 }
 YES_CITING = {
     "en": "Mr. Woodhouse says he is glad he thought of Hannah as a servant [12, 13].",
@@ -53,10 +65,12 @@ YES_CITING = {
     "ru": "Мистер Вудхаус рад, что подумал о Ханне как о служанке [12, 13].",
     "el": "Ο κύριος Γούντχαους χαίρεται που σκέφτηκε τη Χάνα για υπηρέτρια [12, 13].",
     "ko": "우드하우스 씨는 해나를 하인으로 생각해 낸 것이 기쁘다고 말한다 [12, 13].",
+    "pl": "Pan Woodhouse mówi, że cieszy się, iż pomyślał o Hannah jako o służącej [12, 13].",
+    "sv": "Herr Woodhouse säger att han är glad att han tänkte på Hannah som tjänarinna [12, 13].",
 }
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv"])
 @pytest.mark.parametrize(
     "rationales,answer,case",
     [(NO_STATING_WHY, "NO", NEGATIVE), (NO_WITHOUT_WHY, "NO", NEGATIVE), (YES_CITING, "YES", POSITIVE)],
@@ -69,10 +83,11 @@ def test_a_finder_reply_earns_what_its_english_twin_earns(language, rationales, 
 
 
 FINDER_VERDICTS = {"zh": ("是", "否"), "fr": ("Oui", "Non"), "de": ("JA", "NEIN"), "ru": ("Да", "Нет"),
-                   "el": ("ΝΑΙ", "ΟΧΙ"), "ko": ("네", "아니요")}  # fmt: skip
+                   "el": ("ΝΑΙ", "ΟΧΙ"), "ko": ("네", "아니요"), "pl": ("TAK", "NIE"),
+                   "sv": ("Ja", "Nej")}  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv"])
 def test_a_finder_verdict_in_the_reply_language_is_read_at_inference_and_unpaid_in_training(language):
     """Inference reads "Oui" as YES (a small model answers in the book's language); training pays
     only the label the prompt asks for, and "Oui" nothing, as it pays "**YES**" (``strict_label``)."""
@@ -84,6 +99,22 @@ def test_a_finder_verdict_in_the_reply_language_is_read_at_inference_and_unpaid_
         assert read == replace(parse_finder(reply(rationale[language], label), case["allowed_ids"]), raw=read.raw)
         paid = finder_reward_components(reply(rationale[language], verdict), **case)
         assert sum(paid.values()) == 0.0  # what an unparseable reply earns
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [("TAK", "TRUE"), ("Nie.", "FALSE"), ("PRAWDA", "TRUE"), ("Fałsz", "FALSE"), ("FALSZ", "FALSE"),
+     ("Nieprawda", "FALSE"), ("Odpowiedź: PRAWDA", "TRUE"), ("JA", "TRUE"), ("Nej", "FALSE"), ("SANT", "TRUE"),
+     ("Falskt.", "FALSE"), ("Svar: SANT", "TRUE"), ("prawda czy fałsz", None), ("sant eller falskt", None)],
+)  # fmt: skip
+def test_polish_and_swedish_claim_verdicts(text, expected):
+    """Typed without its "ł", "FALSZ" is "Fałsz", as "reponse" is "réponse"."""
+    assert normalize_claim_answer(text) == expected
+
+
+def test_polish_nie_beside_a_german_verdict_names_two_and_is_read_as_none():
+    """Polish "nie" is German "nie" (never): a German "JA" beside it is not read, and not read as NO."""
+    assert normalize_finder_answer("Nie") == "NO" and normalize_finder_answer("Ja, er war nie dort") is None
 
 
 def test_the_negative_rationale_twins_differ_only_in_stating_why():
@@ -118,6 +149,10 @@ EVIDENCE = {
     "[41] Ύστερα από τρεις μέρες ο φρουρός άφησε ανοιχτή την πόρτα του κελιού, και ο Κόρβιν βγήκε.",
     "ko": "[40] 통치자는 얼굴을 찌푸렸다. “당신은 풀 수 없는 문제요.” 그가 코르빈에게 말했다.\n"
     "[41] 사흘 뒤 간수는 감방 문을 잠그지 않고 두었고, 코르빈은 걸어 나갔다.",
+    "pl": "[40] Władca zmarszczył brwi. „Jesteś nierozwiązywalnym problemem” — powiedział do Korvina.\n"
+    "[41] Po trzech dniach strażnik zostawił drzwi celi otwarte i Korvin wyszedł.",
+    "sv": "[40] Härskaren rynkade pannan. ”Du är ett olösligt problem”, sade han till Korvin.\n"
+    "[41] Efter tre dagar lämnade vakten celldörren olåst, och Korvin gick ut.",
 }
 FULL_MARKS = {
     "en": 'The Ruler tells Korvin he is "an insoluble problem" [40]; right after that the guard leaves the cell '
@@ -132,6 +167,11 @@ FULL_MARKS = {
     "κελί ανοιχτό και ο Κόρβιν βγαίνει [41], άρα οι Τρ'εν τον άφησαν να φύγει επειδή δεν μπορούσαν να τον λύσουν.",
     "ko": "통치자는 코르빈에게 그가 “풀 수 없는 문제”라고 말한다 [40]. 그 직후 간수가 감방 문을 잠그지 않고 "
     "코르빈은 걸어 나간다 [41]. 그러니 트렌인들이 그를 놓아준 것은 그가 그들이 풀 수 없는 문제였기 때문이다.",
+    "pl": "Władca mówi Korvinowi, że jest „nierozwiązywalnym problemem” [40]; zaraz potem strażnik zostawia celę "
+    "otwartą i Korvin wychodzi [41], więc Tr'enowie pozwolili mu odejść, ponieważ był problemem, którego nie umieli "
+    "rozwiązać.",
+    "sv": "Härskaren säger till Korvin att han är ”ett olösligt problem” [40]; strax därefter lämnar vakten cellen "
+    "olåst och Korvin går ut [41], så Tr'en lät honom gå eftersom han var ett problem som de inte kunde lösa.",
 }
 HEDGED = {
     "en": "There is not enough information, but the ruler calls him a problem [40].",
@@ -140,6 +180,8 @@ HEDGED = {
     "de": "Es gibt nicht genug Informationen, aber der Herrscher nennt ihn ein Problem [40].",
     "el": "Δεν υπάρχουν αρκετές πληροφορίες, αλλά ο άρχοντας τον λέει πρόβλημα [40].",
     "ko": "정보가 부족하지만, 통치자는 그를 문제라고 부른다 [40].",
+    "pl": "Nie ma wystarczających informacji, ale władca nazywa go problemem [40].",
+    "sv": "Det finns inte tillräckligt med information, men härskaren kallar honom ett problem [40].",
 }
 
 
@@ -150,14 +192,14 @@ def interpreter(rationale: str, language: str, answer: str = "A") -> dict[str, f
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv"])
 def test_an_interpreter_reply_earns_what_its_english_twin_earns(language):
     english = interpreter(FULL_MARKS["en"], "en")
     assert sum(english.values()) == pytest.approx(4.8)  # every bonus: quotation, citations, length
     assert interpreter(FULL_MARKS[language], language) == english
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv"])
 @pytest.mark.parametrize("answer", ["A", "C"])
 def test_hedging_costs_what_it_costs_in_english(language, answer):
     """The hedging component only: German capitalizes "Problem", which the evidence then holds as a
@@ -190,6 +232,8 @@ QUESTION_TWINS = {
         "ru": "Какое утверждение о Корвине не верно?",
         "el": "Ποια από τις παρακάτω προτάσεις για τον Κόρβιν δεν είναι αληθής;",
         "ko": "다음 중 코르빈에 대해 옳지 않은 것은?",
+        "pl": "Które z poniższych stwierdzeń o Korvinie NIE jest prawdziwe?",
+        "sv": "Vilket av följande påståenden om Korvin är INTE sant?",
     },
     "causal": {
         "en": "Why did the Tr'en let Korvin go?",
@@ -200,6 +244,8 @@ QUESTION_TWINS = {
         "el": "Γιατί οι Τρ'εν άφησαν τον Κόρβιν να φύγει;",
         "ja": "なぜトレン人はコーヴィンを逃がしたのか？",
         "ko": "트렌인들은 왜 코르빈을 놓아주었나?",
+        "pl": "Dlaczego Tr'enowie pozwolili Korvinowi odejść?",
+        "sv": "Varför lät Tr'en Korvin gå?",
     },
     "inferential": {
         "en": "What can we infer from the longest dialogue in the story?",
@@ -209,6 +255,8 @@ QUESTION_TWINS = {
         "ru": "Какой вывод можно сделать из самого длинного диалога?",
         "el": "Τι συμπεραίνουμε από τον μεγαλύτερο διάλογο της ιστορίας;",
         "ko": "이야기에서 가장 긴 대화로부터 무엇을 추론할 수 있는가?",
+        "pl": "Co możemy wywnioskować z najdłuższego dialogu w opowiadaniu?",
+        "sv": "Vad kan vi dra för slutsatser av den längsta dialogen i berättelsen?",
     },
     "quiet": {
         "en": "Who keeps the lamps on the quay?",
@@ -218,6 +266,8 @@ QUESTION_TWINS = {
         "ru": "Кто следит за фонарями на причале?",
         "el": "Ποιος φυλάει τα φανάρια στην προκυμαία;",
         "ko": "부두의 등불은 누가 지키는가?",
+        "pl": "Kto pilnuje latarni na nabrzeżu?",
+        "sv": "Vem vaktar lyktorna på kajen?",
     },
 }
 TWIN_CASES = [(kind, language) for kind, twins in QUESTION_TWINS.items() for language in twins if language != "en"]
@@ -234,6 +284,13 @@ def test_the_trigger_fires_on_a_question_as_on_its_english_twin(kind, language, 
 def test_the_cues_of_other_languages_stay_quiet_in_english():
     for text in ("Whose car was parked by the pendant lamp?", "What motif recurs?", "Who came to the den?"):
         assert calibration_cues(Question.open(text)) == {}, text
+
+
+def test_polish_and_swedish_cues_stay_quiet_where_their_words_mean_something_else():
+    """German "nie" (never) is no Polish negation, Italian "un po'" no Polish "po" (after), English
+    "under" no Swedish "under" (during)."""
+    assert calibration_cues(Question.open("Wer war nie in Berlin?")) == {}
+    assert not is_temporal("Chi ha bevuto un po' di vino?") and not is_temporal("Who slept under the bridge?")
 
 
 # --- open answers -----------------------------------------------------------------------------------
@@ -259,6 +316,8 @@ def test_f1_drops_the_articles_of_the_references_language_when_it_shows_one():
     # English: "die" is a word, not the German article (P = 3/3, R = 3/8)
     assert token_f1("she would die", ["He said that she would die of shame"]) == pytest.approx(6 / 11)
     assert token_f1("die Brücke", ["Brücke"]) == 1.0  # a name alone shows no language: every article goes
+    assert token_f1("ett olösligt problem", ["olösligt problem"]) == 1.0
+    assert token_f1("en mer", ["mer"]) == pytest.approx(2 / 3)  # French "en" (in) is no Swedish article here
     assert (
         token_f1("η Χαδούλα", ["Χαδούλα"]) == 1.0
         and token_f1("Χαδούλα", ["Η γριά Χαδούλα ήταν εκεί και δεν μιλούσε"]) > 0
@@ -316,7 +375,10 @@ def test_an_open_answer_in_digits_earns_what_the_spelled_answer_earns():
      ("fr", "Qui est un problème insoluble ?", "Korvin, un probleme insoluble", "Korvin : un problème insoluble."),
      ("de", "Wer ist ein unlösbares Problem?", "Korvin, ein unlösbares Problem", "Korvin: ein unlösbares Problem."),
      ("el", "Ποιος είναι ένα άλυτο πρόβλημα;", "Κόρβιν, ένα άλυτο πρόβλημα", "Κόρβιν: ένα άλυτο πρόβλημα."),
-     ("ko", "풀 수 없는 문제는 누구인가?", "코르빈, 풀 수 없는 문제", "코르빈: 풀 수 없는 문제.")],
+     ("ko", "풀 수 없는 문제는 누구인가?", "코르빈, 풀 수 없는 문제", "코르빈: 풀 수 없는 문제."),
+     ("pl", "Kto jest nierozwiązywalnym problemem?", "Korvin, nierozwiązywalny problem",
+      "Korvin: nierozwiązywalny problem."),
+     ("sv", "Vem är ett olösligt problem?", "Korvin, ett olösligt problem", "Korvin: ett olösligt problem.")],
 )  # fmt: skip
 def test_an_open_answer_earns_what_its_english_twin_earns(language, question, answer, reference):
     english = open_answer_reward_components(
@@ -333,7 +395,8 @@ def test_an_open_answer_earns_what_its_english_twin_earns(language, question, an
 def test_temporal_questions_in_every_language():
     assert all(
         map(is_temporal, ["Que fait Emma après le bal ?", "舞会之后艾玛做了什么？", "Was tat Emma, nachdem sie ging?",
-                          "Τι έκανε η Έμμα μετά τον χορό;", "무도회가 끝난 후에 에마는 무엇을 했나?"])
+                          "Τι έκανε η Έμμα μετά τον χορό;", "무도회가 끝난 후에 에마는 무엇을 했나?",
+                          "Co zrobiła Emma, zanim wyszła z balu?", "Vad gjorde Emma efter balen?"])
     )  # fmt: skip
     assert not is_temporal("Qui garde les lampes du quai ?")
 
@@ -382,7 +445,10 @@ def test_word_counts_read_a_cjk_character_as_two_thirds_of_a_word():
     [("见第12段和【14】", (12, 14)), ("[15、16]", (15, 16)), ("［17］", (17,)), ("第3至5段", (3, 4, 5)),
      ("paragraphes 3 et 5", (3, 5)), ("Absatz 7", (7,)), ("párrafos 8 a 10", (8, 9, 10)), ("абзацы 11 и 12", (11, 12)),
      ("段落20", (20,)), ("παράγραφοι 21 έως 23", (21, 22, 23)), ("ΠΑΡΑΓΡΑΦΟΣ 24 και 26", (24, 26)),
-     ("단락 27", (27,)), ("28번 단락과 30번째 문단", (28, 30)), ("31~33번 단락", (31, 32, 33))],
+     ("단락 27", (27,)), ("28번 단락과 30번째 문단", (28, 30)), ("31~33번 단락", (31, 32, 33)),
+     ("akapit 34", (34,)), ("akapity 35–37", (35, 36, 37)), ("w akapicie 38 i 40", (38, 40)),
+     ("akapity 41 do 43", (41, 42, 43)), ("stycke 44", (44,)), ("styckena 45–47", (45, 46, 47)),
+     ("i stycket 48 och 50", (48, 50)), ("stycken 51 till 53", (51, 52, 53))],
 )  # fmt: skip
 def test_paragraph_references_in_every_language(text, cited):
     assert paragraph_references(text) == (cited, ())
@@ -393,3 +459,5 @@ def test_answer_labels_in_every_language_are_stripped():
     assert normalize_choice("Ответ: B", KORVIN) == "B" and normalize_choice("选项 C", KORVIN) == "C"
     assert normalize_open_answer("정답: 코르빈") == "코르빈" and normalize_choice("답: D", KORVIN) == "D"
     assert normalize_choice("Απάντηση: D", KORVIN) == "D" and normalize_open_answer("ΑΠΑΝΤΗΣΗ: Κόρβιν") == "Κόρβιν"
+    assert normalize_open_answer("Odpowiedź: Korvin") == "Korvin" and normalize_choice("Opcja B", KORVIN) == "B"
+    assert normalize_open_answer("Svar: Korvin") == "Korvin" and normalize_choice("Alternativ C", KORVIN) == "C"

@@ -4,16 +4,19 @@ articles token F1 drops, the titles and sentence openers of the specificity rewa
 a reply names paragraphs ("paragraphs 3 to 5") or labels its answer ("Answer:") with.
 
 Researchers read novels in English, French, German, Spanish, Italian, Portuguese, Russian, Greek,
-Chinese, Japanese and Korean, and a rule must not need to know which: each rule matches the cues of every language
-together (``every_language``), as ``clueweaver.protocol.text.find_phrases`` reads them. A cue of a
-spaced script matches whole words, a trailing "*" marking a stem ("упомина*" for every form of the
-verb; only where a language inflects too much to list forms); a cue of Chinese or Japanese
-characters matches anywhere, since those scripts do not separate words. Cues are written as a
-reader would write them (accents, capitals, "ß", "ё"): matching folds them the same way as the text.
+Chinese, Japanese, Korean, Polish and Swedish, and a rule must not need to know which: each rule
+matches the cues of every language together (``every_language``), as
+``clueweaver.protocol.text.find_phrases`` reads them. A cue of a spaced script matches whole words, a
+trailing "*" marking a stem ("упомина*" for every form of the verb, "nieistotn*" for every form of the
+Polish adjective; only where a language inflects too much to list forms); a cue of Chinese or
+Japanese characters matches anywhere, since those scripts do not separate words. Cues are written as
+a reader would write them (accents, capitals, "ß", "ё", "ł"): matching folds them the same way as the
+text.
 
 Cues of different languages are matched together, so a word that is a cue in one language fires in
 the others: a cue is left out where it is also a common word of another covered language (French
-"car" would fire on an English car, French "pendant" on a necklace, German "Ehe" on a marriage).
+"car" would fire on an English car, French "pendant" on a necklace, German "Ehe" on a marriage,
+Polish "nie" on German "nie" (never), Swedish "under" (during) on English "under").
 """
 
 from __future__ import annotations
@@ -98,6 +101,24 @@ NEGATIVE_RATIONALE_CUES: Table = {
         "단서가 없*", "단서는 없*", "정보가 없*", "정보는 없*", "증거가 없*", "증거는 없*", "해당하지 않*",
         "묘사할 뿐", "다룰 뿐", "대한 내용*", "초점을 맞추*",
     ),
+    "pl": (
+        "nie wspomina*", "nie wspomniano", "nie jest wspomnian*", "nie ma wzmianki", "brak wzmianki",
+        "żadnej wzmianki", "nie odnosi się", "nie dotyczy", "nie opisuje", "nie mówi o", "nic nie mówi",
+        "nie zawiera", "nic o", "nie ma nic wspólnego", "nie ma związku", "bez związku", "brak związku",
+        "żadnego związku", "niezwiązan*", "nie jest związan*", "nieistotn*", "nierelewantn*", "brak informacji",
+        "nie ma informacji", "żadnych informacji", "brak wskazówek", "żadnych wskazówek", "brak dowodów",
+        "żadnych dowodów", "opisuje tylko", "opisuje jedynie", "tylko opisuje", "dotyczy", "opowiada o",
+        "jest mowa o", "skupia się na", "koncentruje się na",
+    ),
+    "sv": (
+        "nämner inte", "nämner aldrig", "nämns inte", "nämns aldrig", "omnämns inte", "inget omnämnande",
+        "hänvisar inte", "ingen hänvisning", "handlar inte om", "behandlar inte", "beskriver inte", "tar inte upp",
+        "berör inte", "säger ingenting", "säger inget", "innehåller inte", "ingenting om", "inget om",
+        "ingen information", "inga uppgifter", "ingen ledtråd", "inga ledtrådar", "inga bevis", "inga belägg",
+        "inget samband", "saknar samband", "har inget med", "har ingenting med", "har inget att göra",
+        "har ingenting att göra", "irrelevant", "ovidkommande", "inte relevant*", "saknar relevans",
+        "beskriver bara", "beskriver endast", "handlar om", "fokuserar på", "koncentrerar sig på",
+    ),
 }  # fmt: skip
 
 # An Interpreter reason that declines to decide (Table 6, "Hedging").
@@ -165,6 +186,22 @@ HEDGING_CUES: Table = {
         "말하기 어렵*", "확실하지 않*", "불분명하*", "분명하지 않*", "정보가 부족하*", "증거가 부족하*",
         "정보가 충분하지 않*", "증거가 충분하지 않*",
     ),
+    "pl": (
+        "nie można ustalić", "nie da się ustalić", "nie sposób ustalić", "nie można określić", "nie da się określić",
+        "nie można stwierdzić", "nie da się stwierdzić", "nie można rozstrzygnąć", "niemożliwe do ustalenia",
+        "niemożliwe do określenia", "trudno powiedzieć", "trudno stwierdzić", "trudno ocenić",
+        "brak wystarczających informacji", "brak wystarczających dowodów", "nie ma wystarczających informacji",
+        "za mało informacji", "niewystarczając* informacj*", "niewystarczając* dowod*", "nie jest jasne",
+        "niejasne", "nie wiadomo", "nie można być pewnym", "nie można mieć pewności",
+    ),
+    "sv": (
+        "går inte att avgöra", "kan inte avgöras", "kan inte avgöra", "omöjligt att avgöra", "omöjligt att säga",
+        "omöjligt att veta", "går inte att säga", "går inte att fastställa", "kan inte fastställas",
+        "svårt att säga", "svårt att avgöra", "otillräcklig information", "otillräckliga uppgifter",
+        "otillräckliga bevis", "otillräckligt underlag", "inte tillräckligt med information",
+        "inte tillräcklig information", "för lite information", "oklart", "inte klart", "framgår inte",
+        "kan inte vara säker",
+    ),
 }  # fmt: skip
 
 # The self-calibration trigger's families (``clueweaver.protocol.calibration``): a reversed polarity,
@@ -182,6 +219,12 @@ NEGATION_CUES: Table = {
     "zh": ("不", "没", "并非", "除了", "除外", "以外", "错误", "最少"),
     "ja": ("ない", "ません", "以外", "除いて", "誤", "間違"),
     "ko": ("않*", "아니*", "없*", "못하*", "못했*", "제외*", "말고", "틀린", "거짓*", "가장 적*"),
+    # Polish "nie" alone is German "nie" (never): the phrases that carry it instead
+    "pl": ("nie jest", "nie są", "nie był*", "nie ma", "nie mają", "nie miał*", "nie może", "nie mógł", "nie mogł*",
+           "żaden", "żadn*", "nieprawda", "nieprawdziw*", "fałszyw*", "błędn*", "niepoprawn*", "z wyjątkiem", "oprócz",
+           "najmniej"),
+    # not "ej" (Spanish "p. ej."), "osant" (French "osant", daring), "inga" (the name Inga)
+    "sv": ("inte", "icke", "ingen", "inget", "utom", "förutom", "falsk*", "felaktig*", "osann", "minst"),
 }  # fmt: skip
 CAUSAL_CUES: Table = {
     "en": ("why", "reason", "reasons", "because", "cause", "causes", "caused"),
@@ -196,6 +239,10 @@ CAUSAL_CUES: Table = {
     "zh": ("为什么", "为何", "原因", "因为", "由于", "导致", "缘故"),
     "ja": ("なぜ", "どうして", "理由", "原因", "せいで"),
     "ko": ("왜", "어째서", "이유*", "원인*", "때문*", "까닭*"),
+    # not "bo" (Swedish "bo", to live)
+    "pl": ("dlaczego", "czemu", "powód", "powody", "powodu", "powodów", "przyczyn*", "ponieważ", "gdyż", "dlatego że",
+           "spowodował*"),
+    "sv": ("varför", "orsak*", "anledning*", "eftersom", "därför att", "på grund av"),  # not "skäl": folded, a shell
 }  # fmt: skip
 INFERENTIAL_CUES: Table = {
     "en": (
@@ -219,6 +266,10 @@ INFERENTIAL_CUES: Table = {
     "zh": ("推断", "推测", "推知", "推出", "暗示", "意味着", "表明", "最可能", "最有可能"),
     "ja": ("推測", "推論", "推定", "示唆", "暗示", "意味する", "最も可能性"),
     "ko": ("추론*", "추측*", "짐작*", "암시*", "시사*", "의미하*", "가장 가능성*", "가장 그럴듯*"),
+    "pl": ("wywnioskow*", "wnioskow*", "wnioskuj*", "wniosek", "wnioski", "wydedukow*", "dedukow*", "implikuj*",
+           "sugeruj*", "sugerow*", "zasugerow*", "najprawdopodobniej", "najbardziej prawdopodobn*"),
+    "sv": ("slutsats*", "sluta sig till", "härled*", "antyd*", "implicer*", "tyder på", "troligast",
+           "mest sannolik*", "mest trolig*"),
 }  # fmt: skip
 
 # A question about time (the subset ChronoRAG reports on its own; ``clueweaver.evaluation.open_metrics``).
@@ -234,6 +285,9 @@ TEMPORAL_CUES: Table = {
     "zh": ("什么时候", "何时", "时候", "期间", "之后", "以后", "之前", "以前"),
     "ja": ("いつ", "とき", "時に", "の間", "の後", "の前", "後で", "前に"),
     "ko": ("언제", "동안", "후에", "뒤에", "전에", "무렵*", "때", "때에", "때는", "때의"),
+    # not Polish "po" (after): Italian "un po'"; nor Swedish "under" (during): English "under"
+    "pl": ("kiedy", "gdy", "podczas", "w trakcie", "w czasie", "po tym jak", "po tym, jak", "przed", "zanim"),
+    "sv": ("när", "medan", "efter", "innan", "före"),
 }  # fmt: skip
 
 # Dropped from answers before token F1 (SQuAD drops English's): the reference's language's when it
@@ -247,6 +301,9 @@ ARTICLES: Table = {
     "pt": ("o", "a", "os", "as", "um", "uma", "uns", "umas"),
     "el": ("ο", "η", "το", "οι", "τα", "του", "της", "των", "τον", "την", "τη", "τους", "τις", "ένας", "μια",
            "μία", "ένα", "έναν", "ενός", "μιας"),
+    # Polish has none; Swedish not "en" and "de": French and Spanish "en" (in), "de" (of) would go from
+    # every short answer that shows no language
+    "sv": ("ett", "den", "det"),
 }  # fmt: skip
 # Articles written elided onto the next word ("l'épée", "un'amica"): split off before punctuation goes.
 ELIDED_ARTICLES = ("l", "un")
@@ -263,6 +320,8 @@ TITLES: Table = {
     "pt": ("Dom", "Dona", "Senhor", "Senhora"),
     "ru": ("Князь", "Княгиня", "Граф", "Графиня"),
     "el": ("Κύριος", "Κυρία", "Κυρ", "Κυρά", "Δεσποινίς"),
+    "pl": ("Pan", "Pani", "Panna", "Panicz", "Hrabia", "Hrabina", "Książę", "Księżna", "Ksiądz", "Doktor"),
+    "sv": ("Herr", "Fru", "Fröken", "Greve", "Grevinnan", "Friherre", "Friherrinnan", "Kapten", "Doktor", "Pastor"),
 }  # fmt: skip
 
 # Words that open sentences without being names, for short evidence that never shows them in lower case.
@@ -287,6 +346,11 @@ SENTENCE_OPENERS: Table = {
                 "Там Здесь Потом".split()),
     "el": tuple("Ο Η Το Οι Τα Ένας Μια Ένα Αυτός Αυτή Αυτό Εγώ Εμείς Εσύ Εσείς Αλλά Και Τότε Όταν Αν Σε Στο Στη "
                 "Στην Με Για Από Μετά Πριν Όπως Ναι Όχι Εκεί Εδώ Ύστερα Ενώ Δεν".split()),
+    "pl": tuple("On Ona Ono Oni One Ja My Wy Ty Ale A I Lecz Jednak Więc Potem Wtedy Kiedy Gdy Jeśli Jeżeli W We "
+                "Na Z Ze Do Po Przed Za Jak Tak Nie To Ten Ta Te Tam Tu Już".split()),
+    # not "Hans" (his) nor "De" (they): the names Hans and De Winter
+    "sv": tuple("Den Det En Ett Han Hon Jag Vi Ni Men Och Så Sedan Då När Om Där Här Efter Innan Med För Till På I "
+                "Av Nu Ja Nej Inte Hennes Deras Dess".split()),
 }  # fmt: skip
 
 # How a reply names a paragraph in words ("paragraph 12"; ``clueweaver.protocol.parse``), besides "[12]".
@@ -302,6 +366,8 @@ PARAGRAPH_WORDS: Table = {
     "zh": ("段落",),
     "ja": ("段落",),
     "ko": ("단락", "문단"),
+    "pl": ("akapit", "akapitu", "akapicie", "akapitem", "akapity", "akapitów", "akapitach", "akapitami", "akapitom"),
+    "sv": ("stycke", "stycket", "stycken", "styckena"),
 }  # fmt: skip
 # How a reply joins paragraph numbers into a range ("paragraphs 3 to 5") or a list ("3 and 5").
 RANGE_WORDS: Table = {
@@ -315,6 +381,8 @@ RANGE_WORDS: Table = {
     "el": ("έως", "ως", "μέχρι"),
     "zh": ("至", "到"),
     "ja": ("から",),
+    "pl": ("do",),
+    "sv": ("till",),
 }  # fmt: skip
 LIST_WORDS: Table = {
     "en": ("and", "or"),
@@ -327,6 +395,8 @@ LIST_WORDS: Table = {
     "el": ("και", "κι", "ή"),
     "zh": ("和", "与", "及"),
     "ja": ("と",),
+    "pl": ("i", "oraz", "lub", "albo"),
+    "sv": ("och", "eller", "samt"),
 }  # fmt: skip
 # How a reply labels its answer ("Answer: B", "Réponse : B", "答案：B"), stripped before the answer is read.
 ANSWER_WORDS: Table = {
@@ -341,6 +411,8 @@ ANSWER_WORDS: Table = {
     "zh": ("答案", "回答"),
     "ja": ("答え", "回答"),
     "ko": ("답", "정답", "답변"),
+    "pl": ("odpowiedź",),
+    "sv": ("svar",),
 }  # fmt: skip
 OPTION_WORDS: Table = {
     "en": ("option", "choice"),
@@ -354,30 +426,38 @@ OPTION_WORDS: Table = {
     "zh": ("选项",),
     "ja": ("選択肢",),
     "ko": ("선택지", "보기"),
+    "pl": ("opcja", "wariant"),
+    "sv": ("alternativ", "alternativet"),
 }  # fmt: skip
 
 # A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
 # claim may also be answered yes or no): a small model often answers "Oui", "正确" or "ΝΑΙ". Chinese and
-# Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确".
+# Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确". Polish
+# "nie" is also German "nie" (never) and folded French "nié", Swedish "osant" French "osant" (daring): alone
+# each is a no, and beside another verdict ("JA, er war nie dort") the answer names two and is read as
+# none, never as the wrong one.
 YES_WORDS: Table = {
     "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
-    "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"),
+    "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"), "pl": ("tak",), "sv": ("ja",),
 }  # fmt: skip
 NO_WORDS: Table = {
     "en": ("no",), "fr": ("non",), "de": ("nein",), "es": ("no",), "it": ("no",), "pt": ("não",), "ru": ("нет",),
-    "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",), "ko": ("아니요", "아니오"),
+    "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",), "ko": ("아니요", "아니오"), "pl": ("nie",),
+    "sv": ("nej",),
 }  # fmt: skip
 TRUE_WORDS: Table = {
     "en": ("true",), "fr": ("vrai", "vraie"), "de": ("wahr", "richtig"), "es": ("verdadero", "verdadera", "cierto"),
     "it": ("vero", "vera"), "pt": ("verdadeiro", "verdadeira"), "ru": ("верно", "правда", "истина"),
     "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
     "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
+    "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"),
 }  # fmt: skip
 FALSE_WORDS: Table = {
     "en": ("false",), "fr": ("faux", "fausse"), "de": ("falsch",), "es": ("falso", "falsa"), "it": ("falso", "falsa"),
     "pt": ("falso", "falsa"), "ru": ("неверно", "ложь", "ложно"), "el": ("ψευδές", "ψευδής", "λάθος"),
     "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
     "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
+    "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
 }  # fmt: skip
 
 

@@ -4,7 +4,7 @@ evidence it was given (the Interpreter's specificity reward, Table 6), in any la
 
 - A quoted phrase counts when it has 4+ characters, holds a letter, and the evidence contains it
   (compared folded: case, accents, full-width forms and whitespace ignored). Quotation marks of
-  every covered language count: "...", “...”, ‘...’, „...“, «...», 「...」, 『...』.
+  every covered language count: "...", “...”, ‘...’, „...“, „...”, ”...”, «...», »...», 「...」, 『...』.
 - A number counts when the evidence holds the same number (full-width digits read as plain ones;
   numbers spelled in words or Chinese numerals do not count); paragraph references ("[12]",
   "paragraph 12", "第12段") are neither the rationale's nor the evidence's numbers.
@@ -36,8 +36,8 @@ from clueweaver.protocol.text import SPACED_WORD_CHAR, fold
 
 TITLES = every_language(cues.TITLES)
 SENTENCE_OPENERS = frozenset(every_language(cues.SENTENCE_OPENERS))
-# English, German, French and Russian, Chinese and Japanese quotation marks, as (opening, closing).
-QUOTATION_MARKS = ('""', "“”", "‘’", "„“", "«»", "「」", "『』")  # fmt: skip
+# English, German, Polish, Swedish, French and Russian, Chinese and Japanese quotation marks, as (opening, closing).
+QUOTATION_MARKS = ('""', "“”", "‘’", "„“", "„”", "””", "«»", "»»", "「」", "『』")  # fmt: skip
 
 
 def _cased_letters(case) -> str:

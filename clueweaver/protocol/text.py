@@ -5,9 +5,9 @@ No rule here knows the language of what it reads; the same rules serve every lan
 ``clueweaver.protocol.cues``:
 
 - ``fold``: NFKC (full-width letters and digits to plain ones), case folding, the accents of Latin
-  and Greek letters dropped ("é" to "e", "ά" to "α", polytonic breathings too) and Russian "ё" read
-  as "е", curly quotes straight; so "Élise" is "elise", and a cue written with its accents matches a
-  text typed without them (Greek capitals drop the tonos).
+  and Greek letters dropped ("é" to "e", "ά" to "α", polytonic breathings too), Russian "ё" read as
+  "е" and Polish "ł" as "l", curly quotes straight; so "Élise" is "elise", and a cue written with
+  its accents matches a text typed without them (Greek capitals drop the tonos, "FAŁSZ" is "falsz").
 - Cue phrases (``find_phrases``): a cue of a spaced script (Latin, Cyrillic) matches whole words
   only: "note" is not "not" and "causeway" is not "cause"; a cue word ending in "*" is a stem and
   matches every word it begins. A cue holding Chinese or Japanese characters matches as a substring,
@@ -48,12 +48,15 @@ _CJK_CHAR = re.compile(f"[{CJK}]")
 SPACED_WORD_CHAR = f"[^\\W{CJK}]"  # regex: a word character of a script that separates its words
 _IS_SPACED_WORD_CHAR = re.compile(SPACED_WORD_CHAR)
 _NOT_AFTER_A_WORD, _NOT_BEFORE_A_WORD = f"(?<!{SPACED_WORD_CHAR})", f"(?!{SPACED_WORD_CHAR})"
-_STRAIGHT = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435"})
+_STRAIGHT = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435", "\u0142": "l"}
+)
 _ACCENTS = re.compile(r"(?<=[a-z\u03b1-\u03c9])[\u0300-\u036f]+")  # on Latin and Greek letters
 
 
 def fold(text: str) -> str:
-    """``text`` as rules compare it: NFKC, case-folded, Latin and Greek accents and "ё" folded, quotes straight."""
+    """``text`` as rules compare it: NFKC, case-folded, Latin and Greek accents, "ё" and "ł" folded, quotes
+    straight."""
     text = unicodedata.normalize("NFKC", str(text)).casefold().translate(_STRAIGHT)
     return unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFD", text)))
 
