@@ -109,7 +109,7 @@ def test_bundled_books_load_as_many_paragraphs(books):
     assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
                           "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it", "dom_casmurro.pt",
                           "sanshiro.ja", "igrok.ru", "madame_bovary.fr", "cheongchun.ko", "wilcze_gniazdo.pl",
-                          "norrtullsligan.sv"}  # fmt: skip
+                          "norrtullsligan.sv", "karbanik.cs", "egy_magyar_amazon.hu"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
@@ -140,6 +140,10 @@ def test_bundled_books_load_as_many_paragraphs(books):
     assert (
         len(norrtull) == 901 and norrtull.chapters[1].title == "II. Den 30 september." and len(norrtull.chapters) == 18
     )
+    karbanik = books["karbanik.cs"]  # ELTeC's TEI: chapters I. to V., then I. and II. again
+    assert len(karbanik) == 1050 and [c.title for c in karbanik.chapters][4:] == ["V.", "I.", "II."]
+    amazon = books["egy_magyar_amazon.hu"]  # eight titled chapters and the closing "Befejezés"
+    assert len(amazon) == 786 and amazon.chapters[0].title == "I. A haldokló anya" and len(amazon.chapters) == 9
 
 
 def test_sources_name_every_bundled_book_and_package_data_ships_them():
