@@ -65,6 +65,8 @@ WITH_OPEN_QUESTIONS = (
     "ko",
     "pl",
     "sv",
+    "cs",
+    "hu",
 )  # the later sets add open questions to the multiple-choice and claims
 SETS = [(language, frozen) for language in LANGUAGES for frozen in (False, True) if CHECK_FILES[language][frozen]]
 SET_IDS = [f"{language}-{'frozen' if frozen else 'tuning'}" for language, frozen in SETS]
@@ -73,7 +75,23 @@ HANGUL = re.compile("[\uac00-\ud7a3]")
 # characters; Chinese and Japanese (8, 60): a clause written without spaces is short
 QUOTE_LENGTHS = {
     language: (20, 120)
-    for language in ("fr", "de", "ru", "es", "it", "pt", "ru-2", "pt-2", "de-2", "ru-3", "fr-2", "pl", "sv")
+    for language in (
+        "fr",
+        "de",
+        "ru",
+        "es",
+        "it",
+        "pt",
+        "ru-2",
+        "pt-2",
+        "de-2",
+        "ru-3",
+        "fr-2",
+        "pl",
+        "sv",
+        "cs",
+        "hu",
+    )
 } | {"ko": (10, 100)}  # a Korean word is two to four syllables: a clause is 10-40 characters
 # Check IDs begin (tuning, frozen) so; the later Chinese files use their own short prefixes.
 ID_PREFIXES = {"zh-long": ("zhl-t-", "zhl-f-"), "zh-long-2": ("zhl2-t-", "zhl2-f-"), "zh-xyj": ("xyj-t-", "xyj-f-"),

@@ -100,6 +100,15 @@ def test_polish_is_stemmed_without_its_stop_words_and_swedish_is_read_in_its_wor
     )
 
 
+def test_czech_and_hungarian_are_stemmed_and_only_hungarian_drops_its_stop_words():
+    """Czech cases and Hungarian suffixes ("házban", in the house; "házból", out of it) give one key; Hungarian's
+    articles, pronouns and particles go, Czech keeps its, as its tuning set chose (docs/retrieval.md)."""
+    assert len(set(tokenize("kapitola kapitoly kapitole kapitolou", "cs"))) == 1
+    assert {"proč", "do", "ní"} <= set(tokenize("Proč Martin nešel do lesa s ní?", "cs"))
+    assert set(tokenize("ház házban házból háznak házat", "hu")) == {"ház"}
+    assert tokenize("Miért nem ment el a lány a házból?", "hu") == ["men", "lány", "ház"]
+
+
 def test_japanese_is_read_as_content_words_in_their_dictionary_forms():
     assert tokenize("ホームズは静かにワトソンの話を聞いた", "ja") == ["ホームズ", "静か", "ワトソン", "話", "聞く"]
     # the forms of a verb meet; particles, auxiliaries and punctuation go; a one-kanji word stays

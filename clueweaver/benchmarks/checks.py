@@ -103,6 +103,10 @@ CHECK_FILES = {
     # odd paragraph IDs, before any ranking ran on it; each tuning set, on even ones, by another reader.
     "pl": (DATA_DIR / "multihop_checks_pl.jsonl", DATA_DIR / "multihop_frozen_pl.jsonl"),
     "sv": (DATA_DIR / "multihop_checks_sv.jsonl", DATA_DIR / "multihop_frozen_sv.jsonl"),
+    # Czech over Karbaník a rodina jeho (the novel and the two stories its edition prints after it) and Hungarian over
+    # Egy magyar amazon (ELTeC's TEI files), the same way.
+    "cs": (DATA_DIR / "multihop_checks_cs.jsonl", DATA_DIR / "multihop_frozen_cs.jsonl"),
+    "hu": (DATA_DIR / "multihop_checks_hu.jsonl", DATA_DIR / "multihop_frozen_hu.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -139,6 +143,9 @@ FROZEN_SHA256_BY_LANGUAGE = {
     # search only.
     "pl": "710ddd1b9e6d16edcb9007746aad69cb790ddb0f2963e589af3496ddba4e8bad",
     "sv": "f9c3ca36fe5168318bbc1383f22e63c923e5de3042075539b0f1df6b126c2e37",
+    # Karbaník a rodina jeho ("cs", 4f19ec6) and Egy magyar amazon ("hu", 4226a98): the same way.
+    "cs": "6d0002fe95f1ca2fbc6392fcfcc6d36ac6604c82eeef740d00d8054f22c58818",
+    "hu": "0aeeb40e769324f8da66089a76a9d7a83595dc49736f9705202906b702ba97a6",
 }
 # English questions about the bundled German, Italian, Spanish, Portuguese and Russian novels (every
 # check ``"cross_language": true``), a frozen set only: written by reading and string search and committed
@@ -391,8 +398,8 @@ def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
     """The tuning (or frozen held-out) check file of a set of ``CHECK_FILES``: a language ("en", "zh",
     "fr", ...), Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3",
     "zh-4"), Japanese or Russian over a second novel ("ja-2", "ru-2"), Portuguese or German again ("pt-2",
-    "de-2"), Russian over both novels again ("ru-3"), French over a second novel ("fr-2"), Korean ("ko"), Polish ("pl")
-    or Swedish ("sv")."""
+    "de-2"), Russian over both novels again ("ru-3"), French over a second novel ("fr-2"), Korean ("ko"), Polish
+    ("pl"), Swedish ("sv"), Czech ("cs") or Hungarian ("hu")."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
     path = CHECK_FILES[language][frozen]

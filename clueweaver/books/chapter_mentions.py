@@ -8,7 +8,8 @@ asks without the mention (``clueweaver.retrieval.index``); a mention the book ca
 warning, never a silent miss (``clueweaver.segments.segmenter.chapter_mention_warning``).
 
 The forms read: Chinese and Japanese 第N回 / 第N章 / 第N节 / 第N話 (N in Chinese numerals or digits);
-the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian, Greek, Polish and Swedish before
+the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian, Greek, Polish, Swedish, Czech and
+Hungarian before
 a number in digits, capital Roman numerals, English number words or an ordinal word ("chapitre
 premier") or, in its own language, a cardinal number word ("au chapitre cinq", "im Kapitel fünf",
 "в главе пять"), or after an ordinal ("the fifth chapter", "the twenty-third chapter", "im dritten
@@ -53,9 +54,10 @@ LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre
 # A number below zero counts from the book's end: -1 the last chapter, -2 the one before it.
 _FROM_END_WORDS = {
     LAST: rf"{LAST_PATTERN}|final|finale|closing|concluding|последн(?:ей|юю|яя|ий|ем)|заключительн(?:ой|ую|ая)|"
-    r"ostatni(?:ej|m|a|e)?|sista",
+    r"ostatni(?:ej|m|a|e)?|sista|posledn(?:í|ím)|utolsó",
     -2: r"penultimate|(?:second|next)[\s-]+to[\s-]+last|avant-derni[eè]re?|vorletzt(?:en|em|er|es|e)|"
-    r"pen[uú]ltim[oa]|предпоследн(?:ей|юю|яя|ий|ем)|przedostatni(?:ej|m|a|e)?|näst\s+sista",
+    r"pen[uú]ltim[oa]|предпоследн(?:ей|юю|яя|ий|ем)|przedostatni(?:ej|m|a|e)?|näst\s+sista|"
+    r"předposledn(?:í|ím)|utolsó\s+előtti",
 }
 _OPENING = "opening"  # "the opening chapter"
 # The chapter's and a part's words, by the languages whose cardinal numbers may follow them
@@ -70,6 +72,8 @@ _CHAPTER_WORDS = {
     ("el",): r"κεφ[άα]λα[ιί](?:ον|ου|ων|ο|α)|κεφ\.",  # "κεφάλαιο", "του κεφαλαίου", "των κεφαλαίων"
     ("pl",): r"rozdzia(?:łach|łami|łem|łów|łu|ły|le|ł)",  # "w rozdziale 5", "rozdziały 3 i 4"
     ("sv",): r"kapitl(?:ets|ens|et|en)|kap\.",  # "i femte kapitlet" ("kapitel" is German's too)
+    ("cs",): r"kapitol(?:ách|ami|ou|ám|a|e|u|y)?",  # "v kapitole 5", "v páté kapitole"
+    ("hu",): r"fejezet(?:ekben|ekből|ekre|eiben|ben|ből|ében|éből|ére|ek|et|re|ről|ig|e)?",  # "az 5. fejezetben"
 }
 # "book" and "Band" only before a number ("the first book" he read is no part)
 _PART_WORDS = {
@@ -81,6 +85,8 @@ _PART_WORDS = {
     ("el",): r"μέρο[ςυ]",
     ("pl",): r"częś(?:ciach|cią|ci|ć)|(?-i:tom(?:ie|u)?)|księ(?:gach|ga|gi|gę|dze)",  # "Tom 2" is a name and a number
     ("sv",): r"delen|delarna",  # not "del", Spanish "of the" ("después del 1 de mayo")
+    ("cs",): r"díl(?:u|e|ech)?|část(?:i|ech)?",
+    ("hu",): r"rész(?:ben|ében|éből|éig|e)?|kötet(?:ben|ében)?",
 }
 _CHAPTER = "|".join(_CHAPTER_WORDS.values())
 _PART = "|".join(_PART_WORDS.values())
@@ -94,7 +100,7 @@ _RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
 _DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
 # the words that join numbers in a list or a range; Polish "i" in lower case only, not a Roman I
-_JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και|(?-i:i)|oraz|do|och|till)\b)\s*"
+_JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és)\b)\s*"
 # The numbers after the chapter word, a list of one kind: digits, Roman numerals or words ("chapter 5, ten
 # men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter); an ordinal word is tried
 # before the number words it starts with ("vingt-troisième" is 23, not "vingt" and a word)
@@ -114,7 +120,7 @@ _NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
 _ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im)\s+"
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
-    rf"{_RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)"
+    rf"{_RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)|(?-i:[IVXLCDM]+)\.(?=\s+fejezet)"
 )  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе"
 # "the first three chapters", "les deux derniers chapitres", "в первых трёх главах": the count's words
 _COUNT_WORDS = {
@@ -215,7 +221,7 @@ def _cardinals_listed(match: re.Match, languages: tuple[str, ...], each: re.Patt
     return _listed(each.sub(lambda m: str(cardinal_value(m.group(), languages)), match.group(1)))
 
 
-_RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до|do|till)\b", re.IGNORECASE)
+_RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до|do|till|až)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -15,16 +15,17 @@ Other languages:
   hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권"), N in digits
   or Sino-Korean numerals ("제삼장"), and "N장" without 제;
 - French "Chapitre", German and Swedish "Kapitel" ("Kap."), Spanish and Portuguese "Capítulo", Italian
-  "Capitolo", Russian "Глава", Greek "Κεφάλαιο(ν)", Polish "Rozdział", an epistolary novel's letters
-  ("Lettre", "Brief", "Carta", "Lettera", "Письмо", "Επιστολή") and a play's scenes (below) (parts:
-  Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte, Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος,
-  Βιβλίο(ν), Część, Księga, Tom) before a number in digits or Roman numerals or an ordinal word
-  (``clueweaver.books.ordinals``: "Chapitre premier", "Глава двадцать первая", "Capítulo
-  decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ", "Rozdział dwudziesty pierwszy"), or in Greek numerals ("ΚΕΦΑΛΑΙΟΝ
-  ΙΒ΄"); German, Romance and Swedish ordinals and "3." also stand before the word ("Erstes Kapitel",
-  "3. Kapitel", "Première partie", "FÖRSTA KAPITLET."); and, in books read as plain words (``und``),
-  the chapter words of Dutch, Czech, Norwegian, Ukrainian, Romanian, Catalan and Turkish ("Hoofdstuk
-  3", "Kapitola IV", "Розділ 2", "1. Bölüm");
+  "Capitolo", Russian "Глава", Greek "Κεφάλαιο(ν)", Polish "Rozdział", Czech "Kapitola", Hungarian
+  "fejezet", an epistolary novel's letters ("Lettre", "Brief", "Carta", "Lettera", "Письмо", "Επιστολή")
+  and a play's scenes (below) (parts: Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte, Tomo, Livro,
+  Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν), Część, Księga, Tom, Díl, Část, Kniha, Rész, Könyv, Kötet)
+  before a number in digits or Roman numerals or an ordinal word (``clueweaver.books.ordinals``:
+  "Chapitre premier", "Глава двадцать первая", "Capítulo decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ", "Rozdział
+  dwudziesty pierwszy", "Kapitola dvacátá první"), or in Greek numerals ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German,
+  Romance, Swedish and Hungarian ordinals, "3." and "III." also stand before the word ("Erstes Kapitel",
+  "3. Kapitel", "Première partie", "FÖRSTA KAPITLET.", "Harmadik fejezet", "III. fejezet"); and, in books
+  read as plain words (``und``), the chapter words of Dutch, Norwegian, Ukrainian, Romanian, Catalan and
+  Turkish ("Hoofdstuk 3", "Розділ 2", "1. Bölüm");
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’);
 - the last chapter named so instead of numbered ("Capítulo último", "Глава последняя", "Letztes
@@ -73,27 +74,29 @@ _UNIT_WORDS = (
     r"chapitre|kapitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
     r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
     r"lettre|brief|carta|lettera|письмо|επιστολ[ήη]|"
-    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|kapitlet|kap\.|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
+    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|kapitlet|kap\.|fejezet|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
 )
 # A play's acts are its parts, its scenes its chapters ("ACT I", "SCENE II": chapter 1.2).
 _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
     "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο "
-    "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen".split()
+    "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen díl část "
+    "kniha rész könyv kötet".split()
 )
 # An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
 # "I", "II" in Преступление и наказание), else a chapter, which must open with prose (a contents list
 # names it among short entries). Either is numbered one past the part, story or chapter before it
 # (``clueweaver.books.chapter_structure``). A prologue stays in the front matter, which "0" names.
 _EPILOGUES = frozenset(
-    "epilogue épilogue epilog epílogo epilogo эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ 에필로그".split()
+    "epilogue épilogue epilog epílogo epilogo epilógus эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ "
+    "에필로그".split()
 )
 # A closing section named as one, alone on its line ("CONCLUSION.", Middlemarch's "FINALE.", "Schluß."):
 # an epilogue when no numbered chapter follows it; after a chapter's number it is the chapter's name
 # ("CHAPTER XXX. CONCLUSION"), and a scholar's "Conclusion" before the next chapter closes an argument.
 _CLOSINGS = frozenset(
     "conclusion finale postscript postface l'envoi l’envoi schluß schluss nachwort conclusión conclusione conclusão "
-    "заключение послесловие zakończenie".split()
+    "заключение послесловие zakończenie závěr doslov befejezés utószó".split()
 )
 _CONTAINER_WORDS = frozenset(
     [*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES, *_CLOSINGS]
@@ -125,9 +128,9 @@ _COMPONENT_FORMS = (
     # Korean "제1장", "제 일 장", "제이십삼장" and, without 제, "1장"; not "제1장에서" (a particle after it: prose)
     rf"제\s*(?P<number>\d+|[{SINO_KOREAN_NUMERALS}]+)\s*(?P<word>{_KOREAN_UNITS}){_NOT_HANGUL}",
     rf"(?P<number>\d+)\s*(?P<word>장|화|막){_NOT_HANGUL}",
-    # "Erstes Kapitel", "3. Kapitel", "2ª PARTE"; "Letztes Kapitel", "The Last Chapter" alone ("Последняя глава
-    # «Онегина» издана" is prose)
-    rf"(?P<number>{ORDINAL_PATTERN}|{_ORDINAL_DIGITS}|\d+\.|(?:the\s+)?{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
+    # "Erstes Kapitel", "3. Kapitel", "III. fejezet", "2ª PARTE"; "Letztes Kapitel", "The Last Chapter" alone
+    # ("Последняя глава «Онегина» издана" is prose)
+    rf"(?P<number>{ORDINAL_PATTERN}|{_ORDINAL_DIGITS}|\d+\.|(?-i:[IVXLC]+)\.|(?:the\s+)?{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
     rf"(?P<word>{'|'.join(sorted(_EPILOGUES))})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
     rf"^(?P<word>{'|'.join(sorted(_CLOSINGS))})(?P<number>)\.?$",  # "CONCLUSION.": the whole line

@@ -16,9 +16,9 @@ gets None from ``guess_language`` instead of a guess, so it raises no cross-lang
 
 Codes are ISO 639-1; a text in a script none of them is written in is ``UNDETERMINED``, and so is a
 book in the Latin script that shows none of their function words (Dutch, Finnish), one that shows
-Polish's or Swedish's without their letters (Czech, Danish), or a Cyrillic book without Russian's ы and
-э (Ukrainian, Bulgarian): it is read as plain words, and every trace names it ``und``, instead of being
-read as English, Polish, Swedish or Russian.
+Polish's, Czech's or Swedish's without their letters (Slovak, Danish), or a Cyrillic book without Russian's ы
+and э (Ukrainian, Bulgarian): it is read as plain words, and every trace names it ``und``, instead of being
+read as English, Polish, Czech, Swedish or Russian.
 """
 
 from __future__ import annotations
@@ -27,7 +27,23 @@ import re
 import unicodedata
 from collections import Counter
 
-SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt", "el", "ko", "pl", "sv")
+SUPPORTED_LANGUAGES: tuple[str, ...] = (
+    "en",
+    "zh",
+    "ja",
+    "fr",
+    "de",
+    "es",
+    "it",
+    "ru",
+    "pt",
+    "el",
+    "ko",
+    "pl",
+    "sv",
+    "cs",
+    "hu",
+)
 UNDETERMINED = "und"  # ISO 639-2 "undetermined": letters of a script no supported language is written in
 DEFAULT_LATIN = "en"  # Latin text without function-word evidence
 
@@ -65,12 +81,19 @@ FUNCTION_WORDS = {
     "nella perché chi cosa come quando dove anche questo questa più lui lei loro suo sua",
     "pt": "o os e que de do da dos das em um uma não se com por para na nos nas mais ao ele ela eles é foi era seu "
     "sua mas como quem porque quando onde muito também isso este esta pelo pela",
-    "pl": "w z i na do to po za od nie się że jest jak ale co jej jego ich mu mnie już tylko był była było były tak "
-    "także przez przy dla czy jeszcze gdy kiedy który która które którego tego tej bo sobie siebie ja ty ona oni są "
-    "być jako tym tu tam teraz więc nawet bardzo może ze dlaczego kto gdzie pod nad przed bez",
-    "sv": "och att det som en på är av för med har inte om ett var jag hon han sig så kan hade skulle vid nu från "
-    "eller när efter då mig dig honom henne sitt sina vad hvad icke också bara ju nog detta denna dessa hos utan än "
-    "mot mycket vi oss varför hvarför hur vem hvem vilken",
+    "pl": "w z na za od nie się że jest jak ale co jej jego ich mu mnie już tylko był była było były tak także przez "
+    "przy dla czy jeszcze gdy kiedy który która które którego tego tej bo sobie siebie ty ona oni są być jako tym "
+    "tam teraz więc nawet bardzo może ze dlaczego kto gdzie przed bez",
+    "sv": "och att det som på är av för med har inte om ett var jag hon han sig så kan hade skulle vid nu från eller "
+    "när efter då mig dig honom henne sitt sina vad hvad icke också bara ju nog detta denna dessa hos utan än mot "
+    "mycket oss varför hvarför hur vem hvem vilken",
+    "cs": "se je na že v to z jako ale by jsem jsi jsme jste jsou byl byla bylo jeho jej její jí ji ho mu mi tak už "
+    "jen když který která které kterou co jak proč kde kdo nebo ani pak také tam ještě před pro od při za k ve ze "
+    "není než ty ona oni vy však totiž též již neboť zase potom proto tedy velmi tento tato toto této svůj své svou "
+    "svého sám sama nás vás jim nám vám ním nich jenž jež kdyby až ať něco",
+    "hu": "az és hogy nem is egy van volt meg csak már mint még azt ez ezt mert mit miért hol akkor pedig vagy "
+    "nagyon lesz kell után előtt alatt között nincs neki őt ő én le ki fel el be minden mindig most itt ott így úgy "
+    "amikor amely ami aki amit akit talán igen lett volna kellett lehet majd mégis azonban tehát vele nekem benne",
 }
 _FUNCTION_WORD_SETS = {language: frozenset(words.split()) for language, words in FUNCTION_WORDS.items()}
 # The letters beyond ASCII each Latin language's prose is written with (English's from its loan words: café,
@@ -84,11 +107,13 @@ ACCENTED_LETTERS = {
     "pt": "àáâãçéêíóôõúü",
     "sv": "åäöéü",
     "pl": "ąćęłńóśźż",
+    "cs": "áčďéěíňóřšťúůýž",
+    "hu": "áéíóöőúüű",
 }
 MIN_EVIDENCE = 2  # function words a text needs before its Latin language is named
 # A long Latin text (a book, not a question) in a supported language has a third of its words among
 # that language's function words (31-37% in the bundled and NoCha novels); one under 15% is in
-# another language (Dutch, Czech, Finnish...), which is named undetermined, not read as English.
+# another language (Dutch, Finnish, Romanian...), which is named undetermined, not read as English.
 LONG_TEXT_WORDS = 500
 MIN_FUNCTION_SHARE = 0.15
 # Russian writes ы and э (about 2% of its letters); Ukrainian, Belarusian, Bulgarian and Serbian never
@@ -96,10 +121,11 @@ MIN_FUNCTION_SHARE = 0.15
 _RUSSIAN_ONLY_LETTERS = re.compile("[ыэЫЭ]")
 MIN_RUSSIAN_ONLY_SHARE = 0.002
 # Polish writes ą ę ł ś ć ź ż ń (8-9% of the letters of ELTeC's Polish novels), which Czech and Slovak, sharing
-# some of its function words, never do; Swedish writes ä and ö (3-4%), where Danish and Norwegian, sharing others,
-# write æ and ø. A long text named so without its own letters, or with more of its neighbours', is undetermined.
-_OWN_LETTERS = {"pl": re.compile("[ąęłśćźżń]"), "sv": re.compile("[äö]")}
-_NEIGHBOURS_LETTERS = {"pl": re.compile("[řěůť]"), "sv": re.compile("[æø]")}
+# some of its function words, never do; Czech writes ř ě ů (3%), which Slovak, sharing others, never does (it writes
+# ä ô ľ ĺ ŕ); Swedish writes ä and ö (3-4%), where Danish and Norwegian, sharing others, write æ and ø. A long text
+# named so without its own letters, or with more of its neighbours', is undetermined.
+_OWN_LETTERS = {"pl": re.compile("[ąęłśćźżń]"), "sv": re.compile("[äö]"), "cs": re.compile("[řěů]")}
+_NEIGHBOURS_LETTERS = {"pl": re.compile("[řěůť]"), "sv": re.compile("[æø]"), "cs": re.compile("[äôľĺŕ]")}
 MIN_OWN_LETTER_SHARE = 0.01
 SAMPLE_CHARS = 32_000
 SAMPLE_PIECES = 8
@@ -238,6 +264,6 @@ def language_name(code: str) -> str:
 LANGUAGE_NAMES = {
     "en": "English", "zh": "Chinese", "ja": "Japanese", "fr": "French", "de": "German", "es": "Spanish",
     "it": "Italian", "ru": "Russian", "pt": "Portuguese", "el": "Greek", "ko": "Korean", "pl": "Polish",
-    "sv": "Swedish",
+    "sv": "Swedish", "cs": "Czech", "hu": "Hungarian",
     UNDETERMINED: "an undetermined language",
 }  # fmt: skip

@@ -1,7 +1,8 @@
 """Ordinal words as European novels spell their chapter and part numbers, one to ninety-nine:
 "Chapitre vingt et unième", "Глава одиннадцатая", "Capítulo decimotercero", "Capitolo
 ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ",
-"Chapter the Twenty-Third" (English from thirteen on), "Rozdział dwudziesty pierwszy", "Tjugoförsta kapitlet".
+"Chapter the Twenty-Third" (English from thirteen on), "Rozdział dwudziesty pierwszy", "Tjugoförsta kapitlet",
+"Kapitola dvacátá první", "Huszonegyedik fejezet".
 
 ``ORDINAL_WORDS`` maps each spelling (lower case, the words of a compound joined by one space) to
 its value; ``ORDINAL_PATTERN`` matches any of them, a compound's words joined by spaces or hyphens
@@ -232,6 +233,42 @@ def _swedish() -> dict[str, int]:
     return forms
 
 
+# Czech ordinals from one to ninety: a hard stem takes an adjective's endings, masculine, feminine (kapitola,
+# část) and neuter, and the locative a question uses ("v páté kapitole"); "první" and "třetí" end in -í, and -ím.
+_CZECH_HARD = (  # from four: two is "druhý", three the soft "třetí"
+    "čtvrt pát šest sedm osm devát desát jedenáct dvanáct třináct čtrnáct patnáct šestnáct sedmnáct osmnáct devatenáct"
+).split()
+_CZECH_TENS = "dvacát třicát čtyřicát padesát šedesát sedmdesát osmdesát devadesát".split()
+_CZECH_HARD_ENDINGS = ("ý", "á", "é", "ém", "ou")
+# Hungarian ordinals from one to ninety-nine ("első", "tizenegyedik", "huszonegyedik"): the cardinal's ordinal stem
+# and -dik, the tens joining their units ("tizen-", "huszon-").
+_HUNGARIAN_UNITS = "első második harmadik negyedik ötödik hatodik hetedik nyolcadik kilencedik".split()
+_HUNGARIAN_UNITS_JOINED = "egyedik kettedik harmadik negyedik ötödik hatodik hetedik nyolcadik kilencedik".split()
+_HUNGARIAN_TENS = (("tizedik", "tizen"), ("huszadik", "huszon"), ("harmincadik", "harminc"),
+                   ("negyvenedik", "negyven"), ("ötvenedik", "ötven"), ("hatvanadik", "hatvan"),
+                   ("hetvenedik", "hetven"), ("nyolcvanadik", "nyolcvan"), ("kilencvenedik", "kilencven"))  # fmt: skip
+
+
+def _czech() -> dict[str, int]:
+    """Czech ordinals to ninety-nine in their common forms ("první", "páté", "dvacátá první")."""
+    stems = {2: "druh"} | dict(enumerate(_CZECH_HARD, start=4))
+    stems |= {10 * t: stem for t, stem in enumerate(_CZECH_TENS, start=2)}
+    forms = {stem + ending: n for n, stem in stems.items() for ending in _CZECH_HARD_ENDINGS}
+    forms |= {word: n for n, stem in ((1, "první"), (3, "třetí")) for word in (stem, stem + "m")}
+    units = {form: n for form, n in forms.items() if n < 10}
+    tens = {form: n for form, n in forms.items() if n >= 20}
+    return forms | {f"{ten} {unit}": t + n for ten, t in tens.items() for unit, n in units.items()}
+
+
+def _hungarian() -> dict[str, int]:
+    """Hungarian ordinals to ninety-nine ("első", "tizenegyedik", "huszonegyedik")."""
+    forms = {word: n for n, word in enumerate(_HUNGARIAN_UNITS, start=1)}
+    for t, (alone, joined) in enumerate(_HUNGARIAN_TENS, start=1):
+        forms[alone] = 10 * t
+        forms |= {joined + unit: 10 * t + n for n, unit in enumerate(_HUNGARIAN_UNITS_JOINED, start=1)}
+    return forms
+
+
 def _spaced(forms: dict[str, int]) -> dict[str, int]:
     """The forms with a compound's words joined by one space ("soixante-douzième": "soixante douzième")."""
     return {re.sub(r"[\s-]+", " ", form): value for form, value in forms.items()}
@@ -245,6 +282,8 @@ ORDINAL_WORDS: dict[str, int] = _spaced(
     | _greek()
     | _polish()
     | _swedish()
+    | _czech()
+    | _hungarian()
 )
 
 
@@ -277,7 +316,8 @@ ORDINAL_PATTERN = words_pattern(ORDINAL_WORDS)
 LAST_WORDS = frozenset(
     _with_folded(dict.fromkeys(
         "last dernier dernière letzte letzter letztes letzten último última ultimo ultima "
-        "последняя последний последнее τελευταίο τελευταίον τελευταία τελευταίος ostatni ostatnia sista".split(), 0
+        "последняя последний последнее τελευταίο τελευταίον τελευταία τελευταίος ostatni ostatnia sista poslední "
+        "utolsó".split(), 0
     ))
 )  # fmt: skip
 LAST_PATTERN = words_pattern(LAST_WORDS)

@@ -82,6 +82,10 @@ SET_NAMES = {
     "frozen-pl": "Polish frozen held-out checks (Wilcze gniazdo), open questions too",
     "tuning-sv": "Swedish tuning checks (Norrtullsligan, ELTeC's TEI file; questions in modern spelling), open too",
     "frozen-sv": "Swedish frozen held-out checks (Norrtullsligan), open questions too",
+    "tuning-cs": "Czech tuning checks (Karbaník a rodina jeho, ELTeC's TEI file), open questions too",
+    "frozen-cs": "Czech frozen held-out checks (Karbaník a rodina jeho), open questions too",
+    "tuning-hu": "Hungarian tuning checks (Egy magyar amazon, ELTeC's TEI file), open questions too",
+    "frozen-hu": "Hungarian frozen held-out checks (Egy magyar amazon), open questions too",
     "frozen-digits": "Frozen held-out checks typing in digits numbers their novels spell (seven languages)",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
@@ -161,13 +165,15 @@ CHAPTER_NAMING = {
     "en": "In chapter {}, ", "fr": "Au chapitre {}, ", "de": "In Kapitel {}: ", "es": "En el capítulo {}, ",
     "it": "Nel capitolo {}, ", "pt": "No capítulo {}, ", "ru": "В главе {}: ", "el": "Στο κεφάλαιο {}, ",
     "zh": "第{}回中，", "ja": "第{}章で、", "ko": "제{}장에서 ", "pl": "W rozdziale {}: ", "sv": "I kapitel {}: ",
+    "cs": "V kapitole {}: ", "hu": "A(z) {}. fejezetben: ",
 }  # fmt: skip
 # ... or by the chapter's name (``--name-chapters title``; ``title_pieces``: a 回目's first line, "A Merry Christmas")
 CHAPTER_TITLE_NAMING = {
     "en": 'In the chapter "{}", ', "fr": "Dans le chapitre « {} », ", "de": "Im Kapitel „{}“: ",
     "es": "En el capítulo «{}», ", "it": "Nel capitolo «{}», ", "pt": "No capítulo «{}», ", "ru": "В главе «{}»: ",
     "el": "Στο κεφάλαιο «{}», ", "zh": "在“{}”那一回中，", "ja": "「{}」の章で、", "ko": "“{}” 장에서 ",
-    "pl": "W rozdziale „{}”: ", "sv": "I kapitlet ”{}”: ",
+    "pl": "W rozdziale „{}”: ", "sv": "I kapitlet ”{}”: ", "cs": "V kapitole „{}“: ",
+    "hu": "A(z) „{}” című fejezetben: ",
 }  # fmt: skip
 NAMINGS = ("number", "title")
 

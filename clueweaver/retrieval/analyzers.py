@@ -3,7 +3,7 @@
 Every analyzer applies Unicode NFKC (full-width letters and digits become plain ones), case
 folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, then:
 
-- words (en, fr, de, es, it, ru, pt, el, pl): the language's stop words go, then its Snowball stemmer
+- words (en, fr, de, es, it, ru, pt, el, pl, hu): the language's stop words go, then its Snowball stemmer
   (PyStemmer) gives the words of a family one key. Accents are folded where readers write names and
   words both ways (fr, es, it, pt: "Hélène" and "Helene" meet; de: umlauts, as German's own
   stemmer does; el: the tonos, which capitals drop, and polytonic breathings), before the stop
@@ -20,11 +20,13 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   and "£250", "vingt mille" and "20 000", "восьмидесяти тысяч" and "80 000" give one term). English keeps
   its accents, as ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles
   go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
-- Polish (pl): its stop words go (``POLISH_STOP_WORDS``; bm25s has no Polish list) and Snowball's
-  Polish stemmer gives a noun's cases one key ("rycerza", "rycerzem", "rycerzy"). Swedish (sv): case-folded
-  words whole, as an undetermined language's are: Snowball's Swedish stemmer and bm25s's stop words found
-  fewer checks' evidence on its tuning set, and reading the spelling before 1906 as today's ("hvad", "gaf")
-  found fewer on its frozen set (docs/retrieval.md, "Polish and Swedish").
+- Polish (pl) and Hungarian (hu): their stop words go (``POLISH_STOP_WORDS``, ``HUNGARIAN_STOP_WORDS``;
+  bm25s has neither) and Snowball's stemmer gives a noun's cases one key ("rycerza", "rycerzem",
+  "rycerzy"; Hungarian's suffixes: "házban", "házból"). Czech (cs): Snowball's stems, stop words kept,
+  as its tuning set chose (docs/retrieval.md, "Czech and Hungarian").
+  Swedish (sv): case-folded words whole, as an undetermined language's are: Snowball's Swedish stemmer
+  and bm25s's stop words found fewer checks' evidence on its tuning set, and reading the spelling before
+  1906 as today's ("hvad", "gaf") found fewer on its frozen set (docs/retrieval.md, "Polish and Swedish").
 - Chinese is read in simplified characters: a traditional character is folded to its simplified
   form (OpenCC's character table, as opencc-python-reimplemented ships it), so a question typed in
   simplified meets a 繁體 edition ("為什麼" is "为什么") and a traditional question a simplified one;
@@ -87,7 +89,7 @@ ENGLISH_STOP_WORDS = frozenset(
     also yet ever even let us mr mrs miss""".split()
 )  # ClueWeaver's list since its first version, kept: the English defaults were tuned with it
 STEMMERS = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "it": "italian", "ru": "russian",
-            "pt": "portuguese", "el": "greek", "pl": "polish"}  # fmt: skip
+            "pt": "portuguese", "el": "greek", "pl": "polish", "cs": "czech", "hu": "hungarian"}  # fmt: skip
 # bm25s has no Greek list: the articles, pronouns, particles, prepositions and conjunctions of modern
 # Greek, with the katharevousa forms that older novels' narration uses ("εις", "ήτο"); accents are
 # folded before they are compared.
@@ -106,6 +108,13 @@ POLISH_STOP_WORDS = """w we z ze i a o u na do po za od ku pod nad przed przez p
     jak gdy kiedy gdzie dlaczego tu tam teraz ja ty on ona ono oni one my wy mnie mi mną ciebie cię tobie ci tobą
     jego go jemu mu nim niego niemu jej ją nią niej ich im je nich nimi nas nam nami was wam wami jest są był była
     było były być będzie jestem jesteś może""".split()
+# bm25s has no Hungarian list either: its articles, conjunctions, particles, postpositions and pronouns, and "van"
+# in its common forms.
+HUNGARIAN_STOP_WORDS = """a az egy és is hogy nem ne de meg csak már még mint ha mert vagy sem pedig akkor
+    után előtt alatt fölött között mellett nélkül ellen felé ki be le fel el össze vissza ez az ezt azt ennek
+    annak ebben abban erre arra itt ott én te ő mi ti ők engem téged őt minket titeket őket nekem neked neki nekünk
+    nektek nekik velem veled vele van volt lesz nincs vannak voltak lett mit mi miért hol hova mikor hogyan ki
+    kit kinek melyik amely amelyet ami amit aki akit""".split()
 # Korean's one-syllable particles, as function characters: subject, topic, object, genitive, dative and
 # locative, comitative, "also", instrumental, "only"
 KOREAN_PARTICLES = "이가은는을를의에와과도로만"
@@ -122,6 +131,7 @@ STOP_WORD_LISTS = {  # for Chinese, Japanese and Korean: the function characters
     "el": GREEK_STOP_WORDS,
     "ko": list(KOREAN_PARTICLES),
     "pl": POLISH_STOP_WORDS,
+    "hu": HUNGARIAN_STOP_WORDS,
 }
 ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "el", "zh", "ja", "ko"})  # zh, ja, ko: the Latin words inside
 ELISIONS = {
