@@ -323,6 +323,8 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
         ),
         # ELTeC's Swedish novels head chapters so, some in the spelling before 1906 ("FJERDE", today's "FJÄRDE")
         (["FÖRSTA KAPITLET.", "ANDRA KAPITLET.", "FJERDE KAPITLET.", "Kap. V."], ["1", "2", "4", "5"]),
+        (["Kapitola první", "Kapitola druhá", "KAPITOLA III.", "Kapitola dvacátá první"], ["1", "2", "3", "21"]),
+        (["Első fejezet", "Második fejezet", "III. fejezet", "Huszonegyedik fejezet"], ["1", "2", "3", "21"]),
         # books read as plain words (und) still have chapters: Dutch, Czech, Norwegian, Ukrainian,
         # Romanian, Catalan, Turkish (and Polish's "Rozdział" in any book)
         (["Hoofdstuk 1", "Rozdział II", "Kapitola 3", "Kapittel 4"], ["1", "2", "3", "4"]),
@@ -1128,3 +1130,17 @@ def test_korean_chapters_epilogue_and_numbered_titles_but_not_prose():
     assert book.paragraphs[1].chapter == 0  # a prologue stays in the front matter, as in every language
     titled = from_paragraphs([t for n in "一二三" for t in (f"{n}. 인간기념물 {n}", prose)], title="t")
     assert [c.label for c in titled.chapters] == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize(
+    "headings",
+    [
+        ("Część pierwsza", "Rozdział I", "Tom II", "Rozdział I", "Zakończenie"),
+        ("Díl první", "Kapitola I.", "Díl druhý", "Kapitola I.", "Závěr"),
+        ("Első rész", "I. fejezet", "Második rész", "I. fejezet", "Befejezés"),
+    ],
+)
+def test_polish_czech_and_hungarian_parts_hold_their_chapters_and_a_closing_section_follows_them(headings):
+    prose = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt."
+    book = from_paragraphs([t for heading in headings for t in (heading, prose)], title="t")
+    assert [(c.label, c.part) for c in book.chapters] == [("1.1", headings[0]), ("2.1", headings[2]), ("3", None)]
