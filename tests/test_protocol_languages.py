@@ -1,6 +1,6 @@
 """The protocol in every language: a reply, a question or an answer in Chinese, French, German,
-Russian, Greek, Japanese, Korean, Polish or Swedish is read as its English twin is (same structure, same
-paragraph citations)."""
+Russian, Greek, Japanese, Korean, Polish, Swedish, Czech or Hungarian is read as its English twin is (same
+structure, same paragraph citations)."""
 
 from __future__ import annotations
 
@@ -45,6 +45,8 @@ NO_STATING_WHY = {
     "ko": "이 단락은 결혼식 아침 식사를 묘사하며 해나나 어떤 하인도 언급하지 않는다.",
     "pl": "Ten fragment opisuje śniadanie weselne i nie wspomina o Hannah ani o żadnej służącej.",
     "sv": "Det här avsnittet beskriver bröllopsfrukosten och nämner inte Hannah eller någon tjänarinna.",
+    "cs": "Tento úsek popisuje svatební snídani a nezmiňuje Hannah ani žádnou služebnou.",
+    "hu": "A részlet az esküvői reggelit írja le, és nem említi Hannah-t vagy bármelyik szolgálót.",
 }
 NO_WITHOUT_WHY = {
     "en": "The segment describes the wedding breakfast at Hartfield in detail.",
@@ -56,6 +58,8 @@ NO_WITHOUT_WHY = {
     "ko": "이 단락은 하트필드에서의 결혼식 아침 식사를 자세히 묘사한다.",
     "pl": "Ten fragment szczegółowo opisuje śniadanie weselne w Hartfield.",
     "sv": "Det här avsnittet beskriver bröllopsfrukosten på Hartfield i detalj.",
+    "cs": "Tento úsek podrobně popisuje svatební snídani v Hartfieldu.",
+    "hu": "A részlet részletesen leírja a hartfieldi esküvői reggelit.",
 }
 YES_CITING = {
     "en": "Mr. Woodhouse says he is glad he thought of Hannah as a servant [12, 13].",
@@ -67,10 +71,12 @@ YES_CITING = {
     "ko": "우드하우스 씨는 해나를 하인으로 생각해 낸 것이 기쁘다고 말한다 [12, 13].",
     "pl": "Pan Woodhouse mówi, że cieszy się, iż pomyślał o Hannah jako o służącej [12, 13].",
     "sv": "Herr Woodhouse säger att han är glad att han tänkte på Hannah som tjänarinna [12, 13].",
+    "cs": "Pan Woodhouse říká, že je rád, že si na Hannah vzpomněl jako na služebnou [12, 13].",
+    "hu": "Woodhouse úr azt mondja, örül, hogy Hannah-ra gondolt szolgálóként [12, 13].",
 }
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv", "cs", "hu"])
 @pytest.mark.parametrize(
     "rationales,answer,case",
     [(NO_STATING_WHY, "NO", NEGATIVE), (NO_WITHOUT_WHY, "NO", NEGATIVE), (YES_CITING, "YES", POSITIVE)],
@@ -84,10 +90,10 @@ def test_a_finder_reply_earns_what_its_english_twin_earns(language, rationales, 
 
 FINDER_VERDICTS = {"zh": ("是", "否"), "fr": ("Oui", "Non"), "de": ("JA", "NEIN"), "ru": ("Да", "Нет"),
                    "el": ("ΝΑΙ", "ΟΧΙ"), "ko": ("네", "아니요"), "pl": ("TAK", "NIE"),
-                   "sv": ("Ja", "Nej")}  # fmt: skip
+                   "sv": ("Ja", "Nej"), "cs": ("ANO", "NE"), "hu": ("Igen", "Nem")}  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv", "cs", "hu"])
 def test_a_finder_verdict_in_the_reply_language_is_read_at_inference_and_unpaid_in_training(language):
     """Inference reads "Oui" as YES (a small model answers in the book's language); training pays
     only the label the prompt asks for, and "Oui" nothing, as it pays "**YES**" (``strict_label``)."""
@@ -112,9 +118,38 @@ def test_polish_and_swedish_claim_verdicts(text, expected):
     assert normalize_claim_answer(text) == expected
 
 
-def test_polish_nie_beside_a_german_verdict_names_two_and_is_read_as_none():
-    """Polish "nie" is German "nie" (never): a German "JA" beside it is not read, and not read as NO."""
-    assert normalize_finder_answer("Nie") == "NO" and normalize_finder_answer("Ja, er war nie dort") is None
+def test_polish_nie_after_a_german_verdict_is_germans_never_not_a_second_verdict():
+    """Polish "nie" is German "nie" (never): first, it is NO; after a German "JA", a word of the sentence."""
+    assert normalize_finder_answer("Nie") == "NO" and normalize_finder_answer("Ja, er war nie dort") == "YES"
+    assert normalize_finder_answer("Nie, nie ma tam nic") == "NO"
+    assert normalize_finder_answer("Tak, nie ma go") == "YES"
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [("ANO", "TRUE"), ("Ne.", "FALSE"), ("PRAVDA", "TRUE"), ("Nepravda", "FALSE"), ("NEPRAVDIVÉ", "FALSE"),
+     ("nepravdive", "FALSE"), ("Odpověď: PRAVDA", "TRUE"), ("Odpoved: NEPRAVDA", "FALSE"), ("IGEN", "TRUE"),
+     ("Nem", "FALSE"), ("IGAZ", "TRUE"), ("Hamis.", "FALSE"), ("Válasz: IGAZ", "TRUE"), ("Valasz: HAMIS", "FALSE"),
+     ("pravda nebo nepravda", None), ("igaz vagy hamis", None), ("Nem igaz", None)],
+)  # fmt: skip
+def test_czech_and_hungarian_claim_verdicts(text, expected):
+    """Typed without its accents, "Odpoved" is "Odpověď"; "Nem igaz" (not true) names two verdicts, so none."""
+    assert normalize_claim_answer(text) == expected
+
+
+@pytest.mark.parametrize(
+    "alone,verdict,beside",
+    [("Ne", "NO", "Oui, il ne ment pas"), ("Ano", "YES", "No, el año pasado"), ("Nem", "NO", "Sim, nem sempre"),
+     ("Igen", "YES", "Nej, aldrig igen")],
+)  # fmt: skip
+def test_czech_and_hungarian_verdict_words_after_another_languages_verdict_are_words_of_its_sentence(
+    alone, verdict, beside
+):
+    """Czech "ne" is French "ne", folded Czech "ano" Spanish "año" (year), Hungarian "nem" Portuguese "nem" (nor)
+    and "igen" Swedish "igen" (again): alone each is a verdict; after another language's verdict, a word of its
+    sentence ("Oui, il ne ment pas" is oui)."""
+    assert normalize_finder_answer(alone) == verdict
+    assert normalize_finder_answer(beside) == normalize_finder_answer(beside.split(",")[0])
 
 
 def test_the_negative_rationale_twins_differ_only_in_stating_why():
@@ -153,6 +188,10 @@ EVIDENCE = {
     "[41] Po trzech dniach strażnik zostawił drzwi celi otwarte i Korvin wyszedł.",
     "sv": "[40] Härskaren rynkade pannan. ”Du är ett olösligt problem”, sade han till Korvin.\n"
     "[41] Efter tre dagar lämnade vakten celldörren olåst, och Korvin gick ut.",
+    "cs": "[40] Vládce se zamračil. „Jsi neřešitelný problém,“ řekl Korvinovi.\n"
+    "[41] Po třech dnech nechal strážný dveře cely odemčené a Korvin odešel.",
+    "hu": "[40] Az uralkodó összevonta a szemöldökét. „Megoldhatatlan probléma vagy” – mondta Korvinnak.\n"
+    "[41] Három nap múlva az őr nyitva hagyta a cella ajtaját, és Korvin kisétált.",
 }
 FULL_MARKS = {
     "en": 'The Ruler tells Korvin he is "an insoluble problem" [40]; right after that the guard leaves the cell '
@@ -172,6 +211,11 @@ FULL_MARKS = {
     "rozwiązać.",
     "sv": "Härskaren säger till Korvin att han är ”ett olösligt problem” [40]; strax därefter lämnar vakten cellen "
     "olåst och Korvin går ut [41], så Tr'en lät honom gå eftersom han var ett problem som de inte kunde lösa.",
+    "cs": "Vládce říká Korvinovi, že je „neřešitelný problém“ [40]; hned nato strážný nechá celu odemčenou a Korvin "
+    "odejde [41], takže ho Tr'enové propustili, protože byl problémem, který nedokázali vyřešit.",
+    "hu": "Az uralkodó azt mondja Korvinnak, hogy „megoldhatatlan probléma” [40]; közvetlenül utána az őr nyitva "
+    "hagyja a cellát, és Korvin kisétál [41], tehát a Tr'enek azért engedték el, mert olyan probléma volt, amelyet "
+    "nem tudtak megoldani.",
 }
 HEDGED = {
     "en": "There is not enough information, but the ruler calls him a problem [40].",
@@ -182,6 +226,8 @@ HEDGED = {
     "ko": "정보가 부족하지만, 통치자는 그를 문제라고 부른다 [40].",
     "pl": "Nie ma wystarczających informacji, ale władca nazywa go problemem [40].",
     "sv": "Det finns inte tillräckligt med information, men härskaren kallar honom ett problem [40].",
+    "cs": "Není dostatek informací, ale vládce ho nazývá problémem [40].",
+    "hu": "Nincs elég információ, de az uralkodó problémának nevezi [40].",
 }
 
 
@@ -192,14 +238,14 @@ def interpreter(rationale: str, language: str, answer: str = "A") -> dict[str, f
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv", "cs", "hu"])
 def test_an_interpreter_reply_earns_what_its_english_twin_earns(language):
     english = interpreter(FULL_MARKS["en"], "en")
     assert sum(english.values()) == pytest.approx(4.8)  # every bonus: quotation, citations, length
     assert interpreter(FULL_MARKS[language], language) == english
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv", "cs", "hu"])
 @pytest.mark.parametrize("answer", ["A", "C"])
 def test_hedging_costs_what_it_costs_in_english(language, answer):
     """The hedging component only: German capitalizes "Problem", which the evidence then holds as a
@@ -215,7 +261,10 @@ def test_hedging_costs_what_it_costs_in_english(language, answer):
      ("Mme Dambreuse rit [3].", "[3] Le comte refuse. Mme Dambreuse rit.", ["Dambreuse"]),  # after a title
      ("Андрей вошёл [3].", "[3] Вошёл князь Андрей.", ["Андрей"]),
      ("她等了３天 [3]。", "[3] 她等了3天。", ["3"]),  # full-width digits
-     ("「紫色的信」[3]", "[3] 她收到了一封紫色的信。", ["紫色的信"])],
+     ("「紫色的信」[3]", "[3] 她收到了一封紫色的信。", ["紫色的信"]),
+     ("Hrabě Vorovka odešel [3].", "[3] Hrabě Vorovka odešel.", ["Vorovka"]),  # a Czech title
+     ("Gróf Teleki belépett [3].", "[3] Gróf Teleki belépett.", ["Teleki"]),  # a Hungarian one
+     ("Az ajtó nyitva maradt [3].", "[3] Az ajtó nyitva maradt.", [])],  # a Hungarian sentence opener
 )  # fmt: skip
 def test_specific_details_in_every_language(rationale, evidence, details):
     assert specific_details(rationale, evidence) == details
@@ -234,6 +283,8 @@ QUESTION_TWINS = {
         "ko": "다음 중 코르빈에 대해 옳지 않은 것은?",
         "pl": "Które z poniższych stwierdzeń o Korvinie NIE jest prawdziwe?",
         "sv": "Vilket av följande påståenden om Korvin är INTE sant?",
+        "cs": "Které z následujících tvrzení o Korvinovi NENÍ pravdivé?",
+        "hu": "Melyik állítás NEM IGAZ Korvinra?",
     },
     "causal": {
         "en": "Why did the Tr'en let Korvin go?",
@@ -246,6 +297,8 @@ QUESTION_TWINS = {
         "ko": "트렌인들은 왜 코르빈을 놓아주었나?",
         "pl": "Dlaczego Tr'enowie pozwolili Korvinowi odejść?",
         "sv": "Varför lät Tr'en Korvin gå?",
+        "cs": "Proč Tr'enové nechali Korvina odejít?",
+        "hu": "Miért engedték el a Tr'enek Korvint?",
     },
     "inferential": {
         "en": "What can we infer from the longest dialogue in the story?",
@@ -257,6 +310,8 @@ QUESTION_TWINS = {
         "ko": "이야기에서 가장 긴 대화로부터 무엇을 추론할 수 있는가?",
         "pl": "Co możemy wywnioskować z najdłuższego dialogu w opowiadaniu?",
         "sv": "Vad kan vi dra för slutsatser av den längsta dialogen i berättelsen?",
+        "cs": "Co můžeme vyvodit z nejdelšího dialogu v příběhu?",
+        "hu": "Mire következtethetünk a történet leghosszabb párbeszédéből?",
     },
     "quiet": {
         "en": "Who keeps the lamps on the quay?",
@@ -268,6 +323,8 @@ QUESTION_TWINS = {
         "ko": "부두의 등불은 누가 지키는가?",
         "pl": "Kto pilnuje latarni na nabrzeżu?",
         "sv": "Vem vaktar lyktorna på kajen?",
+        "cs": "Kdo hlídá lampy na nábřeží?",
+        "hu": "Ki vigyáz a rakparti lámpákra?",
     },
 }
 TWIN_CASES = [(kind, language) for kind, twins in QUESTION_TWINS.items() for language in twins if language != "en"]
@@ -291,6 +348,16 @@ def test_polish_and_swedish_cues_stay_quiet_where_their_words_mean_something_els
     "under" no Swedish "under" (during)."""
     assert calibration_cues(Question.open("Wer war nie in Berlin?")) == {}
     assert not is_temporal("Chi ha bevuto un po' di vino?") and not is_temporal("Who slept under the bridge?")
+
+
+def test_czech_and_hungarian_cues_stay_quiet_where_their_words_mean_something_else():
+    """Portuguese "nem" (nor) and the name Hamish are no Hungarian negation ("hamis", false), Polish "oka" (of an
+    eye) no Hungarian reason, Portuguese "pote" (jar) no Czech "poté" (afterwards), Swedish "utan" (without) and
+    "mig" (me) no Hungarian "után" (after) and "míg" (while)."""
+    for text in ("Quem nem sequer olhou para Capitu?", "Whom did Hamish marry?"):
+        assert calibration_cues(Question.open(text)) == {}, text
+    assert calibration_cues(Question.open("Co Anna zobaczyła kątem oka?")) == {}
+    assert not any(map(is_temporal, ["Quem quebrou o pote de doce?", "Vem gick utan mig?"]))
 
 
 # --- open answers -----------------------------------------------------------------------------------
@@ -318,6 +385,8 @@ def test_f1_drops_the_articles_of_the_references_language_when_it_shows_one():
     assert token_f1("die Brücke", ["Brücke"]) == 1.0  # a name alone shows no language: every article goes
     assert token_f1("ett olösligt problem", ["olösligt problem"]) == 1.0
     assert token_f1("en mer", ["mer"]) == pytest.approx(2 / 3)  # French "en" (in) is no Swedish article here
+    assert token_f1("egy megoldhatatlan probléma", ["megoldhatatlan probléma"]) == 1.0
+    assert token_f1("až ráno", ["ráno"]) == pytest.approx(2 / 3)  # folded Czech "až" (until) is no Hungarian "az"
     assert (
         token_f1("η Χαδούλα", ["Χαδούλα"]) == 1.0
         and token_f1("Χαδούλα", ["Η γριά Χαδούλα ήταν εκεί και δεν μιλούσε"]) > 0
@@ -378,7 +447,10 @@ def test_an_open_answer_in_digits_earns_what_the_spelled_answer_earns():
      ("ko", "풀 수 없는 문제는 누구인가?", "코르빈, 풀 수 없는 문제", "코르빈: 풀 수 없는 문제."),
      ("pl", "Kto jest nierozwiązywalnym problemem?", "Korvin, nierozwiązywalny problem",
       "Korvin: nierozwiązywalny problem."),
-     ("sv", "Vem är ett olösligt problem?", "Korvin, ett olösligt problem", "Korvin: ett olösligt problem.")],
+     ("sv", "Vem är ett olösligt problem?", "Korvin, ett olösligt problem", "Korvin: ett olösligt problem."),
+     ("cs", "Kdo je neřešitelný problém?", "Korvin, neřešitelný problém", "Korvin: neřešitelný problém."),
+     ("hu", "Ki egy megoldhatatlan probléma?", "Korvin, egy megoldhatatlan probléma",
+      "Korvin: egy megoldhatatlan probléma.")],
 )  # fmt: skip
 def test_an_open_answer_earns_what_its_english_twin_earns(language, question, answer, reference):
     english = open_answer_reward_components(
@@ -396,7 +468,8 @@ def test_temporal_questions_in_every_language():
     assert all(
         map(is_temporal, ["Que fait Emma après le bal ?", "舞会之后艾玛做了什么？", "Was tat Emma, nachdem sie ging?",
                           "Τι έκανε η Έμμα μετά τον χορό;", "무도회가 끝난 후에 에마는 무엇을 했나?",
-                          "Co zrobiła Emma, zanim wyszła z balu?", "Vad gjorde Emma efter balen?"])
+                          "Co zrobiła Emma, zanim wyszła z balu?", "Vad gjorde Emma efter balen?",
+                          "Co udělala Emma, když odešla z plesu?", "Mit csinált Emma, miután elhagyta a bált?"])
     )  # fmt: skip
     assert not is_temporal("Qui garde les lampes du quai ?")
 
@@ -448,7 +521,12 @@ def test_word_counts_read_a_cjk_character_as_two_thirds_of_a_word():
      ("단락 27", (27,)), ("28번 단락과 30번째 문단", (28, 30)), ("31~33번 단락", (31, 32, 33)),
      ("akapit 34", (34,)), ("akapity 35–37", (35, 36, 37)), ("w akapicie 38 i 40", (38, 40)),
      ("akapity 41 do 43", (41, 42, 43)), ("stycke 44", (44,)), ("styckena 45–47", (45, 46, 47)),
-     ("i stycket 48 och 50", (48, 50)), ("stycken 51 till 53", (51, 52, 53))],
+     ("i stycket 48 och 50", (48, 50)), ("stycken 51 till 53", (51, 52, 53)), ("odstavec 54", (54,)),
+     ("odstavce 55–57", (55, 56, 57)), ("v odstavci 58 nebo 60", (58, 60)), ("odstavce 61 až 63", (61, 62, 63)),
+     ("ve 64. odstavci", (64,)), ("65. a 67. odstavec", (65, 67)), ("bekezdés 68", (68,)),
+     ("a 69–71. bekezdésben", (69, 70, 71)), ("a 72., 73. és 75. bekezdésekben", (72, 73, 75)),
+     ("az 5. és a 7. bekezdés", (5, 7)),
+     ("v kapitole 3. Odstavec 76 líčí útěk", (76,))],  # a capital after a number's dot opens a sentence
 )  # fmt: skip
 def test_paragraph_references_in_every_language(text, cited):
     assert paragraph_references(text) == (cited, ())
@@ -461,3 +539,5 @@ def test_answer_labels_in_every_language_are_stripped():
     assert normalize_choice("Απάντηση: D", KORVIN) == "D" and normalize_open_answer("ΑΠΑΝΤΗΣΗ: Κόρβιν") == "Κόρβιν"
     assert normalize_open_answer("Odpowiedź: Korvin") == "Korvin" and normalize_choice("Opcja B", KORVIN) == "B"
     assert normalize_open_answer("Svar: Korvin") == "Korvin" and normalize_choice("Alternativ C", KORVIN) == "C"
+    assert normalize_open_answer("Odpověď: Korvin") == "Korvin" and normalize_choice("Možnost B", KORVIN) == "B"
+    assert normalize_open_answer("Válasz: Korvin") == "Korvin" and normalize_choice("Lehetőség C", KORVIN) == "C"

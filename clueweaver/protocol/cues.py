@@ -4,19 +4,21 @@ articles token F1 drops, the titles and sentence openers of the specificity rewa
 a reply names paragraphs ("paragraphs 3 to 5") or labels its answer ("Answer:") with.
 
 Researchers read novels in English, French, German, Spanish, Italian, Portuguese, Russian, Greek,
-Chinese, Japanese, Korean, Polish and Swedish, and a rule must not need to know which: each rule
-matches the cues of every language together (``every_language``), as
+Chinese, Japanese, Korean, Polish, Swedish, Czech and Hungarian, and a rule must not need to know
+which: each rule matches the cues of every language together (``every_language``), as
 ``clueweaver.protocol.text.find_phrases`` reads them. A cue of a spaced script matches whole words, a
 trailing "*" marking a stem ("упомина*" for every form of the verb, "nieistotn*" for every form of the
-Polish adjective; only where a language inflects too much to list forms); a cue of Chinese or
-Japanese characters matches anywhere, since those scripts do not separate words. Cues are written as
-a reader would write them (accents, capitals, "ß", "ё", "ł"): matching folds them the same way as the
-text.
+Polish adjective, "következtet*" for the Hungarian verb and its suffixes; only where a language
+inflects too much to list forms); a cue of Chinese or Japanese characters matches anywhere, since
+those scripts do not separate words. Cues are written as a reader would write them (accents, capitals,
+"ß", "ё", "ł", "ř", "ő"): matching folds them the same way as the text.
 
 Cues of different languages are matched together, so a word that is a cue in one language fires in
 the others: a cue is left out where it is also a common word of another covered language (French
 "car" would fire on an English car, French "pendant" on a necklace, German "Ehe" on a marriage,
-Polish "nie" on German "nie" (never), Swedish "under" (during) on English "under").
+Polish "nie" on German "nie" (never), Swedish "under" (during) on English "under", Hungarian "sem"
+(nor) on Portuguese "sem" (without)), folded spellings included (Czech "poté" (afterwards) is
+Portuguese "pote", a jar).
 """
 
 from __future__ import annotations
@@ -119,6 +121,25 @@ NEGATIVE_RATIONALE_CUES: Table = {
         "har ingenting att göra", "irrelevant", "ovidkommande", "inte relevant*", "saknar relevans",
         "beskriver bara", "beskriver endast", "handlar om", "fokuserar på", "koncentrerar sig på",
     ),
+    "cs": (
+        "nezmiňuj*", "nezmíní", "není zmíněn*", "nejsou zmíněn*", "není zmínka", "žádná zmínka", "žádnou zmínku",
+        "bez zmínky", "neodkazuje", "nehovoří o", "nemluví o", "nepíše o", "netýká se", "se netýká", "nepojednává",
+        "nepopisuje", "neříká nic", "nic neříká", "neobsahuje", "nic o", "nesouvis*", "nemá souvislost",
+        "žádná souvislost", "žádnou souvislost", "bez souvislosti", "nemá nic společného", "nemá vztah",
+        "irelevantní", "nerelevantní", "není relevantní", "nepodstatn*", "žádné informace", "žádná informace",
+        "žádné stopy", "žádné vodítko", "žádná vodítka", "žádné důkazy", "žádný důkaz", "popisuje pouze",
+        "popisuje jen", "pouze popisuje", "jen popisuje", "pojednává o", "týká se", "se týká", "jde o",
+        "zaměřuje se na", "soustředí se na",
+    ),
+    "hu": (
+        "nem említ*", "nem tesz említést", "említést sem tesz", "nem esik szó", "szó sem esik", "szó sincs",
+        "nem szól", "nem szerepel*", "nem utal", "nem hivatkozik", "nem foglalkozik", "nem tárgyalja", "nem írja le",
+        "nem tartalmaz", "semmit sem mond", "nem mond semmit", "nincs köze", "semmi köze", "nem kapcsolódik",
+        "nincs kapcsolat*", "semmilyen kapcsolat*", "nincs összefüggés*", "nem függ össze", "irreleváns",
+        "nem releváns", "lényegtelen", "nincs információ", "semmilyen információ", "nincs adat", "nincs utalás",
+        "semmilyen utalás", "nincs nyom*", "nincs bizonyíték", "semmilyen bizonyíték", "csak leírja",
+        "csupán leírja", "kizárólag leírja", "szól", "foglalkozik", "összpontosít*", "középpontjában",
+    ),
 }  # fmt: skip
 
 # An Interpreter reason that declines to decide (Table 6, "Hedging").
@@ -202,6 +223,20 @@ HEDGING_CUES: Table = {
         "inte tillräcklig information", "för lite information", "oklart", "inte klart", "framgår inte",
         "kan inte vara säker",
     ),
+    "cs": (
+        "nelze určit", "nelze rozhodnout", "nelze zjistit", "nelze stanovit", "nelze posoudit", "nelze říci",
+        "nelze říct", "nedá se určit", "nedá se říci", "není možné určit", "nemohu určit", "těžko říci", "těžko říct",
+        "je těžké říci", "nedostatek informací", "nedostatek důkazů", "není dostatek informací", "není dost informací",
+        "nedostatečn* informac*", "nedostatečn* důkaz*", "málo informací", "není jasné", "nejasné", "není zřejmé",
+        "nelze vědět", "nelze si být jist*",
+    ),
+    "hu": (
+        "nem lehet megállapítani", "nem állapítható meg", "nem lehet eldönteni", "nem dönthető el",
+        "nem lehet tudni", "nem tudható", "nem lehet megmondani", "nehéz megmondani", "nehéz eldönteni",
+        "nehéz megállapítani", "nincs elég információ", "nincs elegendő információ", "nincs elég adat",
+        "kevés az információ", "elégtelen információ", "elégtelen bizonyíték*", "nincs elég bizonyíték",
+        "nem egyértelmű", "nem világos", "nem derül ki", "nem lehet biztos*",
+    ),
 }  # fmt: skip
 
 # The self-calibration trigger's families (``clueweaver.protocol.calibration``): a reversed polarity,
@@ -225,6 +260,16 @@ NEGATION_CUES: Table = {
            "najmniej"),
     # not "ej" (Spanish "p. ej."), "osant" (French "osant", daring), "inga" (the name Inga)
     "sv": ("inte", "icke", "ingen", "inget", "utom", "förutom", "falsk*", "felaktig*", "osann", "minst"),
+    # Czech "ne" alone (no) is French "ne", a cue already: Czech fuses it with its verb ("není", "nemá")
+    "cs": ("není", "nejsou", "nebyl*", "nemá", "nemají", "neměl*", "nemůže", "nemohl*", "neplatí", "nikoli",
+           "nikoliv", "žádn*", "nepravda", "nepravdiv*", "nesprávn*", "chybn*", "myln*", "kromě", "s výjimkou",
+           "vyjma", "nejméně"),
+    # Hungarian "nem" alone is Portuguese "nem" (nor), "sem" (nor) Portuguese "sem" (without): the phrases that
+    # carry "nem" instead, not "nem tud*" (Portuguese "nem tudo", not everything); "hamis" listed, not a stem: the
+    # name Hamish
+    "hu": ("nem igaz", "nem igazak", "nem helyes", "nem volt", "nem voltak", "nem lehet", "nincs", "nincsen",
+           "nincsenek", "egyik sem", "kivéve", "kivételével", "hamis", "hamisak", "helytelen*", "téves", "tévesek",
+           "legkevésbé", "legkevesebb*"),
 }  # fmt: skip
 CAUSAL_CUES: Table = {
     "en": ("why", "reason", "reasons", "because", "cause", "causes", "caused"),
@@ -243,6 +288,9 @@ CAUSAL_CUES: Table = {
     "pl": ("dlaczego", "czemu", "powód", "powody", "powodu", "powodów", "przyczyn*", "ponieważ", "gdyż", "dlatego że",
            "spowodował*"),
     "sv": ("varför", "orsak*", "anledning*", "eftersom", "därför att", "på grund av"),  # not "skäl": folded, a shell
+    "cs": ("proč", "důvod*", "příčin*", "protože", "poněvadž", "neboť", "kvůli", "způsobil*"),
+    # not "oka" (its reason) alone: Polish "oka" (of an eye)
+    "hu": ("miért", "mi okból", "az oka", "okát", "okai", "mert", "mivel", "ugyanis", "miatt", "okoz*"),
 }  # fmt: skip
 INFERENTIAL_CUES: Table = {
     "en": (
@@ -270,6 +318,11 @@ INFERENTIAL_CUES: Table = {
            "sugeruj*", "sugerow*", "zasugerow*", "najprawdopodobniej", "najbardziej prawdopodobn*"),
     "sv": ("slutsats*", "sluta sig till", "härled*", "antyd*", "implicer*", "tyder på", "troligast",
            "mest sannolik*", "mest trolig*"),
+    # not "vyvoz*": folded, Czech "vývoz" (export)
+    "cs": ("vyvodi*", "vyvozuj*", "usoud*", "usuzuj*", "odvodit", "deduk*", "vyplývá", "implikuj*", "naznač*",
+           "nejspíš*", "nejpravděpodobněj*", "s největší pravděpodobností"),
+    "hu": ("következtet*", "kikövetkeztet*", "deduk*", "implikál*", "sugall*", "sejtet*", "mire utal*", "arra utal*",
+           "legvalószínűbb*"),
 }  # fmt: skip
 
 # A question about time (the subset ChronoRAG reports on its own; ``clueweaver.evaluation.open_metrics``).
@@ -288,6 +341,12 @@ TEMPORAL_CUES: Table = {
     # not Polish "po" (after): Italian "un po'"; nor Swedish "under" (during): English "under"
     "pl": ("kiedy", "gdy", "podczas", "w trakcie", "w czasie", "po tym jak", "po tym, jak", "przed", "zanim"),
     "sv": ("när", "medan", "efter", "innan", "före"),
+    # not Czech "po" (after), as for Polish, nor "poté" (afterwards) alone: folded, Portuguese "pote" (jar)
+    "cs": ("kdy", "když", "zatímco", "během", "v průběhu", "poté co", "poté, co", "předtím", "před"),
+    # not "alatt" (during): also "under" ("a híd alatt"); nor "után" (after), "míg" (while): folded, Swedish "utan"
+    # (without), "mig" (me)
+    "hu": ("mikor", "amikor", "mialatt", "miközben", "során", "idején", "utána", "miután", "előtt", "előtte",
+           "mielőtt"),
 }  # fmt: skip
 
 # Dropped from answers before token F1 (SQuAD drops English's): the reference's language's when it
@@ -304,6 +363,8 @@ ARTICLES: Table = {
     # Polish has none; Swedish not "en" and "de": French and Spanish "en" (in), "de" (of) would go from
     # every short answer that shows no language
     "sv": ("ett", "den", "det"),
+    # Czech has none; Hungarian not "az": folded, Czech "až" (until, only), which would go from every Czech answer
+    "hu": ("a", "egy"),
 }  # fmt: skip
 # Articles written elided onto the next word ("l'épée", "un'amica"): split off before punctuation goes.
 ELIDED_ARTICLES = ("l", "un")
@@ -322,6 +383,9 @@ TITLES: Table = {
     "el": ("Κύριος", "Κυρία", "Κυρ", "Κυρά", "Δεσποινίς"),
     "pl": ("Pan", "Pani", "Panna", "Panicz", "Hrabia", "Hrabina", "Książę", "Księżna", "Ksiądz", "Doktor"),
     "sv": ("Herr", "Fru", "Fröken", "Greve", "Grevinnan", "Friherre", "Friherrinnan", "Kapten", "Doktor", "Pastor"),
+    "cs": ("Pan", "Paní", "Slečna", "Hrabě", "Hraběnka", "Kníže", "Kněžna", "Doktor", "Páter", "Mistr"),
+    # Hungarian writes "úr" and "asszony" after the name; these open a sentence before one ("Gróf Teleki")
+    "hu": ("Gróf", "Grófné", "Báró", "Báróné", "Herceg", "Hercegnő", "Doktor", "Özvegy"),
 }  # fmt: skip
 
 # Words that open sentences without being names, for short evidence that never shows them in lower case.
@@ -351,6 +415,11 @@ SENTENCE_OPENERS: Table = {
     # not "Hans" (his) nor "De" (they): the names Hans and De Winter
     "sv": tuple("Den Det En Ett Han Hon Jag Vi Ni Men Och Så Sedan Då När Om Där Här Efter Innan Med För Till På I "
                 "Av Nu Ja Nej Inte Hennes Deras Dess".split()),
+    "cs": tuple("On Ona Ono Oni Ony Já My Vy Ty Ale A I Pak Potom Tehdy Když Kdyby Jestli Jestliže Pokud V Ve Na Z "
+                "Ze Do Po Před Za Jak Tak Ne Ano To Ten Ta Tam Tady Teď Už Již Proto Protože Však Co Kdo".split()),
+    # not "De" (but): the name De Winter, as for Swedish
+    "hu": tuple("A Az Egy Ő Ők Én Mi Ti Te Ön És Aztán Akkor Amikor Mikor Ha Mert Hogy Ez Azt Ezt Itt Ott Most Már "
+                "Nem Igen Hát Csak Majd Ekkor Azonban Tehát Így Ki Mit Miért Hol".split()),
 }  # fmt: skip
 
 # How a reply names a paragraph in words ("paragraph 12"; ``clueweaver.protocol.parse``), besides "[12]".
@@ -368,6 +437,10 @@ PARAGRAPH_WORDS: Table = {
     "ko": ("단락", "문단"),
     "pl": ("akapit", "akapitu", "akapicie", "akapitem", "akapity", "akapitów", "akapitach", "akapitami", "akapitom"),
     "sv": ("stycke", "stycket", "stycken", "styckena"),
+    "cs": ("odstavec", "odstavce", "odstavci", "odstavcem", "odstavců", "odstavcům", "odstavcích", "odstavcemi"),
+    "hu": ("bekezdés", "bekezdést", "bekezdésben", "bekezdésből", "bekezdésre", "bekezdésnek", "bekezdéshez",
+           "bekezdése", "bekezdésében", "bekezdések", "bekezdéseket", "bekezdésekben", "bekezdésekből",
+           "bekezdésekre"),
 }  # fmt: skip
 # How a reply joins paragraph numbers into a range ("paragraphs 3 to 5") or a list ("3 and 5").
 RANGE_WORDS: Table = {
@@ -383,6 +456,7 @@ RANGE_WORDS: Table = {
     "ja": ("から",),
     "pl": ("do",),
     "sv": ("till",),
+    "cs": ("až", "do"),  # Hungarian joins a range with a dash ("3–5.") or suffixes ("3-tól 5-ig"), not a word
 }  # fmt: skip
 LIST_WORDS: Table = {
     "en": ("and", "or"),
@@ -397,6 +471,10 @@ LIST_WORDS: Table = {
     "ja": ("と",),
     "pl": ("i", "oraz", "lub", "albo"),
     "sv": ("och", "eller", "samt"),
+    # Czech "a" (and) joins a list only after an ordinal's dot ("3. a 5. odstavec"): "odstavce 3 a 5" is a range,
+    # read as Spanish, Italian and Portuguese "a" (to)
+    "cs": ("a", "nebo"),
+    "hu": ("és", "vagy", "valamint"),
 }  # fmt: skip
 # How a reply labels its answer ("Answer: B", "Réponse : B", "答案：B"), stripped before the answer is read.
 ANSWER_WORDS: Table = {
@@ -413,6 +491,8 @@ ANSWER_WORDS: Table = {
     "ko": ("답", "정답", "답변"),
     "pl": ("odpowiedź",),
     "sv": ("svar",),
+    "cs": ("odpověď",),
+    "hu": ("válasz",),
 }  # fmt: skip
 OPTION_WORDS: Table = {
     "en": ("option", "choice"),
@@ -428,29 +508,29 @@ OPTION_WORDS: Table = {
     "ko": ("선택지", "보기"),
     "pl": ("opcja", "wariant"),
     "sv": ("alternativ", "alternativet"),
+    "cs": ("možnost", "varianta"),
+    "hu": ("lehetőség", "opció"),
 }  # fmt: skip
 
 # A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
 # claim may also be answered yes or no): a small model often answers "Oui", "正确" or "ΝΑΙ". Chinese and
-# Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确". Polish
-# "nie" is also German "nie" (never) and folded French "nié", Swedish "osant" French "osant" (daring): alone
-# each is a no, and beside another verdict ("JA, er war nie dort") the answer names two and is read as
-# none, never as the wrong one.
+# Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确".
 YES_WORDS: Table = {
     "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
     "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"), "pl": ("tak",), "sv": ("ja",),
+    "cs": ("ano",), "hu": ("igen",),
 }  # fmt: skip
 NO_WORDS: Table = {
     "en": ("no",), "fr": ("non",), "de": ("nein",), "es": ("no",), "it": ("no",), "pt": ("não",), "ru": ("нет",),
     "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",), "ko": ("아니요", "아니오"), "pl": ("nie",),
-    "sv": ("nej",),
+    "sv": ("nej",), "cs": ("ne",), "hu": ("nem",),
 }  # fmt: skip
 TRUE_WORDS: Table = {
     "en": ("true",), "fr": ("vrai", "vraie"), "de": ("wahr", "richtig"), "es": ("verdadero", "verdadera", "cierto"),
     "it": ("vero", "vera"), "pt": ("verdadeiro", "verdadeira"), "ru": ("верно", "правда", "истина"),
     "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
     "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
-    "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"),
+    "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
 }  # fmt: skip
 FALSE_WORDS: Table = {
     "en": ("false",), "fr": ("faux", "fausse"), "de": ("falsch",), "es": ("falso", "falsa"), "it": ("falso", "falsa"),
@@ -458,7 +538,14 @@ FALSE_WORDS: Table = {
     "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
     "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
     "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
+    "cs": ("nepravda", "nepravdivé"), "hu": ("hamis",),
 }  # fmt: skip
+# Verdict words that are also common words of another covered language: Polish "nie" is German "nie" (never) and
+# folded French "nié", Swedish "osant" French "osant" (daring), Czech "ne" French and Italian "ne", folded Czech
+# "ano" Spanish "año" and Portuguese "ano" (year), Hungarian "nem" Portuguese "nem" (nor) and "igen" Swedish "igen"
+# (again). As an answer's first word each is a verdict; later in it, a word of the sentence, which names no second
+# verdict ("JA, er war nie dort" is yes, "Oui, il ne ment pas" oui).
+VERDICTS_ALSO_WORDS = ("nie", "osant", "ne", "ano", "nem", "igen")
 
 
 def every_language(table: Table) -> tuple[str, ...]:

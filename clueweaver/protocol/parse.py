@@ -27,6 +27,7 @@ from clueweaver.protocol.cues import (
     PARAGRAPH_WORDS,
     RANGE_WORDS,
     TRUE_WORDS,
+    VERDICTS_ALSO_WORDS,
     YES_WORDS,
     Table,
     every_language,
@@ -160,11 +161,13 @@ def _spellings(*tables: Table) -> frozenset[str]:
 # The verdicts' words in every language, folded ("sí" and "si", "όχι" and "οχι" alike).
 _FINDER_VERDICTS = {"YES": _spellings(YES_WORDS), "NO": _spellings(NO_WORDS)}
 _CLAIM_VERDICTS = {"TRUE": _spellings(TRUE_WORDS, YES_WORDS), "FALSE": _spellings(FALSE_WORDS, NO_WORDS)}
+_ALSO_WORDS = frozenset(map(fold, VERDICTS_ALSO_WORDS))
 
 
 def _verdict(answer: str, groups: dict[str, frozenset[str]]) -> str | None:
     """A one-word verdict after any "Answer:" label ("Réponse : VRAI", "答案：正确"): the first word
-    names one label and no word names another label; in Chinese or Japanese, which have no spaces,
+    names one label and no later word names another (a verdict word that is also another language's
+    word, ``VERDICTS_ALSO_WORDS``, names none there); in Chinese or Japanese, which have no spaces,
     the longest label word the answer opens with."""
     text = fold(_OPEN_PREFIX.sub("", _clean(answer)))
     if is_cjk(text[:1]):
@@ -173,9 +176,9 @@ def _verdict(answer: str, groups: dict[str, frozenset[str]]) -> str | None:
     tokens = re.findall(r"[^\W\d_]+", text)
     if not tokens:
         return None
-    found = {label for label, spellings in groups.items() for token in tokens if token in spellings}
     first = [label for label, spellings in groups.items() if tokens[0] in spellings]
-    return first[0] if first and found == set(first) else None
+    later = {label for label, spellings in groups.items() for token in tokens[1:] if token in spellings - _ALSO_WORDS}
+    return first[0] if first and later <= set(first) else None
 
 
 def normalize_finder_answer(answer: str) -> str | None:
@@ -244,7 +247,15 @@ _BRACKETED = re.compile(r"[\[\uff3b\u3010]\s*" + _ID_MARK + _ITEMS + r"\s*[\]\uf
 _WORDED = re.compile(r"(?:" + _PARAGRAPH_WORD + r"|¶)\s*\[?" + _ITEMS, re.IGNORECASE)
 _ORDINAL = re.compile(r"第\s*" + _ITEMS + r"\s*段")  # Chinese and Japanese: "第12段", "第3至5段"
 _COUNTED = re.compile(_ITEMS + r"\s*번째?\s*(?:단락|문단)")  # Korean: "12번 단락", "3~5번째 문단"
-_REFERENCES = (_BRACKETED, _WORDED, _ORDINAL, _COUNTED)
+# Czech and Hungarian also write ordinals, a dot after each, before the word: "ve 12. odstavci", "3. a 5. odstavec",
+# "a 3–5. bekezdésben", "az 5. és a 7. bekezdés" (Hungarian's article before a number). The word in lower case
+# only: a capital after a number's dot opens a sentence ("v kapitole 3. Odstavec 5 líčí...").
+_DOTTED_ITEM = _ITEM + r"\."
+_DOTTED_ORDINAL = re.compile(
+    "(" + _DOTTED_ITEM + "(?:" + _LIST_SEP + r"(?:az?\s+)?" + _DOTTED_ITEM + r")*)\s*"
+    + _words_regex({language: PARAGRAPH_WORDS[language] for language in ("cs", "hu")})
+)  # fmt: skip
+_REFERENCES = (_BRACKETED, _WORDED, _ORDINAL, _COUNTED, _DOTTED_ORDINAL)
 _ITEM_RE = re.compile("(" + _NUMBER + ")(?:" + _RANGE_SEP + "(" + _NUMBER + "))?", re.IGNORECASE)
 
 
