@@ -127,7 +127,8 @@ def test_bundled_books_load_as_many_paragraphs(books):
     assert set(books) == {"laocan_youji.zh", "le_tour_du_monde.fr", "hongloumeng.zh", "xiyouji.zh", "effi_briest.de",
                           "ottsy_i_deti.ru", "kokoro.ja", "marianela.es", "pinocchio.it", "dom_casmurro.pt",
                           "sanshiro.ja", "igrok.ru", "madame_bovary.fr", "cheongchun.ko", "wilcze_gniazdo.pl",
-                          "norrtullsligan.sv", "karbanik.cs", "egy_magyar_amazon.hu"}  # fmt: skip
+                          "norrtullsligan.sv", "karbanik.cs", "egy_magyar_amazon.hu",
+                          "en_professor.no", "pacatul_rabinului.ro"}  # fmt: skip
     assert len(books["laocan_youji.zh"]) >= 500
     assert len(books["hongloumeng.zh"]) >= 2000
     assert sum(p.is_heading for p in books["hongloumeng.zh"].paragraphs) == 120  # 120 回
@@ -162,6 +163,10 @@ def test_bundled_books_load_as_many_paragraphs(books):
     assert len(karbanik) == 1050 and [c.title for c in karbanik.chapters][4:] == ["V.", "I.", "II."]
     amazon = books["egy_magyar_amazon.hu"]  # eight titled chapters and the closing "Befejezés"
     assert len(amazon) == 786 and amazon.chapters[0].title == "I. A haldokló anya" and len(amazon.chapters) == 9
+    professor = books["en_professor.no"]  # "1ste Kapitel." to "14de Kapitel.", the edition without a 5th
+    assert len(professor) == 1038 and [c.title for c in professor.chapters][3:5] == ["4de Kapitel.", "6te Kapitel."]
+    rabinului = books["pacatul_rabinului.ro"]  # 17 chapters whose divisions have no head
+    assert len(rabinului) == 747 and rabinului.chapters[-1].title == "Chapter 17"
 
 
 def test_sources_name_every_bundled_book_and_package_data_ships_them():
