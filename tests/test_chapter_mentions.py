@@ -60,6 +60,11 @@ from clueweaver.sources.registry import candidate_segments
             "Az 5. fejezetben, a harmadik fejezetben, a 3. és 4. fejezetben, az I. fejezetben",
             [(5,), (3,), (3, 4), (1,)],
         ),
+        ("I femte kapittel, i kapittel 3 til 5 og i siste kapittel", [(5,), (3, 4, 5), (LAST,)]),
+        (
+            "În capitolul 5, în capitolul al doilea, capitolele 3 și 4, în ultimul capitol",
+            [(5,), (2,), (3, 4), (LAST,)],
+        ),
         ("제3장에서 정희는? 3장에서, 제삼장의, 10장", [(3,), (3,), (3,), (10,)]),
         ("3~5장에서, 3장부터 5장까지, 제3장과 제7장에서, 3, 4장에서", [(3, 4, 5), (3, 4, 5), (3, 7), (3, 4)]),
         ("두 번째 장에서, 첫째 장, 첫 장에서, 12번째 장", [(2,), (1,), (1,), (12,)]),
@@ -385,15 +390,17 @@ def test_the_recall_bench_names_each_checks_first_clue_chapter_in_the_books_lang
     assert named.question.text == "第5回中，宝玉梦到了哪里？" and named.gold_ids == item.gold_ids
 
 
-@pytest.mark.parametrize("book", ["wilcze_gniazdo.pl", "norrtullsligan.sv", "karbanik.cs", "egy_magyar_amazon.hu"])
+@pytest.mark.parametrize(
+    "book",
+    ["wilcze_gniazdo.pl", "norrtullsligan.sv", "karbanik.cs", "egy_magyar_amazon.hu", "en_professor.no",
+     "pacatul_rabinului.ro"],
+)  # fmt: skip
 def test_the_recall_bench_names_a_chapter_of_the_later_languages_in_words_the_mention_reader_reads_back(book):
     narrative = load_bundled_book(book)
-    chapter = next(c for c in narrative.chapters if c.label == "5")
-    item = GoldItem(narrative, Question.open("Kto?"), (chapter.first_paragraph + 2,), "x")
+    chapter = narrative.chapters[4]  # En Professor has no 5th: its fifth is labelled 6
+    item = GoldItem(narrative, Question.open("?"), (chapter.first_paragraph + 2,), "x")
     (named,) = naming_chapters([item])
-    assert named.question.text.startswith(
-        ("W rozdziale 5: ", "I kapitel 5: ", "V kapitole 5: ", "A(z) 5. fejezetben: ")
-    )
+    assert named.question.text != "?" and f" {chapter.label}" in named.question.text
     assert chapters_named(narrative.chapters, named.question.text) == ([chapter], [])
 
 

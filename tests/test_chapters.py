@@ -325,6 +325,12 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
         (["FÖRSTA KAPITLET.", "ANDRA KAPITLET.", "FJERDE KAPITLET.", "Kap. V."], ["1", "2", "4", "5"]),
         (["Kapitola první", "Kapitola druhá", "KAPITOLA III.", "Kapitola dvacátá první"], ["1", "2", "3", "21"]),
         (["Első fejezet", "Második fejezet", "III. fejezet", "Huszonegyedik fejezet"], ["1", "2", "3", "21"]),
+        # Norwegian and Danish ordinals, in digits as ELTeC's En Professor writes them, and in words
+        (
+            ["1ste Kapitel.", "2det Kapitel.", "3dje Kapitel.", "6te Kapitel.", "Tyvende Kapitel"],
+            ["1", "2", "3", "6", "20"],
+        ),
+        (["Capitolul întâi", "Capitolul al doilea", "CAPITOLUL III", "Capitolul al zecelea"], ["1", "2", "3", "10"]),
         # books read as plain words (und) still have chapters: Dutch, Czech, Norwegian, Ukrainian,
         # Romanian, Catalan, Turkish (and Polish's "Rozdział" in any book)
         (["Hoofdstuk 1", "Rozdział II", "Kapitola 3", "Kapittel 4"], ["1", "2", "3", "4"]),
@@ -1138,6 +1144,7 @@ def test_korean_chapters_epilogue_and_numbered_titles_but_not_prose():
         ("Część pierwsza", "Rozdział I", "Tom II", "Rozdział I", "Zakończenie"),
         ("Díl první", "Kapitola I.", "Díl druhý", "Kapitola I.", "Závěr"),
         ("Első rész", "I. fejezet", "Második rész", "I. fejezet", "Befejezés"),
+        ("Partea întâi", "Capitolul I", "Partea a doua", "Capitolul I", "Epilog"),
     ],
 )
 def test_polish_czech_and_hungarian_parts_hold_their_chapters_and_a_closing_section_follows_them(headings):

@@ -107,6 +107,10 @@ CHECK_FILES = {
     # Egy magyar amazon (ELTeC's TEI files), the same way.
     "cs": (DATA_DIR / "multihop_checks_cs.jsonl", DATA_DIR / "multihop_frozen_cs.jsonl"),
     "hu": (DATA_DIR / "multihop_checks_hu.jsonl", DATA_DIR / "multihop_frozen_hu.jsonl"),
+    # Norwegian over En Professor (1882, its Dano-Norwegian spelling; questions in today's bokmål) and Romanian over
+    # Păcatul Rabinului (its edition's cedillas; questions in today's spelling), ELTeC's TEI files, the same way.
+    "no": (DATA_DIR / "multihop_checks_no.jsonl", DATA_DIR / "multihop_frozen_no.jsonl"),
+    "ro": (DATA_DIR / "multihop_checks_ro.jsonl", DATA_DIR / "multihop_frozen_ro.jsonl"),
 }
 # The Chinese and French frozen held-out sets, written by reading the bundled novels and committed
 # with these hashes before any segmenter or ranking ran on them. A new held-out set is a new file.
@@ -146,6 +150,9 @@ FROZEN_SHA256_BY_LANGUAGE = {
     # Karbaník a rodina jeho ("cs", 4f19ec6) and Egy magyar amazon ("hu", 4226a98): the same way.
     "cs": "6d0002fe95f1ca2fbc6392fcfcc6d36ac6604c82eeef740d00d8054f22c58818",
     "hu": "0aeeb40e769324f8da66089a76a9d7a83595dc49736f9705202906b702ba97a6",
+    # En Professor ("no", 9d2de3e) and Păcatul Rabinului ("ro", 2dca74f): the same way.
+    "no": "76ea9586f695b68089926abea57660fd392eb4c54e6f4a5077b67980080309cb",
+    "ro": "49d6be7dd95f82ed94859fc8b09d98475f4d9681d606084b75365e83a52afe0d",
 }
 # English questions about the bundled German, Italian, Spanish, Portuguese and Russian novels (every
 # check ``"cross_language": true``), a frozen set only: written by reading and string search and committed
@@ -399,7 +406,7 @@ def checks_file(language: str = "en", *, frozen: bool = False) -> Path:
     "fr", ...), Chinese over the long bundled novels ("zh-long", "zh-long-2", "zh-xyj", "zh-3",
     "zh-4"), Japanese or Russian over a second novel ("ja-2", "ru-2"), Portuguese or German again ("pt-2",
     "de-2"), Russian over both novels again ("ru-3"), French over a second novel ("fr-2"), Korean ("ko"), Polish
-    ("pl"), Swedish ("sv"), Czech ("cs") or Hungarian ("hu")."""
+    ("pl"), Swedish ("sv"), Czech ("cs"), Hungarian ("hu"), Norwegian ("no") or Romanian ("ro")."""
     if language not in CHECK_FILES:
         raise CheckError(f"no multi-hop checks in language {language!r}; there are {', '.join(CHECK_FILES)}")
     path = CHECK_FILES[language][frozen]

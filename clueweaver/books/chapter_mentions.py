@@ -8,8 +8,8 @@ asks without the mention (``clueweaver.retrieval.index``); a mention the book ca
 warning, never a silent miss (``clueweaver.segments.segmenter.chapter_mention_warning``).
 
 The forms read: Chinese and Japanese 第N回 / 第N章 / 第N节 / 第N話 (N in Chinese numerals or digits);
-the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian, Greek, Polish, Swedish, Czech and
-Hungarian before
+the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian, Greek, Polish, Swedish, Czech,
+Hungarian, Norwegian and Romanian before
 a number in digits, capital Roman numerals, English number words or an ordinal word ("chapitre
 premier") or, in its own language, a cardinal number word ("au chapitre cinq", "im Kapitel fünf",
 "в главе пять"), or after an ordinal ("the fifth chapter", "the twenty-third chapter", "im dritten
@@ -54,10 +54,10 @@ LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre
 # A number below zero counts from the book's end: -1 the last chapter, -2 the one before it.
 _FROM_END_WORDS = {
     LAST: rf"{LAST_PATTERN}|final|finale|closing|concluding|последн(?:ей|юю|яя|ий|ем)|заключительн(?:ой|ую|ая)|"
-    r"ostatni(?:ej|m|a|e)?|sista|posledn(?:í|ím)|utolsó",
+    r"ostatni(?:ej|m|a|e)?|sista|posledn(?:í|ím)|utolsó|siste|ultimul|ultima",
     -2: r"penultimate|(?:second|next)[\s-]+to[\s-]+last|avant-derni[eè]re?|vorletzt(?:en|em|er|es|e)|"
     r"pen[uú]ltim[oa]|предпоследн(?:ей|юю|яя|ий|ем)|przedostatni(?:ej|m|a|e)?|näst\s+sista|"
-    r"předposledn(?:í|ím)|utolsó\s+előtti",
+    r"předposledn(?:í|ím)|utolsó\s+előtti|nest\s+siste|penultimul|penultima",
 }
 _OPENING = "opening"  # "the opening chapter"
 # The chapter's and a part's words, by the languages whose cardinal numbers may follow them
@@ -74,6 +74,8 @@ _CHAPTER_WORDS = {
     ("sv",): r"kapitl(?:ets|ens|et|en)|kap\.",  # "i femte kapitlet" ("kapitel" is German's too)
     ("cs",): r"kapitol(?:ách|ami|ou|ám|a|e|u|y)?",  # "v kapitole 5", "v páté kapitole"
     ("hu",): r"fejezet(?:ekben|ekből|ekre|eiben|ben|ből|ében|éből|ére|ek|et|re|ről|ig|e)?",  # "az 5. fejezetben"
+    ("no",): r"kapit(?:telet|tel|lene|ler|let)",  # "i kapittel 5", "i femte kapittel"
+    ("ro",): r"capitol(?:ele|elor|ului|ul|e)?",  # "în capitolul 5", "în capitolul al cincilea"
 }
 # "book" and "Band" only before a number ("the first book" he read is no part)
 _PART_WORDS = {
@@ -87,6 +89,8 @@ _PART_WORDS = {
     ("sv",): r"delen|delarna",  # not "del", Spanish "of the" ("después del 1 de mayo")
     ("cs",): r"díl(?:u|e|ech)?|část(?:i|ech)?",
     ("hu",): r"rész(?:ben|ében|éből|éig|e)?|kötet(?:ben|ében)?",
+    ("no",): r"bok(?:en)?|bind(?:et)?",  # not "del": Spanish "of the"
+    ("ro",): r"partea|părții|volumul|cartea",
 }
 _CHAPTER = "|".join(_CHAPTER_WORDS.values())
 _PART = "|".join(_PART_WORDS.values())
@@ -100,7 +104,8 @@ _RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
 _DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
 # the words that join numbers in a list or a range; Polish "i" in lower case only, not a Roman I
-_JOIN = r"\s*(?:[,&–-]|\b(?:and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és)\b)\s*"
+_JOIN_WORDS = "and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és|og|til|și|şi"
+_JOIN = rf"\s*(?:[,&–-]|\b(?:{_JOIN_WORDS})\b)\s*"
 # The numbers after the chapter word, a list of one kind: digits, Roman numerals or words ("chapter 5, ten
 # men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter); an ordinal word is tried
 # before the number words it starts with ("vingt-troisième" is 23, not "vingt" and a word)
@@ -221,7 +226,7 @@ def _cardinals_listed(match: re.Match, languages: tuple[str, ...], each: re.Patt
     return _listed(each.sub(lambda m: str(cardinal_value(m.group(), languages)), match.group(1)))
 
 
-_RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до|do|till|až)\b", re.IGNORECASE)
+_RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до|do|till|až|til)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from clueweaver.books.language import HAN
 from clueweaver.books.numerals import (
     CJK_NUMERALS,
     DAI_NUMERALS,
+    DANISH_ORDINAL_DIGITS,
     FRENCH_ORDINAL_NUMERAL,
     KERAIA,
     NUMBER_WORDS,
@@ -60,9 +61,10 @@ from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN
 _CJK_NUMBER = rf"[一二三四五六七八九十百千两兩][{CJK_NUMERALS}]*"
 # A Greek numeral: capital letters (ΙΒ 12, ΣΤ 6, ΡΚΓ 123) and the keraia, typed in any of its look-alikes.
 _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞϘϠ]{{1,4}})[{KERAIA}]"
-# Digits with an ordinal indicator ("2ª PARTE", "Capítulo 1.º"), and French ordinals in capital Roman numerals
-# or digits ("CHAPITRE Ier", "Livre IIe", "Chapitre 1er")
-_ORDINAL_DIGITS = rf"\d+\.?[ºª°]|{FRENCH_ORDINAL_NUMERAL}"
+# Digits with an ordinal indicator ("2ª PARTE", "Capítulo 1.º"), French ordinals in capital Roman numerals or
+# digits ("CHAPITRE Ier", "Livre IIe", "Chapitre 1er"), and Norwegian and Danish ones in digits ("1ste Kapitel.",
+# "2det", "3dje", "4de", "6te")
+_ORDINAL_DIGITS = rf"\d+\.?[ºª°]|{FRENCH_ORDINAL_NUMERAL}|{DANISH_ORDINAL_DIGITS.pattern}"
 _NUMBER = (
     rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|"
     rf"the\s+(?:{ORDINAL_PATTERN}|first|second|third|last|\w+th)|{LAST_PATTERN}|{_CJK_NUMBER}|"
@@ -74,14 +76,14 @@ _UNIT_WORDS = (
     r"chapitre|kapitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
     r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
     r"lettre|brief|carta|lettera|письмо|επιστολ[ήη]|"
-    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|kapitlet|kap\.|fejezet|розділ|capitolul|cap[ií]tol|b[öo]l[üu]m"
+    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|kapitlet|kap\.|fejezet|розділ|capitolul|capitol|cap[ií]tol|b[öo]l[üu]m"
 )
 # A play's acts are its parts, its scenes its chapters ("ACT I", "SCENE II": chapter 1.2).
 _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
     "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο "
     "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen díl část "
-    "kniha rész könyv kötet".split()
+    "kniha rész könyv kötet partea cartea volumul".split()
 )
 # An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
 # "I", "II" in Преступление и наказание), else a chapter, which must open with prose (a contents list

@@ -50,11 +50,11 @@ _SHIFT_JIS = "cp932"  # Microsoft's Shift_JIS, which Aozora Bunko's texts are wr
 # Gutenberg file in Latin-1 (a German novel's « » read as Ŧ ŧ by iso8859_10, a Spanish one's ñ as ņ, an
 # English one's ´ as half-width katakana by cp932). The languages whose letters cp1252 holds, read in it,
 # are prose of their function words (``prose_language``); a misread Japanese, Chinese or Russian file is not.
-# Polish, Czech and Hungarian are written in the Central European codepages, Latin-2 and cp1250, which
+# Polish, Czech, Hungarian and Romanian are written in the Central European codepages, Latin-2 and cp1250, which
 # charset-normalizer can leave out for a Nordic or Celtic one (Latin-2's ą ś ź read as Latin-10's ĥ ķ ļ): both are
 # tried, and the reading with the fewest letters foreign to its language goes first, as a Western language's does.
-_CP1252_LANGUAGES = frozenset({"en", "fr", "de", "es", "it", "pt", "sv"})
-_CENTRAL_EUROPEAN_LANGUAGES = frozenset({"pl", "cs", "hu"})
+_CP1252_LANGUAGES = frozenset({"en", "fr", "de", "es", "it", "pt", "sv", "no"})
+_CENTRAL_EUROPEAN_LANGUAGES = frozenset({"pl", "cs", "hu", "ro"})
 _CENTRAL_EUROPEAN_CODEPAGES = ("cp1250", "iso8859_2")
 # 7-bit ISO-2022 text (JIS: older Japanese files and e-mail) is all ASCII, so it decodes as UTF-8, into escape
 # characters and letters ("\x1b$B8cGZ$O" for 吾輩は). Its escape sequences (ESC, then $ or ( or $( or $), then

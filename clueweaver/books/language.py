@@ -28,22 +28,8 @@ import unicodedata
 from collections import Counter
 
 SUPPORTED_LANGUAGES: tuple[str, ...] = (
-    "en",
-    "zh",
-    "ja",
-    "fr",
-    "de",
-    "es",
-    "it",
-    "ru",
-    "pt",
-    "el",
-    "ko",
-    "pl",
-    "sv",
-    "cs",
-    "hu",
-)
+    "en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt", "el", "ko", "pl", "sv", "cs", "hu", "no", "ro",
+)  # fmt: skip
 UNDETERMINED = "und"  # ISO 639-2 "undetermined": letters of a script no supported language is written in
 DEFAULT_LATIN = "en"  # Latin text without function-word evidence
 
@@ -94,6 +80,11 @@ FUNCTION_WORDS = {
     "hu": "az és hogy nem is egy van volt meg csak már mint még azt ez ezt mert mit miért hol akkor pedig vagy "
     "nagyon lesz kell után előtt alatt között nincs neki őt ő én le ki fel el be minden mindig most itt ott így úgy "
     "amikor amely ami aki amit akit talán igen lett volna kellett lehet majd mégis azonban tehát vele nekem benne",
+    "no": "og ikke jeg det som på til han hun var med av at seg sig så har hadde havde skal skulle kan vil ville bare "
+    "meget mye hva hvad hvorfor hvem hvor når nu nå ham sitt sine også etter efter eller noe noget intet ble blev "
+    "blitt være været",
+    "ro": "și şi să se în la de ce cu pe nu din că care este ei ea fi fost dar cum când unde pentru iar mă îl îi vă "
+    "tot prea foarte acum atunci după până sau nici dacă decât încă așa aşa fără spre către numai doar",
 }
 _FUNCTION_WORD_SETS = {language: frozenset(words.split()) for language, words in FUNCTION_WORDS.items()}
 # The letters beyond ASCII each Latin language's prose is written with (English's from its loan words: café,
@@ -109,6 +100,8 @@ ACCENTED_LETTERS = {
     "pl": "ąćęłńóśźż",
     "cs": "áčďéěíňóřšťúůýž",
     "hu": "áéíóöőúüű",
+    "no": "æøåé",
+    "ro": "ăâîșşțţ",
 }
 MIN_EVIDENCE = 2  # function words a text needs before its Latin language is named
 # A long Latin text (a book, not a question) in a supported language has a third of its words among
@@ -264,6 +257,6 @@ def language_name(code: str) -> str:
 LANGUAGE_NAMES = {
     "en": "English", "zh": "Chinese", "ja": "Japanese", "fr": "French", "de": "German", "es": "Spanish",
     "it": "Italian", "ru": "Russian", "pt": "Portuguese", "el": "Greek", "ko": "Korean", "pl": "Polish",
-    "sv": "Swedish", "cs": "Czech", "hu": "Hungarian",
+    "sv": "Swedish", "cs": "Czech", "hu": "Hungarian", "no": "Norwegian", "ro": "Romanian",
     UNDETERMINED: "an undetermined language",
 }  # fmt: skip

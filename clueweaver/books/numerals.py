@@ -31,6 +31,8 @@ DAI_NUMERALS = CJK_NUMERALS + "".join(_FORMAL_AS_COMMON)  # the numerals after �
 SINO_KOREAN_NUMERALS = "영공일이삼사오육륙칠팔구십백천"
 _SINO_KOREAN = str.maketrans(SINO_KOREAN_NUMERALS, "零〇一二三四五六六七八九十百千")
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+# Norwegian and Danish ordinals in digits, as their chapter headings write them ("1ste Kapitel.", "2det", "6te")
+DANISH_ORDINAL_DIGITS = re.compile(r"(\d+)(?:ste|den|det|dje|die|de|te|nde)")
 # Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
 _CYRILLIC_ROMAN = str.maketrans("хі", "xi")
 # The keraia that follows a Greek numeral, typed in any of its look-alikes
@@ -58,6 +60,8 @@ def number_value(token: str) -> int | None:
     token = token.strip().rstrip(".").rstrip("ºª°").rstrip(".")  # "2.ª": 2
     if re.fullmatch(FRENCH_ORDINAL_NUMERAL, token):  # "Ier", "IIe", "1er": the numeral without its ending
         token = token.rstrip("eèrm")
+    if danish := DANISH_ORDINAL_DIGITS.fullmatch(token):  # "1ste", "2det", "6te": Norwegian and Danish
+        token = danish.group(1)
     token = token.lower()
     if token.isdigit():
         return int(token)

@@ -269,6 +269,28 @@ def _hungarian() -> dict[str, int]:
     return forms
 
 
+# Norwegian and Danish ordinals from one to twenty ("Første Kapitel", "Tyvende Kapitel"), in their spellings of then
+# and now ("anden" and "annen", "syvende" and "sjuende", "ottende" and "åttende", "tyvende" and "tjuende"); those
+# Swedish shares ("tredje", "femte") are Swedish's already
+_NORWEGIAN = {
+    1: "første", 2: "anden annen andet", 3: "tredje", 4: "fjerde", 5: "femte", 6: "sjette", 7: "syvende sjuende",
+    8: "ottende åttende", 9: "niende", 10: "tiende", 11: "ellevte", 12: "tolvte", 13: "trettende", 14: "fjortende",
+    15: "femtende", 16: "sekstende", 17: "syttende", 18: "attende", 19: "nittende", 20: "tyvende tjuende",
+}  # fmt: skip
+# Romanian ordinals from one to ten after the noun: "Capitolul întâi", "Capitolul al doilea", "Partea a doua" (the
+# feminine), with the cedilla's "ş" of older editions beside today's "ș"
+_ROMANIAN = {
+    1: "întâi întâiul întâia primul prima", 2: "al_doilea a_doua", 3: "al_treilea a_treia", 4: "al_patrulea a_patra",
+    5: "al_cincilea a_cincea", 6: "al_șaselea a_șasea al_şaselea a_şasea", 7: "al_șaptelea a_șaptea al_şaptelea",
+    8: "al_optulea a_opta", 9: "al_nouălea a_noua", 10: "al_zecelea a_zecea",
+}  # fmt: skip
+
+
+def _spelled(spellings: dict[int, str]) -> dict[str, int]:
+    """Each value's spellings, a space between them ("_" joins a spelling's words: "al_doilea" is "al doilea")."""
+    return {word.replace("_", " "): value for value, words in spellings.items() for word in words.split()}
+
+
 def _spaced(forms: dict[str, int]) -> dict[str, int]:
     """The forms with a compound's words joined by one space ("soixante-douzième": "soixante douzième")."""
     return {re.sub(r"[\s-]+", " ", form): value for form, value in forms.items()}
@@ -284,6 +306,8 @@ ORDINAL_WORDS: dict[str, int] = _spaced(
     | _swedish()
     | _czech()
     | _hungarian()
+    | _spelled(_NORWEGIAN)
+    | _spelled(_ROMANIAN)
 )
 
 
@@ -317,7 +341,7 @@ LAST_WORDS = frozenset(
     _with_folded(dict.fromkeys(
         "last dernier dernière letzte letzter letztes letzten último última ultimo ultima "
         "последняя последний последнее τελευταίο τελευταίον τελευταία τελευταίος ostatni ostatnia sista poslední "
-        "utolsó".split(), 0
+        "utolsó siste ultimul".split(), 0
     ))
 )  # fmt: skip
 LAST_PATTERN = words_pattern(LAST_WORDS)

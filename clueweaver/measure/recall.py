@@ -86,6 +86,10 @@ SET_NAMES = {
     "frozen-cs": "Czech frozen held-out checks (Karbaník a rodina jeho), open questions too",
     "tuning-hu": "Hungarian tuning checks (Egy magyar amazon, ELTeC's TEI file), open questions too",
     "frozen-hu": "Hungarian frozen held-out checks (Egy magyar amazon), open questions too",
+    "tuning-no": "Norwegian tuning checks (En Professor, ELTeC's TEI file; questions in today's bokmål), open too",
+    "frozen-no": "Norwegian frozen held-out checks (En Professor), open questions too",
+    "tuning-ro": "Romanian tuning checks (Păcatul Rabinului, ELTeC's TEI file), open questions too",
+    "frozen-ro": "Romanian frozen held-out checks (Păcatul Rabinului), open questions too",
     "frozen-digits": "Frozen held-out checks typing in digits numbers their novels spell (seven languages)",
     "open-tuning": "Open questions, tuning (no options: the question's words alone)",
     "open-frozen": "Open questions, frozen held-out",
@@ -165,7 +169,7 @@ CHAPTER_NAMING = {
     "en": "In chapter {}, ", "fr": "Au chapitre {}, ", "de": "In Kapitel {}: ", "es": "En el capítulo {}, ",
     "it": "Nel capitolo {}, ", "pt": "No capítulo {}, ", "ru": "В главе {}: ", "el": "Στο κεφάλαιο {}, ",
     "zh": "第{}回中，", "ja": "第{}章で、", "ko": "제{}장에서 ", "pl": "W rozdziale {}: ", "sv": "I kapitel {}: ",
-    "cs": "V kapitole {}: ", "hu": "A(z) {}. fejezetben: ",
+    "cs": "V kapitole {}: ", "hu": "A(z) {}. fejezetben: ", "no": "I kapittel {}: ", "ro": "În capitolul {}, ",
 }  # fmt: skip
 # ... or by the chapter's name (``--name-chapters title``; ``title_pieces``: a 回目's first line, "A Merry Christmas")
 CHAPTER_TITLE_NAMING = {
@@ -173,7 +177,7 @@ CHAPTER_TITLE_NAMING = {
     "es": "En el capítulo «{}», ", "it": "Nel capitolo «{}», ", "pt": "No capítulo «{}», ", "ru": "В главе «{}»: ",
     "el": "Στο κεφάλαιο «{}», ", "zh": "在“{}”那一回中，", "ja": "「{}」の章で、", "ko": "“{}” 장에서 ",
     "pl": "W rozdziale „{}”: ", "sv": "I kapitlet ”{}”: ", "cs": "V kapitole „{}“: ",
-    "hu": "A(z) „{}” című fejezetben: ",
+    "hu": "A(z) „{}” című fejezetben: ", "no": "I kapitlet «{}»: ", "ro": "În capitolul „{}”, ",
 }  # fmt: skip
 NAMINGS = ("number", "title")
 

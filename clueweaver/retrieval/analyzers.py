@@ -3,7 +3,7 @@
 Every analyzer applies Unicode NFKC (full-width letters and digits become plain ones), case
 folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, then:
 
-- words (en, fr, de, es, it, ru, pt, el, pl, hu): the language's stop words go, then its Snowball stemmer
+- words (en, fr, de, es, it, ru, pt, el, pl, hu, ro): the language's stop words go, then its Snowball stemmer
   (PyStemmer) gives the words of a family one key. Accents are folded where readers write names and
   words both ways (fr, es, it, pt: "Hélène" and "Helene" meet; de: umlauts, as German's own
   stemmer does; el: the tonos, which capitals drop, and polytonic breathings), before the stop
@@ -20,10 +20,12 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   and "£250", "vingt mille" and "20 000", "восьмидесяти тысяч" and "80 000" give one term). English keeps
   its accents, as ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles
   go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
-- Polish (pl) and Hungarian (hu): their stop words go (``POLISH_STOP_WORDS``, ``HUNGARIAN_STOP_WORDS``;
-  bm25s has neither) and Snowball's stemmer gives a noun's cases one key ("rycerza", "rycerzem",
-  "rycerzy"; Hungarian's suffixes: "házban", "házból"). Czech (cs): Snowball's stems, stop words kept,
-  as its tuning set chose (docs/retrieval.md, "Czech and Hungarian").
+- Polish (pl), Hungarian (hu) and Romanian (ro): their stop words go (``POLISH_STOP_WORDS``,
+  ``HUNGARIAN_STOP_WORDS``, ``ROMANIAN_STOP_WORDS``; bm25s has none of them) and Snowball's stemmer gives a
+  noun's cases one key ("rycerza", "rycerzem", "rycerzy"; Hungarian's suffixes: "házban", "házból");
+  Romanian's accents are folded first ("fetițele", "fetiţele" with an older edition's cedilla, and
+  "fetitele" typed without them meet). Czech (cs) and Norwegian (no): Snowball's stems, stop words kept.
+  Each as its tuning set chose (docs/retrieval.md, "Czech and Hungarian", "Norwegian and Romanian").
   Swedish (sv): case-folded words whole, as an undetermined language's are: Snowball's Swedish stemmer
   and bm25s's stop words found fewer checks' evidence on its tuning set, and reading the spelling before
   1906 as today's ("hvad", "gaf") found fewer on its frozen set (docs/retrieval.md, "Polish and Swedish").
@@ -89,7 +91,8 @@ ENGLISH_STOP_WORDS = frozenset(
     also yet ever even let us mr mrs miss""".split()
 )  # ClueWeaver's list since its first version, kept: the English defaults were tuned with it
 STEMMERS = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "it": "italian", "ru": "russian",
-            "pt": "portuguese", "el": "greek", "pl": "polish", "cs": "czech", "hu": "hungarian"}  # fmt: skip
+            "pt": "portuguese", "el": "greek", "pl": "polish", "cs": "czech", "hu": "hungarian",
+            "no": "norwegian", "ro": "romanian"}  # fmt: skip
 # bm25s has no Greek list: the articles, pronouns, particles, prepositions and conjunctions of modern
 # Greek, with the katharevousa forms that older novels' narration uses ("εις", "ήτο"); accents are
 # folded before they are compared.
@@ -115,6 +118,12 @@ HUNGARIAN_STOP_WORDS = """a az egy és is hogy nem ne de meg csak már még mint
     annak ebben abban erre arra itt ott én te ő mi ti ők engem téged őt minket titeket őket nekem neked neki nekünk
     nektek nekik velem veled vele van volt lesz nincs vannak voltak lett mit mi miért hol hova mikor hogyan ki
     kit kinek melyik amely amelyet ami amit aki akit""".split()
+# Nor a Romanian list: its prepositions, conjunctions, pronouns and particles, and "a fi" and "a avea" in their
+# common forms (the articles are endings, which the stemmer takes)
+ROMANIAN_STOP_WORDS = """și să se în la de ce cu pe nu din că care este era sunt fi fost a al ai ale un o unui unei
+    niște lui ei el ea ele ei lor le îl îi o mă mi te ți ne vă ce cum când unde pentru iar dar sau nici dacă decât
+    încă așa tot prea foarte acum atunci după până fără spre către numai doar mai ca am ai are avem aveți au avea
+    avut va vor""".split()
 # Korean's one-syllable particles, as function characters: subject, topic, object, genitive, dative and
 # locative, comitative, "also", instrumental, "only"
 KOREAN_PARTICLES = "이가은는을를의에와과도로만"
@@ -132,8 +141,10 @@ STOP_WORD_LISTS = {  # for Chinese, Japanese and Korean: the function characters
     "ko": list(KOREAN_PARTICLES),
     "pl": POLISH_STOP_WORDS,
     "hu": HUNGARIAN_STOP_WORDS,
+    "ro": ROMANIAN_STOP_WORDS,
 }
-ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "el", "zh", "ja", "ko"})  # zh, ja, ko: the Latin words inside
+# zh, ja, ko: the Latin words inside
+ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "el", "ro", "zh", "ja", "ko"})
 ELISIONS = {
     "fr": frozenset("l m t qu n s j d c jusqu quoiqu lorsqu puisqu".split()),
     "it": frozenset("c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d".split()),
