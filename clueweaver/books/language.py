@@ -16,9 +16,10 @@ gets None from ``guess_language`` instead of a guess, so it raises no cross-lang
 
 Codes are ISO 639-1; a text in a script none of them is written in is ``UNDETERMINED``, and so is a
 book in the Latin script that shows none of their function words (Dutch, Finnish), one that shows
-Polish's, Czech's or Swedish's without their letters (Slovak, Danish), or a Cyrillic book without Russian's ы
-and э (Ukrainian, Bulgarian): it is read as plain words, and every trace names it ``und``, instead of being
-read as English, Polish, Czech, Swedish or Russian.
+Polish's or Czech's without their letters (Slovak), or a Cyrillic book without Russian's ы and э
+(Ukrainian, Bulgarian): it is read as plain words, and every trace names it ``und``, instead of being
+read as English, Polish, Czech or Russian. Danish, which shares Norwegian's function words, is read as
+Norwegian.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ ACCENTED_LETTERS = {
 MIN_EVIDENCE = 2  # function words a text needs before its Latin language is named
 # A long Latin text (a book, not a question) in a supported language has a third of its words among
 # that language's function words (31-37% in the bundled and NoCha novels); one under 15% is in
-# another language (Dutch, Finnish, Romanian...), which is named undetermined, not read as English.
+# another language (Dutch, Finnish, Turkish...), which is named undetermined, not read as English.
 LONG_TEXT_WORDS = 500
 MIN_FUNCTION_SHARE = 0.15
 # Russian writes ы and э (about 2% of its letters); Ukrainian, Belarusian, Bulgarian and Serbian never
@@ -190,7 +191,8 @@ def guess_language(text: str, beside: str | None = None) -> str | None:
     counts = function_word_counts(sampled)
     (best, first), (_, second) = counts.most_common(2)
     words = len(_WORD.findall(sampled))
-    if words >= LONG_TEXT_WORDS and (first < MIN_FUNCTION_SHARE * words or _a_neighbours(best, sampled.casefold())):
+    long_text = words >= LONG_TEXT_WORDS
+    if long_text and (first < MIN_FUNCTION_SHARE * words or _neighbours_prose(best, sampled.casefold())):
         return UNDETERMINED
     if first >= MIN_EVIDENCE and first > second:
         return best
@@ -224,7 +226,7 @@ def _cyrillic_but_not_russian(sampled: str) -> bool:
     return len(_RUSSIAN_ONLY_LETTERS.findall(sampled)) < MIN_RUSSIAN_ONLY_SHARE * letters
 
 
-def _a_neighbours(language: str, folded: str) -> bool:
+def _neighbours_prose(language: str, folded: str) -> bool:
     """Whether a long text whose function words are ``language``'s is a neighbour's (``_OWN_LETTERS``)."""
     if language not in _OWN_LETTERS:
         return False

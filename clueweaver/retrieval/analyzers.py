@@ -106,7 +106,7 @@ GREEK_STOP_WORDS = """ο η το οι τα του της των τον την τ
 # bm25s has no Polish list: the prepositions, conjunctions, particles and pronouns (in their cases) of Polish,
 # and "być" in its common forms.
 POLISH_STOP_WORDS = """w we z ze i a o u na do po za od ku pod nad przed przez przy dla bez aby żeby że lecz ale
-    albo lub oraz ani ani czy bo więc jednak też także jeszcze już tylko nawet bardzo tak nie się sobie siebie sobą
+    albo lub oraz ani czy bo więc jednak też także jeszcze już tylko nawet bardzo tak nie się sobie siebie sobą
     to ten ta te tego tej temu tym tę tych który która które którego której któremu którym których co coś nic kto
     jak gdy kiedy gdzie dlaczego tu tam teraz ja ty on ona ono oni one my wy mnie mi mną ciebie cię tobie ci tobą
     jego go jemu mu nim niego niemu jej ją nią niej ich im je nich nimi nas nam nami was wam wami jest są był była
@@ -114,16 +114,16 @@ POLISH_STOP_WORDS = """w we z ze i a o u na do po za od ku pod nad przed przez p
 # bm25s has no Hungarian list either: its articles, conjunctions, particles, postpositions and pronouns, and "van"
 # in its common forms.
 HUNGARIAN_STOP_WORDS = """a az egy és is hogy nem ne de meg csak már még mint ha mert vagy sem pedig akkor
-    után előtt alatt fölött között mellett nélkül ellen felé ki be le fel el össze vissza ez az ezt azt ennek
-    annak ebben abban erre arra itt ott én te ő mi ti ők engem téged őt minket titeket őket nekem neked neki nekünk
-    nektek nekik velem veled vele van volt lesz nincs vannak voltak lett mit mi miért hol hova mikor hogyan ki
-    kit kinek melyik amely amelyet ami amit aki akit""".split()
+    után előtt alatt fölött között mellett nélkül ellen felé ki be le fel el össze vissza ez ezt azt ennek annak
+    ebben abban erre arra itt ott én te ő mi ti ők engem téged őt minket titeket őket nekem neked neki nekünk
+    nektek nekik velem veled vele van volt lesz nincs vannak voltak lett mit miért hol hova mikor hogyan kit
+    kinek melyik amely amelyet ami amit aki akit""".split()
 # Nor a Romanian list: its prepositions, conjunctions, pronouns and particles, and "a fi" and "a avea" in their
 # common forms (the articles are endings, which the stemmer takes)
 ROMANIAN_STOP_WORDS = """și să se în la de ce cu pe nu din că care este era sunt fi fost a al ai ale un o unui unei
-    niște lui ei el ea ele ei lor le îl îi o mă mi te ți ne vă ce cum când unde pentru iar dar sau nici dacă decât
-    încă așa tot prea foarte acum atunci după până fără spre către numai doar mai ca am ai are avem aveți au avea
-    avut va vor""".split()
+    niște lui ei el ea ele lor le îl îi mă mi te ți ne vă cum când unde pentru iar dar sau nici dacă decât încă
+    așa tot prea foarte acum atunci după până fără spre către numai doar mai ca am are avem aveți au avea avut va
+    vor""".split()
 # Korean's one-syllable particles, as function characters: subject, topic, object, genitive, dative and
 # locative, comitative, "also", instrumental, "only"
 KOREAN_PARTICLES = "이가은는을를의에와과도로만"
