@@ -14,18 +14,19 @@ Other languages:
   may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀") and a web copy's bracket may
   hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권"), N in digits
   or Sino-Korean numerals ("제삼장"), and "N장" without 제;
-- French "Chapitre", German and Swedish "Kapitel" ("Kap."), Spanish and Portuguese "Capítulo", Italian
-  "Capitolo", Russian "Глава", Greek "Κεφάλαιο(ν)", Polish "Rozdział", Czech "Kapitola", Hungarian
-  "fejezet", an epistolary novel's letters ("Lettre", "Brief", "Carta", "Lettera", "Письмо", "Επιστολή")
-  and a play's scenes (below) (parts: Livre, Partie, Tome, Buch, Teil, Band, Libro, Parte, Tomo, Livro,
-  Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν), Część, Księga, Tom, Díl, Část, Kniha, Rész, Könyv, Kötet)
-  before a number in digits or Roman numerals or an ordinal word (``clueweaver.books.ordinals``:
-  "Chapitre premier", "Глава двадцать первая", "Capítulo decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ", "Rozdział
-  dwudziesty pierwszy", "Kapitola dvacátá první"), or in Greek numerals ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German,
-  Romance, Swedish and Hungarian ordinals, "3." and "III." also stand before the word ("Erstes Kapitel",
-  "3. Kapitel", "Première partie", "FÖRSTA KAPITLET.", "Harmadik fejezet", "III. fejezet"); and, in books
-  read as plain words (``und``), the chapter words of Dutch, Norwegian, Ukrainian, Romanian, Catalan and
-  Turkish ("Hoofdstuk 3", "Розділ 2", "1. Bölüm");
+- French "Chapitre", German, Swedish and Norwegian "Kapitel" ("Kap.", "Kapittel"), Spanish and Portuguese
+  "Capítulo", Italian "Capitolo", Russian "Глава", Greek "Κεφάλαιο(ν)", Polish "Rozdział", Czech
+  "Kapitola", Hungarian "fejezet", Romanian "Capitolul", an epistolary novel's letters ("Lettre", "Brief",
+  "Carta", "Lettera", "Письмо", "Επιστολή") and a play's scenes (below) (parts: Livre, Partie, Tome, Buch,
+  Teil, Band, Libro, Parte, Tomo, Livro, Книга, Часть, Том, Μέρος, Τόμος, Βιβλίο(ν), Część, Księga, Tom,
+  Díl, Část, Kniha, Rész, Könyv, Kötet, Partea, Cartea, Volumul) before a number in digits or Roman
+  numerals or an ordinal word (``clueweaver.books.ordinals``: "Chapitre premier", "Глава двадцать первая",
+  "Capítulo decimotercero", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ", "Rozdział dwudziesty pierwszy", "Kapitola dvacátá první",
+  "Capitolul al doilea"), or in Greek numerals ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German, Romance, Scandinavian and
+  Hungarian ordinals, "3." and "III." also stand before the word ("Erstes Kapitel", "3. Kapitel", "Première
+  partie", "FÖRSTA KAPITLET.", "Første Kapitel", "1ste Kapitel.", "Harmadik fejezet", "III. fejezet"); and,
+  in books read as plain words (``und``), the chapter words of Dutch, Ukrainian, Catalan and Turkish
+  ("Hoofdstuk 3", "Розділ 2", "1. Bölüm");
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’);
 - the last chapter named so instead of numbered ("Capítulo último", "Глава последняя", "Letztes

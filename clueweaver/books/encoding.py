@@ -161,9 +161,8 @@ def _western_reading(readings: dict[str, str]) -> str | None:
     """Of the readings that are prose of a language cp1252 or Latin-2 is made for (``_CP1252_LANGUAGES``,
     ``_CENTRAL_EUROPEAN_LANGUAGES``), written mostly in ASCII letters as those languages are (a few lines of
     Chinese or Russian read in a Western codepage can hold enough "words" such as "é" or "a" to pass for prose),
-    the one with the fewest
-    misread characters (``_misread``), ties going to ``_PREFERRED_IN_TIES``, then to the order of the
-    guesses; None when no reading is such prose."""
+    the one with the fewest misread characters (``_misread``), ties going to ``_PREFERRED_IN_TIES``, then to the
+    order of the guesses; None when no reading is such prose."""
     scored = []
     for order, (guess, text) in enumerate(readings.items()):
         language = prose_language(text)

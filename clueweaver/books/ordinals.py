@@ -2,7 +2,8 @@
 "Chapitre vingt et unième", "Глава одиннадцатая", "Capítulo decimotercero", "Capitolo
 ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ",
 "Chapter the Twenty-Third" (English from thirteen on), "Rozdział dwudziesty pierwszy", "Tjugoförsta kapitlet",
-"Kapitola dvacátá první", "Huszonegyedik fejezet".
+"Kapitola dvacátá první", "Huszonegyedik fejezet", "Tyvende Kapitel" (Norwegian and Danish, to twenty),
+"Capitolul al zecelea" (Romanian, to ten).
 
 ``ORDINAL_WORDS`` maps each spelling (lower case, the words of a compound joined by one space) to
 its value; ``ORDINAL_PATTERN`` matches any of them, a compound's words joined by spaces or hyphens
