@@ -1,6 +1,6 @@
 """The protocol in every language: a reply, a question or an answer in Chinese, French, German,
-Russian, Greek, Japanese, Korean, Polish, Swedish, Czech or Hungarian is read as its English twin is (same
-structure, same paragraph citations)."""
+Russian, Greek, Japanese, Korean, Polish, Swedish, Czech, Hungarian, Norwegian or Romanian is read as its English
+twin is (same structure, same paragraph citations)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,8 @@ NO_STATING_WHY = {
     "sv": "Det här avsnittet beskriver bröllopsfrukosten och nämner inte Hannah eller någon tjänarinna.",
     "cs": "Tento úsek popisuje svatební snídani a nezmiňuje Hannah ani žádnou služebnou.",
     "hu": "A részlet az esküvői reggelit írja le, és nem említi Hannah-t vagy bármelyik szolgálót.",
+    "no": "Dette avsnittet beskriver bryllupsfrokosten og nevner ikke Hannah eller noen tjenestepike.",
+    "ro": "Fragmentul descrie micul dejun de nuntă și nu menționează pe Hannah sau vreo servitoare.",
 }
 NO_WITHOUT_WHY = {
     "en": "The segment describes the wedding breakfast at Hartfield in detail.",
@@ -60,6 +62,8 @@ NO_WITHOUT_WHY = {
     "sv": "Det här avsnittet beskriver bröllopsfrukosten på Hartfield i detalj.",
     "cs": "Tento úsek podrobně popisuje svatební snídani v Hartfieldu.",
     "hu": "A részlet részletesen leírja a hartfieldi esküvői reggelit.",
+    "no": "Dette avsnittet beskriver bryllupsfrokosten på Hartfield i detalj.",
+    "ro": "Fragmentul descrie în detaliu micul dejun de nuntă de la Hartfield.",
 }
 YES_CITING = {
     "en": "Mr. Woodhouse says he is glad he thought of Hannah as a servant [12, 13].",
@@ -73,10 +77,12 @@ YES_CITING = {
     "sv": "Herr Woodhouse säger att han är glad att han tänkte på Hannah som tjänarinna [12, 13].",
     "cs": "Pan Woodhouse říká, že je rád, že si na Hannah vzpomněl jako na služebnou [12, 13].",
     "hu": "Woodhouse úr azt mondja, örül, hogy Hannah-ra gondolt szolgálóként [12, 13].",
+    "no": "Herr Woodhouse sier at han er glad for at han tenkte på Hannah som tjenestepike [12, 13].",
+    "ro": "Domnul Woodhouse spune că se bucură că s-a gândit la Hannah ca servitoare [12, 13].",
 }
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv", "cs", "hu"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv", "cs", "hu", "no", "ro"])
 @pytest.mark.parametrize(
     "rationales,answer,case",
     [(NO_STATING_WHY, "NO", NEGATIVE), (NO_WITHOUT_WHY, "NO", NEGATIVE), (YES_CITING, "YES", POSITIVE)],
@@ -90,10 +96,11 @@ def test_a_finder_reply_earns_what_its_english_twin_earns(language, rationales, 
 
 FINDER_VERDICTS = {"zh": ("是", "否"), "fr": ("Oui", "Non"), "de": ("JA", "NEIN"), "ru": ("Да", "Нет"),
                    "el": ("ΝΑΙ", "ΟΧΙ"), "ko": ("네", "아니요"), "pl": ("TAK", "NIE"),
-                   "sv": ("Ja", "Nej"), "cs": ("ANO", "NE"), "hu": ("Igen", "Nem")}  # fmt: skip
+                   "sv": ("Ja", "Nej"), "cs": ("ANO", "NE"), "hu": ("Igen", "Nem"), "no": ("JA", "NEI"),
+                   "ro": ("Da", "Nu")}  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv", "cs", "hu"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "ru", "el", "ko", "pl", "sv", "cs", "hu", "no", "ro"])
 def test_a_finder_verdict_in_the_reply_language_is_read_at_inference_and_unpaid_in_training(language):
     """Inference reads "Oui" as YES (a small model answers in the book's language); training pays
     only the label the prompt asks for, and "Oui" nothing, as it pays "**YES**" (``strict_label``)."""
@@ -152,6 +159,34 @@ def test_czech_and_hungarian_verdict_words_after_another_languages_verdict_are_w
     assert normalize_finder_answer(beside) == normalize_finder_answer(beside.split(",")[0])
 
 
+@pytest.mark.parametrize(
+    "text,expected",
+    [("JA", "TRUE"), ("Nei.", "FALSE"), ("SANT", "TRUE"), ("Usant", "FALSE"), ("Feil.", "FALSE"),
+     ("Svar: USANT", "FALSE"), ("DA", "TRUE"), ("Nu.", "FALSE"), ("ADEVĂRAT", "TRUE"), ("Adevarat", "TRUE"),
+     ("Fals.", "FALSE"), ("FALSĂ", "FALSE"), ("Răspuns: ADEVĂRAT", "TRUE"), ("Raspuns: FALS", "FALSE"),
+     ("usant eller sant", None), ("adevărat sau fals", None)],
+)  # fmt: skip
+def test_norwegian_and_romanian_claim_verdicts(text, expected):
+    """Typed without its accents, "Raspuns" is "Răspuns", "Adevarat" "Adevărat"."""
+    assert normalize_claim_answer(text) == expected
+
+
+@pytest.mark.parametrize(
+    "alone,verdict,beside",
+    [("Nei", "NO", "Sì, nei capitoli seguenti"), ("Da", "YES", "Nein, da war niemand"), ("Nu", "NO", "Ja, nu vet jag"),
+     ("Ja", "YES", "Não, já saiu"), ("Sí", "YES", "Nu, și nici nu")],
+)  # fmt: skip
+def test_norwegian_and_romanian_verdict_words_after_another_languages_verdict_are_words_of_its_sentence(
+    alone, verdict, beside
+):
+    """Norwegian "nei" is Italian "nei" (in the), "ja" folded Portuguese "já" (already), Romanian "da" Italian "da"
+    (from) and German "da" (there), "nu" Swedish "nu" (now), and folded Spanish "sí" Romanian "și" (and). Alone each
+    is a verdict; after another language's verdict, a word of its sentence."""
+    assert normalize_finder_answer(alone) == verdict
+    assert normalize_finder_answer(beside) == normalize_finder_answer(beside.split(",")[0])
+    assert normalize_claim_answer("Vrai, en usant de ruse") == "TRUE"  # French "usant" (using) is no Norwegian FALSE
+
+
 def test_the_negative_rationale_twins_differ_only_in_stating_why():
     stated, unstated = (
         finder_reward_components(reply(t["zh"], "NO"), **NEGATIVE) for t in (NO_STATING_WHY, NO_WITHOUT_WHY)
@@ -192,6 +227,10 @@ EVIDENCE = {
     "[41] Po třech dnech nechal strážný dveře cely odemčené a Korvin odešel.",
     "hu": "[40] Az uralkodó összevonta a szemöldökét. „Megoldhatatlan probléma vagy” – mondta Korvinnak.\n"
     "[41] Három nap múlva az őr nyitva hagyta a cella ajtaját, és Korvin kisétált.",
+    "no": "[40] Herskeren rynket pannen. «Du er et uløselig problem», sa han til Korvin.\n"
+    "[41] Etter tre dager lot vakten celledøren stå ulåst, og Korvin gikk ut.",
+    "ro": "[40] Conducătorul se încruntă. „Ești o problemă de nerezolvat”, îi spuse lui Korvin.\n"
+    "[41] După trei zile, paznicul lăsă ușa celulei descuiată, iar Korvin ieși.",
 }
 FULL_MARKS = {
     "en": 'The Ruler tells Korvin he is "an insoluble problem" [40]; right after that the guard leaves the cell '
@@ -216,6 +255,11 @@ FULL_MARKS = {
     "hu": "Az uralkodó azt mondja Korvinnak, hogy „megoldhatatlan probléma” [40]; közvetlenül utána az őr nyitva "
     "hagyja a cellát, és Korvin kisétál [41], tehát a Tr'enek azért engedték el, mert olyan probléma volt, amelyet "
     "nem tudtak megoldani.",
+    "no": "Herskeren sier til Korvin at han er «et uløselig problem» [40]; rett etter det lar vakten cellen stå "
+    "ulåst, og Korvin går ut [41], så Tr'en lot ham gå fordi han var et problem de ikke kunne løse.",
+    "ro": "Conducătorul îi spune lui Korvin că este „o problemă de nerezolvat” [40]; imediat după aceea paznicul lasă "
+    "celula descuiată și Korvin iese [41], așa că tr'enii l-au lăsat să plece pentru că era o problemă pe care nu o "
+    "puteau rezolva.",
 }
 HEDGED = {
     "en": "There is not enough information, but the ruler calls him a problem [40].",
@@ -228,6 +272,8 @@ HEDGED = {
     "sv": "Det finns inte tillräckligt med information, men härskaren kallar honom ett problem [40].",
     "cs": "Není dostatek informací, ale vládce ho nazývá problémem [40].",
     "hu": "Nincs elég információ, de az uralkodó problémának nevezi [40].",
+    "no": "Det finnes ikke nok informasjon, men herskeren kaller ham et problem [40].",
+    "ro": "Nu există suficiente informații, dar conducătorul îl numește o problemă [40].",
 }
 
 
@@ -238,14 +284,14 @@ def interpreter(rationale: str, language: str, answer: str = "A") -> dict[str, f
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv", "cs", "hu"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv", "cs", "hu", "no", "ro"])
 def test_an_interpreter_reply_earns_what_its_english_twin_earns(language):
     english = interpreter(FULL_MARKS["en"], "en")
     assert sum(english.values()) == pytest.approx(4.8)  # every bonus: quotation, citations, length
     assert interpreter(FULL_MARKS[language], language) == english
 
 
-@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv", "cs", "hu"])
+@pytest.mark.parametrize("language", ["zh", "fr", "de", "el", "ko", "pl", "sv", "cs", "hu", "no", "ro"])
 @pytest.mark.parametrize("answer", ["A", "C"])
 def test_hedging_costs_what_it_costs_in_english(language, answer):
     """The hedging component only: German capitalizes "Problem", which the evidence then holds as a
@@ -264,7 +310,10 @@ def test_hedging_costs_what_it_costs_in_english(language, answer):
      ("「紫色的信」[3]", "[3] 她收到了一封紫色的信。", ["紫色的信"]),
      ("Hrabě Vorovka odešel [3].", "[3] Hrabě Vorovka odešel.", ["Vorovka"]),  # a Czech title
      ("Gróf Teleki belépett [3].", "[3] Gróf Teleki belépett.", ["Teleki"]),  # a Hungarian one
-     ("Az ajtó nyitva maradt [3].", "[3] Az ajtó nyitva maradt.", [])],  # a Hungarian sentence opener
+     ("Az ajtó nyitva maradt [3].", "[3] Az ajtó nyitva maradt.", []),  # a Hungarian sentence opener
+     ("Frk. Janna lo [3].", "[3] Frk. Janna lo.", ["Janna"]),  # a Norwegian title
+     ("Coana Mariţa tăcu [3].", "[3] Coana Mariţa tăcu.", ["Mariţa"]),  # a Romanian one
+     ("Totuşi ea tăcu [3].", "[3] Totuşi ea tăcu.", [])],  # a Romanian sentence opener, with a cedilla
 )  # fmt: skip
 def test_specific_details_in_every_language(rationale, evidence, details):
     assert specific_details(rationale, evidence) == details
@@ -285,6 +334,8 @@ QUESTION_TWINS = {
         "sv": "Vilket av följande påståenden om Korvin är INTE sant?",
         "cs": "Které z následujících tvrzení o Korvinovi NENÍ pravdivé?",
         "hu": "Melyik állítás NEM IGAZ Korvinra?",
+        "no": "Hvilket av følgende utsagn om Korvin er IKKE sant?",
+        "ro": "Care dintre următoarele afirmații despre Korvin NU este adevărată?",
     },
     "causal": {
         "en": "Why did the Tr'en let Korvin go?",
@@ -299,6 +350,8 @@ QUESTION_TWINS = {
         "sv": "Varför lät Tr'en Korvin gå?",
         "cs": "Proč Tr'enové nechali Korvina odejít?",
         "hu": "Miért engedték el a Tr'enek Korvint?",
+        "no": "Hvorfor lot Tr'en Korvin gå?",
+        "ro": "De ce l-au lăsat tr'enii pe Korvin să plece?",
     },
     "inferential": {
         "en": "What can we infer from the longest dialogue in the story?",
@@ -312,6 +365,8 @@ QUESTION_TWINS = {
         "sv": "Vad kan vi dra för slutsatser av den längsta dialogen i berättelsen?",
         "cs": "Co můžeme vyvodit z nejdelšího dialogu v příběhu?",
         "hu": "Mire következtethetünk a történet leghosszabb párbeszédéből?",
+        "no": "Hva kan vi utlede av den lengste dialogen i fortellingen?",
+        "ro": "Ce putem deduce din cel mai lung dialog al povestirii?",
     },
     "quiet": {
         "en": "Who keeps the lamps on the quay?",
@@ -325,6 +380,8 @@ QUESTION_TWINS = {
         "sv": "Vem vaktar lyktorna på kajen?",
         "cs": "Kdo hlídá lampy na nábřeží?",
         "hu": "Ki vigyáz a rakparti lámpákra?",
+        "no": "Hvem passer på lyktene på kaia?",
+        "ro": "Cine păzește felinarele de pe chei?",
     },
 }
 TWIN_CASES = [(kind, language) for kind, twins in QUESTION_TWINS.items() for language in twins if language != "en"]
@@ -360,6 +417,15 @@ def test_czech_and_hungarian_cues_stay_quiet_where_their_words_mean_something_el
     assert not any(map(is_temporal, ["Quem quebrou o pote de doce?", "Vem gick utan mig?"]))
 
 
+def test_norwegian_and_romanian_cues_stay_quiet_where_their_words_mean_something_else():
+    """French "tu mens" (you lie) is no Norwegian "mens" (while), Polish "dupa" no folded Romanian "după" (after),
+    French "de ce" (of this) no Romanian "de ce" (why), Swedish "nu" (now) no Romanian "nu" (not), German "Motiv"
+    (motif) no Romanian reason."""
+    assert not any(map(is_temporal, ["Pourquoi Emma dit-elle « tu mens » ?", "Kto napisał na murze „dupa”?"]))
+    for text in ("Que pense Emma de ce bal ?", "Vem är här nu?", "Welches Motiv kehrt wieder?"):
+        assert calibration_cues(Question.open(text)) == {}, text
+
+
 # --- open answers -----------------------------------------------------------------------------------
 
 
@@ -387,6 +453,8 @@ def test_f1_drops_the_articles_of_the_references_language_when_it_shows_one():
     assert token_f1("en mer", ["mer"]) == pytest.approx(2 / 3)  # French "en" (in) is no Swedish article here
     assert token_f1("egy megoldhatatlan probléma", ["megoldhatatlan probléma"]) == 1.0
     assert token_f1("až ráno", ["ráno"]) == pytest.approx(2 / 3)  # folded Czech "až" (until) is no Hungarian "az"
+    assert token_f1("o problemă de nerezolvat", ["problemă de nerezolvat"]) == 1.0
+    assert token_f1("et ulykke", ["ulykke"]) == pytest.approx(2 / 3)  # French "et" (and) is no Norwegian article here
     assert (
         token_f1("η Χαδούλα", ["Χαδούλα"]) == 1.0
         and token_f1("Χαδούλα", ["Η γριά Χαδούλα ήταν εκεί και δεν μιλούσε"]) > 0
@@ -450,7 +518,10 @@ def test_an_open_answer_in_digits_earns_what_the_spelled_answer_earns():
      ("sv", "Vem är ett olösligt problem?", "Korvin, ett olösligt problem", "Korvin: ett olösligt problem."),
      ("cs", "Kdo je neřešitelný problém?", "Korvin, neřešitelný problém", "Korvin: neřešitelný problém."),
      ("hu", "Ki egy megoldhatatlan probléma?", "Korvin, egy megoldhatatlan probléma",
-      "Korvin: egy megoldhatatlan probléma.")],
+      "Korvin: egy megoldhatatlan probléma."),
+     ("no", "Hvem er et uløselig problem?", "Korvin, et uløselig problem", "Korvin: et uløselig problem."),
+     ("ro", "Cine este o problemă de nerezolvat?", "Korvin, o problemă de nerezolvat",
+      "Korvin: o problemă de nerezolvat.")],
 )  # fmt: skip
 def test_an_open_answer_earns_what_its_english_twin_earns(language, question, answer, reference):
     english = open_answer_reward_components(
@@ -469,7 +540,8 @@ def test_temporal_questions_in_every_language():
         map(is_temporal, ["Que fait Emma après le bal ?", "舞会之后艾玛做了什么？", "Was tat Emma, nachdem sie ging?",
                           "Τι έκανε η Έμμα μετά τον χορό;", "무도회가 끝난 후에 에마는 무엇을 했나?",
                           "Co zrobiła Emma, zanim wyszła z balu?", "Vad gjorde Emma efter balen?",
-                          "Co udělala Emma, když odešla z plesu?", "Mit csinált Emma, miután elhagyta a bált?"])
+                          "Co udělala Emma, když odešla z plesu?", "Mit csinált Emma, miután elhagyta a bált?",
+                          "Hva gjorde Emma etter ballet?", "Ce a făcut Emma după ce a plecat de la bal?"])
     )  # fmt: skip
     assert not is_temporal("Qui garde les lampes du quai ?")
 
@@ -526,7 +598,12 @@ def test_word_counts_read_a_cjk_character_as_two_thirds_of_a_word():
      ("ve 64. odstavci", (64,)), ("65. a 67. odstavec", (65, 67)), ("bekezdés 68", (68,)),
      ("a 69–71. bekezdésben", (69, 70, 71)), ("a 72., 73. és 75. bekezdésekben", (72, 73, 75)),
      ("az 5. és a 7. bekezdés", (5, 7)),
-     ("v kapitole 3. Odstavec 76 líčí útěk", (76,))],  # a capital after a number's dot opens a sentence
+     ("v kapitole 3. Odstavec 76 líčí útěk", (76,)),  # a capital after a number's dot opens a sentence
+     ("avsnitt 77", (77,)), ("avsnittene 78–80", (78, 79, 80)), ("i avsnitt 81 og 83", (81, 83)),
+     ("avsnitt 84 til 86", (84, 85, 86)), ("i 87. avsnitt", (87,)), ("88. og 90. avsnitt", (88, 90)),
+     ("paragraful 91", (91,)), ("paragrafele 92–94", (92, 93, 94)), ("în paragrafele 95 și 97", (95, 97)),
+     ("paragrafele 98 până la 100", (98, 99, 100)), ("alineatele 101 şi 103", (101, 103)),
+     ("paragrafele 104 sau 106", (104, 106))],
 )  # fmt: skip
 def test_paragraph_references_in_every_language(text, cited):
     assert paragraph_references(text) == (cited, ())
@@ -541,3 +618,6 @@ def test_answer_labels_in_every_language_are_stripped():
     assert normalize_open_answer("Svar: Korvin") == "Korvin" and normalize_choice("Alternativ C", KORVIN) == "C"
     assert normalize_open_answer("Odpověď: Korvin") == "Korvin" and normalize_choice("Možnost B", KORVIN) == "B"
     assert normalize_open_answer("Válasz: Korvin") == "Korvin" and normalize_choice("Lehetőség C", KORVIN) == "C"
+    assert normalize_open_answer("Svar: Korvin") == "Korvin" and normalize_choice("Alternativet B", KORVIN) == "B"
+    assert normalize_open_answer("Răspuns: Korvin") == "Korvin" and normalize_choice("Varianta B", KORVIN) == "B"
+    assert normalize_choice("Opțiunea C", KORVIN) == "C" and normalize_choice("Opţiunea D", KORVIN) == "D"

@@ -1,24 +1,27 @@
-"""Every word the protocol's rules read, per language, in one place: the Finder's negative-rationale
+"""The words the protocol's rules read in a reply, per language, in one place: the Finder's negative-rationale
 cues, hedging, the self-calibration trigger's cue families, the temporal cues of evaluation, the
-articles token F1 drops, the titles and sentence openers of the specificity reward, and the words
-a reply names paragraphs ("paragraphs 3 to 5") or labels its answer ("Answer:") with.
+articles token F1 drops, the titles and sentence openers of the specificity reward. The words a reply
+names paragraphs ("paragraphs 3 to 5"), labels its answer ("Answer:") and gives its verdict with are
+``clueweaver.protocol.reply_words``.
 
 Researchers read novels in English, French, German, Spanish, Italian, Portuguese, Russian, Greek,
-Chinese, Japanese, Korean, Polish, Swedish, Czech and Hungarian, and a rule must not need to know
-which: each rule matches the cues of every language together (``every_language``), as
-``clueweaver.protocol.text.find_phrases`` reads them. A cue of a spaced script matches whole words, a
-trailing "*" marking a stem ("упомина*" for every form of the verb, "nieistotn*" for every form of the
-Polish adjective, "következtet*" for the Hungarian verb and its suffixes; only where a language
-inflects too much to list forms); a cue of Chinese or Japanese characters matches anywhere, since
-those scripts do not separate words. Cues are written as a reader would write them (accents, capitals,
-"ß", "ё", "ł", "ř", "ő"): matching folds them the same way as the text.
+Chinese, Japanese, Korean, Polish, Swedish, Czech, Hungarian, Norwegian (bokmål) and Romanian, and a
+rule must not need to know which: each rule matches the cues of every language together
+(``every_language``), as ``clueweaver.protocol.text.find_phrases`` reads them. A cue of a spaced
+script matches whole words, a trailing "*" marking a stem ("упомина*" for every form of the verb,
+"nieistotn*" for every form of the Polish adjective, "következtet*" for the Hungarian verb and its
+suffixes; only where a language inflects too much to list forms); a cue of Chinese or Japanese
+characters matches anywhere, since those scripts do not separate words. Cues are written as a reader
+would write them (accents, capitals, "ß", "ё", "ł", "ř", "ő", "ș"): matching folds them the same way
+as the text.
 
 Cues of different languages are matched together, so a word that is a cue in one language fires in
 the others: a cue is left out where it is also a common word of another covered language (French
 "car" would fire on an English car, French "pendant" on a necklace, German "Ehe" on a marriage,
 Polish "nie" on German "nie" (never), Swedish "under" (during) on English "under", Hungarian "sem"
-(nor) on Portuguese "sem" (without)), folded spellings included (Czech "poté" (afterwards) is
-Portuguese "pote", a jar).
+(nor) on Portuguese "sem" (without), Norwegian "mens" (while) on French "tu mens" (you lie)), folded
+spellings included (Czech "poté" (afterwards) is Portuguese "pote", a jar, Romanian "după" (after)
+Polish "dupa"), and phrases too (Romanian "de ce" (why) is French "de ce", of this).
 """
 
 from __future__ import annotations
@@ -26,6 +29,17 @@ from __future__ import annotations
 from typing import Mapping
 
 Table = Mapping[str, tuple[str, ...]]
+
+_CEDILLAS = str.maketrans("șțȘȚ", "şţŞŢ")
+
+
+def with_cedillas(words: str) -> tuple[str, ...]:
+    """Romanian ``words`` (spaced, written with "ș" and "ț") and the older spelling of those holding one, with
+    "ş" and "ţ" (a cedilla, as many texts and ELTeC's novels still write them): the tables read as written, not
+    folded (titles, sentence openers, the words of citations and labels), need both."""
+    written = words.split()
+    return tuple(dict.fromkeys(written + [word.translate(_CEDILLAS) for word in written]))
+
 
 # A NO rationale that states why the segment is irrelevant (Table 5, "Negative-rationale quality").
 NEGATIVE_RATIONALE_CUES: Table = {
@@ -140,6 +154,25 @@ NEGATIVE_RATIONALE_CUES: Table = {
         "semmilyen utalás", "nincs nyom*", "nincs bizonyíték", "semmilyen bizonyíték", "csak leírja",
         "csupán leírja", "kizárólag leírja", "szól", "foglalkozik", "összpontosít*", "középpontjában",
     ),
+    "no": (
+        "nevner ikke", "nevner aldri", "nevnes ikke", "nevnes aldri", "ikke nevnt", "omtaler ikke", "omtales ikke",
+        "ingen omtale", "viser ikke til", "ingen henvisning", "handler ikke om", "behandler ikke", "beskriver ikke",
+        "tar ikke opp", "berører ikke", "sier ingenting", "sier ikke noe", "inneholder ikke", "ingenting om",
+        "ikke noe om", "ingen informasjon", "ingen opplysninger", "ingen ledetråd", "ingen ledetråder", "ingen spor",
+        "ingen bevis", "ingen holdepunkter", "ingen sammenheng", "uten sammenheng", "har ingenting med",
+        "har ikke noe med", "har ingenting å gjøre", "har ikke noe å gjøre", "irrelevant", "uvedkommende",
+        "uvesentlig", "ikke relevant*", "uten relevans", "beskriver bare", "beskriver kun", "handler om",
+        "dreier seg om", "fokuserer på", "konsentrerer seg om",
+    ),
+    "ro": (
+        "nu menționează", "nu se menționează", "nu este menționat*", "nu e menționat*", "nu amintește",
+        "nu se amintește", "nu pomenește", "nicio mențiune", "nu face referire", "nu se referă", "nicio referire",
+        "nu vorbește despre", "nu tratează", "nu descrie", "nu spune nimic", "nu conține", "nimic despre",
+        "nu are legătură", "nicio legătură", "fără legătură", "nu are nimic de-a face", "nu are nimic în comun",
+        "irelevant*", "nu este relevant*", "nu e relevant*", "lipsit* de relevanță", "nicio informație",
+        "niciun indiciu", "nicio dovadă", "niciun element", "descrie doar", "descrie numai", "doar descrie",
+        "este vorba despre", "este vorba de", "e vorba de", "se referă la", "se concentrează pe",
+    ),
 }  # fmt: skip
 
 # An Interpreter reason that declines to decide (Table 6, "Hedging").
@@ -237,6 +270,21 @@ HEDGING_CUES: Table = {
         "kevés az információ", "elégtelen információ", "elégtelen bizonyíték*", "nincs elég bizonyíték",
         "nem egyértelmű", "nem világos", "nem derül ki", "nem lehet biztos*",
     ),
+    "no": (
+        "kan ikke avgjøres", "kan ikke avgjøre", "umulig å avgjøre", "umulig å si", "umulig å vite",
+        "ikke mulig å avgjøre", "ikke mulig å si", "ikke mulig å fastslå", "kan ikke fastslås", "vanskelig å si",
+        "vanskelig å avgjøre", "utilstrekkelig informasjon", "utilstrekkelige opplysninger", "utilstrekkelig* bevis",
+        "ikke nok informasjon", "ikke tilstrekkelig informasjon", "ikke tilstrekkelig med informasjon",
+        "for lite informasjon", "uklart", "ikke klart", "fremgår ikke", "framgår ikke", "kan ikke være sikker*",
+    ),
+    "ro": (
+        "nu se poate determina", "nu se poate stabili", "nu se poate spune", "nu se poate ști", "nu pot determina",
+        "nu putem determina", "nu pot stabili", "nu putem stabili", "imposibil de determinat", "imposibil de stabilit",
+        "imposibil de spus", "imposibil de știut", "greu de spus", "greu de stabilit", "greu de determinat",
+        "informații insuficiente", "dovezi insuficiente", "nu există suficiente informații",
+        "nu sunt suficiente informații", "nu există informații suficiente", "nu există destule informații",
+        "prea puține informații", "nu este clar", "nu e clar", "neclar*", "nu reiese", "nu putem fi sigur*",
+    ),
 }  # fmt: skip
 
 # The self-calibration trigger's families (``clueweaver.protocol.calibration``): a reversed polarity,
@@ -270,6 +318,14 @@ NEGATION_CUES: Table = {
     "hu": ("nem igaz", "nem igazak", "nem helyes", "nem volt", "nem voltak", "nem lehet", "nincs", "nincsen",
            "nincsenek", "egyik sem", "kivéve", "kivételével", "hamis", "hamisak", "helytelen*", "téves", "tévesek",
            "legkevésbé", "legkevesebb*"),
+    # not "usant" (untrue): French "usant" (wearing), as Swedish "osant"; nor "intet" (nothing), Swedish's too
+    "no": ("ikke", "ingen", "unntatt", "bortsett fra", "med unntak av", "usann", "uriktig*", "feil", "falsk*",
+           "minst"),
+    # Romanian "nu" alone (not) is Swedish "nu" (now) and French "nu" (naked): the phrases that carry it instead;
+    # not "nici" (nor): Polish "nici" (threads)
+    "ro": ("nu este", "nu sunt", "nu e", "nu era", "nu erau", "nu a fost", "nu au fost", "nu are", "nu au",
+           "nu avea", "nu poate", "nu putea", "niciun*", "nicio", "fals", "falsă", "false", "falși", "neadevărat*",
+           "incorect*", "greșit*", "cu excepția", "exceptând", "în afară de", "cel mai puțin", "cea mai puțin"),
 }  # fmt: skip
 CAUSAL_CUES: Table = {
     "en": ("why", "reason", "reasons", "because", "cause", "causes", "caused"),
@@ -291,6 +347,13 @@ CAUSAL_CUES: Table = {
     "cs": ("proč", "důvod*", "příčin*", "protože", "poněvadž", "neboť", "kvůli", "způsobil*"),
     # not "oka" (its reason) alone: Polish "oka" (of an eye)
     "hu": ("miért", "mi okból", "az oka", "okát", "okai", "mert", "mivel", "ugyanis", "miatt", "okoz*"),
+    "no": ("hvorfor", "grunn", "grunnen", "grunner", "årsak*", "fordi", "ettersom", "på grunn av", "forårsak*",
+           "skyldes"),
+    # Romanian "de ce" (why) alone is French "de ce" (of this): the phrases that carry it instead; not "motiv"
+    # (reason) alone: German "Motiv" (motif)
+    "ro": ("de ce a", "de ce au", "de ce l-a", "de ce l-au", "de ce i-a", "de ce i-au", "de ce s-a", "de ce s-au",
+           "de ce o", "de ce nu", "de ce este", "de ce e", "de ce era", "de ce se", "pentru ce", "din ce motiv",
+           "motivul", "motivele", "motivului", "cauz*", "pentru că", "deoarece", "fiindcă", "întrucât"),
 }  # fmt: skip
 INFERENTIAL_CUES: Table = {
     "en": (
@@ -323,6 +386,13 @@ INFERENTIAL_CUES: Table = {
            "nejspíš*", "nejpravděpodobněj*", "s největší pravděpodobností"),
     "hu": ("következtet*", "kikövetkeztet*", "deduk*", "implikál*", "sugall*", "sejtet*", "mire utal*", "arra utal*",
            "legvalószínűbb*"),
+    # not "slutning*" (inference): "i slutningen av" (at the end of)
+    "no": ("slutte seg til", "slutter seg til", "slutte oss til", "slutninger", "utled*", "konklu*", "antyd*",
+           "impliser*", "tyder på", "mest sannsynlig*", "mest trolig"),
+    # not "deduc*": English "deduct"
+    "ro": ("deduce", "deduc", "deducem", "deduceți", "dedus", "dedusă", "deducție", "deducția", "infera", "inferă",
+           "inferăm", "inferență", "concluzi*", "sugerează", "sugera", "sugerat", "implică", "lasă să se înțeleagă",
+           "reiese", "cel mai probabil", "cea mai probabilă"),
 }  # fmt: skip
 
 # A question about time (the subset ChronoRAG reports on its own; ``clueweaver.evaluation.open_metrics``).
@@ -347,6 +417,11 @@ TEMPORAL_CUES: Table = {
     # (without), "mig" (me)
     "hu": ("mikor", "amikor", "mialatt", "miközben", "során", "idején", "utána", "miután", "előtt", "előtte",
            "mielőtt"),
+    # not "mens" (while): French "mens" (you lie); nor "da" (when): Italian "da" (from), Portuguese "da" (of the);
+    # nor "under" (during), as for Swedish
+    "no": ("når", "etter", "etterpå", "før", "i løpet av", "samtidig som"),
+    # not "după" (after) alone: folded, Polish "dupa" (backside)
+    "ro": ("când", "în timp ce", "în vreme ce", "în timpul", "după ce", "după aceea", "înainte", "înaintea"),
 }  # fmt: skip
 
 # Dropped from answers before token F1 (SQuAD drops English's): the reference's language's when it
@@ -365,6 +440,11 @@ ARTICLES: Table = {
     "sv": ("ett", "den", "det"),
     # Czech has none; Hungarian not "az": folded, Czech "až" (until, only), which would go from every Czech answer
     "hu": ("a", "egy"),
+    # Norwegian not "en", "et", "ei", "de": French and Spanish "en" (in), French "et" (and), Romanian "ei" (they),
+    # French and Spanish "de" (of) would go from every short answer that shows no language, as for Swedish
+    "no": ("den", "det"),
+    # Romanian writes its definite articles onto the noun ("omul"): its indefinite ones
+    "ro": ("un", "o", "unui", "unei", "niște"),
 }  # fmt: skip
 # Articles written elided onto the next word ("l'épée", "un'amica"): split off before punctuation goes.
 ELIDED_ARTICLES = ("l", "un")
@@ -386,6 +466,9 @@ TITLES: Table = {
     "cs": ("Pan", "Paní", "Slečna", "Hrabě", "Hraběnka", "Kníže", "Kněžna", "Doktor", "Páter", "Mistr"),
     # Hungarian writes "úr" and "asszony" after the name; these open a sentence before one ("Gróf Teleki")
     "hu": ("Gróf", "Grófné", "Báró", "Báróné", "Herceg", "Hercegnő", "Doktor", "Özvegy"),
+    "no": ("Herr", "Hr", "Fru", "Frøken", "Frk", "Greve", "Grevinne", "Doktor", "Kaptein", "Pastor"),
+    "ro": with_cedillas("Domnul Domnule Doamna Doamnă Domnișoara Dl Dna Conu Coana Cucoana Jupân Jupânul Părintele "
+                         "Contele Contesa Doctorul Rabinul"),
 }  # fmt: skip
 
 # Words that open sentences without being names, for short evidence that never shows them in lower case.
@@ -420,132 +503,18 @@ SENTENCE_OPENERS: Table = {
     # not "De" (but): the name De Winter, as for Swedish
     "hu": tuple("A Az Egy Ő Ők Én Mi Ti Te Ön És Aztán Akkor Amikor Mikor Ha Mert Hogy Ez Azt Ezt Itt Ott Most Már "
                 "Nem Igen Hát Csak Majd Ekkor Azonban Tehát Így Ki Mit Miért Hol".split()),
+    # not "Da" (then), "De" (they), "Du" (you), "Hans" (his): the names Da Silva, De Winter, Du Roy and Hans; nor
+    # "Disse" (these), "Hvem" (who), "Nå" (now), which open Portuguese ("Disse", said) and Swedish sentences too:
+    # those languages' specificity reads them as before
+    "no": tuple("Den Det Denne Dette En Et Han Hun Jeg Vi Dere Men Og Så Når Om Der Her Etter Før Med For Til På I "
+                "Av Ja Nei Ikke Aldri Hennes Deres Hva Hvorfor Hvor Hvordan Likevel Derfor".split()),
+    # not "Da" (yes), "De" (of): the names Da Silva and De Winter; nor "Era" (was), "Voi" (you), "Din" (from), "Mai"
+    # (more), which open Spanish, Italian and Portuguese ("Era"), Italian ("Voi"), Swedish ("Din", your) and German
+    # ("Mai", May) sentences too: those languages' specificity reads them as before
+    "ro": with_cedillas("El Ea Ei Ele Eu Noi Tu Dar Și Iar Apoi Atunci Când Dacă Deși În La Cu Pe După Ca Cum Nu Se "
+                         "Să Acesta Aceasta Această Acest Aici Acolo Acum Deci Totuși Însă Așa Un O Ce Cine Unde "
+                         "Pentru Numai Doar Chiar Poate"),
 }  # fmt: skip
-
-# How a reply names a paragraph in words ("paragraph 12"; ``clueweaver.protocol.parse``), besides "[12]".
-PARAGRAPH_WORDS: Table = {
-    "en": ("paragraph", "paragraphs", "para", "paras"),
-    "fr": ("paragraphe", "paragraphes"),
-    "de": ("Absatz", "Absätze", "Absätzen"),
-    "es": ("párrafo", "párrafos"),
-    "it": ("paragrafo", "paragrafi"),
-    "pt": ("parágrafo", "parágrafos"),
-    "ru": ("абзац", "абзаца", "абзаце", "абзацы", "абзацах", "абзацев", "абзацам"),
-    "el": ("παράγραφος", "παράγραφο", "παραγράφου", "παράγραφοι", "παραγράφους", "παραγράφων"),
-    "zh": ("段落",),
-    "ja": ("段落",),
-    "ko": ("단락", "문단"),
-    "pl": ("akapit", "akapitu", "akapicie", "akapitem", "akapity", "akapitów", "akapitach", "akapitami", "akapitom"),
-    "sv": ("stycke", "stycket", "stycken", "styckena"),
-    "cs": ("odstavec", "odstavce", "odstavci", "odstavcem", "odstavců", "odstavcům", "odstavcích", "odstavcemi"),
-    "hu": ("bekezdés", "bekezdést", "bekezdésben", "bekezdésből", "bekezdésre", "bekezdésnek", "bekezdéshez",
-           "bekezdése", "bekezdésében", "bekezdések", "bekezdéseket", "bekezdésekben", "bekezdésekből",
-           "bekezdésekre"),
-}  # fmt: skip
-# How a reply joins paragraph numbers into a range ("paragraphs 3 to 5") or a list ("3 and 5").
-RANGE_WORDS: Table = {
-    "en": ("to", "through"),
-    "fr": ("à",),
-    "de": ("bis",),
-    "es": ("a", "al"),
-    "it": ("a", "al"),
-    "pt": ("a",),
-    "ru": ("до", "по"),
-    "el": ("έως", "ως", "μέχρι"),
-    "zh": ("至", "到"),
-    "ja": ("から",),
-    "pl": ("do",),
-    "sv": ("till",),
-    "cs": ("až", "do"),  # Hungarian joins a range with a dash ("3–5.") or suffixes ("3-tól 5-ig"), not a word
-}  # fmt: skip
-LIST_WORDS: Table = {
-    "en": ("and", "or"),
-    "fr": ("et", "ou"),
-    "de": ("und", "oder"),
-    "es": ("y", "o"),
-    "it": ("e", "o"),
-    "pt": ("e", "ou"),
-    "ru": ("и", "или"),
-    "el": ("και", "κι", "ή"),
-    "zh": ("和", "与", "及"),
-    "ja": ("と",),
-    "pl": ("i", "oraz", "lub", "albo"),
-    "sv": ("och", "eller", "samt"),
-    # Czech "a" (and) joins a list only after an ordinal's dot ("3. a 5. odstavec"): "odstavce 3 a 5" is a range,
-    # read as Spanish, Italian and Portuguese "a" (to)
-    "cs": ("a", "nebo"),
-    "hu": ("és", "vagy", "valamint"),
-}  # fmt: skip
-# How a reply labels its answer ("Answer: B", "Réponse : B", "答案：B"), stripped before the answer is read.
-ANSWER_WORDS: Table = {
-    "en": ("answer",),
-    "fr": ("réponse",),
-    "de": ("Antwort",),
-    "es": ("respuesta",),
-    "it": ("risposta",),
-    "pt": ("resposta",),
-    "ru": ("ответ",),
-    "el": ("απάντηση",),
-    "zh": ("答案", "回答"),
-    "ja": ("答え", "回答"),
-    "ko": ("답", "정답", "답변"),
-    "pl": ("odpowiedź",),
-    "sv": ("svar",),
-    "cs": ("odpověď",),
-    "hu": ("válasz",),
-}  # fmt: skip
-OPTION_WORDS: Table = {
-    "en": ("option", "choice"),
-    "fr": ("option", "choix"),
-    "de": ("Option", "Wahl"),
-    "es": ("opción",),
-    "it": ("opzione", "scelta"),
-    "pt": ("opção", "escolha"),
-    "ru": ("вариант",),
-    "el": ("επιλογή",),
-    "zh": ("选项",),
-    "ja": ("選択肢",),
-    "ko": ("선택지", "보기"),
-    "pl": ("opcja", "wariant"),
-    "sv": ("alternativ", "alternativet"),
-    "cs": ("možnost", "varianta"),
-    "hu": ("lehetőség", "opció"),
-}  # fmt: skip
-
-# A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
-# claim may also be answered yes or no): a small model often answers "Oui", "正确" or "ΝΑΙ". Chinese and
-# Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确".
-YES_WORDS: Table = {
-    "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
-    "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"), "pl": ("tak",), "sv": ("ja",),
-    "cs": ("ano",), "hu": ("igen",),
-}  # fmt: skip
-NO_WORDS: Table = {
-    "en": ("no",), "fr": ("non",), "de": ("nein",), "es": ("no",), "it": ("no",), "pt": ("não",), "ru": ("нет",),
-    "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",), "ko": ("아니요", "아니오"), "pl": ("nie",),
-    "sv": ("nej",), "cs": ("ne",), "hu": ("nem",),
-}  # fmt: skip
-TRUE_WORDS: Table = {
-    "en": ("true",), "fr": ("vrai", "vraie"), "de": ("wahr", "richtig"), "es": ("verdadero", "verdadera", "cierto"),
-    "it": ("vero", "vera"), "pt": ("verdadeiro", "verdadeira"), "ru": ("верно", "правда", "истина"),
-    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
-    "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
-    "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
-}  # fmt: skip
-FALSE_WORDS: Table = {
-    "en": ("false",), "fr": ("faux", "fausse"), "de": ("falsch",), "es": ("falso", "falsa"), "it": ("falso", "falsa"),
-    "pt": ("falso", "falsa"), "ru": ("неверно", "ложь", "ложно"), "el": ("ψευδές", "ψευδής", "λάθος"),
-    "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
-    "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
-    "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
-    "cs": ("nepravda", "nepravdivé"), "hu": ("hamis",),
-}  # fmt: skip
-# Verdict words that are also common words of another covered language: Polish "nie" is German "nie" (never) and
-# folded French "nié", Swedish "osant" French "osant" (daring), Czech "ne" French and Italian "ne", folded Czech
-# "ano" Spanish "año" and Portuguese "ano" (year), Hungarian "nem" Portuguese "nem" (nor) and "igen" Swedish "igen"
-# (again). As an answer's first word each is a verdict; later in it, a word of the sentence, which names no second
-# verdict ("JA, er war nie dort" is yes, "Oui, il ne ment pas" oui).
-VERDICTS_ALSO_WORDS = ("nie", "osant", "ne", "ano", "nem", "igen")
 
 
 def every_language(table: Table) -> tuple[str, ...]:

@@ -36,8 +36,8 @@ from clueweaver.protocol.text import SPACED_WORD_CHAR, fold
 
 TITLES = every_language(cues.TITLES)
 SENTENCE_OPENERS = frozenset(every_language(cues.SENTENCE_OPENERS))
-# English, German and Czech, Polish and Hungarian, Swedish, French and Russian, Chinese and Japanese quotation
-# marks, as (opening, closing).
+# English, German and Czech, Polish, Hungarian and Romanian, Swedish, French, Russian and Norwegian, Chinese and
+# Japanese quotation marks, as (opening, closing).
 QUOTATION_MARKS = ('""', "“”", "‘’", "„“", "„”", "””", "«»", "»»", "「」", "『』")  # fmt: skip
 
 

@@ -18,7 +18,9 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from clueweaver.protocol.cues import (
+from clueweaver.protocol.cues import Table, every_language
+from clueweaver.protocol.question import Question
+from clueweaver.protocol.reply_words import (
     ANSWER_WORDS,
     FALSE_WORDS,
     LIST_WORDS,
@@ -29,10 +31,7 @@ from clueweaver.protocol.cues import (
     TRUE_WORDS,
     VERDICTS_ALSO_WORDS,
     YES_WORDS,
-    Table,
-    every_language,
 )
-from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import fold, is_cjk
 
 FINDER_LABELS = ("YES", "NO")
@@ -247,13 +246,14 @@ _BRACKETED = re.compile(r"[\[\uff3b\u3010]\s*" + _ID_MARK + _ITEMS + r"\s*[\]\uf
 _WORDED = re.compile(r"(?:" + _PARAGRAPH_WORD + r"|¶)\s*\[?" + _ITEMS, re.IGNORECASE)
 _ORDINAL = re.compile(r"第\s*" + _ITEMS + r"\s*段")  # Chinese and Japanese: "第12段", "第3至5段"
 _COUNTED = re.compile(_ITEMS + r"\s*번째?\s*(?:단락|문단)")  # Korean: "12번 단락", "3~5번째 문단"
-# Czech and Hungarian also write ordinals, a dot after each, before the word: "ve 12. odstavci", "3. a 5. odstavec",
-# "a 3–5. bekezdésben", "az 5. és a 7. bekezdés" (Hungarian's article before a number). The word in lower case
-# only: a capital after a number's dot opens a sentence ("v kapitole 3. Odstavec 5 líčí...").
+# Czech, Hungarian and Norwegian also write ordinals, a dot after each, before the word: "ve 12. odstavci",
+# "3. a 5. odstavec", "a 3–5. bekezdésben", "az 5. és a 7. bekezdés" (Hungarian's article before a number),
+# "i 12. avsnitt". The word in lower case only: a capital after a number's dot opens a sentence
+# ("v kapitole 3. Odstavec 5 líčí...").
 _DOTTED_ITEM = _ITEM + r"\."
 _DOTTED_ORDINAL = re.compile(
     "(" + _DOTTED_ITEM + "(?:" + _LIST_SEP + r"(?:az?\s+)?" + _DOTTED_ITEM + r")*)\s*"
-    + _words_regex({language: PARAGRAPH_WORDS[language] for language in ("cs", "hu")})
+    + _words_regex({language: PARAGRAPH_WORDS[language] for language in ("cs", "hu", "no")})
 )  # fmt: skip
 _REFERENCES = (_BRACKETED, _WORDED, _ORDINAL, _COUNTED, _DOTTED_ORDINAL)
 _ITEM_RE = re.compile("(" + _NUMBER + ")(?:" + _RANGE_SEP + "(" + _NUMBER + "))?", re.IGNORECASE)

@@ -27,10 +27,11 @@ block the parser strips would otherwise be paid for text no reward looked at.
 
 Languages: a reply in any language of ``clueweaver.protocol.cues`` (English, French, German,
 Spanish, Italian, Portuguese, Russian, Greek, Chinese, Japanese, Korean, Polish, Swedish, Czech,
-Hungarian) earns what its English translation earns. Cue phrases of every language are matched together
-(``clueweaver.protocol.text.find_phrases``), so no rule needs the reply's language; word counts count
-a Chinese or Japanese character as 1/1.5 of a word (``clueweaver.protocol.text.word_count``). The
-labels (YES/NO, TRUE/FALSE, option letters) stay the protocol's, as the prompts ask for them.
+Hungarian, Norwegian, Romanian) earns what its English translation earns. Cue phrases of every
+language are matched together (``clueweaver.protocol.text.find_phrases``), so no rule needs the
+reply's language; word counts count a Chinese or Japanese character as 1/1.5 of a word
+(``clueweaver.protocol.text.word_count``). The labels (YES/NO, TRUE/FALSE, option letters) stay the
+protocol's, as the prompts ask for them.
 
 Cost: TRL calls one function per component, each with the whole batch. The functions of one
 registry share a cache of scored (completion, row) pairs, so each completion is parsed and scored

@@ -1,0 +1,149 @@
+"""The words a reply names paragraphs with ("paragraph 12", "paragraphs 3 to 5"), labels its answer with
+("Answer: B", "Réponse : B", "答案：B") and gives its verdict in ("Oui", "正确", "ΝΑΙ"), per language, for
+``clueweaver.protocol.parse``. Like the cues (``clueweaver.protocol.cues``), every language's are read together.
+"""
+
+from __future__ import annotations
+
+from clueweaver.protocol.cues import Table, with_cedillas
+
+# How a reply names a paragraph in words ("paragraph 12"; ``clueweaver.protocol.parse``), besides "[12]".
+PARAGRAPH_WORDS: Table = {
+    "en": ("paragraph", "paragraphs", "para", "paras"),
+    "fr": ("paragraphe", "paragraphes"),
+    "de": ("Absatz", "Absätze", "Absätzen"),
+    "es": ("párrafo", "párrafos"),
+    "it": ("paragrafo", "paragrafi"),
+    "pt": ("parágrafo", "parágrafos"),
+    "ru": ("абзац", "абзаца", "абзаце", "абзацы", "абзацах", "абзацев", "абзацам"),
+    "el": ("παράγραφος", "παράγραφο", "παραγράφου", "παράγραφοι", "παραγράφους", "παραγράφων"),
+    "zh": ("段落",),
+    "ja": ("段落",),
+    "ko": ("단락", "문단"),
+    "pl": ("akapit", "akapitu", "akapicie", "akapitem", "akapity", "akapitów", "akapitach", "akapitami", "akapitom"),
+    "sv": ("stycke", "stycket", "stycken", "styckena"),
+    "cs": ("odstavec", "odstavce", "odstavci", "odstavcem", "odstavců", "odstavcům", "odstavcích", "odstavcemi"),
+    "hu": ("bekezdés", "bekezdést", "bekezdésben", "bekezdésből", "bekezdésre", "bekezdésnek", "bekezdéshez",
+           "bekezdése", "bekezdésében", "bekezdések", "bekezdéseket", "bekezdésekben", "bekezdésekből",
+           "bekezdésekre"),
+    "no": ("avsnitt", "avsnittet", "avsnittene"),
+    "ro": ("paragraf", "paragraful", "paragrafe", "paragrafele", "paragrafului", "paragrafelor", "alineat",
+           "alineatul", "alineate", "alineatele", "alineatului", "alineatelor"),
+}  # fmt: skip
+# How a reply joins paragraph numbers into a range ("paragraphs 3 to 5") or a list ("3 and 5").
+RANGE_WORDS: Table = {
+    "en": ("to", "through"),
+    "fr": ("à",),
+    "de": ("bis",),
+    "es": ("a", "al"),
+    "it": ("a", "al"),
+    "pt": ("a",),
+    "ru": ("до", "по"),
+    "el": ("έως", "ως", "μέχρι"),
+    "zh": ("至", "到"),
+    "ja": ("から",),
+    "pl": ("do",),
+    "sv": ("till",),
+    "cs": ("až", "do"),  # Hungarian joins a range with a dash ("3–5.") or suffixes ("3-tól 5-ig"), not a word
+    "no": ("til",),
+    "ro": ("până la",),
+}  # fmt: skip
+LIST_WORDS: Table = {
+    "en": ("and", "or"),
+    "fr": ("et", "ou"),
+    "de": ("und", "oder"),
+    "es": ("y", "o"),
+    "it": ("e", "o"),
+    "pt": ("e", "ou"),
+    "ru": ("и", "или"),
+    "el": ("και", "κι", "ή"),
+    "zh": ("和", "与", "及"),
+    "ja": ("と",),
+    "pl": ("i", "oraz", "lub", "albo"),
+    "sv": ("och", "eller", "samt"),
+    # Czech "a" (and) joins a list only after an ordinal's dot ("3. a 5. odstavec"): "odstavce 3 a 5" is a range,
+    # read as Spanish, Italian and Portuguese "a" (to)
+    "cs": ("a", "nebo"),
+    "hu": ("és", "vagy", "valamint"),
+    "no": ("og", "eller", "samt"),
+    "ro": with_cedillas("și sau"),
+}  # fmt: skip
+# How a reply labels its answer ("Answer: B", "Réponse : B", "答案：B"), stripped before the answer is read.
+ANSWER_WORDS: Table = {
+    "en": ("answer",),
+    "fr": ("réponse",),
+    "de": ("Antwort",),
+    "es": ("respuesta",),
+    "it": ("risposta",),
+    "pt": ("resposta",),
+    "ru": ("ответ",),
+    "el": ("απάντηση",),
+    "zh": ("答案", "回答"),
+    "ja": ("答え", "回答"),
+    "ko": ("답", "정답", "답변"),
+    "pl": ("odpowiedź",),
+    "sv": ("svar",),
+    "cs": ("odpověď",),
+    "hu": ("válasz",),
+    "no": ("svar",),
+    "ro": ("răspuns",),
+}  # fmt: skip
+OPTION_WORDS: Table = {
+    "en": ("option", "choice"),
+    "fr": ("option", "choix"),
+    "de": ("Option", "Wahl"),
+    "es": ("opción",),
+    "it": ("opzione", "scelta"),
+    "pt": ("opção", "escolha"),
+    "ru": ("вариант",),
+    "el": ("επιλογή",),
+    "zh": ("选项",),
+    "ja": ("選択肢",),
+    "ko": ("선택지", "보기"),
+    "pl": ("opcja", "wariant"),
+    "sv": ("alternativ", "alternativet"),
+    "cs": ("možnost", "varianta"),
+    "hu": ("lehetőség", "opció"),
+    "no": ("alternativ", "alternativet"),
+    "ro": with_cedillas("opțiune opțiunea varianta variantă"),
+}  # fmt: skip
+
+# A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
+# claim may also be answered yes or no): a small model often answers "Oui", "正确" or "ΝΑΙ". Chinese and
+# Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确".
+YES_WORDS: Table = {
+    "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
+    "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"), "pl": ("tak",), "sv": ("ja",),
+    "cs": ("ano",), "hu": ("igen",), "no": ("ja",), "ro": ("da",),
+}  # fmt: skip
+NO_WORDS: Table = {
+    "en": ("no",), "fr": ("non",), "de": ("nein",), "es": ("no",), "it": ("no",), "pt": ("não",), "ru": ("нет",),
+    "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",), "ko": ("아니요", "아니오"), "pl": ("nie",),
+    "sv": ("nej",), "cs": ("ne",), "hu": ("nem",), "no": ("nei",), "ro": ("nu",),
+}  # fmt: skip
+TRUE_WORDS: Table = {
+    "en": ("true",), "fr": ("vrai", "vraie"), "de": ("wahr", "richtig"), "es": ("verdadero", "verdadera", "cierto"),
+    "it": ("vero", "vera"), "pt": ("verdadeiro", "verdadeira"), "ru": ("верно", "правда", "истина"),
+    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
+    "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
+    "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
+    "no": ("sant",), "ro": ("adevărat", "adevărată"),
+}  # fmt: skip
+FALSE_WORDS: Table = {
+    "en": ("false",), "fr": ("faux", "fausse"), "de": ("falsch",), "es": ("falso", "falsa"), "it": ("falso", "falsa"),
+    "pt": ("falso", "falsa"), "ru": ("неверно", "ложь", "ложно"), "el": ("ψευδές", "ψευδής", "λάθος"),
+    "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
+    "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
+    "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
+    "cs": ("nepravda", "nepravdivé"), "hu": ("hamis",), "no": ("usant", "usann", "feil"),
+    "ro": ("fals", "falsă", "neadevărat", "neadevărată"),
+}  # fmt: skip
+# Verdict words that are also common words of another covered language: Polish "nie" is German "nie" (never) and
+# folded French "nié", Swedish "osant" French "osant" (daring), Czech "ne" French and Italian "ne", folded Czech
+# "ano" Spanish "año" and Portuguese "ano" (year), Hungarian "nem" Portuguese "nem" (nor) and "igen" Swedish "igen"
+# (again), Norwegian "nei" Italian "nei" (in the), "usant" French "usant" (wearing), "ja" (German's and Swedish's
+# too) Polish "ja" (I) and folded Portuguese "já" (already), Romanian "da" Italian "da" (from), Portuguese "da" (of
+# the) and German "da" (there), "nu" Swedish "nu" (now) and French "nu" (naked); and folded Spanish "sí" and Italian
+# "sì" are Romanian "și" (and). As an answer's first word each is a verdict; later in it, a word of the sentence,
+# which names no second verdict ("JA, er war nie dort" is yes, "Oui, il ne ment pas" oui).
+VERDICTS_ALSO_WORDS = ("nie", "osant", "ne", "ano", "nem", "igen", "nei", "usant", "ja", "da", "nu", "si")
