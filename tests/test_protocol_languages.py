@@ -187,6 +187,19 @@ def test_norwegian_and_romanian_verdict_words_after_another_languages_verdict_ar
     assert normalize_claim_answer("Vrai, en usant de ruse") == "TRUE"  # French "usant" (using) is no Norwegian FALSE
 
 
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("Da der Brief fehlt", None), ("Nei capitoli 3 e 5", None), ("Nu vet vi mer", None), ("Ja myślę, że tak", None),
+     ("Si tratta di lui", None), ("Da, este scris", "YES"), ("DA este scris", "YES"), ("Nu.", "NO"), ("Ja", "YES"),
+     ("Svar: NEI", "NO"), ("Da — [3]", "YES"), ("Nei [4]", "NO")],
+)  # fmt: skip
+def test_a_verdict_word_that_is_another_languages_word_is_a_verdict_only_standing_alone(text, verdict):
+    """German "Da" (since), Italian "Nei" (in the), Swedish "Nu" (now), Polish "Ja" (I), Italian "Si" open sentences;
+    in capitals or followed by nothing or by punctuation, they are the verdict asked for."""
+    assert normalize_finder_answer(text) == verdict
+    assert normalize_claim_answer(text) == {"YES": "TRUE", "NO": "FALSE", None: None}[verdict]
+
+
 def test_the_negative_rationale_twins_differ_only_in_stating_why():
     stated, unstated = (
         finder_reward_components(reply(t["zh"], "NO"), **NEGATIVE) for t in (NO_STATING_WHY, NO_WITHOUT_WHY)
@@ -603,7 +616,9 @@ def test_word_counts_read_a_cjk_character_as_two_thirds_of_a_word():
      ("avsnitt 84 til 86", (84, 85, 86)), ("i 87. avsnitt", (87,)), ("88. og 90. avsnitt", (88, 90)),
      ("paragraful 91", (91,)), ("paragrafele 92–94", (92, 93, 94)), ("în paragrafele 95 și 97", (95, 97)),
      ("paragrafele 98 până la 100", (98, 99, 100)), ("alineatele 101 şi 103", (101, 103)),
-     ("paragrafele 104 sau 106", (104, 106))],
+     ("paragrafele 104 sau 106", (104, 106)), ("odstavce 107 a 109", (107, 109)),
+     ("párrafos 110 a 112", (110, 111, 112)), ("odstavce 113, 115 a 117", (113, 115, 117)),
+     ("bekezdések 118-tól 120-ig", (118, 119, 120))],
 )  # fmt: skip
 def test_paragraph_references_in_every_language(text, cited):
     assert paragraph_references(text) == (cited, ())

@@ -165,19 +165,32 @@ _ALSO_WORDS = frozenset(map(fold, VERDICTS_ALSO_WORDS))
 
 def _verdict(answer: str, groups: dict[str, frozenset[str]]) -> str | None:
     """A one-word verdict after any "Answer:" label ("Réponse : VRAI", "答案：正确"): the first word
-    names one label and no later word names another (a verdict word that is also another language's
-    word, ``VERDICTS_ALSO_WORDS``, names none there); in Chinese or Japanese, which have no spaces,
-    the longest label word the answer opens with."""
-    text = fold(_OPEN_PREFIX.sub("", _clean(answer)))
+    names one label and no later word names another; in Chinese or Japanese, which have no spaces,
+    the longest label word the answer opens with. A verdict word that is also another language's
+    word (``VERDICTS_ALSO_WORDS``) is a verdict only first and standing alone: German "Da war
+    niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do."""
+    unfolded = _OPEN_PREFIX.sub("", _clean(answer))
+    text = fold(unfolded)
     if is_cjk(text[:1]):
         opening = [(len(word), label) for label, words in groups.items() for word in words if text.startswith(word)]
         return max(opening)[1] if opening else None
     tokens = re.findall(r"[^\W\d_]+", text)
-    if not tokens:
+    if not tokens or (tokens[0] in _ALSO_WORDS and not _stands_alone(unfolded)):
         return None
     first = [label for label, spellings in groups.items() if tokens[0] in spellings]
-    later = {label for label, spellings in groups.items() for token in tokens[1:] if token in spellings - _ALSO_WORDS}
+    later = {
+        label
+        for label, spellings in groups.items()
+        for token in tokens[1:]
+        if token in spellings and token not in _ALSO_WORDS
+    }
     return first[0] if first and later <= set(first) else None
+
+
+def _stands_alone(text: str) -> bool:
+    """Whether the first word is in capitals or followed by nothing or by punctuation."""
+    word = re.match(r"\W*([^\W\d_]+)(\s*)(.?)", text)
+    return word is not None and (word.group(1).isupper() or not word.group(3) or not word.group(3).isalnum())
 
 
 def normalize_finder_answer(answer: str) -> str | None:
@@ -235,15 +248,36 @@ def normalize_answer(answer: str, question: Question) -> str | None:
 # --- paragraph references ---------------------------------------------------------------------
 
 _NUMBER = r"\d+"
-_RANGE_SEP = r"\s*(?:-|\u2013|\u2014|~|\uff5e|" + _words_regex(RANGE_WORDS) + r")\s*"
-_ITEM = _NUMBER + r"(?:" + _RANGE_SEP + _NUMBER + r")?"
+
+
+def _range_sep(range_words: Table) -> str:
+    return r"\s*(?:-|\u2013|\u2014|~|\uff5e|" + _words_regex(range_words) + r")\s*"
+
+
+def _item(range_sep: str) -> str:
+    return _NUMBER + r"(?:" + range_sep + _NUMBER + r")?"
+
+
+def _items(range_sep: str) -> str:
+    return "(" + _item(range_sep) + r"(?:" + _LIST_SEP + _ID_MARK + _item(range_sep) + r")*)"
+
+
+def _paragraph_words(languages: Iterable[str]) -> str:
+    return _words_regex({language: PARAGRAPH_WORDS[language] for language in languages}) + r"\.?"
+
+
+_RANGE_SEP = _range_sep(RANGE_WORDS)
+# Czech "a" is "and", where Spanish, Italian and Portuguese "a" is "to": after a Czech paragraph word, "odstavce
+# 3 a 5" names two paragraphs, where "párrafos 3 a 5" names three.
+_CZECH_RANGE_SEP = _range_sep({"cs": RANGE_WORDS["cs"]})
 _CONJUNCTION = _words_regex(LIST_WORDS)
 _LIST_SEP = r"\s*(?:,|;|&|\u3001|\uff0c|" + _CONJUNCTION + r"|,\s*" + _CONJUNCTION + r")\s*"
-_PARAGRAPH_WORD = _words_regex(PARAGRAPH_WORDS) + r"\.?"
+_PARAGRAPH_WORD = _paragraph_words(PARAGRAPH_WORDS)
 _ID_MARK = r"(?:¶\s*|p\.?\s*|" + _PARAGRAPH_WORD + r"\s*)?"
-_ITEMS = "(" + _ITEM + r"(?:" + _LIST_SEP + _ID_MARK + _ITEM + r")*)"
+_ITEMS = _items(_RANGE_SEP)
 _BRACKETED = re.compile(r"[\[\uff3b\u3010]\s*" + _ID_MARK + _ITEMS + r"\s*[\]\uff3d\u3011]", re.IGNORECASE)
-_WORDED = re.compile(r"(?:" + _PARAGRAPH_WORD + r"|¶)\s*\[?" + _ITEMS, re.IGNORECASE)
+_WORDED = re.compile(r"(?:" + _paragraph_words(set(PARAGRAPH_WORDS) - {"cs"}) + r"|¶)\s*\[?" + _ITEMS, re.IGNORECASE)
+_CZECH_WORDED = re.compile(_paragraph_words(["cs"]) + r"\s*\[?" + _items(_CZECH_RANGE_SEP), re.IGNORECASE)
 _ORDINAL = re.compile(r"第\s*" + _ITEMS + r"\s*段")  # Chinese and Japanese: "第12段", "第3至5段"
 # The references a number opens start where a number does, not inside one: tried at every digit of a long run,
 # they would read the run again from each ("[" and 5,000 nines took 23 s)
@@ -253,13 +287,24 @@ _COUNTED = re.compile(_NUMBER_START + _ITEMS + r"\s*번째?\s*(?:단락|문단)"
 # "3. a 5. odstavec", "a 3–5. bekezdésben", "az 5. és a 7. bekezdés" (Hungarian's article before a number),
 # "i 12. avsnitt". The word in lower case only: a capital after a number's dot opens a sentence
 # ("v kapitole 3. Odstavec 5 líčí...").
-_DOTTED_ITEM = _ITEM + r"\."
+_DOTTED_RANGE_SEP = _range_sep({language: RANGE_WORDS[language] for language in ("cs", "hu", "no")})
+_DOTTED_ITEM = _item(_DOTTED_RANGE_SEP) + r"\."
 _DOTTED_ORDINAL = re.compile(
     _NUMBER_START + "(" + _DOTTED_ITEM + "(?:" + _LIST_SEP + r"(?:az?\s+)?" + _DOTTED_ITEM + r")*)\s*"
     + _words_regex({language: PARAGRAPH_WORDS[language] for language in ("cs", "hu", "no")})
 )  # fmt: skip
-_REFERENCES = (_BRACKETED, _WORDED, _ORDINAL, _COUNTED, _DOTTED_ORDINAL)
-_ITEM_RE = re.compile("(" + _NUMBER + ")(?:" + _RANGE_SEP + "(" + _NUMBER + "))?", re.IGNORECASE)
+
+
+def _item_re(range_sep: str) -> re.Pattern:
+    return re.compile("(" + _NUMBER + ")(?:" + range_sep + "(" + _NUMBER + "))?", re.IGNORECASE)
+
+
+# Each kind of reference, and how its numbers are read: after a Czech, Hungarian or Norwegian word, only their
+# own words join a range.
+_REFERENCES = tuple((pattern, _item_re(_RANGE_SEP)) for pattern in (_BRACKETED, _WORDED, _ORDINAL, _COUNTED)) + (
+    (_CZECH_WORDED, _item_re(_CZECH_RANGE_SEP)),
+    (_DOTTED_ORDINAL, _item_re(_DOTTED_RANGE_SEP)),
+)
 
 
 def _to_id(digits: str) -> int:
@@ -268,7 +313,7 @@ def _to_id(digits: str) -> int:
 
 def reference_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the paragraph references in ``text`` (to tell them from other numbers)."""
-    return [m.span() for pattern in _REFERENCES for m in pattern.finditer(text)]
+    return [m.span() for pattern, _ in _REFERENCES for m in pattern.finditer(text)]
 
 
 def paragraph_references(
@@ -281,9 +326,9 @@ def paragraph_references(
     referenced: set[int] = set()
     invalid: set[int] = set()
     budget = MAX_EXPANDED_IDS
-    for pattern in _REFERENCES:
+    for pattern, item_re in _REFERENCES:
         for reference in pattern.finditer(text):
-            for item in _ITEM_RE.finditer(reference.group(1)):
+            for item in item_re.finditer(reference.group(1)):
                 low = _to_id(item.group(1))
                 high = low if item.group(2) is None else _to_id(item.group(2))
                 low, high = min(low, high), max(low, high)

@@ -44,7 +44,8 @@ RANGE_WORDS: Table = {
     "ja": ("から",),
     "pl": ("do",),
     "sv": ("till",),
-    "cs": ("až", "do"),  # Hungarian joins a range with a dash ("3–5.") or suffixes ("3-tól 5-ig"), not a word
+    "cs": ("až", "do"),
+    "hu": ("-tól", "-től"),  # Hungarian joins a range with a dash ("3–5.") or suffixes ("3-tól 5-ig")
     "no": ("til",),
     "ro": ("până la",),
 }  # fmt: skip
@@ -61,8 +62,7 @@ LIST_WORDS: Table = {
     "ja": ("と",),
     "pl": ("i", "oraz", "lub", "albo"),
     "sv": ("och", "eller", "samt"),
-    # Czech "a" (and) joins a list only after an ordinal's dot ("3. a 5. odstavec"): "odstavce 3 a 5" is a range,
-    # read as Spanish, Italian and Portuguese "a" (to)
+    # Czech "a" (and): after a Czech paragraph word, not Spanish, Italian and Portuguese "a" (to) (the parser)
     "cs": ("a", "nebo"),
     "hu": ("és", "vagy", "valamint"),
     "no": ("og", "eller", "samt"),
