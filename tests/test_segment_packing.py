@@ -367,8 +367,10 @@ def test_retrieval_that_ranks_nothing_is_an_error_saying_why_and_what_to_pass_ne
         candidate_segments(plain_request(["Meg and Jo sold the piano.", "The girls went to Boston."], unrelated))
 
     thai = ["กาลครั้งหนึ่งนานมาแล้วมีชายชราคนหนึ่ง", "เขาอาศัยอยู่ในบ้านหลังเล็กริมแม่น้ำ"]
-    with pytest.raises(NoMatchError, match=r"cannot cut the script of 'livre' \(other\) into words"):
-        candidate_segments(plain_request(thai, Question.open("ฝนตกหนักมากเมื่อวาน")))
+    with pytest.raises(NoMatchError, match=r"'livre' is in a script no supported language is written in \(other\)"):
+        candidate_segments(plain_request(thai, Question.open("ฝนตกหนัก")))
+    # a Thai question that shares the book's words ranks its paragraph, though Thai writes no spaces between them
+    assert candidate_segments(plain_request(thai, Question.open("ใครอาศัยอยู่ริมแม่น้ำ")))
 
     dutch = [
         f"Op dag {n} sprak molenaar Jansen niet meer met zijn buren, want hij was boos over het geld."

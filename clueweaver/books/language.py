@@ -45,6 +45,21 @@ _SCRIPT_PATTERNS = {
     "greek": re.compile(r"(?=[^\W\d_])[\u0370-\u03ff\u1f00-\u1fff]"),  # letters, monotonic and polytonic
     "latin": re.compile(r"[a-zA-Z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]"),
 }
+
+
+def _mark_ranges() -> str:
+    """The combining marks of the Basic Multilingual Plane (Unicode's M categories) as a regex class's ranges."""
+    marks = {c for c in range(0x300, 0x10000) if unicodedata.category(chr(c)).startswith("M")}
+    starts = sorted(c for c in marks if c - 1 not in marks)
+    ends = sorted(c for c in marks if c + 1 not in marks)
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in zip(starts, ends))
+
+
+# Combining marks, as a regex class's ranges. Python's \w has no marks, and Devanagari, Bengali, Tamil or Thai
+# write their vowels with them ("राम" is र, the mark ा, म): a word is its letters and its marks together.
+COMBINING_MARKS = _mark_ranges()
+# Scripts written without spaces between words that no supported language uses: Thai, Lao, Tibetan, Myanmar, Khmer
+UNSPACED_SCRIPTS = "\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff"
 _LETTER = re.compile(r"[^\W\d_]")
 _ASCII_LETTER = re.compile("[a-zA-Z]")
 _WORD = re.compile(r"[^\W\d_]+")
@@ -113,6 +128,11 @@ MIN_FUNCTION_SHARE = 0.15
 # Russian writes ы and э (about 2% of its letters); Ukrainian, Belarusian, Bulgarian and Serbian never
 # do, so a long Cyrillic text nearly without them is in another language than Russian.
 _RUSSIAN_ONLY_LETTERS = re.compile("[ыэЫЭ]")
+# Letters Russian never writes, in today's spelling or the old: Ukrainian ї є ґ, Belarusian ў, Serbian ј љ њ ћ џ ђ,
+# Macedonian ѓ ќ ѕ; and "і", which Ukrainian and Belarusian write and Russian wrote before 1918 beside ѣ and ъ
+_NOT_RUSSIAN_LETTERS = re.compile("[їєґўјљњћџђѓќѕЇЄҐЎЈЉЊЋЏЂЃЌЅ]")
+_UKRAINIAN_I = re.compile("[іІ]")
+_OLD_OR_TODAYS_RUSSIAN = re.compile("[ыэъёѣЫЭЪЁѢ]")
 MIN_RUSSIAN_ONLY_SHARE = 0.002
 # Polish writes ą ę ł ś ć ź ż ń (8-9% of the letters of ELTeC's Polish novels), which Czech and Slovak, sharing
 # some of its function words, never do; Czech writes ř ě ů (3%), which Slovak, sharing others, never does (it writes
@@ -173,13 +193,15 @@ def guess_language(text: str, beside: str | None = None) -> str | None:
     ``MIN_EVIDENCE`` function words and more of one language's than of any other's (a question
     made of names says nothing; nor does one without letters), a script of no supported language
     gives ``UNDETERMINED``, and so does a long Latin text whose function words are too few to be in
-    any supported language (``MIN_FUNCTION_SHARE``) or a long Cyrillic one without Russian's ы and э.
+    any supported language (``MIN_FUNCTION_SHARE``), a long Cyrillic one without Russian's ы and э, and a
+    short Cyrillic one with letters Russian does not write (Ukrainian ї, є, or і without ы, э, ъ, ё, ѣ; beside
+    an undetermined book, one without ы, э, ъ, ё, ѣ).
 
     ``beside``, the language of the book a question is asked about, lets a short question show its
     language with one function word: any of the book's language names it, else one of another
     language that no third shares ("Warum stirbt Effi?" beside an English book is German)."""
     script = script_of(text)
-    if script == "cyrillic" and _cyrillic_but_not_russian(sample(text)):
+    if script == "cyrillic" and (_not_russian_letters(text, beside) or _cyrillic_but_not_russian(sample(text))):
         return UNDETERMINED
     if script in SCRIPT_LANGUAGE:
         return SCRIPT_LANGUAGE[script]
@@ -216,6 +238,19 @@ def mostly_ascii_letters(text: str) -> bool:
     """Whether half or more of the letters of ``text`` (a long one's ``sample``) are ASCII's."""
     sampled = sample(text)
     return 2 * len(_ASCII_LETTER.findall(sampled)) >= len(_LETTER.findall(sampled))
+
+
+def _not_russian_letters(text: str, beside: str | None) -> bool:
+    """Whether a short Cyrillic text shows letters Russian does not write: a Ukrainian question ("Чому Петро
+    вирішив повернутися?") about a Ukrainian book is no Russian question about it; beside an undetermined book,
+    neither is one without any of Russian's own letters ("Що сказала Оксана?"). A long text is judged by its
+    share of ы and э instead (``_cyrillic_but_not_russian``): a Russian novel may quote a Ukrainian word."""
+    if len(_WORD.findall(text)) >= LONG_TEXT_WORDS:
+        return False
+    if _NOT_RUSSIAN_LETTERS.search(text):
+        return True
+    russian = _OLD_OR_TODAYS_RUSSIAN.search(text)
+    return not russian and (beside == UNDETERMINED or bool(_UKRAINIAN_I.search(text)))
 
 
 def _cyrillic_but_not_russian(sampled: str) -> bool:

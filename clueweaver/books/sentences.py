@@ -7,7 +7,8 @@ A sentence ends at a run of marks:
   end one wherever they stand, since these scripts put no space after them;
 - the Western marks . ! ? and the ellipsis … end one only before whitespace or the end of the
   text (so 3.14, "e.g.the" and "他……他" go on), and so does the Greek question mark ";" (U+037E,
-  which Unicode makes the semicolon), after a Greek letter only: elsewhere ";" is a semicolon;
+  which Unicode makes the semicolon), after a Greek letter only: elsewhere ";" is a semicolon; so do
+  the full stops and question marks of other scripts (Devanagari's danda "।", Arabic's "؟", ``_OTHER_MARKS``);
 
 closing quotation marks and brackets right after the marks stay with the sentence. No sentence
 ends after a title or abbreviation of the supported languages ("Mr.", "Mme", "Hr.", "sig.", "кн.") or a
@@ -34,7 +35,11 @@ from clueweaver.books.language import HAN
 CJK_CHARACTERS = f"\u2e80-\u2fff\u3000-\u30ff{HAN}\uff00-\uffef"
 _CJK_MARKS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"  # 。！？；｡．
 _GREEK_QUESTION = r"(?<=[\u0370-\u03ff\u1f00-\u1fff])[;\u037e]"  # "Πού πας;"
-_SENTENCE_MARKS = re.compile(rf"(?:[{_CJK_MARKS}.!?\u2026]|{_GREEK_QUESTION})+")
+# The full stops and question marks of other scripts, which end a sentence before whitespace as "." does: the
+# Devanagari danda and double danda (। ॥), Arabic's question mark and Urdu's full stop (؟ ۔), Armenian's (։),
+# Ethiopic's (።), Myanmar's (။) and Khmer's (។)
+_OTHER_MARKS = "\u0964\u0965\u061f\u06d4\u0589\u1362\u104b\u17d4"
+_SENTENCE_MARKS = re.compile(rf"(?:[{_CJK_MARKS}.!?\u2026{_OTHER_MARKS}]|{_GREEK_QUESTION})+")
 # Closing marks kept with the sentence even where they pair with nothing in the text.
 _CLOSERS = frozenset("\"'\u201d\u2019)]\uff09\u3011\u3009\u300d\u300f\u300b\u00bb\u00ab")
 # Each quotation mark that can close a pair, and the opening marks it closes.
@@ -51,7 +56,7 @@ _OPENS = frozenset("\u300c\u300e\u201c\u201e\u300a\u00ab\u00bb")
 _QUOTE_MARK = re.compile("[" + "".join(sorted(_OPENS | set(_CLOSES))) + "]")
 _SPACES = re.compile(r"\s*")
 _LAST_MARKS = re.compile(
-    rf"(?:[{_CJK_MARKS}.!?\u2026]|{_GREEK_QUESTION})[{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$"
+    rf"(?:[{_CJK_MARKS}.!?\u2026{_OTHER_MARKS}]|{_GREEK_QUESTION})[{re.escape(''.join(sorted(_CLOSERS)))}]*\s*$"
 )
 # Titles and abbreviations after which a full stop ends no sentence ("Mr. Holmes", "Mme Aouda", "Hr.
 # Hulme", "il sig. Antonio", "кн. Мышкин"), as a whole word.

@@ -21,7 +21,7 @@ import re
 from typing import Callable
 
 from clueweaver.books.cardinals import CARDINAL_WORDS
-from clueweaver.books.language import fold_accents
+from clueweaver.books.language import COMBINING_MARKS, fold_accents
 from clueweaver.books.numerals import ENGLISH_TENS, ENGLISH_UNITS
 from clueweaver.books.ordinals import ordinal_value
 
@@ -129,8 +129,10 @@ NUMBER_LANGUAGES = frozenset(_THOUSAND)
 SPACED_TENS = frozenset({"ru", "el"})
 # A text's words and the marks that end a number ("cincuenta, mil quinientos" is two numbers)
 MARKS = frozenset(',;:.!?()[]«»"“”„…—–/')
-WORDS = re.compile(r"[\w'\-]+")  # a plain class scans fastest; stray quotes and dashes are trimmed per word
-WORDS_AND_MARKS = re.compile(r"[\w'\-]+|[" + re.escape("".join(sorted(MARKS))) + "]")
+# A plain class scans fastest; stray quotes and dashes are trimmed per word, and a word keeps its combining marks
+# (Devanagari's, Thai's vowels)
+WORDS = re.compile(rf"[\w{COMBINING_MARKS}'\-]+")
+WORDS_AND_MARKS = re.compile(rf"[\w{COMBINING_MARKS}'\-]+|[" + re.escape("".join(sorted(MARKS))) + "]")
 _DIGIT = re.compile(r"\d")
 _DIGIT_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[,. ]\d{3})+(?![\d]|[.,]\d)")
 

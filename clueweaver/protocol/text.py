@@ -15,10 +15,13 @@ No rule here knows the language of what it reads; the same rules serve every lan
   so "didn't" and "cannot" match the cue "not" and "doesn't mention" matches "does not mention".
 - Words (``words``, ``word_equivalents``): a Chinese or Japanese character is a word of its own,
   and counts as 1 / ``CJK_CHARACTERS_PER_WORD`` of an English word, so a Chinese rationale earns
-  the length reward of its English translation.
+  the length reward of its English translation; so does a letter of Thai (or Lao, Tibetan, Myanmar,
+  Khmer) with its marks, 1 / ``UNSPACED_CLUSTERS_PER_WORD``. A word keeps its combining marks
+  (Devanagari's vowels: "राम" is one word, not "र" and "म").
 - Token F1 (``answer_tokens``, ``token_f1``): SQuAD's normalization (lower case, no punctuation, no
   articles) after folding, with each Chinese or Japanese character a token (the character F1 of
-  CMRC and MLQA) and each Korean syllable (KorQuAD's), other words whole, and articles dropped: those
+  CMRC and MLQA), each Korean syllable (KorQuAD's) and each Thai letter with its marks, other words
+  whole with their marks ("राम" is not "रम"), and articles dropped: those
   of the reference's language when it shows one, else those of every covered language (a short
   answer, "the Red House", shows none).
   Numbers compare by value, however each side writes them (``numbers_language``): "42", "forty-two" and
@@ -33,7 +36,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from clueweaver.books.language import HAN, HANGUL, UNDETERMINED, guess_language
+from clueweaver.books.language import COMBINING_MARKS, HAN, HANGUL, UNDETERMINED, UNSPACED_SCRIPTS, guess_language
 from clueweaver.books.numerals import chinese_numerals
 from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, join_digit_groups, spelled_numbers, with_digits
 from clueweaver.protocol.cues import ARTICLES, ELIDED_ARTICLES, every_language
@@ -43,6 +46,9 @@ CJK = f"\u3005\u3007\u3040-\u30ff\u31f0-\u31ff{HAN}"
 # A Chinese word averages about 1.5 characters, and a Chinese translation runs about 1.5 characters
 # per English word; Japanese, richer in kana, runs longer and so counts a little long.
 CJK_CHARACTERS_PER_WORD = 1.5
+# A Thai word has about 3.1 letters that carry their marks (2,839 in the 907 words pythainlp's dictionary cuts the
+# bundled Thai excerpt into); Lao, Tibetan, Myanmar and Khmer are counted alike, unmeasured
+UNSPACED_CLUSTERS_PER_WORD = 3.1
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
 SPACED_WORD_CHAR = f"[^\\W{CJK}]"  # regex: a word character of a script that separates its words
@@ -122,21 +128,29 @@ def find_phrases(text: str, phrases: tuple[str, ...]) -> list[str]:
 
 # --- words ------------------------------------------------------------------------------------------
 
-_WORD = re.compile(f"[{CJK}]|[^\\W_{CJK}]+(?:'[^\\W_{CJK}]+)?")
+_LETTERS = f"(?:[^\\W_{CJK}{UNSPACED_SCRIPTS}]|[{COMBINING_MARKS}])+"  # a word's letters with their marks ("राम")
+# A letter of a script without spaces (Thai, Lao, Tibetan, Myanmar, Khmer) with the marks on it
+_CLUSTER = f"[{UNSPACED_SCRIPTS}][{COMBINING_MARKS}]*"
+_WORD = re.compile(f"[{CJK}]|{_CLUSTER}|{_LETTERS}(?:'{_LETTERS})?")
+_IS_CLUSTER = re.compile(_CLUSTER)
 
 
 def words(text: str) -> list[str]:
-    """Words of ``text`` as written: runs of letters and digits (inner apostrophes kept), and each
-    Chinese or Japanese character on its own."""
+    """Words of ``text`` as written: runs of letters, marks and digits (inner apostrophes kept), and each
+    Chinese or Japanese character, and each Thai (Lao, Tibetan, Myanmar, Khmer) letter with its marks, on its own."""
     return _WORD.findall(str(text))
 
 
 def word_equivalents(tokens: Iterable[str]) -> int:
     """How many English words ``tokens`` (of ``words``) amount to: a CJK character counts
-    1 / ``CJK_CHARACTERS_PER_WORD``."""
+    1 / ``CJK_CHARACTERS_PER_WORD``, a Thai letter with its marks 1 / ``UNSPACED_CLUSTERS_PER_WORD``."""
     tokens = list(tokens)
     characters = sum(1 for token in tokens if is_cjk(token))
-    return len(tokens) - characters + round(characters / CJK_CHARACTERS_PER_WORD)
+    clusters = sum(1 for token in tokens if _IS_CLUSTER.match(token))
+    return (
+        len(tokens) - characters - clusters
+        + round(characters / CJK_CHARACTERS_PER_WORD) + round(clusters / UNSPACED_CLUSTERS_PER_WORD)
+    )  # fmt: skip
 
 
 def word_count(text: str) -> int:
@@ -149,10 +163,10 @@ def word_count(text: str) -> int:
 _ARTICLES = frozenset(fold(article) for article in every_language(ARTICLES))
 _ARTICLES_BY_LANGUAGE = {language: frozenset(map(fold, articles)) for language, articles in ARTICLES.items()}
 _ELIDED_ARTICLE = re.compile(r"(?<!\w)(" + "|".join(ELIDED_ARTICLES) + r")'(?=\w)")
-_PUNCTUATION = re.compile(r"[^\w\s]|_")  # on ASCII exactly string.punctuation, SQuAD's
+_PUNCTUATION = re.compile(rf"[^\w\s{COMBINING_MARKS}]|_")  # on ASCII exactly string.punctuation, SQuAD's
 # Each Chinese, Japanese or Korean character is a token: Korean words carry their particles ("정희가",
 # "정희를"), so KorQuAD scores answers by their syllables, as CMRC does Chinese by its characters
-_TOKEN = re.compile(f"[{CJK}{HANGUL}]|[^\\s{CJK}{HANGUL}]+")
+_TOKEN = re.compile(f"[{CJK}{HANGUL}]|{_CLUSTER}|[^\\s{CJK}{HANGUL}{UNSPACED_SCRIPTS}]+")
 
 
 def text_tokens(text: str, punctuation: str = " ") -> list[str]:

@@ -53,7 +53,12 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   (``clueweaver.retrieval.morphology``), which found all the evidence of more tuning checks than
   bigrams did. The plain-BM25 baseline keeps bigrams and unigrams (every hiragana and the
   long-vowel mark its function characters).
-- any other language or script (``UNDETERMINED``): case-folded words, no stop words, no stemming.
+- any other language or script (``UNDETERMINED``): case-folded words, no stop words, no stemming. A word
+  keeps its combining marks (Devanagari's, Bengali's vowels); Arabic's and Hebrew's optional vowel points,
+  the tatweel and the hamza on an alef are folded (``_OPTIONAL_POINTS``), so a vocalized question meets an
+  unvocalized book; Thai, Lao, Tibetan, Myanmar and Khmer, which write no spaces between words, give the
+  bigrams of their letters (each with its marks), as Chinese gives its characters'. Unmeasured: no check set
+  is in these scripts yet.
 
 A word is analyzed once per process (``Analyzer.word_terms`` is memoised), and a book's CJK runs,
 which rarely repeat, are cut with numpy over their code points (``Analyzer.cjk_occurrences``), so
@@ -75,7 +80,13 @@ import numpy as np
 import Stemmer
 from bm25s import stopwords as bm25s_stopwords
 
-from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, fold_accents
+from clueweaver.books.language import (
+    COMBINING_MARKS,
+    SUPPORTED_LANGUAGES,
+    UNDETERMINED,
+    UNSPACED_SCRIPTS,
+    fold_accents,
+)
 from clueweaver.books.numerals import chinese_numerals, numeral_word_value
 from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, WORDS, words_and_numbers
 from clueweaver.retrieval.morphology import japanese_words
@@ -161,8 +172,18 @@ CJK_RANGES = ((0x3005, 0x3005), (0x3007, 0x3007), (0x3041, 0x309F), (0x30A0, 0x3
               (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F),
               (0x1100, 0x11FF), (0x3131, 0x318F), (0xAC00, 0xD7A3))  # fmt: skip
 _CJK = "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES)
-_NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|['\-])+")  # the Latin (and other) words of CJK text
+_NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|[{COMBINING_MARKS}'\-])+")  # the Latin (and other) words of CJK text
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
+_UNSPACED_LETTER = re.compile(f"[{UNSPACED_SCRIPTS}]")
+_CLUSTER = re.compile(f"[{UNSPACED_SCRIPTS}][{COMBINING_MARKS}]*")  # a letter and the vowel and tone marks on it
+# What Arabic and Hebrew readers write or leave out: the vowel points (harakat, niqqud) and cantillation, the
+# tatweel that stretches a word, and the hamza on an alef (أ, إ, آ are ا), as Lucene's Arabic normalizer reads them
+_OPTIONAL_POINTS = {c: None for c in range(0x0591, 0x06EE) if unicodedata.category(chr(c)) == "Mn"} | {
+    0x0640: None,
+    0x0622: "\u0627",
+    0x0623: "\u0627",
+    0x0625: "\u0627",
+}
 _CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
 _MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
 # Russian before the 1918 reform, the spelling of most editions and archives of the time: its letters
@@ -226,6 +247,8 @@ class Analyzer:
         for character, replacement in _CHARACTER_FOLDS:
             if character in text:  # rare: cheaper than translating every character
                 text = text.replace(character, replacement)
+        if self.language == UNDETERMINED:
+            return text.translate(_OPTIONAL_POINTS)
         if self.language == "zh":  # numbers as the novel writes them: "500两" is "五百两"
             text = chinese_numerals(text)
         if self.language in CHARACTER_FOLDS:
@@ -280,6 +303,8 @@ class Analyzer:
                 value = numeral_word_value(word)  # "五百" is "500", as a question typed with digits writes it
                 return (word if value is None else str(value),)
             return (fold_accents(word),)
+        if not word.isascii() and _UNSPACED_LETTER.search(word):
+            return _cluster_bigrams(word)
         if word.isalpha():  # most words: no apostrophe, hyphen or digit to handle
             parts = (word,)
         else:
@@ -329,6 +354,13 @@ class Analyzer:
         low = (1 << _BIGRAM_SHIFT) - 1
         terms = [chr(k) if k <= low else chr(k >> _BIGRAM_SHIFT) + chr(k & low) for k in distinct.tolist()]
         return texts, terms, occurrence_term
+
+
+def _cluster_bigrams(word: str) -> tuple[str, ...]:
+    """A word of Thai, Lao, Tibetan, Myanmar or Khmer, which write no spaces between words (so a "word" here is a
+    clause): the bigrams of its letters, each with its marks, as CJK runs are read (a one-letter run is itself)."""
+    clusters = _CLUSTER.findall(word)
+    return tuple(clusters) if len(clusters) == 1 else tuple(map("".join, zip(clusters, clusters[1:])))
 
 
 @cache

@@ -333,8 +333,8 @@ def no_match_error(narrative: Narrative, index, question: Question, readable: in
             f"{narrative.title!r} is in no language ClueWeaver knows (its Latin text shows none of their function "
             "words): it is read as plain words, and none of them is in the question"
             if script == "latin"
-            else f"ClueWeaver cannot cut the script of {narrative.title!r} ({script}) into words, so no word of the "
-            "question matches"
+            else f"{narrative.title!r} is in a script no supported language is written in ({script}): it is read as "
+            "plain words (pairs of letters where the script writes no spaces), and none of them is in the question"
         )
         language_hint = f"--language CODE if the book is in one of {', '.join(SUPPORTED_LANGUAGES)}"
     else:
