@@ -1,6 +1,7 @@
 """Books in scripts no supported language is written in (Devanagari, Thai, Arabic, Hebrew): read as ``und``,
-their words whole with their marks, Thai in letter pairs, vowel points folded; real prose
-(tests/fixtures/books_scripts)."""
+their words whole with their marks, Thai in letter pairs, vowel points folded, on real prose
+(tests/fixtures/books_scripts); their chapters, and those of Ukrainian, Finnish and Turkish books, as they head
+them, and named in a question."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from clueweaver.books.chapter_mentions import chapter_mentions
 from clueweaver.books.language import UNDETERMINED, detect_language, guess_language
 from clueweaver.books.narrative import from_paragraphs
 from clueweaver.books.sentences import split_sentences
@@ -97,3 +99,42 @@ def test_a_ukrainian_question_about_a_ukrainian_book_is_no_russian_one(question)
     assert request.index.language == UNDETERMINED and candidates.segments and not candidates.warnings
     assert guess_language("Почему Оксана плакала?") == guess_language("Всѣ семьи і такъ далѣе") == "ru"
     assert guess_language("Почему Оксана плакала?", beside="ru") == "ru"
+
+
+BODY = "Prose long enough to be a paragraph of the chapter, with a full stop at its end, as a novel's text is."
+
+
+@pytest.mark.parametrize(
+    "headings,numbers",
+    [(["अध्याय 1", "अध्याय 2", "अध्याय ३"], [1, 2, 3]), (["पहला अध्याय", "दूसरा अध्याय", "तीसरा अध्याय"], [1, 2, 3]),
+     (["الفصل الأول", "الفصل الثاني", "الفصل ٣"], [1, 2, 3]),
+     (["الفصل العاشر", "الفصل الحادي عشر", "الفصل الثاني والعشرون"], [10, 11, 22]),
+     (["פרק א", "פרק ב: בבית", "פרק ג'"], [1, 2, 3]),
+     (["פרק י״ד", "פרק ט״ו", "פרק שלישי"], [14, 15, 3]),
+     (["บทที่ 1", "บทที่ ๒", "ตอนที่ 3"], [1, 2, 3]),
+     (["РОЗДІЛ ПЕРШИЙ", "Розділ п’ятий", "Розділ двадцять третій"], [1, 5, 23]),
+     (["ENSIMMÄINEN LUKU", "Luku 2", "KAHDESKYMMENES LUKU"], [1, 2, 20]),
+     (["BİRİNCİ BÖLÜM", "ALTINCI BÖLÜM", "On Birinci Bölüm"], [1, 6, 11])],
+)  # fmt: skip
+def test_chapters_as_these_books_head_them(headings, numbers):
+    narrative = from_paragraphs([p for heading in headings for p in (heading, BODY, BODY)], title="book")
+    assert [chapter.label for chapter in narrative.chapters] == [str(n) for n in numbers]
+
+
+@pytest.mark.parametrize("prose", ["פרק זמן קצר עבר", "פרק לא נגמר עדיין", "Luku oli pitkä", "الفصل في الأمر"])
+def test_prose_that_opens_with_a_chapter_word_is_no_heading(prose):
+    """Hebrew numerals are letters: only in their order (hundreds, tens, units), and before the line's end or a
+    mark, is a word after "פרק" a number ("זמן", time, and "לא", not, are none)."""
+    narrative = from_paragraphs(["פרק א", BODY, prose, BODY, "פרק ב", BODY], title="book")
+    assert [chapter.label for chapter in narrative.chapters] == ["1", "2"]
+
+
+@pytest.mark.parametrize(
+    "question,numbers",
+    [("Що сталося в розділі 3?", (3,)), ("ماذا حدث في الفصل الثالث؟", (3,)), ("ماذا حدث في الفصل ٣؟", (3,)),
+     ("מה קרה בפרק ג?", (3,)), ("אחרי מה קרה בפרק 12?", (12,)), ("अध्याय ३ में क्या हुआ?", (3,)),
+     ("Mitä tapahtui luvussa 3?", (3,)), ("3. bölümde ne oldu?", (3,)), ("Wat gebeurde er in hoofdstuk 3?", (3,)),
+     ("בפרק לא ברור מה קרה", None)],
+)  # fmt: skip
+def test_a_question_names_chapters_in_these_languages(question, numbers):
+    assert [mention.numbers for mention in chapter_mentions(question)] == ([numbers] if numbers else [])

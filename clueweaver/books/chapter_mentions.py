@@ -43,6 +43,7 @@ from clueweaver.books.numerals import (
     DAI_NUMERALS,
     ENGLISH_ORDINALS,
     FRENCH_ORDINAL_NUMERAL,
+    HEBREW_NUMERAL,
     NUMBER_WORDS,
     SINO_KOREAN_NUMERALS,
     number_value,
@@ -76,6 +77,15 @@ _CHAPTER_WORDS = {
     ("hu",): r"fejezet(?:ekben|ekből|ekre|eiben|ben|ből|ében|éből|ére|ek|et|re|ről|ig|e)?",  # "az 5. fejezetben"
     ("no",): r"kapit(?:telet|tel|lene|ler|let)",  # "i kapittel 5", "i femte kapittel"
     ("ro",): r"capitol(?:ele|elor|ului|ul|e)?",  # "în capitolul 5", "în capitolul al cincilea"
+    # languages read as plain words (``und``), whose chapter words the chapter finder reads: a number in digits
+    # (theirs too: "अध्याय ३"), an ordinal ("الفصل الثالث"), a Hebrew numeral ("בפרק ג?")
+    ("uk",): r"розділ(?:ах|ами|ам|ом|і|у|и|а)?",  # "у розділі 3"
+    ("nl",): r"hoofdstuk(?:ken)?",
+    ("fi",): r"lu(?:vu(?:issa|ista|ssa|sta|lla|lle|n|t)|ku(?:un|a|jen|ja)?)",  # "luvussa 3", "luku 3"
+    ("tr",): r"bölüm(?:lerde|lerin|ler|ünde|ünden|ün|ü|de|den|e)?",  # "3. bölümde"
+    ("ar",): r"الفصول|الفصل|فصل",
+    ("he",): r"[בל]?פרקים|[בלמ]?פרק",  # "בפרק ג", "מפרק 3"
+    ("hi",): r"अध्यायों|अध्याय",
 }
 # "book" and "Band" only before a number ("the first book" he read is no part)
 _PART_WORDS = {
@@ -120,6 +130,7 @@ _NUMBERS = "|".join(
 )
 # "Book the Third", "Chapter the Last", as older English novels head them
 _NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
+_NUMBERS += rf"|(?:{HEBREW_NUMERAL})(?=\s*(?:$|[?.,:;!]))"  # "בפרק ג?", not "בפרק לא ברור" (it is not clear)
 # an article before the next ordinal of a list, after a joining word: "the third and the fourth chapter", "au
 # troisième et au quatrième" (after a comma it begins another phrase: "23º, no 2.º capítulo")
 _ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im)\s+"

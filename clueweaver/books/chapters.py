@@ -25,8 +25,10 @@ Other languages:
   "Capitolul al doilea"), or in Greek numerals ("ΚΕΦΑΛΑΙΟΝ ΙΒ΄"); German, Romance, Scandinavian and
   Hungarian ordinals, "3." and "III." also stand before the word ("Erstes Kapitel", "3. Kapitel", "Première
   partie", "FÖRSTA KAPITLET.", "Første Kapitel", "1ste Kapitel.", "Harmadik fejezet", "III. fejezet"); and,
-  in books read as plain words (``und``), the chapter words of Dutch, Ukrainian, Catalan and Turkish
-  ("Hoofdstuk 3", "Розділ 2", "1. Bölüm");
+  in books read as plain words (``und``), the chapter words of Dutch, Ukrainian, Catalan, Turkish, Finnish,
+  Hindi, Arabic, Hebrew and Thai ("Hoofdstuk 3", "Розділ перший", "1. Bölüm", "Birinci Bölüm", "ENSIMMÄINEN
+  LUKU", "अध्याय ३", "पहला अध्याय", "الفصل الحادي عشر", "פרק י״ד", "บทที่ ๒"), digits in any script, and a Hebrew
+  numeral in its letters' order before the line's end or a mark (``HEBREW_NUMERAL``: "פרק לא נגמר" is prose);
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’);
 - the last chapter named so instead of numbered ("Capítulo último", "Глава последняя", "Letztes
@@ -51,6 +53,7 @@ from clueweaver.books.numerals import (
     DAI_NUMERALS,
     DANISH_ORDINAL_DIGITS,
     FRENCH_ORDINAL_NUMERAL,
+    HEBREW_NUMERAL,
     KERAIA,
     NUMBER_WORDS,
     SINO_KOREAN_NUMERALS,
@@ -66,10 +69,12 @@ _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞ
 # digits ("CHAPITRE Ier", "Livre IIe", "Chapitre 1er"), and Norwegian and Danish ones in digits ("1ste Kapitel.",
 # "2det", "3dje", "4de", "6te")
 _ORDINAL_DIGITS = rf"\d+\.?[ºª°]|{FRENCH_ORDINAL_NUMERAL}|{DANISH_ORDINAL_DIGITS.pattern}"
+# A Hebrew numeral ends the line or comes before a mark ("פרק ב: בבית"): "פרק לא נגמר" (a chapter not ended) is prose
+_HEBREW_NUMBER = rf"(?:{HEBREW_NUMERAL})(?=\s*(?:$|[.:\u2013\u2014-]))"
 _NUMBER = (
     rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|"
     rf"the\s+(?:{ORDINAL_PATTERN}|first|second|third|last|\w+th)|{LAST_PATTERN}|{_CJK_NUMBER}|"
-    rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}}))"
+    rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}})|{_HEBREW_NUMBER})"
 )
 _NUMBER_END = rf"(?:\b|(?<=[{KERAIA}°]))"  # after a keraia, or a degree sign typed for º, no word boundary follows
 _UNIT_WORDS = (
@@ -77,14 +82,15 @@ _UNIT_WORDS = (
     r"chapitre|kapitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
     r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
     r"lettre|brief|carta|lettera|письмо|επιστολ[ήη]|"
-    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|kapitlet|kap\.|fejezet|розділ|capitolul|capitol|cap[ií]tol|b[öo]l[üu]m"
+    r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|kapitlet|kap\.|fejezet|розділ|capitolul|capitol|cap[ií]tol|b[öo]l[üu]m|"
+    r"luku|अध्याय|परिच्छेद|الفصل|فصل|الباب|פרק|บทที่|ตอนที่"
 )
 # A play's acts are its parts, its scenes its chapters ("ACT I", "SCENE II": chapter 1.2).
 _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
     "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο "
     "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen díl část "
-    "kniha rész könyv kötet partea cartea volumul".split()
+    "kniha rész könyv kötet partea cartea volumul частина книга osa kirja kısım cilt भाग खंड الجزء חלק ספר ภาค".split()
 )
 # An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
 # "I", "II" in Преступление и наказание), else a chapter, which must open with prose (a contents list

@@ -31,6 +31,15 @@ DAI_NUMERALS = CJK_NUMERALS + "".join(_FORMAL_AS_COMMON)  # the numerals after �
 SINO_KOREAN_NUMERALS = "영공일이삼사오육륙칠팔구십백천"
 _SINO_KOREAN = str.maketrans(SINO_KOREAN_NUMERALS, "零〇一二三四五六六七八九十百千")
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+# A Hebrew numeral as chapters are numbered ("פרק יא", "פרק ט״ו", "פרק ג'"): hundreds, tens and units in that
+# order, each letter once, 15 and 16 written ט״ו and ט״ז, a geresh or gershayim (or an apostrophe or a quote typed
+# for them) anywhere; only that order, so that a word ("זמן", "כי") reads as no number.
+_GERESH = "[\u05f3\u05f4'\"]?"
+HEBREW_NUMERAL = (
+    f"(?:[קרשת]{_GERESH})?(?:ט{_GERESH}[וז]|[יכלמנסעפצ]{_GERESH}[אבגדהוזחט]?|[אבגדהוזחט]){_GERESH}|[קרשת]{_GERESH}"
+)
+_HEBREW_LETTERS = {letter: value * step for letters, step in (("אבגדהוזחט", 1), ("יכלמנסעפצ", 10), ("קרשת", 100))
+                   for value, letter in enumerate(letters, start=1)}  # fmt: skip
 # Norwegian and Danish ordinals in digits, as their chapter headings write them ("1ste Kapitel.", "2det", "6te")
 DANISH_ORDINAL_DIGITS = re.compile(r"(\d+)(?:ste|den|det|dje|die|de|te|nde)")
 # Russian e-texts often type a roman numeral's X and I as the Cyrillic look-alikes Х and І ("Глава Х").
@@ -70,6 +79,8 @@ def number_value(token: str) -> int | None:
         return _cjk_value(common)
     if (ordinal := ordinal_value(token)) is not None:
         return ordinal
+    if token[:1] in _HEBREW_LETTERS and re.fullmatch(HEBREW_NUMERAL, token):
+        return sum(_HEBREW_LETTERS.get(c, 0) for c in token)
     if token[:1] in _GREEK_DIGITS:
         return _greek_value(token.rstrip(KERAIA))
     roman = token.translate(_CYRILLIC_ROMAN)

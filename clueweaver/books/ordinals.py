@@ -3,7 +3,9 @@
 ventesimo", "Capítulo vigésimo primeiro", "Sechsunddreißigstes Kapitel", "ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ",
 "Chapter the Twenty-Third" (English from thirteen on), "Rozdział dwudziesty pierwszy", "Tjugoförsta kapitlet",
 "Kapitola dvacátá první", "Huszonegyedik fejezet", "Tyvende Kapitel" (Norwegian and Danish, to twenty),
-"Capitolul al zecelea" (Romanian, to ten).
+"Capitolul al zecelea" (Romanian, to ten); and those of languages read as plain words: "Розділ двадцять третій"
+(Ukrainian), "الفصل الحادي والعشرون" (Arabic, to fifty-nine), "Birinci Bölüm", "Ensimmäinen luku" (to twenty),
+"פרק שלישי", "पहला अध्याय" (to ten).
 
 ``ORDINAL_WORDS`` maps each spelling (lower case, the words of a compound joined by one space) to
 its value; ``ORDINAL_PATTERN`` matches any of them, a compound's words joined by spaces or hyphens
@@ -287,6 +289,61 @@ _ROMANIAN = {
 }  # fmt: skip
 
 
+# Languages read as plain words (``und``) whose books number chapters in words. Ukrainian ("Розділ перший",
+# "Розділ двадцять третій"; feminine to ten for "Частина перша"), the apostrophe typed three ways; Finnish
+# ("Ensimmäinen luku") and Turkish ("Birinci Bölüm", also typed without the dotless ı) to twenty; Hindi ("पहला
+# अध्याय") and Hebrew ("פרק ראשון") to ten; Arabic to fifty-nine ("الفصل الأول", "الفصل الحادي والعشرون", the
+# hamza on the alef written or not).
+_UKRAINIAN_UNITS = "перший другий третій четвертий п'ятий шостий сьомий восьмий дев'ятий".split()
+_UKRAINIAN_TEENS = (
+    "десятий одинадцятий дванадцятий тринадцятий чотирнадцятий п'ятнадцятий шістнадцятий сімнадцятий "
+    "вісімнадцятий дев'ятнадцятий"
+).split()
+_UKRAINIAN_TENS = "двадцят тридцят сорок п'ятдесят шістдесят сімдесят вісімдесят дев'яност".split()
+_UKRAINIAN_TENS_ORDINAL = "двадцятий тридцятий сороковий п'ятдесятий шістдесятий сімдесятий вісімдесятий дев'яностий"
+_UKRAINIAN_FEMININE = "перша друга третя четверта п'ята шоста сьома восьма дев'ята десята".split()
+_FINNISH = (
+    "ensimmäinen toinen kolmas neljäs viides kuudes seitsemäs kahdeksas yhdeksäs kymmenes yhdestoista kahdestoista "
+    "kolmastoista neljästoista viidestoista kuudestoista seitsemästoista kahdeksastoista yhdeksästoista "
+    "kahdeskymmenes"
+).split()
+_TURKISH = (
+    "birinci ikinci üçüncü dördüncü beşinci altıncı yedinci sekizinci dokuzuncu onuncu on_birinci on_ikinci "
+    "on_üçüncü on_dördüncü on_beşinci on_altıncı on_yedinci on_sekizinci on_dokuzuncu yirminci"
+).split()
+_HINDI = {1: "पहला", 2: "दूसरा", 3: "तीसरा", 4: "चौथा", 5: "पाँचवाँ पांचवां", 6: "छठा छठवाँ छठवां", 7: "सातवाँ सातवां",
+          8: "आठवाँ आठवां", 9: "नौवाँ नौवां नवाँ नवां", 10: "दसवाँ दसवां"}  # fmt: skip
+_HEBREW = {1: "ראשון", 2: "שני", 3: "שלישי", 4: "רביעי", 5: "חמישי", 6: "שישי ששי", 7: "שביעי", 8: "שמיני",
+           9: "תשיעי", 10: "עשירי"}  # fmt: skip
+_ARABIC_UNITS = "الأول الثاني الثالث الرابع الخامس السادس السابع الثامن التاسع".split()
+_ARABIC_TENS = "العشرون الثلاثون الأربعون الخمسون".split()
+
+
+def _ukrainian() -> dict[str, int]:
+    forms = dict(zip(_UKRAINIAN_UNITS, range(1, 10))) | dict(zip(_UKRAINIAN_TEENS, range(10, 20)))
+    for tens, (stem, ordinal) in enumerate(zip(_UKRAINIAN_TENS, _UKRAINIAN_TENS_ORDINAL.split()), start=2):
+        forms[ordinal] = 10 * tens
+        cardinal = stem + ("ь" if stem.endswith("т") else "" if stem == "сорок" else "о")
+        forms |= {f"{cardinal} {unit}": 10 * tens + n for n, unit in enumerate(_UKRAINIAN_UNITS, start=1)}
+    forms |= dict(zip(_UKRAINIAN_FEMININE, range(1, 11)))
+    return {form.replace("'", apostrophe): n for form, n in forms.items() for apostrophe in "'’ʼ"}
+
+
+def _arabic() -> dict[str, int]:
+    units = dict(zip(_ARABIC_UNITS, range(1, 10))) | {"الاول": 1, "الحادي": 1}
+    forms = {"العاشر": 10} | {f"{unit} عشر": 10 + n for unit, n in units.items() if n > 1 or unit == "الحادي"}
+    for tens, word in enumerate(_ARABIC_TENS, start=2):
+        forms[word] = 10 * tens
+        forms |= {f"{unit} و{word}": 10 * tens + n for unit, n in units.items() if unit not in ("الأول", "الاول")}
+    forms = forms | dict(zip(_ARABIC_UNITS, range(1, 10))) | {"الاول": 1}
+    return forms | {form.replace("أ", "ا"): n for form, n in forms.items()}
+
+
+def _turkish() -> dict[str, int]:
+    forms = _spelled(dict(zip(range(1, 21), _TURKISH)))
+    return forms | {form.replace("ı", "i"): n for form, n in forms.items()}  # "ALTINCI" lower-cased is "altinci"
+
+
 def _spelled(spellings: dict[int, str]) -> dict[str, int]:
     """Each value's spellings, a space between them ("_" joins a spelling's words: "al_doilea" is "al doilea")."""
     return {word.replace("_", " "): value for value, words in spellings.items() for word in words.split()}
@@ -309,6 +366,12 @@ ORDINAL_WORDS: dict[str, int] = _spaced(
     | _hungarian()
     | _spelled(_NORWEGIAN)
     | _spelled(_ROMANIAN)
+    | _ukrainian()
+    | _arabic()
+    | _turkish()
+    | dict(zip(_FINNISH, range(1, 21)))
+    | _spelled(_HINDI)
+    | _spelled(_HEBREW)
 )
 
 
@@ -351,4 +414,4 @@ LAST_PATTERN = words_pattern(LAST_WORDS)
 def ordinal_value(token: str) -> int | None:
     """The value of an ordinal word or compound as a heading writes it (any case, a compound's words
     joined by spaces or hyphens); None when it is none."""
-    return ORDINAL_WORDS.get(re.sub(r"[\s-]+", " ", token.strip().lower()))
+    return ORDINAL_WORDS.get(re.sub(r"[\s-]+", " ", token.strip().lower().replace("\u0307", "")))  # "İ" is "i"
