@@ -182,6 +182,7 @@ def test_the_reading_room_api_gives_each_chapter_its_label(books, tmp_path):
     }  # fmt: skip
 
 
+@pytest.mark.slow  # a fresh interpreter (or a second indexing process) starts: seconds
 def test_a_listing_whose_reader_left_ends_without_a_traceback():
     import subprocess
     import sys

@@ -90,6 +90,7 @@ def test_bad_requests_are_clean_errors(scripted_server, capsys, tmp_path):
     assert scripted_server == []  # nothing was loaded for a request that could not run
 
 
+@pytest.mark.slow  # a fresh interpreter (or a second indexing process) starts: seconds
 def test_a_missing_model_is_named_without_a_traceback(tmp_path):
     missing = str(tmp_path / "no-such-checkpoint")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO_ROOT)}

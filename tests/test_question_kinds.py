@@ -36,6 +36,7 @@ def test_a_question_or_option_holding_half_a_character_is_refused_saying_where()
     assert Question.open("K😀宝").text == "K😀宝"  # a character outside the BMP is one character, not a pair
 
 
+@pytest.mark.slow  # a fresh interpreter (or a second indexing process) starts: seconds
 def test_a_command_line_question_with_a_byte_that_is_not_utf_8_is_an_error_not_a_traceback():
     import subprocess
     import sys

@@ -8,6 +8,7 @@ import dataclasses
 import time
 
 import httpx
+import pytest
 from encoder_standins import BusyEncoder
 from serve_helpers import running_server, serve_config, upload, wait_until_ready
 
@@ -36,6 +37,7 @@ def long_book() -> bytes:
     return "\n\n".join(paragraphs).encode()
 
 
+@pytest.mark.slow  # a fresh interpreter (or a second indexing process) starts: seconds
 def test_questions_on_one_book_never_wait_on_another_books_indexing(tmp_path):
     config = dataclasses.replace(serve_config(tmp_path / "data"), encoder=BusyEncoder(SECONDS_PER_PARAGRAPH))
     backend = scripted_reader_backend("keep")

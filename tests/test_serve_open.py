@@ -20,6 +20,16 @@ def server(tmp_path):
         yield http, wait_until_ready(http, book["book_id"]), url
 
 
+@pytest.fixture(scope="module")
+def refusing_server(tmp_path_factory):
+    """One room for the questions it refuses, which leave nothing in it."""
+    room = scripted_room(tmp_path_factory.mktemp("refusing") / "data")
+    with running_server(room) as url, httpx.Client(base_url=url, timeout=60) as http:
+        book = upload(http).json()
+        yield http, wait_until_ready(http, book["book_id"])
+        assert http.get(f"/api/books/{book['book_id']}/questions").json()["questions"] == []
+
+
 def test_an_open_question_is_answered_in_free_text_with_checked_citations(server):
     http, book, _ = server
     ask = f"/api/books/{book['book_id']}/questions"
@@ -47,8 +57,8 @@ def test_an_open_question_is_answered_in_free_text_with_checked_citations(server
         ({**OPEN, "kind": "essay"}, "kind"),
     ],
 )
-def test_bad_open_questions_are_refused_by_name(server, body, message):
-    http, book, _ = server
+def test_bad_open_questions_are_refused_by_name(refusing_server, body, message):
+    http, book = refusing_server
     response = http.post(f"/api/books/{book['book_id']}/questions", json=body)
     assert response.status_code == 422 and message in response.json()["detail"]
 

@@ -213,6 +213,14 @@ _SWEDISH_TEENS = "tionde elfte tolfte trettonde fjortonde femtonde sextonde sjut
 _SWEDISH_TENS = "tjugo trettio fyrtio femtio sextio sjuttio åttio".split()
 
 
+def _with_compounds(forms: dict[str, int]) -> dict[str, int]:
+    """``forms`` and each ordinal of the tens followed by one of the units, every form of each with every form of
+    the other ("dwudziesty pierwszy", "dvacátá první": 21), as Polish and Czech write them."""
+    units = {form: n for form, n in forms.items() if n < 10}
+    tens = {form: n for form, n in forms.items() if n >= 20}
+    return forms | {f"{ten} {unit}": t + n for ten, t in tens.items() for unit, n in units.items()}
+
+
 def _polish() -> dict[str, int]:
     """Polish ordinals to eighty-nine in their common forms ("pierwszy", "drugiej", "dwudziesty pierwszy")."""
     stems = dict(enumerate(_POLISH_STEMS, start=1)) | {10 * t: stem for t, stem in enumerate(_POLISH_TENS, start=2)}
@@ -221,9 +229,7 @@ def _polish() -> dict[str, int]:
         for value, stem in stems.items()
         for ending in _POLISH_ENDINGS.get(stem, _POLISH_HARD_ENDINGS)
     }
-    units = {form: n for form, n in forms.items() if n < 10}
-    tens = {form: n for form, n in forms.items() if n >= 20}
-    return forms | {f"{ten} {unit}": t + n for ten, t in tens.items() for unit, n in units.items()}
+    return _with_compounds(forms)
 
 
 def _swedish() -> dict[str, int]:
@@ -258,9 +264,7 @@ def _czech() -> dict[str, int]:
     stems |= {10 * t: stem for t, stem in enumerate(_CZECH_TENS, start=2)}
     forms = {stem + ending: n for n, stem in stems.items() for ending in _CZECH_HARD_ENDINGS}
     forms |= {word: n for n, stem in ((1, "první"), (3, "třetí")) for word in (stem, stem + "m")}
-    units = {form: n for form, n in forms.items() if n < 10}
-    tens = {form: n for form, n in forms.items() if n >= 20}
-    return forms | {f"{ten} {unit}": t + n for ten, t in tens.items() for unit, n in units.items()}
+    return _with_compounds(forms)
 
 
 def _hungarian() -> dict[str, int]:

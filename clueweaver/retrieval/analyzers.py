@@ -16,8 +16,9 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   spelling before 1911 and 1943 (``modern_portuguese``: "elle", "annos", "theatro" are "ele", "anos",
   "teatro"); a German book's index reads its compounds as their parts too, against the book's own
   words (``clueweaver.retrieval.compounds``: "Spuknacht" is also "Spuk" and "Nacht"). A spelled number
-  is read as its digits in every word language (``clueweaver.books.spelled_numbers``: "two hundred and fifty"
-  and "£250", "vingt mille" and "20 000", "восьмидесяти тысяч" and "80 000" give one term). English keeps
+  is read as its digits in each of these but Polish, Hungarian and Romanian (``clueweaver.books.spelled_numbers``:
+  "two hundred and fifty" and "£250", "vingt mille" and "20 000", "восьмидесяти тысяч" and "80 000" give one
+  term), and in none of the languages below. English keeps
   its accents, as ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles
   go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Polish (pl), Hungarian (hu) and Romanian (ro): their stop words go (``POLISH_STOP_WORDS``,
