@@ -13,6 +13,7 @@ from clueweaver.books.chapter_mentions import chapter_mentions
 from clueweaver.books.language import UNDETERMINED, detect_language, guess_language
 from clueweaver.books.narrative import from_paragraphs
 from clueweaver.books.sentences import split_sentences
+from clueweaver.protocol.calibration import calibration_cues
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.text import answer_tokens, token_f1, word_count
 from clueweaver.retrieval.analyzers import analyzer_for
@@ -138,3 +139,19 @@ def test_prose_that_opens_with_a_chapter_word_is_no_heading(prose):
 )  # fmt: skip
 def test_a_question_names_chapters_in_these_languages(question, numbers):
     assert [mention.numbers for mention in chapter_mentions(question)] == ([numbers] if numbers else [])
+
+
+@pytest.mark.parametrize(
+    "question,family",
+    [("Чому Петро повернувся до села?", "causal"), ("Хто не прийшов на весілля?", "negation"),
+     ("Waarom ging de molenaar niet naar de stad?", "causal"), ("Wie kwam er nooit terug?", "negation"),
+     ("Petro neden köye döndü?", "causal"), ("Kim düğüne gelmedi, hiç kimse mi?", "negation"),
+     ("Miksi Petro palasi kylään?", "causal"), ("Mitä voidaan päätellä hänen kirjeestään?", "inferential"),
+     ("لماذا عاد أحمد إلى المدينة؟", "causal"), ("من لم يحضر العرس؟", "negation"),
+     ("למה חזרה נחמה הביתה?", "causal"), ("מי לא בא לחתונה?", "negation"),
+     ("हामिद मेले में क्यों गया?", "causal"), ("कौन मेले में नहीं गया?", "negation")],
+)  # fmt: skip
+def test_the_self_calibration_trigger_reads_these_languages_why_and_not(question, family):
+    """A "why" or a "not" in a language read as plain words fires tau(q) as it does in English."""
+    assert family in calibration_cues(Question.open(question))
+    assert not calibration_cues(Question.open("Wie kwam er op de bruiloft?"))  # no cue: no second pass

@@ -326,6 +326,18 @@ NEGATION_CUES: Table = {
     "ro": ("nu este", "nu sunt", "nu e", "nu era", "nu erau", "nu a fost", "nu au fost", "nu are", "nu au",
            "nu avea", "nu poate", "nu putea", "niciun*", "nicio", "fals", "falsă", "false", "falși", "neadevărat*",
            "incorect*", "greșit*", "cu excepția", "exceptând", "în afară de", "cel mai puțin", "cea mai puțin"),
+    # Languages read as plain words (``und``), so that tau(q) fires on their questions too. Finnish "ei" alone is
+    # Romanian "ei" (they), "en" and "et" French: the forms and phrases that carry its negation instead; Dutch
+    # "vals" is French "valse" (waltz); Hebrew "אף" alone is a nose
+    "uk": ("не", "ні", "немає", "жоден", "жодн*", "ніколи", "крім", "за винятком", "хибн*", "неправильн*",
+           "неправдив*", "найменш*"),
+    "nl": ("niet", "geen", "nooit", "behalve", "uitgezonderd", "onjuist*", "fout", "foute", "het minst"),
+    "tr": ("değil", "değildir", "yok", "hiç", "hiçbir", "asla", "hariç", "dışında", "yanlış"),
+    "fi": ("eikä", "eivät", "emme", "ette", "ei ole", "ei ollut", "ilman", "paitsi", "lukuun ottamatta", "väärä*",
+           "virheellinen", "vähiten"),
+    "ar": ("لا", "لم", "لن", "ليس", "ليست", "غير", "إلا", "باستثناء", "ما عدا", "خطأ", "خاطئ*", "أقل"),
+    "he": ("לא", "אין", "אינו", "אינה", "אינם", "אף אחד", "אף פעם", "מלבד", "חוץ מ*", "שגוי*", "הכי פחות"),
+    "hi": ("नहीं", "न", "मत", "सिवाय", "के अलावा", "गलत", "ग़लत", "सबसे कम"),
 }  # fmt: skip
 CAUSAL_CUES: Table = {
     "en": ("why", "reason", "reasons", "because", "cause", "causes", "caused"),
@@ -354,6 +366,14 @@ CAUSAL_CUES: Table = {
     "ro": ("de ce a", "de ce au", "de ce l-a", "de ce l-au", "de ce i-a", "de ce i-au", "de ce s-a", "de ce s-au",
            "de ce o", "de ce nu", "de ce este", "de ce e", "de ce era", "de ce se", "pentru ce", "din ce motiv",
            "motivul", "motivele", "motivului", "cauz*", "pentru că", "deoarece", "fiindcă", "întrucât"),
+    # not Ukrainian "через" (Russian "through"), Dutch "reden" (German "reden", to talk), Hebrew "כי" (also "that")
+    "uk": ("чому", "навіщо", "через що", "бо", "тому що", "оскільки", "спричин*"),
+    "nl": ("waarom", "waardoor", "omdat", "de reden", "redenen", "oorzaak", "oorzaken", "veroorzaakt*"),
+    "tr": ("neden", "niçin", "niye", "sebep*", "çünkü", "yüzünden", "dolayı", "nedeniyle"),
+    "fi": ("miksi", "minkä takia", "minkä vuoksi", "syy", "syyt", "syynä", "koska", "vuoksi", "takia", "aiheutt*"),
+    "ar": ("لماذا", "لأن", "لان", "بسبب", "السبب", "سبب", "الأسباب", "أدى", "أدت"),
+    "he": ("למה", "מדוע", "מפני ש*", "בגלל", "סיבה", "הסיבה", "גרם*"),
+    "hi": ("क्यों", "किसलिए", "कारण", "क्योंकि", "वजह"),
 }  # fmt: skip
 INFERENTIAL_CUES: Table = {
     "en": (
@@ -393,6 +413,15 @@ INFERENTIAL_CUES: Table = {
     "ro": ("deduce", "deduc", "deducem", "deduceți", "dedus", "dedusă", "deducție", "deducția", "infera", "inferă",
            "inferăm", "inferență", "concluzi*", "sugerează", "sugera", "sugerat", "implică", "lasă să se înțeleagă",
            "reiese", "cel mai probabil", "cea mai probabilă"),
+    # not Turkish "ima" (implication): Hungarian "ima" (prayer)
+    "uk": ("висновок", "висновку", "зробити висновок", "випливає", "натяка*", "найімовірніше", "найвірогідніше",
+           "найбільш імовірн*"),
+    "nl": ("afleiden", "afgeleid", "concluderen", "impliceert", "suggereert", "doet vermoeden", "waarschijnlijk"),
+    "tr": ("çıkarılabilir", "sonucuna", "anlaşılıyor", "en olası", "büyük olasılıkla", "muhtemelen"),
+    "fi": ("päätellä", "päätelmä*", "johtopäätö*", "viittaa", "vihjaa", "todennäköisimmin", "luultavasti"),
+    "ar": ("نستنتج", "يستنتج", "استنتاج", "يدل", "يشير", "يوحي", "على الأرجح", "الأرجح"),
+    "he": ("להסיק", "מסיקים", "מסקנה", "משתמע", "רומז", "מרמז", "ככל הנראה", "סביר להניח"),
+    "hi": ("निष्कर्ष", "अनुमान", "संकेत", "सबसे संभावित", "शायद"),
 }  # fmt: skip
 
 # A question about time (the subset ChronoRAG reports on its own; ``clueweaver.evaluation.open_metrics``).
