@@ -262,3 +262,28 @@ def test_the_page_says_which_names_it_read_in_the_books_script(browser, tmp_path
         wait.until(lambda d: "Lin Daiyu: 林黛玉" in d.find_element(By.ID, "warnings").text)
         notes = browser.find_element(By.ID, "warnings").text
         assert "Names read as the book writes them: Lin Daiyu: 林黛玉." in notes and "seems to be in English" in notes
+
+
+@pytest.mark.slow
+def test_an_arabic_book_and_question_read_right_to_left(browser, tmp_path):
+    """The page sets each paragraph, the question and the answer by its own script (dir="auto"): al-Jahiz's
+    Arabic reads right to left, the page's English labels beside it left to right."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    book = tmp_path / "al_bukhala.txt"
+    shutil.copy(Path(__file__).parent / "fixtures" / "books_scripts" / "al_bukhala_excerpt.ar.txt", book)
+    wait = WebDriverWait(browser, 30)
+    direction = "return getComputedStyle(arguments[0]).direction"
+    with running_server(scripted_room(tmp_path / "data")) as url:
+        _open_with_book(browser, wait, url, book)
+        browser.find_element(By.XPATH, "//input[@name='kind'][@value='open']/..").click()
+        question = browser.find_element(By.ID, "question-text")
+        question.send_keys("متى عرفت مكانه فاجتنبته؟")
+        assert browser.execute_script(direction, question) == "rtl"
+        browser.find_element(By.ID, "ask-button").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#reading .para.cited"))
+        paragraphs = browser.find_elements(By.CSS_SELECTOR, "#reading .para")
+        assert {browser.execute_script(direction, p) for p in paragraphs} == {"rtl"}
+        head = browser.find_element(By.CSS_SELECTOR, "#reading .passage-head")
+        assert browser.execute_script(direction, head) == "ltr"

@@ -270,7 +270,7 @@ async function loadHistory() {
       const chip = q.answer && q.answer.length > 40 ? `${q.answer.slice(0, 39)}…` : q.answer || "–";
       const outcome = q.status === "done" ? `<span class="answer-chip">${escapeHtml(chip)}</span>` : `<span class="status-failed">${escapeHtml(q.status)}</span> `;
       const when = new Date(q.asked_at * 1000).toLocaleString();
-      return `<li><button type="button" class="link past-question" data-question="${q.question_id}">${outcome}${escapeHtml(q.request.text)}</button><div class="muted">${when}</div></li>`;
+      return `<li><button type="button" class="link past-question" dir="auto" data-question="${q.question_id}">${outcome}${escapeHtml(q.request.text)}</button><div class="muted">${when}</div></li>`;
     })
     .join("");
 }
@@ -465,7 +465,7 @@ async function passage(start, end) {
   section.innerHTML =
     `<p class="passage-head">${[escapeHtml(chapterTitle(first.chapter)), `paragraphs ${body.start}–${body.end}`].filter(Boolean).join(" · ")}</p>` +
     body.paragraphs
-      .map((p) => `<p id="p-${p.id}" data-id="${p.id}" class="para${p.is_heading ? " heading" : ""}${state.citations.has(p.id) ? " cited" : ""}"><span class="pid">[${p.id}]</span>${escapeHtml(p.text)}</p>`)
+      .map((p) => `<p dir="auto" id="p-${p.id}" data-id="${p.id}" class="para${p.is_heading ? " heading" : ""}${state.citations.has(p.id) ? " cited" : ""}"><span class="pid">[${p.id}]</span>${escapeHtml(p.text)}</p>`)
       .join("");
   return section;
 }
