@@ -111,7 +111,8 @@ BODY = "Prose long enough to be a paragraph of the chapter, with a full stop at 
      (["الفصل الأول", "الفصل الثاني", "الفصل ٣"], [1, 2, 3]),
      (["الفصل العاشر", "الفصل الحادي عشر", "الفصل الثاني والعشرون"], [10, 11, 22]),
      (["פרק א", "פרק ב: בבית", "פרק ג'"], [1, 2, 3]),
-     (["פרק י״ד", "פרק ט״ו", "פרק שלישי"], [14, 15, 3]),
+     (["פרק י״ד", "פרק ט״ו", "פרק כ״ג"], [14, 15, 23]),
+     (["פרק ראשון", "פרק שני", "פרק שלישי"], [1, 2, 3]),
      (["บทที่ 1", "บทที่ ๒", "ตอนที่ 3"], [1, 2, 3]),
      (["РОЗДІЛ ПЕРШИЙ", "Розділ п’ятий", "Розділ двадцять третій"], [1, 5, 23]),
      (["ENSIMMÄINEN LUKU", "Luku 2", "KAHDESKYMMENES LUKU"], [1, 2, 20]),
@@ -122,10 +123,13 @@ def test_chapters_as_these_books_head_them(headings, numbers):
     assert [chapter.label for chapter in narrative.chapters] == [str(n) for n in numbers]
 
 
-@pytest.mark.parametrize("prose", ["פרק זמן קצר עבר", "פרק לא נגמר עדיין", "Luku oli pitkä", "الفصل في الأمر"])
+@pytest.mark.parametrize(
+    "prose", ["פרק זמן קצר עבר", "פרק לא נגמר עדיין", "פרק לא.", "ספר לו.", "Luku oli pitkä", "الفصل في الأمر"]
+)
 def test_prose_that_opens_with_a_chapter_word_is_no_heading(prose):
-    """Hebrew numerals are letters: only in their order (hundreds, tens, units), and before the line's end or a
-    mark, is a word after "פרק" a number ("זמן", time, and "לא", not, are none)."""
+    """Hebrew numerals are letters: only in their order (hundreds, tens, units), before the line's end or a mark,
+    and without a geresh or gershayim only one letter or a teen, is a word after "פרק" or "ספר" a number ("זמן",
+    time, "לא", not, "לו", to him, are none)."""
     narrative = from_paragraphs(["פרק א", BODY, prose, BODY, "פרק ב", BODY], title="book")
     assert [chapter.label for chapter in narrative.chapters] == ["1", "2"]
 

@@ -28,7 +28,8 @@ Other languages:
   in books read as plain words (``und``), the chapter words of Dutch, Ukrainian, Catalan, Turkish, Finnish,
   Hindi, Arabic, Hebrew and Thai ("Hoofdstuk 3", "Розділ перший", "1. Bölüm", "Birinci Bölüm", "ENSIMMÄINEN
   LUKU", "अध्याय ३", "पहला अध्याय", "الفصل الحادي عشر", "פרק י״ד", "บทที่ ๒"), digits in any script, and a Hebrew
-  numeral in its letters' order before the line's end or a mark (``HEBREW_NUMERAL``: "פרק לא נגמר" is prose);
+  numeral in its letters' order before the line's end or a mark (``HEBREW_NUMERAL``: "פרק לא נגמר" and "ספר לו."
+  are prose);
 - a bare Greek numeral with its keraia on its own line ("Α'", "ΙΖ'." in Project Gutenberg's
   Φόνισσα; the keraia typed as ʹ, ΄, ' or ’);
 - the last chapter named so instead of numbered ("Capítulo último", "Глава последняя", "Letztes
@@ -90,7 +91,7 @@ _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
     "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο "
     "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen díl část "
-    "kniha rész könyv kötet partea cartea volumul частина книга osa kirja kısım cilt भाग खंड الجزء חלק ספר ภาค".split()
+    "kniha rész könyv kötet partea cartea volumul частина osa kirja kısım cilt भाग खंड الجزء חלק ספר ภาค".split()
 )
 # An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
 # "I", "II" in Преступление и наказание), else a chapter, which must open with prose (a contents list

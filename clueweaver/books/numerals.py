@@ -31,13 +31,16 @@ DAI_NUMERALS = CJK_NUMERALS + "".join(_FORMAL_AS_COMMON)  # the numerals after �
 SINO_KOREAN_NUMERALS = "영공일이삼사오육륙칠팔구십백천"
 _SINO_KOREAN = str.maketrans(SINO_KOREAN_NUMERALS, "零〇一二三四五六六七八九十百千")
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
-# A Hebrew numeral as chapters are numbered ("פרק יא", "פרק ט״ו", "פרק ג'"): hundreds, tens and units in that
-# order, each letter once, 15 and 16 written ט״ו and ט״ז, a geresh or gershayim (or an apostrophe or a quote typed
-# for them) anywhere; only that order, so that a word ("זמן", "כי") reads as no number.
-_GERESH = "[\u05f3\u05f4'\"]?"
-HEBREW_NUMERAL = (
-    f"(?:[קרשת]{_GERESH})?(?:ט{_GERESH}[וז]|[יכלמנסעפצ]{_GERESH}[אבגדהוזחט]?|[אבגדהוזחט]){_GERESH}|[קרשת]{_GERESH}"
+# A Hebrew numeral as chapters are numbered ("פרק יא", "פרק ט״ו", "פרק כ״ג", "פרק ג'"): hundreds, tens and units in
+# that order, each letter once, 15 and 16 written ט״ו and ט״ז. Without a geresh or gershayim (or an apostrophe or a
+# quote typed for them) only one letter, or a teen: the other pairs are words as often ("לא", not, is 31; "לו", to
+# him, 36), and an order other than this is a word ("זמן", "כי").
+_GERESH = "[\u05f3\u05f4'\"]"
+_CANONICAL = (
+    f"(?:[קרשת]{_GERESH}?)?(?:ט{_GERESH}?[וז]|[יכלמנסעפצ]{_GERESH}?[אבגדהוזחט]?|[אבגדהוזחט]){_GERESH}?"
+    f"|[קרשת]{_GERESH}?"
 )
+HEBREW_NUMERAL = f"(?=[א-ת]{{0,3}}{_GERESH})(?:{_CANONICAL})|י[אבגדהוזחט]|ט[וז]|[אבגדהוזחטיכלמנסעפצקרשת]"
 _HEBREW_LETTERS = {letter: value * step for letters, step in (("אבגדהוזחט", 1), ("יכלמנסעפצ", 10), ("קרשת", 100))
                    for value, letter in enumerate(letters, start=1)}  # fmt: skip
 # Norwegian and Danish ordinals in digits, as their chapter headings write them ("1ste Kapitel.", "2det", "6te")

@@ -303,7 +303,7 @@ _UKRAINIAN_TEENS = (
     "десятий одинадцятий дванадцятий тринадцятий чотирнадцятий п'ятнадцятий шістнадцятий сімнадцятий "
     "вісімнадцятий дев'ятнадцятий"
 ).split()
-_UKRAINIAN_TENS = "двадцят тридцят сорок п'ятдесят шістдесят сімдесят вісімдесят дев'яност".split()
+_UKRAINIAN_TENS = "двадцять тридцять сорок п'ятдесят шістдесят сімдесят вісімдесят дев'яносто".split()
 _UKRAINIAN_TENS_ORDINAL = "двадцятий тридцятий сороковий п'ятдесятий шістдесятий сімдесятий вісімдесятий дев'яностий"
 _UKRAINIAN_FEMININE = "перша друга третя четверта п'ята шоста сьома восьма дев'ята десята".split()
 _FINNISH = (
@@ -325,9 +325,8 @@ _ARABIC_TENS = "العشرون الثلاثون الأربعون الخمسون"
 
 def _ukrainian() -> dict[str, int]:
     forms = dict(zip(_UKRAINIAN_UNITS, range(1, 10))) | dict(zip(_UKRAINIAN_TEENS, range(10, 20)))
-    for tens, (stem, ordinal) in enumerate(zip(_UKRAINIAN_TENS, _UKRAINIAN_TENS_ORDINAL.split()), start=2):
+    for tens, (cardinal, ordinal) in enumerate(zip(_UKRAINIAN_TENS, _UKRAINIAN_TENS_ORDINAL.split()), start=2):
         forms[ordinal] = 10 * tens
-        cardinal = stem + ("ь" if stem.endswith("т") else "" if stem == "сорок" else "о")
         forms |= {f"{cardinal} {unit}": 10 * tens + n for n, unit in enumerate(_UKRAINIAN_UNITS, start=1)}
     forms |= dict(zip(_UKRAINIAN_FEMININE, range(1, 11)))
     return {form.replace("'", apostrophe): n for form, n in forms.items() for apostrophe in "'’ʼ"}
