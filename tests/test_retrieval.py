@@ -89,15 +89,12 @@ def test_korean_is_read_as_syllable_bigrams_so_a_name_meets_its_particles():
 def test_polish_is_stemmed_without_its_stop_words_and_swedish_is_read_in_its_words_whole():
     """Polish: Snowball gives a noun's cases one key, and the prepositions, pronouns and particles go. Swedish:
     words whole, stop words kept, the spelling before 1906 as it stands, as its tuning and frozen sets chose
-    (docs/retrieval.md, "Polish and Swedish"): a Swedish book is read as an undetermined language's is."""
+    (docs/retrieval.md, "Polish and Swedish"), not cut to their first letters as an undetermined language's are."""
     assert len(set(tokenize("rycerz rycerza rycerzem rycerze rycerzy", "pl"))) == 1
     assert tokenize("Dlaczego on nie poszedł do lasu z nimi?", "pl") == ["poszedł", "las"]
     swedish = "Hvad gaf han honom öfver bordet?"
-    assert (
-        tokenize(swedish, "sv")
-        == tokenize(swedish, UNDETERMINED)
-        == ["hvad", "gaf", "han", "honom", "öfver", "bordet"]
-    )
+    assert tokenize(swedish, "sv") == ["hvad", "gaf", "han", "honom", "öfver", "bordet"]
+    assert tokenize(swedish, UNDETERMINED) == ["hvad", "gaf", "han", "honom", "öfver", "borde"]
 
 
 def test_czech_and_hungarian_are_stemmed_and_only_hungarian_drops_its_stop_words():

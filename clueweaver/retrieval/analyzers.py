@@ -54,7 +54,10 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   (``clueweaver.retrieval.morphology``), which found all the evidence of more tuning checks than
   bigrams did. The plain-BM25 baseline keeps bigrams and unigrams (every hiragana and the
   long-vowel mark its function characters).
-- any other language or script (``UNDETERMINED``): case-folded words, no stop words, no stemming. A word
+- any other language or script (``UNDETERMINED``): case-folded words, no stop words, no stemmer; a word of the
+  Latin or Cyrillic script cut to its first five letters (``UNKNOWN_LANGUAGE_PREFIX``), which a language's
+  endings rarely reach ("dziewczyna", "dziewczyny" meet as "dziew"), chosen on the tuning sets of fourteen
+  languages read as if unknown (docs/retrieval.md, "Languages"). A word
   keeps its combining marks (Devanagari's, Bengali's vowels); Arabic's and Hebrew's optional vowel points,
   the tatweel and the hamza on an alef are folded (``_OPTIONAL_POINTS``), so a vocalized question meets an
   unvocalized book; Thai, Lao, Tibetan, Myanmar and Khmer, which write no spaces between words, give the
@@ -213,6 +216,12 @@ _OLD_PORTUGUESE_LETTERS = re.compile("ph|th|rh|y")
 _OLD_PORTUGUESE_DOUBLE = re.compile(r"([bcdfglmnpt])\1")
 _OLD_PORTUGUESE_SILENT_H = re.compile("(?<=[aeiou])h(?=[aeiou])")
 _SURNAME_STEM_LETTERS = 4  # what a Russian stem keeps at least when its -ов/-ев goes (``_surname_stem``)
+# The letters of a Latin or Cyrillic word kept in a language ClueWeaver has no stemmer for: 5 found all the evidence
+# of the most tuning checks of fourteen languages read as if unknown (381 summed over the four paper presets,
+# whole words 312; 4, 6 and 7 letters 374, 375, 329)
+UNKNOWN_LANGUAGE_PREFIX = 5
+# A term of lower-case Latin or Cyrillic letters, an elision's apostrophe or a compound's hyphen among them
+_PREFIXED_WORD = re.compile("[a-z\u00df-\u024f\u0430-\u045f\u0491'-]+")
 _BIGRAM_SHIFT = 21  # a code point has 21 bits: a bigram's key is (first << 21) | second
 
 
@@ -227,6 +236,7 @@ class Analyzer:
     elisions: frozenset[str] = frozenset()
     morphemes: bool = False  # Japanese: words cut by MeCab and UniDic (``clueweaver.retrieval.morphology``)
     numbers: bool = True  # spelled numbers read as digits (``clueweaver.books.spelled_numbers``)
+    prefix_letters: int | None = None  # a Latin or Cyrillic word cut to its first letters (``UNDETERMINED``)
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -318,6 +328,8 @@ class Analyzer:
         kept = [
             p for p in map(self._comparable, parts) if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())
         ]
+        if self.prefix_letters:
+            return tuple(p[: self.prefix_letters] if _PREFIXED_WORD.fullmatch(p) else p for p in kept)
         if not (self.stemmer and kept):
             return tuple(kept)
         stems = _stemmer(self.stemmer).stemWords(kept)
@@ -449,7 +461,7 @@ def plain_analyzer(language: str) -> Analyzer:
 def analyzer_for(language: str) -> Analyzer:
     """The analyzer of a supported language, or the plain word analyzer for ``UNDETERMINED``."""
     if language == UNDETERMINED:
-        return Analyzer(UNDETERMINED)
+        return Analyzer(UNDETERMINED, prefix_letters=UNKNOWN_LANGUAGE_PREFIX)
     if language not in SUPPORTED_LANGUAGES:
         raise ValueError(f"unknown language {language!r}; use one of {', '.join(SUPPORTED_LANGUAGES)}")
     analyzer = Analyzer(language, frozenset(), STEMMERS.get(language), language in ACCENT_FOLDED,
