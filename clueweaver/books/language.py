@@ -17,9 +17,9 @@ gets None from ``guess_language`` instead of a guess, so it raises no cross-lang
 Codes are ISO 639-1; a text in a script none of them is written in is ``UNDETERMINED``, and so is a
 book in the Latin script that shows none of their function words (Dutch, Finnish), one that shows
 Polish's or Czech's without their letters (Slovak), or a Cyrillic book without Russian's ы and э
-(Ukrainian, Bulgarian): it is read as plain words, and every trace names it ``und``, instead of being
-read as English, Polish, Czech or Russian. Danish, which shares Norwegian's function words, is read as
-Norwegian.
+(Ukrainian, Bulgarian): it is read as plain words (a Latin or Cyrillic one cut to its first five letters), and
+every trace names it ``und``, instead of being read as English, Polish, Czech or Russian. Danish, which shares
+Norwegian's function words, is read as Norwegian.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import json
 import yaml
 
 from clueweaver.backends.registry import command_line_backends
+from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED
 from clueweaver.cli.common import one_or_list, output_path, print_json
 from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import UsageError
@@ -80,6 +81,11 @@ def add_recall(kinds) -> None:
         "'第5回中，...') or with 'title' by its name ('在“刘姥姥一进荣国府”那一回中，...'), as a reader who remembers "
         "where one clue is would",
     )  # fmt: skip
+    p.add_argument(
+        "--language", choices=(*SUPPORTED_LANGUAGES, UNDETERMINED), default=None,
+        help="read every set's books in this language instead of the detected one (und: as a language ClueWeaver "
+        "has no stemmer for, each word cut to its first five letters)",
+    )  # fmt: skip
     p.add_argument("--ablations", action="store_true", help="each ranking and shape choice against the default")
     p.add_argument(
         "--hops", action="store_true", help="what a second retrieval round adds with a perfect Finder (detectiveqa)"
@@ -115,6 +121,7 @@ def run_recall(args) -> int:
             sets=sets,
             ranking=ranking,
             name_chapters=args.name_chapters,
+            language=args.language,
         )
     print(markdown)
     if output:

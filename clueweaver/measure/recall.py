@@ -222,12 +222,15 @@ def _chapter_names(chapter, naming: str) -> tuple[str, ...]:
     return (chapter.label.rpartition(".")[2],) if naming == "number" else title_pieces(chapter.title)
 
 
-def _report(items, preset, encoder, ranking: dict, progress: bool, **overrides) -> RecallReport:
+def _report(items, preset, encoder, ranking: dict, progress: bool, language=None, **overrides) -> RecallReport:
     if overrides.pop("earlier_shape", False):
         overrides["num_windows"], overrides["num_anchors"] = EARLIER_SHAPES[preset]
     preset = get_preset(preset).with_overrides(**overrides) if overrides else get_preset(preset)
     return measure_recall(
-        items, preset, index_for=lambda narrative: get_index(narrative, encoder, **ranking), progress=progress
+        items,
+        preset,
+        index_for=lambda narrative: get_index(narrative, encoder, language=language, **ranking),
+        progress=progress,
     )
 
 
@@ -258,14 +261,18 @@ def bench_recall(
     sets: Sequence[str] = tuple(SET_NAMES),
     ranking: dict | None = None,
     name_chapters: str | None = None,
+    language: str | None = None,
     progress: bool = True,
 ) -> tuple[dict, str]:
     """Per encoder, set and preset: segment recall beside plain BM25 at the same number of
     paragraphs, and the long book's rows alone; with ``name_chapters`` ("number" or "title"), each
-    question naming the chapter of its first clue so (``naming_chapters``). Returns (JSON, Markdown)."""
+    question naming the chapter of its first clue so (``naming_chapters``); with ``language``, every book read
+    in that language instead of the one detected ("und": as a language ClueWeaver has no stemmer for).
+    Returns (JSON, Markdown)."""
     ranking = ranking or {}
     payload: dict = {
         "ranking": ranking,
+        "language": language,
         "name_chapters": name_chapters,
         "measured_by": {"clueweaver": __version__, **index_fingerprints()},
         "results": [],
@@ -275,11 +282,14 @@ def bench_recall(
         for name, items in load_sets(sets).items():
             items = naming_chapters(items, name_chapters) if name_chapters else items
             named = f", each question naming its first clue's chapter by its {name_chapters}" if name_chapters else ""
-            label = f"{SET_NAMES[name]}{named}, encoder: {encoder or 'none (BM25 alone)'}"
-            reports = [_report(items, p, encoder, ranking, progress) for p in presets]
+            read_as = f", read as {language}" if language else ""
+            label = f"{SET_NAMES[name]}{named}{read_as}, encoder: {encoder or 'none (BM25 alone)'}"
+            reports = [_report(items, p, encoder, ranking, progress, language) for p in presets]
             tables.append(format_report(reports, label))
             long_items = [i for i in items if i.narrative.title == LONG_BOOK]
-            long_reports = [_report(long_items, p, encoder, ranking, False) for p in presets] if long_items else []
+            long_reports = (
+                [_report(long_items, p, encoder, ranking, False, language) for p in presets] if long_items else []
+            )
             if long_reports:
                 tables.append(format_report(long_reports, f"{label}: The Count of Monte Cristo alone"))
                 tables.append(long_book_lines(long_reports))

@@ -331,10 +331,12 @@ def no_match_error(narrative: Narrative, index, question: Question, readable: in
         script = script_of(narrative.text)
         why = (
             f"{narrative.title!r} is in no language ClueWeaver knows (its Latin text shows none of their function "
-            "words): it is read as plain words, and none of them is in the question"
+            "words): it is read as plain words, each cut to its first five letters, and none of them is in the "
+            "question"
             if script == "latin"
             else f"{narrative.title!r} is in a script no supported language is written in ({script}): it is read as "
-            "plain words (pairs of letters where the script writes no spaces), and none of them is in the question"
+            "plain words (a Latin or Cyrillic one cut to its first five letters, pairs of letters where the script "
+            "writes no spaces), and none of them is in the question"
         )
         language_hint = f"--language CODE if the book is in one of {', '.join(SUPPORTED_LANGUAGES)}"
     else:
