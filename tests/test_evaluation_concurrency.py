@@ -212,5 +212,7 @@ def test_bench_eval_concurrency_prints_items_per_minute_and_the_ratio(capsys):
     rows = [line.strip("|").split("|") for line in table.splitlines() if line.startswith("| ") and "---" not in line]
     header, serial, four = rows
     assert "items/min" in header[3] and serial[0].strip() == "1" and four[0].strip() == "4"
-    assert float(four[4]) > 2.0  # four items at once against a server that only waits: well above serial
+    # four items at once against a server that only waits: well above serial (about 2.5 on an idle machine, the
+    # book's first item alone; 1.0 if the items ran one by one), with room for a machine busy with other tests
+    assert float(four[4]) > 1.5
     assert serial[5].strip() == four[5].strip() == "yes"
