@@ -57,7 +57,8 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
 - any other language or script (``UNDETERMINED``): case-folded words, no stop words, no stemmer; a word of the
   Latin or Cyrillic script cut to its first five letters (``UNKNOWN_LANGUAGE_PREFIX``), which a language's
   endings rarely reach ("dziewczyna", "dziewczyny" meet as "dziew"), chosen on the tuning sets of fourteen
-  languages read as if unknown (docs/retrieval.md, "Languages"). A word
+  languages read as if unknown and kept by seventeen frozen sets (docs/retrieval.md, "A language ClueWeaver
+  has no stemmer for"). A word
   keeps its combining marks (Devanagari's, Bengali's vowels); Arabic's and Hebrew's optional vowel points,
   the tatweel and the hamza on an alef are folded (``_OPTIONAL_POINTS``), so a vocalized question meets an
   unvocalized book; Thai, Lao, Tibetan, Myanmar and Khmer, which write no spaces between words, give the
