@@ -60,6 +60,8 @@ def _mark_ranges() -> str:
 COMBINING_MARKS = _mark_ranges()
 # Scripts written without spaces between words that no supported language uses: Thai, Lao, Tibetan, Myanmar, Khmer
 UNSPACED_SCRIPTS = "\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff"
+# A regex: one letter of those scripts with the vowel and tone marks on it, the unit their words are read in
+UNSPACED_LETTER = f"[{UNSPACED_SCRIPTS}][{COMBINING_MARKS}]*"
 _LETTER = re.compile(r"[^\W\d_]")
 _ASCII_LETTER = re.compile("[a-zA-Z]")
 _WORD = re.compile(r"[^\W\d_]+")

@@ -131,8 +131,9 @@ SPACED_TENS = frozenset({"ru", "el"})
 MARKS = frozenset(',;:.!?()[]«»"“”„…—–/')
 # A plain class scans fastest; stray quotes and dashes are trimmed per word, and a word keeps its combining marks
 # (Devanagari's, Thai's vowels)
-WORDS = re.compile(rf"[\w{COMBINING_MARKS}'\-]+")
-WORDS_AND_MARKS = re.compile(rf"[\w{COMBINING_MARKS}'\-]+|[" + re.escape("".join(sorted(MARKS))) + "]")
+_WORD = rf"[\w{COMBINING_MARKS}'\-]+"
+WORDS = re.compile(_WORD)
+WORDS_AND_MARKS = re.compile(_WORD + "|[" + re.escape("".join(sorted(MARKS))) + "]")
 _DIGIT = re.compile(r"\d")
 _DIGIT_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[,. ]\d{3})+(?![\d]|[.,]\d)")
 

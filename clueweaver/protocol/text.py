@@ -36,7 +36,15 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from clueweaver.books.language import COMBINING_MARKS, HAN, HANGUL, UNDETERMINED, UNSPACED_SCRIPTS, guess_language
+from clueweaver.books.language import (
+    COMBINING_MARKS,
+    HAN,
+    HANGUL,
+    UNDETERMINED,
+    UNSPACED_LETTER,
+    UNSPACED_SCRIPTS,
+    guess_language,
+)
 from clueweaver.books.numerals import chinese_numerals
 from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, join_digit_groups, spelled_numbers, with_digits
 from clueweaver.protocol.cues import ARTICLES, ELIDED_ARTICLES, every_language
@@ -129,10 +137,8 @@ def find_phrases(text: str, phrases: tuple[str, ...]) -> list[str]:
 # --- words ------------------------------------------------------------------------------------------
 
 _LETTERS = f"(?:[^\\W_{CJK}{UNSPACED_SCRIPTS}]|[{COMBINING_MARKS}])+"  # a word's letters with their marks ("राम")
-# A letter of a script without spaces (Thai, Lao, Tibetan, Myanmar, Khmer) with the marks on it
-_CLUSTER = f"[{UNSPACED_SCRIPTS}][{COMBINING_MARKS}]*"
-_WORD = re.compile(f"[{CJK}]|{_CLUSTER}|{_LETTERS}(?:'{_LETTERS})?")
-_IS_CLUSTER = re.compile(_CLUSTER)
+_WORD = re.compile(f"[{CJK}]|{UNSPACED_LETTER}|{_LETTERS}(?:'{_LETTERS})?")
+_IS_CLUSTER = re.compile(UNSPACED_LETTER)
 
 
 def words(text: str) -> list[str]:
@@ -166,7 +172,7 @@ _ELIDED_ARTICLE = re.compile(r"(?<!\w)(" + "|".join(ELIDED_ARTICLES) + r")'(?=\w
 _PUNCTUATION = re.compile(rf"[^\w\s{COMBINING_MARKS}]|_")  # on ASCII exactly string.punctuation, SQuAD's
 # Each Chinese, Japanese or Korean character is a token: Korean words carry their particles ("정희가",
 # "정희를"), so KorQuAD scores answers by their syllables, as CMRC does Chinese by its characters
-_TOKEN = re.compile(f"[{CJK}{HANGUL}]|{_CLUSTER}|[^\\s{CJK}{HANGUL}{UNSPACED_SCRIPTS}]+")
+_TOKEN = re.compile(f"[{CJK}{HANGUL}]|{UNSPACED_LETTER}|[^\\s{CJK}{HANGUL}{UNSPACED_SCRIPTS}]+")
 
 
 def text_tokens(text: str, punctuation: str = " ") -> list[str]:

@@ -89,6 +89,7 @@ from clueweaver.books.language import (
     COMBINING_MARKS,
     SUPPORTED_LANGUAGES,
     UNDETERMINED,
+    UNSPACED_LETTER,
     UNSPACED_SCRIPTS,
     fold_accents,
 )
@@ -180,7 +181,7 @@ _CJK = "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES)
 _NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|[{COMBINING_MARKS}'\-])+")  # the Latin (and other) words of CJK text
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _UNSPACED_LETTER = re.compile(f"[{UNSPACED_SCRIPTS}]")
-_CLUSTER = re.compile(f"[{UNSPACED_SCRIPTS}][{COMBINING_MARKS}]*")  # a letter and the vowel and tone marks on it
+_CLUSTER = re.compile(UNSPACED_LETTER)
 # What Arabic and Hebrew readers write or leave out: the vowel points (harakat, niqqud) and cantillation, the
 # tatweel that stretches a word, and the hamza on an alef (أ, إ, آ are ا), as Lucene's Arabic normalizer reads them
 _OPTIONAL_POINTS = {c: None for c in range(0x0591, 0x06EE) if unicodedata.category(chr(c)) == "Mn"} | {
