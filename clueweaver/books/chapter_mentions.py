@@ -256,7 +256,7 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
     read ("chapter the seventy-seventh") makes none."""
     found: list[tuple[int, ChapterMention]] = []
     taken: list[range] = []
-    for part, patterns in ((False, _CHAPTER_PATTERNS), (True, _PART_PATTERNS)):
+    for part, patterns in _patterns_by_unit():
         for pattern, read, loose in patterns:
             for match in pattern.finditer(text):
                 span = range(match.start(), match.end())
@@ -452,8 +452,13 @@ def _korean_edge(match: re.Match) -> tuple[int, ...]:
     return _edge(match["edge"] == "처음", value) if value >= 2 else ()
 
 
-_CHAPTER_PATTERNS = (*_patterns(_CHAPTER, _CHAPTER, "回章节節话話", _CHAPTER_WORDS), *_korean_patterns("장"))
-_PART_PATTERNS = (*_patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS), *_korean_patterns("부|편|권"))
+@cache
+def _patterns_by_unit() -> tuple[tuple[bool, tuple], ...]:
+    """The chapters' patterns, then the parts' (``part`` True), compiled on the first text read: they take most
+    of a second, which a command that reads no question (``clueweaver chapters``, ``index``) need not pay."""
+    chapters = (*_patterns(_CHAPTER, _CHAPTER, "回章节節话話", _CHAPTER_WORDS), *_korean_patterns("장"))
+    parts = (*_patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS), *_korean_patterns("부|편|권"))
+    return (False, chapters), (True, parts)
 
 
 def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:

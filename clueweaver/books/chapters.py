@@ -73,8 +73,8 @@ _ORDINAL_DIGITS = rf"\d+\.?[ºª°]|{FRENCH_ORDINAL_NUMERAL}|{DANISH_ORDINAL_DIG
 # A Hebrew numeral ends the line or comes before a mark ("פרק ב: בבית"): "פרק לא נגמר" (a chapter not ended) is prose
 _HEBREW_NUMBER = rf"(?:{HEBREW_NUMERAL})(?=\s*(?:$|[.:\u2013\u2014-]))"
 _NUMBER = (
-    rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|"
-    rf"the\s+(?:{ORDINAL_PATTERN}|first|second|third|last|\w+th)|{LAST_PATTERN}|{_CJK_NUMBER}|"
+    rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|(?:the\s+)?{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|"
+    rf"the\s+(?:first|second|third|last|\w+th)|{LAST_PATTERN}|{_CJK_NUMBER}|"
     rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}})|{_HEBREW_NUMBER})"
 )
 _NUMBER_END = rf"(?:\b|(?<=[{KERAIA}°]))"  # after a keraia, or a degree sign typed for º, no word boundary follows
@@ -160,9 +160,9 @@ _CJK_LEAD = re.compile(r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文|目录|目錄)
 # The bracket an edition sets around a heading it supplies where the print has none (CLiGS's Ostorius:
 # "[SCÈNE V].", between "SCÈNE IV. Caractacus, Didius." and "ACTE III"), closed right after its number.
 _EDITORS_BRACKET = re.compile(rf"\[(?=(?:{_ANY_COMPONENT})\s*\])", re.IGNORECASE)
+# After the editor's bracket, if any (``is_heading`` reads past it, so that the components are compiled once here)
 _HEADING = re.compile(
-    rf"^(?:{_CJK_LEAD.pattern}|{_EDITORS_BRACKET.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$",
-    re.IGNORECASE,
+    rf"^(?:{_CJK_LEAD.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE
 )
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
 # in Chinese and Japanese ones ("一", "（十二）"); a roman one between dashes too (Marianela's "-I-").
@@ -205,13 +205,15 @@ def is_heading(text: str) -> bool:
     numbered_capitals = NUMBERED_TITLE.match(text)
     if numbered_capitals and is_title_line(numbered_capitals.group("title")):
         return True
-    match = _HEADING.match(text)
+    bracket = _EDITORS_BRACKET.match(text)
+    match = _HEADING.match(text[bracket.end() :] if bracket else text)
     if not match:
         return False
-    rest, numbered = match.group("rest"), text[: match.start("rest")].rstrip()
+    rest_start = match.start("rest") + (bracket.end() if bracket else 0)
+    rest, numbered = match.group("rest"), text[:rest_start].rstrip()
     if len(rest) > _SHORT_TITLE_CHARS and not numbered.endswith((".", ",", ":")):
         return False
-    run_on = numbered == text[: match.start("rest")] and _HAN_END.search(numbered) and _CJK_RUN_ON_CLAUSE.match(rest)
+    run_on = numbered == text[:rest_start] and _HAN_END.search(numbered) and _CJK_RUN_ON_CLAUSE.match(rest)
     if run_on or _CJK_SENTENCE_INSIDE.search(rest):
         return False
     # "Chapter one was the best of the book." is prose, not a heading; after "SCENE I." a short sentence
