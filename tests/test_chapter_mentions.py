@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.benchmarks.checks import load_bundled_book
+from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
 from clueweaver.books.chapter_mentions import (
     LAST,
     chapter_mentions,
@@ -89,6 +90,12 @@ def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
         ("Im zweiten Teil, Kapitel drei; Teil zwei; la partie deux", [(2,), (3,), (2,), (2,)]),
         ("Capítulo uno, Kapitel eins, capitolo uno", [(1,), (1,), (1,)]),
         ("Στο κεφάλαιο πέντε και στα κεφάλαια είκοσι εφτά και είκοσι οκτώ", [(5,), (27, 28)]),
+        ("Co się dzieje w rozdziale trzy, a co w rozdziale dwadzieścia jeden?", [(3,), (21,)]),
+        ("Vad händer i kapitel tre och i kapitel tjugotvå? I kapitel ett?", [(3,), (22,), (1,)]),
+        ("Hva skjer i kapittel fem og i kapittel tjueto? I kapittel treogtyve?", [(5,), (22,), (23,)]),
+        ("Co se stane v kapitole tři, v kapitole dvacet pět a v kapitole pětadvacet?", [(3,), (25,), (25,)]),
+        ("Ce se întâmplă în capitolul trei și în capitolul douăzeci şi unu?", [(3,), (21,)]),
+        ("Wat gebeurt er in hoofdstuk drie en in hoofdstuk drieëntwintig? En in hoofdstuk één?", [(3,), (23,), (1,)]),
     ],
 )
 def test_cardinal_numbers_after_the_chapter_word_are_read_in_its_language(text, numbers):
@@ -242,6 +249,9 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
         "в главе этой книги",
         "un chapitre un peu long",  # an article is no one
         "Kapitel ein wenig später",
+        "in hoofdstuk een paar regels",  # Dutch "een" is an article, "één" one
+        "i kapittel en gang til",  # Norwegian "en" likewise
+        "I vilket kapitel ni läste",  # Swedish "ni" (you), Norwegian's nine: "kapitel" takes Swedish numbers
         "no capítulo um tanto confuso",
         "ένα κεφάλαιο ένα τέτοιο",
         "In the chapter once more",  # Spanish "once" (eleven) after an English word
@@ -501,3 +511,42 @@ def test_a_korean_question_naming_a_jang_reads_that_chapter_and_leaves_the_menti
     assert first and chapter.first_paragraph < first[0] <= chapter.last_paragraph
     (named,) = naming_chapters([GoldItem(narrative, Question.open("정희는?"), (chapter.first_paragraph + 1,), "x")])
     assert named.question.text == "제3장에서 정희는?"
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("Co se stane v kapitolách 3 a 5?", [(3, 5)]),  # Czech "a" is "and"
+        ("v kapitolách tři a pět, v třetí a páté kapitole", [(3, 5), (3, 5)]),
+        ("v kapitolách 3 až 5, v dílech 2 a 3", [(3, 4, 5), (2, 3)]),
+        ("en los capítulos 3 a 5, en el tercero a quinto capítulo", [(3, 4, 5), (3, 4, 5)]),  # Spanish "a" is "to"
+    ],
+)
+def test_a_joins_a_list_after_a_czech_chapter_word_and_a_range_after_a_spanish_one(text, numbers):
+    assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+@pytest.mark.parametrize("language", sorted(CARDINAL_WORDS))
+def test_every_cardinal_language_spells_one_to_ninety_nine_and_reads_each_spelling_back(language):
+    forms = CARDINAL_WORDS[language]
+    assert set(forms.values()) - {1} == set(range(2, 100)), language
+    assert 1 in forms.values() or language in {
+        "fr",
+        "pt",
+        "el",
+    }  # their only "one" is an article: "un chapitre un peu"
+    assert all(cardinal_value(form, (language,)) == value for form, value in forms.items())
+
+
+@pytest.mark.parametrize(
+    ("language", "spelling", "value"),
+    [
+        ("cs", "jednadvacet", 21), ("cs", "dvacet jedna", 21), ("cs", "devětadevadesát", 99), ("pl", "dwie", 2),
+        ("pl", "dziewięćdziesiąt dziewięć", 99), ("sv", "tjugoett", 21), ("sv", "nittionio", 99),
+        ("no", "tjueen", 21), ("no", "treogtyve", 23), ("no", "syv", 7), ("ro", "douăsprezece", 12),
+        ("ro", "douăzeci şi unu", 21), ("ro", "nouazeci si noua", 99), ("nl", "tweeëntwintig", 22),
+        ("nl", "eenentwintig", 21), ("nl", "negenennegentig", 99),
+    ],
+)  # fmt: skip
+def test_cardinals_are_spelled_as_each_language_writes_them(language, spelling, value):
+    assert cardinal_value(spelling, (language,)) == value

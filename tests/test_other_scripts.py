@@ -140,7 +140,8 @@ def test_prose_that_opens_with_a_chapter_word_is_no_heading(prose):
     [("Що сталося в розділі 3?", (3,)), ("ماذا حدث في الفصل الثالث؟", (3,)), ("ماذا حدث في الفصل ٣؟", (3,)),
      ("מה קרה בפרק ג?", (3,)), ("אחרי מה קרה בפרק 12?", (12,)), ("अध्याय ३ में क्या हुआ?", (3,)),
      ("Mitä tapahtui luvussa 3?", (3,)), ("3. bölümde ne oldu?", (3,)), ("Wat gebeurde er in hoofdstuk 3?", (3,)),
-     ("בפרק לא ברור מה קרה", None)],
+     ("בפרק לא ברור מה קרה", None), ("เกิดอะไรขึ้นในบทที่ 3", (3,)), ("บทที่ ๓ เกิดอะไรขึ้น", (3,)),
+     ("ในตอนที่ 12 ใครตาย", (12,)), ("Wat gebeurt er in hoofdstuk drie?", (3,))],
 )  # fmt: skip
 def test_a_question_names_chapters_in_these_languages(question, numbers):
     assert [mention.numbers for mention in chapter_mentions(question)] == ([numbers] if numbers else [])

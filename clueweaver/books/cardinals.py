@@ -1,12 +1,15 @@
 """Cardinal number words, one to ninety-nine, in the European languages a reader names a chapter in:
 "au chapitre cinq", "im Kapitel dreiundzwanzig", "en el capítulo veintiuno", "nel capitolo
-ventitré", "no capítulo vinte e três", "в главе двадцать пять", "στο κεφάλαιο πέντε" (English's are
-``numerals.NUMBER_WORDS``; the ordinals built from these are ``clueweaver.books.ordinals``).
+ventitré", "no capítulo vinte e três", "в главе двадцать пять", "στο κεφάλαιο πέντε", "w rozdziale
+trzy", "i kapitel tjugotre", "v kapitole tři", "i kapittel treogtyve", "în capitolul trei", "in hoofdstuk
+drieëntwintig" (English's are ``numerals.NUMBER_WORDS``; the ordinals built from these are
+``clueweaver.books.ordinals``). Only the first seven languages' are read as digits in a book's text too
+(``clueweaver.books.spelled_numbers``); Hungarian names a chapter by its ordinal ("a harmadik fejezet").
 
 ``CARDINAL_WORDS`` maps each language to its spellings (lower case, a compound's words joined by one
 space, with and without accents) and their values. The words that are also a language's article
-("un", "une", "ein", "eine", "una", "um", "uma", "ένα") are left out when they stand alone: "un chapitre un
-peu long" names no chapter 1.
+("un", "une", "ein", "eine", "una", "um", "uma", "ένα", Dutch "een"; Swedish's and Norwegian's "en" are not
+listed) are left out when they stand alone: "un chapitre un peu long" names no chapter 1.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ _ITALIAN_UNITS = "_ uno due tre quattro cinque sei sette otto nove".split()
 _ITALIAN_TEENS = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
 _ITALIAN_TENS = "_ _ venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
 RUSSIAN_TENS = "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
-_ARTICLES = frozenset("un une ein eine una um uma ένα".split())
+_ARTICLES = frozenset("un une ein eine una um uma ένα een".split())  # "één" is Dutch's one, "een" its article
 
 
 def french_cardinal(n: int) -> str:
@@ -129,10 +132,92 @@ def _greek() -> dict[str, int]:
     )
 
 
+def _polish() -> dict[str, int]:
+    small = (
+        "jeden dwa trzy cztery pięć sześć siedem osiem dziewięć dziesięć jedenaście dwanaście trzynaście czternaście "
+        "piętnaście szesnaście siedemnaście osiemnaście dziewiętnaście"
+    )
+    tens = (
+        "dwadzieścia trzydzieści czterdzieści pięćdziesiąt sześćdziesiąt siedemdziesiąt osiemdziesiąt dziewięćdziesiąt"
+    )
+    return _counted(small, tens, 2, " ") | {"dwie": 2}  # feminine
+
+
+def _czech() -> dict[str, int]:
+    small = (
+        "jedna dva tři čtyři pět šest sedm osm devět deset jedenáct dvanáct třináct čtrnáct patnáct šestnáct sedmnáct "
+        "osmnáct devatenáct"
+    )
+    tens = "dvacet třicet čtyřicet padesát šedesát sedmdesát osmdesát devadesát"
+    # and the units before the tens, as older prose and speech join them: "jednadvacet", "třiadvacet"
+    units_first = _units_first(small.replace("jedna", "jedn"), tens, "a")
+    return _counted(small, tens, 2, " ") | units_first | {"jeden": 1, "dvě": 2}
+
+
+def _units(small: str) -> list[tuple[str, int]]:
+    """The ``small`` words (space-separated, from one up) with their values."""
+    return [(word, n) for n, word in enumerate(small.split(), start=1)]
+
+
+def _tens(tens: str) -> dict[str, int]:
+    """The ``tens`` words (space-separated, from twenty up) with their values."""
+    return {word: 10 * t for t, word in enumerate(tens.split(), start=2)}
+
+
+def _tens_first(small: str, tens: str) -> dict[str, int]:
+    """One up from the ``small`` words, then each of the ``tens`` alone and with a unit after it, in one word
+    (Swedish "tjugotre", Norwegian "tjuetre")."""
+    units = _units(small)[:9]
+    return (
+        dict(_units(small)) | _tens(tens) | {ten + unit: t + n for ten, t in _tens(tens).items() for unit, n in units}
+    )
+
+
+def _units_first(small: str, tens: str, join: str) -> dict[str, int]:
+    """Each unit of the ``small`` words before each of the ``tens``, in one word joined by ``join`` (Czech
+    "třiadvacet", Dano-Norwegian "treogtyve", Dutch "drieëntwintig": its "en" is written "ën" after an e)."""
+    return {
+        f"{unit}{'ën' if join == 'en' and unit.endswith('e') else join}{ten}": t + n
+        for ten, t in _tens(tens).items()
+        for unit, n in _units(small)[:9]
+    }
+
+
+def _swedish() -> dict[str, int]:
+    small = "ett två tre fyra fem sex sju åtta nio tio elva tolv tretton fjorton femton sexton sjutton arton nitton"
+    return _tens_first(small, "tjugo trettio fyrtio femtio sextio sjuttio åttio nittio") | {"tjugoen": 21}
+
+
+def _norwegian() -> dict[str, int]:
+    small = "ett to tre fire fem seks sju åtte ni ti elleve tolv tretten fjorten femten seksten sytten atten nitten"
+    forms = _tens_first(small, "tjue tretti førti femti seksti sytti åtti nitti") | {"syv": 7, "tjueen": 21}
+    # the tens and compounds as Dano-Norwegian counts them: "tyve", "tredve", "treogtyve" (three and twenty)
+    return forms | _tens("tyve tredve") | _units_first(small.replace("ett", "en"), "tyve tredve", "og")
+
+
+def _romanian() -> dict[str, int]:
+    small = (
+        "unu doi trei patru cinci șase șapte opt nouă zece unsprezece doisprezece treisprezece paisprezece "
+        "cincisprezece șaisprezece șaptesprezece optsprezece nouăsprezece"
+    )
+    tens = "douăzeci treizeci patruzeci cincizeci șaizeci șaptezeci optzeci nouăzeci"
+    forms = _counted(small, tens, 2, " și ") | {"două": 2, "douăsprezece": 12}
+    return forms | {form.replace("ș", "ş"): n for form, n in forms.items()}  # the cedilla of older editions
+
+
+def _dutch() -> dict[str, int]:
+    small = (
+        "één twee drie vier vijf zes zeven acht negen tien elf twaalf dertien veertien vijftien zestien zeventien "
+        "achttien negentien"
+    )
+    tens = "twintig dertig veertig vijftig zestig zeventig tachtig negentig"
+    return dict(_units(small)) | _tens(tens) | _units_first(small, tens, "en")
+
+
 def _spelled(forms: dict[str, int]) -> dict[str, int]:
     """The forms with a compound's words joined by one space, with and without accents, articles left out."""
     spaced = {re.sub(r"[\s-]+", " ", form): n for form, n in forms.items() if form not in _ARTICLES}
-    return spaced | {fold_accents(form): n for form, n in spaced.items()}
+    return spaced | {folded: n for form, n in spaced.items() if (folded := fold_accents(form)) not in _ARTICLES}
 
 
 CARDINAL_WORDS: dict[str, dict[str, int]] = {
@@ -145,6 +230,12 @@ CARDINAL_WORDS: dict[str, dict[str, int]] = {
         ("it", _italian),
         ("ru", _russian),
         ("el", _greek),
+        ("pl", _polish),
+        ("cs", _czech),
+        ("sv", _swedish),
+        ("no", _norwegian),
+        ("ro", _romanian),
+        ("nl", _dutch),
     )
 }
 

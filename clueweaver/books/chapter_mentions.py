@@ -38,7 +38,7 @@ from typing import Sequence
 
 from clueweaver.books.cardinals import CARDINAL_WORDS, RUSSIAN_TENS, cardinal_value
 from clueweaver.books.chapters import Heading
-from clueweaver.books.language import HAN
+from clueweaver.books.language import HAN, UNSPACED_SCRIPTS
 from clueweaver.books.numerals import (
     DAI_NUMERALS,
     ENGLISH_ORDINALS,
@@ -66,13 +66,13 @@ _OPENING = "opening"  # "the opening chapter"
 _CHAPTER_WORDS = {
     ("en",): r"chapters?|chap\.|ch\.",
     ("fr",): r"chapitres?",
-    ("de",): r"kapiteln?",
+    ("de", "sv"): r"kapiteln?",  # Swedish's too: "i kapitel tre"
     ("es", "pt"): r"cap[ií]tulos?|cap\.",
     ("it",): r"capitol[oi]|cap\.",
     ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)",
     ("el",): r"κεφ[άα]λα[ιί](?:ον|ου|ων|ο|α)|κεφ\.",  # "κεφάλαιο", "του κεφαλαίου", "των κεφαλαίων"
     ("pl",): r"rozdzia(?:łach|łami|łem|łów|łu|ły|le|ł)",  # "w rozdziale 5", "rozdziały 3 i 4"
-    ("sv",): r"kapitl(?:ets|ens|et|en)|kap\.",  # "i femte kapitlet" ("kapitel" is German's too)
+    ("sv",): r"kapitl(?:ets|ens|et|en)|kap\.",  # "i femte kapitlet" ("kapitel" is German's and Swedish's, above)
     ("cs",): r"kapitol(?:ách|ami|ou|ám|a|e|u|y)?",  # "v kapitole 5", "v páté kapitole"
     ("hu",): r"fejezet(?:ekben|ekből|ekre|eiben|ben|ből|ében|éből|ére|ek|et|re|ről|ig|e)?",  # "az 5. fejezetben"
     ("no",): r"kapit(?:telet|tel|lene|ler|let)",  # "i kapittel 5", "i femte kapittel"
@@ -86,6 +86,7 @@ _CHAPTER_WORDS = {
     ("ar",): r"الفصول|الفصل|فصل",
     ("he",): r"[בל]?פרקים|[בלמ]?פרק",  # "בפרק ג", "מפרק 3"
     ("hi",): r"अध्यायों|अध्याय",
+    ("th",): r"บทที่|ตอนที่",  # "ในบทที่ 3": Thai writes no space before it (``_UNIT_START``)
 }
 # "book" and "Band" only before a number ("the first book" he read is no part)
 _PART_WORDS = {
@@ -101,7 +102,11 @@ _PART_WORDS = {
     ("hu",): r"rész(?:ben|ében|éből|éig|e)?|kötet(?:ben|ében)?",
     ("no",): r"bok(?:en)?|bind(?:et)?",  # not "del": Spanish "of the"
     ("ro",): r"partea|părții|volumul|cartea",
+    ("th",): r"ภาคที่",
 }
+# Where a chapter or part word may start: at a word's start, or right after a letter of a script written without
+# spaces between words ("ในบทที่ 3", in chapter 3)
+_UNIT_START = rf"(?:\b|(?<=[{UNSPACED_SCRIPTS}]))"
 _CHAPTER = "|".join(_CHAPTER_WORDS.values())
 _PART = "|".join(_PART_WORDS.values())
 _PART_BEFORE_NUMBER = rf"{_PART}|books?|vol\.|band"
@@ -192,7 +197,7 @@ def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, w
         (re.compile(rf"(最[后後終终]|最初)(?:\s*の)?\s*([{DAI_NUMERALS}]+|\d+)?\s*{units}"), _dai_edge, False),
         (re.compile(rf"{_NOT_BEFORE_FIRST_LAST}([前后後])\s*([{DAI_NUMERALS}]+|\d+)\s*{units}"), _dai_edge, False),
         (
-            re.compile(rf"\b(?:{unit_before_number})\s*({_NUMBERS})", re.IGNORECASE),
+            re.compile(rf"{_UNIT_START}(?:{unit_before_number})\s*({_NUMBERS})", re.IGNORECASE),
             _numbers_listed,
             False,
         ),
@@ -234,10 +239,20 @@ def _cardinal_patterns(words_by_language: dict) -> list[tuple]:
 def _cardinals_listed(match: re.Match, languages: tuple[str, ...], each: re.Pattern) -> tuple[int, ...]:
     """The numbers of a list of cardinals, each compound read whole before the list is cut at its
     joining words ("vingt et un", "treinta y dos", "vinte e três")."""
-    return _listed(each.sub(lambda m: str(cardinal_value(m.group(), languages)), match.group(1)))
+    numbers = each.sub(lambda m: str(cardinal_value(m.group(), languages)), match.group(1))
+    return _listed(numbers, _range_after(match.group(0)))
 
 
-_RANGE = re.compile(r"-|–|\b(?:to|through|à|au|bis|a|по|до|do|till|až|til)\b", re.IGNORECASE)
+_RANGE_WORDS = "to|through|à|au|bis|a|по|до|do|till|až|til"
+_RANGE = re.compile(rf"-|–|\b(?:{_RANGE_WORDS})\b", re.IGNORECASE)
+# Czech and Slovak "a" is "and": "kapitoly 3 a 5" are two chapters, where Spanish "capítulos 3 a 5" are three
+_CZECH_UNIT = re.compile(rf"(?:{_CHAPTER_WORDS['cs',]}|{_PART_WORDS['cs',]})\b", re.IGNORECASE)
+_CZECH_RANGE = re.compile(rf"-|–|\b(?:{_RANGE_WORDS.replace('|a|', '|')})\b", re.IGNORECASE)
+
+
+def _range_after(unit: str) -> re.Pattern:
+    """The words that make a range of two numbers after the chapter or part word ``unit``."""
+    return _CZECH_RANGE if _CZECH_UNIT.match(unit) else _RANGE
 
 
 @dataclass(frozen=True)
@@ -305,14 +320,16 @@ def _numbered(match: re.Match) -> tuple[int, ...]:
 
 
 def _numbers_listed(match: re.Match) -> tuple[int, ...]:
-    return _listed(match.group(1))
+    return _listed(match.group(1), _range_after(match.group(0)))
 
 
 def _ordinals_listed(match: re.Match) -> tuple[int, ...]:
     """ "the fifth chapter", "the second-to-last chapter", "the second and third chapters": one ordinal
     read whole, a list of them one by one."""
-    ordinals = match.group(1)
-    return _value(ordinals) if re.fullmatch(_ORDINAL, ordinals, re.IGNORECASE) else _listed(ordinals)
+    ordinals, unit = match.group(1), match.string[match.end(1) : match.end()].strip()
+    return (
+        _value(ordinals) if re.fullmatch(_ORDINAL, ordinals, re.IGNORECASE) else _listed(ordinals, _range_after(unit))
+    )
 
 
 def _one(token: str) -> tuple[int, ...]:
@@ -325,7 +342,7 @@ def _from_end(match: re.Match) -> tuple[int, ...]:
     return tuple(-n for n in _one(match.group(1)))
 
 
-def _listed(numbers: str) -> tuple[int, ...]:
+def _listed(numbers: str, ranges: re.Pattern = _RANGE) -> tuple[int, ...]:
     """The numbers of "3", "3 and 7", "3, 5 and 7", "3-5" ("chapters 3 to 5": each chapter between);
     a number's words joined by a hyphen are one number ("twenty-one"), and so are an ordinal's ("vingt et
     unième", "vingt-deuxième")."""
@@ -339,7 +356,7 @@ def _listed(numbers: str) -> tuple[int, ...]:
         value = next(iter(_value(pieces[k].strip())), None)
         if value is None:
             break
-        _add(values, value, k >= 2 and bool(_RANGE.search(pieces[k - 1])))
+        _add(values, value, k >= 2 and bool(ranges.search(pieces[k - 1])))
     return tuple(dict.fromkeys(values))
 
 

@@ -61,10 +61,6 @@ def _russian_cases() -> dict[str, int]:
     return {form.replace("восеми", "восьми"): n for form, n in forms.items()}  # "восьми", "восьмидесяти"
 
 
-_SMALL = CARDINAL_WORDS | {"en": _ENGLISH, "pt": CARDINAL_WORDS["pt"] | _OLD_PORTUGUESE}
-SMALL = {
-    language: _with_folded(forms) for language, forms in (_SMALL | {"ru": _SMALL["ru"] | _russian_cases()}).items()
-}
 # Each hundred from two hundred as one word, where a language has them, in their masculine and feminine forms
 _HUNDREDS = {
     "es": "doscient trescient cuatrocient quinient seiscient setecient ochocient novecient",
@@ -86,6 +82,11 @@ _MILLION = {"en": "million | millions", "fr": "million | millions", "de": "milli
             "es": "millón | millones", "it": "milione | milioni", "pt": "milhão | milhões",
             "ru": "миллион | миллиона миллионов миллионам миллионами миллионах",
             "el": "εκατομμύριο | εκατομμύρια"}  # fmt: skip
+# The cardinals one to ninety-nine of each language whose text's numbers are read (``CARDINAL_WORDS`` spells more
+# languages', which only a chapter's mention reads)
+_SMALL = {language: CARDINAL_WORDS.get(language, {}) for language in _THOUSAND}
+_SMALL |= {"en": _ENGLISH, "pt": CARDINAL_WORDS["pt"] | _OLD_PORTUGUESE, "ru": CARDINAL_WORDS["ru"] | _russian_cases()}
+SMALL = {language: _with_folded(forms) for language, forms in _SMALL.items()}
 # The words for one that are articles or pronouns too, a number only before a hundred, thousand or million
 # ("a hundred"), after a join word ("mille et une") or, in Russian and Greek, after a ten ("двадцати одного")
 _ARTICLES = {"en": "a an one", "fr": "un une", "de": "ein eine einem einer einen", "es": "un una uno",
