@@ -175,9 +175,10 @@ def test_a_word_of_a_language_without_a_stemmer_is_read_as_its_first_five_letter
 
 def test_bench_recall_reads_the_sets_books_as_a_language_clueweaver_does_not_know():
     """`clueweaver bench recall --language und`: how a book fares in a language without a stemmer, here the
-    Polish tuning set's novel with its words cut to five letters (5 of 15 all gold at detectiveqa; 3 when the
-    words were read whole, 12 with Polish's own stemmer and stop words)."""
+    Polish tuning set's novel with its words cut to five letters and und's ranking settings (8 of 15 all gold at
+    detectiveqa; 5 with the default settings, 3 when the words were read whole, 12 with Polish's own stemmer and
+    stop words)."""
     payload, markdown = bench_recall(language="und", sets=["tuning-pl"], presets=["detectiveqa"], progress=False)
     (result,) = payload["results"]
     assert payload["language"] == "und" and "read as und" in markdown
-    assert abs(result["segments"]["fully_covered"] - 5) <= 1
+    assert abs(result["segments"]["fully_covered"] - 8) <= 1

@@ -198,6 +198,22 @@ def test_a_russian_book_is_read_unsmoothed_with_the_graph_for_every_question_unl
     assert (english.config.smoothing, english.config.graph_questions) == (0.15, "open")
 
 
+def test_a_book_in_a_language_without_an_analyzer_is_read_with_the_graph_for_every_question():
+    """``und``'s settings, chosen on fourteen tuning sets read as ``und``: a tenth of each neighbour's score, and
+    the graph of names for a claim too, which reaches the paragraph that shares only the name."""
+    filler = [f"Op de {n}de dag vlogen de meeuwen boven de haven en was alles stil." for n in range(40)]
+    texts = list(filler)
+    texts[5] = "De koperen sleutel lag verstopt in de groene sjaal die Margriet Verhoeven had gebreid."
+    texts[30] = "Margriet Verhoeven liet niemand bij haar mand op de molen komen."
+    narrative = from_paragraphs(texts, title="sleutel", detect_headings=False)
+    claim = Question.claim("De koperen sleutel lag verstopt in de groene sjaal.")
+    dutch = build_index(narrative, None, use_cache=False, language="und", feedback_docs=0)  # a Dutch novel is und
+    assert (dutch.config.smoothing, dutch.config.graph_questions, dutch.graph_weight) == (0.1, "all", 0.6)
+    told = build_index(narrative, None, use_cache=False, language="und", feedback_docs=0, graph_questions="open")
+    # only after the neighbours of the first clue (smoothing) without the graph, next after them with it
+    assert ids(dutch, claim).index(30) == 11 and ids(told, claim).index(30) == 39
+
+
 def test_a_chinese_book_gets_no_graph_unless_asked():
     texts = [f"第{n}天，他们在河边慢慢地走着。" for n in range(30)]
     texts[3], texts[20] = "宝玉走进潇湘馆，看见黛玉在读书。", "潇湘馆外，宝玉听见黛玉在哭。"
