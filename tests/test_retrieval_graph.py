@@ -179,14 +179,22 @@ def test_by_default_the_graph_serves_open_questions_only():
         assert 30 in ids(every, question) and 30 not in ids(off_index, question)
 
 
+def two_clue_book(filler: str, first_clue: str, second_clue: str):
+    """Forty lines of ``filler`` (formatted with the line's number), the first clue at line 5 and the second, which
+    shares only a name with it, at line 30."""
+    texts = [filler.format(n) for n in range(40)]
+    texts[5], texts[30] = first_clue, second_clue
+    return from_paragraphs(texts, title="clues", detect_headings=False)
+
+
 def test_a_russian_book_is_read_unsmoothed_with_the_graph_for_every_question_unless_told_otherwise():
     """The settings RankingConfig leaves unset are the book language's (``LANGUAGE_SETTINGS``): chosen on the
     two Russian tuning sets; an explicit setting wins, and an English book keeps the defaults."""
-    filler = [f"В тот день, {n}-го числа, над гаванью кружили чайки и было тихо." for n in range(40)]
-    texts = list(filler)
-    texts[5] = "Медный ключ был спрятан в зелёной шали, которую связала Маргарита Павловна."
-    texts[30] = "Маргарита Павловна никого не подпускала к своей корзине на мельнице."
-    narrative = from_paragraphs(texts, title="ключ", detect_headings=False)
+    narrative = two_clue_book(
+        "В тот день, {}-го числа, над гаванью кружили чайки и было тихо.",
+        "Медный ключ был спрятан в зелёной шали, которую связала Маргарита Павловна.",
+        "Маргарита Павловна никого не подпускала к своей корзине на мельнице.",
+    )
     claim = Question.claim("Медный ключ был спрятан в зелёной шали.")
     russian = build_index(narrative, None, use_cache=False, feedback_docs=0)
     assert russian.language == "ru"
@@ -201,16 +209,16 @@ def test_a_russian_book_is_read_unsmoothed_with_the_graph_for_every_question_unl
 def test_a_book_in_a_language_without_an_analyzer_is_read_with_the_graph_for_every_question():
     """``und``'s settings, chosen on fourteen tuning sets read as ``und``: a tenth of each neighbour's score, and
     the graph of names for a claim too, which reaches the paragraph that shares only the name."""
-    filler = [f"Op de {n}de dag vlogen de meeuwen boven de haven en was alles stil." for n in range(40)]
-    texts = list(filler)
-    texts[5] = "De koperen sleutel lag verstopt in de groene sjaal die Margriet Verhoeven had gebreid."
-    texts[30] = "Margriet Verhoeven liet niemand bij haar mand op de molen komen."
-    narrative = from_paragraphs(texts, title="sleutel", detect_headings=False)
+    narrative = two_clue_book(
+        "Op de {}de dag vlogen de meeuwen boven de haven en was alles stil.",
+        "De koperen sleutel lag verstopt in de groene sjaal die Margriet Verhoeven had gebreid.",
+        "Margriet Verhoeven liet niemand bij haar mand op de molen komen.",
+    )
     claim = Question.claim("De koperen sleutel lag verstopt in de groene sjaal.")
     dutch = build_index(narrative, None, use_cache=False, language="und", feedback_docs=0)  # a Dutch novel is und
     assert (dutch.config.smoothing, dutch.config.graph_questions, dutch.graph_weight) == (0.1, "all", 0.6)
     told = build_index(narrative, None, use_cache=False, language="und", feedback_docs=0, graph_questions="open")
-    # only after the neighbours of the first clue (smoothing) without the graph, next after them with it
+    # right after the first clue's ten neighbours (smoothing) with the graph; at index 39 without it
     assert ids(dutch, claim).index(30) == 11 and ids(told, claim).index(30) == 39
 
 
