@@ -23,6 +23,7 @@ from functools import cache
 from typing import Sequence
 
 import numpy as np
+from pypinyin.pinyin_dict import pinyin_dict
 
 from clueweaver.books.language import HAN, fold_accents
 from clueweaver.books.spelled_numbers import spelled_numbers
@@ -211,18 +212,9 @@ def _products(choices: list[list[tuple[str, ...]]]) -> list[tuple[str, ...]]:
 
 
 @cache
-def _pinyin_table() -> dict[int, str]:
-    """pypinyin's table of single characters, imported when a name is first read across scripts: the package
-    loads its phrase tables too, a fifth of a second that every command would pay at its start."""
-    from pypinyin.pinyin_dict import pinyin_dict
-
-    return pinyin_dict
-
-
-@cache
 def _readings() -> dict[int, frozenset[str]]:
     """Every character's toneless pinyin readings (pypinyin's table of single characters)."""
-    return {code: frozenset(map(fold_accents, readings.split(","))) for code, readings in _pinyin_table().items()}
+    return {code: frozenset(map(fold_accents, readings.split(","))) for code, readings in pinyin_dict.items()}
 
 
 def _first_reading(character: str) -> str | None:
@@ -233,7 +225,7 @@ def _first_reading(character: str) -> str | None:
 @cache
 def _first_readings() -> dict[int, str]:
     """Every character's usual reading: pypinyin lists it first ("亲": qin before qing)."""
-    return {code: fold_accents(readings.split(",")[0]) for code, readings in _pinyin_table().items()}
+    return {code: fold_accents(readings.split(",")[0]) for code, readings in pinyin_dict.items()}
 
 
 @cache
