@@ -235,6 +235,33 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
     assert chapters_named(flat.chapters, "In Part 2, who writes?") == ([], ["part 2"])
 
 
+def _sectioned(headings: list[str], sections: list[str], line: str) -> list:
+    """A book whose chapters, headed in words, are cut into numbered sections (labels 1.1, 1.2, ...)."""
+    paragraphs = []
+    for heading in headings:
+        paragraphs.append(heading)
+        for section in sections:
+            paragraphs += [section, *(line.format(heading, section, k) for k in range(3))]
+    return from_text("\n\n".join(paragraphs), title="sections", gutenberg=False).chapters
+
+
+def test_a_chapter_cut_into_sections_is_named_whole_by_its_headings_word():
+    """ "第二章" in a book headed "第二章 发展", then "一", "二", "三", is the second chapter with its sections, not
+    every chapter's second section; "第三节" (a section) is every chapter's third, as a part's is."""
+    line = "{}{}的第{}段：海鸥在港口上空盘旋，一切都很安静。"
+    chinese = _sectioned(["第一章 开端", "第二章 发展", "第三章 结局"], ["一", "二", "三"], line)
+    russian = _sectioned(["Глава первая", "Глава вторая"], ["I", "II"], "{} {}, строка {}: над гаванью кружили чайки.")
+
+    def named(chapters, text):
+        return [c.label for c in chapters_named(chapters, text)[0]]
+
+    assert [c.label for c in chinese][:4] == ["1.1", "1.2", "1.3", "2.1"]
+    assert named(chinese, "第二章里发生了什么？") == ["2.1", "2.2", "2.3"]
+    assert named(chinese, "第三节里发生了什么？") == ["1.3", "2.3", "3.3"]
+    assert named(russian, "Что случилось в главе 2?") == ["2.1", "2.2"]
+    assert named(russian, "Что случилось во второй главе?") == ["2.1", "2.2"]
+
+
 @pytest.mark.parametrize(
     "text",
     [

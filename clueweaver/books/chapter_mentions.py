@@ -37,7 +37,7 @@ from functools import cache, partial
 from typing import Sequence
 
 from clueweaver.books.cardinals import CARDINAL_WORDS, RUSSIAN_TENS, cardinal_value
-from clueweaver.books.chapters import Heading
+from clueweaver.books.chapters import Heading, names_its_unit
 from clueweaver.books.language import HAN, UNSPACED_SCRIPTS
 from clueweaver.books.numerals import (
     DAI_NUMERALS,
@@ -482,7 +482,8 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     """The chapters (``Chapter``) that ``text`` names, and what it names that the book lacks ("chapter
     9", "chapters 21-30", "part 4", "the last chapter"). A chapter is named by the label a reader uses
     ("5" names the chapter labelled 5 and, in a book whose labels are qualified by part, every part's
-    fifth), or by its place from the book's end ("the penultimate chapter", "后四十回"); a part
+    fifth; in the heading's own word, a chapter cut into sections whole: ``_heads_its_sections``), or by
+    its place from the book's end ("the penultimate chapter", "后四十回"); a part
     by its place among the book's parts, and it names its chapters; a chapter named with its part
     ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered. A part named
     by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
@@ -530,10 +531,10 @@ def title_pieces(title: str) -> tuple[str, ...]:
 
 def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:
     found, missing = [], []
-    for number in dict.fromkeys(n for mention in mentions for n in mention.numbers):
-        named = resolve(chapters, number)
+    for mention, number in dict.fromkeys((mention, n) for mention in mentions for n in mention.numbers):
+        named = resolve(chapters, number, mention.text)
         found.extend(c for c in named if c not in found)
-        if not named:
+        if not named and number not in missing:
             missing.append(number)
     return found, _missing_names(missing, unit)
 
@@ -554,14 +555,28 @@ def _missing_names(numbers: list[int], unit: str) -> list[str]:
     return named_runs + names
 
 
-def _chapters_numbered(chapters: Sequence, number: int) -> list:
+def _chapters_numbered(chapters: Sequence, number: int, mention: str) -> list:
     if number < 0:
         return [chapters[number]] if len(chapters) >= -number else []
     label = str(number)
+    if sections := [c for c in chapters if c.label.startswith(label + ".") and _heads_its_sections(c, mention)]:
+        return sections
     return [c for c in chapters if c.label == label or c.label.endswith("." + label)]
 
 
-def _chapters_of_part(chapters: Sequence, number: int) -> list:
+def _heads_its_sections(chapter, mention: str) -> bool:
+    """Whether ``chapter`` is a section of a chapter whose heading names its unit as ``mention`` does ("第二章
+    发展", then "一", "二": labels 2.1, 2.2), so that "第二章" names the chapter with all its sections, not every
+    chapter's second section; "第三节" (a section) and a story's or a part's heading ("I. A SCANDAL IN BOHEMIA",
+    "ЧАСТЬ ПЕРВАЯ") keep the label's last level. The unit's word is compared by its first four letters, as a
+    mention declines it ("в главе 2" under "Глава вторая")."""
+    if not chapter.part or not names_its_unit(chapter.part):
+        return False
+    word = Heading.parse(chapter.part).unit[0]
+    return word[:4].casefold() in mention.casefold()
+
+
+def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
     """The chapters of the book's ``number``-th part (its parts in reading order: runs of chapters
     under one part heading)."""
     parts: list[list] = []
