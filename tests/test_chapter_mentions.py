@@ -577,3 +577,16 @@ def test_every_cardinal_language_spells_one_to_ninety_nine_and_reads_each_spelli
 )  # fmt: skip
 def test_cardinals_are_spelled_as_each_language_writes_them(language, spelling, value):
     assert cardinal_value(spelling, (language,)) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "mentions"),
+    [
+        ("Wat gebeurt er in hoofdstukken 3 en 4? En in hoofdstuk 7 tot 9?", [("hoofdstukken 3 en 4", (3, 4)),
+                                                                             ("hoofdstuk 7 tot 9", (7, 8, 9))]),
+        ("Que fait Fogg au chapitre 3 en 1872 ?", [("chapitre 3", (3,))]),  # a year: it stays in the query
+        ("chapters 3 and 1850", [("chapters 3", (3,))]),
+    ],
+)  # fmt: skip
+def test_dutch_lists_and_ranges_are_read_and_a_year_after_a_joining_word_is_no_chapter(text, mentions):
+    assert [(m.text, m.numbers) for m in chapter_mentions(text)] == mentions

@@ -119,11 +119,12 @@ _RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
 _DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
 # the words that join numbers in a list or a range; Polish "i" in lower case only, not a Roman I
-_JOIN_WORDS = "and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és|og|til|și|şi"
+_JOIN_WORDS = "and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és|og|til|și|şi|en|tot"
 _JOIN = rf"\s*(?:[,&–-]|\b(?:{_JOIN_WORDS})\b)\s*"
 # The numbers after the chapter word, a list of one kind: digits, Roman numerals or words ("chapter 5, ten
-# men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter); an ordinal word is tried
-# before the number words it starts with ("vingt-troisième" is 23, not "vingt" and a word)
+# men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter; after a joining word four digits
+# are a year: "au chapitre 3 en 1850"); an ordinal word is tried before the number words it starts with
+# ("vingt-troisième" is 23, not "vingt" and a word)
 _DIGITS = rf"{_DIGIT_ORDINAL}|\d+|{FRENCH_ORDINAL_NUMERAL}"  # "au chapitre 1er", "au chapitre Ier"
 _WORDS = rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|{_RUSSIAN_OBLIQUE}"
 # a Roman numeral, not a letter before an apostrophe or M., D., C. ("capitolo L'insetto", "chapitre D'Artagnan",
@@ -131,7 +132,7 @@ _WORDS = rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FIN
 _ROMAN = r"(?-i:(?![IVXLCDM]['’])(?![MDC]\.)[IVXLCDM]+)"
 _NUMBERS = "|".join(
     rf"(?:{first})\b(?:{_JOIN}(?:{then})\b)*"
-    for first, then in ((_DIGITS, _DIGITS), (_ROMAN, rf"(?!I\b){_ROMAN}"), (_WORDS, _WORDS))
+    for first, then in ((_DIGITS, rf"(?!\d{{4}})(?:{_DIGITS})"), (_ROMAN, rf"(?!I\b){_ROMAN}"), (_WORDS, _WORDS))
 )
 # "Book the Third", "Chapter the Last", as older English novels head them
 _NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
@@ -243,7 +244,7 @@ def _cardinals_listed(match: re.Match, languages: tuple[str, ...], each: re.Patt
     return _listed(numbers, _range_after(match.group(0)))
 
 
-_RANGE_WORDS = "to|through|à|au|bis|a|по|до|do|till|až|til"
+_RANGE_WORDS = "to|through|à|au|bis|a|по|до|do|till|až|til|tot"  # Dutch "hoofdstuk 3 tot 5"
 _RANGE = re.compile(rf"-|–|\b(?:{_RANGE_WORDS})\b", re.IGNORECASE)
 # Czech and Slovak "a" is "and": "kapitoly 3 a 5" are two chapters, where Spanish "capítulos 3 a 5" are three
 _CZECH_UNIT = re.compile(rf"(?:{_CHAPTER_WORDS['cs',]}|{_PART_WORDS['cs',]})\b", re.IGNORECASE)
