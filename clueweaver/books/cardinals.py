@@ -74,7 +74,8 @@ def _german() -> dict[str, int]:
 
 def _counted(small: str, tens: str, first_ten: int, join: str) -> dict[str, int]:
     """One up from the ``small`` words (space-separated, in order), then each of the ``tens`` (from
-    ``first_ten``) alone and joined by ``join`` to a unit ("treinta y dos", "vinte e três", "двадцать пять")."""
+    ``first_ten``) alone and joined by ``join`` to a unit ("treinta y dos", "vinte e três", "двадцать пять";
+    ``join`` "": Swedish "tjugotre")."""
     units = ["_", *small.split()]
     forms = {word: n for n, word in enumerate(units) if n}
     for ten_value, ten in enumerate(tens.split(), start=first_ten):
@@ -164,15 +165,6 @@ def _tens(tens: str) -> dict[str, int]:
     return {word: 10 * t for t, word in enumerate(tens.split(), start=2)}
 
 
-def _tens_first(small: str, tens: str) -> dict[str, int]:
-    """One up from the ``small`` words, then each of the ``tens`` alone and with a unit after it, in one word
-    (Swedish "tjugotre", Norwegian "tjuetre")."""
-    units = _units(small)[:9]
-    return (
-        dict(_units(small)) | _tens(tens) | {ten + unit: t + n for ten, t in _tens(tens).items() for unit, n in units}
-    )
-
-
 def _units_first(small: str, tens: str, join: str) -> dict[str, int]:
     """Each unit of the ``small`` words before each of the ``tens``, in one word joined by ``join`` (Czech
     "třiadvacet", Dano-Norwegian "treogtyve", Dutch "drieëntwintig": its "en" is written "ën" after an e)."""
@@ -185,12 +177,12 @@ def _units_first(small: str, tens: str, join: str) -> dict[str, int]:
 
 def _swedish() -> dict[str, int]:
     small = "ett två tre fyra fem sex sju åtta nio tio elva tolv tretton fjorton femton sexton sjutton arton nitton"
-    return _tens_first(small, "tjugo trettio fyrtio femtio sextio sjuttio åttio nittio") | {"tjugoen": 21}
+    return _counted(small, "tjugo trettio fyrtio femtio sextio sjuttio åttio nittio", 2, "") | {"tjugoen": 21}
 
 
 def _norwegian() -> dict[str, int]:
     small = "ett to tre fire fem seks sju åtte ni ti elleve tolv tretten fjorten femten seksten sytten atten nitten"
-    forms = _tens_first(small, "tjue tretti førti femti seksti sytti åtti nitti") | {"syv": 7, "tjueen": 21}
+    forms = _counted(small, "tjue tretti førti femti seksti sytti åtti nitti", 2, "") | {"syv": 7, "tjueen": 21}
     # the tens and compounds as Dano-Norwegian counts them: "tyve", "tredve", "treogtyve" (three and twenty)
     return forms | _tens("tyve tredve") | _units_first(small.replace("ett", "en"), "tyve tredve", "og")
 
