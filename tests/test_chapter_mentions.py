@@ -11,14 +11,8 @@ from hypothesis import strategies as st
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.benchmarks.checks import load_bundled_book
 from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
-from clueweaver.books.chapter_mentions import (
-    LAST,
-    chapter_mentions,
-    chapters_named,
-    chapters_titled,
-    title_pieces,
-    without_chapter_mentions,
-)
+from clueweaver.books.chapter_mentions import LAST, chapter_mentions, without_chapter_mentions
+from clueweaver.books.named_chapters import chapters_named, chapters_titled, title_pieces
 from clueweaver.books.narrative import from_text
 from clueweaver.books.numerals import chinese_numeral
 from clueweaver.evaluation.retrieval import GoldItem
@@ -260,6 +254,26 @@ def test_a_chapter_cut_into_sections_is_named_whole_by_its_headings_word():
     assert named(chinese, "第三节里发生了什么？") == ["1.3", "2.3", "3.3"]
     assert named(russian, "Что случилось в главе 2?") == ["2.1", "2.2"]
     assert named(russian, "Что случилось во второй главе?") == ["2.1", "2.2"]
+
+
+def test_a_chapter_cut_into_sections_is_named_whole_by_a_chapters_word_in_any_language():
+    """ "In chapter 2" and "第二回" name the chapter headed "第二章 发展" with its sections, and "the last
+    chapter" the last whole chapter; a part's heading ("ЧАСТЬ ВТОРАЯ") keeps naming every part's second."""
+    line = "{}{}的第{}段：海鸥在港口上空盘旋，一切都很安静。"
+    chinese = _sectioned(["第一章 开端", "第二章 发展", "第三章 结局"], ["一", "二", "三"], line)
+    parts = _sectioned(["ЧАСТЬ ПЕРВАЯ", "ЧАСТЬ ВТОРАЯ"], ["I", "II"], "{} {}, строка {}: над гаванью кружили чайки.")
+
+    def named(chapters, text):
+        return [c.label for c in chapters_named(chapters, text)[0]]
+
+    assert named(chinese, "What happens in chapter 2?") == ["2.1", "2.2", "2.3"]
+    assert named(chinese, "Que se passe-t-il au chapitre 2 ?") == ["2.1", "2.2", "2.3"]
+    assert named(chinese, "第二回里发生了什么？") == ["2.1", "2.2", "2.3"]
+    assert named(chinese, "What happens in the last chapter?") == ["3.1", "3.2", "3.3"]
+    assert named(chinese, "最后一章里发生了什么？") == ["3.1", "3.2", "3.3"]
+    assert named(chinese, "第二节里发生了什么？") == ["1.2", "2.2", "3.2"]
+    assert named(parts, "What happens in chapter 2?") == ["1.2", "2.2"]
+    assert named(parts, "What happens in the last chapter?") == ["2.2"]
 
 
 @pytest.mark.parametrize(

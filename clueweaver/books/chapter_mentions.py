@@ -1,5 +1,5 @@
 """The chapters a question names ("in chapter 5", "第五回中", "au chapitre V", "в главе 3", "im 3.
-Kapitel", "제3장에서"), read against the book's own chapter labels.
+Kapitel", "제3장에서"), read as numbers; ``clueweaver.books.named_chapters`` finds them among the book's own.
 
 A reader who remembers where something happened says so, and the words that say it are a scope,
 not content: "第五回" matches only the heading of chapter 5 (which the segmenter skips), "chapter"
@@ -24,7 +24,7 @@ chapter"; "the first three chapters", "les deux derniers chapitres", "в пер�
 are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
 "Livre III", "w drugiej części", "i andra delen"): a part names its chapters, and a chapter named with
 its part is that part's chapter. A question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中":
-``chapters_titled``).
+``clueweaver.books.named_chapters.chapters_titled``).
 Korean names them after their number, an ordinal or a count ("제3장에서", "3~5장", "두 번째 장", "마지막 두 장",
 "제2부": ``_korean_patterns``).
 """
@@ -34,11 +34,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, partial
-from typing import Sequence
 
 from clueweaver.books.cardinals import CARDINAL_WORDS, RUSSIAN_TENS, cardinal_value
-from clueweaver.books.chapters import Heading, names_its_unit
-from clueweaver.books.language import HAN, UNSPACED_SCRIPTS
+from clueweaver.books.language import UNSPACED_SCRIPTS
 from clueweaver.books.numerals import (
     DAI_NUMERALS,
     ENGLISH_ORDINALS,
@@ -107,7 +105,7 @@ _PART_WORDS = {
 # Where a chapter or part word may start: at a word's start, or right after a letter of a script written without
 # spaces between words ("ในบทที่ 3", in chapter 3)
 _UNIT_START = rf"(?:\b|(?<=[{UNSPACED_SCRIPTS}]))"
-_CHAPTER = "|".join(_CHAPTER_WORDS.values())
+CHAPTER_WORD = "|".join(_CHAPTER_WORDS.values())  # a chapter's word in any language read
 _PART = "|".join(_PART_WORDS.values())
 _PART_BEFORE_NUMBER = rf"{_PART}|books?|vol\.|band"
 _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final", "il capitolo finale"
@@ -287,9 +285,9 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
 
 
 def without_chapter_mentions(text: str, *, book_has_parts: bool = True) -> str:
-    """``text`` with its chapter mentions taken out (the words a retrieval query should not match;
-    a part named by an ordinal stays in a book without parts, see ``chapters_named``); ``text``
-    itself when nothing else would be left."""
+    """``text`` with its chapter mentions taken out (the words a retrieval query should not match; a part
+    named by an ordinal stays in a book without parts, see ``clueweaver.books.named_chapters.chapters_named``);
+    ``text`` itself when nothing else would be left."""
     stripped = text
     for mention in chapter_mentions(text):
         if book_has_parts or not mention.loose:
@@ -474,119 +472,6 @@ def _korean_edge(match: re.Match) -> tuple[int, ...]:
 def _patterns_by_unit() -> tuple[tuple[bool, tuple], ...]:
     """The chapters' patterns, then the parts' (``part`` True), compiled on the first text read: they take most
     of a second, which a command that reads no question (``clueweaver chapters``, ``index``) need not pay."""
-    chapters = (*_patterns(_CHAPTER, _CHAPTER, "回章节節话話", _CHAPTER_WORDS), *_korean_patterns("장"))
+    chapters = (*_patterns(CHAPTER_WORD, CHAPTER_WORD, "回章节節话話", _CHAPTER_WORDS), *_korean_patterns("장"))
     parts = (*_patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS), *_korean_patterns("부|편|권"))
     return (False, chapters), (True, parts)
-
-
-def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
-    """The chapters (``Chapter``) that ``text`` names, and what it names that the book lacks ("chapter
-    9", "chapters 21-30", "part 4", "the last chapter"). A chapter is named by the label a reader uses
-    ("5" names the chapter labelled 5 and, in a book whose labels are qualified by part, every part's
-    fifth; in the heading's own word, a chapter cut into sections whole: ``_heads_its_sections``), or by
-    its place from the book's end ("the penultimate chapter", "后四十回"); a part
-    by its place among the book's parts, and it names its chapters; a chapter named with its part
-    ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered. A part named
-    by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
-    or a plan's. The chapters whose name it quotes follow (``chapters_titled``)."""
-    mentions = chapter_mentions(text)
-    parts = [m for m in mentions if m.part and (has_parts(chapters) or not m.loose)]
-    by_chapter, missing = _named(chapters, [m for m in mentions if not m.part], _chapters_numbered, "chapter")
-    by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
-    both = [c for c in by_chapter if c in by_part]
-    found = both or by_chapter + [c for c in by_part if c not in by_chapter]
-    return found + [c for c in chapters_titled(chapters, text) if c not in found], missing + missing_parts
-
-
-def has_parts(chapters: Sequence) -> bool:
-    """Whether a book's chapters stand under part headings: where a part named by an ordinal counts."""
-    return any(c.part is not None for c in chapters)
-
-
-def chapters_titled(chapters: Sequence, text: str) -> list:
-    """The chapters whose name ``text`` quotes (``title_pieces``): one line of a Chinese chapter's name
-    ("刘姥姥一进荣国府" names 红楼梦's 回 6), or a whole name as words ("A Merry Christmas"), in any case."""
-    folded = " ".join(text.casefold().split())
-    return [c for c in chapters if any(_quotes(folded, piece.casefold()) for piece in title_pieces(c.title))]
-
-
-def _quotes(folded: str, piece: str) -> bool:
-    """Whether ``folded`` holds ``piece`` whole: a name in letters as words ("a promessa." is not quoted by
-    "da promessa."), a Chinese one anywhere (its characters have no spaces between words)."""
-    if piece not in folded or re.search(rf"[{HAN}]", piece):
-        return piece in folded
-    return re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", folded) is not None
-
-
-@cache
-def title_pieces(title: str) -> tuple[str, ...]:
-    """What of a chapter's heading names it when quoted: its name's lines of four Chinese characters or
-    more, else the whole name when it has two words and ten letters or more; none for a bare number
-    (kept per heading: every question reads every chapter's)."""
-    name = " ".join(Heading.parse(title).name.split())
-    lines = tuple(line for line in re.split(r"[\s，,；;：:、。]+", name) if len(re.findall(rf"[{HAN}]", line)) >= 4)
-    if lines:
-        return lines
-    return (name,) if len(name.split()) >= 2 and len(name) >= 10 else ()
-
-
-def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:
-    found, missing = [], []
-    for mention, number in dict.fromkeys((mention, n) for mention in mentions for n in mention.numbers):
-        named = resolve(chapters, number, mention.text)
-        found.extend(c for c in named if c not in found)
-        if not named and number not in missing:
-            missing.append(number)
-    return found, _missing_names(missing, unit)
-
-
-def _missing_names(numbers: list[int], unit: str) -> list[str]:
-    """How a warning names what the book lacks: "chapter 9", "chapters 21-30" (a run of numbers),
-    "the last chapter", "chapter 3 from the end"."""
-    names: list[str] = []
-    runs: list[list[int]] = []
-    for number in numbers:
-        if number < 0:
-            names.append(f"the last {unit}" if number == LAST else f"{unit} {-number} from the end")
-        elif runs and number == runs[-1][-1] + 1:
-            runs[-1].append(number)
-        else:
-            runs.append([number])
-    named_runs = [f"{unit} {run[0]}" if len(run) == 1 else f"{unit}s {run[0]}-{run[-1]}" for run in runs]
-    return named_runs + names
-
-
-def _chapters_numbered(chapters: Sequence, number: int, mention: str) -> list:
-    if number < 0:
-        return [chapters[number]] if len(chapters) >= -number else []
-    label = str(number)
-    if sections := [c for c in chapters if c.label.startswith(label + ".") and _heads_its_sections(c, mention)]:
-        return sections
-    return [c for c in chapters if c.label == label or c.label.endswith("." + label)]
-
-
-def _heads_its_sections(chapter, mention: str) -> bool:
-    """Whether ``chapter`` is a section of a chapter whose heading names its unit as ``mention`` does ("第二章
-    发展", then "一", "二": labels 2.1, 2.2), so that "第二章" names the chapter with all its sections, not every
-    chapter's second section; "第三节" (a section) and a story's or a part's heading ("I. A SCANDAL IN BOHEMIA",
-    "ЧАСТЬ ПЕРВАЯ") keep the label's last level. The unit's word is compared by its first four letters, as a
-    mention declines it ("в главе 2" under "Глава вторая")."""
-    if not chapter.part or not names_its_unit(chapter.part):
-        return False
-    word = Heading.parse(chapter.part).unit[0]
-    return word[:4].casefold() in mention.casefold()
-
-
-def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
-    """The chapters of the book's ``number``-th part (its parts in reading order: runs of chapters
-    under one part heading)."""
-    parts: list[list] = []
-    for chapter in chapters:
-        if chapter.part is not None:
-            if parts and parts[-1][-1].part == chapter.part:
-                parts[-1].append(chapter)
-            else:
-                parts.append([chapter])
-    if number < 0:
-        return parts[number] if len(parts) >= -number else []
-    return parts[number - 1] if 0 < number <= len(parts) else []

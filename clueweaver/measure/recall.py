@@ -30,7 +30,7 @@ from clueweaver.benchmarks.checks import (
     DIGITS_FROZEN_FILE,
     OPEN_CHECK_FILES,
 )
-from clueweaver.books.chapter_mentions import title_pieces
+from clueweaver.books.named_chapters import title_pieces
 from clueweaver.evaluation.diagnostics import benchmark_gold_items, multihop_gold_items
 from clueweaver.evaluation.retrieval import GoldItem, RecallReport, format_report, measure_recall, plain_bm25_ranking
 from clueweaver.retrieval import get_index

@@ -22,8 +22,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from clueweaver.books.chapter_mentions import chapters_named, has_parts, without_chapter_mentions
+from clueweaver.books.chapter_mentions import without_chapter_mentions
 from clueweaver.books.language import detect_language, language_name
+from clueweaver.books.named_chapters import chapters_named, has_parts
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder

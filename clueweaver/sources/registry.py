@@ -12,7 +12,7 @@ reading limit (``chapter_mention_warning``).
 
 from __future__ import annotations
 
-from clueweaver.books.chapter_mentions import chapters_named
+from clueweaver.books.named_chapters import chapters_named
 from clueweaver.books.narrative import Narrative, reading_limit
 from clueweaver.core.registry import Registry, RegistryError
 from clueweaver.segments.segmenter import Segment, chapter_mention_warning, cross_language_warning
