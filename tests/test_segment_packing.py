@@ -9,6 +9,7 @@ from clueweaver.books.narrative import from_paragraphs, load_narrative
 from clueweaver.core.config import ConfigError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import build_index
+from clueweaver.retrieval.analyzers import UNKNOWN_LANGUAGE_PREFIX
 from clueweaver.segments.packing import pack
 from clueweaver.segments.segmenter import (
     PRESETS,
@@ -376,5 +377,6 @@ def test_retrieval_that_ranks_nothing_is_an_error_saying_why_and_what_to_pass_ne
         f"Op dag {n} sprak molenaar Jansen niet meer met zijn buren, want hij was boos over het geld."
         for n in range(60)
     ]
-    with pytest.raises(NoMatchError, match="'livre' is in no language ClueWeaver knows"):
+    with pytest.raises(NoMatchError, match="'livre' is in no language ClueWeaver knows") as refused:
         candidate_segments(plain_request(dutch, Question.open("Wat at bakker zondag?")))
+    assert f"cut to its first {UNKNOWN_LANGUAGE_PREFIX} letters" in str(refused.value)  # as the analyzer cuts them

@@ -41,9 +41,9 @@ from clueweaver.books.numerals import (
     DAI_NUMERALS,
     ENGLISH_ORDINALS,
     FRENCH_ORDINAL_NUMERAL,
-    HEBREW_NUMERAL,
     NUMBER_WORDS,
     SINO_KOREAN_NUMERALS,
+    hebrew_numeral_before,
     number_value,
 )
 from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN, ordinal_value, words_pattern
@@ -134,7 +134,7 @@ _NUMBERS = "|".join(
 )
 # "Book the Third", "Chapter the Last", as older English novels head them
 _NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
-_NUMBERS += rf"|(?:{HEBREW_NUMERAL})(?=\s*(?:$|[?.,:;!]))"  # "בפרק ג?", not "בפרק לא ברור" (it is not clear)
+_NUMBERS += "|" + hebrew_numeral_before("?.,:;!")  # "בפרק ג?", not "בפרק לא ברור" (it is not clear)
 # an article before the next ordinal of a list, after a joining word: "the third and the fourth chapter", "au
 # troisième et au quatrième" (after a comma it begins another phrase: "23º, no 2.º capítulo")
 _ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im)\s+"

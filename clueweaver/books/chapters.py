@@ -54,10 +54,10 @@ from clueweaver.books.numerals import (
     DAI_NUMERALS,
     DANISH_ORDINAL_DIGITS,
     FRENCH_ORDINAL_NUMERAL,
-    HEBREW_NUMERAL,
     KERAIA,
     NUMBER_WORDS,
     SINO_KOREAN_NUMERALS,
+    hebrew_numeral_before,
     number_value,
 )
 from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN
@@ -70,8 +70,7 @@ _GREEK_NUMERAL = rf"(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚϜϞ
 # digits ("CHAPITRE Ier", "Livre IIe", "Chapitre 1er"), and Norwegian and Danish ones in digits ("1ste Kapitel.",
 # "2det", "3dje", "4de", "6te")
 _ORDINAL_DIGITS = rf"\d+\.?[ºª°]|{FRENCH_ORDINAL_NUMERAL}|{DANISH_ORDINAL_DIGITS.pattern}"
-# A Hebrew numeral ends the line or comes before a mark ("פרק ב: בבית"): "פרק לא נגמר" (a chapter not ended) is prose
-_HEBREW_NUMBER = rf"(?:{HEBREW_NUMERAL})(?=\s*(?:$|[.:\u2013\u2014-]))"
+_HEBREW_NUMBER = hebrew_numeral_before(".:\u2013\u2014-")
 _NUMBER = (
     rf"(?:{_ORDINAL_DIGITS}|\d+|[ivxlcdmхі]+|(?:the\s+)?{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|"
     rf"the\s+(?:first|second|third|last|\w+th)|{LAST_PATTERN}|{_CJK_NUMBER}|"

@@ -41,6 +41,14 @@ _CANONICAL = (
     f"|[קרשת]{_GERESH}?"
 )
 HEBREW_NUMERAL = f"(?=[א-ת]{{0,3}}{_GERESH})(?:{_CANONICAL})|י[אבגדהוזחט]|ט[וז]|[אבגדהוזחטיכלמנסעפצקרשת]"
+
+
+def hebrew_numeral_before(marks: str) -> str:
+    """A Hebrew numeral at the line's end or before one of ``marks``: as a number it ends its phrase, where a
+    word its letters spell goes on ("פרק ב: בבית", "בפרק ג?"; "פרק לא נגמר", a chapter not ended, is prose)."""
+    return rf"(?:{HEBREW_NUMERAL})(?=\s*(?:$|[{marks}]))"
+
+
 _HEBREW_LETTERS = {letter: value * step for letters, step in (("אבגדהוזחט", 1), ("יכלמנסעפצ", 10), ("קרשת", 100))
                    for value, letter in enumerate(letters, start=1)}  # fmt: skip
 # Norwegian and Danish ordinals in digits, as their chapter headings write them ("1ste Kapitel.", "2det", "6te")

@@ -18,6 +18,7 @@ from clueweaver.measure.recall import CURVE_SETS, NAMINGS, SET_NAMES, bench_seco
 from clueweaver.measure.retrieval import SAMPLE_QUESTION
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RankingConfig
+from clueweaver.retrieval.analyzers import UNKNOWN_LANGUAGE_PREFIX
 from clueweaver.segments.segmenter import PRESETS
 
 
@@ -84,7 +85,7 @@ def add_recall(kinds) -> None:
     p.add_argument(
         "--language", choices=(*SUPPORTED_LANGUAGES, UNDETERMINED), default=None,
         help="read every set's books in this language instead of the detected one (und: as a language ClueWeaver "
-        "has no stemmer for, each word cut to its first five letters)",
+        f"has no stemmer for, each word cut to its first {UNKNOWN_LANGUAGE_PREFIX} letters)",
     )  # fmt: skip
     p.add_argument("--ablations", action="store_true", help="each ranking and shape choice against the default")
     p.add_argument(

@@ -35,6 +35,7 @@ from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import get_index, question_language
+from clueweaver.retrieval.analyzers import UNKNOWN_LANGUAGE_PREFIX
 from clueweaver.retrieval.dense import MULTILINGUAL_HINT
 
 # The book length (paragraphs) up to which a preset's anchor count is used as it is; most novels of
@@ -331,12 +332,12 @@ def no_match_error(narrative: Narrative, index, question: Question, readable: in
         script = script_of(narrative.text)
         why = (
             f"{narrative.title!r} is in no language ClueWeaver knows (its Latin text shows none of their function "
-            "words): it is read as plain words, each cut to its first five letters, and none of them is in the "
-            "question"
+            f"words): it is read as plain words, each cut to its first {UNKNOWN_LANGUAGE_PREFIX} letters, and none of "
+            "them is in the question"
             if script == "latin"
             else f"{narrative.title!r} is in a script no supported language is written in ({script}): it is read as "
-            "plain words (a Latin or Cyrillic one cut to its first five letters, pairs of letters where the script "
-            "writes no spaces), and none of them is in the question"
+            f"plain words (a Latin or Cyrillic one cut to its first {UNKNOWN_LANGUAGE_PREFIX} letters, pairs of "
+            "letters where the script writes no spaces), and none of them is in the question"
         )
         language_hint = f"--language CODE if the book is in one of {', '.join(SUPPORTED_LANGUAGES)}"
     else:
