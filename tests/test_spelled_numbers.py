@@ -43,6 +43,15 @@ def words(text: str, language: str) -> list[str]:
         ("ru", "не меньше восьмидесяти тысяч", "не меньше 80000"),
         ("ru", "двадцати пяти рублей", "25 рублей"),
         ("el", "είκοσι πέντε, διακόσια", "25, 200"),
+        ("sv", "tvåhundrafemtio kronor", "250 kronor"),
+        ("sv", "två tusen år och tjugotre dagar", "2000 år och 23 dagar"),
+        ("sv", "artonhundrafyrtioåtta", "1848"),
+        ("no", "to hundre og femti kroner", "250 kroner"),
+        ("no", "tohundreogfemti kroner", "250 kroner"),
+        ("no", "treogtyve Aar", "23 Aar"),
+        ("ro", "două sute cincizeci de lei", "250 de lei"),
+        ("ro", "trei mii de oameni, un milion", "3000 de oameni, 1000000"),
+        ("ro", "douăzeci şi cinci", "25"),
     ],
 )
 def test_a_spelled_number_and_its_digits_give_one_term(language, spelled, typed):
@@ -93,6 +102,9 @@ def test_french_hundreds_and_thousands_built_from_every_cardinal():
         ("it", "un accento", ["un", "accento"]),
         ("fr", "deux cents et trois", ["200", "et", "3"]),  # French joins with "et" after a thousand only
         ("fr", "mille et un", ["1001"]),
+        ("sv", "ett hus, ett tusen år, etthundra", ["ett", "hus", "1000", "år", "100"]),  # "ett" alone: an article
+        ("no", "ett hus og to hundre og ett år", ["ett", "hus", "og", "201", "år"]),
+        ("ro", "mie îmi place, o mie de ani", ["mie", "îmi", "place", "o", "mie", "de", "ani"]),  # "mie": "to me"
     ],
 )
 def test_what_is_and_is_not_a_number(language, text, expected):

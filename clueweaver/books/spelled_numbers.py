@@ -1,17 +1,19 @@
 """Spelled numbers read as digits, so that a question typed with digits meets a novel that spells its
 numbers, and the reverse: "£250" and "two hundred and fifty pounds", "42 anos" and "quarenta e dous
-annos", "20 000 livres" and "vingt mille livres", "3000 Taler" and "dreitausend Taler" give one term.
+annos", "20 000 livres" and "vingt mille livres", "3000 Taler" and "dreitausend Taler", "250 kronor" and
+"tvåhundrafemtio kronor", "250 de lei" and "două sute cincizeci de lei" give one term.
 
-The word languages' analyzers read a text's words through ``words_and_numbers`` before their stop
-words and stemmers (Chinese writes a question's digits in Chinese numerals and Japanese reads its kanji
-numerals as digits instead: ``clueweaver.retrieval.analyzers``), and the open-answer F1 compares an
-answer's numbers with its reference's by value (``with_digits``, ``clueweaver.protocol.text``). A number
-is read from its words: the cardinals one to ninety-nine (``clueweaver.books.cardinals``, English's from
-``clueweaver.books.numerals``), the hundreds, and the words for thousand and million, joined as each
-language joins them ("and", "et", "e", "und"), German's and Italian's written as one word
-("zweihundertfünfzig", "duecentocinquantamila"). A digit group typed with a thousands separator
-("20,000", "20 000", "20.000") is one number. An article before a hundred, thousand or million is
-one ("a hundred", "un millón"); alone, like any number word that is a stop word of its language
+The analyzers of ``NUMBER_LANGUAGES`` (the word languages but Polish, Czech and Hungarian, whose numbers
+decline or take suffixes) read a text's words through ``words_and_numbers`` before their stop words and
+stemmers (Chinese writes a question's digits in Chinese numerals and Japanese reads its kanji numerals as
+digits instead: ``clueweaver.retrieval.analyzers``), and the open-answer F1 compares an answer's numbers with
+its reference's by value (``with_digits``, ``clueweaver.protocol.text``). A number is read from its words: the
+cardinals one to ninety-nine (``clueweaver.books.cardinals``, English's from ``clueweaver.books.numerals``),
+the hundreds, and the words for thousand and million, joined as each language joins them ("and", "et", "e",
+"und", "og"), German's, Italian's, Swedish's and Norwegian's written as one word ("zweihundertfünfzig",
+"duecentocinquantamila", "tvåhundrafemtio", "tohundreogfemti"). A digit group typed with a thousands
+separator ("20,000", "20 000", "20.000") is one number. An article before a hundred, thousand or million is
+one ("a hundred", "un millón", "ett tusen"); alone, like any number word that is a stop word of its language
 ("one", Italian "sei", Russian "три"), it stays a word.
 """
 
@@ -72,26 +74,34 @@ _ONE_HUNDRED = {"es": ("cien", "ciento"), "pt": ("cem", "cento"), "el": ("εκα
 _RUSSIAN_HUNDREDS = "сто двести триста четыреста пятьсот шестьсот семьсот восемьсот девятьсот".split()
 _RUSSIAN_HUNDREDS_OF = "двух трех четырех пяти шести семи восьми девяти".split()  # "двухсот", "пятистах"
 # The word that multiplies the number before it by a hundred ("two hundred", "deux cents")
-HUNDRED_TIMES = {"en": {"hundred"}, "fr": {"cent", "cents"}, "de": {"hundert"}}
+HUNDRED_TIMES = {"en": {"hundred"}, "fr": {"cent", "cents"}, "de": {"hundert"}, "sv": {"hundra"}, "no": {"hundre"},
+                 "ro": {"sută", "suta", "sute"}}  # fmt: skip
 # The words for a thousand and a million: first those that stand alone ("mille fois", "тысячу раз"), then
 # after a "|" those that follow a number only ("millions" alone is no number; Russian's "тысяч" follows one)
 _THOUSAND = {"en": "thousand", "fr": "mille mil", "de": "tausend", "es": "mil", "it": "mille | mila", "pt": "mil",
              "ru": "тысяча тысячу тысячей | тысячи тысяч тысячам тысячами тысячах",
-             "el": "χίλια χίλιοι χίλιες | χιλιάδες"}  # fmt: skip
+             "el": "χίλια χίλιοι χίλιες | χιλιάδες", "sv": "tusen", "no": "tusen",
+             "ro": "| mii mie"}  # fmt: skip
+# (Romanian "mie" alone is "to me": "o mie", a thousand, stays words)
 _MILLION = {"en": "million | millions", "fr": "million | millions", "de": "million | millionen",
             "es": "millón | millones", "it": "milione | milioni", "pt": "milhão | milhões",
             "ru": "миллион | миллиона миллионов миллионам миллионами миллионах",
-            "el": "εκατομμύριο | εκατομμύρια"}  # fmt: skip
+            "el": "εκατομμύριο | εκατομμύρια", "sv": "miljon | miljoner", "no": "million | millioner",
+            "ro": "milion | milioane"}  # fmt: skip
 # The cardinals one to ninety-nine of each language whose text's numbers are read (``CARDINAL_WORDS`` spells more
 # languages', which only a chapter's mention reads)
 _SMALL = {language: CARDINAL_WORDS.get(language, {}) for language in _THOUSAND}
 _SMALL |= {"en": _ENGLISH, "pt": CARDINAL_WORDS["pt"] | _OLD_PORTUGUESE, "ru": CARDINAL_WORDS["ru"] | _russian_cases()}
+# Swedish and Norwegian "ett" alone is the article "a" as often as one, and neither language keeps stop words: a
+# number only before a hundred, thousand or million ("ett tusen"; ``ARTICLES``), as French "un" is
+_SMALL |= {lang: {form: n for form, n in CARDINAL_WORDS[lang].items() if form != "ett"} for lang in ("sv", "no")}
 SMALL = {language: _with_folded(forms) for language, forms in _SMALL.items()}
 # The words for one that are articles or pronouns too, a number only before a hundred, thousand or million
 # ("a hundred"), after a join word ("mille et une") or, in Russian and Greek, after a ten ("двадцати одного")
 _ARTICLES = {"en": "a an one", "fr": "un une", "de": "ein eine einem einer einen", "es": "un una uno",
              "it": "un uno una", "pt": "um uma", "el": "ένα μια μία ένας",
-             "ru": "одного одной одному одним одном одну одно одною"}  # fmt: skip
+             "ru": "одного одной одному одним одном одну одно одною", "sv": "en ett", "no": "en ett et ei",
+             "ro": "un o"}  # fmt: skip
 
 
 HUNDRED_WORDS = {
@@ -124,7 +134,7 @@ ARTICLES = {language: set(_with_folded(dict.fromkeys(words.split()))) for langua
 # The word a number's parts are joined by after a hundred or a thousand ("two hundred and fifty", "mil e
 # quinhentos", "hundert und zwanzig"), after a thousand only in French ("mille et une")
 JOINS = {"en": ("and", ("hundred", "scale")), "fr": ("et", ("scale",)), "de": ("und", ("hundred", "scale")),
-         "pt": ("e", ("hundred", "scale"))}  # fmt: skip
+         "pt": ("e", ("hundred", "scale")), "no": ("og", ("hundred", "scale"))}  # fmt: skip
 NUMBER_LANGUAGES = frozenset(_THOUSAND)
 # The languages whose tens and units are words apart in every case, which ``SMALL`` lists in the nominative only
 SPACED_TENS = frozenset({"ru", "el"})
@@ -318,22 +328,28 @@ def _after_article(words: list[str], i: int, language: str) -> bool:
     return scale and i > 0 and words[i - 1] in ARTICLES.get(language, ())
 
 
-# German and Italian write a number as one word ("zweihundertfünfzig", "duecentocinquantamila"): its
-# scale words, largest first (Italian's hundred loses its "o" before "otto" and "ottanta": "centotto")
+# German, Italian, Swedish and Norwegian write a number as one word ("zweihundertfünfzig", "duecentocinquantamila",
+# "tvåhundrafemtio", "tohundreogfemti"): its scale words, largest first (Italian's hundred loses its "o" before
+# "otto" and "ottanta": "centotto"), its word for one before a scale ("eintausend", "etthundra") and the word that
+# joins the rest ("hundertundzwanzig", "hundreogfemti")
 _FUSED_SCALES = {"de": (("tausend", 1000), ("hundert", 100)),
-                 "it": (("mila", 1000), ("mille", 1000), ("cento", 100), ("cent", 100))}  # fmt: skip
+                 "it": (("mila", 1000), ("mille", 1000), ("cento", 100), ("cent", 100)),
+                 "sv": (("tusen", 1000), ("hundra", 100)), "no": (("tusen", 1000), ("hundre", 100))}  # fmt: skip
+_FUSED_ONE = {"de": "ein", "sv": "ett", "no": "ett"}
+_FUSED_JOIN = {"de": "und", "no": "og"}
 
 
 def _fused_value(word: str, language: str, below: int = 10**6) -> int | None:
-    """The value of a German or Italian number written as one word ("dreitausend" 3000,
-    "neunzehnhundertachtundvierzig" 1948, "duecentocinquanta" 250, "tremila" 3000, "centotto" 108),
-    below ``below``; None for any other word."""
+    """The value of a number written as one word (``_FUSED_SCALES``: "dreitausend" 3000,
+    "neunzehnhundertachtundvierzig" 1948, "duecentocinquanta" 250, "tremila" 3000, "centotto" 108,
+    "tvåhundrafemtio" 250), below ``below``; None for any other word."""
     for scale_word, scale in _FUSED_SCALES[language]:
         head, found, tail = word.partition(scale_word)
         if not found or scale >= below:
             continue
-        times = 1 if head in ("", "ein") else _part_value(head, language, below=scale)
-        rest = 0 if tail in ("", "und") else _part_value(tail.removeprefix("und"), language, below=scale)
+        one, join = _FUSED_ONE.get(language, ""), _FUSED_JOIN.get(language, "")
+        times = 1 if head in ("", one) else _part_value(head, language, below=scale)
+        rest = 0 if tail in ("", join) else _part_value(tail.removeprefix(join), language, below=scale)
         if times and rest is not None:
             return times * scale + rest
     return None
