@@ -52,6 +52,12 @@ def words(text: str, language: str) -> list[str]:
         ("ro", "două sute cincizeci de lei", "250 de lei"),
         ("ro", "trei mii de oameni, un milion", "3000 de oameni, 1000000"),
         ("ro", "douăzeci şi cinci", "25"),
+        ("pl", "po dwudziestu pięciu latach", "po 25 latach"),
+        ("pl", "dwieście pięćdziesiąt złotych, dwustu ludzi", "250 złotych, 200 ludzi"),
+        ("pl", "pięć tysięcy rubli", "5000 rubli"),
+        ("cs", "před pětadvaceti lety", "před 25 lety"),
+        ("cs", "dvě stě padesát korun, pět set", "250 korun, 500"),
+        ("cs", "dvaceti pěti, tři tisíce", "25, 3000"),
     ],
 )
 def test_a_spelled_number_and_its_digits_give_one_term(language, spelled, typed):
@@ -105,6 +111,8 @@ def test_french_hundreds_and_thousands_built_from_every_cardinal():
         ("sv", "ett hus, ett tusen år, etthundra", ["ett", "hus", "1000", "år", "100"]),  # "ett" alone: an article
         ("no", "ett hus og to hundre og ett år", ["ett", "hus", "og", "201", "år"]),
         ("ro", "mie îmi place, o mie de ani", ["mie", "îmi", "place", "o", "mie", "de", "ani"]),  # "mie": "to me"
+        ("pl", "tysiące ludzi, dwa tysiące", ["tysiące", "ludzi", "2000"]),  # "tysiące" follows a number only
+        ("cs", "s dvěma bratry a třemi sestrami", ["s", "2", "bratry", "a", "3", "sestrami"]),
     ],
 )
 def test_what_is_and_is_not_a_number(language, text, expected):

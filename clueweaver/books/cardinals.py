@@ -3,9 +3,8 @@
 ventitré", "no capítulo vinte e três", "в главе двадцать пять", "στο κεφάλαιο πέντε", "w rozdziale
 trzy", "i kapitel tjugotre", "v kapitole tři", "i kapittel treogtyve", "în capitolul trei", "in hoofdstuk
 drieëntwintig" (English's are ``numerals.NUMBER_WORDS``; the ordinals built from these are
-``clueweaver.books.ordinals``). The first seven languages', Swedish's, Norwegian's and Romanian's are read as
-digits in a book's text too (``clueweaver.books.spelled_numbers``; Polish and Czech decline theirs, and only their
-nominatives are here); Hungarian names a chapter by its ordinal ("a harmadik fejezet").
+``clueweaver.books.ordinals``). All but Dutch's are read as digits in a book's text too, with their declined
+forms (``clueweaver.books.spelled_numbers``); Hungarian names a chapter by its ordinal ("a harmadik fejezet").
 
 ``CARDINAL_WORDS`` maps each language to its spellings (lower case, a compound's words joined by one
 space, with and without accents) and their values. The words that are also a language's article

@@ -3,18 +3,18 @@ numbers, and the reverse: "£250" and "two hundred and fifty pounds", "42 anos" 
 annos", "20 000 livres" and "vingt mille livres", "3000 Taler" and "dreitausend Taler", "250 kronor" and
 "tvåhundrafemtio kronor", "250 de lei" and "două sute cincizeci de lei" give one term.
 
-The analyzers of ``NUMBER_LANGUAGES`` (the word languages but Polish, Czech and Hungarian, whose numbers
-decline or take suffixes) read a text's words through ``words_and_numbers`` before their stop words and
-stemmers (Chinese writes a question's digits in Chinese numerals and Japanese reads its kanji numerals as
-digits instead: ``clueweaver.retrieval.analyzers``), and the open-answer F1 compares an answer's numbers with
-its reference's by value (``with_digits``, ``clueweaver.protocol.text``). A number is read from its words: the
-cardinals one to ninety-nine (``clueweaver.books.cardinals``, English's from ``clueweaver.books.numerals``),
-the hundreds, and the words for thousand and million, joined as each language joins them ("and", "et", "e",
-"und", "og"), German's, Italian's, Swedish's and Norwegian's written as one word ("zweihundertfünfzig",
-"duecentocinquantamila", "tvåhundrafemtio", "tohundreogfemti"). A digit group typed with a thousands
-separator ("20,000", "20 000", "20.000") is one number. An article before a hundred, thousand or million is
-one ("a hundred", "un millón", "ett tusen"); alone, like any number word that is a stop word of its language
-("one", Italian "sei", Russian "три"), it stays a word.
+The analyzers of ``NUMBER_LANGUAGES`` (the word languages but Hungarian, whose numbers fuse and take suffixes)
+read a text's words through ``words_and_numbers`` before their stop words and stemmers (Chinese writes a
+question's digits in Chinese numerals and Japanese reads its kanji numerals as digits instead:
+``clueweaver.retrieval.analyzers``), and the open-answer F1 compares an answer's numbers with its reference's by
+value (``with_digits``, ``clueweaver.protocol.text``). A number is read from its words: the cardinals one to
+ninety-nine (``clueweaver.books.cardinals``, English's from ``clueweaver.books.numerals``), their declined forms
+where a language declines them (Russian, Polish, Czech), the hundreds, and the words for thousand and million,
+joined as each language joins them ("and", "et", "e", "und", "og"), German's, Italian's, Swedish's and
+Norwegian's written as one word ("zweihundertfünfzig", "duecentocinquantamila", "tvåhundrafemtio",
+"tohundreogfemti"). A digit group typed with a thousands separator ("20,000", "20 000", "20.000") is one number.
+An article before a hundred, thousand or million is one ("a hundred", "un millón", "ett tusen"); alone, like any
+number word that is a stop word of its language ("one", Italian "sei", Russian "три"), it stays a word.
 """
 
 from __future__ import annotations
@@ -63,6 +63,29 @@ def _russian_cases() -> dict[str, int]:
     return {form.replace("восеми", "восьми"): n for form, n in forms.items()}  # "восьми", "восьмидесяти"
 
 
+def _polish_cases() -> dict[str, int]:
+    """Polish's cardinals in the oblique cases ("po pięciu latach", "z dwoma synami", "dwudziestu pięciu"): two to
+    four in their own forms, five up from one stem with "-u" and "-oma"."""
+    forms = {"dwóch": 2, "dwu": 2, "dwom": 2, "dwoma": 2, "dwiema": 2, "dwaj": 2, "trzech": 3, "trzem": 3,
+             "trzema": 3, "trzej": 3, "czterech": 4, "czterem": 4, "czterema": 4, "czterej": 4}  # fmt: skip
+    units = "pięci sześci siedmi ośmi dziewięci dziesięci jedenast dwunast trzynast czternast piętnast szesnast"
+    stems = dict(enumerate((units + " siedemnast osiemnast dziewiętnast").split(), start=5))
+    tens = "dwudziest trzydziest czterdziest pięćdziesięci sześćdziesięci siedemdziesięci osiemdziesięci"
+    stems |= {10 * t: stem for t, stem in enumerate((tens + " dziewięćdziesięci").split(), start=2)}
+    return forms | {stem + end: n for n, stem in stems.items() for end in ("u", "oma")}
+
+
+def _czech_cases() -> dict[str, int]:
+    """Czech's cardinals in the oblique cases ("před pěti lety", "s dvěma bratry", "dvaceti"): two to four in
+    their own forms, five up (a one-word compound too: "pětadvaceti") with "-i", nine's "devíti"."""
+    forms = {"dvou": 2, "dvěma": 2, "tří": 3, "třech": 3, "třem": 3, "třemi": 3, "čtyř": 4, "čtyřech": 4,
+             "čtyřem": 4, "čtyřmi": 4}  # fmt: skip
+    for word, n in CARDINAL_WORDS["cs"].items():
+        if n >= 5 and " " not in word:
+            forms[word[:-2] + "íti" if word.endswith("devět") else word + "i"] = n
+    return forms
+
+
 # Each hundred from two hundred as one word, where a language has them, in their masculine and feminine forms
 _HUNDREDS = {
     "es": "doscient trescient cuatrocient quinient seiscient setecient ochocient novecient",
@@ -75,23 +98,26 @@ _RUSSIAN_HUNDREDS = "сто двести триста четыреста пят�
 _RUSSIAN_HUNDREDS_OF = "двух трех четырех пяти шести семи восьми девяти".split()  # "двухсот", "пятистах"
 # The word that multiplies the number before it by a hundred ("two hundred", "deux cents")
 HUNDRED_TIMES = {"en": {"hundred"}, "fr": {"cent", "cents"}, "de": {"hundert"}, "sv": {"hundra"}, "no": {"hundre"},
-                 "ro": {"sută", "suta", "sute"}}  # fmt: skip
+                 "ro": {"sută", "suta", "sute"}, "cs": {"stě", "sta", "set"}}  # fmt: skip
 # The words for a thousand and a million: first those that stand alone ("mille fois", "тысячу раз"), then
 # after a "|" those that follow a number only ("millions" alone is no number; Russian's "тысяч" follows one)
 _THOUSAND = {"en": "thousand", "fr": "mille mil", "de": "tausend", "es": "mil", "it": "mille | mila", "pt": "mil",
              "ru": "тысяча тысячу тысячей | тысячи тысяч тысячам тысячами тысячах",
              "el": "χίλια χίλιοι χίλιες | χιλιάδες", "sv": "tusen", "no": "tusen",
-             "ro": "| mii mie"}  # fmt: skip
+             "ro": "| mii mie", "pl": "tysiąc tysiąca tysiącem | tysiące tysięcy tysiącach tysiącami tysiącom",
+             "cs": "tisíc | tisíce tisíci tisících tisícům"}  # fmt: skip
 # (Romanian "mie" alone is "to me": "o mie", a thousand, stays words)
 _MILLION = {"en": "million | millions", "fr": "million | millions", "de": "million | millionen",
             "es": "millón | millones", "it": "milione | milioni", "pt": "milhão | milhões",
             "ru": "миллион | миллиона миллионов миллионам миллионами миллионах",
             "el": "εκατομμύριο | εκατομμύρια", "sv": "miljon | miljoner", "no": "million | millioner",
-            "ro": "milion | milioane"}  # fmt: skip
+            "ro": "milion | milioane", "pl": "milion miliona | miliony milionów milionach milionami",
+            "cs": "milion milionu | miliony milionů milionech"}  # fmt: skip
 # The cardinals one to ninety-nine of each language whose text's numbers are read (``CARDINAL_WORDS`` spells more
 # languages', which only a chapter's mention reads)
 _SMALL = {language: CARDINAL_WORDS.get(language, {}) for language in _THOUSAND}
 _SMALL |= {"en": _ENGLISH, "pt": CARDINAL_WORDS["pt"] | _OLD_PORTUGUESE, "ru": CARDINAL_WORDS["ru"] | _russian_cases()}
+_SMALL |= {"pl": CARDINAL_WORDS["pl"] | _polish_cases(), "cs": CARDINAL_WORDS["cs"] | _czech_cases()}
 # Swedish and Norwegian "ett" alone is the article "a" as often as one, and neither language keeps stop words: a
 # number only before a hundred, thousand or million ("ett tusen"; ``ARTICLES``), as French "un" is
 _SMALL |= {lang: {form: n for form, n in CARDINAL_WORDS[lang].items() if form != "ett"} for lang in ("sv", "no")}
@@ -111,6 +137,13 @@ HUNDRED_WORDS = {
     )
     for language, stems in _HUNDREDS.items()
 } | {"ru": dict(zip(_RUSSIAN_HUNDREDS, range(100, 1000, 100))) | {"ста": 100}}
+# Polish writes each hundred as one word, and declines it ("dwieście", "dwustu"); Czech's "sto" alone is one
+_POLISH_HUNDREDS = "sto dwieście trzysta czterysta pięćset sześćset siedemset osiemset dziewięćset"
+_POLISH_HUNDREDS_OF = "stu dwustu trzystu czterystu pięciuset sześciuset siedmiuset ośmiuset dziewięciuset"
+HUNDRED_WORDS["pl"] = _with_folded(
+    {word: 100 * n for words in (_POLISH_HUNDREDS, _POLISH_HUNDREDS_OF) for n, word in enumerate(words.split(), 1)}
+)
+HUNDRED_WORDS["cs"] = {"sto": 100, "stu": 100}
 HUNDRED_WORDS["ru"] |= {
     stem + end: 100 * n for n, stem in enumerate(_RUSSIAN_HUNDREDS_OF, start=2) for end in ("сот", "стах")
 }
@@ -137,7 +170,7 @@ JOINS = {"en": ("and", ("hundred", "scale")), "fr": ("et", ("scale",)), "de": ("
          "pt": ("e", ("hundred", "scale")), "no": ("og", ("hundred", "scale"))}  # fmt: skip
 NUMBER_LANGUAGES = frozenset(_THOUSAND)
 # The languages whose tens and units are words apart in every case, which ``SMALL`` lists in the nominative only
-SPACED_TENS = frozenset({"ru", "el"})
+SPACED_TENS = frozenset({"ru", "el", "pl", "cs"})
 # A text's words and the marks that end a number ("cincuenta, mil quinientos" is two numbers)
 MARKS = frozenset(',;:.!?()[]«»"“”„…—–/')
 # A plain class scans fastest; stray quotes and dashes are trimmed per word, and a word keeps its combining marks
