@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.benchmarks.checks import load_bundled_book
 from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
-from clueweaver.books.chapter_mentions import LAST, chapter_mentions, without_chapter_mentions
+from clueweaver.books.chapter_mentions import LAST, _patterns_by_unit, chapter_mentions, without_chapter_mentions
 from clueweaver.books.named_chapters import chapters_named, chapters_titled, title_pieces
 from clueweaver.books.narrative import from_text
 from clueweaver.books.numerals import chinese_numeral
@@ -604,3 +604,38 @@ def test_cardinals_are_spelled_as_each_language_writes_them(language, spelling, 
 )  # fmt: skip
 def test_dutch_lists_and_ranges_are_read_and_a_year_after_a_joining_word_is_no_chapter(text, mentions):
     assert [(m.text, m.numbers) for m in chapter_mentions(text)] == mentions
+
+
+def test_the_patterns_built_on_a_units_word_compile_only_for_a_text_that_has_one():
+    """A question that names no chapter or part in letters is read without compiling the patterns built on those
+    words (most of a second at a command's start), and finds what the others find: 第五回 still."""
+    _patterns_by_unit.cache_clear()
+    assert [m.numbers for m in chapter_mentions("第五回中，谁点亮了灯？ Who lit the lantern?")] == [(5,)]
+    assert chapter_mentions("Who lit the lantern in the fifth year?") == []
+    assert _patterns_by_unit.cache_info().currsize == 1  # without the worded patterns
+    assert [m.numbers for m in chapter_mentions("Who lit it in the fifth chapter?")] == [(5,)]
+    assert [m.numbers for m in chapter_mentions("Кто зажёг его во второй части?")] == [(2,)]
+    assert _patterns_by_unit.cache_info().currsize == 2
+
+
+def test_a_chapter_is_named_by_its_own_heading_when_its_label_counts_a_collection_in_reading_order():
+    """A collection whose first story is cut into bare "一" to "四" and whose second is headed "第一章" to "第四章"
+    (its stories' titles no headings: labels 1-8 in reading order): "第三章" and "in chapter 3" name the chapter
+    headed 第三章, not the first story's third section; "第三节" (a section) still names label 3."""
+    line = "{}的第{}段：海鸥在港口上空盘旋，一切都很安静，风从东边吹来。"
+    paragraphs = ["狂人日记"]
+    for number in "一二三四":
+        paragraphs += [number, *(line.format("狂人日记" + number, k) for k in range(3))]
+    paragraphs.append("阿Q正传")
+    for number, title in zip("一二三四", ["序", "优胜记略", "续优胜记略", "恋爱的悲剧"]):
+        paragraphs += [f"第{number}章　{title}", *(line.format("阿Q正传" + number, k) for k in range(3))]
+    chapters = from_text("\n\n".join(paragraphs), title="呐喊", gutenberg=False).chapters
+
+    def named(text):
+        return [(c.label, c.title) for c in chapters_named(chapters, text)[0]]
+
+    assert [c.label for c in chapters] == [str(n) for n in range(1, 9)]
+    assert named("第三章里阿Q做了什么？") == [("7", "第三章 续优胜记略")]
+    assert named("In chapter 3, what does Ah Q do?") == [("7", "第三章 续优胜记略")]
+    assert named("第三节里写了什么？") == [("3", "三")]
+    assert named("In chapter 7, what does Ah Q do?") == [("7", "第三章 续优胜记略")]  # the label still names it

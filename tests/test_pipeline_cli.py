@@ -244,6 +244,7 @@ def test_bench_retrieval_times_every_stage_beside_sentence_transformers(capsys):
     assert payload["paragraphs"] == len(BOOK) and payload["encoder"] == "st:all-MiniLM-L6-v2"
     for key in (
         "cli_start_s",
+        "cli_start_chapter_question_s",
         "bm25_build_s",
         "graph_build_s",
         "segment_bm25_ms",

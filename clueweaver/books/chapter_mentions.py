@@ -176,14 +176,14 @@ _TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "
 _NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
 
 
-def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, words_by_language: dict) -> tuple:
+def _patterns(unit_after: str, unit_before: str, dai_units: str, words_by_language: dict, worded: bool) -> tuple:
     """The ways a unit is named, each with how its numbers are read and whether a part so named is
-    loose: 倒数第N回; 第N回 (in a list or a range, then alone); 最后一回, 最初の章, 前N回, 后N回; the
-    word before its number(s); after its ordinal; a count of the first or last ones ("the first three
-    chapters", "les trois premiers chapitres"); the word before cardinal numbers of its own language
-    (``_cardinal_patterns``)."""
+    loose: 倒数第N回; 第N回 (in a list or a range, then alone); 最后一回, 最初の章, 前N回, 后N回; and with
+    ``worded``, those built on the unit's word in letters: the word before its number(s); after its ordinal; a
+    count of the first or last ones ("the first three chapters", "les trois premiers chapitres"); the word before
+    cardinal numbers of its own language (``_cardinal_patterns``)."""
     units = rf"[{dai_units}]"
-    return (
+    dai = (
         (re.compile(rf"倒[数數]第\s*({_DAI_NUMBER})\s*{units}"), _from_end, False),
         (
             re.compile(
@@ -195,21 +195,26 @@ def _patterns(unit_after_number: str, unit_before_number: str, dai_units: str, w
         (re.compile(rf"第\s*({_DAI_NUMBER})\s*{units}"), _numbered, False),
         (re.compile(rf"(最[后後終终]|最初)(?:\s*の)?\s*([{DAI_NUMERALS}]+|\d+)?\s*{units}"), _dai_edge, False),
         (re.compile(rf"{_NOT_BEFORE_FIRST_LAST}([前后後])\s*([{DAI_NUMERALS}]+|\d+)\s*{units}"), _dai_edge, False),
+    )
+    if not worded:
+        return dai
+    return (
+        *dai,
         (
-            re.compile(rf"{_UNIT_START}(?:{unit_before_number})\s*({_NUMBERS})", re.IGNORECASE),
+            re.compile(rf"{_UNIT_START}(?:{unit_before})\s*({_NUMBERS})", re.IGNORECASE),
             _numbers_listed,
             False,
         ),
         (
             re.compile(
-                rf"\b((?:{_ORDINAL})(?:{_JOIN}(?:{_ARTICLE})?(?:{_ORDINAL}))*)\s+(?:{unit_after_number})\b",
+                rf"\b((?:{_ORDINAL})(?:{_JOIN}(?:{_ARTICLE})?(?:{_ORDINAL}))*)\s+(?:{unit_after})\b",
                 re.IGNORECASE,
             ),
             _ordinals_listed,
             True,
         ),
-        (re.compile(rf"\b{_EDGE}\s+(?P<count>{_COUNT})\s+(?:{unit_after_number})\b", re.IGNORECASE), _counted, True),
-        (re.compile(rf"\b(?P<count>{_COUNT})\s+{_EDGE}\s+(?:{unit_after_number})\b", re.IGNORECASE), _counted, True),
+        (re.compile(rf"\b{_EDGE}\s+(?P<count>{_COUNT})\s+(?:{unit_after})\b", re.IGNORECASE), _counted, True),
+        (re.compile(rf"\b(?P<count>{_COUNT})\s+{_EDGE}\s+(?:{unit_after})\b", re.IGNORECASE), _counted, True),
         *_cardinal_patterns(words_by_language),
     )
 
@@ -270,7 +275,7 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
     read ("chapter the seventy-seventh") makes none."""
     found: list[tuple[int, ChapterMention]] = []
     taken: list[range] = []
-    for part, patterns in _patterns_by_unit():
+    for part, patterns in _patterns_by_unit(_UNIT_WORD.search(text) is not None):
         for pattern, read, loose in patterns:
             for match in pattern.finditer(text):
                 span = range(match.start(), match.end())
@@ -468,10 +473,16 @@ def _korean_edge(match: re.Match) -> tuple[int, ...]:
     return _edge(match["edge"] == "처음", value) if value >= 2 else ()
 
 
+# A unit's word in letters in any language read ("chapter", "глава", "Teil", "book"): a text without one matches
+# none of the patterns built on these words, which are most of the compiling
+_UNIT_WORD = re.compile(rf"{CHAPTER_WORD}|{_PART_BEFORE_NUMBER}", re.IGNORECASE)
+
+
 @cache
-def _patterns_by_unit() -> tuple[tuple[bool, tuple], ...]:
-    """The chapters' patterns, then the parts' (``part`` True), compiled on the first text read: they take most
-    of a second, which a command that reads no question (``clueweaver chapters``, ``index``) need not pay."""
-    chapters = (*_patterns(CHAPTER_WORD, CHAPTER_WORD, "回章节節话話", _CHAPTER_WORDS), *_korean_patterns("장"))
-    parts = (*_patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS), *_korean_patterns("부|편|권"))
-    return (False, chapters), (True, parts)
+def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
+    """The chapters' patterns, then the parts' (``part`` True), compiled on the first text read; those built on a
+    unit's word in letters (``worded``) on the first text that has one: they take most of a second, which a
+    command that reads no question (``clueweaver chapters``, ``index``) or no such word need not pay."""
+    chapters = _patterns(CHAPTER_WORD, CHAPTER_WORD, "回章节節话話", _CHAPTER_WORDS, worded)
+    parts = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS, worded)
+    return (False, (*chapters, *_korean_patterns("장"))), (True, (*parts, *_korean_patterns("부|편|권")))

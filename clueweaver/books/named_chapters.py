@@ -98,7 +98,18 @@ def _chapters_numbered(chapters: Sequence, number: int, mention: str) -> list:
     label = str(number)
     if sections := [c for c in chapters if c.label.startswith(label + ".") and _heads_its_sections(c, mention)]:
         return sections
-    return [c for c in chapters if c.label == label or c.label.endswith("." + label)]
+    labelled = [c for c in chapters if c.label == label or c.label.endswith("." + label)]
+    if any(_headed(c.title, number, mention) for c in labelled):
+        return labelled
+    return [c for c in chapters if _headed(c.title, number, mention)] or labelled
+
+
+def _headed(heading: str, number: int, mention: str) -> bool:
+    """Whether a heading gives its chapter ``number`` in a unit that ``mention`` names ("第三章 续优胜记略" for
+    "第三章" or "in chapter 3"): in a collection whose first story is cut into bare "一", "二", "三" and whose
+    second has "第一章" to "第九章", labelled in reading order, "第三章" is the chapter so headed."""
+    unit = Heading.parse(heading).unit
+    return unit is not None and unit[1] == number and _names_unit_as(unit[0], mention)
 
 
 def _whole_chapters(chapters: Sequence, mention: str) -> list[list]:
@@ -121,7 +132,16 @@ def _heads_its_sections(chapter, mention: str) -> bool:
     ("in chapter 2" under "第二章 发展"), a section's ("第三节") does not."""
     if not chapter.part or not names_its_unit(chapter.part):
         return False
-    word = Heading.parse(chapter.part).unit[0].casefold()
+    return _names_unit_as(Heading.parse(chapter.part).unit[0], mention)
+
+
+def _names_unit_as(word: str, mention: str) -> bool:
+    """Whether ``mention`` names the unit a heading's ``word`` names: the same word, compared by its first four
+    letters as a mention declines it ("в главе 2", "Глава"), or a chapter's word in another language ("in
+    chapter 2", "章"), but for a section's ("第三节")."""
+    word = word.casefold()
+    if not word:
+        return False
     if word[:4] in mention.casefold():
         return True
     return re.fullmatch(rf"{CHAPTER_WORD}|[回章]", word) is not None and not re.search("[节節]", mention)
