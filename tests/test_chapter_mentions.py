@@ -571,11 +571,8 @@ def test_a_joins_a_list_after_a_czech_chapter_word_and_a_range_after_a_spanish_o
 def test_every_cardinal_language_spells_one_to_ninety_nine_and_reads_each_spelling_back(language):
     forms = CARDINAL_WORDS[language]
     assert set(forms.values()) - {1} == set(range(2, 100)), language
-    assert 1 in forms.values() or language in {
-        "fr",
-        "pt",
-        "el",
-    }  # their only "one" is an article: "un chapitre un peu"
+    # their only "one" is an article: "un chapitre un peu", Hungarian "egy fejezet"
+    assert 1 in forms.values() or language in {"fr", "pt", "el", "hu"}
     assert all(cardinal_value(form, (language,)) == value for form, value in forms.items())
 
 

@@ -58,6 +58,9 @@ def words(text: str, language: str) -> list[str]:
         ("cs", "před pětadvaceti lety", "před 25 lety"),
         ("cs", "dvě stě padesát korun, pět set", "250 korun, 500"),
         ("cs", "dvaceti pěti, tři tisíce", "25, 3000"),
+        ("hu", "kétszázötven forint", "250 forint"),
+        ("hu", "ezerkilencszáznegyvennyolc, háromezer ember", "1948, 3000 ember"),
+        ("hu", "huszonöt év, harminckét katona", "25 év, 32 katona"),
     ],
 )
 def test_a_spelled_number_and_its_digits_give_one_term(language, spelled, typed):
@@ -113,6 +116,7 @@ def test_french_hundreds_and_thousands_built_from_every_cardinal():
         ("ro", "mie îmi place, o mie de ani", ["mie", "îmi", "place", "o", "mie", "de", "ani"]),  # "mie": "to me"
         ("pl", "tysiące ludzi, dwa tysiące", ["tysiące", "ludzi", "2000"]),  # "tysiące" follows a number only
         ("cs", "s dvěma bratry a třemi sestrami", ["s", "2", "bratry", "a", "3", "sestrami"]),
+        ("hu", "egy ember, egy millió, százados", ["egy", "ember", "1000000", "százados"]),  # "százados": a captain
     ],
 )
 def test_what_is_and_is_not_a_number(language, text, expected):

@@ -4,7 +4,8 @@ ventitré", "no capítulo vinte e três", "в главе двадцать пят
 trzy", "i kapitel tjugotre", "v kapitole tři", "i kapittel treogtyve", "în capitolul trei", "in hoofdstuk
 drieëntwintig" (English's are ``numerals.NUMBER_WORDS``; the ordinals built from these are
 ``clueweaver.books.ordinals``). All but Dutch's are read as digits in a book's text too, with their declined
-forms (``clueweaver.books.spelled_numbers``); Hungarian names a chapter by its ordinal ("a harmadik fejezet").
+forms (``clueweaver.books.spelled_numbers``); Hungarian names a chapter by its ordinal ("a harmadik fejezet") more
+often than by its cardinal.
 
 ``CARDINAL_WORDS`` maps each language to its spellings (lower case, a compound's words joined by one
 space, with and without accents) and their values. The words that are also a language's article
@@ -30,7 +31,8 @@ _ITALIAN_UNITS = "_ uno due tre quattro cinque sei sette otto nove".split()
 _ITALIAN_TEENS = "undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
 _ITALIAN_TENS = "_ _ venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
 RUSSIAN_TENS = "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
-_ARTICLES = frozenset("un une ein eine una um uma ένα een".split())  # "één" is Dutch's one, "een" its article
+# "één" is Dutch's one, "een" its article; Hungarian "egy" is both
+_ARTICLES = frozenset("un une ein eine una um uma ένα een egy".split())
 
 
 def french_cardinal(n: int) -> str:
@@ -197,6 +199,17 @@ def _romanian() -> dict[str, int]:
     return forms | {form.replace("ș", "ş"): n for form, n in forms.items()}  # the cedilla of older editions
 
 
+def _hungarian() -> dict[str, int]:
+    """Hungarian writes each number below a hundred as one word: "tizenkettő", "huszonöt", "harminckét" (two
+    is "kettő" alone, "két" before a noun)."""
+    units = [*_units("egy kettő három négy öt hat hét nyolc kilenc"), ("két", 2)]
+    tens = dict(zip(range(30, 100, 10), "harminc negyven ötven hatvan hetven nyolcvan kilencven".split()))
+    forms = dict(units) | {"tíz": 10, "húsz": 20} | {word: value for value, word in tens.items()}
+    for value, ten in ({10: "tizen", 20: "huszon"} | tens).items():
+        forms |= {ten + unit: value + n for unit, n in units}
+    return forms
+
+
 def _dutch() -> dict[str, int]:
     small = (
         "één twee drie vier vijf zes zeven acht negen tien elf twaalf dertien veertien vijftien zestien zeventien "
@@ -227,6 +240,7 @@ CARDINAL_WORDS: dict[str, dict[str, int]] = {
         ("sv", _swedish),
         ("no", _norwegian),
         ("ro", _romanian),
+        ("hu", _hungarian),
         ("nl", _dutch),
     )
 }

@@ -3,18 +3,19 @@ numbers, and the reverse: "£250" and "two hundred and fifty pounds", "42 anos" 
 annos", "20 000 livres" and "vingt mille livres", "3000 Taler" and "dreitausend Taler", "250 kronor" and
 "tvåhundrafemtio kronor", "250 de lei" and "două sute cincizeci de lei" give one term.
 
-The analyzers of ``NUMBER_LANGUAGES`` (the word languages but Hungarian, whose numbers fuse and take suffixes)
-read a text's words through ``words_and_numbers`` before their stop words and stemmers (Chinese writes a
-question's digits in Chinese numerals and Japanese reads its kanji numerals as digits instead:
-``clueweaver.retrieval.analyzers``), and the open-answer F1 compares an answer's numbers with its reference's by
-value (``with_digits``, ``clueweaver.protocol.text``). A number is read from its words: the cardinals one to
-ninety-nine (``clueweaver.books.cardinals``, English's from ``clueweaver.books.numerals``), their declined forms
-where a language declines them (Russian, Polish, Czech), the hundreds, and the words for thousand and million,
-joined as each language joins them ("and", "et", "e", "und", "og"), German's, Italian's, Swedish's and
-Norwegian's written as one word ("zweihundertfünfzig", "duecentocinquantamila", "tvåhundrafemtio",
-"tohundreogfemti"). A digit group typed with a thousands separator ("20,000", "20 000", "20.000") is one number.
-An article before a hundred, thousand or million is one ("a hundred", "un millón", "ett tusen"); alone, like any
-number word that is a stop word of its language ("one", Italian "sei", Russian "три"), it stays a word.
+The analyzers of ``NUMBER_LANGUAGES`` (every word language) read a text's words through ``words_and_numbers``
+before their stop words and stemmers (Chinese writes a question's digits in Chinese numerals and Japanese reads
+its kanji numerals as digits instead: ``clueweaver.retrieval.analyzers``), and the open-answer F1 compares an
+answer's numbers with its reference's by value (``with_digits``, ``clueweaver.protocol.text``). A number is read
+from its words: the cardinals one to ninety-nine (``clueweaver.books.cardinals``, English's from
+``clueweaver.books.numerals``), their declined forms where a language declines them (Russian, Polish, Czech), the
+hundreds, and the words for thousand and million, joined as each language joins them ("and", "et", "e", "und",
+"og"), German's, Italian's, Swedish's, Norwegian's and Hungarian's written as one word ("zweihundertfünfzig",
+"duecentocinquantamila", "tvåhundrafemtio", "tohundreogfemti", "kétszázötven"). A digit group typed with a
+thousands separator ("20,000", "20 000", "20.000") is one number. An article before a hundred, thousand or million
+is one ("a hundred", "un millón", "ett tusen"); alone, like any number word that is a stop word of its language
+("one", Italian "sei", Russian "три"), it stays a word. Hungarian's suffixed forms ("hármat", "háromszor") stay
+words.
 """
 
 from __future__ import annotations
@@ -98,21 +99,21 @@ _RUSSIAN_HUNDREDS = "сто двести триста четыреста пят�
 _RUSSIAN_HUNDREDS_OF = "двух трех четырех пяти шести семи восьми девяти".split()  # "двухсот", "пятистах"
 # The word that multiplies the number before it by a hundred ("two hundred", "deux cents")
 HUNDRED_TIMES = {"en": {"hundred"}, "fr": {"cent", "cents"}, "de": {"hundert"}, "sv": {"hundra"}, "no": {"hundre"},
-                 "ro": {"sută", "suta", "sute"}, "cs": {"stě", "sta", "set"}}  # fmt: skip
+                 "ro": {"sută", "suta", "sute"}, "cs": {"stě", "sta", "set"}, "hu": {"száz"}}  # fmt: skip
 # The words for a thousand and a million: first those that stand alone ("mille fois", "тысячу раз"), then
 # after a "|" those that follow a number only ("millions" alone is no number; Russian's "тысяч" follows one)
 _THOUSAND = {"en": "thousand", "fr": "mille mil", "de": "tausend", "es": "mil", "it": "mille | mila", "pt": "mil",
              "ru": "тысяча тысячу тысячей | тысячи тысяч тысячам тысячами тысячах",
              "el": "χίλια χίλιοι χίλιες | χιλιάδες", "sv": "tusen", "no": "tusen",
              "ro": "| mii mie", "pl": "tysiąc tysiąca tysiącem | tysiące tysięcy tysiącach tysiącami tysiącom",
-             "cs": "tisíc | tisíce tisíci tisících tisícům"}  # fmt: skip
+             "cs": "tisíc | tisíce tisíci tisících tisícům", "hu": "ezer"}  # fmt: skip
 # (Romanian "mie" alone is "to me": "o mie", a thousand, stays words)
 _MILLION = {"en": "million | millions", "fr": "million | millions", "de": "million | millionen",
             "es": "millón | millones", "it": "milione | milioni", "pt": "milhão | milhões",
             "ru": "миллион | миллиона миллионов миллионам миллионами миллионах",
             "el": "εκατομμύριο | εκατομμύρια", "sv": "miljon | miljoner", "no": "million | millioner",
             "ro": "milion | milioane", "pl": "milion miliona | miliony milionów milionach milionami",
-            "cs": "milion milionu | miliony milionů milionech"}  # fmt: skip
+            "cs": "milion milionu | miliony milionů milionech", "hu": "millió"}  # fmt: skip
 # The cardinals one to ninety-nine of each language whose text's numbers are read (``CARDINAL_WORDS`` spells more
 # languages', which only a chapter's mention reads)
 _SMALL = {language: CARDINAL_WORDS.get(language, {}) for language in _THOUSAND}
@@ -127,7 +128,7 @@ SMALL = {language: _with_folded(forms) for language, forms in _SMALL.items()}
 _ARTICLES = {"en": "a an one", "fr": "un une", "de": "ein eine einem einer einen", "es": "un una uno",
              "it": "un uno una", "pt": "um uma", "el": "ένα μια μία ένας",
              "ru": "одного одной одному одним одном одну одно одною", "sv": "en ett", "no": "en ett et ei",
-             "ro": "un o"}  # fmt: skip
+             "ro": "un o", "hu": "egy"}  # fmt: skip
 
 
 HUNDRED_WORDS = {
@@ -361,14 +362,15 @@ def _after_article(words: list[str], i: int, language: str) -> bool:
     return scale and i > 0 and words[i - 1] in ARTICLES.get(language, ())
 
 
-# German, Italian, Swedish and Norwegian write a number as one word ("zweihundertfünfzig", "duecentocinquantamila",
-# "tvåhundrafemtio", "tohundreogfemti"): its scale words, largest first (Italian's hundred loses its "o" before
-# "otto" and "ottanta": "centotto"), its word for one before a scale ("eintausend", "etthundra") and the word that
-# joins the rest ("hundertundzwanzig", "hundreogfemti")
+# German, Italian, Swedish, Norwegian and Hungarian write a number as one word ("zweihundertfünfzig",
+# "duecentocinquantamila", "tvåhundrafemtio", "tohundreogfemti", "kétszázötven"): its scale words, largest first
+# (Italian's hundred loses its "o" before "otto" and "ottanta": "centotto"), its word for one before a scale
+# ("eintausend", "etthundra") and the word that joins the rest ("hundertundzwanzig", "hundreogfemti")
 _FUSED_SCALES = {"de": (("tausend", 1000), ("hundert", 100)),
                  "it": (("mila", 1000), ("mille", 1000), ("cento", 100), ("cent", 100)),
-                 "sv": (("tusen", 1000), ("hundra", 100)), "no": (("tusen", 1000), ("hundre", 100))}  # fmt: skip
-_FUSED_ONE = {"de": "ein", "sv": "ett", "no": "ett"}
+                 "sv": (("tusen", 1000), ("hundra", 100)), "no": (("tusen", 1000), ("hundre", 100)),
+                 "hu": (("ezer", 1000), ("száz", 100))}  # fmt: skip
+_FUSED_ONE = {"de": "ein", "sv": "ett", "no": "ett", "hu": "egy"}
 _FUSED_JOIN = {"de": "und", "no": "og"}
 
 
