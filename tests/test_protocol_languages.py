@@ -486,7 +486,9 @@ def test_french_answers_fold_accents_case_and_articles():
     [("42", "forty-two"), ("quarenta e dois anos", "42 anos"), ("quarenta e dous", "42"),
      ("vingt mille livres", "20 000 livres"), ("20.000 Taler", "zwanzigtausend Taler"),
      ("£250 pounds", "two hundred and fifty pounds"), ("сто рублей", "100 рублей"), ("έξι μέρες", "6 μέρες"),
-     ("二十两", "20两"), ("２０両", "二十両")],
+     ("二十两", "20两"), ("２０両", "二十両"), ("tvåhundrafemtio kronor", "250 kronor"),
+     ("to hundre og femti kroner", "250 kroner"), ("po dwudziestu pięciu latach", "po 25 latach"),
+     ("pět set korun", "500 korun"), ("háromezer forint", "3000 forint"), ("două sute de lei", "200 de lei")],
 )  # fmt: skip
 def test_numbers_are_compared_by_value_however_each_side_writes_them(answer, reference):
     assert token_f1(answer, [reference]) == token_f1(reference, [answer]) == 1.0
