@@ -13,13 +13,17 @@ from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention
 from clueweaver.books.chapters import Heading, names_its_unit
 from clueweaver.books.language import HAN
 
+# A heading's word for a chapter, in any language a mention is read in ("chapter", "глава", "章", "回")
+_CHAPTER_UNIT = re.compile(rf"(?:{CHAPTER_WORD}|[回章])")
+
 
 def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     """The chapters (``Chapter``) that ``text`` names, and what it names that the book lacks ("chapter
     9", "chapters 21-30", "part 4", "the last chapter"). A chapter is named by the label a reader uses
     ("5" names the chapter labelled 5 and, in a book whose labels are qualified by part, every part's
-    fifth; in the heading's own word, a chapter cut into sections whole: ``_heads_its_sections``), or by
-    its place from the book's end ("the penultimate chapter", "后四十回"); a part
+    fifth; in the heading's own word, a chapter cut into sections whole: ``_heads_its_sections``), by its
+    own heading where the chapters that carry the label do not say the number (``_headed``), or by its
+    place from the book's end ("the penultimate chapter", "后四十回"); a part
     by its place among the book's parts, and it names its chapters; a chapter named with its part
     ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered. A part named
     by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
@@ -144,7 +148,7 @@ def _names_unit_as(word: str, mention: str) -> bool:
         return False
     if word[:4] in mention.casefold():
         return True
-    return re.fullmatch(rf"{CHAPTER_WORD}|[回章]", word) is not None and not re.search("[节節]", mention)
+    return _CHAPTER_UNIT.fullmatch(word) is not None and not re.search("[节節]", mention)
 
 
 def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
