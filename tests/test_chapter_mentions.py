@@ -87,6 +87,8 @@ def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
         ("Co się dzieje w rozdziale trzy, a co w rozdziale dwadzieścia jeden?", [(3,), (21,)]),
         ("Vad händer i kapitel tre och i kapitel tjugotvå? I kapitel ett?", [(3,), (22,), (1,)]),
         ("Hva skjer i kapittel fem og i kapittel tjueto? I kapittel treogtyve?", [(5,), (22,), (23,)]),
+        # Danish, read as Norwegian ("kapitel tre og fire" is Swedish's "kapitel tre" first: one chapter)
+        ("Hvad sker der i kapitel fire, i kapitlerne tre og fire og i kapitel halvtreds?", [(4,), (3, 4), (50,)]),
         ("Co se stane v kapitole tři, v kapitole dvacet pět a v kapitole pětadvacet?", [(3,), (25,), (25,)]),
         ("Ce se întâmplă în capitolul trei și în capitolul douăzeci şi unu?", [(3,), (21,)]),
         ("Wat gebeurt er in hoofdstuk drie en in hoofdstuk drieëntwintig? En in hoofdstuk één?", [(3,), (23,), (1,)]),
@@ -581,7 +583,8 @@ def test_every_cardinal_language_spells_one_to_ninety_nine_and_reads_each_spelli
     [
         ("cs", "jednadvacet", 21), ("cs", "dvacet jedna", 21), ("cs", "devětadevadesát", 99), ("pl", "dwie", 2),
         ("pl", "dziewięćdziesiąt dziewięć", 99), ("sv", "tjugoett", 21), ("sv", "nittionio", 99),
-        ("no", "tjueen", 21), ("no", "treogtyve", 23), ("no", "syv", 7), ("ro", "douăsprezece", 12),
+        ("no", "tjueen", 21), ("no", "treogtyve", 23), ("no", "syv", 7), ("no", "tredive", 30), ("no", "otte", 8),
+        ("no", "enoghalvfems", 91), ("no", "halvfemsindstyve", 90), ("ro", "douăsprezece", 12),
         ("ro", "douăzeci şi unu", 21), ("ro", "nouazeci si noua", 99), ("nl", "tweeëntwintig", 22),
         ("nl", "eenentwintig", 21), ("nl", "negenennegentig", 99),
     ],

@@ -49,6 +49,12 @@ def words(text: str, language: str) -> list[str]:
         ("no", "to hundre og femti kroner", "250 kroner"),
         ("no", "tohundreogfemti kroner", "250 kroner"),
         ("no", "treogtyve Aar", "23 Aar"),
+        # Danish, read as Norwegian: its tens in scores, short and long, its "otte", "hundrede" and "tusind"
+        ("no", "halvtreds Aar, tres Dage og firs Mand", "50 Aar, 60 Dage og 80 Mand"),
+        ("no", "otteoghalvfjerds, femogfyrre", "78, 45"),
+        ("no", "halvtredsindstyve Rigsdaler, fyrretyve Dage", "50 Rigsdaler, 40 Dage"),
+        ("no", "to hundrede og halvtreds Kroner, tre tusind", "250 Kroner, 3000"),
+        ("no", "tohundrede Daler", "200 Daler"),
         ("ro", "două sute cincizeci de lei", "250 de lei"),
         ("ro", "trei mii de oameni, un milion", "3000 de oameni, 1000000"),
         ("ro", "douăzeci şi cinci", "25"),

@@ -182,11 +182,24 @@ def _swedish() -> dict[str, int]:
     return _counted(small, "tjugo trettio fyrtio femtio sextio sjuttio åttio nittio", 2, "") | {"tjugoen": 21}
 
 
+# Danish counts its tens from fifty in scores ("halvtreds", two and a half twenties: 50), and older books write them
+# long ("halvtredsindstyve"); a Danish book is read as Norwegian (``clueweaver.books.language``)
+_DANISH_TENS = "tyve tredive fyrre halvtreds tres halvfjerds firs halvfems"
+_DANISH_LONG_TENS = (
+    "tyve tredive fyrretyve halvtredsindstyve tresindstyve halvfjerdsindstyve firsindstyve halvfemsindstyve"
+)
+
+
 def _norwegian() -> dict[str, int]:
     small = "ett to tre fire fem seks sju åtte ni ti elleve tolv tretten fjorten femten seksten sytten atten nitten"
     forms = _counted(small, "tjue tretti førti femti seksti sytti åtti nitti", 2, "") | {"syv": 7, "tjueen": 21}
-    # the tens and compounds as Dano-Norwegian counts them: "tyve", "tredve", "treogtyve" (three and twenty)
-    return forms | _tens("tyve tredve") | _units_first(small.replace("ett", "en"), "tyve tredve", "og")
+    # the tens and compounds as Dano-Norwegian and Danish count them: "tyve", "tredve", "treogtyve" (three and
+    # twenty), "femogfyrre", "otteoghalvfjerds" (Danish's eight is "otte")
+    danish_units = "en to tre fire fem seks syv otte ni"
+    forms |= {"otte": 8} | _tens("tyve tredve") | _units_first(small.replace("ett", "en"), "tyve tredve", "og")
+    for tens in (_DANISH_TENS, _DANISH_LONG_TENS):
+        forms |= _tens(tens) | _units_first(danish_units, tens, "og")
+    return forms
 
 
 def _romanian() -> dict[str, int]:

@@ -73,7 +73,9 @@ _CHAPTER_WORDS = {
     ("sv",): r"kapitl(?:ets|ens|et|en)|kap\.",  # "i femte kapitlet" ("kapitel" is German's and Swedish's, above)
     ("cs",): r"kapitol(?:ách|ami|ou|ám|a|e|u|y)?",  # "v kapitole 5", "v páté kapitole"
     ("hu",): r"fejezet(?:ekben|ekből|ekre|eiben|ben|ből|ében|éből|ére|ek|et|re|ről|ig|e)?",  # "az 5. fejezetben"
-    ("no",): r"kapit(?:telet|tel|lene|ler|let)",  # "i kapittel 5", "i femte kapittel"
+    # "i kapittel 5", "i femte kapittel"; Danish's "kapitel" and "kapitlerne" too ("i kapitel fire"), but not before
+    # "ni", Swedish's "you" ("I vilket kapitel ni läste")
+    ("no",): r"kapit(?:telet|tel|lerne|lene|ler|let)|kapitel(?!\s+ni\b)",
     ("ro",): r"capitol(?:ele|elor|ului|ul|e)?",  # "în capitolul 5", "în capitolul al cincilea"
     # languages read as plain words (``und``), whose chapter words the chapter finder reads: a number in digits
     # (theirs too: "अध्याय ३"), an ordinal ("الفصل الثالث"), a Hebrew numeral ("בפרק ג?")

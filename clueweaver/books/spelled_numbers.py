@@ -98,13 +98,14 @@ _ONE_HUNDRED = {"es": ("cien", "ciento"), "pt": ("cem", "cento"), "el": ("εκα
 _RUSSIAN_HUNDREDS = "сто двести триста четыреста пятьсот шестьсот семьсот восемьсот девятьсот".split()
 _RUSSIAN_HUNDREDS_OF = "двух трех четырех пяти шести семи восьми девяти".split()  # "двухсот", "пятистах"
 # The word that multiplies the number before it by a hundred ("two hundred", "deux cents")
-HUNDRED_TIMES = {"en": {"hundred"}, "fr": {"cent", "cents"}, "de": {"hundert"}, "sv": {"hundra"}, "no": {"hundre"},
-                 "ro": {"sută", "suta", "sute"}, "cs": {"stě", "sta", "set"}, "hu": {"száz"}}  # fmt: skip
+HUNDRED_TIMES = {"en": {"hundred"}, "fr": {"cent", "cents"}, "de": {"hundert"}, "sv": {"hundra"},
+                 "no": {"hundre", "hundrede"}, "ro": {"sută", "suta", "sute"}, "cs": {"stě", "sta", "set"},
+                 "hu": {"száz"}}  # fmt: skip
 # The words for a thousand and a million: first those that stand alone ("mille fois", "тысячу раз"), then
 # after a "|" those that follow a number only ("millions" alone is no number; Russian's "тысяч" follows one)
 _THOUSAND = {"en": "thousand", "fr": "mille mil", "de": "tausend", "es": "mil", "it": "mille | mila", "pt": "mil",
              "ru": "тысяча тысячу тысячей | тысячи тысяч тысячам тысячами тысячах",
-             "el": "χίλια χίλιοι χίλιες | χιλιάδες", "sv": "tusen", "no": "tusen",
+             "el": "χίλια χίλιοι χίλιες | χιλιάδες", "sv": "tusen", "no": "tusen tusind",
              "ro": "| mii mie", "pl": "tysiąc tysiąca tysiącem | tysiące tysięcy tysiącach tysiącami tysiącom",
              "cs": "tisíc | tisíce tisíci tisících tisícům", "hu": "ezer"}  # fmt: skip
 # (Romanian "mie" alone is "to me": "o mie", a thousand, stays words)
@@ -368,7 +369,8 @@ def _after_article(words: list[str], i: int, language: str) -> bool:
 # ("eintausend", "etthundra") and the word that joins the rest ("hundertundzwanzig", "hundreogfemti")
 _FUSED_SCALES = {"de": (("tausend", 1000), ("hundert", 100)),
                  "it": (("mila", 1000), ("mille", 1000), ("cento", 100), ("cent", 100)),
-                 "sv": (("tusen", 1000), ("hundra", 100)), "no": (("tusen", 1000), ("hundre", 100)),
+                 "sv": (("tusen", 1000), ("hundra", 100)),
+                 "no": (("tusind", 1000), ("tusen", 1000), ("hundrede", 100), ("hundre", 100)),
                  "hu": (("ezer", 1000), ("száz", 100))}  # fmt: skip
 _FUSED_ONE = {"de": "ein", "sv": "ett", "no": "ett", "hu": "egy"}
 _FUSED_JOIN = {"de": "und", "no": "og"}
