@@ -351,6 +351,16 @@ def test_bm25_scores_equal_lucene_bm25_computed_independently():
     assert all(idf > 0 for idf in index.idf.values())  # Lucene's idf is never negative
 
 
+def test_ligatures_meet_their_letters_spelled_out_but_not_where_ae_is_a_letter():
+    # Madame Bovary's ELTeC file prints "cœur", Project Gutenberg's Le Tour du monde "coeur"
+    index = BM25Index.from_texts(["Emma sentit son cœur battre, et le bœuf meugla.", "Le capitaine partit à l'aube."])
+    assert index.scores("le coeur d'Emma")[0] > 0 and index.scores("boeuf")[0] > 0
+    assert tokenize("ŒIL, manœuvre", "fr") == tokenize("oeil, manoeuvre", "fr")
+    assert tokenize("Cæsar's encyclopædia", "en") == tokenize("Caesar's encyclopaedia", "en")
+    # Norwegian and Danish write æ as a letter ("være" is no "vaere"), as may a language read as plain words
+    assert tokenize("være", "no") != tokenize("vaere", "no") and tokenize("Ærø", "und") != tokenize("Aero", "und")
+
+
 def test_a_question_is_analyzed_with_the_books_analyzer():
     index = BM25Index.from_texts(["Hélène ouvrit la lettre, mais elle ne dit rien.", "Le capitaine partit à l'aube."])
     assert index.language == "fr"

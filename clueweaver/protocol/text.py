@@ -62,15 +62,16 @@ _CJK_CHAR = re.compile(f"[{CJK}]")
 SPACED_WORD_CHAR = f"[^\\W{CJK}]"  # regex: a word character of a script that separates its words
 _IS_SPACED_WORD_CHAR = re.compile(SPACED_WORD_CHAR)
 _NOT_AFTER_A_WORD, _NOT_BEFORE_A_WORD = f"(?<!{SPACED_WORD_CHAR})", f"(?!{SPACED_WORD_CHAR})"
-_STRAIGHT = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435", "\u0142": "l"}
-)
+_STRAIGHT = str.maketrans(  # and the ligatures spelled out, as one edition prints "cœur" and another "coeur"
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435", "\u0142": "l", "\u0153": "oe",
+     "\u00e6": "ae"}
+)  # fmt: skip
 _ACCENTS = re.compile(r"(?<=[a-z\u03b1-\u03c9])[\u0300-\u036f]+")  # on Latin and Greek letters
 
 
 def fold(text: str) -> str:
-    """``text`` as rules compare it: NFKC, case-folded, Latin and Greek accents, "ё" and "ł" folded, quotes
-    straight."""
+    """``text`` as rules compare it: NFKC, case-folded, Latin and Greek accents, "ё" and "ł" folded, "œ" and "æ"
+    spelled out, quotes straight."""
     text = unicodedata.normalize("NFKC", str(text)).casefold().translate(_STRAIGHT)
     return unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFD", text)))
 

@@ -191,6 +191,13 @@ _OPTIONAL_POINTS = {c: None for c in range(0x0591, 0x06EE) if unicodedata.catego
     0x0625: "\u0627",
 }
 _CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
+# The ligatures one edition prints and another, or a question typed on another keyboard, spells out: Madame
+# Bovary's ELTeC file writes "cœur", Project Gutenberg's Le Tour du monde "coeur"; "Cæsar" is "Caesar". Norwegian
+# and Danish write æ as a letter of its own ("være"), and a book in a language ClueWeaver does not know may too
+# (Icelandic), so theirs stay.
+_LIGATURES = (("\u0153", "oe"), ("\u00e6", "ae"))  # œ, æ (case-folded)
+_LETTER_AE = frozenset({"no", UNDETERMINED})
+_CHARACTER_AND_LIGATURE_FOLDS = _CHARACTER_FOLDS + _LIGATURES
 _MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
 # Russian before the 1918 reform, the spelling of most editions and archives of the time: its letters
 # ѣ, і, ѳ, ѵ are today's е, и, ф, и; a word's final ъ went; adjectives ended in -аго, -яго, -ыя (today
@@ -251,13 +258,16 @@ class Analyzer:
         return self.cjk and not self.morphemes
 
     def normalize(self, text: str) -> str:
-        """NFKC, case folding and one apostrophe and one hyphen (Russian: "ё" and "ѣ" are "е", "і" is
-        "и"). Case folding can leave a letter and its mark apart (polytonic "ῖ" folds to "ι" and a
-        combining perispomeni), which would end a word at the mark, so they are composed again."""
+        """NFKC, case folding, one apostrophe and one hyphen, and œ and æ spelled out but where æ is a letter
+        (``_LIGATURES``; Russian: "ё" and "ѣ" are "е", "і" is "и"). Case folding can leave a letter and its
+        mark apart (polytonic "ῖ" folds to "ι" and a combining perispomeni), which would end a word at the
+        mark, so they are composed again."""
         text = unicodedata.normalize("NFKC", text).casefold()
         if not text.isascii():
             text = unicodedata.normalize("NFC", text)
-        for character, replacement in _CHARACTER_FOLDS:
+        for character, replacement in (
+            _CHARACTER_FOLDS if self.language in _LETTER_AE else _CHARACTER_AND_LIGATURE_FOLDS
+        ):
             if character in text:  # rare: cheaper than translating every character
                 text = text.replace(character, replacement)
         if self.language == UNDETERMINED:
