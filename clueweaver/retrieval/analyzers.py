@@ -18,9 +18,9 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   words (``clueweaver.retrieval.compounds``: "Spuknacht" is also "Spuk" and "Nacht"). A spelled number
   is read as its digits in each of these but Polish, Hungarian and Romanian (``clueweaver.books.spelled_numbers``:
   "two hundred and fifty" and "£250", "vingt mille" and "20 000", "восьмидесяти тысяч" and "80 000" give one
-  term), and in none of the languages below. English keeps
-  its accents, as ClueWeaver always did ("Château d'If"). French, Italian and Greek elided articles
-  go ("l'homme" is "homme", "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
+  term), and in none of the languages below. English folds its accents too ("Château d'If" meets "Chateau";
+  Maude's War and Peace writes "Natásha"). French, Italian and Greek elided articles go ("l'homme" is "homme",
+  "τ'όνομα" is "όνομα"); English possessives too ("Emma's" is "emma").
 - Polish (pl), Hungarian (hu) and Romanian (ro): their stop words go (``POLISH_STOP_WORDS``,
   ``HUNGARIAN_STOP_WORDS``, ``ROMANIAN_STOP_WORDS``; bm25s has none of them) and Snowball's stemmer gives a
   noun's cases one key ("rycerza", "rycerzem", "rycerzy"; Hungarian's suffixes: "házban", "házból");
@@ -160,8 +160,8 @@ STOP_WORD_LISTS = {  # for Chinese, Japanese and Korean: the function characters
     "hu": HUNGARIAN_STOP_WORDS,
     "ro": ROMANIAN_STOP_WORDS,
 }
-# zh, ja, ko: the Latin words inside
-ACCENT_FOLDED = frozenset({"fr", "de", "es", "it", "pt", "el", "ro", "zh", "ja", "ko"})
+# zh, ja, ko: the Latin words inside; English since 2026-12-06 (docs/retrieval.md, "Languages")
+ACCENT_FOLDED = frozenset({"en", "fr", "de", "es", "it", "pt", "el", "ro", "zh", "ja", "ko"})
 ELISIONS = {
     "fr": frozenset("l m t qu n s j d c jusqu quoiqu lorsqu puisqu".split()),
     "it": frozenset("c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d".split()),
