@@ -318,9 +318,7 @@ class Analyzer:
     def _word_terms(self, word: str) -> tuple[str, ...]:
         """A word's terms. Possessives and contractions keep their stem ("emma's" -> "emma", "don't"
         -> "don't"); elided articles go ("l'homme" -> "homme"); hyphenated words give the compound and
-        its parts ("well-known" -> "well-known", "well", "known"); in English the compound is written solid
-        ("to-day" -> "today", "day"), as a question written today spells the words older novels hyphenate
-        ("today", "tomorrow", "goodbye"). A Japanese word is its own term
+        its parts ("well-known" -> "well-known", "well", "known"). A Japanese word is its own term
         (``japanese_words`` gave its dictionary form; a one-kanji word is a word), a Latin one folded
         (folding kana would drop their voicing marks)."""
         if self.morphemes:
@@ -337,8 +335,7 @@ class Analyzer:
             base = base[:-2] if self.language == "en" and base.endswith("'s") else base
             elided, apostrophe, rest = base.partition("'")
             base = rest if apostrophe and elided in self.elisions else base
-            compound = base.replace("-", "") if self.language == "en" else base
-            parts = (compound, *base.split("-")) if "-" in base else (base,)
+            parts = (base, *base.split("-")) if "-" in base else (base,)
             parts = tuple(p.strip("'_") for p in parts)
         kept = [
             p for p in map(self._comparable, parts) if p and p not in self.stop_words and (len(p) > 1 or p.isdigit())
