@@ -480,6 +480,8 @@ def test_french_answers_fold_accents_case_and_articles():
     assert token_f1("une lettre d'Élise", ["la lettre"]) == pytest.approx(2 * 1 / 2 * 1 / 1.5)  # {lettre, delise}
     assert rouge_l("Élise", ["elise"]) == 1.0  # rouge-score's own tokens would keep only "lise"
     assert token_f1("son cœur et son œil", ["son coeur et son oeil"]) == 1.0  # an edition's ligatures spelled out
+    assert token_f1("База́ров и за́мок", ["Базаров и замок"]) == 1.0  # a Russian edition's stress marks
+    assert token_f1("чай", ["чаи"]) == 0.0  # й keeps its breve
 
 
 @pytest.mark.parametrize(

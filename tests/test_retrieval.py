@@ -30,7 +30,7 @@ from clueweaver.retrieval import (
     weighted_score_fusion,
 )
 from clueweaver.retrieval import index as book_index
-from clueweaver.retrieval.analyzers import plain_analyzer
+from clueweaver.retrieval.analyzers import analyzer_for, plain_analyzer
 from clueweaver.retrieval.fusion import reciprocal_rank_fusion_of_scores
 
 PARAGRAPHS = [
@@ -360,6 +360,13 @@ def test_ligatures_meet_their_letters_spelled_out_but_not_where_ae_is_a_letter()
     assert tokenize("Cæsar's encyclopædia", "en") == tokenize("Caesar's encyclopaedia", "en")
     # Norwegian and Danish write æ as a letter ("være" is no "vaere"), as may a language read as plain words
     assert tokenize("være", "no") != tokenize("vaere", "no") and tokenize("Ærø", "und") != tokenize("Aero", "und")
+
+
+def test_stress_marks_over_cyrillic_vowels_are_left_out_but_not_the_breve():
+    # Tolstoy's "что́" (what, not that), a learner's edition's "за́мок"; a composed "ѐ" too
+    assert tokenize("что́ за́мок База́ров всѐ", "ru") == tokenize("что замок Базаров все", "ru") == ["замок", "базар"]
+    assert analyzer_for("ru").normalize("Чай́") == "чай"  # й keeps its breve
+    assert tokenize("за́мок", "und") == tokenize("замок", "und")  # Ukrainian, Bulgarian
 
 
 def test_a_question_is_analyzed_with_the_books_analyzer():

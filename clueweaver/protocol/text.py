@@ -66,12 +66,13 @@ _STRAIGHT = str.maketrans(  # and the ligatures spelled out, as one edition prin
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435", "\u0142": "l", "\u0153": "oe",
      "\u00e6": "ae"}
 )  # fmt: skip
-_ACCENTS = re.compile(r"(?<=[a-z\u03b1-\u03c9])[\u0300-\u036f]+")  # on Latin and Greek letters
+# on Latin and Greek letters; on Cyrillic ones the stress marks only ("за́мок"), not й's breve
+_ACCENTS = re.compile(r"(?<=[a-z\u03b1-\u03c9])[\u0300-\u036f]+|(?<=[\u0430-\u044f])[\u0300\u0301]")
 
 
 def fold(text: str) -> str:
-    """``text`` as rules compare it: NFKC, case-folded, Latin and Greek accents, "ё" and "ł" folded, "œ" and "æ"
-    spelled out, quotes straight."""
+    """``text`` as rules compare it: NFKC, case-folded, Latin and Greek accents, Cyrillic stress marks, "ё" and "ł"
+    folded, "œ" and "æ" spelled out, quotes straight."""
     text = unicodedata.normalize("NFKC", str(text)).casefold().translate(_STRAIGHT)
     return unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFD", text)))
 

@@ -182,14 +182,22 @@ _NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|[{COMBINING_MARKS}'\-])+")  # the L
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _UNSPACED_LETTER = re.compile(f"[{UNSPACED_SCRIPTS}]")
 _CLUSTER = re.compile(UNSPACED_LETTER)
+# The stress marks that annotated editions and readers for learners print over a Cyrillic vowel ("за́мок", "ѐ"),
+# which no Cyrillic letter composes with: combining grave and acute, left out in Russian and in a book read as
+# plain words (Ukrainian, Bulgarian)
+_STRESS_MARKS = {0x0300: None, 0x0301: None}
 # What Arabic and Hebrew readers write or leave out: the vowel points (harakat, niqqud) and cantillation, the
 # tatweel that stretches a word, and the hamza on an alef (أ, إ, آ are ا), as Lucene's Arabic normalizer reads them
-_OPTIONAL_POINTS = {c: None for c in range(0x0591, 0x06EE) if unicodedata.category(chr(c)) == "Mn"} | {
-    0x0640: None,
-    0x0622: "\u0627",
-    0x0623: "\u0627",
-    0x0625: "\u0627",
-}
+_OPTIONAL_POINTS = (
+    {c: None for c in range(0x0591, 0x06EE) if unicodedata.category(chr(c)) == "Mn"}
+    | {
+        0x0640: None,
+        0x0622: "\u0627",
+        0x0623: "\u0627",
+        0x0625: "\u0627",
+    }
+    | _STRESS_MARKS
+)
 _CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
 # The ligatures one edition prints and another, or a question typed on another keyboard, spells out: Madame
 # Bovary's ELTeC file writes "cœur", Project Gutenberg's Le Tour du monde "coeur"; "Cæsar" is "Caesar". Norwegian
@@ -203,8 +211,8 @@ _MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
 # ѣ, і, ѳ, ѵ are today's е, и, ф, и; a word's final ъ went; adjectives ended in -аго, -яго, -ыя (today
 # -ого, -его, -ые); prefixes kept their з before a voiceless consonant ("разсказъ", "безпокойство");
 # "ея" is "её", "онѣ" and "однѣ" are "они" and "одни". E-texts typed in a codepage without "і" write
-# the Latin "i" in its place ("Божiй"), read as "и" inside a Cyrillic word.
-_RUSSIAN_LETTERS = str.maketrans("ёѣіѳѵ", "ееифи")
+# the Latin "i" in its place ("Божiй"), read as "и" inside a Cyrillic word. Stress marks go (``_STRESS_MARKS``).
+_RUSSIAN_LETTERS = str.maketrans("ёѣіѳѵѐѝ", "ееифиеи") | _STRESS_MARKS
 _OLD_RUSSIAN_ENDINGS = (("аго", "ого"), ("яго", "его"), ("ыя", "ые"))
 _OLD_RUSSIAN_PREFIX = re.compile("^(бе|во|в|и|ни|ра|ро|чре|чере)з(?=[кпстфхцчшщ])")
 _OLD_RUSSIAN_WORDS = {"ея": "ее", "оне": "они", "одне": "одни"}
