@@ -31,6 +31,7 @@ from clueweaver.retrieval import (
 )
 from clueweaver.retrieval import index as book_index
 from clueweaver.retrieval.analyzers import analyzer_for, plain_analyzer
+from clueweaver.retrieval.english_spelling import american_spelling
 from clueweaver.retrieval.fusion import reciprocal_rank_fusion_of_scores
 
 PARAGRAPHS = [
@@ -667,3 +668,25 @@ def test_a_question_asked_across_languages_gets_the_cross_language_dense_weight_
     assert build_index(book, MultilingualCountingEncoder(), use_cache=False).dense_weight(across_languages=True) == 1.0
     unset = build_index(book, MultilingualCountingEncoder(), use_cache=False, cross_language_dense_weight=None)
     assert unset.dense_weight(across_languages=True) == unset.dense_weight() == 0.3
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [
+        ("the colour of her gown", "the color of her gown"),
+        ("a favourite neighbour, honourable and humoured", "a favorite neighbor, honorable and humored"),
+        ("the theatres at the centre, centred", "the theaters at the center, centered"),
+        ("he travelled; a marvellous traveller in woollen", "he traveled; a marvelous traveler in woolen"),
+        ("they realised it; civilisation organised", "they realized it; civilization organized"),
+        ("a grey gaoler's defence, by the plough", "a gray jailer's defense, by the plow"),
+        ("the manœuvre", "the maneuver"),
+    ],
+)
+def test_british_and_american_spellings_give_one_term(british, american):
+    assert tokenize(british, "en") == tokenize(american, "en")
+
+
+def test_words_the_spelling_rules_would_take_from_another_stay_themselves():
+    for word in ("hour", "four", "your", "flour", "journey", "greyhound", "emphasis", "surprise", "exercise", "wise"):
+        assert american_spelling(word) == word
+    assert tokenize("colour", "fr") == ["colour"]  # English only

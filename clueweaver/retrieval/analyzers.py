@@ -95,6 +95,7 @@ from clueweaver.books.language import (
 )
 from clueweaver.books.numerals import chinese_numerals, numeral_word_value
 from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, WORDS, words_and_numbers
+from clueweaver.retrieval.english_spelling import american_spelling
 from clueweaver.retrieval.morphology import japanese_words
 
 ENGLISH_STOP_WORDS = frozenset(
@@ -301,9 +302,9 @@ class Analyzer:
 
     def _comparable(self, word: str) -> str:
         """A normalized word as the stop words and the stemmer read it: its accents folded where the
-        language folds them, in today's spelling where the language has an older one."""
+        language folds them, in one spelling where the language writes it two ways (``_ONE_SPELLING``)."""
         word = fold_accents(word) if self.accents else word
-        return _MODERN_SPELLING[self.language](word) if self.language in _MODERN_SPELLING else word
+        return _ONE_SPELLING[self.language](word) if self.language in _ONE_SPELLING else word
 
     def word_terms(self, word: str, *, memo: bool = True) -> tuple[str, ...]:
         """The terms of one normalized word, memoised (``memo``): a novel repeats most of its words,
@@ -462,8 +463,8 @@ def modern_portuguese(word: str) -> str:
     return word[:-1] + "i" if word.endswith("ae") else word
 
 
-# What each language's old spelling folds to
-_MODERN_SPELLING = {"ru": modern_russian, "de": modern_german, "pt": modern_portuguese}
+# The one spelling of a word written two ways: each language's old spelling today's, British English American
+_ONE_SPELLING = {"ru": modern_russian, "de": modern_german, "pt": modern_portuguese, "en": american_spelling}
 
 
 @cache
