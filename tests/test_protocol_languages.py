@@ -482,6 +482,7 @@ def test_french_answers_fold_accents_case_and_articles():
     assert token_f1("son cœur et son œil", ["son coeur et son oeil"]) == 1.0  # an edition's ligatures spelled out
     assert token_f1("База́ров и за́мок", ["Базаров и замок"]) == 1.0  # a Russian edition's stress marks
     assert token_f1("чай", ["чаи"]) == 0.0  # й keeps its breve
+    assert token_f1("the grey colour of the theatre", ["the gray color of the theater"]) == 1.0  # British, American
 
 
 @pytest.mark.parametrize(

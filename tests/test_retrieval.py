@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from clueweaver import retrieval
+from clueweaver.books.english_spelling import american_spelling
 from clueweaver.books.language import UNDETERMINED
 from clueweaver.books.narrative import from_paragraphs
 from clueweaver.protocol.question import Question
@@ -31,7 +32,6 @@ from clueweaver.retrieval import (
 )
 from clueweaver.retrieval import index as book_index
 from clueweaver.retrieval.analyzers import analyzer_for, plain_analyzer
-from clueweaver.retrieval.english_spelling import american_spelling
 from clueweaver.retrieval.fusion import reciprocal_rank_fusion_of_scores
 
 PARAGRAPHS = [

@@ -36,6 +36,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+from clueweaver.books.english_spelling import american_spelling
 from clueweaver.books.language import (
     COMBINING_MARKS,
     HAN,
@@ -186,10 +187,10 @@ def text_tokens(text: str, punctuation: str = " ") -> list[str]:
 def answer_tokens(text: str, articles: frozenset[str] = _ARTICLES, numbers: str | None = None) -> list[str]:
     """SQuAD's answer normalization, language-neutral: ``text_tokens`` with punctuation removed,
     without ``articles`` (by default those of every covered language), its numbers written one way, read
-    in the language ``numbers`` (``numbers_alike``)."""
-    return [
-        token for token in text_tokens(numbers_alike(fold(text), numbers), punctuation="") if token not in articles
-    ]
+    in the language ``numbers`` (``numbers_alike``), British and American English spelled one way ("colour" is
+    "color": ``american_spelling``)."""
+    tokens = text_tokens(numbers_alike(fold(text), numbers), punctuation="")
+    return [american_spelling(token) for token in tokens if token not in articles]
 
 
 # The languages that write numbers in Chinese numerals: digits in an answer are compared as those numerals,

@@ -85,6 +85,7 @@ import numpy as np
 import Stemmer
 from bm25s import stopwords as bm25s_stopwords
 
+from clueweaver.books.english_spelling import american_spelling
 from clueweaver.books.language import (
     COMBINING_MARKS,
     SUPPORTED_LANGUAGES,
@@ -95,7 +96,6 @@ from clueweaver.books.language import (
 )
 from clueweaver.books.numerals import chinese_numerals, numeral_word_value
 from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, WORDS, words_and_numbers
-from clueweaver.retrieval.english_spelling import american_spelling
 from clueweaver.retrieval.morphology import japanese_words
 
 ENGLISH_STOP_WORDS = frozenset(
