@@ -680,6 +680,7 @@ def test_a_question_asked_across_languages_gets_the_cross_language_dense_weight_
         ("they realised it; civilisation organised", "they realized it; civilization organized"),
         ("a grey gaoler's defence, by the plough", "a gray jailer's defense, by the plow"),
         ("the manœuvre", "the maneuver"),
+        ("she shewed him, to chuse; a surprize, shewn", "she showed him, to choose; a surprise, shown"),  # Austen's
     ],
 )
 def test_british_and_american_spellings_give_one_term(british, american):

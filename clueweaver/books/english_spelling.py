@@ -9,7 +9,8 @@ Only the spellings that differ by a rule a list can hold, and no word that the r
 - "-re" words ("centre", "theatres", "centred": ``_RE_WORDS``);
 - an "l" doubled before a suffix ("travelled", "marvellous", "woollen": ``_DOUBLED_L``);
 - "-ise" verbs and their nouns ("realise", "organised", "civilisation": ``_ISE_VERBS``);
-- words of their own ("grey", "gaol", "connexion", "plough", "defence": ``_WORDS``).
+- words of their own ("grey", "gaol", "connexion", "plough", "defence": ``_WORDS``), and the spellings of Austen's
+  time ("shew", "chuse", "surprize"), which Emma writes and GutenQA's questions about it do not.
 """
 
 from __future__ import annotations
@@ -67,6 +68,14 @@ _WORDS = {
         ("encyclopaedia", "encyclopedia", ("", "s")),
         ("mediaeval", "medieval", ("",)),
         ("jewellery", "jewelry", ("",)),
+        # the spellings of Austen's time, which a question written today does not use ("she shewed", "to chuse")
+        ("shew", "show", ("", "s", "ed", "ing")),
+        ("shewn", "shown", ("",)),
+        ("chus", "choos", ("e", "es", "ing")),
+        ("surpriz", "surpris", ("e", "ed", "es", "ing", "ingly")),
+        ("teaz", "teas", ("e", "ed", "es", "ing")),
+        ("intreat", "entreat", ("", "s", "ed", "ing", "y", "ies")),
+        ("inclos", "enclos", ("e", "ed", "es", "ing", "ure")),
     )
     for british, american in ((stem + ending, american_stem + ending) for ending in endings)
 }
