@@ -1,7 +1,8 @@
 """One text analyzer per language: how a book's paragraphs and a question become BM25 terms.
 
 Every analyzer applies Unicode NFKC (full-width letters and digits become plain ones), case
-folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, then:
+folding (German "ß" becomes "ss"), one form of each apostrophe and hyphen and the ligatures spelled out
+("cœur" is "coeur"; not where "æ" is a letter, in Norwegian and Danish), then:
 
 - words (en, fr, de, es, it, ru, pt, el, pl, hu, ro): the language's stop words go, then its Snowball stemmer
   (PyStemmer) gives the words of a family one key. Accents are folded where readers write names and
@@ -14,8 +15,10 @@ folding (German "ß" becomes "ss") and one form of each apostrophe and hyphen, t
   only ("Базаров", "Базарова"). German reads the spelling before 1901 as today's too (``modern_german``:
   "Die Thür", "todt", "passirt" give the terms of "Die Tür", "tot", "passiert"), and Portuguese the
   spelling before 1911 and 1943 (``modern_portuguese``: "elle", "annos", "theatro" are "ele", "anos",
-  "teatro"); a German book's index reads its compounds as their parts too, against the book's own
-  words (``clueweaver.retrieval.compounds``: "Spuknacht" is also "Spuk" and "Nacht"). A spelled number
+  "teatro"), and English British spelling as American (``clueweaver.books.english_spelling``: "colour",
+  "centre" and Austen's "shewed" give the terms of "color", "center", "showed"); a German book's index reads
+  its compounds as their parts too, against the book's own words (``clueweaver.retrieval.compounds``:
+  "Spuknacht" is also "Spuk" and "Nacht"). A spelled number
   is read as its digits in each of these but Polish, Hungarian and Romanian (``clueweaver.books.spelled_numbers``:
   "two hundred and fifty" and "£250", "vingt mille" and "20 000", "восьмидесяти тысяч" and "80 000" give one
   term), and in none of the languages below. English folds its accents too ("Château d'If" meets "Chateau";
