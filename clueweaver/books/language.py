@@ -280,6 +280,15 @@ def detect_language(text: str) -> str:
     return guess_language(text) or DEFAULT_LATIN
 
 
+# The ligatures one edition prints and another, or a question typed on another keyboard, spells out ("cœur",
+# "coeur"; "Cæsar", "Caesar"), case-folded: the analyzers (``clueweaver.retrieval.analyzers``) and the protocol's
+# comparisons (``clueweaver.protocol.text``) read them alike
+LIGATURES = {"\u0153": "oe", "\u00e6": "ae"}
+# The stress marks that annotated editions and readers for learners print over a Cyrillic vowel ("за́мок"), which
+# no Cyrillic letter composes with: combining grave and acute
+STRESS_MARKS = "\u0300\u0301"
+
+
 def fold_accents(word: str) -> str:
     """``word`` without its combining marks ("hélène" -> "helene", "müller" -> "muller", "πρώτον" ->
     "πρωτον"): how the analyzers and the chapter finder meet words written with and without them."""

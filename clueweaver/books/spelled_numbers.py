@@ -380,11 +380,11 @@ def _fused_value(word: str, language: str, below: int = 10**6) -> int | None:
     """The value of a number written as one word (``_FUSED_SCALES``: "dreitausend" 3000,
     "neunzehnhundertachtundvierzig" 1948, "duecentocinquanta" 250, "tremila" 3000, "centotto" 108,
     "tvåhundrafemtio" 250), below ``below``; None for any other word."""
+    one, join = _FUSED_ONE.get(language, ""), _FUSED_JOIN.get(language, "")
     for scale_word, scale in _FUSED_SCALES[language]:
         head, found, tail = word.partition(scale_word)
         if not found or scale >= below:
             continue
-        one, join = _FUSED_ONE.get(language, ""), _FUSED_JOIN.get(language, "")
         times = 1 if head in ("", one) else _part_value(head, language, below=scale)
         rest = 0 if tail in ("", join) else _part_value(tail.removeprefix(join), language, below=scale)
         if times and rest is not None:

@@ -41,6 +41,8 @@ from clueweaver.books.language import (
     COMBINING_MARKS,
     HAN,
     HANGUL,
+    LIGATURES,
+    STRESS_MARKS,
     UNDETERMINED,
     UNSPACED_LETTER,
     UNSPACED_SCRIPTS,
@@ -64,11 +66,10 @@ SPACED_WORD_CHAR = f"[^\\W{CJK}]"  # regex: a word character of a script that se
 _IS_SPACED_WORD_CHAR = re.compile(SPACED_WORD_CHAR)
 _NOT_AFTER_A_WORD, _NOT_BEFORE_A_WORD = f"(?<!{SPACED_WORD_CHAR})", f"(?!{SPACED_WORD_CHAR})"
 _STRAIGHT = str.maketrans(  # and the ligatures spelled out, as one edition prints "cœur" and another "coeur"
-    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435", "\u0142": "l", "\u0153": "oe",
-     "\u00e6": "ae"}
-)  # fmt: skip
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u0451": "\u0435", "\u0142": "l"} | LIGATURES
+)
 # on Latin and Greek letters; on Cyrillic ones the stress marks only ("за́мок"), not й's breve
-_ACCENTS = re.compile(r"(?<=[a-z\u03b1-\u03c9])[\u0300-\u036f]+|(?<=[\u0430-\u044f])[\u0300\u0301]")
+_ACCENTS = re.compile(rf"(?<=[a-z\u03b1-\u03c9])[\u0300-\u036f]+|(?<=[\u0430-\u044f])[{STRESS_MARKS}]")
 
 
 def fold(text: str) -> str:

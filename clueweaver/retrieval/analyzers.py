@@ -91,6 +91,8 @@ from bm25s import stopwords as bm25s_stopwords
 from clueweaver.books.english_spelling import american_spelling
 from clueweaver.books.language import (
     COMBINING_MARKS,
+    LIGATURES,
+    STRESS_MARKS,
     SUPPORTED_LANGUAGES,
     UNDETERMINED,
     UNSPACED_LETTER,
@@ -186,10 +188,9 @@ _NON_CJK_WORD = re.compile(rf"(?:[^\W{_CJK}]|[{COMBINING_MARKS}'\-])+")  # the L
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _UNSPACED_LETTER = re.compile(f"[{UNSPACED_SCRIPTS}]")
 _CLUSTER = re.compile(UNSPACED_LETTER)
-# The stress marks that annotated editions and readers for learners print over a Cyrillic vowel ("за́мок", "ѐ"),
-# which no Cyrillic letter composes with: combining grave and acute, left out in Russian and in a book read as
-# plain words (Ukrainian, Bulgarian)
-_STRESS_MARKS = {0x0300: None, 0x0301: None}
+# Cyrillic stress marks (``STRESS_MARKS``: "за́мок"), left out in Russian and in a book read as plain words
+# (Ukrainian, Bulgarian)
+_STRESS_MARKS = dict.fromkeys(map(ord, STRESS_MARKS))
 # What Arabic and Hebrew readers write or leave out: the vowel points (harakat, niqqud) and cantillation, the
 # tatweel that stretches a word, and the hamza on an alef (أ, إ, آ are ا), as Lucene's Arabic normalizer reads them
 _OPTIONAL_POINTS = (
@@ -203,11 +204,10 @@ _OPTIONAL_POINTS = (
     | _STRESS_MARKS
 )
 _CHARACTER_FOLDS = (("\u2019", "'"), ("\u2018", "'"), ("\u02bc", "'"), ("`", "'"), ("\u2010", "-"), ("\u2011", "-"))
-# The ligatures one edition prints and another, or a question typed on another keyboard, spells out: Madame
-# Bovary's ELTeC file writes "cœur", Project Gutenberg's Le Tour du monde "coeur"; "Cæsar" is "Caesar". Norwegian
-# and Danish write æ as a letter of its own ("være"), and a book in a language ClueWeaver does not know may too
-# (Icelandic), so theirs stay.
-_LIGATURES = (("\u0153", "oe"), ("\u00e6", "ae"))  # œ, æ (case-folded)
+# The ligatures spelled out (``LIGATURES``): Madame Bovary's ELTeC file writes "cœur", Project Gutenberg's Le Tour
+# du monde "coeur". Norwegian and Danish write æ as a letter of its own ("være"), and a book in a language
+# ClueWeaver does not know may too (Icelandic), so theirs stay.
+_LIGATURES = tuple(LIGATURES.items())
 _LETTER_AE = frozenset({"no", UNDETERMINED})
 _CHARACTER_AND_LIGATURE_FOLDS = _CHARACTER_FOLDS + _LIGATURES
 _MEMO_LIMIT = 500_000  # words kept per analyzer: a few novels' vocabulary
