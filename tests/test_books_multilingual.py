@@ -10,6 +10,7 @@ from pathlib import Path
 
 from clueweaver.books.aozora import is_aozora, strip_aozora
 from clueweaver.books.language import detect_language
+from clueweaver.books.named_chapters import chapters_named
 from clueweaver.books.narrative import Narrative, from_text, load_narrative
 from clueweaver.books.text_paragraphs import without_margins
 from clueweaver.retrieval import build_index
@@ -392,3 +393,29 @@ def test_aozora_headings_numbered_before_their_names_open_chapters():
     part = "［＃３字下げ］第一部［＃「第一部」は大見出し］"
     book = from_text("\n".join(["次郎物語", "下村湖人", "", part, *chapters, "", "底本：「次郎物語」"]), title="t")
     assert [(c.label, c.part) for c in book.chapters] == [("1", "第一部"), ("2", "第一部")]
+
+
+def test_panghuang_stories_are_the_titles_it_sets_centred():
+    """魯迅《彷徨》as a plain-text e-text lays it out: each story's title alone, indented far past the
+    paragraphs ("                        祝    福", "肥　　皂〔１〕"), no chapter numbers but 孤独者's
+    sections "一", "二". Before, 彷徨 had five chapters, 孤独者's sections, and every other story in the
+    front matter; now each story is a chapter, 孤独者's sections under it, and a question that quotes a
+    story's name between title marks reads that story."""
+    book = load_narrative(FIXTURES / "panghuang_excerpt.zh.txt")
+    assert [(c.label, c.title, c.part) for c in book.chapters] == [
+        ("1", "伤逝", None),  # its subtitle "——涓生的手记" on the next line
+        ("2", "肥皂", None),
+        ("3", "祝福", None),
+        ("4.1", "一", "孤独者"),
+        ("4.2", "二", "孤独者"),
+        ("5", "示众", None),
+        ("6", "离婚", None),
+    ]
+    # the story's notes and the date under it stay its own, and the next story's title opens the next
+    date = next(p for p in book.paragraphs if p.text.startswith("一九二五年十月二十一日毕"))
+    assert date.chapter == 1 and not date.is_heading
+    assert book[book.chapters[1].first_paragraph].text == "肥 皂〔１〕"
+    named, missing = chapters_named(book.chapters, "在《祝福》中，“我”回到鲁镇时暂寓在谁的宅子里？")
+    assert [c.label for c in named] == ["3"] and missing == []
+    assert chapters_named(book.chapters, "鲁镇年终的祝福是怎样的大典？")[0] == []  # a word, not a title
+    assert [c.label for c in chapters_named(book.chapters, "《孤独者》里的魏连殳是谁？")[0]] == ["4.1", "4.2"]

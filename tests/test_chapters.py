@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clueweaver.books.centred_titles import centred_titles, story_name
 from clueweaver.books.chapter_labels import labels
 from clueweaver.books.chapter_structure import units_from_titles
 from clueweaver.books.chapters import Heading, is_heading, is_rule
@@ -1152,3 +1153,38 @@ def test_polish_czech_and_hungarian_parts_hold_their_chapters_and_a_closing_sect
     prose = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt."
     book = from_paragraphs([t for heading in headings for t in (heading, prose)], title="t")
     assert [(c.label, c.part) for c in book.chapters] == [("1.1", headings[0]), ("2.1", headings[2]), ("3", None)]
+
+
+def _centred(line: str) -> str:
+    return " " * 20 + line
+
+
+def test_a_collection_s_centred_titles_open_its_stories():
+    body = "　　{}的第一段，写了很多话。\n　　第二段。"
+    stories = [_centred("孔乙己⑴"), "", _centred("鲁迅"), "", body.format("孔乙己"), "", _centred("药〔１〕"), ""]
+    stories += [body.format("药"), "", _centred("一九一九年四月。"), "", _centred("明　　天"), "", body.format("明天")]
+    stories += ["", _centred("一"), "", body.format("上半"), "", _centred("二"), "", body.format("下半")]
+    text = "\n\n".join(["呐喊目录", "孔乙己⑴", "药〔１〕", "明　　天", "\n".join(stories)])  # a contents list first
+    assert centred_titles(text) == {"孔乙己⑴", "鲁迅", "药〔１〕", "明　　天"}  # no date, no section number
+    book = from_text(text, title="呐喊")
+    assert [(c.label, c.title, c.part) for c in book.chapters] == [
+        ("1", "孔乙己", None),  # the author's name under it is its own, the contents list front matter
+        ("2", "药", None),
+        ("3.1", "一", "明天"),
+        ("3.2", "二", "明天"),
+    ]
+    assert [p.chapter for p in book.paragraphs[:5]] == [0, 0, 0, 0, 1] and book[4].text == "孔乙己⑴"
+    assert story_name("在 酒 楼 上") == "在酒楼上"
+
+
+def test_centred_lines_that_are_no_collection_s_titles_open_nothing():
+    poem = "\n".join(["", _centred("秋夜"), "", "　　正文。", "", _centred("影的告别"), "", "　　正文。"])
+    assert centred_titles(poem) == frozenset()  # two: a title page and an epigraph look so too
+    named = [
+        [_centred(f"第{n}章"), "", _centred(name), "", "　　正文，很长的一段。"] for n, name in zip("一二三", "风雨山")
+    ]
+    novel = "\n".join(line for chapter in named for line in chapter)
+    assert centred_titles(novel) == frozenset()  # each the name under a numbered heading
+    assert [c.label for c in from_text(novel, title="t").chapters] == ["1", "2", "3"]
+    english = "\n\n".join(["", _centred("THE END"), "Text.", _centred("A POEM"), "Text.", _centred("FIN")])
+    assert centred_titles(english + "\n\n" + _centred("ENVOI")) == frozenset()  # no Chinese or Japanese

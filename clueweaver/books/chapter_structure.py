@@ -49,6 +49,7 @@ import re
 from dataclasses import dataclass
 
 from clueweaver.books.back_matter import names_notes
+from clueweaver.books.centred_titles import story_name
 from clueweaver.books.chapters import (
     MIN_PROSE_CHARS,
     PROSE_ENDS,
@@ -494,6 +495,19 @@ def _marked_part_number(text: str) -> int | None:
     return Heading.parse(text).number or (number_value(dai["number"]) if dai else None)
 
 
+def book_units(
+    texts: list[str], flags: list[bool], *, stories: frozenset[str], parts: frozenset[str], body_only: bool
+) -> list[Unit]:
+    """The chapters of a book from its heading paragraphs (``flags``): a collection's stories where the
+    text heads them with ``stories`` (``story_units``), else its headings' chapters (``detect_units``),
+    with sections kept in their chapters unless the source marks ``parts``, placed under those parts."""
+    groups = heading_groups(texts, flags)
+    if stories:
+        return story_units(texts, groups, stories)
+    units = detect_units(texts, groups if parts else without_sections(texts, groups), body_only=body_only)
+    return with_marked_parts(units, texts, parts)
+
+
 def units_from_titles(starts: dict[int, str]) -> list[Unit]:
     """The chapters a file names beside its paragraphs (a JSONL chapter field, GutenQA's chapter column)."""
     units = []
@@ -501,4 +515,24 @@ def units_from_titles(starts: dict[int, str]) -> list[Unit]:
         heading = Heading.parse(title)
         part = _part_text(title, heading) if heading.part and heading.unit else None
         units.append(Unit(first, title, part, heading.part[1] if part else None, heading.number))
+    return units
+
+
+def story_units(texts: list[str], groups: list[HeadingGroup], titles: frozenset[str]) -> list[Unit]:
+    """The chapters of a collection whose stories the text heads with ``titles`` (``centred_titles``): a
+    story whose headings number no sections is one chapter, numbered in reading order ("孔乙己": 3); one
+    with numbered sections is a chapter per section under the story ("奔月"'s "一", "二": 1.1, 1.2), the
+    first opening at the story's title. A title right under another (the author's name) is the story's
+    too, and a title's earlier lines are a contents list's or a preface's: the story opens at its last;
+    what comes before the first story is front matter."""
+    lines = set({text: i for i, text in enumerate(texts) if text in titles}.values())
+    starts = [i for i in sorted(lines) if i - 1 not in lines]
+    units: list[Unit] = []
+    for number, (start, end) in enumerate(zip(starts, [*starts[1:], len(texts)]), start=1):
+        name = story_name(texts[start])
+        sections = [g for g in groups if start < g.first < end and g.heading.unit is not None and g.text not in titles]
+        if not sections:
+            units.append(Unit(start, name, number=number))
+        for k, group in enumerate(sections):
+            units.append(Unit(start if k == 0 else group.first, group.text, name, number, group.heading.number))
     return units

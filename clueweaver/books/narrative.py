@@ -26,14 +26,9 @@ from pathlib import Path
 from clueweaver.books.aozora import is_aozora, strip_aozora
 from clueweaver.books.archives import GZIP_SUFFIX, ZIP_SUFFIX, book_suffix, gunzip, is_epub_zip, unpack_zip
 from clueweaver.books.back_matter import chapter_heading_flags
+from clueweaver.books.centred_titles import centred_titles
 from clueweaver.books.chapter_labels import describe_labels, label_span, labels
-from clueweaver.books.chapter_structure import (
-    detect_units,
-    heading_groups,
-    units_from_titles,
-    with_marked_parts,
-    without_sections,
-)
+from clueweaver.books.chapter_structure import book_units, units_from_titles
 from clueweaver.books.chapters import NO_CHAPTERS_HINT, heads_its_block, is_heading
 from clueweaver.books.contents import contents_headings
 from clueweaver.books.encoding import decode_text, strict_utf8, without_lone_surrogates
@@ -257,6 +252,7 @@ def from_paragraphs(
     part_headings: frozenset[str] = frozenset(),
     marked_headings: Sequence[bool] | None = None,
     body_only: bool = False,
+    story_titles: frozenset[str] = frozenset(),
 ) -> Narrative:
     """Number paragraphs and find chapters.
 
@@ -273,6 +269,8 @@ def from_paragraphs(
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
     ``body_only``: the headings are all of the book's body, its front and back matter marked apart
     and read as prose (a TEI text, a FictionBook), so a titled section after the last chapter is a chapter.
+    ``story_titles``: the titles of a collection's stories (``centred_titles``), each a heading that opens
+    a story, whose numbered headings are its sections (``story_units``).
     """
     texts, surrogates = without_lone_surrogates(texts, source or title)
     parts = [
@@ -286,13 +284,14 @@ def from_paragraphs(
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
     parts_marked = frozenset(map(normalize_text, part_headings))  # read as parts once the chapters are found
+    stories = frozenset(map(normalize_text, story_titles))
     if marked_headings is not None:  # a long heading's first piece is the heading
         found = [mark and k == 0 for mark, pieces in zip(marked_headings, parts) for k in range(len(pieces))]
     elif not detect_headings:
         found = [False] * len(cleaned)
     else:
         by_layout = (sequence_headings(cleaned) | contents_headings(cleaned)) - parts_marked
-        marked = frozenset(map(normalize_text, headings)) | by_layout
+        marked = frozenset(map(normalize_text, headings)) | stories | by_layout
         named = [heads_its_block(text) for text, pieces in zip(texts, parts) for _ in pieces]  # never cut: short
         found = [t in marked or is_heading(t) or b for t, b in zip(cleaned, named)]
     heading_flags = chapter_heading_flags(cleaned, found)
@@ -304,11 +303,7 @@ def from_paragraphs(
             previous = name
         units = units_from_titles(starts)
     else:
-        groups = heading_groups(cleaned, heading_flags)
-        units = detect_units(
-            cleaned, groups if parts_marked else without_sections(cleaned, groups), body_only=body_only
-        )
-        units = with_marked_parts(units, cleaned, parts_marked)
+        units = book_units(cleaned, heading_flags, stories=stories, parts=parts_marked, body_only=body_only)
 
     paragraphs, offset = [], 0
     firsts = [u.first for u in units]
@@ -343,14 +338,15 @@ def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True
     headings = parts = frozenset()
     if is_aozora(text):
         text, headings, parts = strip_aozora(text)
-    paragraphs = text_paragraphs(strip_gutenberg(text) if gutenberg else text)
+    text = strip_gutenberg(text) if gutenberg else text
     return from_paragraphs(
-        paragraphs,
+        text_paragraphs(text),
         title=title,
         source=source,
         max_paragraph_chars=MAX_PARAGRAPH_CHARS,
         headings=headings,
         part_headings=parts,
+        story_titles=frozenset() if headings else centred_titles(text),
     )
 
 

@@ -1,0 +1,83 @@
+"""Titles a Chinese or Japanese plain text sets centred: the stories and essays of a collection. Lu Xun's
+彷徨 and 朝花夕拾, as their e-texts lay them out, head each piece with its title alone between blank
+lines, indented far past the paragraphs' two full-width spaces ("                    　　祝福"), and
+number no chapters, or only the sections inside a story ("一", "二"). Such a title has no number and no
+chapter word, so only its place on the line shows it.
+
+``centred_titles`` finds them; ``clueweaver.books.narrative.from_text`` reads each as a story
+(``clueweaver.books.chapter_structure.story_units``) and ``story_name`` is what a reader calls it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clueweaver.books.chapters import is_heading, is_rule
+from clueweaver.books.language import HAN
+from clueweaver.books.numerals import CJK_NUMERALS
+
+_KANA = "\u3040-\u30ff"
+_TITLE_CHARACTER = re.compile(f"[{HAN}{_KANA}]")
+# A paragraph's indent is two full-width spaces (four columns); a title is set this far in or more,
+# past the four full-width spaces of a poem quoted in the text.
+_MIN_INDENT_COLUMNS = 12
+_MAX_TITLE_CHARS = 25
+_MAX_TITLE_LINES = 3  # a title, its subtitle, its author's name
+# A line that ends so is prose, a verse, a quoted line or a signed date ("一九二二年十二月三日，鲁迅记于北京。")
+_PROSE_ENDS = tuple("。．！？，；：、…—”’」』")
+# An editor's note mark after a title ("孔乙己⑴", "祝福〔１〕", "药[1]"): not the title's
+_NOTE_MARK = re.compile(r"\s*(?:[〔\[［(（][0-9０-９]{1,3}[〕\]］)）]|[\u2474-\u2487\u2460-\u2473])\s*$")
+# A date set centred under a piece ("一九二五年三月一日", "三月十日"): no title
+_DATE = re.compile(rf"^(?:[{CJK_NUMERALS}○\d０-９]+\s*[年月日号號夜]\s*)+$")
+# So few centred lines are a title page or an epigraph, not a collection's titles
+_MIN_TITLES = 3
+
+
+def centred_titles(text: str) -> frozenset[str]:
+    """The lines (stripped) a CJK text sets centred as titles: the first of a block between blank lines
+    whose few lines (a subtitle, "——涓生的手记", the author's name) are all indented
+    ``_MIN_INDENT_COLUMNS`` or more, short, ending with no sentence's or clause's mark, no date, no
+    heading read by its words (a numbered one, "第三章", "一") and no heading's name (the line after
+    one); none unless ``_MIN_TITLES`` or more are found."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    titles, previous = [], ""
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        opens_block = i == 0 or not lines[i - 1].strip()
+        if opens_block and not is_heading(previous) and _is_title(line) and _set_centred(_block(lines, i)):
+            titles.append(line.strip())
+        previous = line.strip()
+    return frozenset(titles) if len(titles) >= _MIN_TITLES else frozenset()
+
+
+def _block(lines: list[str], first: int) -> list[str]:
+    """The lines from ``first`` to the next blank one."""
+    end = next((j for j in range(first, len(lines)) if not lines[j].strip()), len(lines))
+    return lines[first:end]
+
+
+def _set_centred(block: list[str]) -> bool:
+    return len(block) <= _MAX_TITLE_LINES and all(
+        _indent_columns(line) >= _MIN_INDENT_COLUMNS and len(line.strip()) <= _MAX_TITLE_CHARS for line in block
+    )
+
+
+def _indent_columns(line: str) -> int:
+    """How far in a line is set: a full-width space is two columns, a tab eight."""
+    indent = line[: len(line) - len(line.lstrip())].expandtabs(8)
+    return len(indent) + indent.count("\u3000")
+
+
+def _is_title(line: str) -> bool:
+    title = _NOTE_MARK.sub("", line.strip())
+    if not title or len(title) > _MAX_TITLE_CHARS or not _TITLE_CHARACTER.search(title):
+        return False
+    return not (title.endswith(_PROSE_ENDS) or _DATE.match(title) or is_heading(title) or is_rule(title))
+
+
+def story_name(title: str) -> str:
+    """What a reader calls a centred title: without its note mark, and without the spaces that letter-space
+    it ("肥　　皂〔１〕" is "肥皂", "在 酒 楼 上" is "在酒楼上")."""
+    name = _NOTE_MARK.sub("", title.strip())
+    return re.sub(rf"(?<=[{HAN}{_KANA}])\s+(?=[{HAN}{_KANA}])", "", name)
