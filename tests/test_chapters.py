@@ -1186,5 +1186,13 @@ def test_centred_lines_that_are_no_collection_s_titles_open_nothing():
     novel = "\n".join(line for chapter in named for line in chapter)
     assert centred_titles(novel) == frozenset()  # each the name under a numbered heading
     assert [c.label for c in from_text(novel, title="t").chapters] == ["1", "2", "3"]
+    chapters = [
+        [f"第{n}回", "", "　　正文，很长的一段。", "", _centred(poem), "", "　　诗句。", ""]
+        for n, poem in zip("一二三", ("咏菊", "问菊", "画菊"))
+    ]
+    novel = "\n".join(line for chapter in chapters for line in chapter)  # a poem's title set centred in each 回
+    book = from_text(novel, title="t")
+    assert len(centred_titles(novel)) == 3 and [c.title for c in book.chapters] == ["第一回", "第二回", "第三回"]
+    assert not any(p.is_heading for p in book.paragraphs if p.text.endswith("菊"))
     english = "\n\n".join(["", _centred("THE END"), "Text.", _centred("A POEM"), "Text.", _centred("FIN")])
     assert centred_titles(english + "\n\n" + _centred("ENVOI")) == frozenset()  # no Chinese or Japanese

@@ -5,7 +5,8 @@ number no chapters, or only the sections inside a story ("一", "二"). Such a t
 chapter word, so only its place on the line shows it.
 
 ``centred_titles`` finds them; ``clueweaver.books.narrative.from_text`` reads each as a story
-(``clueweaver.books.chapter_structure.story_units``) and ``story_name`` is what a reader calls it.
+(``clueweaver.books.chapter_structure.story_units``) where the book's numbered headings restart under
+each (``collection_titles``), and ``story_name`` is what a reader calls it.
 """
 
 from __future__ import annotations
