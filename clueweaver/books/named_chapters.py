@@ -13,8 +13,11 @@ from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention
 from clueweaver.books.chapters import Heading, names_its_unit
 from clueweaver.books.language import HAN
 
-# A name in Chinese characters alone, as a story's title is ("祝福", "狗·猫·鼠")
-_CHINESE_NAME = re.compile(rf"[{HAN}][{HAN}·]*")
+# A name in Chinese or Japanese characters alone, as a story's title is ("祝福", "狗·猫·鼠", "蜘蛛の糸")
+_CJK_NAME = re.compile(rf"[{HAN}\u3040-\u30ff][{HAN}\u3040-\u30ff·]*")
+# How a question marks a work's title: Chinese book-title marks, traditional Chinese's for a piece in a
+# collection, Japanese double brackets ("在《祝福》中", "〈祝福〉裡", "『羅生門』で")
+_TITLE_MARKS = ("《》", "〈〉", "『』")
 # A heading's word for a chapter, in any language a mention is read in ("chapter", "глава", "章", "回")
 _CHAPTER_UNIT = re.compile(rf"(?:{CHAPTER_WORD}|[回章])")
 
@@ -47,15 +50,19 @@ def has_parts(chapters: Sequence) -> bool:
 def chapters_titled(chapters: Sequence, text: str) -> list:
     """The chapters whose name ``text`` quotes (``title_pieces``): one line of a Chinese chapter's name
     ("刘姥姥一进荣国府" names 红楼梦's 回 6), or a whole name as words ("A Merry Christmas"), in any case;
-    and the sections of a story whose Chinese name it quotes between a title's marks ("《奔月》中")."""
+    and the sections of a story whose Chinese or Japanese name it quotes between a title's marks ("《奔月》中")."""
     folded = " ".join(text.casefold().split())
     return [c for c in chapters if any(_quotes(folded, piece.casefold()) for piece in _pieces(c))]
 
 
 def _pieces(chapter) -> tuple[str, ...]:
-    """The chapter's ``title_pieces``, and its story's Chinese name between a title's marks."""
-    story = _CHINESE_NAME.fullmatch(chapter.part or "")
-    return title_pieces(chapter.title) + ((f"《{story[0]}》",) if story else ())
+    """The chapter's ``title_pieces``, and its story's Chinese or Japanese name between a title's marks."""
+    return title_pieces(chapter.title) + _marked_titles(chapter.part or "")
+
+
+def _marked_titles(name: str) -> tuple[str, ...]:
+    """A Chinese or Japanese name between each of a title's marks ("《祝福》"); none for another name."""
+    return tuple(f"{marks[0]}{name}{marks[1]}" for marks in _TITLE_MARKS) if _CJK_NAME.fullmatch(name) else ()
 
 
 def _quotes(folded: str, piece: str) -> bool:
@@ -69,16 +76,15 @@ def _quotes(folded: str, piece: str) -> bool:
 @cache
 def title_pieces(title: str) -> tuple[str, ...]:
     """What of a chapter's heading names it when quoted: its name's lines of four Chinese characters or
-    more, a shorter Chinese name between a title's marks ("《祝福》"), else the whole name when it has two
-    words and ten letters or more; none for a bare number (kept per heading: every question reads every
-    chapter's)."""
+    more, a shorter Chinese or Japanese name between a title's marks ("《祝福》", "『羅生門』"), else the
+    whole name when it has two words and ten letters or more; none for a bare number (kept per heading:
+    every question reads every chapter's)."""
     name = " ".join(Heading.parse(title).name.split())
     lines = tuple(line for line in re.split(r"[\s，,；;：:、。]+", name) if len(re.findall(rf"[{HAN}]", line)) >= 4)
     if lines:
         return lines
-    if _CHINESE_NAME.fullmatch(name):  # a word as short is asked about everywhere, a title only so marked
-        return (f"《{name}》",)
-    return (name,) if len(name.split()) >= 2 and len(name) >= 10 else ()
+    # a word as short is asked about everywhere, a title only between its marks
+    return _marked_titles(name) or ((name,) if len(name.split()) >= 2 and len(name) >= 10 else ())
 
 
 def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:
