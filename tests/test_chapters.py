@@ -1162,10 +1162,11 @@ def _centred(line: str) -> str:
 def test_a_collection_s_centred_titles_open_its_stories():
     body = "　　{}的第一段，写了很多话。\n　　第二段。"
     stories = [_centred("孔乙己⑴"), "", _centred("鲁迅"), "", body.format("孔乙己"), "", _centred("药〔１〕"), ""]
-    stories += [body.format("药"), "", _centred("一九一九年四月。"), "", _centred("明　　天"), "", body.format("明天")]
+    stories += [body.format("药"), "", _centred("一九一九年四月。"), "", _centred("（一九一九年四月二十五日）"), ""]
+    stories += [_centred("明　　天"), "", body.format("明天")]
     stories += ["", _centred("一"), "", body.format("上半"), "", _centred("二"), "", body.format("下半")]
     text = "\n\n".join(["呐喊目录", "孔乙己⑴", "药〔１〕", "明　　天", "\n".join(stories)])  # a contents list first
-    assert centred_titles(text) == {"孔乙己⑴", "鲁迅", "药〔１〕", "明　　天"}  # no date, no section number
+    assert centred_titles(text) == {"孔乙己⑴", "鲁迅", "药〔１〕", "明　　天"}  # no date, bracketed or not, no section
     book = from_text(text, title="呐喊")
     assert [(c.label, c.title, c.part) for c in book.chapters] == [
         ("1", "孔乙己", None),  # the author's name under it is its own, the contents list front matter

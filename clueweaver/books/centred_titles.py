@@ -28,6 +28,7 @@ _MAX_TITLE_LINES = 3  # a title, its subtitle, its author's name
 _PROSE_ENDS = tuple("。．！？，；：、…—”’」』")
 # An editor's note mark after a title ("孔乙己⑴", "祝福〔１〕", "药[1]"): not the title's
 _NOTE_MARK = re.compile(r"\s*(?:[〔\[［(（][0-9０-９]{1,3}[〕\]］)）]|[\u2474-\u2487\u2460-\u2473])\s*$")
+_BRACKETS = "（）()［］[]〔〕"
 # A date set centred under a piece ("一九二五年三月一日", "三月十日"): no title
 _DATE = re.compile(rf"^(?:[{CJK_NUMERALS}○\d０-９]+\s*[年月日号號夜]\s*)+$")
 # So few centred lines are a title page or an epigraph, not a collection's titles
@@ -74,7 +75,8 @@ def _is_title(line: str) -> bool:
     title = _NOTE_MARK.sub("", line.strip())
     if not title or len(title) > _MAX_TITLE_CHARS or not _TITLE_CHARACTER.search(title):
         return False
-    return not (title.endswith(_PROSE_ENDS) or _DATE.match(title) or is_heading(title) or is_rule(title))
+    inside = title.strip(_BRACKETS)  # a date set in brackets: "（一九二四年十月二十八日。）"
+    return not (inside.endswith(_PROSE_ENDS) or _DATE.match(inside) or is_heading(title) or is_rule(title))
 
 
 def story_name(title: str) -> str:
