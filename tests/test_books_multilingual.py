@@ -166,6 +166,9 @@ def test_a_traditional_chinese_text_wrapped_at_many_widths_reads_as_whole_paragr
     # a book this short the fused ranking lends the neighbouring paragraphs as much
     scores = index.bm25_scores("女娲炼石补天剩下的那块石头被丢在哪座山峰下？")
     assert texts[int(scores.argmax())].startswith("原來女媧氏煉石補天") and scores.max() > 2 * sorted(scores)[-2]
+    # and a question typed in simplified names a 回 by its traditional name ("十二钗" for "十二釵")
+    named = chapters_named(book.chapters, "在“游幻境指迷十二钗”那一回中，宝玉梦见了谁？")[0]
+    assert [c.label for c in named] == ["5"] and chapters_named(book.chapters, "在“金兰契”中")[0] == []
 
 
 def test_a_numeral_left_alone_by_the_wrap_and_a_heading_running_into_its_text_open_no_false_chapter():

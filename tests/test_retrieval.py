@@ -172,18 +172,18 @@ def test_a_chinese_question_typed_with_digits_meets_the_novels_numerals():
 
 
 def test_without_opencc_s_table_chinese_retrieval_says_what_to_install(monkeypatch):
-    from clueweaver.retrieval import analyzers
+    from clueweaver.books import language
 
     def missing(package):
         raise ModuleNotFoundError(f"No module named {package!r}")
 
-    monkeypatch.setattr(analyzers.resources, "files", missing)
-    analyzers.character_fold.cache_clear()
+    monkeypatch.setattr(language.resources, "files", missing)
+    language.character_fold.cache_clear()
     try:
         with pytest.raises(RuntimeError, match="pip install opencc-python-reimplemented"):
-            analyzers.character_fold("zh")
+            language.character_fold("zh")
     finally:
-        analyzers.character_fold.cache_clear()
+        language.character_fold.cache_clear()
 
 
 def test_accents_folded_where_readers_write_words_both_ways():

@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from functools import cache
+from importlib import resources
 
 SUPPORTED_LANGUAGES: tuple[str, ...] = (
     "en", "zh", "ja", "fr", "de", "es", "it", "ru", "pt", "el", "ko", "pl", "sv", "cs", "hu", "no", "ro",
@@ -284,9 +286,29 @@ def detect_language(text: str) -> str:
 # "coeur"; "Cæsar", "Caesar"), case-folded: the analyzers (``clueweaver.retrieval.analyzers``) and the protocol's
 # comparisons (``clueweaver.protocol.text``) read them alike
 LIGATURES = {"\u0153": "oe", "\u00e6": "ae"}
+# OpenCC's tables (opencc-python-reimplemented): traditional to simplified Chinese, old kanji to new, which
+# retrieval reads the text with and the chapter finder a question's quoted chapter name
+CHARACTER_FOLDS = {"zh": "TSCharacters.txt", "ja": "JPVariants.txt"}
 # The stress marks that annotated editions and readers for learners print over a Cyrillic vowel ("за́мок"), which
 # no Cyrillic letter composes with: combining grave and acute
 STRESS_MARKS = "\u0300\u0301"
+
+
+@cache
+def character_fold(language: str) -> dict[int, str]:
+    """The OpenCC table ``language``'s text is folded with (``CHARACTER_FOLDS``), for ``str.translate``:
+    each character to the first of its forms (乾 is 干)."""
+    try:
+        table = resources.files("opencc").joinpath("dictionary", CHARACTER_FOLDS[language]).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError) as exc:
+        raise RuntimeError(
+            f"{language!r} text is read with its variant characters folded by OpenCC's tables, which this "
+            f"environment lacks ({exc}); install them with: pip install opencc-python-reimplemented (OpenCC's C++ "
+            "binding, also imported as opencc, does not ship them)"
+        ) from exc
+    pairs = (line.split("\t") for line in table.splitlines() if "\t" in line)
+    fold = {ord(variant): folded.split()[0] for variant, folded in pairs}
+    return {key: fold.get(ord(value), value) for key, value in fold.items()}  # one chain: 薴 to 苧 to 苎
 
 
 def fold_accents(word: str) -> str:

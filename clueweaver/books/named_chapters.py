@@ -11,8 +11,10 @@ from typing import Sequence
 
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions
 from clueweaver.books.chapters import Heading, names_its_unit
-from clueweaver.books.language import HAN
+from clueweaver.books.language import HAN, character_fold
 
+_HAN_CHARACTER = re.compile(f"[{HAN}]")
+_KANA_CHARACTER = re.compile("[\u3040-\u30ff]")
 # A name in Chinese or Japanese characters alone, as a story's title is ("祝福", "狗·猫·鼠", "蜘蛛の糸")
 _CJK_NAME = re.compile(rf"[{HAN}\u3040-\u30ff][{HAN}\u3040-\u30ff·]*")
 # How a question marks a work's title: Chinese book-title marks, traditional Chinese's for a piece in a
@@ -49,10 +51,21 @@ def has_parts(chapters: Sequence) -> bool:
 
 def chapters_titled(chapters: Sequence, text: str) -> list:
     """The chapters whose name ``text`` quotes (``title_pieces``): one line of a Chinese chapter's name
-    ("刘姥姥一进荣国府" names 红楼梦's 回 6), or a whole name as words ("A Merry Christmas"), in any case;
-    and the sections of a story whose Chinese or Japanese name it quotes between a title's marks ("《奔月》中")."""
-    folded = " ".join(text.casefold().split())
-    return [c for c in chapters if any(_quotes(folded, piece.casefold()) for piece in _pieces(c))]
+    ("刘姥姥一进荣国府" names 红楼梦's 回 6, "劉姥姥一進榮國府" too), or a whole name as words ("A Merry
+    Christmas"), in any case; and the sections of a story whose Chinese or Japanese name it quotes between
+    a title's marks ("《奔月》中")."""
+    fold = _variant_fold(text)
+    folded = " ".join(text.casefold().translate(fold).split())
+    return [c for c in chapters if any(_quotes(folded, piece.casefold().translate(fold)) for piece in _pieces(c))]
+
+
+def _variant_fold(text: str) -> dict[int, str]:
+    """How a question's characters and a chapter's name meet across their variant forms, as retrieval reads
+    them (``character_fold``): in simplified Chinese ("釵" is "钗": a question typed in simplified names a
+    traditional edition's 回), or in the new kanji forms for a Japanese question (kana); none without Han."""
+    if not _HAN_CHARACTER.search(text):
+        return {}
+    return character_fold("ja" if _KANA_CHARACTER.search(text) else "zh")
 
 
 def _pieces(chapter) -> tuple[str, ...]:

@@ -80,7 +80,6 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from itertools import chain
 from typing import Sequence
 
@@ -90,6 +89,7 @@ from bm25s import stopwords as bm25s_stopwords
 
 from clueweaver.books.english_spelling import american_spelling
 from clueweaver.books.language import (
+    CHARACTER_FOLDS,
     COMBINING_MARKS,
     LIGATURES,
     STRESS_MARKS,
@@ -97,6 +97,7 @@ from clueweaver.books.language import (
     UNDETERMINED,
     UNSPACED_LETTER,
     UNSPACED_SCRIPTS,
+    character_fold,
     fold_accents,
 )
 from clueweaver.books.numerals import chinese_numerals, numeral_word_value
@@ -176,8 +177,6 @@ ELISIONS = {
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})  # read in character n-grams or (Japanese) MeCab's words
 # cut into words by MeCab; Chinese measured better as bigrams than as jieba's words
 MORPHEME_LANGUAGES = frozenset({"ja"})
-# OpenCC's tables (opencc-python-reimplemented): traditional to simplified Chinese, old kanji to new
-CHARACTER_FOLDS = {"zh": "TSCharacters.txt", "ja": "JPVariants.txt"}
 # Han (with the iteration marks), kana and Hangul, as code-point ranges; NFKC has already turned half-width
 # kana into full-width ones, and Hangul jamo into syllables
 CJK_RANGES = ((0x3005, 0x3005), (0x3007, 0x3007), (0x3041, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF),
@@ -398,23 +397,6 @@ def _cluster_bigrams(word: str) -> tuple[str, ...]:
     clause): the bigrams of its letters, each with its marks, as CJK runs are read (a one-letter run is itself)."""
     clusters = _CLUSTER.findall(word)
     return tuple(clusters) if len(clusters) == 1 else tuple(map("".join, zip(clusters, clusters[1:])))
-
-
-@cache
-def character_fold(language: str) -> dict[int, str]:
-    """The OpenCC table ``language``'s text is folded with (``CHARACTER_FOLDS``), for ``str.translate``:
-    each character to the first of its forms (乾 is 干)."""
-    try:
-        table = resources.files("opencc").joinpath("dictionary", CHARACTER_FOLDS[language]).read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError) as exc:
-        raise RuntimeError(
-            f"{language!r} retrieval folds variant characters with OpenCC's tables, which this environment lacks "
-            f"({exc}); install them with: pip install opencc-python-reimplemented (OpenCC's C++ binding, also "
-            "imported as opencc, does not ship them)"
-        ) from exc
-    pairs = (line.split("\t") for line in table.splitlines() if "\t" in line)
-    fold = {ord(variant): folded.split()[0] for variant, folded in pairs}
-    return {key: fold.get(ord(value), value) for key, value in fold.items()}  # one chain: 薴 to 苧 to 苎
 
 
 @cache
