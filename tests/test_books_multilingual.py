@@ -422,3 +422,22 @@ def test_panghuang_stories_are_the_titles_it_sets_centred():
     assert [c.label for c in named] == ["3"] and missing == []
     assert chapters_named(book.chapters, "鲁镇年终的祝福是怎样的大典？")[0] == []  # a word, not a title
     assert [c.label for c in chapters_named(book.chapters, "《孤独者》里的魏连殳是谁？")[0]] == ["4.1", "4.2"]
+
+
+def test_war_and_peace_two_epilogues_are_parts_numbered_after_its_fifteen_books():
+    """Project Gutenberg's War and Peace (Maude): fifteen "BOOK …" parts, then "FIRST EPILOGUE: 1813 - 20" and
+    "SECOND EPILOGUE", each with its own CHAPTER I, II…. Before, neither epilogue read as a heading: their
+    chapters stood under BOOK FIFTEEN, whose chapter numbers then repeated, and every label fell back to
+    reading order (1 to 365 over the whole book)."""
+    book = load_narrative(FIXTURES / "war_and_peace_epilogues_excerpt.en.txt")
+    assert [(c.label, c.part) for c in book.chapters] == [
+        ("14.1", "BOOK FOURTEEN"),
+        ("15.1", "BOOK FIFTEEN"),
+        ("15.20", "BOOK FIFTEEN"),
+        ("16.1", "FIRST EPILOGUE"),
+        ("16.2", "FIRST EPILOGUE"),
+        ("17.1", "SECOND EPILOGUE"),
+    ]
+    assert book.chapters[3].full_title == "FIRST EPILOGUE — CHAPTER I"
+    second = book.chapters[5].first_paragraph  # the part's heading opens its first chapter
+    assert book.chapter_span("16") == (4, 5) and book[second + 2].text.startswith("History is the life of nations")

@@ -1197,3 +1197,15 @@ def test_centred_lines_that_are_no_collection_s_titles_open_nothing():
     assert not any(p.is_heading for p in book.paragraphs if p.text.endswith("菊"))
     english = "\n\n".join(["", _centred("THE END"), "Text.", _centred("A POEM"), "Text.", _centred("FIN")])
     assert centred_titles(english + "\n\n" + _centred("ENVOI")) == frozenset()  # no Chinese or Japanese
+
+
+def test_numbered_epilogues_are_each_their_own():
+    """ "Epilogue I", "Epilogue II" had parsed alike, as one epilogue without a number, and the second read as
+    the source repeating the first, which it swallowed; "FIRST EPILOGUE" was no heading at all."""
+    for first, second in (("Epilogue I", "Epilogue II"), ("FIRST EPILOGUE: 1813 - 20", "Second Epilogue")):
+        assert Heading.parse(first).part[1] == 1 and Heading.parse(second).part[1] == 2
+    assert not is_heading("First he said so.") and Heading.parse("Erster Epilog").part == ("epilog", 1)
+    body = "Some long text of the chapter that goes on and on. " * 4
+    text = "\n\n".join(f"{heading}\n\n{body}" for heading in ("CHAPTER I", "CHAPTER II", "Epilogue I", "Epilogue II"))
+    book = from_text(text, title="t", gutenberg=False)
+    assert [(c.label, c.title) for c in book.chapters][2:] == [("3", "Epilogue I"), ("4", "Epilogue II")]

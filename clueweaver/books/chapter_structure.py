@@ -28,7 +28,8 @@ sentence or leap past the chapter numbers. Then the structure:
 - a **story** of a collection is a numbered, titled heading directly followed by a heading
   numbered 1 in another style ("I. A SCANDAL IN BOHEMIA", then "I.", "II.", "III."); the story
   ends at the next heading in its own style ("II. THE RED-HEADED LEAGUE");
-- an **epilogue** ("EPILOGUE", "Эпилог", "Épilogue", "尾声"; no number) after the story is a part
+- an **epilogue** ("EPILOGUE", "Эпилог", "Épilogue", "尾声"; or numbered, "FIRST EPILOGUE", "Epilogue II",
+  as War and Peace's two in English) after the story is a part
   when its chapter I follows it directly (Преступление и наказание), else a chapter when prose
   follows it, numbered one past the part, story or chapter before it ("7.1", "3", "41"); so is a
   closing section named as one ("CONCLUSION.", "FINALE.", "Schluß.", alone on its line) where no

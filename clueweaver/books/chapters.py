@@ -53,6 +53,7 @@ from clueweaver.books.numerals import (
     CJK_NUMERALS,
     DAI_NUMERALS,
     DANISH_ORDINAL_DIGITS,
+    ENGLISH_ORDINALS,
     FRENCH_ORDINAL_NUMERAL,
     KERAIA,
     NUMBER_WORDS,
@@ -92,9 +93,10 @@ _WESTERN_CONTAINERS = (
     "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen díl část "
     "kniha rész könyv kötet partea cartea volumul частина osa kirja kısım cilt भाग खंड الجزء חלק ספר ภาค".split()
 )
-# An epilogue, a section without a number: a part when chapters of its own follow ("ЭПИЛОГ", then
-# "I", "II" in Преступление и наказание), else a chapter, which must open with prose (a contents list
-# names it among short entries). Either is numbered one past the part, story or chapter before it
+# An epilogue, a section without a number (or with one of its own, which tells two apart: "FIRST EPILOGUE",
+# "Epilogue II"): a part when chapters of its own follow ("ЭПИЛОГ", then "I", "II" in Преступление и
+# наказание), else a chapter, which must open with prose (a contents list names it among short entries).
+# Either is numbered one past the part, story or chapter before it
 # (``clueweaver.books.chapter_structure``). A prologue stays in the front matter, which "0" names.
 _EPILOGUES = frozenset(
     "epilogue épilogue epilog epílogo epilogo epilógus эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ "
@@ -107,6 +109,7 @@ _CLOSINGS = frozenset(
     "conclusion finale postscript postface l'envoi l’envoi schluß schluss nachwort conclusión conclusione conclusão "
     "заключение послесловие zakończenie závěr doslov befejezés utószó".split()
 )
+_EPILOGUE_WORDS = "|".join(sorted(_EPILOGUES))
 _CONTAINER_WORDS = frozenset(
     [*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES, *_CLOSINGS]
 )
@@ -141,7 +144,10 @@ _COMPONENT_FORMS = (
     # ("Последняя глава «Онегина» издана" is prose)
     rf"(?P<number>{ORDINAL_PATTERN}|{_ORDINAL_DIGITS}|\d+\.|(?-i:[IVXLC]+)\.|(?:the\s+)?{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
-    rf"(?P<word>{'|'.join(sorted(_EPILOGUES))})(?P<number>)(?!\w)",  # "EPILOGUE", "Эпилог", "尾声": no number
+    # "FIRST EPILOGUE", "Epilogue II" (War and Peace's two in English), then "EPILOGUE", "Эпилог", "尾声": no number
+    rf"(?P<number>{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)})\s+(?P<word>{_EPILOGUE_WORDS})(?!\w)",
+    rf"(?P<word>{_EPILOGUE_WORDS})\s+(?P<number>(?-i:[IVX]+)|\d{{1,2}})\b",
+    rf"(?P<word>{_EPILOGUE_WORDS})(?P<number>)(?!\w)",
     rf"^(?P<word>{'|'.join(sorted(_CLOSINGS))})(?P<number>)\.?$",  # "CONCLUSION.": the whole line
 )
 # "CHAPTER IV", "VOLUME I. CHAPTER I", "ADVENTURE II. THE RED-HEADED LEAGUE", "Chapter 12: The Storm",

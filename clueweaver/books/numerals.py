@@ -75,7 +75,7 @@ _GREEK_DIGITS = {
 
 
 def number_value(token: str) -> int | None:
-    """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first", 二十三
+    """The value of a heading's number: 12, XII (ХII, with a Cyrillic Х), "twenty-four", "the first", "first", 二十三
     or 이십삼; None when unreadable."""
     token = token.strip().rstrip(".").rstrip("ºª°").rstrip(".")  # "2.ª": 2
     if re.fullmatch(FRENCH_ORDINAL_NUMERAL, token):  # "Ier", "IIe", "1er": the numeral without its ending
@@ -99,6 +99,8 @@ def number_value(token: str) -> int | None:
         values = [_ROMAN[c] for c in roman]
         total = sum(-v if v < after else v for v, after in zip(values, values[1:] + [0]))
         return total if 0 < total < 4000 and _roman(total) == roman else None  # "mild" is a word
+    if token in _ORDINALS:  # "FIRST EPILOGUE"
+        return _ORDINALS[token]
     if token.startswith("the"):  # "Chapter the First", "Chapter the Twenty-Third"
         last = token.removeprefix("the").strip()
         return _ORDINALS.get(last) or ordinal_value(last)
