@@ -441,3 +441,11 @@ def test_war_and_peace_two_epilogues_are_parts_numbered_after_its_fifteen_books(
     assert book.chapters[3].full_title == "FIRST EPILOGUE — CHAPTER I"
     second = book.chapters[5].first_paragraph  # the part's heading opens its first chapter
     assert book.chapter_span("16") == (4, 5) and book[second + 2].text.startswith("History is the life of nations")
+    # a question that names an epilogue reads its chapters first; one counted, the n-th
+    assert labels_named(book, "In the second epilogue, what does Tolstoy say of history?") == ["17.1"]
+    assert labels_named(book, "Whom has Natásha married by the epilogue?") == ["16.1", "16.2", "17.1"]
+    assert labels_named(book, "In the third epilogue?") == [] and labels_named(book, "Who is Pierre?") == []
+
+
+def labels_named(book: Narrative, question: str) -> list[str]:
+    return [chapter.label for chapter in chapters_named(book.chapters, question)[0]]

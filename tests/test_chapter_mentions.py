@@ -647,3 +647,15 @@ def test_a_chapter_is_named_by_its_own_heading_when_its_label_counts_a_collectio
     assert named("In chapter 3, what does Ah Q do?") == [("7", "第三章 续优胜记略")]
     assert named("第三节里写了什么？") == [("3", "三")]
     assert named("In chapter 7, what does Ah Q do?") == [("7", "第三章 续优胜记略")]  # the label still names it
+
+
+def test_an_epilogue_is_named_only_where_the_book_heads_one():
+    text = "\n\n".join(
+        ["Глава I", "Текст первой главы.", "Глава II", "Текст второй главы.", "Эпилог", "Текст эпилога."]
+    )
+    chapters = from_text(text, title="t").chapters
+    assert [c.label for c in chapters] == ["1", "2", "3"]
+    assert chapters_named(chapters, "Что стало с ним в эпилоге?")[0] == [chapters[2]]
+    assert chapters_named(chapters, "Что стало с ним во второй главе?")[0] == [chapters[1]]
+    headless = from_text("\n\n".join(["Глава I", "Текст.", "Глава II", "Текст."]), title="t").chapters
+    assert chapters_named(headless, "Что стало с ним в эпилоге?") == ([], [])  # a last chapter is no epilogue

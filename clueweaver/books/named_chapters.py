@@ -1,7 +1,7 @@
 """The book's chapters that a question names: its mentions (``clueweaver.books.chapter_mentions``: "in
 chapter 5", "第五回中", "the last chapter", "Part II") resolved against the chapters the book has, by the
-labels a reader uses, and the chapters whose name it quotes. What it names that the book lacks is returned
-too, for the segmenter's warning."""
+labels a reader uses, the chapters whose name it quotes and those of the epilogue it names. What it names that
+the book lacks is returned too, for the segmenter's warning."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from typing import Sequence
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions
 from clueweaver.books.chapters import Heading, names_its_unit
 from clueweaver.books.language import HAN, character_fold
+from clueweaver.books.numerals import ENGLISH_ORDINALS, number_value
+from clueweaver.books.ordinals import ORDINAL_PATTERN
 
 _HAN_CHARACTER = re.compile(f"[{HAN}]")
 _KANA_CHARACTER = re.compile("[\u3040-\u30ff]")
@@ -20,6 +22,14 @@ _CJK_NAME = re.compile(rf"[{HAN}\u3040-\u30ff][{HAN}\u3040-\u30ff·]*")
 # How a question marks a work's title: Chinese book-title marks, traditional Chinese's for a piece in a
 # collection, Japanese double brackets ("在《祝福》中", "〈祝福〉裡", "『羅生門』で")
 _TITLE_MARKS = ("《》", "〈〉", "『』")
+# An epilogue a question names, counted or not: "the epilogue", "the second epilogue", "Epilogue II", "im zweiten
+# Epilog", "в эпилоге", "l'épilogue", "尾声中", "エピローグで"
+_EPILOGUE_MENTION = re.compile(
+    rf"(?:\b(?P<ordinal>{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)})\s+)?(?<!\w)"
+    r"(?:epilog(?:ue)?|épilogue|ep[ií]logo|epilógus\w*|эпилог\w*|επίλογ\w*|尾声|尾聲|終章|终章|エピローグ|에필로그)"
+    r"(?:(?<=[^\W\d_])\s+(?P<numeral>(?-i:[IVX]+)|\d{1,2})\b)?",
+    re.IGNORECASE,
+)
 # A heading's word for a chapter, in any language a mention is read in ("chapter", "глава", "章", "回")
 _CHAPTER_UNIT = re.compile(rf"(?:{CHAPTER_WORD}|[回章])")
 
@@ -41,7 +51,36 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
     both = [c for c in by_chapter if c in by_part]
     found = both or by_chapter + [c for c in by_part if c not in by_chapter]
-    return found + [c for c in chapters_titled(chapters, text) if c not in found], missing + missing_parts
+    found += [c for c in chapters_titled(chapters, text) if c not in found]
+    return found + [c for c in chapters_of_epilogue(chapters, text) if c not in found], missing + missing_parts
+
+
+def chapters_of_epilogue(chapters: Sequence, text: str) -> list:
+    """The chapters of the epilogue ``text`` names ("in the epilogue", "the second epilogue", "Epilogue II",
+    "в эпилоге", "尾声中"): the book's n-th where it counts one (War and Peace's "SECOND EPILOGUE"), else
+    every one; none in a book that heads none so (Отцы и дети's last chapter, which readers call its
+    epilogue, is numbered like the others)."""
+    mention = _EPILOGUE_MENTION.search(text)
+    if not mention:
+        return []
+    epilogues = _epilogues(chapters)
+    n = number_value(mention["ordinal"] or mention["numeral"] or "")
+    if n is None:
+        return [c for epilogue in epilogues for c in epilogue]
+    return epilogues[n - 1] if 0 < n <= len(epilogues) else []
+
+
+def _epilogues(chapters: Sequence) -> list[list]:
+    """The book's epilogues in order, each its chapters: those under a part headed as one ("FIRST EPILOGUE"),
+    or one chapter headed or named so ("EPILOGUE", "CHAPTER XL. EPILOGUE")."""
+    epilogues: dict[str, list] = {}
+    for chapter in chapters:
+        heading = Heading.parse(chapter.title)
+        if chapter.part and Heading.parse(chapter.part).is_epilogue:
+            epilogues.setdefault(chapter.part, []).append(chapter)
+        elif heading.is_epilogue or _EPILOGUE_MENTION.fullmatch(heading.name.strip(" .:")):
+            epilogues.setdefault(chapter.title, []).append(chapter)
+    return list(epilogues.values())
 
 
 def has_parts(chapters: Sequence) -> bool:
