@@ -47,7 +47,8 @@ def centred_titles(text: str) -> frozenset[str]:
         if not line.strip():
             continue
         opens_block = i == 0 or not lines[i - 1].strip()
-        if opens_block and not is_heading(previous) and _is_title(line) and _set_centred(_block(lines, i)):
+        centred = opens_block and _indent_columns(line) >= _MIN_INDENT_COLUMNS  # the cheap test first
+        if centred and _is_title(line) and not is_heading(previous) and _set_centred(_block(lines, i)):
             titles.append(line.strip())
         previous = line.strip()
     return frozenset(titles) if len(titles) >= _MIN_TITLES else frozenset()
