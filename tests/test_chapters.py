@@ -14,6 +14,7 @@ from clueweaver.books.centred_titles import centred_titles, story_name
 from clueweaver.books.chapter_labels import labels
 from clueweaver.books.chapter_structure import units_from_titles
 from clueweaver.books.chapters import Heading, is_heading, is_rule
+from clueweaver.books.named_chapters import chapters_named
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, normalize_text
 from clueweaver.books.numerals import chinese_numeral, number_value, numeral_word_value
 from clueweaver.cli import main
@@ -1209,3 +1210,19 @@ def test_numbered_epilogues_are_each_their_own():
     text = "\n\n".join(f"{heading}\n\n{body}" for heading in ("CHAPTER I", "CHAPTER II", "Epilogue I", "Epilogue II"))
     book = from_text(text, title="t", gutenberg=False)
     assert [(c.label, c.title) for c in book.chapters][2:] == [("3", "Epilogue I"), ("4", "Epilogue II")]
+
+
+def test_a_web_novel_s_extras_are_chapters_after_its_last():
+    """A Chinese web novel ends with 番外 ("extras"), numbered or not, after its last 章 (and its 尾声): each
+    is a chapter of its own, numbered on, not the last chapter's text; a question names them as 番外."""
+    body = "　　正文，很长的一段话，说了很多事情。" * 4
+    headings = ("第一章 开始", "第二章 大结局", "尾声", "番外一 春节", "番外二：中秋")
+    book = from_text("\n\n".join(f"{heading}\n\n{body}" for heading in headings), title="t")
+    assert [(c.label, c.title) for c in book.chapters][2:] == [
+        ("3", "尾声"),
+        ("4", "番外一 春节"),
+        ("5", "番外二：中秋"),
+    ]
+    assert not is_heading("番外的故事很长，他说。")
+    assert [c.label for c in chapters_named(book.chapters, "番外二里他们在哪里过中秋？")[0]] == ["5"]
+    assert [c.label for c in chapters_named(book.chapters, "在尾声里他们怎样了？")[0]] == ["3"]

@@ -100,7 +100,7 @@ _WESTERN_CONTAINERS = (
 # (``clueweaver.books.chapter_structure``). A prologue stays in the front matter, which "0" names.
 _EPILOGUES = frozenset(
     "epilogue épilogue epilog epílogo epilogo epilógus эпилог επίλογος 尾声 尾聲 終章 终章 終の章 エピローグ "
-    "에필로그".split()
+    "에필로그 番外 番外篇".split()  # 番外: a web novel's extras after its last chapter
 )
 # A closing section named as one, alone on its line ("CONCLUSION.", Middlemarch's "FINALE.", "Schluß."):
 # an epilogue when no numbered chapter follows it; after a chapter's number it is the chapter's name
@@ -147,6 +147,7 @@ _COMPONENT_FORMS = (
     # "FIRST EPILOGUE", "Epilogue II" (War and Peace's two in English), then "EPILOGUE", "Эпилог", "尾声": no number
     rf"(?P<number>{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)})\s+(?P<word>{_EPILOGUE_WORDS})(?!\w)",
     rf"(?P<word>{_EPILOGUE_WORDS})\s+(?P<number>(?-i:[IVX]+)|\d{{1,2}})\b",
+    rf"(?P<word>番外篇?)\s*(?P<number>{_CJK_NUMBER}|\d{{1,3}})(?![{CJK_NUMERALS}\d])",  # "番外一", "番外2"
     rf"(?P<word>{_EPILOGUE_WORDS})(?P<number>)(?!\w)",
     rf"^(?P<word>{'|'.join(sorted(_CLOSINGS))})(?P<number>)\.?$",  # "CONCLUSION.": the whole line
 )

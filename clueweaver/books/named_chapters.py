@@ -23,11 +23,11 @@ _CJK_NAME = re.compile(rf"[{HAN}\u3040-\u30ff][{HAN}\u3040-\u30ff·]*")
 # collection, Japanese double brackets ("在《祝福》中", "〈祝福〉裡", "『羅生門』で")
 _TITLE_MARKS = ("《》", "〈〉", "『』")
 # An epilogue a question names, counted or not: "the epilogue", "the second epilogue", "Epilogue II", "im zweiten
-# Epilog", "в эпилоге", "l'épilogue", "尾声中", "エピローグで"
+# Epilog", "в эпилоге", "l'épilogue", "尾声中", "エピローグで", a web novel's extras: "番外二里"
 _EPILOGUE_MENTION = re.compile(
-    rf"(?:\b(?P<ordinal>{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)})\s+)?(?<!\w)"
-    r"(?:epilog(?:ue)?|épilogue|ep[ií]logo|epilógus\w*|эпилог\w*|επίλογ\w*|尾声|尾聲|終章|终章|エピローグ|에필로그)"
-    r"(?:(?<=[^\W\d_])\s+(?P<numeral>(?-i:[IVX]+)|\d{1,2})\b)?",
+    rf"(?:\b(?P<ordinal>{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)})\s+)?"
+    r"(?:(?<!\w)(?:epilog(?:ue)?|épilogue|ep[ií]logo|epilógus\w*|эпилог\w*|επίλογ\w*)(?:\s+(?P<numeral>(?-i:[IVX]+)|\d{1,2})\b)?"
+    r"|尾声|尾聲|終章|终章|エピローグ|에필로그|(?P<extras>番外)篇?\s*(?P<cjk>[一二三四五六七八九十]+|\d{1,3})?)",
     re.IGNORECASE,
 )
 # A heading's word for a chapter, in any language a mention is read in ("chapter", "глава", "章", "回")
@@ -57,29 +57,31 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
 
 def chapters_of_epilogue(chapters: Sequence, text: str) -> list:
     """The chapters of the epilogue ``text`` names ("in the epilogue", "the second epilogue", "Epilogue II",
-    "в эпилоге", "尾声中"): the book's n-th where it counts one (War and Peace's "SECOND EPILOGUE"), else
-    every one; none in a book that heads none so (Отцы и дети's last chapter, which readers call its
-    epilogue, is numbered like the others)."""
+    "в эпилоге", "尾声中"), or of a web novel's extras ("番外二里"): the book's n-th where it counts one (War
+    and Peace's "SECOND EPILOGUE"), else every one; none in a book that heads none so (Отцы и дети's last
+    chapter, which readers call its epilogue, is numbered like the others)."""
     mention = _EPILOGUE_MENTION.search(text)
     if not mention:
         return []
-    epilogues = _epilogues(chapters)
-    n = number_value(mention["ordinal"] or mention["numeral"] or "")
+    epilogues = [chapters for word, chapters in _epilogues(chapters) if (word == "番外") == bool(mention["extras"])]
+    n = number_value(mention["ordinal"] or mention["numeral"] or mention["cjk"] or "")
     if n is None:
         return [c for epilogue in epilogues for c in epilogue]
     return epilogues[n - 1] if 0 < n <= len(epilogues) else []
 
 
-def _epilogues(chapters: Sequence) -> list[list]:
-    """The book's epilogues in order, each its chapters: those under a part headed as one ("FIRST EPILOGUE"),
-    or one chapter headed or named so ("EPILOGUE", "CHAPTER XL. EPILOGUE")."""
-    epilogues: dict[str, list] = {}
+def _epilogues(chapters: Sequence) -> list[tuple[str, list]]:
+    """The book's epilogues in order, each its heading's word ("epilogue", "番外") and its chapters: those
+    under a part headed as one ("FIRST EPILOGUE"), or one chapter headed or named so ("EPILOGUE", "CHAPTER
+    XL. EPILOGUE")."""
+    epilogues: dict[str, tuple[str, list]] = {}
     for chapter in chapters:
-        heading = Heading.parse(chapter.title)
-        if chapter.part and Heading.parse(chapter.part).is_epilogue:
-            epilogues.setdefault(chapter.part, []).append(chapter)
+        heading, part = Heading.parse(chapter.title), Heading.parse(chapter.part or "")
+        if part.is_epilogue:
+            epilogues.setdefault(chapter.part, (part.components[0][0], []))[1].append(chapter)
         elif heading.is_epilogue or _EPILOGUE_MENTION.fullmatch(heading.name.strip(" .:")):
-            epilogues.setdefault(chapter.title, []).append(chapter)
+            word = heading.components[0][0] if heading.is_epilogue else "epilogue"
+            epilogues.setdefault(chapter.title, (word.removesuffix("篇"), []))[1].append(chapter)
     return list(epilogues.values())
 
 
