@@ -449,3 +449,18 @@ def test_war_and_peace_two_epilogues_are_parts_numbered_after_its_fifteen_books(
 
 def labels_named(book: Narrative, question: str) -> list[str]:
     return [chapter.label for chapter in chapters_named(book.chapters, question)[0]]
+
+
+def test_ulysses_eighteen_episodes_under_its_three_parts():
+    """Project Gutenberg's Ulysses: three parts "— I —" to "— III —", eighteen episodes "[ 1 ]" to "[ 18 ]"
+    numbered on across them (Aeolus' "[ 7 ]" under its first headline), all listed in a contents block of
+    bare numerals one a line. Before: 7 chapters, the contents' parts among them, no episode, and Bloom's
+    "I." in the sand (Nausicaa) a chapter of its own."""
+    book = load_narrative(FIXTURES / "ulysses_excerpt.en.txt")
+    assert [c.label for c in book.chapters] == [str(n) for n in range(1, 19)]
+    assert [c.part for c in book.chapters[:4]] == ["— I —"] * 3 + ["— II —"] and book.chapters[-1].part == "— III —"
+    assert book.chapters[6].title == "[ 7 ] IN THE HEART OF THE HIBERNIAN METROPOLIS"
+    contents = next(p for p in book.paragraphs if p.text == "Contents")
+    assert book.chapters[0].first_paragraph > contents.id + 20  # the contents' 21 lines open nothing
+    sand = next(p for p in book.paragraphs if p.text == "I.")
+    assert not sand.is_heading and sand.chapter == 13

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from clueweaver.books.chapters import BARE_NUMERAL, Heading, is_heading
+from clueweaver.books.numerals import CJK_NUMERALS
 from clueweaver.books.sentences import ends_with_sentence_mark
 
 # A book's endnotes section, numbered "1", "2", ... like bare chapter numerals (RusLit's Russian e-texts:
@@ -169,8 +170,31 @@ def _tells_a_chapter(texts: list[str], heading: int, next_heading: int) -> bool:
     return sum(len(texts[j]) for j in range(heading + 1, next_heading)) >= _CHAPTER_CHARACTERS
 
 
+# Bare numerals of one form that show how a book numbers its chapters
+_MIN_NUMERAL_RUN = 5
+
+
+def numeral_form(text: str) -> str:
+    """How a bare numeral is written, its number aside: "[ 0 ]" for "[ 7 ]", "— I —" for "— II —", "I" for
+    "XII." (a full stop typed or not), "一" for "十二"; a book numbers its chapters in one or two such forms."""
+    text = re.sub(rf"[{CJK_NUMERALS}]+", "一", re.sub(r"[IVXLCDMХІ]+", "I", text.strip().rstrip(".")))
+    return re.sub(r"[\d０-９]+", "0", text)
+
+
+def without_lone_numerals(texts: list[str], flags: list[bool]) -> list[bool]:
+    """``flags`` without a bare numeral written in a form no other heading of the book takes, where
+    ``_MIN_NUMERAL_RUN`` or more bare numerals share another: Bloom's "I." written in the sand (Ulysses,
+    whose episodes are "[ 1 ]" to "[ 18 ]") numbers nothing."""
+    bare = [i for i, text in enumerate(texts) if flags[i] and BARE_NUMERAL.match(text.strip())]
+    forms = {i: numeral_form(texts[i]) for i in bare}
+    counts = {form: list(forms.values()).count(form) for form in set(forms.values())}
+    if max(counts.values(), default=0) < _MIN_NUMERAL_RUN:
+        return flags
+    return [flag and not (i in forms and counts[forms[i]] == 1) for i, flag in enumerate(flags)]
+
+
 def chapter_heading_flags(texts: list[str], flags: list[bool]) -> list[bool]:
     """``flags`` (is each paragraph a heading) without the endnote numbers, the back matter's headings,
-    the numbers of a chapter's closing notes and the page numbers."""
+    the numbers of a chapter's closing notes, the page numbers and a lone numeral of its own form."""
     flags = without_back_matter(texts, without_endnote_numbers(texts, flags))
-    return without_page_numbers(texts, without_chapter_notes(texts, flags))
+    return without_lone_numerals(texts, without_page_numbers(texts, without_chapter_notes(texts, flags)))

@@ -49,7 +49,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from clueweaver.books.back_matter import names_notes
+from clueweaver.books.back_matter import names_notes, numeral_form
 from clueweaver.books.centred_titles import story_name
 from clueweaver.books.chapters import (
     MIN_PROSE_CHARS,
@@ -138,6 +138,19 @@ def _opens_story(heading: Heading, group: HeadingGroup, following: HeadingGroup 
     return following.first == group.last + 1 and numbered_one and after.style != heading.style
 
 
+def _heads_a_part(texts: list[str], groups: list[HeadingGroup], k: int) -> bool:
+    """A bare numeral directly followed by a numbered heading written in another form: a part and its
+    first chapter, numbered on or from 1 (Ulysses' "— I —" over "[ 1 ]", "— II —" over "[ 4 ]")."""
+    heading = groups[k].heading
+    if heading.unit is None or heading.unit[0] or heading.name or k + 1 == len(groups):
+        return False
+    after = groups[k + 1]
+    bare_after = after.heading.unit is not None and not after.heading.unit[0]
+    return (
+        bare_after and _directly_after(texts, groups, k) and numeral_form(after.text) != numeral_form(groups[k].text)
+    )
+
+
 def _group_heading(texts: list[str], first: int, last: int, lead: Heading) -> Heading:
     """A heading group's heading. A part's heading and the chapter heading after it are read apart
     (Anna Karenina's "ЧАСТЬ ПЕРВАЯ", then "I"), so that a bare numeral is the part's first chapter
@@ -188,6 +201,17 @@ def _same_heading_key(text: str, heading: Heading) -> tuple | str:
 _MIN_CONTENTS_ENTRIES = 3  # entries of a contents list before its last one, which no entry follows
 
 
+def _numbers_of_named_numerals(groups: list[HeadingGroup]) -> dict[str, int]:
+    """The last group that each bare numeral with a name repeats, by its numeral alone: a contents list's
+    "[ 7 ]" is Ulysses' "[ 7 ] IN THE HEART OF THE HIBERNIAN METROPOLIS" (a bare numeral's key is its text)."""
+    numbers = {}
+    for k, group in enumerate(groups):
+        if group.heading.name and group.heading.components and not any(w for w, _ in group.heading.components):
+            numeral = group.text[: len(group.text) - len(group.heading.name)]
+            numbers[_same_heading_key(numeral, Heading.parse(numeral))] = k
+    return numbers
+
+
 def _without_repeats(texts: list[str], groups: list[HeadingGroup]) -> tuple[list[HeadingGroup], list[int]]:
     """The heading groups that open chapters, and the paragraph where each chapter opens, without
     the repeats a text's source adds (``_same_heading_key`` says which headings are the same):
@@ -205,7 +229,7 @@ def _without_repeats(texts: list[str], groups: list[HeadingGroup]) -> tuple[list
     """
     keys = [_same_heading_key(g.text, g.heading) for g in groups]
     parts = [g.heading.part is not None and g.heading.unit is None for g in groups] + [True]  # the end: no chapter
-    last = {key: k for k, key in enumerate(keys)}
+    last = {key: k for k, key in enumerate(keys)} | _numbers_of_named_numerals(groups)
     kept, opens, first_copy, contents_before = [], [], None, 0  # contents entries right before this one
     for k, group in enumerate(groups):
         directly_followed = k + 1 < len(groups) and _directly_after(texts, groups, k)
@@ -316,6 +340,10 @@ def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: boo
             if heading.part is not None and following.heading.unit[1] == 2 and _opens_with_prose(texts, group):
                 units.append(Unit(start, text, part, part_number, 1))  # chapter I's numeral left out, then "II."
                 pending = None
+            continue
+        if _heads_a_part(texts, groups, k):  # Ulysses' "— II —", then "[ 4 ]": its episodes run on
+            part, part_number, story_style, pending = text, heading.unit[1], None, start
+            last_part = part_number
             continue
         if _opens_story(heading, group, following):
             part, part_number, story_style, pending = text, heading.unit[1], heading.style, start

@@ -175,8 +175,11 @@ _HEADING = re.compile(
 _DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—](?:$|\s*:))")  # "- I -: Escenario" names it
 # A heading set between asterisks ("* ЧАСТЬ ПЕРВАЯ *", as RusLit's Подросток and Дубровский set parts).
 _STARRED = re.compile(r"^\*+\s*(?P<inner>[^\s*].*?)\s*\*+$")
+# A number set in brackets and spaces (Ulysses' episodes, "[ 1 ]" to "[ 18 ]"); "[1]" alone is a note's mark
+_BRACKETED_NUMBER = r"\[ \d{1,3} \]"
 BARE_NUMERAL = re.compile(
-    rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_CJK_NUMBER}|（{_CJK_NUMBER}）|{_GREEK_NUMERAL})\.?$"
+    rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_BRACKETED_NUMBER}|{_CJK_NUMBER}|"
+    rf"（{_CJK_NUMBER}）|{_GREEK_NUMERAL})\.?$"
 )
 # A numeral, a full stop and a title: a heading when the title is in capitals ("I. ОТСТАВНОЙ ГЕНЕРАЛ И
 # УЧИТЕЛЬ…" in Кто виноват?, "XII. THE STORM"); a title in mixed case after a bare numeral could be a
@@ -186,7 +189,7 @@ NUMBERED_TITLE = re.compile(r"^(?![CLDM]\.)(?P<number>[IVXLCDMХІ]+|\d{1,3})\.\
 # One numbered component at the start of a heading: one of the forms, or a bare number.
 _COMPONENTS = tuple(
     re.compile(form + _SEPARATOR, re.IGNORECASE)
-    for form in (*_COMPONENT_FORMS, rf"（?(?P<number>{_NUMBER})(?:）|{_NUMBER_END}\.?)")
+    for form in (*_COMPONENT_FORMS, rf"(?:（|\[ )?(?P<number>{_NUMBER})(?:）| \]|{_NUMBER_END}\.?)")
 )
 PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
 # A sentence of Chinese or Japanese ended inside the line: prose that a hard-wrapped line happens to

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from clueweaver.books.chapters import is_heading, is_rule
+from clueweaver.books.chapters import BARE_NUMERAL, is_heading, is_rule
 from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS
 from clueweaver.books.sentences import CJK_CHARACTERS, ends_with_sentence_mark
 
@@ -54,16 +54,23 @@ def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool)
 
 
 def _closing_heading_apart(block: str) -> list[str]:
-    """A block whose last line is a heading set at another indent than the line before it, as that
+    """A block whose lines are all bare numerals, three or more, as a paragraph each (a contents list); and a
+    block whose last line is a heading set at another indent than the line before it, as that
     text and the heading: RusLit's texts often leave no blank line before a chapter's numeral (an
     epigraph's "Из поэзии Н. А. Некрасова", then "     I"; an essay's last sentence, then "II"), and the
     chapter was lost in the paragraph before it. A wrapped line at the same indent ("King Henry", "IV.")
     goes on."""
+    lines = block.strip("\n").split("\n")
+    if len(lines) >= _MIN_LISTED_NUMERALS and all(BARE_NUMERAL.match(line.strip()) for line in lines):
+        return lines  # a contents list's numerals, one a line (Ulysses' "[ 1 ]", "[ 2 ]", "[ 3 ]")
     text, _, last = block.rstrip().rpartition("\n")
     before = text.rsplit("\n", 1)[-1]
     if before.strip() and is_heading(last.strip()) and _indent(last) != _indent(before):
         return [text, last]
     return [block]
+
+
+_MIN_LISTED_NUMERALS = 3  # bare numerals one a line in a block: a list of them
 
 
 def _indent(line: str) -> int:
