@@ -6,6 +6,7 @@ the chapter headings. ``chapter_heading_flags`` clears them from the headings ``
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from clueweaver.books.chapters import BARE_NUMERAL, Heading, is_heading
 from clueweaver.books.numerals import CJK_NUMERALS
@@ -187,7 +188,7 @@ def without_lone_numerals(texts: list[str], flags: list[bool]) -> list[bool]:
     whose episodes are "[ 1 ]" to "[ 18 ]") numbers nothing."""
     bare = [i for i, text in enumerate(texts) if flags[i] and BARE_NUMERAL.match(text.strip())]
     forms = {i: numeral_form(texts[i]) for i in bare}
-    counts = {form: list(forms.values()).count(form) for form in set(forms.values())}
+    counts = Counter(forms.values())
     if max(counts.values(), default=0) < _MIN_NUMERAL_RUN:
         return flags
     return [flag and not (i in forms and counts[forms[i]] == 1) for i, flag in enumerate(flags)]

@@ -41,7 +41,7 @@ def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool)
     if len(lines) > 1 and (one_line_paragraphs or max(lengths) > _PARAGRAPH_LINE_CHARS):
         return lines
     if not unwrap:
-        return _closing_heading_apart(block)
+        return _listed_numerals(block) or _closing_heading_apart(block)
     paragraphs, current = [], []
     for i, line in enumerate(lines):
         current.append(line)
@@ -54,15 +54,11 @@ def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool)
 
 
 def _closing_heading_apart(block: str) -> list[str]:
-    """A block whose lines are all bare numerals, three or more, as a paragraph each (a contents list); and a
-    block whose last line is a heading set at another indent than the line before it, as that
+    """A block whose last line is a heading set at another indent than the line before it, as that
     text and the heading: RusLit's texts often leave no blank line before a chapter's numeral (an
     epigraph's "Из поэзии Н. А. Некрасова", then "     I"; an essay's last sentence, then "II"), and the
     chapter was lost in the paragraph before it. A wrapped line at the same indent ("King Henry", "IV.")
     goes on."""
-    lines = block.strip("\n").split("\n")
-    if len(lines) >= _MIN_LISTED_NUMERALS and all(BARE_NUMERAL.match(line.strip()) for line in lines):
-        return lines  # a contents list's numerals, one a line (Ulysses' "[ 1 ]", "[ 2 ]", "[ 3 ]")
     text, _, last = block.rstrip().rpartition("\n")
     before = text.rsplit("\n", 1)[-1]
     if before.strip() and is_heading(last.strip()) and _indent(last) != _indent(before):
@@ -71,6 +67,15 @@ def _closing_heading_apart(block: str) -> list[str]:
 
 
 _MIN_LISTED_NUMERALS = 3  # bare numerals one a line in a block: a list of them
+
+
+def _listed_numerals(block: str) -> list[str] | None:
+    """A block of bare numerals one a line, three or more, a paragraph each: a contents list's (Ulysses'
+    "[ 1 ]", "[ 2 ]", "[ 3 ]" under "— I —"), whose entries the chapter finder leaves in the front matter."""
+    lines = block.strip("\n").split("\n")
+    if len(lines) >= _MIN_LISTED_NUMERALS and all(BARE_NUMERAL.match(line.strip()) for line in lines):
+        return lines
+    return None
 
 
 def _indent(line: str) -> int:
