@@ -491,11 +491,13 @@ def test_a_chapter_is_named_by_quoting_its_name():
     assert title_pieces("CHAPTER XII") == () and title_pieces("CHAPTER 4 BETH") == ()  # no name, or one word
     # a shorter Chinese or Japanese name names its chapter only between a title's marks: a word so short is
     # asked about anywhere ("鲁镇的祝福")
-    assert title_pieces("羅生門") == ("《羅生門》", "〈羅生門〉", "『羅生門』") and title_pieces("一") == ()
+    assert title_pieces("羅生門") == ("《羅生門》", "〈羅生門〉", "『羅生門』", "「羅生門」")
+    assert title_pieces("一") == ()
     texts = ["一　羅生門", "　下人が雨やみを待つ。", "二　鼻", "　禅智内供の鼻。", "三　芋粥", "　五位の芋粥。"]
     stories = from_text("\n\n".join(texts), title="t")
     assert [c.title for c in stories.chapters] == ["一 羅生門", "二 鼻", "三 芋粥"]
     assert chapters_titled(stories.chapters, "『鼻』で内供の鼻はどれほど長いか。") == [stories.chapters[1]]
+    assert chapters_titled(stories.chapters, "「芋粥」の五位は何を望んだか。") == [stories.chapters[2]]
     assert chapters_titled(stories.chapters, "内供の鼻はどれほど長いか。") == []
     narrative = load_bundled_book("hongloumeng.zh")
     (chapter,) = chapters_titled(narrative.chapters, "在“刘姥姥一进荣国府”那一回中，刘姥姥带了谁去？")

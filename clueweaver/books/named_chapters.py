@@ -20,8 +20,9 @@ _KANA_CHARACTER = re.compile("[\u3040-\u30ff]")
 # A name in Chinese or Japanese characters alone, as a story's title is ("祝福", "狗·猫·鼠", "蜘蛛の糸")
 _CJK_NAME = re.compile(rf"[{HAN}\u3040-\u30ff][{HAN}\u3040-\u30ff·]*")
 # How a question marks a work's title: Chinese book-title marks, traditional Chinese's for a piece in a
-# collection, Japanese double brackets ("在《祝福》中", "〈祝福〉裡", "『羅生門』で")
-_TITLE_MARKS = ("《》", "〈〉", "『』")
+# collection, Japanese brackets, double for a book and single for a story or chapter ("在《祝福》中", "〈祝福〉裡",
+# "『羅生門』で", "「鼻」の内供"); a quoted word alone that is a chapter's whole name is its name too
+_TITLE_MARKS = ("《》", "〈〉", "『』", "「」")
 # An epilogue a question names, counted or not: "the epilogue", "the second epilogue", "Epilogue II", "im zweiten
 # Epilog", "в эпилоге", "l'épilogue", "尾声中", "エピローグで", a web novel's extras: "番外二里"
 _EPILOGUE_MENTION = re.compile(
