@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 
 from clueweaver.books.chapters import is_heading, is_rule
-from clueweaver.books.language import HAN
+from clueweaver.books.language import HAN, KANA
 from clueweaver.books.numerals import CJK_NUMERALS
 
-_KANA = "\u3040-\u30ff"
-_TITLE_CHARACTER = re.compile(f"[{HAN}{_KANA}]")
+_TITLE_CHARACTER = re.compile(f"[{HAN}{KANA}]")
 # A paragraph's indent is two full-width spaces (four columns); a title is set this far in or more,
 # past the four full-width spaces of a poem quoted in the text.
 _MIN_INDENT_COLUMNS = 12
@@ -84,4 +83,4 @@ def story_name(title: str) -> str:
     """What a reader calls a centred title: without its note mark, and without the spaces that letter-space
     it ("肥　　皂〔１〕" is "肥皂", "在 酒 楼 上" is "在酒楼上")."""
     name = _NOTE_MARK.sub("", title.strip())
-    return re.sub(rf"(?<=[{HAN}{_KANA}])\s+(?=[{HAN}{_KANA}])", "", name)
+    return re.sub(rf"(?<=[{HAN}{KANA}])\s+(?=[{HAN}{KANA}])", "", name)

@@ -110,6 +110,8 @@ _CLOSINGS = frozenset(
     "заключение послесловие zakończenie závěr doslov befejezés utószó".split()
 )
 _EPILOGUE_WORDS = "|".join(sorted(_EPILOGUES))
+# What counts epilogues in a heading or a question: "FIRST EPILOGUE", "the second epilogue", "Zweiter Epilog"
+EPILOGUE_ORDINAL = f"{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}"
 _CONTAINER_WORDS = frozenset(
     [*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES, *_CLOSINGS]
 )
@@ -145,7 +147,7 @@ _COMPONENT_FORMS = (
     rf"(?P<number>{ORDINAL_PATTERN}|{_ORDINAL_DIGITS}|\d+\.|(?-i:[IVXLC]+)\.|(?:the\s+)?{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
     rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
     # "FIRST EPILOGUE", "Epilogue II" (War and Peace's two in English), then "EPILOGUE", "Эпилог", "尾声": no number
-    rf"(?P<number>{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)})\s+(?P<word>{_EPILOGUE_WORDS})(?!\w)",
+    rf"(?P<number>{EPILOGUE_ORDINAL})\s+(?P<word>{_EPILOGUE_WORDS})(?!\w)",
     rf"(?P<word>{_EPILOGUE_WORDS})\s+(?P<number>(?-i:[IVX]+)|\d{{1,2}})\b",
     rf"(?P<word>番外篇?)\s*(?P<number>{_CJK_NUMBER}|\d{{1,3}})(?![{CJK_NUMERALS}\d])",  # "番外一", "番外2"
     rf"(?P<word>{_EPILOGUE_WORDS})(?P<number>)(?!\w)",

@@ -38,6 +38,7 @@ DEFAULT_LATIN = "en"  # Latin text without function-word evidence
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"  # Han characters, as a regex class's ranges
 HANGUL = "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"  # Hangul syllables and jamo (compatibility jamo too)
+KANA = "\u3040-\u30ff"  # hiragana and katakana, full-width
 SCRIPT_LANGUAGE = {"cyrillic": "ru", "greek": "el", "han": "zh", "kana": "ja", "hangul": "ko"}
 _SCRIPT_PATTERNS = {
     "kana": re.compile(r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d]"),

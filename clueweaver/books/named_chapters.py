@@ -10,15 +10,14 @@ from functools import cache
 from typing import Sequence
 
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions
-from clueweaver.books.chapters import Heading, names_its_unit
-from clueweaver.books.language import HAN, character_fold
-from clueweaver.books.numerals import ENGLISH_ORDINALS, number_value
-from clueweaver.books.ordinals import ORDINAL_PATTERN
+from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
+from clueweaver.books.language import HAN, KANA, character_fold
+from clueweaver.books.numerals import number_value
 
 _HAN_CHARACTER = re.compile(f"[{HAN}]")
-_KANA_CHARACTER = re.compile("[\u3040-\u30ff]")
+_KANA_CHARACTER = re.compile(f"[{KANA}]")
 # A name in Chinese or Japanese characters alone, as a story's title is ("祝福", "狗·猫·鼠", "蜘蛛の糸")
-_CJK_NAME = re.compile(rf"[{HAN}\u3040-\u30ff][{HAN}\u3040-\u30ff·]*")
+_CJK_NAME = re.compile(rf"[{HAN}{KANA}][{HAN}{KANA}·]*")
 # How a question marks a work's title: Chinese book-title marks, traditional Chinese's for a piece in a
 # collection, Japanese brackets, double for a book and single for a story or chapter ("在《祝福》中", "〈祝福〉裡",
 # "『羅生門』で", "「鼻」の内供"); a quoted word alone that is a chapter's whole name is its name too
@@ -26,7 +25,7 @@ _TITLE_MARKS = ("《》", "〈〉", "『』", "「」")
 # An epilogue a question names, counted or not: "the epilogue", "the second epilogue", "Epilogue II", "im zweiten
 # Epilog", "в эпилоге", "l'épilogue", "尾声中", "エピローグで", a web novel's extras: "番外二里"
 _EPILOGUE_MENTION = re.compile(
-    rf"(?:\b(?P<ordinal>{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)})\s+)?"
+    rf"(?:\b(?P<ordinal>{EPILOGUE_ORDINAL})\s+)?"
     r"(?:(?<!\w)(?:epilog(?:ue)?|épilogue|ep[ií]logo|epilógus\w*|эпилог\w*|επίλογ\w*)(?:\s+(?P<numeral>(?-i:[IVX]+)|\d{1,2})\b)?"
     r"|尾声|尾聲|終章|终章|エピローグ|에필로그|(?P<extras>番外)篇?\s*(?P<cjk>[一二三四五六七八九十]+|\d{1,3})?)",
     re.IGNORECASE,
