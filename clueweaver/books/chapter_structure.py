@@ -554,9 +554,8 @@ def story_units(texts: list[str], groups: list[HeadingGroup], titles: frozenset[
     first opening at the story's title. A title right under another (the author's name) is the story's
     too, and a title's earlier lines are a contents list's or a preface's: the story opens at its last;
     what comes before the first story is front matter."""
-    starts = _story_starts(texts, titles)
     units: list[Unit] = []
-    for number, (start, end) in enumerate(zip(starts, [*starts[1:], len(texts)]), start=1):
+    for number, (start, end) in enumerate(_story_spans(texts, titles), start=1):
         name = story_name(texts[start])
         sections = [g for g in groups if start < g.first < end and g.heading.unit is not None and g.text not in titles]
         if not sections:
@@ -566,18 +565,19 @@ def story_units(texts: list[str], groups: list[HeadingGroup], titles: frozenset[
     return units
 
 
-def _story_starts(texts: list[str], titles: frozenset[str]) -> list[int]:
-    """Where each story opens: at its title's last copy (``story_units``), not under another title."""
+def _story_spans(texts: list[str], titles: frozenset[str]) -> list[tuple[int, int]]:
+    """Where each story opens and the next one does: at its title's last copy (``story_units``), not under
+    another title."""
     lines = set({text: i for i, text in enumerate(texts) if text in titles}.values())
-    return [i for i in sorted(lines) if i - 1 not in lines]
+    starts = [i for i in sorted(lines) if i - 1 not in lines]
+    return list(zip(starts, [*starts[1:], len(texts)]))
 
 
 def collection_titles(texts: list[str], titles: frozenset[str]) -> frozenset[str]:
     """``titles`` (``centred_titles``) when they head a collection's stories: each story that numbers
     sections numbers its first 1. Else none: a novel whose chapters run on past a title set centred
     inside one (a poem's, a letter's: "第五回" after it) is no collection."""
-    starts = _story_starts(texts, titles)
-    for start, end in zip(starts, [*starts[1:], len(texts)]):
+    for start, end in _story_spans(texts, titles):
         numbers = (Heading.parse(t).unit for t in texts[start + 1 : end] if t not in titles and is_heading(t))
         first = next((unit for unit in numbers if unit is not None), None)
         if first is not None and first[1] != 1:

@@ -122,7 +122,7 @@ def _marked_titles(name: str) -> tuple[str, ...]:
 def _quotes(folded: str, piece: str) -> bool:
     """Whether ``folded`` holds ``piece`` whole: a name in letters as words ("a promessa." is not quoted by
     "da promessa."), a Chinese one anywhere (its characters have no spaces between words)."""
-    if piece not in folded or re.search(rf"[{HAN}]", piece):
+    if piece not in folded or _HAN_CHARACTER.search(piece):
         return piece in folded
     return re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", folded) is not None
 
@@ -134,7 +134,7 @@ def title_pieces(title: str) -> tuple[str, ...]:
     whole name when it has two words and ten letters or more; none for a bare number (kept per heading:
     every question reads every chapter's)."""
     name = " ".join(Heading.parse(title).name.split())
-    lines = tuple(line for line in re.split(r"[\s，,；;：:、。]+", name) if len(re.findall(rf"[{HAN}]", line)) >= 4)
+    lines = tuple(line for line in re.split(r"[\s，,；;：:、。]+", name) if len(_HAN_CHARACTER.findall(line)) >= 4)
     if lines:
         return lines
     # a word as short is asked about everywhere, a title only between its marks
