@@ -443,6 +443,8 @@ def test_war_and_peace_two_epilogues_are_parts_numbered_after_its_fifteen_books(
     assert book.chapter_span("16") == (4, 5) and book[second + 2].text.startswith("History is the life of nations")
     # a question that names an epilogue reads its chapters first; one counted, the n-th
     assert labels_named(book, "In the second epilogue, what does Tolstoy say of history?") == ["17.1"]
+    assert labels_named(book, "Что Толстой говорит об истории во втором эпилоге?") == ["17.1"]  # declined
+    assert labels_named(book, "Кто женат в первом эпилоге?") == ["16.1", "16.2"]
     assert labels_named(book, "Whom has Natásha married by the epilogue?") == ["16.1", "16.2", "17.1"]
     assert labels_named(book, "In the third epilogue?") == [] and labels_named(book, "Who is Pierre?") == []
 

@@ -43,6 +43,7 @@ from clueweaver.sources.registry import candidate_segments
         ("Nel capitolo XXIII", [(23,)]),
         ("No capítulo 2", [(2,)]),
         ("В главе 3 и в пятой главе", [(3,), (5,)]),
+        ("Во втором томе, в третьем томе и в двадцать первой главе", [(2,), (3,), (21,)]),  # masculine too
         ("στο κεφάλαιο 4", [(4,)]),
         ("In the final chapter, and in the last chapter", [(LAST,), (LAST,)]),
         ("最后一回中和最終章で", [(LAST,), (LAST,)]),

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, partial
 
-from clueweaver.books.cardinals import CARDINAL_WORDS, RUSSIAN_TENS, cardinal_value
+from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
 from clueweaver.books.language import UNSPACED_SCRIPTS
 from clueweaver.books.numerals import (
     DAI_NUMERALS,
@@ -46,7 +46,14 @@ from clueweaver.books.numerals import (
     hebrew_numeral_before,
     number_value,
 )
-from clueweaver.books.ordinals import LAST_PATTERN, ORDINAL_PATTERN, ordinal_value, words_pattern
+from clueweaver.books.ordinals import (
+    LAST_PATTERN,
+    ORDINAL_PATTERN,
+    RUSSIAN_OBLIQUE,
+    nominative,
+    ordinal_value,
+    words_pattern,
+)
 
 MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer one is read as its two ends
 LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre": whichever the book's last is
@@ -111,9 +118,6 @@ CHAPTER_WORD = "|".join(_CHAPTER_WORDS.values())  # a chapter's word in any lang
 _PART = "|".join(_PART_WORDS.values())
 _PART_BEFORE_NUMBER = rf"{_PART}|books?|vol\.|band"
 _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final", "il capitolo finale"
-# a Russian ordinal in an oblique case ("в пятой главе", "в главе третьей"): its feminine nominative is
-# what ordinals.py spells
-_RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей)"  # "двадцать первой" too
 # a number written in digits as an ordinal: "the 23rd chapter", "le 23e chapitre", "el capítulo 23º", "il 23°
 # capitolo", "в 23-й главе"
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
@@ -126,7 +130,7 @@ _JOIN = rf"\s*(?:[,&–-]|\b(?:{_JOIN_WORDS})\b)\s*"
 # are a year: "au chapitre 3 en 1850"); an ordinal word is tried before the number words it starts with
 # ("vingt-troisième" is 23, not "vingt" and a word)
 _DIGITS = rf"{_DIGIT_ORDINAL}|\d+|{FRENCH_ORDINAL_NUMERAL}"  # "au chapitre 1er", "au chapitre Ier"
-_WORDS = rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|{_RUSSIAN_OBLIQUE}"
+_WORDS = rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|{RUSSIAN_OBLIQUE}"
 # a Roman numeral, not a letter before an apostrophe or M., D., C. ("capitolo L'insetto", "chapitre D'Artagnan",
 # "chapitre M. Fogg"), and in a list not I ("chapter V, I learn")
 _ROMAN = r"(?-i:(?![IVXLCDM]['’])(?![MDC]\.)[IVXLCDM]+)"
@@ -142,7 +146,7 @@ _NUMBERS += "|" + hebrew_numeral_before("?.,:;!")  # "בפרק ג?", not "בפר
 _ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im)\s+"
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
-    rf"{_RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)|(?-i:[IVXLCDM]+)\.(?=\s+fejezet)"
+    rf"{RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)|(?-i:[IVXLCDM]+)\.(?=\s+fejezet)"
 )  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе"
 # "the first three chapters", "les deux derniers chapitres", "в первых трёх главах": the count's words
 _COUNT_WORDS = {
@@ -315,9 +319,7 @@ def _value(token: str) -> tuple[int, ...]:
         return (1,)
     if lowered in ENGLISH_ORDINALS:
         return (ENGLISH_ORDINALS.index(lowered) + 1,)
-    if re.fullmatch(_RUSSIAN_OBLIQUE, lowered) and ordinal_value(lowered) is None:
-        lowered = lowered[:-2] + ("ая" if lowered.endswith("ой") else "я")  # "пятой": "пятая", "третьей": "третья"
-    return _one(lowered)
+    return _one(nominative(lowered))
 
 
 def _numbered(match: re.Match) -> tuple[int, ...]:

@@ -13,6 +13,7 @@ from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention
 from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
+from clueweaver.books.ordinals import RUSSIAN_OBLIQUE, nominative
 
 _HAN_CHARACTER = re.compile(f"[{HAN}]")
 _KANA_CHARACTER = re.compile(f"[{KANA}]")
@@ -23,9 +24,9 @@ _CJK_NAME = re.compile(rf"[{HAN}{KANA}][{HAN}{KANA}·]*")
 # "『羅生門』で", "「鼻」の内供"); a quoted word alone that is a chapter's whole name is its name too
 _TITLE_MARKS = ("《》", "〈〉", "『』", "「」")
 # An epilogue a question names, counted or not: "the epilogue", "the second epilogue", "Epilogue II", "im zweiten
-# Epilog", "в эпилоге", "l'épilogue", "尾声中", "エピローグで", a web novel's extras: "番外二里"
+# Epilog", "во втором эпилоге", "l'épilogue", "尾声中", "エピローグで", a web novel's extras: "番外二里"
 _EPILOGUE_MENTION = re.compile(
-    rf"(?:\b(?P<ordinal>{EPILOGUE_ORDINAL})\s+)?"
+    rf"(?:\b(?P<ordinal>{EPILOGUE_ORDINAL}|{RUSSIAN_OBLIQUE})\s+)?"
     r"(?:(?<!\w)(?:epilog(?:ue)?|épilogue|ep[ií]logo|epilógus\w*|эпилог\w*|επίλογ\w*)(?:\s+(?P<numeral>(?-i:[IVX]+)|\d{1,2})\b)?"
     r"|尾声|尾聲|終章|终章|エピローグ|에필로그|(?P<extras>番外)篇?\s*(?P<cjk>[一二三四五六七八九十]+|\d{1,3})?)",
     re.IGNORECASE,
@@ -57,14 +58,14 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
 
 def chapters_of_epilogue(chapters: Sequence, text: str) -> list:
     """The chapters of the epilogue ``text`` names ("in the epilogue", "the second epilogue", "Epilogue II",
-    "в эпилоге", "尾声中"), or of a web novel's extras ("番外二里"): the book's n-th where it counts one (War
+    "во втором эпилоге", "尾声中"), or of a web novel's extras ("番外二里"): the book's n-th where it counts one (War
     and Peace's "SECOND EPILOGUE"), else every one; none in a book that heads none so (Отцы и дети's last
     chapter, which readers call its epilogue, is numbered like the others)."""
     mention = _EPILOGUE_MENTION.search(text)
     if not mention:
         return []
     epilogues = [chapters for word, chapters in _epilogues(chapters) if (word == "番外") == bool(mention["extras"])]
-    n = number_value(mention["ordinal"] or mention["numeral"] or mention["cjk"] or "")
+    n = number_value(nominative(mention["ordinal"] or "") or mention["numeral"] or mention["cjk"] or "")
     if n is None:
         return [c for epilogue in epilogues for c in epilogue]
     return epilogues[n - 1] if 0 < n <= len(epilogues) else []

@@ -441,3 +441,18 @@ def ordinal_value(token: str) -> int | None:
     """The value of an ordinal word or compound as a heading writes it (any case, a compound's words
     joined by spaces or hyphens); None when it is none."""
     return ORDINAL_WORDS.get(re.sub(r"[\s-]+", " ", token.strip().lower().replace("\u0307", "")))  # "İ" is "i"
+
+
+# A Russian ordinal in an oblique case, as a question declines it: feminine "в пятой главе", "в главе
+# третьей", masculine or neuter "во втором эпилоге", "в третьем томе"; "двадцать первой" too
+RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей|ом|ем)"
+_NOMINATIVE_ENDINGS = {"ой": "ая", "ей": "я", "ом": "ое", "ем": "е"}  # пятой, третьей, втором, третьем
+
+
+def nominative(token: str) -> str:
+    """A Russian ordinal in an oblique case in the nominative that ``ordinal_value`` reads ("пятой": "пятая",
+    "третьей": "третья", "втором": "второе", "третьем": "третье"); any other token as it is."""
+    lowered = token.lower()
+    if not re.fullmatch(RUSSIAN_OBLIQUE, lowered) or ordinal_value(lowered) is not None:
+        return token
+    return lowered[:-2] + _NOMINATIVE_ENDINGS[lowered[-2:]]
