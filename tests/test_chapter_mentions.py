@@ -4,6 +4,8 @@ of its queries, and a chapter the book lacks or the reader has not reached is a 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,9 +13,9 @@ from hypothesis import strategies as st
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.benchmarks.checks import load_bundled_book
 from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
-from clueweaver.books.chapter_mentions import LAST, _patterns_by_unit, chapter_mentions, without_chapter_mentions
-from clueweaver.books.named_chapters import chapters_named, chapters_titled, title_pieces
-from clueweaver.books.narrative import from_text
+from clueweaver.books.chapter_mentions import LAST, _patterns_by_unit, chapter_mentions, play_unit
+from clueweaver.books.named_chapters import chapters_named, chapters_titled, title_pieces, without_chapter_mentions
+from clueweaver.books.narrative import from_paragraphs, from_text, load_narrative
 from clueweaver.books.numerals import chinese_numeral
 from clueweaver.evaluation.retrieval import GoldItem
 from clueweaver.measure.recall import naming_chapters
@@ -314,15 +316,19 @@ def test_words_that_name_no_chapter_are_no_mention(text):
 
 
 def test_the_mention_leaves_the_query_unless_nothing_else_is_asked():
+    novel = from_text("CHAPTER 1\n\nThe keeper lit the lantern.", title="t", gutenberg=False).chapters
     assert (
-        without_chapter_mentions("In chapter 5, why does Jo cut her hair?").split()
+        without_chapter_mentions("In chapter 5, why does Jo cut her hair?", novel).split()
         == "In , why does Jo cut her hair?".split()
     )
-    assert "第五回" not in without_chapter_mentions("第五回中，宝玉梦到了哪里？")
-    assert without_chapter_mentions("Chapter 5") == "Chapter 5"
+    assert "第五回" not in without_chapter_mentions("第五回中，宝玉梦到了哪里？", novel)
+    assert without_chapter_mentions("Chapter 5", novel) == "Chapter 5"
     letter = "In the second part of the letter, who writes?"
-    assert without_chapter_mentions(letter, book_has_parts=False) == letter
-    assert "second part" not in without_chapter_mentions(letter)
+    assert without_chapter_mentions(letter, novel) == letter  # a book without parts
+    in_parts = from_text("PART I\n\nCHAPTER 1\n\nThe keeper lit the lantern.", title="t", gutenberg=False)
+    assert "second part" not in without_chapter_mentions(letter, in_parts.chapters)
+    kindness = "In the opening scene, what was the first act of kindness?"  # a novel's scenes and acts are words
+    assert without_chapter_mentions(kindness, novel) == kindness and chapters_named(novel, kindness) == ([], [])
 
 
 def _book(chapters: int = 6):
@@ -558,7 +564,7 @@ def test_a_korean_question_naming_a_jang_reads_that_chapter_and_leaves_the_menti
     assert [c.label for c in found] == ["2"] and missing == ["chapter 9"]
     assert chapters_named(narrative.chapters, "마지막 장에서 정희는?")[0] == [narrative.chapters[-1]]
     assert chapters_named(narrative.chapters, "제1부에서 정희는?") == ([], ["part 1"])
-    assert "제3장에서" not in without_chapter_mentions("제3장에서 정희는 무엇을 했나?")
+    assert "제3장에서" not in without_chapter_mentions("제3장에서 정희는 무엇을 했나?", narrative.chapters)
     question = Question.open("제3장에서 정희는 어디에서 물을 길었나?")
     chapter = narrative.chapters[2]
     first = [p for p, _ in build_index(narrative, None, use_cache=False).rank_question(question)][:1]
@@ -662,3 +668,53 @@ def test_an_epilogue_is_named_only_where_the_book_heads_one():
     assert chapters_named(chapters, "Что стало с ним во второй главе?")[0] == [chapters[1]]
     headless = from_text("\n\n".join(["Глава I", "Текст.", "Глава II", "Текст."]), title="t").chapters
     assert chapters_named(headless, "Что стало с ним в эпилоге?") == ([], [])  # a last chapter is no epilogue
+
+
+@pytest.mark.parametrize(
+    ("text", "mentions"),
+    [
+        ("In Act II, scene 3, who speaks?", [("Act II", (2,), True), ("scene 3", (3,), False)]),
+        ("à la scène 2 de l'acte III", [("scène 2", (2,), False), ("acte III", (3,), True)]),
+        ("im zweiten Akt, im dritten Auftritt", [("zweiten Akt", (2,), True), ("dritten Auftritt", (3,), False)]),
+        ("en el segundo acto", [("segundo acto", (2,), True)]),
+        ("nel secondo atto", [("secondo atto", (2,), True)]),
+        ("В первом явлении второго действия", [("первом явлении", (1,), False), ("второго действия", (2,), True)]),
+        ("第二幕第三场中", [("第二幕", (2,), True), ("第三场", (3,), False)]),
+        ("제2막에서", [("제2막에서", (2,), True)]),
+    ],
+)  # fmt: skip
+def test_a_play_s_acts_and_scenes_are_named_as_parts_and_chapters(text, mentions):
+    found = chapter_mentions(text)
+    assert [(m.text, m.numbers, m.part) for m in found] == mentions and all(m.play for m in found)
+    assert play_unit(found[0].text) == ("act" if found[0].part else "scene")
+
+
+def test_a_play_s_act_and_scene_are_read_first_and_a_novel_s_are_no_mention():
+    """Hamlet's acts are its parts and its scenes its chapters ("2.1"): "Act II, scene 1" is the one scene, "Act
+    II" its scenes, "scene 2" every act's second; Gogol's Ревизор is named in Russian, or in English across
+    languages. A play of acts alone has them as chapters; an epic's "BOOK II" is named by "Book 2"."""
+
+    def named(book, text):
+        return [c.label for c in chapters_named(book.chapters, text)[0]]
+
+    lorem = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore."
+    scenes = ["ACT I", "SCENE I. Elsinore.", lorem, "SCENE II. A room of state.", lorem, "ACT II", "SCENE I. A room."]
+    hamlet = from_paragraphs([*scenes, lorem], title="Hamlet")
+    assert [c.label for c in hamlet.chapters] == ["1.1", "1.2", "2.1"]
+    assert named(hamlet, "In Act II, scene 1, what does Polonius ask?") == ["2.1"]
+    assert named(hamlet, "In the first act, who sees the ghost?") == ["1.1", "1.2"]
+    assert named(hamlet, "In scene 2, who speaks?") == ["1.2"] and named(hamlet, "in the last act") == ["2.1"]
+    revizor = load_narrative(Path(__file__).parent / "fixtures" / "books_multilingual" / "revizor_excerpt.ru.txt")
+    assert named(revizor, "Что говорит городничий во втором действии?") == ["2.1", "2.2"]
+    assert named(revizor, "Кто входит в первом явлении второго действия?") == ["2.1"]
+    assert named(revizor, "In Act 2, scene 2, who speaks?") == ["2.2"]
+    index = build_index(revizor, None, use_cache=False)
+    asked = SourceRequest(
+        revizor, Question.open("Кто входит в первом явлении второго действия?"), get_preset("focused"), index
+    )
+    assert candidate_segments(asked).read_first == ["2.1"]  # the trace names the scene read first
+    acts = from_paragraphs([t for h in ("Действие первое", "Действие второе") for t in (h, lorem)], title="t")
+    assert named(acts, "во втором действии") == ["2"] and named(acts, "In Act 2?") == ["2"]
+    epic = from_paragraphs([t for h in ("BOOK I", "BOOK II", "BOOK III") for t in (h, lorem)], title="t")
+    assert chapters_named(epic.chapters, "In Book 2, who falls?") == ([epic.chapters[1]], [])  # was "no part 2"
+    assert chapters_named(epic.chapters, "In Book 4, who falls?") == ([], ["part 4"])

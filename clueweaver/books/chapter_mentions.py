@@ -23,8 +23,9 @@ chapter"; "the first three chapters", "les deux derniers chapitres", "в пер�
 "后四十回", "最初の三章"), resolved against the book's own count. Parts, volumes and books
 are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
 "Livre III", "w drugiej części", "i andra delen"): a part names its chapters, and a chapter named with
-its part is that part's chapter. A question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中":
-``clueweaver.books.named_chapters.chapters_titled``).
+its part is that part's chapter. A play's acts and scenes are its parts and chapters ("Act II, scene 3",
+"во втором действии", "第二幕"), marked ``play``: they count only in a play. A question that quotes a
+chapter's name names it too ("在“刘姥姥一进荣国府”那一回中": ``clueweaver.books.named_chapters.chapters_titled``).
 Korean names them after their number, an ordinal or a count ("제3장에서", "3~5장", "두 번째 장", "마지막 두 장",
 "제2부": ``_korean_patterns``).
 """
@@ -50,6 +51,7 @@ from clueweaver.books.ordinals import (
     LAST_PATTERN,
     ORDINAL_PATTERN,
     RUSSIAN_OBLIQUE,
+    RUSSIAN_OBLIQUE_AFTER_NOUN,
     nominative,
     ordinal_value,
     words_pattern,
@@ -113,10 +115,44 @@ _PART_WORDS = {
 }
 # Where a chapter or part word may start: at a word's start, or right after a letter of a script written without
 # spaces between words ("ในบทที่ 3", in chapter 3)
+# A play's scenes and acts, named as its chapters and parts are ("Act II, scene 3", "la scène 2 de l'acte III", "im
+# dritten Auftritt", "во втором действии", "第二幕", "제2막"): a mention of one counts only in a book that heads its
+# units so (``clueweaver.books.named_chapters.counted_mentions``), since "an act" and "a scene" are everyday words
+_SCENE_WORDS = {
+    ("en",): r"scenes?",
+    ("fr",): r"sc[èe]nes?",
+    ("de",): r"szenen?|auftritt(?:en|es|e|s)?",
+    ("es",): r"escenas?",
+    ("it",): r"scen[ae]",
+    ("pt",): r"cenas?",
+    ("ru",): r"явлени(?:ях|ями|ям|ем|е|и|я)|сцен(?:ах|ами|ам|ой|е|у|а|ы)",
+    ("el",): r"σκην(?:ές|ών|ής|ή|ες|ων|ης|η)",
+}
+_ACT_WORDS = {
+    ("en",): r"acts?",
+    ("fr",): r"actes?",
+    ("de",): r"akt(?:en|es|e|s)?|aufz(?:ügen|üge|uges|ug)",
+    ("es",): r"actos?|jornadas?",
+    ("it",): r"att[oi]",
+    ("pt",): r"atos?|actos?",
+    ("ru",): r"акт(?:ах|ами|ам|ом|е|а|ы)?|действи(?:ях|ями|ям|ем|е|и|я)",
+    ("el",): r"πρ[άα]ξ(?:εις|εων|ης|η|ις)",
+}
+_PLAY_UNITS = {
+    "act": re.compile(rf"\b(?:{'|'.join(_ACT_WORDS.values())})\b|[幕막]", re.IGNORECASE),
+    "scene": re.compile(rf"\b(?:{'|'.join(_SCENE_WORDS.values())})\b|[场場]", re.IGNORECASE),
+}
+
+
+def play_unit(text: str) -> str | None:
+    """ "act" or "scene" when ``text`` names one of a play's units in a language read ("Act II", "Действие", "第二幕",
+    "Szene"), else None."""
+    return next((unit for unit, words in _PLAY_UNITS.items() if words.search(text)), None)
+
+
 _UNIT_START = rf"(?:\b|(?<=[{UNSPACED_SCRIPTS}]))"
 CHAPTER_WORD = "|".join(_CHAPTER_WORDS.values())  # a chapter's word in any language read
-_PART = "|".join(_PART_WORDS.values())
-_PART_BEFORE_NUMBER = rf"{_PART}|books?|vol\.|band"
+_BEFORE_NUMBER_ONLY = r"books?|vol\.|band"  # part words only before a number (above)
 _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final", "il capitolo finale"
 # a number written in digits as an ordinal: "the 23rd chapter", "le 23e chapitre", "el capítulo 23º", "il 23°
 # capitolo", "в 23-й главе"
@@ -130,7 +166,9 @@ _JOIN = rf"\s*(?:[,&–-]|\b(?:{_JOIN_WORDS})\b)\s*"
 # are a year: "au chapitre 3 en 1850"); an ordinal word is tried before the number words it starts with
 # ("vingt-troisième" is 23, not "vingt" and a word)
 _DIGITS = rf"{_DIGIT_ORDINAL}|\d+|{FRENCH_ORDINAL_NUMERAL}"  # "au chapitre 1er", "au chapitre Ier"
-_WORDS = rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|{RUSSIAN_OBLIQUE}"
+_WORDS = (
+    rf"{ORDINAL_PATTERN}|(?:(?:{NUMBER_WORDS})[\s-]*)+|{LAST_PATTERN}|{_FINAL_AFTER_UNIT}|{RUSSIAN_OBLIQUE_AFTER_NOUN}"
+)
 # a Roman numeral, not a letter before an apostrophe or M., D., C. ("capitolo L'insetto", "chapitre D'Artagnan",
 # "chapitre M. Fogg"), and in a list not I ("chapter V, I learn")
 _ROMAN = r"(?-i:(?![IVXLCDM]['’])(?![MDC]\.)[IVXLCDM]+)"
@@ -274,6 +312,7 @@ class ChapterMention:
     numbers: tuple[int, ...]
     part: bool = False
     loose: bool = False  # a part named by an ordinal ("the first part"), which may be a letter's or a plan's
+    play: bool = False  # an act or a scene, which counts only in a play
 
 
 def chapter_mentions(text: str) -> list[ChapterMention]:
@@ -290,20 +329,10 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
                 numbers = read(match)
                 if numbers:
                     taken.append(span)
-                    mention = ChapterMention(match.group(0).strip(), numbers, part, part and loose)
+                    words = match.group(0).strip()
+                    mention = ChapterMention(words, numbers, part, part and loose, play_unit(words) is not None)
                     found.append((match.start(), mention))
     return [mention for _, mention in sorted(found, key=lambda item: item[0])]
-
-
-def without_chapter_mentions(text: str, *, book_has_parts: bool = True) -> str:
-    """``text`` with its chapter mentions taken out (the words a retrieval query should not match; a part
-    named by an ordinal stays in a book without parts, see ``clueweaver.books.named_chapters.chapters_named``);
-    ``text`` itself when nothing else would be left."""
-    stripped = text
-    for mention in chapter_mentions(text):
-        if book_has_parts or not mention.loose:
-            stripped = stripped.replace(mention.text, " ", 1)
-    return stripped if stripped.strip() else text
 
 
 def _value(token: str) -> tuple[int, ...]:
@@ -477,16 +506,30 @@ def _korean_edge(match: re.Match) -> tuple[int, ...]:
     return _edge(match["edge"] == "처음", value) if value >= 2 else ()
 
 
-# A unit's word in letters in any language read ("chapter", "глава", "Teil", "book"): a text without one matches
-# none of the patterns built on these words, which are most of the compiling
-_UNIT_WORD = re.compile(rf"{CHAPTER_WORD}|{_PART_BEFORE_NUMBER}", re.IGNORECASE)
+# A unit's word in letters in any language read ("chapter", "глава", "Teil", "book", "scene"): a text without one
+# matches none of the patterns built on these words, which are most of the compiling
+_UNIT_WORD = re.compile(
+    "|".join([CHAPTER_WORD, *_PART_WORDS.values(), _BEFORE_NUMBER_ONLY, *(w.pattern for w in _PLAY_UNITS.values())]),
+    re.IGNORECASE,
+)
 
 
 @cache
 def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
-    """The chapters' patterns, then the parts' (``part`` True), compiled on the first text read; those built on a
-    unit's word in letters (``worded``) on the first text that has one: they take most of a second, which a
-    command that reads no question (``clueweaver chapters``, ``index``) or no such word need not pay."""
-    chapters = _patterns(CHAPTER_WORD, CHAPTER_WORD, "回章节節话話", _CHAPTER_WORDS, worded)
-    parts = _patterns(_PART, _PART_BEFORE_NUMBER, "卷巻部", _PART_WORDS, worded)
-    return (False, (*chapters, *_korean_patterns("장"))), (True, (*parts, *_korean_patterns("부|편|권")))
+    """The chapters' and scenes' patterns, then the parts' and acts' (``part`` True), compiled on the first text
+    read; those built on a unit's word in letters (``worded``) on the first text that has one: they take most of a
+    second, which a command that reads no question (``clueweaver chapters``, ``index``) or no such word need not
+    pay."""
+    scenes, acts = _joined(_CHAPTER_WORDS, _SCENE_WORDS), _joined(_PART_WORDS, _ACT_WORDS)
+    chapter, part = "|".join(scenes.values()), "|".join(acts.values())
+    chapters = _patterns(chapter, chapter, "回章节節话話场場", scenes, worded)
+    parts = _patterns(part, rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded)
+    return (False, (*chapters, *_korean_patterns("장"))), (True, (*parts, *_korean_patterns("부|편|권|막")))
+
+
+def _joined(words: dict, more: dict) -> dict:
+    """Two tables of a unit's words by language as one: a language's words in both, each alternative kept."""
+    return {
+        **words,
+        **{languages: f"{words[languages]}|{w}" if languages in words else w for languages, w in more.items()},
+    }

@@ -9,7 +9,7 @@ import re
 from functools import cache
 from typing import Sequence
 
-from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions
+from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, play_unit
 from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
@@ -45,15 +45,39 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     by its place among the book's parts, and it names its chapters; a chapter named with its part
     ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered. A part named
     by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
-    or a plan's. The chapters whose name it quotes follow (``chapters_titled``)."""
-    mentions = chapter_mentions(text)
-    parts = [m for m in mentions if m.part and (has_parts(chapters) or not m.loose)]
+    or a plan's (``counted_mentions``); in a book without parts a part's word names the chapter headed with it
+    ("Book 2" an epic's "BOOK II"). The chapters whose name it quotes follow (``chapters_titled``)."""
+    mentions = counted_mentions(chapters, text)
+    parts = [m for m in mentions if m.part]
     by_chapter, missing = _named(chapters, [m for m in mentions if not m.part], _chapters_numbered, "chapter")
     by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
     both = [c for c in by_chapter if c in by_part]
     found = both or by_chapter + [c for c in by_part if c not in by_chapter]
     found += [c for c in chapters_titled(chapters, text) if c not in found]
     return found + [c for c in chapters_of_epilogue(chapters, text) if c not in found], missing + missing_parts
+
+
+def counted_mentions(chapters: Sequence, text: str) -> list[ChapterMention]:
+    """The mentions in ``text`` of this book's units. A part named by an ordinal ("the first part") counts in a book
+    that has parts or heads its chapters with the part's word (Paradise Lost's "BOOK II"); elsewhere it is a
+    letter's or a plan's. An act or a scene counts only in a book that heads its units so, a play."""
+    mentions = chapter_mentions(text)
+    parts = has_parts(chapters)
+    return [
+        m
+        for m in mentions
+        if (parts or not m.loose or _heads_units_as(chapters, m.text))
+        and (not m.play or _heads_units_as(chapters, m.text))
+    ]
+
+
+def without_chapter_mentions(text: str, chapters: Sequence) -> str:
+    """``text`` without the mentions of the book's units that it makes (``counted_mentions``): the words a
+    retrieval query should not match; ``text`` itself when nothing else would be left."""
+    stripped = text
+    for mention in counted_mentions(chapters, text):
+        stripped = stripped.replace(mention.text, " ", 1)
+    return stripped if stripped.strip() else text
 
 
 def chapters_of_epilogue(chapters: Sequence, text: str) -> list:
@@ -226,7 +250,9 @@ def _names_unit_as(word: str, mention: str) -> bool:
 
 def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
     """The chapters of the book's ``number``-th part (its parts in reading order: runs of chapters
-    under one part heading)."""
+    under one part heading); in a book without parts, the chapter headed as that part (``_units_headed``)."""
+    if not has_parts(chapters):
+        return _units_headed(chapters, number, mention)
     parts: list[list] = []
     for chapter in chapters:
         if chapter.part is not None:
@@ -237,3 +263,34 @@ def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
     if number < 0:
         return parts[number] if len(parts) >= -number else []
     return parts[number - 1] if 0 < number <= len(parts) else []
+
+
+def _units_headed(chapters: Sequence, number: int, mention: str) -> list:
+    """The chapter whose heading numbers it ``number`` in the unit ``mention`` names (the n-th from the end below
+    zero): a book whose chapters are headed as parts are, "BOOK II" in an epic, "Действие второе" in a play
+    of acts alone, where "Book 2" or "во втором действии" names that chapter."""
+    units = [(c, n) for c in chapters if (n := _unit_number(c.title, mention)) is not None]
+    if number < 0:
+        return [units[number][0]] if len(units) >= -number else []
+    return [c for c, n in units if n == number]
+
+
+def _heads_units_as(chapters: Sequence, mention: str) -> bool:
+    """Whether the book heads a chapter or a part in the unit ``mention`` names ("Act II" in a play)."""
+    return any(_unit_number(c.title, mention) is not None or _unit_number(c.part or "", mention) is not None
+               for c in chapters)  # fmt: skip
+
+
+def _unit_number(heading: str, mention: str) -> int | None:
+    """The number ``heading`` gives in the unit ``mention`` names, its word compared by its first four letters as
+    a mention declines it ("ACT II" for "in Act 2", "Действие второе" for "во втором действии"), or an act's or
+    a scene's in another language ("Действие второе" for "in Act 2"); None if none."""
+    unit = play_unit(mention)
+    return next(
+        (
+            n
+            for word, n in Heading.parse(heading).components
+            if word and (word[:4] in mention.casefold() or unit is not None and play_unit(word) == unit)
+        ),
+        None,
+    )

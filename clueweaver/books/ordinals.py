@@ -444,15 +444,20 @@ def ordinal_value(token: str) -> int | None:
 
 
 # A Russian ordinal in an oblique case, as a question declines it: feminine "в пятой главе", "в главе
-# третьей", masculine or neuter "во втором эпилоге", "в третьем томе"; "двадцать первой" too
-RUSSIAN_OBLIQUE = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?[а-яё]+(?:ой|ей|ом|ем)"
-_NOMINATIVE_ENDINGS = {"ой": "ая", "ей": "я", "ом": "ое", "ем": "е"}  # пятой, третьей, втором, третьем
+# третьей", masculine or neuter "во втором эпилоге", "в третьем томе", "второго действия"; "двадцать первой" too
+_NOMINATIVE_ENDINGS = {"ого": "ое", "его": "е", "ой": "ая", "ей": "я", "ом": "ое", "ем": "е"}
+_TENS = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?"
+RUSSIAN_OBLIQUE = rf"{_TENS}[а-яё]+(?:{'|'.join(_NOMINATIVE_ENDINGS)})"
+# after its noun, a genitive is the next noun's: "в главе второй", "в томе втором", but "в явлении второго действия"
+RUSSIAN_OBLIQUE_AFTER_NOUN = rf"{_TENS}[а-яё]+(?:ой|ей|ом|ем)"
 
 
 def nominative(token: str) -> str:
     """A Russian ordinal in an oblique case in the nominative that ``ordinal_value`` reads ("пятой": "пятая",
-    "третьей": "третья", "втором": "второе", "третьем": "третье"); any other token as it is."""
+    "третьей": "третья", "втором": "второе", "третьем": "третье", "второго": "второе"); any other token as it
+    is."""
     lowered = token.lower()
     if not re.fullmatch(RUSSIAN_OBLIQUE, lowered) or ordinal_value(lowered) is not None:
         return token
-    return lowered[:-2] + _NOMINATIVE_ENDINGS[lowered[-2:]]
+    ending = next(e for e in _NOMINATIVE_ENDINGS if lowered.endswith(e))
+    return lowered.removesuffix(ending) + _NOMINATIVE_ENDINGS[ending]

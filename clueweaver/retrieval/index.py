@@ -22,9 +22,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from clueweaver.books.chapter_mentions import without_chapter_mentions
 from clueweaver.books.language import detect_language, language_name
-from clueweaver.books.named_chapters import chapters_named, has_parts
+from clueweaver.books.named_chapters import chapters_named, without_chapter_mentions
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval.dense import DenseEncoder, is_multilingual, load_encoder
@@ -232,8 +231,7 @@ class RetrievalIndex:
         config = self.config
         queries = _non_empty(lexical_queries(question, config.query))
         if config.chapter_reserve > 0:
-            parts = has_parts(self.narrative.chapters)
-            queries = [without_chapter_mentions(q, book_has_parts=parts) for q in queries]
+            queries = [without_chapter_mentions(q, self.narrative.chapters) for q in queries]
         written = " ".join(form for name in self.names_across_scripts(question) for form in name.written)
         queries = [f"{q} {written}" for q in queries] if written else queries
         limit = self._limit(max_paragraph)
