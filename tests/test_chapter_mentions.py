@@ -13,8 +13,14 @@ from hypothesis import strategies as st
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.benchmarks.checks import load_bundled_book
 from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
-from clueweaver.books.chapter_mentions import LAST, _patterns_by_unit, chapter_mentions, play_unit
-from clueweaver.books.named_chapters import chapters_named, chapters_titled, title_pieces, without_chapter_mentions
+from clueweaver.books.chapter_mentions import LAST, _patterns_by_unit, chapter_mentions, unit_kind
+from clueweaver.books.named_chapters import (
+    chapters_named,
+    chapters_titled,
+    counted_mentions,
+    title_pieces,
+    without_chapter_mentions,
+)
 from clueweaver.books.narrative import from_paragraphs, from_text, load_narrative
 from clueweaver.books.numerals import chinese_numeral
 from clueweaver.evaluation.retrieval import GoldItem
@@ -549,8 +555,10 @@ def test_ask_shows_the_chapters_it_read_first():
     ],
 )
 def test_a_number_of_another_kind_after_a_chapter_number_is_the_question_not_a_second_chapter(text, numbers):
-    # the first four had named a second chapter (1, 10, 1, 1), the article and the name a chapter 50, 500, 1000
-    assert [m.numbers for m in chapter_mentions(text)] == numbers
+    # the first four had named a second chapter (1, 10, 1, 1), the article and the name a chapter 50, 500, 1000; in
+    # a novel "the first letter" is no letter of an epistolary novel's (``counted_mentions``)
+    novel = from_text("CHAPTER 1\n\nThe keeper lit the lantern.", title="t", gutenberg=False).chapters
+    assert [m.numbers for m in counted_mentions(novel, text)] == numbers
 
 
 def test_a_korean_question_naming_a_jang_reads_that_chapter_and_leaves_the_mention_out_of_its_query():
@@ -671,22 +679,35 @@ def test_an_epilogue_is_named_only_where_the_book_heads_one():
 
 
 @pytest.mark.parametrize(
-    ("text", "mentions"),
+    ("text", "mentions", "kind"),
     [
-        ("In Act II, scene 3, who speaks?", [("Act II", (2,), True), ("scene 3", (3,), False)]),
-        ("à la scène 2 de l'acte III", [("scène 2", (2,), False), ("acte III", (3,), True)]),
-        ("im zweiten Akt, im dritten Auftritt", [("zweiten Akt", (2,), True), ("dritten Auftritt", (3,), False)]),
-        ("en el segundo acto", [("segundo acto", (2,), True)]),
-        ("nel secondo atto", [("secondo atto", (2,), True)]),
-        ("В первом явлении второго действия", [("первом явлении", (1,), False), ("второго действия", (2,), True)]),
-        ("第二幕第三场中", [("第二幕", (2,), True), ("第三场", (3,), False)]),
-        ("제2막에서", [("제2막에서", (2,), True)]),
+        ("In Act II, scene 3, who speaks?", [("Act II", (2,), True), ("scene 3", (3,), False)], "act"),
+        ("à la scène 2 de l'acte III", [("scène 2", (2,), False), ("acte III", (3,), True)], "scene"),
+        ("im zweiten Akt, im dritten Auftritt", [("zweiten Akt", (2,), True), ("dritten Auftritt", (3,), False)],
+         "act"),
+        ("en el segundo acto", [("segundo acto", (2,), True)], "act"),
+        ("nel secondo atto", [("secondo atto", (2,), True)], "act"),
+        ("В первом явлении второго действия", [("первом явлении", (1,), False), ("второго действия", (2,), True)],
+         "scene"),
+        ("第二幕第三场中", [("第二幕", (2,), True), ("第三场", (3,), False)], "act"),
+        ("제2막에서", [("제2막에서", (2,), True)], "act"),
+        ("In Letter 4, whom does Walton meet?", [("Letter 4", (4,), False)], "letter"),
+        ("dans la lettre XII et la seconde lettre", [("lettre XII", (12,), False), ("seconde lettre", (2,), False)],
+         "letter"),
+        ("im dritten Brief", [("dritten Brief", (3,), False)], "letter"),
+        ("в третьем письме", [("третьем письме", (3,), False)], "letter"),
+        ("In Canto V, whom does Dante meet?", [("Canto V", (5,), False)], "canto"),
+        ("nel quinto canto", [("quinto canto", (5,), False)], "canto"),
+        ("In the second stave", [("second stave", (2,), False)], "stave"),
+        ("In the third adventure and in episode 2", [("third adventure", (3,), False), ("episode 2", (2,), False)],
+         "adventure"),
     ],
 )  # fmt: skip
-def test_a_play_s_acts_and_scenes_are_named_as_parts_and_chapters(text, mentions):
+def test_units_named_by_everyday_words_are_read_as_chapters_and_parts(text, mentions, kind):
+    """A play's acts and scenes, an epistolary novel's letters, an epic's cantos: marked ``headed_only``."""
     found = chapter_mentions(text)
-    assert [(m.text, m.numbers, m.part) for m in found] == mentions and all(m.play for m in found)
-    assert play_unit(found[0].text) == ("act" if found[0].part else "scene")
+    assert [(m.text, m.numbers, m.part) for m in found] == mentions and all(m.headed_only for m in found)
+    assert unit_kind(found[0].text) == kind
 
 
 def test_a_play_s_act_and_scene_are_read_first_and_a_novel_s_are_no_mention():
@@ -718,3 +739,9 @@ def test_a_play_s_act_and_scene_are_read_first_and_a_novel_s_are_no_mention():
     epic = from_paragraphs([t for h in ("BOOK I", "BOOK II", "BOOK III") for t in (h, lorem)], title="t")
     assert chapters_named(epic.chapters, "In Book 2, who falls?") == ([epic.chapters[1]], [])  # was "no part 2"
     assert chapters_named(epic.chapters, "In Book 4, who falls?") == ([], ["part 4"])
+    letters = ["Letter 1", "Letter 2", "Chapter 1", "Chapter 2"]  # Frankenstein: labels in reading order
+    frankenstein = from_paragraphs([t for h in letters for t in (h, lorem)], title="t")
+    assert named(frankenstein, "In Letter 2, who writes?") == ["2"] and named(frankenstein, "in chapter 2") == ["4"]
+    assert named(frankenstein, "dans la deuxième lettre") == ["2"]  # a letter in another language
+    inferno = from_paragraphs([t for h in ("CANTO I", "CANTO II") for t in (h, lorem)], title="t")
+    assert named(inferno, "In Canto II, who speaks?") == ["2"] and named(inferno, "in the second letter") == []

@@ -24,8 +24,10 @@ chapter"; "the first three chapters", "les deux derniers chapitres", "в пер�
 are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
 "Livre III", "w drugiej części", "i andra delen"): a part names its chapters, and a chapter named with
 its part is that part's chapter. A play's acts and scenes are its parts and chapters ("Act II, scene 3",
-"во втором действии", "第二幕"), marked ``play``: they count only in a play. A question that quotes a
-chapter's name names it too ("在“刘姥姥一进荣国府”那一回中": ``clueweaver.books.named_chapters.chapters_titled``).
+"во втором действии", "第二幕"), and so are an epistolary novel's letters, an epic's cantos and other units
+named by everyday words: marked ``headed_only``, they count only in a book that heads its units so. A
+question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中":
+``clueweaver.books.named_chapters.chapters_titled``).
 Korean names them after their number, an ordinal or a count ("제3장에서", "3~5장", "두 번째 장", "마지막 두 장",
 "제2부": ``_korean_patterns``).
 """
@@ -113,21 +115,11 @@ _PART_WORDS = {
     ("ro",): r"partea|părții|volumul|cartea",
     ("th",): r"ภาคที่",
 }
-# Where a chapter or part word may start: at a word's start, or right after a letter of a script written without
-# spaces between words ("ในบทที่ 3", in chapter 3)
-# A play's scenes and acts, named as its chapters and parts are ("Act II, scene 3", "la scène 2 de l'acte III", "im
-# dritten Auftritt", "во втором действии", "第二幕", "제2막"): a mention of one counts only in a book that heads its
-# units so (``clueweaver.books.named_chapters.counted_mentions``), since "an act" and "a scene" are everyday words
-_SCENE_WORDS = {
-    ("en",): r"scenes?",
-    ("fr",): r"sc[èe]nes?",
-    ("de",): r"szenen?|auftritt(?:en|es|e|s)?",
-    ("es",): r"escenas?",
-    ("it",): r"scen[ae]",
-    ("pt",): r"cenas?",
-    ("ru",): r"явлени(?:ях|ями|ям|ем|е|и|я)|сцен(?:ах|ами|ам|ой|е|у|а|ы)",
-    ("el",): r"σκην(?:ές|ών|ής|ή|ες|ων|ης|η)",
-}
+# Units named by everyday words, each kind with its words by the languages whose cardinal numbers may follow them: a
+# play's acts and scenes ("Act II, scene 3", "la scène 2 de l'acte III", "во втором действии", "第二幕", "제2막"), an
+# epistolary novel's letters ("Letter 4", "la lettre XII"), an epic's cantos, a Christmas book's staves, a
+# collection's adventures or episodes. A mention of one counts only in a book that heads its units so
+# (``clueweaver.books.named_chapters.counted_mentions``): "the first act of kindness" in a novel names nothing.
 _ACT_WORDS = {
     ("en",): r"acts?",
     ("fr",): r"actes?",
@@ -138,18 +130,54 @@ _ACT_WORDS = {
     ("ru",): r"акт(?:ах|ами|ам|ом|е|а|ы)?|действи(?:ях|ями|ям|ем|е|и|я)",
     ("el",): r"πρ[άα]ξ(?:εις|εων|ης|η|ις)",
 }
-_PLAY_UNITS = {
-    "act": re.compile(rf"\b(?:{'|'.join(_ACT_WORDS.values())})\b|[幕막]", re.IGNORECASE),
-    "scene": re.compile(rf"\b(?:{'|'.join(_SCENE_WORDS.values())})\b|[场場]", re.IGNORECASE),
+_HEADED_CHAPTER_WORDS = {
+    "scene": {
+        ("en",): r"scenes?",
+        ("fr",): r"sc[èe]nes?",
+        ("de",): r"szenen?|auftritt(?:en|es|e|s)?",
+        ("es",): r"escenas?",
+        ("it",): r"scen[ae]",
+        ("pt",): r"cenas?",
+        ("ru",): r"явлени(?:ях|ями|ям|ем|е|и|я)|сцен(?:ах|ами|ам|ой|е|у|а|ы)",
+        ("el",): r"σκην(?:ές|ών|ής|ή|ες|ων|ης|η)",
+    },
+    "letter": {
+        ("en",): r"letters?",
+        ("fr",): r"lettres?",
+        ("de",): r"briefe?n?",
+        ("es", "pt"): r"cartas?",
+        ("it",): r"letter[ae]",
+        ("ru",): r"письм(?:ах|ами|ам|ом|о|а|е)",
+        ("el",): r"επιστολ(?:ές|ών|ής|ή|ες|ων|ης|η)",
+    },
+    "canto": {("en", "it"): r"cant(?:os|o|i)"},
+    "stave": {("en",): r"staves?"},
+    "adventure": {("en",): r"adventures?"},
+    "episode": {("en",): r"episodes?", ("fr",): r"épisodes?"},
+    "section": {("en",): r"sections?"},
+}
+_CJK_UNITS = {"act": "幕막", "scene": "场場"}
+
+
+def _kind_pattern(kind: str, words: dict) -> re.Pattern:
+    """A kind's words in every language read, and its Chinese, Japanese or Korean unit character."""
+    cjk = _CJK_UNITS.get(kind)
+    return re.compile(rf"\b(?:{'|'.join(words.values())})\b" + (f"|[{cjk}]" if cjk else ""), re.IGNORECASE)
+
+
+_UNIT_KINDS = {
+    kind: _kind_pattern(kind, words) for kind, words in {"act": _ACT_WORDS, **_HEADED_CHAPTER_WORDS}.items()
 }
 
 
-def play_unit(text: str) -> str | None:
-    """ "act" or "scene" when ``text`` names one of a play's units in a language read ("Act II", "Действие", "第二幕",
-    "Szene"), else None."""
-    return next((unit for unit, words in _PLAY_UNITS.items() if words.search(text)), None)
+def unit_kind(text: str) -> str | None:
+    """The kind of unit ``text`` names by an everyday word ("act", "scene", "letter", "canto"...), in any language
+    read ("Act II", "Действие", "第二幕", "la lettre XII"), else None."""
+    return next((kind for kind, words in _UNIT_KINDS.items() if words.search(text)), None)
 
 
+# Where a chapter or part word may start: at a word's start, or right after a letter of a script written without
+# spaces between words ("ในบทที่ 3", in chapter 3)
 _UNIT_START = rf"(?:\b|(?<=[{UNSPACED_SCRIPTS}]))"
 CHAPTER_WORD = "|".join(_CHAPTER_WORDS.values())  # a chapter's word in any language read
 _BEFORE_NUMBER_ONLY = r"books?|vol\.|band"  # part words only before a number (above)
@@ -312,7 +340,7 @@ class ChapterMention:
     numbers: tuple[int, ...]
     part: bool = False
     loose: bool = False  # a part named by an ordinal ("the first part"), which may be a letter's or a plan's
-    play: bool = False  # an act or a scene, which counts only in a play
+    headed_only: bool = False  # named by an everyday word ("act", "letter"): counts where the book heads its units so
 
 
 def chapter_mentions(text: str) -> list[ChapterMention]:
@@ -330,7 +358,7 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
                 if numbers:
                     taken.append(span)
                     words = match.group(0).strip()
-                    mention = ChapterMention(words, numbers, part, part and loose, play_unit(words) is not None)
+                    mention = ChapterMention(words, numbers, part, part and loose, unit_kind(words) is not None)
                     found.append((match.start(), mention))
     return [mention for _, mention in sorted(found, key=lambda item: item[0])]
 
@@ -506,23 +534,25 @@ def _korean_edge(match: re.Match) -> tuple[int, ...]:
     return _edge(match["edge"] == "처음", value) if value >= 2 else ()
 
 
-# A unit's word in letters in any language read ("chapter", "глава", "Teil", "book", "scene"): a text without one
-# matches none of the patterns built on these words, which are most of the compiling
+# A unit's word in letters in any language read ("chapter", "глава", "Teil", "book", "scene", "letter"): a text
+# without one matches none of the patterns built on these words, which are most of the compiling
 _UNIT_WORD = re.compile(
-    "|".join([CHAPTER_WORD, *_PART_WORDS.values(), _BEFORE_NUMBER_ONLY, *(w.pattern for w in _PLAY_UNITS.values())]),
+    "|".join([CHAPTER_WORD, *_PART_WORDS.values(), _BEFORE_NUMBER_ONLY, *(w.pattern for w in _UNIT_KINDS.values())]),
     re.IGNORECASE,
 )
 
 
 @cache
 def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
-    """The chapters' and scenes' patterns, then the parts' and acts' (``part`` True), compiled on the first text
-    read; those built on a unit's word in letters (``worded``) on the first text that has one: they take most of a
-    second, which a command that reads no question (``clueweaver chapters``, ``index``) or no such word need not
-    pay."""
-    scenes, acts = _joined(_CHAPTER_WORDS, _SCENE_WORDS), _joined(_PART_WORDS, _ACT_WORDS)
-    chapter, part = "|".join(scenes.values()), "|".join(acts.values())
-    chapters = _patterns(chapter, chapter, "回章节節话話场場", scenes, worded)
+    """The chapters' patterns (scenes', letters'... too), then the parts' and acts' (``part`` True), compiled on
+    the first text read; those built on a unit's word in letters (``worded``) on the first text that has one: they
+    take most of a second, which a command that reads no question (``clueweaver chapters``, ``index``) or no such
+    word need not pay."""
+    units, acts = _CHAPTER_WORDS, _joined(_PART_WORDS, _ACT_WORDS)
+    for words in _HEADED_CHAPTER_WORDS.values():
+        units = _joined(units, words)
+    chapter, part = "|".join(units.values()), "|".join(acts.values())
+    chapters = _patterns(chapter, chapter, "回章节節话話场場", units, worded)
     parts = _patterns(part, rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded)
     return (False, (*chapters, *_korean_patterns("장"))), (True, (*parts, *_korean_patterns("부|편|권|막")))
 

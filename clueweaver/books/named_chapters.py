@@ -9,7 +9,7 @@ import re
 from functools import cache
 from typing import Sequence
 
-from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, play_unit
+from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, unit_kind
 from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
@@ -60,14 +60,15 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
 def counted_mentions(chapters: Sequence, text: str) -> list[ChapterMention]:
     """The mentions in ``text`` of this book's units. A part named by an ordinal ("the first part") counts in a book
     that has parts or heads its chapters with the part's word (Paradise Lost's "BOOK II"); elsewhere it is a
-    letter's or a plan's. An act or a scene counts only in a book that heads its units so, a play."""
+    letter's or a plan's. A unit named by an everyday word (an act, a scene, a letter, a canto: ``headed_only``)
+    counts only in a book that heads its units so: a play, an epistolary novel, an epic."""
     mentions = chapter_mentions(text)
     parts = has_parts(chapters)
     return [
         m
         for m in mentions
         if (parts or not m.loose or _heads_units_as(chapters, m.text))
-        and (not m.play or _heads_units_as(chapters, m.text))
+        and (not m.headed_only or _heads_units_as(chapters, m.text))
     ]
 
 
@@ -283,14 +284,14 @@ def _heads_units_as(chapters: Sequence, mention: str) -> bool:
 
 def _unit_number(heading: str, mention: str) -> int | None:
     """The number ``heading`` gives in the unit ``mention`` names, its word compared by its first four letters as
-    a mention declines it ("ACT II" for "in Act 2", "Действие второе" for "во втором действии"), or an act's or
-    a scene's in another language ("Действие второе" for "in Act 2"); None if none."""
-    unit = play_unit(mention)
+    a mention declines it ("ACT II" for "in Act 2", "Действие второе" for "во втором действии"), or the same kind's
+    in another language ("Действие второе" for "in Act 2", "LETTRE II" for "in Letter 2"); None if none."""
+    unit = unit_kind(mention)
     return next(
         (
             n
             for word, n in Heading.parse(heading).components
-            if word and (word[:4] in mention.casefold() or unit is not None and play_unit(word) == unit)
+            if word and (word[:4] in mention.casefold() or unit is not None and unit_kind(word) == unit)
         ),
         None,
     )
