@@ -466,3 +466,18 @@ def test_ulysses_eighteen_episodes_under_its_three_parts():
     assert book.chapters[0].first_paragraph > contents.id + 20  # the contents' 21 lines open nothing
     sand = next(p for p in book.paragraphs if p.text == "I.")
     assert not sand.is_heading and sand.chapter == 13
+
+
+def test_the_iliad_s_books_after_a_contents_list_joined_in_one_paragraph():
+    """Samuel Butler's Iliad as Project Gutenberg's mirror lays it out: its contents' "BOOK I." to "BOOK XXIV."
+    indented one space, no blank line between them, so one paragraph. It had read as BOOK I's heading, titling
+    chapter 1 "BOOK I. BOOK II. … BOOK XXIV. BOOK I."; a heading never names its unit twice, so it stays in the
+    front matter. Its books are its chapters, and "Book 9" names BOOK IX (it had warned "no part 9")."""
+    book = load_narrative(FIXTURES / "iliad_contents_excerpt.en.txt")
+    assert [(c.label, c.title) for c in book.chapters] == [
+        ("1", "BOOK I."), ("2", "BOOK II."), ("9", "BOOK IX."), ("24", "BOOK XXIV.")
+    ]  # fmt: skip
+    contents = book[book.chapters[0].first_paragraph - 1]
+    assert contents.text.startswith("BOOK I. BOOK II. BOOK III.") and contents.chapter == 0 and not contents.is_heading
+    assert labels_named(book, "In Book 9, what does Achilles answer the embassy?") == ["9"]
+    assert labels_named(book, "In Book IX?") == ["9"] and labels_named(book, "In the ninth book?") == []

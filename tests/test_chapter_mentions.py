@@ -742,6 +742,7 @@ def test_a_play_s_act_and_scene_are_read_first_and_a_novel_s_are_no_mention():
     letters = ["Letter 1", "Letter 2", "Chapter 1", "Chapter 2"]  # Frankenstein: labels in reading order
     frankenstein = from_paragraphs([t for h in letters for t in (h, lorem)], title="t")
     assert named(frankenstein, "In Letter 2, who writes?") == ["2"] and named(frankenstein, "in chapter 2") == ["4"]
+    assert named(frankenstein, "In the last letter?") == ["2"] and named(frankenstein, "the last chapter") == ["4"]
     assert named(frankenstein, "dans la deuxième lettre") == ["2"]  # a letter in another language
     inferno = from_paragraphs([t for h in ("CANTO I", "CANTO II") for t in (h, lorem)], title="t")
     assert named(inferno, "In Canto II, who speaks?") == ["2"] and named(inferno, "in the second letter") == []

@@ -1226,3 +1226,11 @@ def test_a_web_novel_s_extras_are_chapters_after_its_last():
     assert not is_heading("番外的故事很长，他说。")
     assert [c.label for c in chapters_named(book.chapters, "番外二里他们在哪里过中秋？")[0]] == ["5"]
     assert [c.label for c in chapters_named(book.chapters, "在尾声里他们怎样了？")[0]] == ["3"]
+
+
+def test_a_heading_never_names_its_unit_twice():
+    """Contents lines joined in one paragraph (Project Gutenberg's Iliad indents them one space) are no heading;
+    a part and its chapter, an act and its scene, are."""
+    assert not is_heading("BOOK I. BOOK II. BOOK III. BOOK IV.") and not is_heading("第一回 第二回 第三回")
+    assert not is_heading("Letter 1 Letter 2 Letter 3 Chapter 1")
+    assert is_heading("PART 2 CHAPTER I") and is_heading("ACT I SCENE I. Elsinore.") and is_heading("第一卷 第一回")

@@ -218,7 +218,7 @@ def is_heading(text: str) -> bool:
         return True
     bracket = _EDITORS_BRACKET.match(text)
     match = _HEADING.match(text[bracket.end() :] if bracket else text)
-    if not match:
+    if not match or _repeats_its_word(text):
         return False
     rest_start = match.start("rest") + (bracket.end() if bracket else 0)
     rest, numbered = match.group("rest"), text[:rest_start].rstrip()
@@ -231,6 +231,13 @@ def is_heading(text: str) -> bool:
     # is the scene's place ("SCENE I. Elsinore. A platform before the castle."), or the chapter's summary.
     titled = not rest or rest.isupper() or rest.istitle() or numbered.endswith(".") and len(rest) <= _SHORT_TITLE_CHARS
     return titled or not rest.rstrip().endswith(PROSE_ENDS)
+
+
+def _repeats_its_word(text: str) -> bool:
+    """Whether a heading-like line names its unit twice: a contents list whose lines were joined ("BOOK I. BOOK II.
+    BOOK III.", as Project Gutenberg's Iliad indents them one space), never one heading ("PART 2 CHAPTER I")."""
+    words = [word for word, _ in Heading.parse(text).components if word]
+    return len(set(words)) < len(words)
 
 
 _MAX_NAME_LINES = 2

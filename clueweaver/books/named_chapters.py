@@ -194,6 +194,8 @@ def _missing_names(numbers: list[int], unit: str) -> list[str]:
 
 
 def _chapters_numbered(chapters: Sequence, number: int, mention: str) -> list:
+    if number < 0 and unit_kind(mention):  # "the last letter": Frankenstein's Letter 4, not its Chapter 24
+        return _units_headed(chapters, number, mention)
     if number < 0:
         wholes = _whole_chapters(chapters, mention)
         return wholes[number] if len(wholes) >= -number else []
