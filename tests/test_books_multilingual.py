@@ -481,3 +481,32 @@ def test_the_iliad_s_books_after_a_contents_list_joined_in_one_paragraph():
     assert contents.text.startswith("BOOK I. BOOK II. BOOK III.") and contents.chapter == 0 and not contents.is_heading
     assert labels_named(book, "In Book 9, what does Achilles answer the embassy?") == ["9"]
     assert labels_named(book, "In Book IX?") == ["9"] and labels_named(book, "In the ninth book?") == []
+
+
+def test_paradise_lost_s_twelve_books_after_its_contents_in_a_text_of_long_verse_blocks():
+    """Project Gutenberg's Paradise Lost: its verse paragraphs run to hundreds of lines without a blank one, so its
+    lines are read as a text that lost its blank lines, and the contents' short lines ("Introduction", "Paradise
+    Lost", "BOOK I" to "BOOK XII") had been joined where they fit: "BOOK II" a chapter and "BOOK III BOOK IV" its
+    name, Book I labelled 2. A heading is a paragraph of its own there, and a part's heading right before the next
+    one in its word ("BOOK I", "BOOK II") is a contents list's entry, not a part over its first chapter."""
+    book = load_narrative(FIXTURES / "paradise_lost_contents_excerpt.en.txt")
+    books = [f"Book {r}" for r in "I II III IV V VI VII VIII IX X XI XII".split()]
+    assert [" ".join(c.title.split()[:2]) for c in book.chapters] == books  # Book VII's name: its first line
+    assert [c.label for c in book.chapters] == [str(n) for n in range(1, 13)]
+    contents = [p.text for p in book.paragraphs if p.chapter == 0 and p.text.startswith("BOOK")]
+    assert contents == [f"BOOK {r}" for r in "I II III IV V VI VII VIII IX X XI XII".split()]  # front matter
+    assert labels_named(book, "In Book 9, who tempts Eve?") == ["9"]
+
+
+def test_the_divine_comedy_s_cantos_headed_with_their_part_s_name():
+    """Longfellow's Divine Comedy as Project Gutenberg sets it: "INFERNO", then "Inferno: Canto I"; the part's
+    name before the unit's word had hidden every canto (the poem was one chapter, opened by a contents entry).
+    Each canto is a chapter, under the part its heading names: "2.1" is Purgatorio's first."""
+    book = load_narrative(FIXTURES / "divine_comedy_excerpt.en.txt")
+    assert [(c.label, c.part, c.title) for c in book.chapters] == [
+        ("1.1", "INFERNO", "Inferno: Canto I"), ("1.2", "INFERNO", "Inferno: Canto II"),
+        ("2.1", "PURGATORIO", "Purgatorio: Canto I"), ("2.2", "PURGATORIO", "Purgatorio: Canto II"),
+        ("3.1", "PARADISO", "Paradiso: Canto I"), ("3.2", "PARADISO", "Paradiso: Canto II"),
+    ]  # fmt: skip
+    assert book[book.chapters[0].first_paragraph + 1].text.startswith("Midway upon the journey of our life")
+    assert labels_named(book, "In Canto II, whom do the three ladies send?") == ["1.2", "2.2", "3.2"]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from clueweaver.books.centred_titles import centred_titles, story_name
 from clueweaver.books.chapter_labels import labels
 from clueweaver.books.chapter_structure import units_from_titles
-from clueweaver.books.chapters import Heading, is_heading, is_rule
+from clueweaver.books.chapters import Heading, heads_its_block, is_heading, is_rule
 from clueweaver.books.named_chapters import chapters_named
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, normalize_text
 from clueweaver.books.numerals import chinese_numeral, number_value, numeral_word_value
@@ -1234,3 +1234,11 @@ def test_a_heading_never_names_its_unit_twice():
     assert not is_heading("BOOK I. BOOK II. BOOK III. BOOK IV.") and not is_heading("第一回 第二回 第三回")
     assert not is_heading("Letter 1 Letter 2 Letter 3 Chapter 1")
     assert is_heading("PART 2 CHAPTER I") and is_heading("ACT I SCENE I. Elsinore.") and is_heading("第一卷 第一回")
+
+
+def test_a_part_s_name_before_the_unit_s_word_and_a_contents_list_s_next_entry():
+    """ "Inferno: Canto I" (Project Gutenberg's Divine Comedy) is Canto I; "BOOK III" with "BOOK IV" on the next line
+    is two contents entries, not a heading and its name (Paradise Lost's contents)."""
+    assert is_heading("Inferno: Canto I") and Heading.parse("Purgatorio: Canto XXXIII").unit == ("canto", 33)
+    assert not is_heading("Note: Chapter 5 was removed from the book.")
+    assert not heads_its_block("BOOK III\nBOOK IV") and heads_its_block("Глава первая\nВместо введения")

@@ -100,6 +100,13 @@ def _names_only_a_part(heading: Heading) -> bool:
     return heading.part is not None and heading.unit is None and not heading.name and not heading.is_epilogue
 
 
+def _next_part(part: Heading, text: str) -> bool:
+    """Whether ``text`` heads another part in the same word as ``part`` ("BOOK I", then "BOOK II"): a contents
+    list's next entry, never the part's first chapter."""
+    following = Heading.parse(text)
+    return _names_only_a_part(following) and following.part[0] == part.part[0]
+
+
 def heading_groups(texts: list[str], flags: list[bool]) -> list[HeadingGroup]:
     """Each heading with the chapter heading right after a part heading ("PART 1", "CHAPTER ONE") and its
     name: a line in capitals after it, or a heading the file marks without a number (an EPUB's
@@ -108,7 +115,7 @@ def heading_groups(texts: list[str], flags: list[bool]) -> list[HeadingGroup]:
     while i < len(texts):
         if flags[i]:
             first, lead = i, Heading.parse(texts[i])
-            if _names_only_a_part(lead) and i + 1 < len(texts) and flags[i + 1]:
+            if _names_only_a_part(lead) and i + 1 < len(texts) and flags[i + 1] and not _next_part(lead, texts[i + 1]):
                 i += 1
             if i + 1 < len(texts) and _names_the_heading(texts[i], texts[i + 1], flags[i + 1]):
                 i += 1

@@ -165,12 +165,28 @@ _LONG_S = "ſ"  # Fraktur's long s, as the Deutsches Textarchiv keeps it ("Erſt
 # "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked), a
 # bracket ("【第一章】", as web novels head chapters); read past.
 _CJK_LEAD = re.compile(r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文|目录|目錄)\s*[【〖［]?|[【〖［])\s*(?=第)")
+# A part's name and a colon before the unit's word, as Project Gutenberg's Divine Comedy heads its cantos
+# ("Inferno: Canto I", "Purgatorio: Canto XXXIII"): the name is the part's, which a line of its own opens
+_NAMED_LEAD = re.compile(rf"(?P<part_name>(?-i:[A-Z][a-zà-ÿ]{{2,20}})):\s+(?=(?:{_UNIT_WORDS})\s)", re.IGNORECASE)
+
+
+def parts_named_by_headings(texts: list[str]) -> frozenset[str]:
+    """The part headings that the chapter headings after them name ("INFERNO" over "Inferno: Canto I"), which
+    ``clueweaver.books.chapter_structure.with_marked_parts`` places the chapters under: "1.5" is Inferno's Canto V."""
+    return frozenset(
+        text
+        for text, following in zip(texts, texts[1:])
+        if (lead := _NAMED_LEAD.match(following)) and text.strip(" .").casefold() == lead["part_name"].casefold()
+    )
+
+
 # The bracket an edition sets around a heading it supplies where the print has none (CLiGS's Ostorius:
 # "[SCÈNE V].", between "SCÈNE IV. Caractacus, Didius." and "ACTE III"), closed right after its number.
 _EDITORS_BRACKET = re.compile(rf"\[(?=(?:{_ANY_COMPONENT})\s*\])", re.IGNORECASE)
 # After the editor's bracket, if any (``is_heading`` reads past it, so that the components are compiled once here)
 _HEADING = re.compile(
-    rf"^(?:{_CJK_LEAD.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$", re.IGNORECASE
+    rf"^(?:{_CJK_LEAD.pattern}|{_NAMED_LEAD.pattern})?(?:(?:{_ANY_COMPONENT}){_SEPARATOR})+(?P<rest>.{{0,230}})$",
+    re.IGNORECASE,
 )
 # A bare numeral on its own line ("IV", "II.", "12") starts a chapter in many Gutenberg texts, and
 # in Chinese and Japanese ones ("一", "（十二）"); a roman one between dashes too (Marianela's "-I-").
@@ -247,12 +263,15 @@ def heads_its_block(block: str) -> bool:
     """Whether a block of lines is a worded heading's line and its name on the next line or two
     ("Глава первая" / "Вместо введения: несколько подробностей из биографии…", as RusLit's Бесы sets
     its chapters), whatever the name's length or last mark: joined, the line break that set the name
-    apart is lost. A bare numeral's line before a line or two is prose's first lines, not a name."""
+    apart is lost. A bare numeral's line before a line or two is prose's first lines, not a name; a heading's
+    line after it is the next entry of a contents list (Paradise Lost's "BOOK III", "BOOK IV"), not a name."""
     lines = [line.strip() for line in block.split("\n") if line.strip()]
     if len(lines) < 2:
         return False
     first, *rest = lines
-    return is_worded_heading(first) and len(rest) <= _MAX_NAME_LINES and len(" ".join(rest)) <= MAX_HEADING_CHARS
+    if not is_worded_heading(first) or len(rest) > _MAX_NAME_LINES or len(" ".join(rest)) > MAX_HEADING_CHARS:
+        return False
+    return not any(is_worded_heading(line) for line in rest)
 
 
 def is_worded_heading(text: str) -> bool:
@@ -303,6 +322,9 @@ def names_the_chapter(text: str) -> bool:
     return (latin_name or bool(_HAN_NAME_LINE.match(text))) and not is_heading(text)
 
 
+_LEADS = (_CJK_LEAD, _DASHED_ROMAN, _EDITORS_BRACKET, _NAMED_LEAD)
+
+
 @dataclass(frozen=True)
 class Heading:
     """A heading's numbered components ((word, number) in order, word "" for a bare numeral), the
@@ -318,7 +340,7 @@ class Heading:
         if starred := _STARRED.match(text):
             text = text[: starred.end("inner")]  # without the closing stars: offsets stay the text's
         start = starred.start("inner") if starred else 0
-        lead = _CJK_LEAD.match(text, start) or _DASHED_ROMAN.match(text, start) or _EDITORS_BRACKET.match(text, start)
+        lead = next((m for form in _LEADS if (m := form.match(text, start))), None)
         components, position, part_end = [], lead.end() if lead else start, 0
         while match := next((m for form in _COMPONENTS if (m := form.match(text, position))), None):
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))

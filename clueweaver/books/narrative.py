@@ -29,7 +29,7 @@ from clueweaver.books.back_matter import chapter_heading_flags
 from clueweaver.books.centred_titles import centred_titles
 from clueweaver.books.chapter_labels import describe_labels, label_span, labels
 from clueweaver.books.chapter_structure import book_units, collection_titles, units_from_titles
-from clueweaver.books.chapters import NO_CHAPTERS_HINT, heads_its_block, is_heading
+from clueweaver.books.chapters import NO_CHAPTERS_HINT, heads_its_block, is_heading, parts_named_by_headings
 from clueweaver.books.contents import contents_headings
 from clueweaver.books.encoding import decode_text, strict_utf8, without_lone_surrogates
 from clueweaver.books.epub import read_epub
@@ -283,7 +283,7 @@ def from_paragraphs(
     if not cleaned:
         raise NarrativeError(f"{source or title}: no paragraphs (the text is empty or only whitespace)")
 
-    parts_marked = frozenset(map(normalize_text, part_headings))  # read as parts once the chapters are found
+    parts_marked = frozenset(map(normalize_text, part_headings)) | parts_named_by_headings(cleaned)
     stories = collection_titles(cleaned, frozenset(map(normalize_text, story_titles)))
     if marked_headings is not None:  # a long heading's first piece is the heading
         found = [mark and k == 0 for mark, pieces in zip(marked_headings, parts) for k in range(len(pieces))]

@@ -47,10 +47,18 @@ def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool)
         current.append(line)
         following = lines[i + 1] if i + 1 < len(lines) else ""
         width = max(lengths[max(0, i - 4) : i + 2])
-        if len(line) + 1 + len(following.split(" ", 1)[0]) < width or not following:
+        apart = not following or _stands_apart(line) or _stands_apart(following)
+        if apart or len(line) + 1 + len(following.split(" ", 1)[0]) < width:
             paragraphs.append(" ".join(current))
             current = []
     return paragraphs
+
+
+def _stands_apart(line: str) -> bool:
+    """Whether a line of a text that lost its blank lines is a heading, a paragraph of its own, as a contents list's
+    entries are (Paradise Lost's "BOOK I" to "BOOK XII", joined where the lines around them are as short); a
+    wrapped line of prose that begins in lower case with a unit's word is none ("letter I sent to my chief")."""
+    return not line[:1].islower() and is_heading(line)
 
 
 def _closing_heading_apart(block: str) -> list[str]:
