@@ -501,12 +501,14 @@ def test_paradise_lost_s_twelve_books_after_its_contents_in_a_text_of_long_verse
 def test_the_divine_comedy_s_cantos_headed_with_their_part_s_name():
     """Longfellow's Divine Comedy as Project Gutenberg sets it: "INFERNO", then "Inferno: Canto I"; the part's
     name before the unit's word had hidden every canto (the poem was one chapter, opened by a contents entry).
-    Each canto is a chapter, under the part its heading names: "2.1" is Purgatorio's first."""
+    Each canto is a chapter, under the part its heading names: "2.1" is Purgatorio's first; the appendix after the
+    parts is one more ("4.1", Longfellow's first sonnet), so the labels stay the parts' (they were reading order)."""
     book = load_narrative(FIXTURES / "divine_comedy_excerpt.en.txt")
     assert [(c.label, c.part, c.title) for c in book.chapters] == [
         ("1.1", "INFERNO", "Inferno: Canto I"), ("1.2", "INFERNO", "Inferno: Canto II"),
         ("2.1", "PURGATORIO", "Purgatorio: Canto I"), ("2.2", "PURGATORIO", "Purgatorio: Canto II"),
         ("3.1", "PARADISO", "Paradiso: Canto I"), ("3.2", "PARADISO", "Paradiso: Canto II"),
+        ("4.1", "APPENDIX", "I"), ("4.2", "APPENDIX", "II"),
     ]  # fmt: skip
     assert book[book.chapters[0].first_paragraph + 1].text.startswith("Midway upon the journey of our life")
     assert labels_named(book, "In Canto II, whom do the three ladies send?") == ["1.2", "2.2", "3.2"]

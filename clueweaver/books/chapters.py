@@ -172,12 +172,19 @@ _NAMED_LEAD = re.compile(rf"(?P<part_name>(?-i:[A-Z][a-zà-ÿ]{{2,20}})):\s+(?=(
 
 def parts_named_by_headings(texts: list[str]) -> frozenset[str]:
     """The part headings that the chapter headings after them name ("INFERNO" over "Inferno: Canto I"), which
-    ``clueweaver.books.chapter_structure.with_marked_parts`` places the chapters under: "1.5" is Inferno's Canto V."""
-    return frozenset(
-        text
-        for text, following in zip(texts, texts[1:])
+    ``clueweaver.books.chapter_structure.with_marked_parts`` places the chapters under: "1.5" is Inferno's Canto V;
+    and an appendix's heading after them, one more part (the Divine Comedy's six sonnets: "4.1" to "4.6")."""
+    named = {
+        k
+        for k, (text, following) in enumerate(zip(texts, texts[1:]))
         if (lead := _NAMED_LEAD.match(following)) and text.strip(" .").casefold() == lead["part_name"].casefold()
-    )
+    }
+    after = max(named, default=len(texts))
+    appendices = {k for k in range(after + 1, len(texts)) if texts[k].strip(" .").casefold() in _APPENDIX_WORDS}
+    return frozenset(texts[k] for k in named | appendices)
+
+
+_APPENDIX_WORDS = frozenset("appendix appendice anhang apéndice apêndice приложение".split())
 
 
 # The bracket an edition sets around a heading it supplies where the print has none (CLiGS's Ostorius:
