@@ -168,6 +168,7 @@ _CJK_LEAD = re.compile(r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文|目录|目錄)
 # A part's name and a colon before the unit's word, as Project Gutenberg's Divine Comedy heads its cantos
 # ("Inferno: Canto I", "Purgatorio: Canto XXXIII"): the name is the part's, which a line of its own opens
 _NAMED_LEAD = re.compile(rf"(?P<part_name>(?-i:[A-Z][a-zà-ÿ]{{2,20}})):\s+(?=(?:{_UNIT_WORDS})\s)", re.IGNORECASE)
+_APPENDIX_WORDS = frozenset("appendix appendice anhang apéndice apêndice приложение".split())
 
 
 def parts_named_by_headings(texts: list[str]) -> frozenset[str]:
@@ -182,9 +183,6 @@ def parts_named_by_headings(texts: list[str]) -> frozenset[str]:
     after = max(named, default=len(texts))
     appendices = {k for k in range(after + 1, len(texts)) if texts[k].strip(" .").casefold() in _APPENDIX_WORDS}
     return frozenset(texts[k] for k in named | appendices)
-
-
-_APPENDIX_WORDS = frozenset("appendix appendice anhang apéndice apêndice приложение".split())
 
 
 # The bracket an edition sets around a heading it supplies where the print has none (CLiGS's Ostorius:

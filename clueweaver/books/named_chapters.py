@@ -62,13 +62,11 @@ def counted_mentions(chapters: Sequence, text: str) -> list[ChapterMention]:
     that has parts or heads its chapters with the part's word (Paradise Lost's "BOOK II"); elsewhere it is a
     letter's or a plan's. A unit named by an everyday word (an act, a scene, a letter, a canto: ``headed_only``)
     counts only in a book that heads its units so: a play, an epistolary novel, an epic."""
-    mentions = chapter_mentions(text)
     parts = has_parts(chapters)
     return [
         m
-        for m in mentions
-        if (parts or not m.loose or _heads_units_as(chapters, m.text))
-        and (not m.headed_only or _heads_units_as(chapters, m.text))
+        for m in chapter_mentions(text)
+        if not (m.headed_only or m.loose and not parts) or _heads_units_as(chapters, m.text)
     ]
 
 

@@ -42,13 +42,12 @@ def _paragraphs_of_block(block: str, *, unwrap: bool, one_line_paragraphs: bool)
         return lines
     if not unwrap:
         return _listed_numerals(block) or _closing_heading_apart(block)
-    paragraphs, current = [], []
+    paragraphs, current, apart = [], [], [*map(_stands_apart, lines), True]
     for i, line in enumerate(lines):
         current.append(line)
         following = lines[i + 1] if i + 1 < len(lines) else ""
         width = max(lengths[max(0, i - 4) : i + 2])
-        apart = not following or _stands_apart(line) or _stands_apart(following)
-        if apart or len(line) + 1 + len(following.split(" ", 1)[0]) < width:
+        if apart[i] or apart[i + 1] or len(line) + 1 + len(following.split(" ", 1)[0]) < width:
             paragraphs.append(" ".join(current))
             current = []
     return paragraphs
