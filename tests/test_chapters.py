@@ -1242,3 +1242,13 @@ def test_a_part_s_name_before_the_unit_s_word_and_a_contents_list_s_next_entry()
     assert is_heading("Inferno: Canto I") and Heading.parse("Purgatorio: Canto XXXIII").unit == ("canto", 33)
     assert not is_heading("Note: Chapter 5 was removed from the book.")
     assert not heads_its_block("BOOK III\nBOOK IV") and heads_its_block("Глава первая\nВместо введения")
+
+
+def test_an_epic_s_cantos_in_french_german_and_russian():
+    """ "Chant I" (La Divine Comédie), "Erster Gesang", "ПЕСНЬ ПЕРВАЯ" number their cantos as "Canto primo" does."""
+    for heading, word in (("Chant I", "chant"), ("Erster Gesang", "gesang"), ("ПЕСНЬ ПЕРВАЯ", "песнь")):
+        assert is_heading(heading) and Heading.parse(heading).unit == (word, 1)
+    lorem = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore."
+    book = from_paragraphs([t for h in ("Chant I", "Chant II", "Chant III") for t in (h, lorem)], title="t")
+    assert [c.label for c in book.chapters] == ["1", "2", "3"]  # "Chant I" had opened no chapter
+    assert [c.label for c in chapters_named(book.chapters, "Que dit Virgile au chant II ?")[0]] == ["2"]

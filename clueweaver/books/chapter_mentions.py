@@ -150,7 +150,12 @@ _HEADED_CHAPTER_WORDS = {
         ("ru",): r"письм(?:ах|ами|ам|ом|о|а|е)",
         ("el",): r"επιστολ(?:ές|ών|ής|ή|ες|ων|ης|η)",
     },
-    "canto": {("en", "it"): r"cant(?:os|o|i)"},
+    "canto": {  # an epic's: "Canto V", "au chant V", "im fünften Gesang", "в пятой песни"
+        ("en", "it"): r"cant(?:os|o|i)",
+        ("fr",): r"chants?",
+        ("de",): r"gesängen?|gesang(?:es|e)?",
+        ("ru",): r"песн(?:ями|ях|ям|ью|ь|и|е|я)",
+    },
     "stave": {("en",): r"staves?"},
     "adventure": {("en",): r"adventures?"},
     "episode": {("en",): r"episodes?", ("fr",): r"épisodes?"},

@@ -79,7 +79,7 @@ _NUMBER = (
 )
 _NUMBER_END = rf"(?:\b|(?<=[{KERAIA}°]))"  # after a keraia, or a degree sign typed for º, no word boundary follows
 _UNIT_WORDS = (
-    r"chapter|chap\.|adventure|letter|stave|canto|section|episode|"
+    r"chapter|chap\.|adventure|letter|stave|canto|section|episode|chant|gesang|песнь|"
     r"chapitre|kapitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
     r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
     r"lettre|brief|carta|lettera|письмо|επιστολ[ήη]|"
