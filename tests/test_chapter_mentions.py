@@ -212,7 +212,9 @@ def test_parts_are_read_as_chapters_are(text, numbers):
 
 @pytest.mark.parametrize("text", ["In the first book he read", "in part because", "zum Teil 3 Leute"])
 def test_words_that_name_no_part_are_no_mention(text):
-    assert chapter_mentions(text) == []
+    """In a book with parts; "the first book" is a part only where the book heads its units with "book"."""
+    in_parts = from_text("PART I\n\nCHAPTER 1\n\nThe keeper lit the lantern.", title="t", gutenberg=False)
+    assert counted_mentions(in_parts.chapters, text) == []
 
 
 def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_parts():
@@ -335,6 +337,10 @@ def test_the_mention_leaves_the_query_unless_nothing_else_is_asked():
     assert "second part" not in without_chapter_mentions(letter, in_parts.chapters)
     kindness = "In the opening scene, what was the first act of kindness?"  # a novel's scenes and acts are words
     assert without_chapter_mentions(kindness, novel) == kindness and chapters_named(novel, kindness) == ([], [])
+    read = "Which was the first book he read?"  # "the first book" is a part only where the book heads its units so
+    assert (
+        without_chapter_mentions(read, in_parts.chapters) == read and chapters_named(in_parts.chapters, read)[0] == []
+    )
 
 
 def _book(chapters: int = 6):
