@@ -244,9 +244,15 @@ def _names_unit_as(word: str, mention: str) -> bool:
     word = word.casefold()
     if not word:
         return False
-    if word[:4] in mention.casefold():
+    if _declined_as(word, mention):
         return True
     return _CHAPTER_UNIT.fullmatch(word) is not None and not re.search("[节節]", mention)
+
+
+def _declined_as(word: str, mention: str) -> bool:
+    """Whether ``mention`` says a heading's ``word``, compared by its first four letters as a mention declines it
+    ("в главе 2" for "Глава", "во втором действии" for "Действие")."""
+    return word.casefold()[:4] in mention.casefold()
 
 
 def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
@@ -291,7 +297,7 @@ def _unit_number(heading: str, mention: str) -> int | None:
         (
             n
             for word, n in Heading.parse(heading).components
-            if word and (word[:4] in mention.casefold() or unit is not None and unit_kind(word) == unit)
+            if word and (_declined_as(word, mention) or unit is not None and unit_kind(word) == unit)
         ),
         None,
     )
