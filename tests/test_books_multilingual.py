@@ -71,6 +71,9 @@ def test_anna_karenina_parts_open_their_first_chapter_without_swallowing_it():
     assert book.chapters[1].title == "II" and book.chapter_span("7") == (5, 6)
     assert build_index(book, None, use_cache=False).language == "ru"
     assert "упала под вагон" in best_match(book, "Под какой вагон упала Анна на станции?")
+    # "the seventh part" is the part headed so, though the excerpt holds three: before, "no part 7"
+    assert [c.label for c in chapters_named(book.chapters, "Что происходит в седьмой части?")[0]] == ["7.1", "7.31"]
+    assert chapters_named(book.chapters, "в последней главе седьмой части") == ([book.chapters[-1]], [])
 
 
 def test_an_aozora_bunko_text_reads_without_its_markup_and_finds_its_chapters():
@@ -447,6 +450,18 @@ def test_war_and_peace_two_epilogues_are_parts_numbered_after_its_fifteen_books(
     assert labels_named(book, "Кто женат в первом эпилоге?") == ["16.1", "16.2"]
     assert labels_named(book, "Whom has Natásha married by the epilogue?") == ["16.1", "16.2", "17.1"]
     assert labels_named(book, "In the third epilogue?") == [] and labels_named(book, "Who is Pierre?") == []
+    # a chapter said with its epilogue is that epilogue's; said apart, each names what it names alone
+    assert labels_named(book, "In chapter 2 of the first epilogue, whom has Natásha married?") == ["16.2"]
+    assert labels_named(book, "В первой главе второго эпилога что Толстой говорит об истории?") == ["17.1"]
+    assert labels_named(book, "Does Pierre keep in the epilogue what he promised in chapter 1?") == [
+        "14.1",
+        "15.1",
+        "16.1",
+        "17.1",
+        "16.2",
+    ]
+    # a part is named by its heading's number, though the file holds only two books before the epilogues
+    assert labels_named(book, "In Book Fourteen, who leads the partisans?") == ["14.1"]
 
 
 def labels_named(book: Narrative, question: str) -> list[str]:

@@ -242,6 +242,65 @@ def test_a_part_names_its_chapters_and_a_chapter_named_with_its_part_is_that_par
     assert chapters_named(flat.chapters, "In Part 2, who writes?") == ([], ["part 2"])
 
 
+def _two_parts():
+    lines = []
+    for part in ("PREMIÈRE PARTIE", "DEUXIÈME PARTIE"):
+        lines.append(part)
+        for chapter in ("I", "II", "III"):
+            lines += [
+                f"CHAPITRE {chapter}",
+                *(f"{part}, chapitre {chapter}, ligne {k} : les mouettes." for k in range(4)),
+            ]
+    return from_text("\n\n".join(lines), title="parties", gutenberg=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("What happens in the last chapter of part 1?", ["1.3"]),
+        ("Que se passe-t-il au dernier chapitre de la première partie ?", ["1.3"]),
+        ("Was geschieht im letzten Kapitel des ersten Teils?", ["1.3"]),
+        ("Что происходит в последней главе первой части?", ["1.3"]),
+        ("Что происходит в третьей главе второй части?", ["2.3"]),  # "второй" is the part's, not chapter 2
+        ("Was geschieht im zweiten Kapitel des zweiten Teils?", ["2.2"]),
+        ("Part 1, the first chapter: who comes?", ["1.1"]),
+        # said apart, each names what it names alone: the book's last chapter, and the first part
+        ("How does the last chapter answer what part 1 asked?", ["2.3", "1.1", "1.2", "1.3"]),
+    ],
+)
+def test_a_chapter_said_with_its_part_is_that_parts_in_every_language(text, labels):
+    """ "the last chapter of part 1" named the book's last chapter and all of part 1; "im dritten Kapitel des
+    zweiten Teils" did not read the part's genitive, and "в третьей главе второй части" read chapter 2."""
+    assert [c.label for c in chapters_named(_two_parts().chapters, text)[0]] == labels
+
+
+def test_a_chapter_is_named_by_the_label_clueweaver_prints_and_as_scholars_cite_it():
+    """ "chapter 2.3" named every part's second chapter; "II.3", a part's Roman numeral and a chapter's number,
+    named nothing. Both leave the query; a label the book lacks is no mention."""
+    book = _two_parts().chapters
+    for text in ("In chapter 2.3, who comes?", "Au chapitre 2.3, qui vient ?", "In II.3, who comes?"):
+        assert chapters_named(book, text) == ([c for c in book if c.label == "2.3"], [])
+        assert "3" not in without_chapter_mentions(text, book)
+    assert chapters_named(book, "In chapter 4.2, who comes?") == ([], ["chapter 4"])  # no 4.2: its chapter 4, lacked
+    assert chapters_named(book, "In II.7, who comes?") == ([], [])
+    assert without_chapter_mentions("Charles II.7 was king", book) == "Charles II.7 was king"
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("am Ende des dritten Kapitels", [((3,), False)]),
+        ("des ersten Buches", [((1,), True)]),
+        ("im dritten Kapitel des siebten Teils", [((3,), False), ((7,), True)]),
+        ("в третьей главе седьмой части", [((3,), False), ((7,), True)]),
+        ("в главе седьмой", [((7,), False)]),
+        ("teils aus Angst, teils 3 Tage", []),
+    ],
+)
+def test_german_genitives_and_a_russian_parts_ordinal_after_the_chapter_word(text, numbers):
+    assert [(m.numbers, m.part) for m in chapter_mentions(text)] == numbers
+
+
 def _sectioned(headings: list[str], sections: list[str], line: str) -> list:
     """A book whose chapters, headed in words, are cut into numbered sections (labels 1.1, 1.2, ...)."""
     paragraphs = []

@@ -35,7 +35,7 @@ Korean names them after their number, an ordinal or a count ("제3장에서", "3
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, partial
 
 from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
@@ -75,7 +75,7 @@ _OPENING = "opening"  # "the opening chapter"
 _CHAPTER_WORDS = {
     ("en",): r"chapters?|chap\.|ch\.",
     ("fr",): r"chapitres?",
-    ("de", "sv"): r"kapiteln?",  # Swedish's too: "i kapitel tre"
+    ("de", "sv"): r"kapitel(?:n|s)?",  # "des dritten Kapitels"; Swedish's too: "i kapitel tre"
     ("es", "pt"): r"cap[ií]tulos?|cap\.",
     ("it",): r"capitol[oi]|cap\.",
     ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)",
@@ -103,7 +103,8 @@ _CHAPTER_WORDS = {
 _PART_WORDS = {
     ("en",): r"parts?|volumes?",
     ("fr",): r"parties|partie|livres?|tomes?",
-    ("de",): r"(?<!zum )teil(?:en?)?|buch",
+    # "des zweiten Teils", "des ersten Buches"; "teils" before a number is "partly" ("teils 3 Tage")
+    ("de",): r"(?<!zum )teil(?:es|en|e)?|teils(?!\s+\d)|buch(?:es|s)?",
     ("es", "pt", "it"): r"partes?|libr[oi]s?|tom[oi]s?|livros?",
     ("ru",): r"част(?:ями|ях|ью|ь|и)|книг[аеиу]|том[еау]?",
     ("el",): r"μέρο[ςυ]",
@@ -251,6 +252,9 @@ _NOT_DAI_NUMERAL = re.compile(rf"[^\d{DAI_NUMERALS}]")  # 第 and the unit aroun
 # "parte" is two only where no lowercase word follows it but one that joins numbers ("capítulos dos y tres").
 _AMBIGUOUS_DOS = r"dos\b(?!\s+(?!(?:a|al|e|y|hasta|de|del)\b)[a-zà-ÿ])"
 _ORDINAL_WORD = re.compile(rf"\b(?:{ORDINAL_PATTERN})\b", re.IGNORECASE)
+# An ordinal after a chapter's word that is a part's, in the genitive before its word: "в третьей главе седьмой
+# части" is the third chapter of the seventh part, not chapter seven
+_NOT_A_PARTS_ORDINAL = r"(?!\s+(?:части|тома|книги)\b)"
 _TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "the two times before"
 _NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
 
@@ -280,7 +284,7 @@ def _patterns(unit_after: str, unit_before: str, dai_units: str, words_by_langua
     return (
         *dai,
         (
-            re.compile(rf"{_UNIT_START}(?:{unit_before})\s*({_NUMBERS})", re.IGNORECASE),
+            re.compile(rf"{_UNIT_START}(?:{unit_before})\s*({_NUMBERS}){_NOT_A_PARTS_ORDINAL}", re.IGNORECASE),
             _numbers_listed,
             False,
         ),
@@ -348,6 +352,7 @@ class ChapterMention:
     part: bool = False
     loose: bool = False  # a part named by an ordinal ("the first part"), which may be a letter's or a plan's
     headed_only: bool = False  # named by an everyday word ("act", "letter"): counts where the book heads its units so
+    start: int = field(default=0, compare=False)  # where ``text`` begins in the text it was read from
 
 
 def chapter_mentions(text: str) -> list[ChapterMention]:
@@ -366,7 +371,8 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
                     taken.append(span)
                     words = match.group(0).strip()
                     headed_only = unit_kind(words) is not None or part and loose and _BOOK_AFTER_ORDINAL.search(words)
-                    mention = ChapterMention(words, numbers, part, part and loose, bool(headed_only))
+                    start = match.start() + len(match.group(0)) - len(match.group(0).lstrip())
+                    mention = ChapterMention(words, numbers, part, part and loose, bool(headed_only), start)
                     found.append((match.start(), mention))
     return [mention for _, mention in sorted(found, key=lambda item: item[0])]
 

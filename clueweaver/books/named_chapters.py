@@ -33,6 +33,21 @@ _EPILOGUE_MENTION = re.compile(
 )
 # A heading's word for a chapter, in any language a mention is read in ("chapter", "глава", "章", "回")
 _CHAPTER_UNIT = re.compile(rf"(?:{CHAPTER_WORD}|[回章])")
+# A chapter named by its label ("chapter 3.2", "au chapitre 2.5"), or by its part's Roman numeral and its number, as
+# scholars cite ("II.5", "III.12")
+_LABEL_MENTION = re.compile(
+    rf"(?:\b(?:{CHAPTER_WORD})\s+(?P<label>\d{{1,3}}(?:\.\d{{1,3}})+)"
+    r"|\b(?P<part>(?-i:[IVXL]+))\.(?P<chapter>\d{1,3}))(?![\d.]*\d)",
+    re.IGNORECASE,
+)
+# What may stand between a chapter's mention and the part's or the epilogue's it is said with: "the last chapter of
+# part 1", "the first epilogue, chapter 3", "au dernier chapitre de la première partie", "im letzten Kapitel des
+# zweiten Teils", "в последней главе первой части", "第一部の最終章"
+_SCOPE_JOIN = re.compile(
+    r"(?:[\s,:;—–-]|(?<!\w)(?:of|in|from|the|de|du|des|la|le|l'|l’|d'|d’|dans|del|della|dello|dei|di|nel|nella|il|"
+    r"el|en|do|da|dos|das|no|na|o|a|der|dem|den|im|vom|von|aus|в|во|из|της|του|στο|στην)(?!\w)|[の的之中里裡의])*",
+    re.IGNORECASE,
+)
 
 
 def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
@@ -48,13 +63,59 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     or a plan's (``counted_mentions``); in a book without parts a part's word names the chapter headed with it
     ("Book 2" an epic's "BOOK II"). The chapters whose name it quotes follow (``chapters_titled``)."""
     mentions = counted_mentions(chapters, text)
+    labelled, label_spans = _chapters_labelled(chapters, text)
+    units = [m for m in mentions if not m.part and not any(m.start in span for span in label_spans)]
     parts = [m for m in mentions if m.part]
-    by_chapter, missing = _named(chapters, [m for m in mentions if not m.part], _chapters_numbered, "chapter")
+    by_chapter, missing = _named(chapters, units, _chapters_numbered, "chapter")
+    by_chapter = labelled + [c for c in by_chapter if c not in labelled]
     by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
     both = [c for c in by_chapter if c in by_part]
-    found = both or by_chapter + [c for c in by_part if c not in by_chapter]
+    scoped = [] if both else _chapters_in_scope(chapters, units, parts, text)
+    found = both or scoped or by_chapter + [c for c in by_part if c not in by_chapter]
     found += [c for c in chapters_titled(chapters, text) if c not in found]
-    return found + [c for c in chapters_of_epilogue(chapters, text) if c not in found], missing + missing_parts
+    epilogue = [] if scoped else chapters_of_epilogue(chapters, text)
+    return found + [c for c in epilogue if c not in found], missing + missing_parts
+
+
+def _chapters_labelled(chapters: Sequence, text: str) -> tuple[list, list[range]]:
+    """The chapters ``text`` names by the labels ``clueweaver chapters`` prints, after a chapter's word ("in
+    chapter 3.2", "au chapitre 2.5"), or by a part's Roman numeral and a chapter's number, as scholars cite a
+    novel ("in II.5"), and where each is written; only labels the book has."""
+    found, spans = [], []
+    for match in _LABEL_MENTION.finditer(text):
+        label = match["label"] or f"{number_value(match['part'])}.{match['chapter']}"
+        if labelled := [c for c in chapters if c.label == label]:
+            found.extend(c for c in labelled if c not in found)
+            spans.append(range(match.start(), match.end()))
+    return found, spans
+
+
+def _chapters_in_scope(
+    chapters: Sequence, units: list[ChapterMention], parts: list[ChapterMention], text: str
+) -> list:
+    """The chapters a mention names inside the part or epilogue it is said with ("the last chapter of part 1",
+    "au dernier chapitre de la première partie", "chapter 3 of the first epilogue", "the second epilogue, chapter
+    4"): that part's chapter headed or labelled with the number, else its n-th, counted from its end below zero.
+    Said apart ("How does the last chapter answer Part 1?"), the two name what each names alone."""
+    scopes = [
+        (p.start, p.start + len(p.text), _chapters_of_part(chapters, n, p.text)) for p in parts for n in p.numbers
+    ]
+    if epilogue := _EPILOGUE_MENTION.search(text):
+        scopes.append((epilogue.start(), epilogue.end(), chapters_of_epilogue(chapters, text)))
+    found: list = []
+    for unit in units:
+        end = unit.start + len(unit.text)
+        for start, stop, scope in scopes:
+            gap = text[end:start] if end <= start else text[stop : unit.start]
+            if scope and _SCOPE_JOIN.fullmatch(gap):
+                found.extend(c for n in unit.numbers for c in _numbered_in(scope, n, unit.text) if c not in found)
+    return found
+
+
+def _numbered_in(scope: list, number: int, mention: str) -> list:
+    """The chapter of ``scope`` (one part's chapters, in reading order) that ``number`` names as in a book of its
+    own (``_chapters_numbered``), else its n-th: a part whose chapters are labelled on from the last part's."""
+    return _chapters_numbered(scope, number, mention) or ([scope[number - 1]] if 0 < number <= len(scope) else [])
 
 
 def counted_mentions(chapters: Sequence, text: str) -> list[ChapterMention]:
@@ -74,8 +135,9 @@ def without_chapter_mentions(text: str, chapters: Sequence) -> str:
     """``text`` without the mentions of the book's units that it makes (``counted_mentions``): the words a
     retrieval query should not match; ``text`` itself when nothing else would be left."""
     stripped = text
-    for mention in counted_mentions(chapters, text):
-        stripped = stripped.replace(mention.text, " ", 1)
+    labels = [text[span.start : span.stop] for span in _chapters_labelled(chapters, text)[1]]
+    for words in labels + [mention.text for mention in counted_mentions(chapters, text)]:
+        stripped = stripped.replace(words, " ", 1)
     return stripped if stripped.strip() else text
 
 
@@ -256,8 +318,10 @@ def _declined_as(word: str, mention: str) -> bool:
 
 
 def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
-    """The chapters of the book's ``number``-th part (its parts in reading order: runs of chapters
-    under one part heading); in a book without parts, the chapter headed as that part (``_units_headed``)."""
+    """The chapters of the part headed ``number`` in the unit ``mention`` names ("Part 7" a volume's "ЧАСТЬ
+    СЕДЬМАЯ", though the file holds three parts), else of the book's ``number``-th part (its parts in reading
+    order: runs of chapters under one part heading); in a book without parts, the chapter headed as that part
+    (``_units_headed``)."""
     if not has_parts(chapters):
         return _units_headed(chapters, number, mention)
     parts: list[list] = []
@@ -269,6 +333,8 @@ def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
                 parts.append([chapter])
     if number < 0:
         return parts[number] if len(parts) >= -number else []
+    if headed := [c for part in parts if _unit_number(part[0].part, mention) == number for c in part]:
+        return headed
     return parts[number - 1] if 0 < number <= len(parts) else []
 
 
