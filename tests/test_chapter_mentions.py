@@ -263,6 +263,10 @@ def _two_parts():
         ("Что происходит в последней главе первой части?", ["1.3"]),
         ("Что происходит в третьей главе второй части?", ["2.3"]),  # "второй" is the part's, not chapter 2
         ("Was geschieht im zweiten Kapitel des zweiten Teils?", ["2.2"]),
+        ("Τι γίνεται στο τελευταίο κεφάλαιο του πρώτου μέρους;", ["1.3"]),  # "μέρους" was no part
+        ("Co się dzieje w ostatnim rozdziale pierwszej części?", ["1.3"]),  # "pierwszej" is the part's
+        ("Co se stane v poslední kapitole první části?", ["1.3"]),
+        ("Vad händer i sista kapitlet i första delen?", ["1.3"]),
         ("Part 1, the first chapter: who comes?", ["1.1"]),
         # said apart, each names what it names alone: the book's last chapter, and the first part
         ("How does the last chapter answer what part 1 asked?", ["2.3", "1.1", "1.2", "1.3"]),

@@ -107,7 +107,7 @@ _PART_WORDS = {
     ("de",): r"(?<!zum )teil(?:es|en|e)?|teils(?!\s+\d)|buch(?:es|s)?",
     ("es", "pt", "it"): r"partes?|libr[oi]s?|tom[oi]s?|livros?",
     ("ru",): r"част(?:ями|ях|ью|ь|и)|книг[аеиу]|том[еау]?",
-    ("el",): r"μέρο[ςυ]",
+    ("el",): r"μέρο(?:υς|ς|υ)",  # "του πρώτου μέρους"
     ("pl",): r"częś(?:ciach|cią|ci|ć)|(?-i:tom(?:ie|u)?)|księ(?:gach|ga|gi|gę|dze)",  # "Tom 2" is a name and a number
     ("sv",): r"delen|delarna",  # not "del", Spanish "of the" ("después del 1 de mayo")
     ("cs",): r"díl(?:u|e|ech)?|část(?:i|ech)?",
@@ -253,8 +253,9 @@ _NOT_DAI_NUMERAL = re.compile(rf"[^\d{DAI_NUMERALS}]")  # 第 and the unit aroun
 _AMBIGUOUS_DOS = r"dos\b(?!\s+(?!(?:a|al|e|y|hasta|de|del)\b)[a-zà-ÿ])"
 _ORDINAL_WORD = re.compile(rf"\b(?:{ORDINAL_PATTERN})\b", re.IGNORECASE)
 # An ordinal after a chapter's word that is a part's, in the genitive before its word: "в третьей главе седьмой
-# части" is the third chapter of the seventh part, not chapter seven
-_NOT_A_PARTS_ORDINAL = r"(?!\s+(?:части|тома|книги)\b)"
+# части" is the third chapter of the seventh part, not chapter seven; so in Polish and Czech ("w ostatnim rozdziale
+# pierwszej części", "v poslední kapitole první části")
+_NOT_A_PARTS_ORDINAL = r"(?!\s+(?:части|тома|книги|części|tomu|księgi|části|dílu|svazku)\b)"
 _TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "the two times before"
 _NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
 
