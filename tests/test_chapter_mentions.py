@@ -291,6 +291,50 @@ def test_a_chapter_is_named_by_the_label_clueweaver_prints_and_as_scholars_cite_
 
 
 @pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("What had happened before chapter 4?", 1, 3),
+        ("By chapter 4, who has died?", 1, 4),
+        ("After chapter 9, who leaves?", 10, 12),
+        ("From chapter 9 onwards, who leads?", 9, 12),
+        ("Que s'est-il passé avant le chapitre 4 ?", 1, 3),
+        ("Was geschieht nach dem neunten Kapitel?", 10, 12),
+        ("Wer stirbt bis zum Kapitel 4?", 1, 4),
+        ("¿Qué ocurre después del capítulo 9?", 10, 12),
+        ("Cosa succede prima del capitolo 4?", 1, 3),
+        ("O que acontece a partir do capítulo 9?", 9, 12),
+        ("Что случилось до главы 4?", 1, 3),
+        ("Что происходит после главы 9?", 10, 12),
+        ("第四回之前发生了什么？", 1, 3),
+        ("第九回以后谁离开了？", 10, 12),
+        ("从第九回起谁当家？", 9, 12),
+        ("到第四回为止谁死了？", 1, 4),
+        ("第四章までに誰が死んだか", 1, 4),
+        ("第九章以降、誰が去ったか", 9, 12),
+        ("9장 이후에 누가 떠났나?", 10, 12),
+        ("4장까지 누가 죽었나?", 1, 4),
+    ],
+)
+def test_a_chapter_named_as_a_bound_names_the_chapters_on_its_side(text, first, last):
+    """ "before chapter 4" had read chapter 4 first, the one chapter the question is not about; the bound's words
+    leave the query with the mention."""
+    book = _book(12).chapters
+    assert chapters_named(book, text) == (book[first - 1 : last], [])
+    bounds = ("before", "avant", "之前", "まで", "이후")
+    assert not any(word in without_chapter_mentions(text, book) for word in bounds)
+
+
+@pytest.mark.parametrize(
+    "text", ["A line from chapter 9 says what?", "第九回开始时，谁来了？", "In chapter 9, what came before the storm?"]
+)
+def test_a_chapter_said_plainly_is_no_bound(text):
+    """ "from chapter 9" alone quotes it; "第九回开始时" is at chapter 9's start; a bound's word elsewhere is a
+    word."""
+    book = _book(12).chapters
+    assert chapters_named(book, text) == ([book[8]], [])
+
+
+@pytest.mark.parametrize(
     ("text", "numbers"),
     [
         ("am Ende des dritten Kapitels", [((3,), False)]),

@@ -51,9 +51,13 @@ def label_span(label: str, chapter_labels: list[str]) -> tuple[int, int] | None:
 
 
 def describe_labels(chapter_labels: list[str]) -> str:
-    """The labels in brief, for an error message: "1-47", or the first and last few."""
-    if chapter_labels == [str(n) for n in range(1, len(chapter_labels) + 1)]:
-        return f"1-{len(chapter_labels)}" if chapter_labels else "none"
+    """The labels in brief, for a message: "1-47", "31-120" (a run of numbers), or the first and last few."""
+    if not chapter_labels:
+        return "none"
+    first = chapter_labels[0]
+    run = first.isdigit() and chapter_labels == [str(int(first) + k) for k in range(len(chapter_labels))]
+    if run and len(chapter_labels) > (1 if first == "1" else 2):
+        return f"{first}-{chapter_labels[-1]}"
     if len(chapter_labels) <= 8:
         return ", ".join(chapter_labels)
     return ", ".join(chapter_labels[:4]) + ", ..., " + ", ".join(chapter_labels[-2:])

@@ -354,6 +354,7 @@ class ChapterMention:
     loose: bool = False  # a part named by an ordinal ("the first part"), which may be a letter's or a plan's
     headed_only: bool = False  # named by an everyday word ("act", "letter"): counts where the book heads its units so
     start: int = field(default=0, compare=False)  # where ``text`` begins in the text it was read from
+    relation: str | None = None  # named as a bound: "before", "through", "after", "from" (``chapter_scope``)
 
 
 def chapter_mentions(text: str) -> list[ChapterMention]:

@@ -10,6 +10,7 @@ from functools import cache
 from typing import Sequence
 
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, unit_kind
+from clueweaver.books.chapter_scope import chapters_related, relate
 from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
@@ -125,11 +126,14 @@ def counted_mentions(chapters: Sequence, text: str) -> list[ChapterMention]:
     letter's or a plan's. A unit named by an everyday word (an act, a scene, a letter, a canto: ``headed_only``)
     counts only in a book that heads its units so: a play, an epistolary novel, an epic."""
     parts = has_parts(chapters)
-    return [
-        m
-        for m in chapter_mentions(text)
-        if not (m.headed_only or m.loose and not parts) or _heads_units_as(chapters, m.text)
-    ]
+    return relate(
+        text,
+        [
+            m
+            for m in chapter_mentions(text)
+            if not (m.headed_only or m.loose and not parts) or _heads_units_as(chapters, m.text)
+        ],
+    )
 
 
 def without_chapter_mentions(text: str, chapters: Sequence) -> str:
@@ -230,11 +234,14 @@ def title_pieces(title: str) -> tuple[str, ...]:
 
 def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:
     found, missing = [], []
-    for mention, number in dict.fromkeys((mention, n) for mention in mentions for n in mention.numbers):
-        named = resolve(chapters, number, mention.text)
-        found.extend(c for c in named if c not in found)
-        if not named and number not in missing:
-            missing.append(number)
+    for mention in dict.fromkeys(mentions):
+        named: list = []
+        for number in mention.numbers:
+            by_number = resolve(chapters, number, mention.text)
+            named.extend(c for c in by_number if c not in named)
+            if not by_number and number not in missing:
+                missing.append(number)
+        found.extend(c for c in chapters_related(chapters, named, mention.relation) if c not in found)
     return found, _missing_names(missing, unit)
 
 

@@ -308,7 +308,7 @@ def chapter_mention_warning(narrative: Narrative, named: list, missing: list[str
     beyond = [c.label for c in named if c.first_paragraph > last]
     problems = [_missing_chapters(narrative, missing)] if missing else []
     if beyond:
-        problems.append(f"chapter {', '.join(beyond)} lies past the reading limit (paragraph {last})")
+        problems.append(f"chapter {describe_labels(beyond)} lies past the reading limit (paragraph {last})")
     if not problems:
         return None
     return (

@@ -1,0 +1,96 @@
+"""A chapter named as a bound: "before chapter 10", "by chapter 10", "after chapter 30", "from chapter 3 on",
+"第十回之前", "第三十回以后", "第十章まで", "3장 이후". The reader asks about the chapters on one side of it, not about
+it: "What had happened before chapter 10?" names chapters 1 to 9, and reading chapter 10 first would read the wrong
+ones. ``relate`` marks each mention with its relation; ``clueweaver.books.named_chapters`` turns the chapters it
+names into those before or after them, in reading order.
+
+The relations:
+- ``before``: the chapters before it ("before", "avant", "vor", "antes del", "prima del", "antes do", "до",
+  "przed", "před", "före"; "之前", "以前", "より前", "이전");
+- ``through``: those up to it, itself too ("up to", "until", "by", "jusqu'au", "bis zum", "hasta el", "fino al",
+  "até o"; "为止", "まで", "까지");
+- ``after``: those after it ("after", "following", "après", "nach", "después del", "dopo il", "depois do",
+  "после", "efter"; "之后", "以后", "の後", "이후");
+- ``from``: itself and those after it ("from chapter 3 on", "à partir du", "ab", "a partir del", "a partire dal",
+  "с главы", "od"; "起", "以降", "부터").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Sequence
+
+from clueweaver.books.chapter_mentions import ChapterMention
+
+# An article or a contraction between the word of the relation and the mention: "before the third chapter", "avant
+# le chapitre 3", "vor dem dritten Kapitel", "hasta el capítulo 3"
+_ARTICLE = r"(?:(?:the|le|la|l'|l’|el|il|lo|o|a|dem|den|der|das|die|zum|zur)\s+)?"
+_BEFORE_WORDS = {
+    "before": r"before|prior\s+to|avant|vor|antes\s+de[l]?|prima\s+d(?:el|ello|ella|ei|i)?|antes\s+d[oa]s?|до|przed|"
+    r"před|före",
+    "through": r"up\s+to|until|till|by|jusqu['’]a[u]?|jusqu['’]à|bis(?:\s+zu[mr]?)?|hasta|fino\s+a[l]?|até",
+    "after": r"after|following|après|nach|después\s+de[l]?|dopo|depois\s+d[oa]s?|после|efter",
+    "from": r"à\s+partir\s+du|à\s+partir\s+de|ab|a\s+partir\s+de[l]?|a\s+partire\s+da[l]?|a\s+partir\s+d[oa]|"
+    r"начиная\s+со?|od|ode",
+}
+_BEFORE = {
+    relation: re.compile(rf"(?<!\w)(?:{words})\s+{_ARTICLE}$", re.IGNORECASE)
+    for relation, words in _BEFORE_WORDS.items()
+}
+# "from chapter 3" alone quotes it ("a line from chapter 3"): the bound needs its end ("on", "onwards", "to the end")
+_FROM_ON = re.compile(r"(?<!\w)from\s+$", re.IGNORECASE)
+_ON = re.compile(r"\s+(?:on|onwards?|to\s+the\s+end)\b", re.IGNORECASE)
+# The words written after it: Chinese, Japanese and Korean put them there ("第十回之前", "第十章まで", "3장 이후");
+# "起" and "开始" only after "从" ("从第十回起": "第十回开始时" is at chapter 10's start)
+_AFTER = {
+    "before": re.compile(r"\s*(?:之前|以前|より前|이전)"),
+    "through": re.compile(r"\s*(?:为止|為止|まで|까지)"),
+    "after": re.compile(r"\s*(?:之后|之後|以后|以後|の後|より後|이후)"),
+    "from": re.compile(r"\s*(?:以降|부터)"),
+}
+_FROM_CJK = (re.compile(r"[从從自]\s*$"), re.compile(r"\s*(?:起|开始|開始)"))
+# A Korean mention may hold its particle ("3장까지", "3장부터")
+_KOREAN_PARTICLE = {"까지": "through", "부터": "from"}
+
+
+def relate(text: str, mentions: Sequence[ChapterMention]) -> list[ChapterMention]:
+    """``mentions`` (read from ``text``) each with the relation the words around it give, the words joined to its
+    ``text`` so that the query leaves them too; a mention said plainly unchanged."""
+    return [_related(text, mention) for mention in mentions]
+
+
+def _related(text: str, mention: ChapterMention) -> ChapterMention:
+    before, after = text[: mention.start], text[mention.start + len(mention.text) :]
+    for relation, pattern in _AFTER.items():
+        if match := pattern.match(after):
+            return dataclasses.replace(mention, text=mention.text + match.group(0), relation=relation)
+    if _FROM_CJK[0].search(before) and (match := _FROM_CJK[1].match(after)):
+        return dataclasses.replace(mention, text=mention.text + match.group(0), relation="from")
+    if (on := _ON.match(after)) and (lead := _FROM_ON.search(before)):
+        words = lead.group(0) + mention.text + on.group(0)
+        return dataclasses.replace(mention, text=words, start=lead.start(), relation="from")
+    for relation, pattern in _BEFORE.items():
+        if lead := pattern.search(before):
+            words = lead.group(0) + mention.text
+            return dataclasses.replace(mention, text=words, start=lead.start(), relation=relation)
+    for particle, relation in _KOREAN_PARTICLE.items():
+        if mention.text.endswith(particle):
+            return dataclasses.replace(mention, relation=relation)
+    return mention
+
+
+def chapters_related(chapters: Sequence, named: list, relation: str | None) -> list:
+    """The book's ``chapters`` (in reading order) on the ``relation``'s side of those a mention ``named``: before
+    the first, through the last, after the last, from the first; ``named`` itself without a relation."""
+    if relation is None or not named:
+        return named
+    places = [chapters.index(c) for c in named]
+    first, last = min(places), max(places)
+    sides = {
+        "before": chapters[:first],
+        "through": chapters[: last + 1],
+        "after": chapters[last + 1 :],
+        "from": chapters[first:],
+    }
+    return list(sides[relation])
