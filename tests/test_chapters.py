@@ -81,6 +81,20 @@ def test_little_women_part_2_shifts_no_chapter(books):
     assert little_women.last_paragraph_of_chapter(little_women.chapter_limit("24")) == 2319
     with pytest.raises(NarrativeError, match=r"no chapter 48 \(the book's chapters are 1-47; 'clueweaver chapters"):
         little_women.chapter_limit("48")
+    # the limit as a question names it: the chapter's word and number, in the book's words or another language's
+    for limit in (
+        "chapter 24",
+        "Chapter XXIV",
+        "the twenty-fourth chapter",
+        "第二十四章",
+        "im 24. Kapitel",
+        "Part 2, chapter 24",
+    ):
+        assert little_women.chapter_limit(limit) == 24
+    assert little_women.chapter_limit("before chapter 25") == 24 and little_women.chapter_limit("Part 1") == 23
+    for lacking in ("chapter 48", "chapters 3 and 5"):  # one the book lacks; two chapters apart are no limit
+        with pytest.raises(NarrativeError, match=f"no chapter {lacking}"):
+            little_women.chapter_limit(lacking)
 
 
 def test_headings_numbers_and_labels():

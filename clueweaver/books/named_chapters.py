@@ -79,6 +79,17 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     return found + [c for c in epilogue if c not in found], missing + missing_parts
 
 
+def named_span(chapters: Sequence, text: str) -> tuple[int, int] | None:
+    """The first and last position (1-based) of the chapters ``text`` names as a reader writes them ("第十回",
+    "chapter X", "Part 2", "Act II", "before chapter 10"), for a reading limit given so; None when it names none,
+    what the book lacks, or chapters apart ("chapter 5" of every part)."""
+    found, missing = chapters_named(chapters, text)
+    places = sorted(chapters.index(c) + 1 for c in found)
+    if missing or not places or places != list(range(places[0], places[-1] + 1)):
+        return None
+    return places[0], places[-1]
+
+
 def _chapters_labelled(chapters: Sequence, text: str) -> tuple[list, list[range]]:
     """The chapters ``text`` names by the labels ``clueweaver chapters`` prints, after a chapter's word ("in
     chapter 3.2", "au chapitre 2.5"), or by a part's Roman numeral and a chapter's number, as scholars cite a

@@ -38,6 +38,7 @@ from clueweaver.books.fictionbook import read_fictionbook
 from clueweaver.books.headers import is_licence_boundary, markdown_title, strip_gutenberg, text_title
 from clueweaver.books.marked import MarkedBook
 from clueweaver.books.markup import html_paragraphs, html_title
+from clueweaver.books.named_chapters import named_span
 from clueweaver.books.office import read_docx, read_odt
 from clueweaver.books.pdf import PDF_SUFFIX, read_pdf
 from clueweaver.books.sentences import split_long_paragraph
@@ -161,8 +162,9 @@ class Narrative:
 
     def chapter_limit(self, label: str | None) -> int | None:
         """The position of the last chapter a reader who read up to ``label`` has read: a chapter
-        as the book numbers it ("24", "1.2"; ``clueweaver chapters`` lists them), a part or story
-        ("1": all its chapters), or "0" (the front matter only). None reads the whole book."""
+        as the book numbers it ("24", "1.2"; ``clueweaver chapters`` lists them) or as a question names it
+        ("第二十四回", "chapter XXIV", "Part 2"), a part or story ("1": all its chapters), or "0" (the front
+        matter only). None reads the whole book."""
         return None if label is None else self.chapter_span(label)[1]
 
     def chapter_span(self, label: str) -> tuple[int, int]:
@@ -171,7 +173,7 @@ class Narrative:
         if str(label).strip() == "0":
             return 0, 0
         self._require_chapters()
-        span = label_span(str(label), [c.label for c in self.chapters])
+        span = label_span(str(label), [c.label for c in self.chapters]) or named_span(self.chapters, str(label))
         if span is None:
             raise NarrativeError(
                 f"{self.title}: no chapter {label} (the book's chapters are "

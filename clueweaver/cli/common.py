@@ -329,7 +329,8 @@ def add_max_chapter_argument(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="read up to chapter N only (spoiler-free), N as the book numbers it: '24', or '1.2' for chapter II of "
-        "story I ('1' reads all of story I); 'clueweaver chapters BOOK' lists them",
+        "story I ('1' reads all of story I), or as a question names it ('第二十四回', 'chapter XXIV', 'Part 2'); "
+        "'clueweaver chapters BOOK' lists them",
     )
 
 
