@@ -95,6 +95,15 @@ def test_an_aozora_bunko_text_reads_without_its_markup_and_finds_its_chapters():
     assert parts == ["上 先生と私", "中 両親と私"]
     assert book.chapter_span("1") == (1, 4) and book.chapter_span("2.1") == (5, 5)
     assert "静といった" in best_match(book, "先生の奥さんの名前は何といいますか？")
+    # a part named by its title between a title's marks, as readers cite こころ's: 「先生と私」, 『両親と私』
+    assert [c.label for c in chapters_named(book.chapters, "「先生と私」で、私は先生とどこで会ったか")[0]] == [
+        "1.1",
+        "1.2",
+        "1.9",
+        "1.26",
+    ]
+    assert [c.label for c in chapters_named(book.chapters, "『両親と私』の父は")[0]] == ["2.1"]
+    assert chapters_named(book.chapters, "先生と私は鎌倉で会った")[0] == []  # unmarked, the words of a sentence
 
 
 def test_aozora_notes_that_nest_or_name_a_code_point_and_chinese_titles_kept():

@@ -212,8 +212,12 @@ def _variant_fold(text: str) -> dict[int, str]:
 
 
 def _pieces(chapter) -> tuple[str, ...]:
-    """The chapter's ``title_pieces``, and its story's Chinese or Japanese name between a title's marks."""
-    return title_pieces(chapter.title) + _marked_titles(chapter.part or "")
+    """The chapter's ``title_pieces``, and its story's or part's Chinese or Japanese name between a title's marks:
+    the whole name ("祝福"), the name after its number ("第一部 青春"), or each word of it (こころ's "下
+    先生と遺書")."""
+    part = chapter.part or ""
+    names = dict.fromkeys((part, Heading.parse(part).name, *part.split()))
+    return title_pieces(chapter.title) + tuple(marked for name in names for marked in _marked_titles(name))
 
 
 def _marked_titles(name: str) -> tuple[str, ...]:
