@@ -325,6 +325,35 @@ def test_a_chapter_named_as_a_bound_names_the_chapters_on_its_side(text, first, 
 
 
 @pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("In the second half of the novel, who dies?", 7, 12),
+        ("In the first half of the book, who arrives?", 1, 6),
+        ("Qui meurt dans la seconde moitié du roman ?", 7, 12),
+        ("Wer stirbt in der ersten Hälfte des Romans?", 1, 6),
+        ("Кто умирает во второй половине романа?", 7, 12),
+        ("¿Quién muere en la primera mitad de la novela?", 1, 6),
+        ("Chi muore nella seconda metà del romanzo?", 7, 12),
+        ("后半部中谁死了？", 7, 12),
+        ("物語の後半で誰が死ぬか", 7, 12),
+    ],
+)
+def test_a_half_of_the_book_names_its_chapters(text, first, last):
+    book = _book(12).chapters
+    assert chapters_named(book, text) == (book[first - 1 : last], [])
+    assert not any(word in without_chapter_mentions(text, book) for word in ("half", "moitié", "Hälfte", "后半部"))
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("Who took half of the money?", []), ("the second half of chapter 9", [9]), ("第九章の後半で", [9])],
+)
+def test_half_of_something_else_names_no_half_of_the_book(text, named):
+    book = _book(12).chapters
+    assert chapters_named(book, text) == ([book[n - 1] for n in named], [])
+
+
+@pytest.mark.parametrize(
     "text", ["A line from chapter 9 says what?", "第九回开始时，谁来了？", "In chapter 9, what came before the storm?"]
 )
 def test_a_chapter_said_plainly_is_no_bound(text):

@@ -12,7 +12,10 @@ The relations:
 - ``after``: those after it ("after", "following", "après", "nach", "después del", "dopo il", "depois do",
   "после", "efter"; "之后", "以后", "の後", "이후");
 - ``from``: itself and those after it ("from chapter 3 on", "à partir du", "ab", "a partir del", "a partire dal",
-  "с главы", "od"; "起", "以降", "부터").
+  "начиная с главы", "od"; "从第三回起", "以降", "부터").
+
+A half of the book names its chapters too ("the second half of the novel", "la première moitié du roman", "后半部",
+"物語の後半": ``half_named``).
 """
 
 from __future__ import annotations
@@ -46,12 +49,36 @@ _ON = re.compile(r"\s+(?:on|onwards?|to\s+the\s+end)\b", re.IGNORECASE)
 _AFTER = {
     "before": re.compile(r"\s*(?:之前|以前|より前|이전)"),
     "through": re.compile(r"\s*(?:为止|為止|まで|까지)"),
-    "after": re.compile(r"\s*(?:之后|之後|以后|以後|の後|より後|이후)"),
+    "after": re.compile(r"\s*(?:之后|之後|以后|以後|の後(?!半)|より後|이후)"),  # "第三章の後半" is its latter half
     "from": re.compile(r"\s*(?:以降|부터)"),
 }
 _FROM_CJK = (re.compile(r"[从從自]\s*$"), re.compile(r"\s*(?:起|开始|開始)"))
 # A Korean mention may hold its particle ("3장까지", "3장부터")
 _KOREAN_PARTICLE = {"까지": "through", "부터": "from"}
+
+
+# A half of the book a reader names: "the second half of the novel", "la première moitié du roman", "in der zweiten
+# Hälfte des Romans", "во второй половине романа", "en la segunda mitad de la novela", "nella seconda metà del
+# romanzo", "na segunda metade do romance", "后半部", "物語の後半"; not a chapter's half ("第三章の後半")
+_FIRST = r"first|former|premi[eè]re|erst\w*|перв\w*|primera|prima|primeira"
+_SECOND = r"second|latter|seconde|deuxi[eè]me|zweit\w*|втор\w*|segunda|seconda"
+_HALF_OF = r"half\s+of\s+the|moiti[eé]\s+du|h[aä]lfte\s+des|половин\w+|mitad\s+de\s+la|met[aà]\s+del|metade\s+do"
+_BOOK = r"book|novel|story|livre|roman\w*|buch\w*|книги|романа|повести|novela|historia|libro|romanzo|romance|livro"
+_HALF = re.compile(
+    rf"(?<!\w)(?:(?P<first>{_FIRST})|{_SECOND})\s+(?:{_HALF_OF})\s+(?:{_BOOK})(?!\w)"
+    r"|(?P<zh_first>前半部)|[后後]半部|(?:物語|小説)の(?:(?P<ja_first>前半)|後半)",
+    re.IGNORECASE,
+)
+
+
+def half_named(chapters: Sequence, text: str) -> tuple[list, str | None]:
+    """The chapters of the half of the book that ``text`` names, the middle one in both when they are odd, and the
+    words that name it; none, and None, where it names no half."""
+    match = _HALF.search(text)
+    if match is None or not chapters:
+        return [], None
+    first = match["first"] or match["zh_first"] or match["ja_first"]
+    return list(chapters[: (len(chapters) + 1) // 2] if first else chapters[len(chapters) // 2 :]), match.group(0)
 
 
 def relate(text: str, mentions: Sequence[ChapterMention]) -> list[ChapterMention]:

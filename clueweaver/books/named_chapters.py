@@ -10,7 +10,7 @@ from functools import cache
 from typing import Sequence
 
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, unit_kind
-from clueweaver.books.chapter_scope import chapters_related, relate
+from clueweaver.books.chapter_scope import chapters_related, half_named, relate
 from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
@@ -74,7 +74,7 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     both = [c for c in by_chapter if c in by_part]
     scoped = [] if both else _chapters_in_scope(chapters, units, parts, text)
     found = both or scoped or by_chapter + [c for c in by_part if c not in by_chapter]
-    found += [c for c in chapters_titled(chapters, text) if c not in found]
+    found += [c for c in chapters_titled(chapters, text) + half_named(chapters, text)[0] if c not in found]
     epilogue = [] if scoped else chapters_of_epilogue(chapters, text)
     return found + [c for c in epilogue if c not in found], missing + missing_parts
 
@@ -152,7 +152,8 @@ def without_chapter_mentions(text: str, chapters: Sequence) -> str:
     retrieval query should not match; ``text`` itself when nothing else would be left."""
     stripped = text
     labels = [text[span.start : span.stop] for span in _chapters_labelled(chapters, text)[1]]
-    for words in labels + [mention.text for mention in counted_mentions(chapters, text)]:
+    half = [words] if (words := half_named(chapters, text)[1]) else []
+    for words in labels + half + [mention.text for mention in counted_mentions(chapters, text)]:
         stripped = stripped.replace(words, " ", 1)
     return stripped if stripped.strip() else text
 
