@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from clueweaver.backends.stand_ins import scripted_reader_backend
 from clueweaver.benchmarks.checks import load_bundled_book
 from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
+from clueweaver.books.chapter_labels import chapters_text
 from clueweaver.books.chapter_mentions import LAST, _patterns_by_unit, chapter_mentions, unit_kind
 from clueweaver.books.named_chapters import (
     chapters_named,
@@ -322,6 +323,14 @@ def test_a_chapter_named_as_a_bound_names_the_chapters_on_its_side(text, first, 
     assert chapters_named(book, text) == (book[first - 1 : last], [])
     bounds = ("before", "avant", "之前", "まで", "이후")
     assert not any(word in without_chapter_mentions(text, book) for word in bounds)
+
+
+def test_notes_name_a_run_of_chapters_by_its_ends():
+    """ "after chapter 100" in 红楼梦 names twenty chapters: the note says "chapters 101-120", not each."""
+    assert chapters_text(["5"]) == "chapter 5" and chapters_text(["2", "5"]) == "chapters 2, 5"
+    assert chapters_text([str(n) for n in range(101, 121)]) == "chapters 101-120"
+    assert chapters_text(["1.5", "2.5", "3.5"]) == "chapters 1.5, 2.5, 3.5"
+    assert chapters_text(["1", "2"]) == "chapters 1-2"  # the book's first chapters, as its labels were always given
 
 
 @pytest.mark.parametrize(

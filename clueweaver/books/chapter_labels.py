@@ -61,3 +61,8 @@ def describe_labels(chapter_labels: list[str]) -> str:
     if len(chapter_labels) <= 8:
         return ", ".join(chapter_labels)
     return ", ".join(chapter_labels[:4]) + ", ..., " + ", ".join(chapter_labels[-2:])
+
+
+def chapters_text(chapter_labels: list[str]) -> str:
+    """ "chapter 5", or "chapters 1-9" and "chapters 2, 5" (``describe_labels``), for a note or a warning."""
+    return f"chapter{'s' if len(chapter_labels) > 1 else ''} {describe_labels(chapter_labels)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from clueweaver.books.chapter_labels import describe_labels
+from clueweaver.books.chapter_labels import chapters_text
 from clueweaver.books.chapters import NO_CHAPTERS_HINT
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS, reading_limit
@@ -161,8 +161,7 @@ def run_segment(args) -> int:
     for warning in candidates.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if candidates.read_first:
-        named = describe_labels(candidates.read_first)
-        print(f"note: the question names chapter {named}: read first", file=sys.stderr)
+        print(f"note: the question names {chapters_text(candidates.read_first)}: read first", file=sys.stderr)
     if candidates.names_read:
         read = names_read_text(candidates.names_read)
         print(f"note: the question's names read as the book writes them: {read}", file=sys.stderr)

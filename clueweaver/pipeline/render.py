@@ -5,7 +5,7 @@ needs only the result and its JSON trace."""
 
 from __future__ import annotations
 
-from clueweaver.books.chapter_labels import describe_labels
+from clueweaver.books.chapter_labels import chapters_text
 from clueweaver.books.narrative import Narrative
 from clueweaver.core.terminal import clip
 from clueweaver.pipeline.results import UNPARSEABLE, Result
@@ -78,8 +78,7 @@ def _read_lines(trace: dict) -> list[str]:
     source = trace.get("segment_source") or {}
     lines = []
     if source.get("named_chapters_read_first"):
-        named = describe_labels(source["named_chapters_read_first"])
-        lines.append(f"Read first: chapter {named}, which the question names")
+        lines.append(f"Read first: {chapters_text(source['named_chapters_read_first'])}, which the question names")
     if source.get("names_read_across_scripts"):
         lines.append(f"Names read as the book writes them: {names_read_text(source['names_read_across_scripts'])}")
     return lines

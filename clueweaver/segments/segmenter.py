@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 import yaml
 
-from clueweaver.books.chapter_labels import describe_labels
+from clueweaver.books.chapter_labels import chapters_text, describe_labels
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED, language_name, script_of
 from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.core.config import ConfigError, config_from_dict
@@ -308,7 +308,8 @@ def chapter_mention_warning(narrative: Narrative, named: list, missing: list[str
     beyond = [c.label for c in named if c.first_paragraph > last]
     problems = [_missing_chapters(narrative, missing)] if missing else []
     if beyond:
-        problems.append(f"chapter {describe_labels(beyond)} lies past the reading limit (paragraph {last})")
+        verb = "lies" if len(beyond) == 1 else "lie"
+        problems.append(f"{chapters_text(beyond)} {verb} past the reading limit (paragraph {last})")
     if not problems:
         return None
     return (

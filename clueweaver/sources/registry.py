@@ -12,7 +12,7 @@ reading limit (``chapter_mention_warning``).
 
 from __future__ import annotations
 
-from clueweaver.books.chapter_labels import describe_labels
+from clueweaver.books.chapter_labels import chapters_text
 from clueweaver.books.named_chapters import chapters_named
 from clueweaver.books.narrative import Narrative, reading_limit
 from clueweaver.core.registry import Registry, RegistryError
@@ -103,7 +103,7 @@ def _named_chapters_unread(source: SegmentSource, named: list) -> list[str]:
     if source.ranks_with_index or not named:
         return []
     return [
-        f"the question names chapter {describe_labels([c.label for c in named])}: segment source {source.name} ranks "
+        f"the question names {chapters_text([c.label for c in named])}: segment source {source.name} ranks "
         "the book as it always does, not that chapter first (the plain segments do: --segment-source plain or mix)"
     ]
 
