@@ -387,6 +387,20 @@ def test_german_genitives_and_a_russian_parts_ordinal_after_the_chapter_word(tex
     assert [(m.numbers, m.part) for m in chapter_mentions(text)] == numbers
 
 
+def test_a_volume_after_its_ordinal_names_the_volume_a_book_heads_so():
+    """ "im zweiten Band" named nothing ("Band" was read before a number only); it counts, as "the ninth book" does,
+    only in a book that heads its parts "Band"."""
+    lines = []
+    for volume in ("Erster Band", "Zweiter Band"):
+        lines.append(volume)
+        for chapter in ("Erstes Kapitel", "Zweites Kapitel"):
+            lines += [chapter, *(f"{volume}, {chapter}, Zeile {k}: die Möwen." for k in range(4))]
+    volumes = from_text("\n\n".join(lines), title="Bände", gutenberg=False).chapters
+    assert [c.label for c in chapters_named(volumes, "Was geschieht im zweiten Band?")[0]] == ["2.1", "2.2"]
+    assert [c.label for c in chapters_named(volumes, "im ersten Kapitel des zweiten Bandes")[0]] == ["2.1"]
+    assert counted_mentions(_book().chapters, "Das zweite Band war rot") == []  # a ribbon, in a book without volumes
+
+
 def _sectioned(headings: list[str], sections: list[str], line: str) -> list:
     """A book whose chapters, headed in words, are cut into numbered sections (labels 1.1, 1.2, ...)."""
     paragraphs = []

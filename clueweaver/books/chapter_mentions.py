@@ -187,8 +187,9 @@ def unit_kind(text: str) -> str | None:
 _UNIT_START = rf"(?:\b|(?<=[{UNSPACED_SCRIPTS}]))"
 CHAPTER_WORD = "|".join(_CHAPTER_WORDS.values())  # a chapter's word in any language read
 _BEFORE_NUMBER_ONLY = r"books?|vol\.|band"  # part words only before a number (above)
-# "the ninth book": a part only in a book that heads its units so (the Iliad's "BOOK IX."), as a scene is
-_BOOK_AFTER_ORDINAL = re.compile(r"\bbooks?\b", re.IGNORECASE)
+# "the ninth book", "im zweiten Band(e)": a part only in a book that heads its units so (the Iliad's "BOOK IX.", a
+# novel's "Zweiter Band"), as a scene is
+_BOOK_OR_VOLUME_AFTER_ORDINAL = re.compile(r"\b(?:books?|band(?:es|e)?)\b", re.IGNORECASE)
 _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final", "il capitolo finale"
 # a number written in digits as an ordinal: "the 23rd chapter", "le 23e chapitre", "el capítulo 23º", "il 23°
 # capitolo", "в 23-й главе"
@@ -372,7 +373,9 @@ def chapter_mentions(text: str) -> list[ChapterMention]:
                 if numbers:
                     taken.append(span)
                     words = match.group(0).strip()
-                    headed_only = unit_kind(words) is not None or part and loose and _BOOK_AFTER_ORDINAL.search(words)
+                    headed_only = (
+                        unit_kind(words) is not None or part and loose and _BOOK_OR_VOLUME_AFTER_ORDINAL.search(words)
+                    )
                     start = match.start() + len(match.group(0)) - len(match.group(0).lstrip())
                     mention = ChapterMention(words, numbers, part, part and loose, bool(headed_only), start)
                     found.append((match.start(), mention))
@@ -570,7 +573,7 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
     chapter, part = "|".join(units.values()), "|".join(acts.values())
     chapters = _patterns(chapter, chapter, "回章节節话話场場", units, worded)
     parts = _patterns(
-        rf"{part}|{_BOOK_AFTER_ORDINAL.pattern}", rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded
+        rf"{part}|{_BOOK_OR_VOLUME_AFTER_ORDINAL.pattern}", rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded
     )
     return (False, (*chapters, *_korean_patterns("장"))), (True, (*parts, *_korean_patterns("부|편|권|막")))
 
