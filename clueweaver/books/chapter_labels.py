@@ -56,6 +56,7 @@ def describe_labels(chapter_labels: list[str]) -> str:
         return "none"
     first = chapter_labels[0]
     run = first.isdigit() and chapter_labels == [str(int(first) + k) for k in range(len(chapter_labels))]
+    # a book's chapters from 1 are a run as they always were ("1-2"); another needs three ("2, 3" stays a list)
     if run and len(chapter_labels) > (1 if first == "1" else 2):
         return f"{first}-{chapter_labels[-1]}"
     if len(chapter_labels) <= 8:

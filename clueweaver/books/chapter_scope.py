@@ -26,10 +26,10 @@ from typing import Sequence
 
 from clueweaver.books.chapter_mentions import ChapterMention
 
-# An article or a contraction between the word of the relation and the mention: "before the third chapter", "avant
-# le chapitre 3", "vor dem dritten Kapitel", "hasta el capítulo 3"
+# The words written before the mention (leading), by relation, and an article or a contraction between them and it:
+# "before the third chapter", "avant le chapitre 3", "vor dem dritten Kapitel", "hasta el capítulo 3"
 _ARTICLE = r"(?:(?:the|le|la|l'|l’|el|il|lo|o|a|dem|den|der|das|die|zum|zur)\s+)?"
-_BEFORE_WORDS = {
+_LEADING_WORDS = {
     "before": r"before|prior\s+to|avant|vor|antes\s+de[l]?|prima\s+d(?:el|ello|ella|ei|i)?|antes\s+d[oa]s?|до|przed|"
     r"před|före",
     "through": r"up\s+to|until|till|by|jusqu['’]a[u]?|jusqu['’]à|bis(?:\s+zu[mr]?)?|hasta|fino\s+a[l]?|até",
@@ -37,16 +37,16 @@ _BEFORE_WORDS = {
     "from": r"à\s+partir\s+du|à\s+partir\s+de|ab|a\s+partir\s+de[l]?|a\s+partire\s+da[l]?|a\s+partir\s+d[oa]|"
     r"начиная\s+со?|od|ode",
 }
-_BEFORE = {
+_LEADING = {
     relation: re.compile(rf"(?<!\w)(?:{words})\s+{_ARTICLE}$", re.IGNORECASE)
-    for relation, words in _BEFORE_WORDS.items()
+    for relation, words in _LEADING_WORDS.items()
 }
 # "from chapter 3" alone quotes it ("a line from chapter 3"): the bound needs its end ("on", "onwards", "to the end")
 _FROM_ON = re.compile(r"(?<!\w)from\s+$", re.IGNORECASE)
 _ON = re.compile(r"\s+(?:on|onwards?|to\s+the\s+end)\b", re.IGNORECASE)
-# The words written after it: Chinese, Japanese and Korean put them there ("第十回之前", "第十章まで", "3장 이후");
-# "起" and "开始" only after "从" ("从第十回起": "第十回开始时" is at chapter 10's start)
-_AFTER = {
+# The words written after it (trailing): Chinese, Japanese and Korean put them there ("第十回之前", "第十章まで",
+# "3장 이후"); "起" and "开始" only after "从" ("从第十回起": "第十回开始时" is at chapter 10's start)
+_TRAILING = {
     "before": re.compile(r"\s*(?:之前|以前|より前|이전)"),
     "through": re.compile(r"\s*(?:为止|為止|まで|까지)"),
     "after": re.compile(r"\s*(?:之后|之後|以后|以後|の後(?!半)|より後|이후)"),  # "第三章の後半" is its latter half
@@ -89,7 +89,7 @@ def relate(text: str, mentions: Sequence[ChapterMention]) -> list[ChapterMention
 
 def _related(text: str, mention: ChapterMention) -> ChapterMention:
     before, after = text[: mention.start], text[mention.start + len(mention.text) :]
-    for relation, pattern in _AFTER.items():
+    for relation, pattern in _TRAILING.items():
         if match := pattern.match(after):
             return dataclasses.replace(mention, text=mention.text + match.group(0), relation=relation)
     if _FROM_CJK[0].search(before) and (match := _FROM_CJK[1].match(after)):
@@ -97,7 +97,7 @@ def _related(text: str, mention: ChapterMention) -> ChapterMention:
     if (on := _ON.match(after)) and (lead := _FROM_ON.search(before)):
         words = lead.group(0) + mention.text + on.group(0)
         return dataclasses.replace(mention, text=words, start=lead.start(), relation="from")
-    for relation, pattern in _BEFORE.items():
+    for relation, pattern in _LEADING.items():
         if lead := pattern.search(before):
             words = lead.group(0) + mention.text
             return dataclasses.replace(mention, text=words, start=lead.start(), relation=relation)

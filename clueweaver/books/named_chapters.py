@@ -63,7 +63,10 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     ("Part 2, chapter 5") is that part's chapter alone when the part has one so numbered. A part named
     by an ordinal ("the first part") counts only in a book that has parts: elsewhere it is a letter's
     or a plan's (``counted_mentions``); in a book without parts a part's word names the chapter headed with it
-    ("Book 2" an epic's "BOOK II"). The chapters whose name it quotes follow (``chapters_titled``)."""
+    ("Book 2" an epic's "BOOK II"). A chapter said with its part or epilogue is that one's ("the last chapter of
+    part 1": ``_chapters_in_scope``); a label as ``clueweaver chapters`` prints it names that chapter ("chapter
+    3.2", "II.5"); a bound names the chapters on its side ("before chapter 10": ``chapter_scope``). The chapters
+    whose name it quotes follow (``chapters_titled``), then a half of the book it names (``half_named``)."""
     mentions = counted_mentions(chapters, text)
     labelled, label_spans = _chapters_labelled(chapters, text)
     units = [m for m in mentions if not m.part and not any(m.start in span for span in label_spans)]
@@ -148,11 +151,12 @@ def counted_mentions(chapters: Sequence, text: str) -> list[ChapterMention]:
 
 
 def without_chapter_mentions(text: str, chapters: Sequence) -> str:
-    """``text`` without the mentions of the book's units that it makes (``counted_mentions``): the words a
-    retrieval query should not match; ``text`` itself when nothing else would be left."""
+    """``text`` without the mentions of the book's units that it makes (``counted_mentions``, with a bound's words),
+    the labels it cites ("chapter 3.2", "II.5") and the half of the book it names: the words a retrieval query
+    should not match; ``text`` itself when nothing else would be left."""
     stripped = text
     labels = [text[span.start : span.stop] for span in _chapters_labelled(chapters, text)[1]]
-    half = [words] if (words := half_named(chapters, text)[1]) else []
+    half = [half_words] if (half_words := half_named(chapters, text)[1]) else []
     for words in labels + half + [mention.text for mention in counted_mentions(chapters, text)]:
         stripped = stripped.replace(words, " ", 1)
     return stripped if stripped.strip() else text
