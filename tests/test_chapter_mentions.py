@@ -363,7 +363,13 @@ def test_half_of_something_else_names_no_half_of_the_book(text, named):
 
 
 @pytest.mark.parametrize(
-    "text", ["A line from chapter 9 says what?", "第九回开始时，谁来了？", "In chapter 9, what came before the storm?"]
+    "text",
+    [
+        "A line from chapter 9 says what?",
+        "第九回开始时，谁来了？",
+        "In chapter 9, what came before the storm?",
+        "What does Jo do after chapter 9's quarrel?",  # the bound is the quarrel's, in chapter 9
+    ],
 )
 def test_a_chapter_said_plainly_is_no_bound(text):
     """ "from chapter 9" alone quotes it; "第九回开始时" is at chapter 9's start; a bound's word elsewhere is a

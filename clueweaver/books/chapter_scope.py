@@ -53,6 +53,7 @@ _TRAILING = {
     "from": re.compile(r"\s*(?:以降|부터)"),
 }
 _FROM_CJK = (re.compile(r"[从從自]\s*$"), re.compile(r"\s*(?:起|开始|開始)"))
+_POSSESSIVE = re.compile(r"['’]s\b")
 # A Korean mention may hold its particle ("3장까지", "3장부터")
 _KOREAN_PARTICLE = {"까지": "through", "부터": "from"}
 
@@ -89,6 +90,8 @@ def relate(text: str, mentions: Sequence[ChapterMention]) -> list[ChapterMention
 
 def _related(text: str, mention: ChapterMention) -> ChapterMention:
     before, after = text[: mention.start], text[mention.start + len(mention.text) :]
+    if _POSSESSIVE.match(after):  # "after chapter 5's fight": the bound is the fight's, in chapter 5
+        return mention
     for relation, pattern in _TRAILING.items():
         if match := pattern.match(after):
             return dataclasses.replace(mention, text=mention.text + match.group(0), relation=relation)
