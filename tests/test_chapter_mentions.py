@@ -22,7 +22,7 @@ from clueweaver.books.named_chapters import (
     title_pieces,
     without_chapter_mentions,
 )
-from clueweaver.books.narrative import from_paragraphs, from_text, load_narrative
+from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative
 from clueweaver.books.numerals import chinese_numeral
 from clueweaver.evaluation.retrieval import GoldItem
 from clueweaver.measure.recall import naming_chapters
@@ -323,6 +323,16 @@ def test_a_chapter_named_as_a_bound_names_the_chapters_on_its_side(text, first, 
     assert chapters_named(book, text) == (book[first - 1 : last], [])
     bounds = ("before", "avant", "之前", "まで", "이후")
     assert not any(word in without_chapter_mentions(text, book) for word in bounds)
+
+
+def test_a_reading_limit_is_taken_as_a_question_names_the_chapter():
+    """--max-chapter '第十回' was refused as "no chapter 第十回"; two chapters apart are still no limit."""
+    book = _book(12)
+    for limit in ("chapter 10", "Chapter X", "第十回", "im 10. Kapitel", "before chapter 11", "10"):
+        assert book.chapter_limit(limit) == 10
+    for refused in ("chapter 13", "chapters 3 and 5"):
+        with pytest.raises(NarrativeError, match=f"no chapter {refused}"):
+            book.chapter_limit(refused)
 
 
 def test_notes_name_a_run_of_chapters_by_its_ends():
