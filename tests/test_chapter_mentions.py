@@ -389,6 +389,34 @@ def test_a_chapter_said_plainly_is_no_bound(text):
 
 
 @pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("Who comes between chapters 3 and 7?", 3, 7),
+        ("Qui vient entre les chapitres 3 et 7 ?", 3, 7),
+        ("Wer kommt zwischen Kapitel 3 und 7?", 3, 7),
+        ("Кто приходит между главами 3 и 7?", 3, 7),
+        ("第三回和第七回之间谁来了？", 3, 7),
+        ("3장과 7장 사이에서 누가 왔나?", 3, 7),
+        ("Who comes after chapter 3 and before chapter 7?", 4, 6),  # the two bounds together
+    ],
+)
+def test_two_chapters_said_as_a_stretchs_ends_name_the_stretch(text, first, last):
+    """ "between chapters 3 and 7" named chapters 3 and 7 alone; "after chapter 3 and before chapter 7" named every
+    chapter, the union of the two sides."""
+    book = _book(12).chapters
+    assert chapters_named(book, text) == (book[first - 1 : last], [])
+
+
+@pytest.mark.parametrize(
+    "text", ["3장부터 5장까지 누가 왔나?", "第三章から第五章までに誰が来たか", "从第三回到第五回为止，谁来了？"]
+)
+def test_a_range_with_its_ends_words_is_the_range(text):
+    """ "3장부터 5장까지" is chapters 3 to 5: its "까지" (up to) closes the range, not a bound from chapter 1."""
+    book = _book(12).chapters
+    assert chapters_named(book, text) == (book[2:5], [])
+
+
+@pytest.mark.parametrize(
     ("text", "numbers"),
     [
         ("am Ende des dritten Kapitels", [((3,), False)]),

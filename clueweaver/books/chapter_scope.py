@@ -14,8 +14,10 @@ The relations:
 - ``from``: itself and those after it ("from chapter 3 on", "à partir du", "ab", "a partir del", "a partire dal",
   "начиная с главы", "od"; "从第三回起", "以降", "부터").
 
-A half of the book names its chapters too ("the second half of the novel", "la première moitié du roman", "后半部",
-"物語の後半": ``half_named``).
+Two chapters said as a stretch's ends ("between chapters 3 and 7", "第三回和第七回之间") name it from one to the
+other, and a lower and an upper bound in one question ("after chapter 3 and before chapter 7": ``bounded``) what
+lies between them. A half of the book names its chapters too ("the second half of the novel", "la première
+moitié du roman", "后半部", "物語の後半": ``half_named``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,13 @@ _TRAILING = {
 }
 _FROM_CJK = (re.compile(r"[从從自]\s*$"), re.compile(r"\s*(?:起|开始|開始)"))
 _POSSESSIVE = re.compile(r"['’]s\b")
+# A stretch between two chapters a list names: "between chapters 3 and 7", "entre les chapitres 3 et 7", "zwischen
+# Kapitel 3 und 7", "между главами 3 и 7", "tra i capitoli 3 e 7", "第三回和第七回之间", "3장과 7장 사이"
+_BETWEEN_LEADING = re.compile(
+    rf"(?<!\w)(?:between|entre|zwischen|между|tra|fra)\s+{_ARTICLE}(?:(?:les|los|las|i|den)\s+)?$", re.IGNORECASE
+)
+_BETWEEN_TRAILING = re.compile(r"\s*(?:之间|之間|の間|사이)")
+_LOWER, _UPPER = frozenset({"after", "from"}), frozenset({"before", "through"})
 # A Korean mention may hold its particle ("3장까지", "3장부터")
 _KOREAN_PARTICLE = {"까지": "through", "부터": "from"}
 
@@ -92,6 +101,10 @@ def _related(text: str, mention: ChapterMention) -> ChapterMention:
     before, after = text[: mention.start], text[mention.start + len(mention.text) :]
     if _POSSESSIVE.match(after):  # "after chapter 5's fight": the bound is the fight's, in chapter 5
         return mention
+    if (
+        len(mention.numbers) > 1
+    ):  # a list's or a range's words are its ends ("3장부터 5장까지", "第三章から第五章まで")
+        return _between(before, after, mention)
     for relation, pattern in _TRAILING.items():
         if match := pattern.match(after):
             return dataclasses.replace(mention, text=mention.text + match.group(0), relation=relation)
@@ -110,6 +123,32 @@ def _related(text: str, mention: ChapterMention) -> ChapterMention:
     return mention
 
 
+def _between(before: str, after: str, mention: ChapterMention) -> ChapterMention:
+    """A list of two said as the ends of a stretch ("between chapters 3 and 7", "第三回和第七回之间"): ``between``."""
+    if len(mention.numbers) != 2:
+        return mention
+    if lead := _BETWEEN_LEADING.search(before):
+        words = lead.group(0) + mention.text
+        return dataclasses.replace(mention, text=words, start=lead.start(), relation="between")
+    if trail := _BETWEEN_TRAILING.match(after):
+        return dataclasses.replace(mention, text=mention.text + trail.group(0), relation="between")
+    return mention
+
+
+def bounded(named_by_mention: list[tuple[str | None, list]]) -> list:
+    """The chapters that mentions (each its relation and the chapters it names) name together: a lower bound and an
+    upper bound said in one question ("after chapter 3 and before chapter 7") name what lies between them; every
+    other mention adds its own."""
+    lower = [c for relation, named in named_by_mention if relation in _LOWER for c in named]
+    upper = [c for relation, named in named_by_mention if relation in _UPPER for c in named]
+    found: list = []
+    for relation, named in named_by_mention:
+        if lower and upper and relation in _LOWER | _UPPER:
+            named = [c for c in named if c in lower and c in upper]
+        found.extend(c for c in named if c not in found)
+    return found
+
+
 def chapters_related(chapters: Sequence, named: list, relation: str | None) -> list:
     """The book's ``chapters`` (in reading order) on the ``relation``'s side of those a mention ``named``: before
     the first, through the last, after the last, from the first; ``named`` itself without a relation."""
@@ -122,5 +161,6 @@ def chapters_related(chapters: Sequence, named: list, relation: str | None) -> l
         "through": chapters[: last + 1],
         "after": chapters[last + 1 :],
         "from": chapters[first:],
+        "between": chapters[first : last + 1],
     }
     return list(sides[relation])

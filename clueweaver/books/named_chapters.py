@@ -10,7 +10,7 @@ from functools import cache
 from typing import Sequence
 
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, unit_kind
-from clueweaver.books.chapter_scope import chapters_related, half_named, relate
+from clueweaver.books.chapter_scope import bounded, chapters_related, half_named, relate
 from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
@@ -253,7 +253,7 @@ def title_pieces(title: str) -> tuple[str, ...]:
 
 
 def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:
-    found, missing = [], []
+    named_by_mention, missing = [], []
     for mention in dict.fromkeys(mentions):
         named: list = []
         for number in mention.numbers:
@@ -261,8 +261,8 @@ def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: st
             named.extend(c for c in by_number if c not in named)
             if not by_number and number not in missing:
                 missing.append(number)
-        found.extend(c for c in chapters_related(chapters, named, mention.relation) if c not in found)
-    return found, _missing_names(missing, unit)
+        named_by_mention.append((mention.relation, chapters_related(chapters, named, mention.relation)))
+    return bounded(named_by_mention), _missing_names(missing, unit)
 
 
 def _missing_names(numbers: list[int], unit: str) -> list[str]:
