@@ -139,14 +139,14 @@ def bounded(named_by_mention: list[tuple[str | None, list]]) -> list:
     """The chapters that mentions (each its relation and the chapters it names) name together: a lower bound and an
     upper bound said in one question ("after chapter 3 and before chapter 7") name what lies between them; every
     other mention adds its own."""
-    lower = [c for relation, named in named_by_mention if relation in _LOWER for c in named]
-    upper = [c for relation, named in named_by_mention if relation in _UPPER for c in named]
-    found: list = []
+    lower = {c for relation, named in named_by_mention if relation in _LOWER for c in named}
+    upper = {c for relation, named in named_by_mention if relation in _UPPER for c in named}
+    found: dict = {}  # in order, each once
     for relation, named in named_by_mention:
         if lower and upper and relation in _LOWER | _UPPER:
             named = [c for c in named if c in lower and c in upper]
-        found.extend(c for c in named if c not in found)
-    return found
+        found.update(dict.fromkeys(named))
+    return list(found)
 
 
 def chapters_related(chapters: Sequence, named: list, relation: str | None) -> list:
@@ -154,8 +154,9 @@ def chapters_related(chapters: Sequence, named: list, relation: str | None) -> l
     the first, through the last, after the last, from the first; ``named`` itself without a relation."""
     if relation is None or not named:
         return named
-    places = [chapters.index(c) for c in named]
-    first, last = min(places), max(places)
+    wanted = set(named)
+    places = [k for k, chapter in enumerate(chapters) if chapter in wanted]
+    first, last = places[0], places[-1]
     sides = {
         "before": chapters[:first],
         "through": chapters[: last + 1],

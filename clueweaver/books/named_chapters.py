@@ -72,14 +72,17 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     units = [m for m in mentions if not m.part and not any(m.start in span for span in label_spans)]
     parts = [m for m in mentions if m.part]
     by_chapter, missing = _named(chapters, units, _chapters_numbered, "chapter")
-    by_chapter = labelled + [c for c in by_chapter if c not in labelled]
+    by_chapter = list(dict.fromkeys(labelled + by_chapter))
     by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
-    both = [c for c in by_chapter if c in by_part]
+    in_parts = set(by_part)
+    both = [c for c in by_chapter if c in in_parts]
     scoped = [] if both else _chapters_in_scope(chapters, units, parts, text)
-    found = both or scoped or by_chapter + [c for c in by_part if c not in by_chapter]
-    found += [c for c in chapters_titled(chapters, text) + half_named(chapters, text)[0] if c not in found]
+    found = both or scoped or by_chapter + by_part
     epilogue = [] if scoped else chapters_of_epilogue(chapters, text)
-    return found + [c for c in epilogue if c not in found], missing + missing_parts
+    # in order, each once: sets and dicts, since a bound or a part names hundreds of a web novel's chapters
+    return list(dict.fromkeys(found + chapters_titled(chapters, text) + half_named(chapters, text)[0] + epilogue)), (
+        missing + missing_parts
+    )
 
 
 def named_span(chapters: Sequence, text: str) -> tuple[int, int] | None:
@@ -87,7 +90,8 @@ def named_span(chapters: Sequence, text: str) -> tuple[int, int] | None:
     "chapter X", "Part 2", "Act II", "before chapter 10"), for a reading limit given so; None when it names none,
     what the book lacks, or chapters apart ("chapter 5" of every part)."""
     found, missing = chapters_named(chapters, text)
-    places = sorted(chapters.index(c) + 1 for c in found)
+    place = {chapter: k for k, chapter in enumerate(chapters, start=1)}
+    places = sorted(place[c] for c in found)
     if missing or not places or places != list(range(places[0], places[-1] + 1)):
         return None
     return places[0], places[-1]
@@ -255,13 +259,13 @@ def title_pieces(title: str) -> tuple[str, ...]:
 def _named(chapters: Sequence, mentions: list[ChapterMention], resolve, unit: str) -> tuple[list, list[str]]:
     named_by_mention, missing = [], []
     for mention in dict.fromkeys(mentions):
-        named: list = []
+        named: dict = {}
         for number in mention.numbers:
             by_number = resolve(chapters, number, mention.text)
-            named.extend(c for c in by_number if c not in named)
+            named.update(dict.fromkeys(by_number))
             if not by_number and number not in missing:
                 missing.append(number)
-        named_by_mention.append((mention.relation, chapters_related(chapters, named, mention.relation)))
+        named_by_mention.append((mention.relation, chapters_related(chapters, list(named), mention.relation)))
     return bounded(named_by_mention), _missing_names(missing, unit)
 
 
