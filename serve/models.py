@@ -161,10 +161,13 @@ class Deleted(Body):
 class Chapter(Body):
     number: int = Field(..., description="1-based position in reading order: what max_chapter takes")
     label: str = Field(
-        ..., description="the number a reader uses, as the book numbers it: '24', or '1.2' for chapter II of story I"
+        ...,
+        description="the number a reader uses, as the book numbers it: '24', '1.2' for chapter II of story I, "
+        "'1.2.3' for chapter III of volume I's book 2",
     )
     title: str
     part: str | None = Field(..., description="the heading of the part or story the chapter belongs to")
+    volume: str | None = Field(..., description="the heading of the volume over that part ('VOLUME I FANTINE')")
     first_paragraph: int
     last_paragraph: int
 

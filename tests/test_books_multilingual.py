@@ -477,6 +477,78 @@ def labels_named(book: Narrative, question: str) -> list[str]:
     return [chapter.label for chapter in chapters_named(book.chapters, question)[0]]
 
 
+def test_brothers_karamazov_four_parts_over_twelve_books():
+    """Project Gutenberg's The Brothers Karamazov (Garnett): "PART I" to "PART IV", each over books numbered on
+    across them ("Book IV. Lacerations" opens Part II), chapters counted anew in each book, then an "EPILOGUE".
+    Before, each part's heading and its first book's were read as one part heading: Book IV's chapters stood under
+    "PART II" and Book V's under no part, so "Part 2" named Book IV alone and "the last chapter of Part 3" Book VII's
+    first."""
+    book = load_narrative(FIXTURES / "karamazov_excerpt.en.txt")
+    assert [(c.label, c.volume, c.part) for c in book.chapters][2:6] == [
+        ("2.1", "PART I", "Book II"),
+        ("4.1", "PART II", "Book IV"),
+        ("4.2", "PART II", "Book IV"),
+        ("5.1", "PART II", "Book V"),
+    ]
+    assert [c.label for c in book.chapters] == [
+        *(
+            "1.1",
+            "1.2",
+            "2.1",
+            "4.1",
+            "4.2",
+            "5.1",
+            "5.5",
+            "6.1",
+            "7.1",
+            "9.1",
+            "10.1",
+            "12.1",
+            "12.14",
+            "13.1",
+            "13.2",
+        )
+    ]  # the books number the labels, as readers cite them ("Book V, chapter 5")
+    assert book.chapters[3].full_title == "PART II — Book IV — Chapter I. Father Ferapont"
+    assert book[book.chapters[3].first_paragraph].text == "PART II"  # the part's heading opens its first chapter
+    assert [c.volume for c in book.chapters[-2:]] == [None, None]  # the epilogue is in no part
+    assert labels_named(book, "In Part 2, what does Father Zossima teach?") == ["4.1", "4.2", "5.1", "5.5", "6.1"]
+    assert book.chapter_span("Part 2") == (4, 8)
+    assert labels_named(book, "What happens in the last chapter of Part 3?") == ["9.1"]
+    assert labels_named(book, "In the last part, who is tried?") == ["10.1", "12.1", "12.14"]
+    assert labels_named(book, "In Book V, chapter 5, what does Ivan tell Alyosha?") == ["5.5"]
+    assert labels_named(book, "In Book XII of Part IV, what do the peasants decide?") == ["12.1", "12.14"]
+    assert labels_named(book, "In the epilogue, what is planned for Mitya?") == ["13.1", "13.2"]
+
+
+def test_les_miserables_five_volumes_count_their_books_anew():
+    """Project Gutenberg's Les Misérables (Hapgood): "VOLUME I" and its name "FANTINE", then "BOOK FIRST—A JUST
+    MAN", "BOOK SECOND—THE FALL" …, and in "VOLUME II" / "COSETTE" "BOOK FIRST—WATERLOO" again, chapters counted
+    anew in each book, after a contents list of them all. Before, "BOOK FIRST" did not read as a heading, and a
+    later volume's "BOOK SECOND" made volume I's read as a contents entry: the chapters were labelled in reading
+    order, all of volume I's under "VOLUME I", and "Volume II" named two of its three."""
+    book = load_narrative(FIXTURES / "les_miserables_excerpt.en.txt")
+    assert [c.label for c in book.chapters] == ["1.1.1", "1.1.2", "1.2.1", "1.2.2", "1.3.1", "2.1.1", "2.1.2", "2.2.1"]
+    first, waterloo = book.chapters[0], book.chapters[5]
+    assert (first.volume, first.part) == ("VOLUME I FANTINE", "BOOK FIRST")
+    assert (
+        waterloo.full_title == "VOLUME II COSETTE — BOOK FIRST — CHAPTER I—WHAT IS MET WITH ON THE WAY FROM NIVELLES"
+    )
+    # the volume's heading opens its first chapter, a book's heading its own; the contents list opens none
+    assert [book[c.first_paragraph].text for c in book.chapters[:3]] == [
+        "VOLUME I FANTINE",
+        "CHAPTER II—M. MYRIEL BECOMES M. WELCOME",
+        "BOOK SECOND—THE FALL",
+    ]
+    assert book.chapter_span("1.2") == (3, 4) and book.chapter_span("2") == (6, 8)
+    assert labels_named(book, "In Volume II, what happens at Waterloo?") == ["2.1.1", "2.1.2", "2.2.1"]
+    assert labels_named(book, "In Volume 1, Book 2, what does Valjean take?") == ["1.2.1", "1.2.2"]
+    assert labels_named(book, "In the second book of the first volume?") == ["1.2.1", "1.2.2"]
+    assert labels_named(book, "In volume 2, book 1, chapter 2, what is Hougomont?") == ["2.1.2"]
+    assert labels_named(book, "What does the bishop do in I.2.2?") == ["1.2.2"]
+    assert labels_named(book, "In chapter 1.2.1, who arrives?") == ["1.2.1"]
+
+
 def test_ulysses_eighteen_episodes_under_its_three_parts():
     """Project Gutenberg's Ulysses: three parts "— I —" to "— III —", eighteen episodes "[ 1 ]" to "[ 18 ]"
     numbered on across them (Aeolus' "[ 7 ]" under its first headline), all listed in a contents block of

@@ -115,6 +115,13 @@ def test_headings_numbers_and_labels():
     heading = Heading.parse("VOLUME II. CHAPTER III. The Ball")
     assert (heading.part, heading.unit, heading.name) == (("volume", 2), ("chapter", 3), "The Ball")
     assert Heading.parse("Mild Days").components == ()  # a word made of roman letters is not a number
+    # an English ordinal after the word, as older English editions number (Hapgood's Les Misérables)
+    assert [Heading.parse(t) for t in ("BOOK FIRST—A JUST MAN", "BOOK EIGHTH—A COUNTER-BLOW", "CHAPTER TWELFTH.")] == [
+        Heading((("book", 1),), 11, "A JUST MAN"),
+        Heading((("book", 8),), 12, "A COUNTER-BLOW"),
+        Heading((("chapter", 12),), 0, ""),
+    ]
+    assert is_heading("BOOK FIRST—A JUST MAN") and not is_heading("Book first of the series, a treatise on duties.")
     # volumes that restart their chapter numbers are qualified by the volume, as a reader cites them
     units = units_from_titles({0: "VOLUME I. CHAPTER I", 5: "VOLUME I. CHAPTER II", 9: "VOLUME II. CHAPTER I"})
     assert labels(units) == ["1.1", "1.2", "2.1"] and units[2].part == "VOLUME II"
@@ -153,7 +160,7 @@ def test_chapters_command_lists_the_numbers_a_reader_uses(book_file, capsys):
     chapters = {row["label"]: row for row in json.loads(capsys.readouterr().out)["chapters"]}
     assert chapters["0"]["title"] == "(front matter)" and chapters["0"]["first_paragraph"] == 0  # as in the text
     assert chapters["24"] == {
-        "label": "24", "number": 24, "title": "CHAPTER TWENTY-FOUR GOSSIP", "part": "PART 2",
+        "label": "24", "number": 24, "title": "CHAPTER TWENTY-FOUR GOSSIP", "part": "PART 2", "volume": None,
         "first_paragraph": 2233, "last_paragraph": 2319,
     }  # fmt: skip
 
@@ -193,7 +200,7 @@ def test_the_reading_room_api_gives_each_chapter_its_label(books, tmp_path):
         (c.number, c.label, c.part) for c in holmes.chapters
     ]
     assert chapters[3] == {
-        "number": 4, "label": "2", "title": "II. THE RED-HEADED LEAGUE", "part": None,
+        "number": 4, "label": "2", "title": "II. THE RED-HEADED LEAGUE", "part": None, "volume": None,
         "first_paragraph": 265, "last_paragraph": 481,
     }  # fmt: skip
 
@@ -626,6 +633,33 @@ def test_an_epilogue_with_chapters_of_its_own_is_a_part_numbered_after_the_last(
     assert book.chapters[4].first_paragraph == 10  # the epilogue's heading opens its first chapter
     # its first chapter's title names the epilogue and shows its part once, as the book's own first chapter does
     assert [c.full_title for c in book.chapters[:5:4]] == ["ЧАСТЬ ПЕРВАЯ I", "Эпилог. Часть первая I"]
+
+
+def test_parts_over_books_over_chapters_in_russian():
+    """Братья Карамазовы as RusLit sets it: "Часть первая" over "Книга первая" and its name, books numbered on
+    across the parts, chapters "I", "II" in each, then "Эпилог". The part's heading and the book's had read as one
+    part heading: the second part's chapters were labelled by book, but each part's first book stood under the
+    part's name and its other books under their own, so "во второй части" named the fourth book alone."""
+    body = "Текст главы, который идёт дальше и дальше."
+    parts: list[str] = []
+    for part, books in (("Часть первая", (1, 2)), ("Часть вторая", (4, 5, 6)), ("Часть третья", (7,))):
+        parts.append(part)
+        for book in books:
+            parts += [f"Книга {_RUSSIAN_ORDINALS[book]}", "Название книги", "I", "Имя главы", body, "II", "Имя", body]
+    parts += ["Эпилог", "I", "Проекты спасти Митю", body, "II", "Имя", body]
+    book = from_text("\n\n".join(parts), title="Братья Карамазовы")
+    assert [c.label for c in book.chapters] == [
+        *("1.1", "1.2", "2.1", "2.2", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "7.1", "7.2", "8.1", "8.2")
+    ]
+    assert [(c.volume, c.part) for c in book.chapters[4:6]] == [("Часть вторая", "Книга четвертая")] * 2
+    assert book.chapters[-1].volume is None  # the epilogue is in no part
+    named = [c.label for c in chapters_named(book.chapters, "Что происходит во второй части?")[0]]
+    assert named == ["4.1", "4.2", "5.1", "5.2", "6.1", "6.2"]
+    last = chapters_named(book.chapters, "Что в последней главе второй части?")[0]
+    assert [c.label for c in last] == ["6.2"]
+
+
+_RUSSIAN_ORDINALS = {1: "первая", 2: "вторая", 4: "четвертая", 5: "пятая", 6: "шестая", 7: "седьмая"}
 
 
 def test_an_epilogue_without_chapters_is_the_last_chapter_and_a_prologue_stays_front_matter():

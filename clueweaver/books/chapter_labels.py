@@ -1,7 +1,8 @@
 """Each chapter's **label**, the number a reader uses: the book's own chapter numbers when they are all
 given and unique ("24" in Little Women, whose chapters run on across its parts); else qualified by
 the part or story where that makes them unique ("1.2": story I, chapter II; "2.3": volume II,
-chapter III); else the chapter's position in reading order. A label that names a part or story
+chapter III), else by volume and part too ("1.2.3": Les Misérables' volume I, book second, chapter III,
+``clueweaver.books.part_levels``); else the chapter's position in reading order. A label that names a part or story
 ("1") reaches to its last chapter: the chapters a reader's label names, for --max-chapter and --as-of."""
 
 from __future__ import annotations
@@ -21,11 +22,15 @@ def labels(units: list[Unit]) -> list[str]:
         if len(set(own)) == len(own):
             return own
         units = _with_unheaded_first_part(units)
-        qualified = [f"{u.part_number}.{u.number}" if u.part_number is not None else str(u.number) for u in units]
-        tops = [u.part_number if u.part_number is not None else u.number for u in units]
-        runs = [top for k, top in enumerate(tops) if k == 0 or top != tops[k - 1]]  # "1" must name one stretch
-        if len(set(qualified)) == len(qualified) and len(set(runs)) == len(runs):
-            return qualified
+        for numbers in (
+            [[u.part_number, u.number] for u in units],
+            [[u.volume_number, u.part_number, u.number] for u in units],
+        ):
+            qualified = [".".join(str(n) for n in unit if n is not None) for unit in numbers]
+            tops = [next(n for n in unit if n is not None) for unit in numbers]
+            runs = [top for k, top in enumerate(tops) if k == 0 or top != tops[k - 1]]  # "1" must name one stretch
+            if len(set(qualified)) == len(qualified) and len(set(runs)) == len(runs):
+                return qualified
     return [str(n) for n in range(1, len(units) + 1)]
 
 

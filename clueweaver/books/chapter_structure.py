@@ -34,6 +34,8 @@ sentence or leap past the chapter numbers. Then the structure:
   follows it, numbered one past the part, story or chapter before it ("7.1", "3", "41"); so is a
   closing section named as one ("CONCLUSION.", "FINALE.", "Schluß.", alone on its line) where no
   numbered chapter follows it; a prologue stays in the front matter;
+- **volumes** over parts ("VOLUME I" over "BOOK FIRST", "PART II" over "Book IV") open their first chapters as
+  parts do, and their parts' headings are read within them (``clueweaver.books.part_levels``);
 - **sections** a book with parts numbers within its chapters ("Глава первая", then "I.", "II.") stay
   within them (``without_sections``);
 - parts and stories are not chapters: their heading, and any text before their first chapter (a
@@ -44,7 +46,6 @@ sentence or leap past the chapter numbers. Then the structure:
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import re
 from dataclasses import dataclass
@@ -61,15 +62,25 @@ from clueweaver.books.chapters import (
     names_its_unit,
     names_the_chapter,
 )
-from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS, number_value
+from clueweaver.books.numerals import CJK_NUMERALS
+from clueweaver.books.part_levels import (
+    heads_volume,
+    keys_in_volumes,
+    number_past,
+    volume_words,
+    volumes_apart,
+    with_marked_parts,
+    with_volumes,
+)
 from clueweaver.books.sentences import ends_with_sentence_mark
 
 
 @dataclass(frozen=True)
 class Unit:
     """A chapter before numbering: its first paragraph and title, the part or story it belongs to
-    (its heading text and number), its own number (None when the heading has none), and whether it
-    is an appendix, numbered on after the book's chapters and parts by ``with_marked_parts``."""
+    (its heading text and number), its own number (None when the heading has none), whether it is an
+    appendix, numbered on after the book's chapters and parts by ``with_marked_parts``, and the volume
+    over its part (``clueweaver.books.volumes``)."""
 
     first: int
     title: str
@@ -77,6 +88,8 @@ class Unit:
     part_number: int | None = None
     number: int | None = None
     appendix: bool = False
+    volume: str | None = None
+    volume_number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -219,7 +232,9 @@ def _numbers_of_named_numerals(groups: list[HeadingGroup]) -> dict[str, int]:
     return numbers
 
 
-def _without_repeats(texts: list[str], groups: list[HeadingGroup]) -> tuple[list[HeadingGroup], list[int]]:
+def _without_repeats(
+    texts: list[str], groups: list[HeadingGroup], volumes: frozenset[str]
+) -> tuple[list[HeadingGroup], list[int]]:
     """The heading groups that open chapters, and the paragraph where each chapter opens, without
     the repeats a text's source adds (``_same_heading_key`` says which headings are the same):
 
@@ -233,8 +248,10 @@ def _without_repeats(texts: list[str], groups: list[HeadingGroup]) -> tuple[list
     - so is a part heading whose next heading is a part too, not its chapters, when it is repeated
       later: a contents list that names the parts between the chapters' titles (Don Quijote's
       "Segunda parte del ingenioso caballero…", among unnumbered titles).
+
+    A heading in a volume (``volumes``: the book's volume words) is another than the same in another volume.
     """
-    keys = [_same_heading_key(g.text, g.heading) for g in groups]
+    keys = keys_in_volumes(groups, [_same_heading_key(g.text, g.heading) for g in groups], volumes)
     parts = [g.heading.part is not None and g.heading.unit is None for g in groups] + [True]  # the end: no chapter
     last = {key: k for k, key in enumerate(keys)} | _numbers_of_named_numerals(groups)
     kept, opens, first_copy, contents_before = [], [], None, 0  # contents entries right before this one
@@ -290,12 +307,15 @@ def _directly_after(texts: list[str], groups: list[HeadingGroup], k: int) -> boo
     return all(map(is_rule, texts[groups[k].last + 1 : groups[k + 1].first]))
 
 
-def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: bool = False) -> list[Unit]:
+def detect_units(
+    texts: list[str], groups: list[HeadingGroup], *, body_only: bool = False, volumes: frozenset[str] = frozenset()
+) -> list[Unit]:
     """The chapters of a book from its heading groups, with parts and stories folded in and the
     source's repeated headings taken out (``_without_repeats``). ``body_only``: the headings are all
     of the book's body, its front and back matter marked apart (a TEI text's, a FictionBook's), so
-    that a titled section after the last chapter is one of its own (``_appendices``)."""
-    groups, opens = _without_repeats(texts, groups)
+    that a titled section after the last chapter is one of its own (``_appendices``). ``volumes``: the
+    words of the volumes over its parts, whose headings open their first chapters."""
+    groups, opens = _without_repeats(texts, groups, volumes)
     skipped, unnumbered_parts, appendices = _unnumbered_headings(texts, groups, body_only)
     units: list[Unit] = []
     part, part_number, story_style, pending = None, None, None, None
@@ -312,6 +332,9 @@ def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: boo
         if k in skipped:
             continue
         start = opens[k] if pending is None else pending  # where the chapter opens: at a part heading before it
+        if heads_volume(heading, volumes):
+            pending = start
+            continue
         if k in unnumbered_parts:
             part, part_number, story_style = text, unnumbered_parts[k], None
         if k in appendices:  # numbered once the parts a source marks are placed (``with_marked_parts``)
@@ -328,7 +351,7 @@ def detect_units(texts: list[str], groups: list[HeadingGroup], *, body_only: boo
                 continue
             if heading.is_closing and k < last_numbered:  # a "Conclusion" that a numbered chapter follows
                 continue
-            heading = _renumbered(heading, 0, _number_past(last_part, units))
+            heading = _renumbered(heading, 0, number_past(last_part, units))
             if holds_chapters and following.heading.part is not None:  # Война и мир's "Эпилог", "Часть первая"
                 epilogue, pending = (text, heading.part[1]), start
                 continue
@@ -466,16 +489,6 @@ def _opens_with_prose(texts: list[str], group: HeadingGroup) -> bool:
     return len(following) >= MIN_PROSE_CHARS or ends and not is_heading(following)
 
 
-def _number_past(last_part: int | None, units: list[Unit]) -> int:
-    """The number of what closes a book after its chapters (an epilogue, an appendix): one past the
-    last part, or past the last chapter in a book without parts or whose chapters' numbers run on
-    across its parts (Middlemarch's "FINALE." is 87, after chapter 86 of book 8, not 9, which chapter
-    9 is)."""
-    numbers = [unit.number for unit in units]
-    runs_on = None not in numbers and len(set(numbers)) == len(numbers)
-    return (last_part if last_part is not None and not runs_on else numbers[-1] or 0) + 1
-
-
 def _numbered_after(heading: Heading, last_number: int) -> Heading:
     """A chapter whose heading names it the last instead of numbering it ("Capítulo último", "Chapter
     the Last", ``LAST_WORDS``), or whose number cannot be read, numbered one past the chapter before it
@@ -491,46 +504,6 @@ def _renumbered(heading: Heading, k: int, value: int) -> Heading:
     return dataclasses.replace(heading, components=tuple(components))
 
 
-def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]) -> list[Unit]:
-    """The units under the part headings a source marks (an Aozora Bunko text's large headings:
-    "上　先生と私"), which name no part word a heading could be read by: each unit after one belongs
-    to it, numbered as its heading numbers it ("第三章" over sections "一", "二": "3.2") or else in
-    reading order. Not a unit whose heading already names its part, or is that part heading (a part
-    without chapters under it), or an epilogue, numbered after the parts already (五瓣の椿's "終章",
-    marked as its stories are; ELTeC's El alma enferma, whose "EPÍLOGO" is a division of its last
-    part), nor one after a chapter with sections of its own under the same marked heading (三太郎の日記's
-    "十 蚊帳" among chapters "九", "十一" of numbered sections, all under "斷片": "10", not "3.10"). An
-    appendix (``_appendices``) is numbered on after the chapters and parts before it, as an epilogue is
-    ("3" after parts 1 and 2; "7" after El abuelo del rey's six parts, its source's)."""
-    starts = [i for i, text in enumerate(texts) if text in parts]
-    numbers = [_marked_part_number(texts[i]) or k for k, i in enumerate(starts, start=1)]
-    placed, before = [], (0, False)  # the marked heading over the unit before, and whether it had a part of its own
-    for unit in units:
-        k = bisect.bisect_right(starts, unit.first)  # the part headings at or before the unit's opening
-        is_the_part = k > 0 and starts[k - 1] == unit.first and unit.title.startswith(texts[unit.first])
-        keep = k == 0 or unit.part or is_the_part or before == (k, True) or Heading.parse(unit.title).is_epilogue
-        if unit.appendix and placed:
-            placed.append(dataclasses.replace(unit, number=_number_past(placed[-1].part_number, placed)))
-        else:
-            placed.append(
-                unit if keep else dataclasses.replace(unit, part=texts[starts[k - 1]], part_number=numbers[k - 1])
-            )
-        before = (k, bool(unit.part))
-    return placed
-
-
-# "第一巻", "第二編": 第 and a number before a word that is no part word (巻 and 編 are not), the number of
-# a part whose heading the source marks as one
-_DAI_NUMBER = re.compile(rf"^第\s*(?P<number>[{DAI_NUMERALS}\d]+)")
-
-
-def _marked_part_number(text: str) -> int | None:
-    """A marked part heading's own number: its heading's, or the number after 第 whatever word follows
-    (二都物語's "第一巻　甦る", "第二巻　黄金の糸": 1 and 2, not their places among the large headings)."""
-    dai = _DAI_NUMBER.match(text)
-    return Heading.parse(text).number or (number_value(dai["number"]) if dai else None)
-
-
 def book_units(
     texts: list[str], flags: list[bool], *, stories: frozenset[str], parts: frozenset[str], body_only: bool
 ) -> list[Unit]:
@@ -540,8 +513,11 @@ def book_units(
     groups = heading_groups(texts, flags)
     if stories:
         return story_units(texts, groups, stories)
-    units = detect_units(texts, groups if parts else without_sections(texts, groups), body_only=body_only)
-    return with_marked_parts(units, texts, parts)
+    volumes = volume_words(groups)
+    groups = volumes_apart(texts, groups, volumes)
+    found = without_sections(texts, groups) if not parts else groups
+    units = detect_units(texts, found, body_only=body_only, volumes=volumes)
+    return with_volumes(with_marked_parts(units, texts, parts), groups, volumes)
 
 
 def units_from_titles(starts: dict[int, str]) -> list[Unit]:

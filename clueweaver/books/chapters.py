@@ -145,7 +145,9 @@ _COMPONENT_FORMS = (
     # "Erstes Kapitel", "3. Kapitel", "III. fejezet", "2ª PARTE"; "Letztes Kapitel", "The Last Chapter" alone
     # ("Последняя глава «Онегина» издана" is prose)
     rf"(?P<number>{ORDINAL_PATTERN}|{_ORDINAL_DIGITS}|\d+\.|(?-i:[IVXLC]+)\.|(?:the\s+)?{LAST_PATTERN}(?=\s*(?:{_CHAPTER_WORD})\.?$))\s*(?P<word>{_CHAPTER_WORD})\b",
-    rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}){_NUMBER_END}\.?",  # "CHAPTER IV", "Глава первая"
+    # "CHAPTER IV", "Глава первая", and an English ordinal after the word, as older English editions number ("BOOK
+    # FIRST—A JUST MAN", "CHAPTER TWELFTH": Hapgood's Les Misérables)
+    rf"(?P<word>{_CHAPTER_WORD})\s+(?P<number>{_NUMBER}|{'|'.join(ENGLISH_ORDINALS)}){_NUMBER_END}\.?",
     # "FIRST EPILOGUE", "Epilogue II" (War and Peace's two in English), then "EPILOGUE", "Эпилог", "尾声": no number
     rf"(?P<number>{EPILOGUE_ORDINAL})\s+(?P<word>{_EPILOGUE_WORDS})(?!\w)",
     rf"(?P<word>{_EPILOGUE_WORDS})\s+(?P<number>(?-i:[IVX]+)|\d{{1,2}})\b",
@@ -173,7 +175,7 @@ _APPENDIX_WORDS = frozenset("appendix appendice anhang apéndice apêndice пр�
 
 def parts_named_by_headings(texts: list[str]) -> frozenset[str]:
     """The part headings that the chapter headings after them name ("INFERNO" over "Inferno: Canto I"), which
-    ``clueweaver.books.chapter_structure.with_marked_parts`` places the chapters under: "1.5" is Inferno's Canto V;
+    ``clueweaver.books.part_levels.with_marked_parts`` places the chapters under: "1.5" is Inferno's Canto V;
     and an appendix's heading after them, one more part (the Divine Comedy's six sonnets: "4.1" to "4.6")."""
     named = {
         k

@@ -35,10 +35,10 @@ _EPILOGUE_MENTION = re.compile(
 # A heading's word for a chapter, in any language a mention is read in ("chapter", "глава", "章", "回")
 _CHAPTER_UNIT = re.compile(rf"(?:{CHAPTER_WORD}|[回章])")
 # A chapter named by its label ("chapter 3.2", "au chapitre 2.5"), or by its part's Roman numeral and its number, as
-# scholars cite ("II.5", "III.12")
+# scholars cite ("II.5", "III.12"; "I.2.3" with a volume's numeral, its book's and its own)
 _LABEL_MENTION = re.compile(
     rf"(?:\b(?:{CHAPTER_WORD})\s+(?P<label>\d{{1,3}}(?:\.\d{{1,3}})+)"
-    r"|\b(?P<part>(?-i:[IVXL]+))\.(?P<chapter>\d{1,3}))(?![\d.]*\d)",
+    r"|\b(?P<part>(?-i:[IVXL]+))\.(?P<chapter>\d{1,3}(?:\.\d{1,3})?))(?![\d.]*\d)",
     re.IGNORECASE,
 )
 # What may stand between a chapter's mention and the part's or the epilogue's it is said with: "the last chapter of
@@ -74,6 +74,7 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     by_chapter, missing = _named(chapters, units, _chapters_numbered, "chapter")
     by_chapter = list(dict.fromkeys(labelled + by_chapter))
     by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
+    by_part = _parts_in_volume(chapters, parts, text) or by_part
     in_parts = set(by_part)
     both = [c for c in by_chapter if c in in_parts]
     scoped = [] if both else _chapters_in_scope(chapters, units, parts, text)
@@ -130,6 +131,22 @@ def _chapters_in_scope(
             if scope and _SCOPE_JOIN.fullmatch(gap):
                 found.extend(c for n in unit.numbers for c in _numbered_in(scope, n, unit.text) if c not in found)
     return found
+
+
+def _parts_in_volume(chapters: Sequence, parts: list[ChapterMention], text: str) -> list:
+    """The chapters of a part said with the volume it is in ("Volume 1, Book 2" in Les Misérables, whose books
+    count from one in each volume; "Book XI of Part IV"): those that both name, when only joining words stand
+    between them (``_SCOPE_JOIN``)."""
+    named = sorted(
+        (p.start, p.start + len(p.text), [c for n in p.numbers for c in _chapters_of_part(chapters, n, p.text)])
+        for p in parts
+    )
+    found: dict = {}
+    for (_, end, outer), (start, _, inner) in zip(named, named[1:]):
+        if _SCOPE_JOIN.fullmatch(text[end:start]):
+            both = set(inner)
+            found.update(dict.fromkeys(c for c in outer if c in both))
+    return list(found)
 
 
 def _numbered_in(scope: list, number: int, mention: str) -> list:
@@ -350,24 +367,35 @@ def _declined_as(word: str, mention: str) -> bool:
 
 
 def _chapters_of_part(chapters: Sequence, number: int, mention: str) -> list:
-    """The chapters of the part headed ``number`` in the unit ``mention`` names ("Part 7" a volume's "ЧАСТЬ
-    СЕДЬМАЯ", though the file holds three parts), else of the book's ``number``-th part (its parts in reading
-    order: runs of chapters under one part heading); in a book without parts, the chapter headed as that part
+    """The chapters of the volume or part headed ``number`` in the unit ``mention`` names ("Part 2" The Brothers
+    Karamazov's "PART II", over Books IV to VI; "Part 7" a volume's "ЧАСТЬ СЕДЬМАЯ", though the file holds three
+    parts; "the last volume"), else of the book's ``number``-th volume or, in a book without volumes, part (in
+    reading order: runs of chapters under one heading); in a book without parts, the chapter headed as that part
     (``_units_headed``)."""
     if not has_parts(chapters):
         return _units_headed(chapters, number, mention)
-    parts: list[list] = []
-    for chapter in chapters:
-        if chapter.part is not None:
-            if parts and parts[-1][-1].part == chapter.part:
-                parts[-1].append(chapter)
-            else:
-                parts.append([chapter])
+    volumes, parts = _runs(chapters, "volume"), _runs(chapters, "part")
+    headed_volumes = [v for v in volumes if _unit_number(v[0].volume, mention) is not None]
     if number < 0:
-        return parts[number] if len(parts) >= -number else []
-    if headed := [c for part in parts if _unit_number(part[0].part, mention) == number for c in part]:
-        return headed
-    return parts[number - 1] if 0 < number <= len(parts) else []
+        counted = headed_volumes or parts
+        return counted[number] if len(counted) >= -number else []
+    for runs, heading in ((headed_volumes, "volume"), (parts, "part")):
+        if headed := [c for run in runs if _unit_number(getattr(run[0], heading), mention) == number for c in run]:
+            return headed
+    counted = volumes or parts
+    return counted[number - 1] if 0 < number <= len(counted) else []
+
+
+def _runs(chapters: Sequence, over: str) -> list[list]:
+    """The book's runs of chapters under one heading of the kind ``over`` names ("part", "volume"), in order."""
+    runs: list[list] = []
+    for chapter in chapters:
+        if (heading := getattr(chapter, over)) is not None:
+            if runs and getattr(runs[-1][-1], over) == heading:
+                runs[-1].append(chapter)
+            else:
+                runs.append([chapter])
+    return runs
 
 
 def _units_headed(chapters: Sequence, number: int, mention: str) -> list:
@@ -382,8 +410,9 @@ def _units_headed(chapters: Sequence, number: int, mention: str) -> list:
 
 def _heads_units_as(chapters: Sequence, mention: str) -> bool:
     """Whether the book heads a chapter or a part in the unit ``mention`` names ("Act II" in a play)."""
-    return any(_unit_number(c.title, mention) is not None or _unit_number(c.part or "", mention) is not None
-               for c in chapters)  # fmt: skip
+    return any(
+        _unit_number(heading or "", mention) is not None for c in chapters for heading in (c.title, c.part, c.volume)
+    )
 
 
 def _unit_number(heading: str, mention: str) -> int | None:

@@ -98,6 +98,7 @@ class Chapter:
     last_paragraph: int
     label: str = ""  # the number a reader uses, as the book numbers it ("24", "1.2"); see clueweaver.books.chapters
     part: str | None = None  # the heading of the part or story the chapter belongs to
+    volume: str | None = None  # the heading of the volume over that part (clueweaver.books.part_levels)
 
     def __post_init__(self) -> None:
         if not self.label:
@@ -109,9 +110,9 @@ class Chapter:
 
     @property
     def full_title(self) -> str:
-        """The title with its part or story, unless it opens with them ("* ЧАСТЬ ПЕРВАЯ * Глава первая")."""
-        opens_with_part = not self.part or self.title.lstrip("* ").startswith(self.part)
-        return self.title if opens_with_part else f"{self.part} — {self.title}"
+        """The title with its volume, part or story, unless it opens with them ("* ЧАСТЬ ПЕРВАЯ * Глава первая")."""
+        overs = [over for over in (self.volume, self.part) if over and not self.title.lstrip("* ").startswith(over)]
+        return " — ".join([*overs, self.title])
 
 
 @dataclass
@@ -314,7 +315,7 @@ def from_paragraphs(
         paragraphs.append(Paragraph(i, text, offset, offset + len(text), chapter, heading_flags[i]))
         offset += len(text) + len(PARAGRAPH_SEPARATOR)
     chapters = [
-        Chapter(n, u.title, u.first, (firsts[n] - 1 if n < len(units) else len(cleaned) - 1), label, u.part)
+        Chapter(n, u.title, u.first, (firsts[n] - 1 if n < len(units) else len(cleaned) - 1), label, u.part, u.volume)
         for n, (u, label) in enumerate(zip(units, labels(units)), start=1)
     ]
     split = sum(len(pieces) > 1 for pieces in parts)

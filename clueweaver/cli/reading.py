@@ -94,13 +94,14 @@ def run_chapters(args) -> int:
             "number": c.number,
             "title": c.title,
             "part": c.part,
+            "volume": c.volume,
             "first_paragraph": c.first_paragraph,
             "last_paragraph": c.last_paragraph,
         }
         for c in narrative.chapters
     ]
     front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
-    front_matter = {"label": "0", "number": 0, "title": "(front matter)", "part": None,
+    front_matter = {"label": "0", "number": 0, "title": "(front matter)", "part": None, "volume": None,
                     "first_paragraph": 0, "last_paragraph": front - 1}  # fmt: skip
     language = detect_language(narrative.text)
     if args.json:

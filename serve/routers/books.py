@@ -90,6 +90,7 @@ def chapters(room: Room, book_id: str):
                 "label": c.label,
                 "title": c.title,
                 "part": c.part,
+                "volume": c.volume,
                 "first_paragraph": c.first_paragraph,
                 "last_paragraph": c.last_paragraph,
             }

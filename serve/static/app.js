@@ -246,10 +246,11 @@ async function selectBook(bookId) {
   loadHistory();
 }
 
-// Chapters as the book numbers them (label: "24", "1.2" for chapter II of story I), with their part
-// or story; "Chapter 6: A Ticket to Exeter" names itself, "II." needs its number.
+// Chapters as the book numbers them (label: "24", "1.2" for chapter II of story I), with their volume,
+// part or story; "Chapter 6: A Ticket to Exeter" names itself, "II." needs its number.
 function chapterLabel(chapter) {
-  const title = chapter.part && !chapter.title.startsWith(chapter.part) ? `${chapter.part} — ${chapter.title}` : chapter.title;
+  const overs = [chapter.volume, chapter.part].filter((over) => over && !chapter.title.startsWith(over));
+  const title = [...overs, chapter.title].join(" — ");
   return /^(chapter|part|book|volume|act|scene|letter|stave|canto|adventure)\b/i.test(title) ? title : `chapter ${chapter.label}: ${title}`;
 }
 
