@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from clueweaver.books.aozora import is_aozora, strip_aozora
+from clueweaver.books.front_sections import front_sections
 from clueweaver.books.language import detect_language
 from clueweaver.books.named_chapters import chapters_named
 from clueweaver.books.narrative import Narrative, from_text, load_narrative
@@ -57,6 +58,24 @@ def test_don_quijote_chapters_carry_their_long_titles_and_the_contents_open_none
     assert "no son gigantes, sino molinos de viento" in best_match(
         book, "¿Qué creía don Quijote que eran los molinos de viento?"
     )
+
+
+def test_a_prologue_in_the_front_matter_is_read_when_a_question_names_it():
+    """Don Quijote's "Prólogo" stands before chapter 1, in the front matter no label reaches: "en el prólogo"
+    had named nothing, and retrieval read the whole book's best paragraphs. It names the front section now, from
+    after its heading to the first chapter, as a chapter labelled "0"; a section the book lacks is named as
+    missing."""
+    book = load_narrative(FIXTURES / "don_quijote_excerpt.es.txt")
+    front = front_sections(book)
+    assert list(front) == ["prologue"] and (front["prologue"].title, front["prologue"].label) == ("Prólogo", "0")
+    assert (front["prologue"].first_paragraph, front["prologue"].last_paragraph) == (8, 21)  # after "Prólogo"
+    named, missing = chapters_named(book.chapters, "¿Qué pide el autor al lector en el prólogo?", front)
+    assert named == [front["prologue"]] and missing == []
+    assert chapters_named(book.chapters, "¿Qué dice el prefacio?", front) == ([], ["preface"])
+    # said with a chapter, both are read; a caller that gives no front sections names none
+    named, _ = chapters_named(book.chapters, "¿Cumple el capítulo VIII lo que promete el prólogo?", front)
+    assert [c.label for c in named] == ["0", "1.8"]
+    assert chapters_named(book.chapters, "¿Qué pide el autor en el prólogo?") == ([], [])
 
 
 def test_anna_karenina_parts_open_their_first_chapter_without_swallowing_it():
@@ -547,6 +566,14 @@ def test_les_miserables_five_volumes_count_their_books_anew():
     assert labels_named(book, "In volume 2, book 1, chapter 2, what is Hougomont?") == ["2.1.2"]
     assert labels_named(book, "What does the bishop do in I.2.2?") == ["1.2.2"]
     assert labels_named(book, "In chapter 1.2.1, who arrives?") == ["1.2.1"]
+    # the preface, after the contents list's entry for it: the last heading before the first chapter
+    preface = front_sections(book)["preface"]
+    assert [p.text[:25] for p in book.paragraphs[preface.first_paragraph : preface.last_paragraph + 1]] == [
+        "So long as there shall ex"
+    ]
+    assert [p.text for p in book.paragraphs[: preface.first_paragraph]].count("PREFACE") == 2  # and the contents entry
+    question = "Why does Hugo say, in the preface, that such books are of use?"
+    assert chapters_named(book.chapters, question, front_sections(book))[0] == [preface]
 
 
 def test_ulysses_eighteen_episodes_under_its_three_parts():

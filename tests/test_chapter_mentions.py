@@ -634,6 +634,18 @@ def test_the_trace_names_the_chapters_read_first():
     assert "named_chapters_read_first" not in candidate_segments(off).to_dict()
 
 
+def test_a_prologue_the_question_names_is_read_first_and_one_the_book_lacks_is_a_warning():
+    prologue = ["PROLOGUE", "Long before the harbour, a keeper buried the brass key under the old quay."]
+    narrative = from_text("\n\n".join([*prologue, _book().text]), title="harbour", gutenberg=False)
+    index = build_index(narrative, None, use_cache=False)
+    question = Question.open("In the prologue, who lit the lantern?")
+    candidates = candidate_segments(SourceRequest(narrative, question, get_preset("focused"), index))
+    assert candidates.read_first == ["0"] and candidates.warnings == []
+    assert index.rank_question(question)[0][0] == 1  # the prologue's text first, though it names no lantern
+    (missing,) = _warnings(_book(), "In the prologue, who lit the lantern?")
+    assert "'harbour' has no prologue (its chapters are 1-6" in missing
+
+
 def test_a_chapter_the_book_lacks_or_the_reader_has_not_reached_is_a_warning():
     narrative = _book()
     assert _warnings(narrative, "In chapter 4, who lit the lantern?") == []

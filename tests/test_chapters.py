@@ -11,9 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from clueweaver.books.centred_titles import centred_titles, story_name
-from clueweaver.books.chapter_labels import labels
+from clueweaver.books.chapter_labels import chapters_text, labels
 from clueweaver.books.chapter_structure import units_from_titles
 from clueweaver.books.chapters import Heading, heads_its_block, is_heading, is_rule
+from clueweaver.books.front_sections import front_sections
 from clueweaver.books.named_chapters import chapters_named
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative, normalize_text
 from clueweaver.books.numerals import chinese_numeral, number_value, numeral_word_value
@@ -679,6 +680,34 @@ def test_an_epilogue_without_chapters_is_the_last_chapter_and_a_prologue_stays_f
         "第二章",
         "エピローグ",
     ]
+
+
+def test_a_prologue_or_preface_before_the_first_chapter_is_named_in_any_language_read():
+    """The front matter's sections a reader names, each from after its heading up to the next section or the first
+    chapter (Les Misérables' preface, after its contents list's entry: tests/test_books_multilingual.py); a chapter
+    titled so is that one instead."""
+    cases = [
+        (["Предисловие", "Автор просит прощения.", "Глава первая", "Текст."], "Что говорит автор в предисловии?", 0),
+        (["楔子 一元复始", "话说天下大势。", "第一回 王冕", "且说王冕。"], "楔子中讲了什么？", 0),
+        (["プロローグ", "雨が降っていた。", "第一章", "朝が来た。"], "プロローグで何が起きたか", 0),
+    ]
+    for parts, question, first in cases:
+        book = from_paragraphs(parts, title="t")
+        named, missing = chapters_named(book.chapters, question, front_sections(book))
+        assert [(c.label, c.title, c.first_paragraph, c.last_paragraph) for c in named] == [
+            ("0", parts[first], first + 1, first + 1)
+        ] and missing == [], question
+    # a preface and a prologue each end where the next begins; a chapter titled as a prologue is the one named
+    both = from_paragraphs(["Preface", "Why.", "Prologue", "Long ago.", "CHAPTER I", "One."], title="t")
+    assert {k: (c.first_paragraph, c.last_paragraph) for k, c in front_sections(both).items()} == {
+        "preface": (1, 1),
+        "prologue": (3, 3),
+    }
+    titled = from_paragraphs(["CHAPTER I. PROLOGUE", "Long ago.", "CHAPTER II. THE STORM", "Rain."], title="t")
+    assert [c.label for c in chapters_named(titled.chapters, "In the prologue?", front_sections(titled))[0]] == ["1"]
+    assert chapters_text(["0"]) == "the front matter" and chapters_text(["0", "3", "4"]) == (
+        "the front matter and chapters 3, 4"
+    )
 
 
 def test_an_epilogue_or_a_part_without_chapters_after_parts_is_numbered_as_a_part_not_within_one():

@@ -70,5 +70,8 @@ def describe_labels(chapter_labels: list[str]) -> str:
 
 
 def chapters_text(chapter_labels: list[str]) -> str:
-    """ "chapter 5", or "chapters 1-9" and "chapters 2, 5" (``describe_labels``), for a note or a warning."""
-    return f"chapter{'s' if len(chapter_labels) > 1 else ''} {describe_labels(chapter_labels)}"
+    """ "chapter 5", or "chapters 1-9" and "chapters 2, 5" (``describe_labels``), for a note or a warning; "0", a
+    prologue or preface, is "the front matter"."""
+    chapters = [label for label in chapter_labels if label != "0"]
+    named = [f"chapter{'s' if len(chapters) > 1 else ''} {describe_labels(chapters)}"] if chapters else []
+    return " and ".join(["the front matter"] * ("0" in chapter_labels) + named)

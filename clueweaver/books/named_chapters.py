@@ -12,6 +12,7 @@ from typing import Sequence
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, unit_kind
 from clueweaver.books.chapter_scope import bounded, chapters_related, half_named, relate
 from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
+from clueweaver.books.front_sections import sections_named
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
 from clueweaver.books.ordinals import RUSSIAN_OBLIQUE, nominative
@@ -52,7 +53,7 @@ _SCOPE_JOIN = re.compile(
 )
 
 
-def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
+def chapters_named(chapters: Sequence, text: str, front: dict | None = None) -> tuple[list, list[str]]:
     """The chapters (``Chapter``) that ``text`` names, and what it names that the book lacks ("chapter
     9", "chapters 21-30", "part 4", "the last chapter"). A chapter is named by the label a reader uses
     ("5" names the chapter labelled 5 and, in a book whose labels are qualified by part, every part's
@@ -66,7 +67,9 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     ("Book 2" an epic's "BOOK II"). A chapter said with its part or epilogue is that one's ("the last chapter of
     part 1": ``_chapters_in_scope``); a label as ``clueweaver chapters`` prints it names that chapter ("chapter
     3.2", "II.5"); a bound names the chapters on its side ("before chapter 10": ``chapter_scope``). The chapters
-    whose name it quotes follow (``chapters_titled``), then a half of the book it names (``half_named``)."""
+    whose name it quotes follow (``chapters_titled``), then a half of the book it names (``half_named``). Given the
+    book's ``front`` sections (``front_sections``), a prologue or preface it names comes first, or is what it
+    lacks."""
     mentions = counted_mentions(chapters, text)
     labelled, label_spans = _chapters_labelled(chapters, text)
     units = [m for m in mentions if not m.part and not any(m.start in span for span in label_spans)]
@@ -80,10 +83,10 @@ def chapters_named(chapters: Sequence, text: str) -> tuple[list, list[str]]:
     scoped = [] if both else _chapters_in_scope(chapters, units, parts, text)
     found = both or scoped or by_chapter + by_part
     epilogue = [] if scoped else chapters_of_epilogue(chapters, text)
+    sections, missing_sections = sections_named(front, chapters, text) if front is not None else ([], [])
     # in order, each once: sets and dicts, since a bound or a part names hundreds of a web novel's chapters
-    return list(dict.fromkeys(found + chapters_titled(chapters, text) + half_named(chapters, text)[0] + epilogue)), (
-        missing + missing_parts
-    )
+    named = sections + found + chapters_titled(chapters, text) + half_named(chapters, text)[0] + epilogue
+    return list(dict.fromkeys(named)), missing + missing_parts + missing_sections
 
 
 def named_span(chapters: Sequence, text: str) -> tuple[int, int] | None:

@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from clueweaver.books.front_sections import front_sections
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.named_chapters import chapters_named, without_chapter_mentions
 from clueweaver.books.narrative import Narrative
@@ -268,7 +269,8 @@ class RetrievalIndex:
         holds none of them (the question asks about the chapter as such); none when it names none
         (as one list of ``reserve_first``'s)."""
         wanted = self.config.chapter_reserve
-        chapters, _ = chapters_named(self.narrative.chapters, question.text) if wanted > 0 else ([], [])
+        front = front_sections(self.narrative)
+        chapters, _ = chapters_named(self.narrative.chapters, question.text, front) if wanted > 0 else ([], [])
         inside = {p for c in chapters for p in c.paragraph_ids if p < limit and not self.narrative[p].is_heading}
         if not inside:
             return []

@@ -13,6 +13,7 @@ reading limit (``chapter_mention_warning``).
 from __future__ import annotations
 
 from clueweaver.books.chapter_labels import chapters_text
+from clueweaver.books.front_sections import front_sections
 from clueweaver.books.named_chapters import chapters_named
 from clueweaver.books.narrative import Narrative, reading_limit
 from clueweaver.core.registry import Registry, RegistryError
@@ -113,7 +114,9 @@ def candidate_segments(request: SourceRequest, source: str = "plain", *, fallbac
     ``fallback`` the plain segments, recorded as such."""
     requested = segment_source(source)
     last = reading_limit(request.narrative, request.max_chapter, request.max_paragraph)
-    named, missing = chapters_named(request.narrative.chapters, request.question.text)
+    named, missing = chapters_named(
+        request.narrative.chapters, request.question.text, front_sections(request.narrative)
+    )
     notes = [
         note
         for note in (
