@@ -80,7 +80,7 @@ class Unit:
     """A chapter before numbering: its first paragraph and title, the part or story it belongs to
     (its heading text and number), its own number (None when the heading has none), whether it is an
     appendix, numbered on after the book's chapters and parts by ``with_marked_parts``, and the volume
-    over its part (``clueweaver.books.volumes``)."""
+    over its part (``clueweaver.books.part_levels``)."""
 
     first: int
     title: str

@@ -269,8 +269,9 @@ class RetrievalIndex:
         holds none of them (the question asks about the chapter as such); none when it names none
         (as one list of ``reserve_first``'s)."""
         wanted = self.config.chapter_reserve
-        front = front_sections(self.narrative)
-        chapters, _ = chapters_named(self.narrative.chapters, question.text, front) if wanted > 0 else ([], [])
+        if wanted <= 0:
+            return []
+        chapters, _ = chapters_named(self.narrative.chapters, question.text, front_sections(self.narrative))
         inside = {p for c in chapters for p in c.paragraph_ids if p < limit and not self.narrative[p].is_heading}
         if not inside:
             return []
