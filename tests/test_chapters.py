@@ -660,6 +660,26 @@ def test_parts_over_books_over_chapters_in_russian():
     assert [c.label for c in last] == ["6.2"]
 
 
+def test_volumes_over_books_counted_anew_in_french_and_chinese():
+    """ "TOME I" over "LIVRE PREMIER", "LIVRE DEUXIÈME", then "TOME II" over "LIVRE PREMIER" again (Les Misérables'
+    layout in French), and 第一部 over 第一卷, 第二卷: labelled by volume, book and chapter."""
+    french = (("TOME I", ("LIVRE PREMIER", "LIVRE DEUXIÈME")), ("TOME II", ("LIVRE PREMIER",)))
+    chinese = (("第一部", ("第一卷", "第二卷")), ("第二部", ("第一卷",)))
+    for volumes, unit, question, wanted in (
+        (french, "Chapitre {}", "Que se passe-t-il dans le livre deuxième du tome I ?", ["1.2.1", "1.2.2"]),
+        (chinese, "第{}章", "第二部中发生了什么？", ["2.1.1", "2.1.2"]),
+    ):
+        parts: list[str] = []
+        for volume, books in volumes:
+            parts.append(volume)
+            for book in books:
+                parts += [book, unit.format(1), "Texte du chapitre.", unit.format(2), "Texte du chapitre."]
+        book = from_paragraphs(parts, title="t")
+        assert [c.label for c in book.chapters] == ["1.1.1", "1.1.2", "1.2.1", "1.2.2", "2.1.1", "2.1.2"]
+        assert (book.chapters[4].volume, book.chapters[4].part) == (volumes[1][0], volumes[1][1][0])
+        assert [c.label for c in chapters_named(book.chapters, question)[0]] == wanted, question
+
+
 _RUSSIAN_ORDINALS = {1: "первая", 2: "вторая", 4: "четвертая", 5: "пятая", 6: "шестая", 7: "седьмая"}
 
 
