@@ -566,6 +566,7 @@ def test_les_miserables_five_volumes_count_their_books_anew():
     assert labels_named(book, "In volume 2, book 1, chapter 2, what is Hougomont?") == ["2.1.2"]
     assert labels_named(book, "What does the bishop do in I.2.2?") == ["1.2.2"]
     assert labels_named(book, "In chapter 1.2.1, who arrives?") == ["1.2.1"]
+    assert labels_named(book, "What happens in I.2?") == ["1.2.1", "1.2.2"] and book.chapter_span("I.2") == (3, 4)
     # the preface, after the contents list's entry for it: the last heading before the first chapter
     preface = front_sections(book)["preface"]
     assert [p.text[:25] for p in book.paragraphs[preface.first_paragraph : preface.last_paragraph + 1]] == [

@@ -104,11 +104,14 @@ def named_span(chapters: Sequence, text: str) -> tuple[int, int] | None:
 def _chapters_labelled(chapters: Sequence, text: str) -> tuple[list, list[range]]:
     """The chapters ``text`` names by the labels ``clueweaver chapters`` prints, after a chapter's word ("in
     chapter 3.2", "au chapitre 2.5"), or by a part's Roman numeral and a chapter's number, as scholars cite a
-    novel ("in II.5"), and where each is written; only labels the book has."""
+    novel ("in II.5"), and where each is written; only labels the book has, or, in a book labelled by volume, part
+    and chapter, the part such a label names ("I.2": Les Misérables' volume I, book second, as ``label_span``
+    reads "1.2")."""
     found, spans = [], []
     for match in _LABEL_MENTION.finditer(text):
         label = match["label"] or f"{number_value(match['part'])}.{match['chapter']}"
-        if labelled := [c for c in chapters if c.label == label]:
+        exact = [c for c in chapters if c.label == label]
+        if labelled := exact or [c for c in chapters if c.label.startswith(f"{label}.") and c.label.count(".") == 2]:
             found.extend(c for c in labelled if c not in found)
             spans.append(range(match.start(), match.end()))
     return found, spans
