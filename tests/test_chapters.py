@@ -5,6 +5,7 @@ on the shared Holmes collection and Little Women."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -164,6 +165,18 @@ def test_chapters_command_lists_the_numbers_a_reader_uses(book_file, capsys):
         "label": "24", "number": 24, "title": "CHAPTER TWENTY-FOUR GOSSIP", "part": "PART 2", "volume": None,
         "first_paragraph": 2233, "last_paragraph": 2319,
     }  # fmt: skip
+
+
+def test_chapters_lists_a_volume_and_the_preface_a_question_may_name(capsys):
+    les_miserables = str(Path(__file__).parent / "fixtures" / "books_multilingual" / "les_miserables_excerpt.en.txt")
+    assert main(["chapters", les_miserables]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["0", "(front", "matter)", "paragraphs", "0-30"]
+    assert lines[2].split() == ["its", "preface:", "PREFACE", "paragraphs", "30-30"]
+    assert lines[3].startswith(" 1.1.1  VOLUME I FANTINE — BOOK FIRST — CHAPTER I—M. MYRIEL")
+    assert main(["chapters", les_miserables, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["chapters"]
+    assert rows[0]["sections"] == {"preface": [30, 30]} and rows[1]["volume"] == "VOLUME I FANTINE"
 
 
 def test_max_chapter_and_as_of_cut_where_the_reader_thinks(book_file, tmp_path, capsys):

@@ -8,6 +8,7 @@ import time
 
 from clueweaver.books.chapter_labels import chapters_text
 from clueweaver.books.chapters import NO_CHAPTERS_HINT
+from clueweaver.books.front_sections import front_sections
 from clueweaver.books.language import detect_language, language_name
 from clueweaver.books.narrative import MAX_PARAGRAPH_CHARS, reading_limit
 from clueweaver.cli.common import (
@@ -101,8 +102,10 @@ def run_chapters(args) -> int:
         for c in narrative.chapters
     ]
     front = narrative.chapters[0].first_paragraph if narrative.chapters else len(narrative)
+    sections = front_sections(narrative)  # the prologue and preface a question may name
+    spans = {kind: [section.first_paragraph, section.last_paragraph] for kind, section in sections.items()}
     front_matter = {"label": "0", "number": 0, "title": "(front matter)", "part": None, "volume": None,
-                    "first_paragraph": 0, "last_paragraph": front - 1}  # fmt: skip
+                    "first_paragraph": 0, "last_paragraph": front - 1, "sections": spans}  # fmt: skip
     language = detect_language(narrative.text)
     if args.json:
         listed = [front_matter, *rows] if front else rows
@@ -114,6 +117,9 @@ def run_chapters(args) -> int:
     print(f"{narrative.title}: {len(narrative.chapters)} chapters, {len(narrative)} paragraphs{cut}")
     if front:
         print(f"{'0':>6}  {column('(front matter)', 64)} paragraphs 0-{front - 1}")
+    for kind, section in sections.items():
+        named = column(f"its {kind}: {section.title}", 64)
+        print(f"{'':>6}  {named} paragraphs {section.first_paragraph}-{section.last_paragraph}")
     for chapter in narrative.chapters:
         title = column(chapter.full_title, 64)
         print(f"{chapter.label:>6}  {title} paragraphs {chapter.first_paragraph}-{chapter.last_paragraph}")
