@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clueweaver.books.centred_titles import centred_titles, story_name
@@ -671,6 +671,36 @@ def test_parts_over_books_over_chapters_in_russian():
     assert named == ["4.1", "4.2", "5.1", "5.2", "6.1", "6.2"]
     last = chapters_named(book.chapters, "Что в последней главе второй части?")[0]
     assert [c.label for c in last] == ["6.2"]
+
+
+@settings(deadline=None, max_examples=60)  # the heading patterns compile on the first example
+@given(
+    st.lists(st.lists(st.integers(min_value=1, max_value=3), min_size=1, max_size=3), min_size=2, max_size=3),
+    st.booleans(),
+)
+def test_volumes_label_and_name_their_chapters_however_many_books_and_chapters(volumes, books_anew):
+    """Volumes of books of chapters, the books counted anew in each volume or on across them: every chapter is
+    labelled by volume, book and chapter, or by book and chapter, records its volume, and "Volume k" names
+    exactly the chapters under "VOLUME k"."""
+    roman = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"]
+    parts, expected, book_number = [], [], 0
+    for v, books in enumerate(volumes, start=1):
+        parts.append(f"VOLUME {roman[v]}")
+        for b, chapters in enumerate(books, start=1):
+            book_number = b if books_anew else book_number + 1
+            parts.append(f"BOOK {roman[book_number]}")
+            for c in range(1, chapters + 1):
+                parts += [f"CHAPTER {roman[c]}", f"The text of chapter {c}, told at some length and plainly."]
+                expected.append((v, book_number, c))
+    book = from_paragraphs(parts, title="t")
+    qualified = [f"{v}.{b}.{c}" if books_anew else f"{b}.{c}" for v, b, c in expected]
+    unique_books = len({(v, b) for v, b, _ in expected}) == len({b for _, b, _ in expected})
+    assert [c.label for c in book.chapters] == (qualified if books_anew and not unique_books else
+                                                [f"{b}.{c}" for _, b, c in expected])  # fmt: skip
+    assert [c.volume for c in book.chapters] == [f"VOLUME {roman[v]}" for v, _, _ in expected]
+    for v in range(1, len(volumes) + 1):
+        named = chapters_named(book.chapters, f"What happens in Volume {v}?")[0]
+        assert [book.chapters.index(c) for c in named] == [k for k, (w, _, _) in enumerate(expected) if w == v]
 
 
 def test_volumes_over_books_counted_anew_in_french_and_chinese():
