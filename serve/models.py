@@ -168,6 +168,7 @@ class Chapter(Body):
     title: str
     part: str | None = Field(..., description="the heading of the part or story the chapter belongs to")
     volume: str | None = Field(..., description="the heading of the volume over that part ('VOLUME I FANTINE')")
+    full_title: str = Field(..., description="the title with its volume, part or story, as the reading room shows it")
     first_paragraph: int
     last_paragraph: int
 

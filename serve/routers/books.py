@@ -91,6 +91,7 @@ def chapters(room: Room, book_id: str):
                 "title": c.title,
                 "part": c.part,
                 "volume": c.volume,
+                "full_title": c.full_title,
                 "first_paragraph": c.first_paragraph,
                 "last_paragraph": c.last_paragraph,
             }

@@ -246,11 +246,11 @@ async function selectBook(bookId) {
   loadHistory();
 }
 
-// Chapters as the book numbers them (label: "24", "1.2" for chapter II of story I), with their volume,
-// part or story; "Chapter 6: A Ticket to Exeter" names itself, "II." needs its number.
+// Chapters as the book numbers them (label: "24", "1.2" for chapter II of story I), titled with their
+// volume, part or story as the server joins them; "Chapter 6: A Ticket to Exeter" names itself, "II."
+// needs its number.
 function chapterLabel(chapter) {
-  const overs = [chapter.volume, chapter.part].filter((over) => over && !chapter.title.startsWith(over));
-  const title = [...overs, chapter.title].join(" — ");
+  const title = chapter.full_title;
   return /^(chapter|part|book|volume|act|scene|letter|stave|canto|adventure)\b/i.test(title) ? title : `chapter ${chapter.label}: ${title}`;
 }
 
