@@ -766,6 +766,11 @@ def test_a_prologue_or_preface_before_the_first_chapter_is_named_in_any_language
         "preface": (1, 1),
         "prologue": (3, 3),
     }
+    # 楔子 is also a wedge and 前言 what was said before: named only where the question places it in the book
+    plain = from_paragraphs(["第一回 王冕", "且说王冕。", "第二回 周进", "周进来了。"], title="t")
+    for everyday in ("凶手用什么楔子卡住了门？", "他说话前言不搭后语，为什么？"):
+        assert chapters_named(plain.chapters, everyday, front_sections(plain)) == ([], []), everyday
+    assert chapters_named(plain.chapters, "在楔子里，王冕做了什么？", front_sections(plain)) == ([], ["prologue"])
     titled = from_paragraphs(["CHAPTER I. PROLOGUE", "Long ago.", "CHAPTER II. THE STORM", "Rain."], title="t")
     assert [c.label for c in chapters_named(titled.chapters, "In the prologue?", front_sections(titled))[0]] == ["1"]
     assert chapters_text(["0"]) == "the front matter" and chapters_text(["0", "3", "4"]) == (

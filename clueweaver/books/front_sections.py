@@ -12,25 +12,29 @@ from typing import Sequence
 
 from clueweaver.books.chapters import Heading
 
-# Each section's words: those written between spaces, declined as a question declines them ("в прологе"), and
-# those of scripts written without spaces
+# Each section's words: those written between spaces, declined as a question declines them ("в прологе"); those
+# of scripts written without spaces; and those a question names the section by only where it says so, since they
+# are everyday words too (楔子 a wedge, 前言 what was said before: "前言不搭后语")
 _WORDS = {
-    "prologue": (r"prologue|prolog|prólogo|prologo|пролог\w*|πρόλογ\w*", "序章|楔子|プロローグ|프롤로그"),
+    "prologue": (r"prologue|prolog|prólogo|prologo|пролог\w*|πρόλογ\w*", "序章|プロローグ|프롤로그", "楔子"),
     "preface": (
         r"preface|foreword|vorwort|préface|prefacio|prefazione|prefácio|предислови\w*|przedmow\w*",
-        "序言|前言|まえがき|서문",
+        "序言|まえがき|서문",
+        "前言",
     ),
 }
+# "楔子中", "前言里", "在楔子", "《楔子》": said as a place in the book
+_PLACED = r"(?:{0})(?=\s*(?:中|里|裡|内|部分))|(?<=在)(?:{0})|(?<=[《「『])(?:{0})(?=[》」』])"
 _MENTIONS = {
-    kind: re.compile(rf"(?<!\w)(?:{spaced})(?!\w)|{unspaced}", re.IGNORECASE)
-    for kind, (spaced, unspaced) in _WORDS.items()
+    kind: re.compile(rf"(?<!\w)(?:{spaced})(?!\w)|{unspaced}|{_PLACED.format(placed)}", re.IGNORECASE)
+    for kind, (spaced, unspaced, placed) in _WORDS.items()
 }
 _MAX_HEADING_CHARS = 100
 # The word alone on its line, or before the section's name after a mark or a space ("PROLOGUE. THE STORM",
 # "序章　嵐の夜")
 _HEADINGS = {
-    kind: re.compile(rf"^\s*(?:{spaced}|{unspaced})(?:$|[\s.:—–-])", re.IGNORECASE)
-    for kind, (spaced, unspaced) in _WORDS.items()
+    kind: re.compile(rf"^\s*(?:{spaced}|{unspaced}|{placed})(?:$|[\s.:—–-])", re.IGNORECASE)
+    for kind, (spaced, unspaced, placed) in _WORDS.items()
 }
 
 
