@@ -628,7 +628,8 @@ def test_the_divine_comedy_s_cantos_headed_with_their_part_s_name():
     """Longfellow's Divine Comedy as Project Gutenberg sets it: "INFERNO", then "Inferno: Canto I"; the part's
     name before the unit's word had hidden every canto (the poem was one chapter, opened by a contents entry).
     Each canto is a chapter, under the part its heading names: "2.1" is Purgatorio's first; the appendix after the
-    parts is one more ("4.1", Longfellow's first sonnet), so the labels stay the parts' (they were reading order)."""
+    parts is one more ("4.1", Longfellow's first sonnet), so the labels stay the parts' (they were reading order).
+    Each part's heading opens its first canto, as a numbered part's does: "PURGATORIO" had ended Inferno's last."""
     book = load_narrative(FIXTURES / "divine_comedy_excerpt.en.txt")
     assert [(c.label, c.part, c.title) for c in book.chapters] == [
         ("1.1", "INFERNO", "Inferno: Canto I"), ("1.2", "INFERNO", "Inferno: Canto II"),
@@ -636,5 +637,8 @@ def test_the_divine_comedy_s_cantos_headed_with_their_part_s_name():
         ("3.1", "PARADISO", "Paradiso: Canto I"), ("3.2", "PARADISO", "Paradiso: Canto II"),
         ("4.1", "APPENDIX", "I"), ("4.2", "APPENDIX", "II"),
     ]  # fmt: skip
-    assert book[book.chapters[0].first_paragraph + 1].text.startswith("Midway upon the journey of our life")
+    assert book[book.chapters[0].first_paragraph + 2].text.startswith("Midway upon the journey of our life")
+    for chapter in book.chapters[::2]:  # each part's first canto opens at the part's heading
+        assert book[chapter.first_paragraph].text == chapter.part
+    assert book[book.chapters[2].first_paragraph - 1].text.startswith("O Muses, O high genius")  # Inferno ends
     assert labels_named(book, "In Canto II, whom do the three ladies send?") == ["1.2", "2.2", "3.2"]

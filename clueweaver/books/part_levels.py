@@ -119,13 +119,17 @@ def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]
     part), nor one after a chapter with sections of its own under the same marked heading (三太郎の日記's
     "十 蚊帳" among chapters "九", "十一" of numbered sections, all under "斷片": "10", not "3.10"). An
     appendix (``chapter_structure._appendices``) is numbered on after the chapters and parts before it, as an
-    epilogue is ("3" after parts 1 and 2; "7" after El abuelo del rey's six parts, its source's)."""
+    epilogue is ("3" after parts 1 and 2; "7" after El abuelo del rey's six parts, its source's). A marked
+    heading opens the first unit after it, as a part's heading does ("PURGATORIO" opens its Canto I, not
+    the end of Inferno's last)."""
     starts = [i for i, text in enumerate(texts) if text in parts]
     numbers = [_marked_part_number(texts[i]) or k for k, i in enumerate(starts, start=1)]
     placed, before = [], (0, False)  # the marked heading over the unit before, and whether it had a part of its own
     for unit in units:
         k = bisect.bisect_right(starts, unit.first)  # the part headings at or before the unit's opening
         is_the_part = k > 0 and starts[k - 1] == unit.first and unit.title.startswith(texts[unit.first])
+        if k > 0 and (placed[-1].first if placed else -1) < starts[k - 1] < unit.first:
+            unit = dataclasses.replace(unit, first=starts[k - 1])
         keep = k == 0 or unit.part or is_the_part or before == (k, True) or Heading.parse(unit.title).is_epilogue
         if unit.appendix and placed:
             placed.append(dataclasses.replace(unit, number=number_past(placed[-1].part_number, placed)))
