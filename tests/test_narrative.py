@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clueweaver.benchmarks.checks import load_bundled_book
-from clueweaver.books.encoding import decode_text
+from clueweaver.books.encoding import decode_text, detect_encoding
 from clueweaver.books.headers import strip_gutenberg
 from clueweaver.books.language import SUPPORTED_LANGUAGES, UNDETERMINED
 from clueweaver.books.narrative import NarrativeError, from_paragraphs, from_text, load_narrative
@@ -344,6 +344,18 @@ def test_a_central_european_novel_in_a_central_european_codepage_is_read_in_it(b
 
 
 _COMMA_BELOW = str.maketrans("şţŞŢ", "șțȘȚ")
+
+
+def test_a_chinese_novel_in_gbk_keeps_the_rare_characters_its_font_drew():
+    """GBK's user-defined rows hold the rare characters an older e-text's font drew, which gb18030 reads as
+    private-use characters: they had made the right reading implausible, and the file was read as cp1252 mojibake
+    (a 史记, ``tests/test_books_multilingual.py``). A reading mostly in Han may hold a few; a crowd of them is no
+    Chinese text."""
+    text = load_bundled_book("laocan_youji.zh").text
+    rare = "".join(ch + ("\ue253" if k % 300 == 299 else "") for k, ch in enumerate(text))
+    assert decode_text(rare.encode("gb18030"), "laocan.txt")[:3] == (rare, "gb18030", True)
+    crowded = "".join(ch + ("\ue253" if k % 20 == 19 else "") for k, ch in enumerate(text[:20000]))
+    assert "gb18030: U+E253 at line" in detect_encoding(crowded.encode("gb18030"))[2]
 
 
 @pytest.mark.parametrize("text", ["а, даже и не взглянув на меня, и пошла по лестнице.", "— И вы надеетесь?\n\nНет."])
