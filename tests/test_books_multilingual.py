@@ -642,3 +642,20 @@ def test_the_divine_comedy_s_cantos_headed_with_their_part_s_name():
         assert book[chapter.first_paragraph].text == chapter.part
     assert book[book.chapters[2].first_paragraph - 1].text.startswith("O Muses, O high genius")  # Inferno ends
     assert labels_named(book, "In Canto II, whom do the three ladies send?") == ["1.2", "2.2", "3.2"]
+
+
+def test_shiji_in_gbk_with_its_rare_characters_and_bulleted_juan():
+    """An older e-text of 史记 as published: GBK, its rare characters in the font's user-defined rows (read as
+    Unicode's private use area), each 卷 headed after a bullet ("●卷二十六·历书第四"), and 历书's calendar setting a
+    month "十二" on a line of its own, year after year. Before, the private-use characters made gb18030's reading
+    implausible, so the book was read as cp1252 (mojibake, no chapters); and once read, every "十二" was a chapter,
+    so that 卷二十七 was labelled 32 in the whole book."""
+    book = load_narrative(FIXTURES / "shiji_excerpt.zh.txt")
+    assert (book.encoding, book.encoding_detected) == ("gb18030", True)
+    assert "命舜摄行天子之政" in book[7].text and re.search("[\ue000-\uf8ff]", book[7].text)  # kept, not replaced
+    assert [c.label for c in book.chapters] == ["1", "2", "26", "27", "130"]
+    assert [c.title for c in book.chapters][2:4] == ["●卷二十六·历书第四", "●卷二十七·天官书第五"]
+    calendar = [p for p in book.paragraphs if p.text.strip() == "十二"]
+    assert len(calendar) == 5 and {book.chapter_label(p.chapter) for p in calendar} == {"26"}
+    assert labels_named(book, "卷二十七里司马迁怎样描述天象？") == ["27"]
+    assert build_index(book, None, use_cache=False).language == "zh"

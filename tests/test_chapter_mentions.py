@@ -203,6 +203,7 @@ def test_a_count_of_first_or_last_chapters_names_that_many(count):
         ("In Part II, and in the second part", [(2,), (2,)]),
         ("Book 3; Livre III; la deuxième partie", [(3,), (3,), (2,)]),
         ("第二卷中，最后一卷", [(2,), (LAST,)]),
+        ("卷二十七里，卷27中；巻三で", [(27,), (27,), (3,)]),  # a history's 卷 cited with its number after
         ("im zweiten Teil; во второй части; Том 2", [(2,), (2,), (2,)]),
     ],
 )
@@ -501,6 +502,8 @@ def test_a_chapter_cut_into_sections_is_named_whole_by_a_chapters_word_in_any_la
         "Each. 5 men",
         "a chapter of accidents",
         "前两回虽赢",  # 西游记: "won the two times before" (回 counts times too)
+        "他把席子卷一卷",  # 卷 the verb, rolled up once
+        "试卷二十分，花卷三个",  # an exam paper's twenty points; three steamed rolls
         "之后三回，他又来了",
         "在前一回中",  # the chapter before: no text places it
         "в главе этой книги",

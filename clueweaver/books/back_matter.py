@@ -9,7 +9,7 @@ import re
 from collections import Counter
 
 from clueweaver.books.chapters import BARE_NUMERAL, Heading, is_heading
-from clueweaver.books.numerals import CJK_NUMERALS
+from clueweaver.books.numerals import CJK_NUMERALS, number_value
 from clueweaver.books.sentences import ends_with_sentence_mark
 
 # A book's endnotes section, numbered "1", "2", ... like bare chapter numerals (RusLit's Russian e-texts:
@@ -22,6 +22,8 @@ _NOTES_HEADINGS = frozenset(
 
 # How far past the last chapter number in digits a bare number may go and still number a chapter.
 _CHAPTER_NUMBER_LEAP = 20
+_CJK_NUMBER = re.compile(f"[{CJK_NUMERALS}]+")
+_MIN_SAME_NUMBERS = 3  # a chapter's number and a note's "1" under it are two
 
 
 def names_notes(text: str) -> bool:
@@ -86,29 +88,49 @@ def _one_note_after(texts: list[str], flags: list[bool], i: int) -> bool:
 
 def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
     """``flags`` with the page numbers a scan leaves among the paragraphs unset: bare numbers in
-    digits that cut a sentence in two (RusLit's Хозяйка: "…широко стал", "337", "вдыхать в
+    digits or Chinese numerals that cut a sentence in two (RusLit's Хозяйка: "…широко стал", "337", "вдыхать в
     себя…"), or that leap more than ``_CHAPTER_NUMBER_LEAP`` past the last chapter number ("I",
     then "341"), or that count nothing: a zero after the first number (a puzzle's remainder "０"
     under its rule, in 虫喰い算大会), or the number of the heading just before again (a note's "1" in
-    chapter 1; after another heading, a story's title, "1" numbers its first section). A chapter
-    number follows a finished sentence, and the one before it."""
+    chapter 1; after another heading, a story's title, "1" numbers its first section), and the same number three
+    times or more with no other heading between (史记's calendar, whose years end in a month "十二" on its own
+    line, 48 times). A chapter number follows a finished sentence, and the one before it."""
     flags = list(flags)
+    numbers = {i: _bare_number(text) for i, text in enumerate(texts) if flags[i]}
     last = previous = None  # the last chapter number in digits; the number of the heading just before
-    for i, text in enumerate(texts):
-        digits = text.strip().rstrip(".")
-        if not flags[i]:
-            continue
-        if not digits.isdigit():
+    for i, number in numbers.items():
+        if number is None:
             previous = None
             continue
-        number = int(digits)
         cut = 0 < i < len(texts) - 1 and not ends_with_sentence_mark(texts[i - 1]) and texts[i + 1][:1].islower()
         counts_nothing = number == 0 and last is not None or number == previous
         if cut or counts_nothing or number > (last or 0) + _CHAPTER_NUMBER_LEAP:
             flags[i] = False
         else:
             last = previous = number
+    for run in _runs_of_one_number(numbers):
+        flags[run[0]] = False
     return flags
+
+
+def _bare_number(text: str) -> int | None:
+    """The number of a bare numeral in digits or Chinese numerals ("12", "十二"), else None."""
+    numeral = text.strip().rstrip(".")
+    return number_value(numeral) if numeral.isdigit() or _CJK_NUMBER.fullmatch(numeral) else None
+
+
+def _runs_of_one_number(numbers: dict[int, int | None]) -> list[list[int]]:
+    """The headings' runs (``numbers``: each heading's bare number, None for a worded one) of one number three
+    times or more, with no other heading between."""
+    runs, current = [], []
+    for i, number in numbers.items():
+        if current and number is not None and number == numbers[current[-1]]:
+            current.append(i)
+        else:
+            runs.append(current)
+            current = [i] if number is not None else []
+    runs.append(current)
+    return [run for run in runs if len(run) >= _MIN_SAME_NUMBERS]
 
 
 # The headings of an edition's back matter, in capitals or alone on their line: its variant readings

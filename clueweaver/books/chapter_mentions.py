@@ -21,7 +21,7 @@ chapter", "the final chapter", "最后一回", "最終章", "au dernier chapitre
 последней главе"; "the penultimate chapter", "l'avant-dernier chapitre", "倒数第二回"; "the opening
 chapter"; "the first three chapters", "les deux derniers chapitres", "в первых трёх главах", "前八十回",
 "后四十回", "最初の三章"), resolved against the book's own count. Parts, volumes and books
-are read the same way ("Part II", "the second part", "第二卷", "im zweiten Teil", "во второй части",
+are read the same way ("Part II", "the second part", "第二卷", "卷二十七", "im zweiten Teil", "во второй части",
 "Livre III", "w drugiej części", "i andra delen"): a part names its chapters, and a chapter named with
 its part is that part's chapter. A play's acts and scenes are its parts and chapters ("Act II, scene 3",
 "во втором действии", "第二幕"), and so are an epistolary novel's letters, an epic's cantos and other units
@@ -259,6 +259,11 @@ _ORDINAL_WORD = re.compile(rf"\b(?:{ORDINAL_PATTERN})\b", re.IGNORECASE)
 _NOT_A_PARTS_ORDINAL = r"(?!\s+(?:части|тома|книги|części|tomu|księgi|části|dílu|svazku)\b)"
 _TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "the two times before"
 _NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
+# 卷 before its number, as a history's or a collection's 卷 are cited ("卷二十七", 史记's 天官书; "巻三"), not in a
+# word (试卷, 花卷, 胶卷, 席卷) or as the verb with a count after it ("卷一卷", roll it up once; "卷三个")
+_JUAN_BEFORE_NUMBER = re.compile(
+    rf"(?<![试試花春胶膠考答席龙龍蛋画畫手开開])[卷巻]\s*({_DAI_NUMBER})(?!\s*[卷巻个個次遍下本张張把根条條])"
+)
 
 
 def _patterns(unit_after: str, unit_before: str, dai_units: str, words_by_language: dict, worded: bool) -> tuple:
@@ -575,7 +580,8 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
     parts = _patterns(
         rf"{part}|{_BOOK_OR_VOLUME_AFTER_ORDINAL.pattern}", rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded
     )
-    return (False, (*chapters, *_korean_patterns("장"))), (True, (*parts, *_korean_patterns("부|편|권|막")))
+    parts = (*parts, (_JUAN_BEFORE_NUMBER, _numbered, False), *_korean_patterns("부|편|권|막"))
+    return (False, (*chapters, *_korean_patterns("장"))), (True, parts)
 
 
 def _joined(words: dict, more: dict) -> dict:
