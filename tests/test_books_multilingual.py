@@ -659,3 +659,17 @@ def test_shiji_in_gbk_with_its_rare_characters_and_bulleted_juan():
     assert len(calendar) == 5 and {book.chapter_label(p.chapter) for p in calendar} == {"26"}
     assert labels_named(book, "卷二十七里司马迁怎样描述天象？") == ["27"]
     assert build_index(book, None, use_cache=False).language == "zh"
+
+
+def test_hongloumeng_as_a_web_copy_sets_it_half_before_each_hui_and_headings_given_twice():
+    """A web copy of 红楼梦 (GBK, 2007): each 回 headed with the book's half ("上卷 第一回 …", "下卷 第八十一回 …"),
+    and some headed twice, the site's update time, menu, notice and page links between the copies. Before, the
+    half hid every heading but the two given again bare, so the book had two chapters; read both, 第三十八回 would
+    have been two, and every later label one too many."""
+    book = load_narrative(FIXTURES / "hongloumeng_web_copy_excerpt.zh.txt")
+    assert (book.encoding, book.encoding_detected) == ("gb18030", True)
+    assert [c.label for c in book.chapters] == ["1", "37", "38", "39", "81", "119", "120"]
+    twice = book.chapters[2]  # opens at the first copy, with the site's lines
+    assert book[twice.first_paragraph].text == "上卷 第三十八回 林潇湘魁夺菊花诗 薛蘅芜讽和螃蟹咏"
+    assert book[twice.first_paragraph + 1].text.startswith("更新时间:2007-1-12")
+    assert labels_named(book, "第一一九回中宝玉去了哪里？") == labels_named(book, "下卷第一百一十九回") == ["119"]

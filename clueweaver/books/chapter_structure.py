@@ -239,7 +239,8 @@ def _without_repeats(
     the repeats a text's source adds (``_same_heading_key`` says which headings are the same):
 
     - a heading directly followed by the same heading (a scan's or a converter's duplicate), rules
-      ("-----") aside, is one chapter, which opens at the first copy;
+      ("-----") aside and a web page's few short lines (``_repeated_after_notes``), is one chapter, which opens
+      at the first copy;
     - a heading directly followed by another heading, and repeated later, is an entry of a table
       of contents: it opens no chapter and stays in the front matter (or the chapter before it);
       so is a list's last entry, after three or more, when it is repeated later (儒林外史's contents
@@ -258,7 +259,7 @@ def _without_repeats(
     for k, group in enumerate(groups):
         directly_followed = k + 1 < len(groups) and _directly_after(texts, groups, k)
         last_entry = contents_before >= _MIN_CONTENTS_ENTRIES
-        if directly_followed and keys[k + 1] == keys[k]:
+        if k + 1 < len(groups) and keys[k + 1] == keys[k] and _repeated_after_notes(texts, groups, k):
             first_copy, contents_before = group.first if first_copy is None else first_copy, 0
         elif (directly_followed or parts[k] and parts[k + 1] or last_entry) and last[keys[k]] > k:
             first_copy, contents_before = None, contents_before + 1 if directly_followed else 0
@@ -305,6 +306,22 @@ def without_sections(texts: list[str], groups: list[HeadingGroup]) -> list[Headi
 def _directly_after(texts: list[str], groups: list[HeadingGroup], k: int) -> bool:
     """Whether the heading group after group ``k`` follows it with nothing but rules between."""
     return all(map(is_rule, texts[groups[k].last + 1 : groups[k + 1].first]))
+
+
+_MAX_NOTE_LINES = 8
+
+
+def _repeated_after_notes(texts: list[str], groups: list[HeadingGroup], k: int) -> bool:
+    """Whether the heading group after group ``k`` follows it with nothing between but rules and a few short
+    lines, which end no sentence unless the two give the chapter the same name: what a web copy sets between a
+    chapter's heading and its copy (红楼梦's "上卷 第三十八回 林潇湘魁夺菊花诗…", "更新时间:2007-1-12 23:59:11
+    本章字数:6858", the site's menu and notice, "后一页", "回目录", then "第三十八回 林潇湘魁夺菊花诗…" again)."""
+    between = [t for t in texts[groups[k].last + 1 : groups[k + 1].first] if not is_rule(t)]
+    if len(between) > _MAX_NOTE_LINES or any(len(t) >= MIN_PROSE_CHARS for t in between):
+        return False
+    name, next_name = ("".join(g.heading.name.split()) for g in groups[k : k + 2])
+    named_alike = bool(name) and name == next_name
+    return named_alike or not any(t.rstrip().endswith(PROSE_ENDS) or ends_with_sentence_mark(t) for t in between)
 
 
 def detect_units(

@@ -165,10 +165,12 @@ MAX_HEADING_CHARS = 250
 _LONG_S = "ſ"  # Fraktur's long s, as the Deutsches Textarchiv keeps it ("Erſtes Kapitel"): a heading reads an s
 # What Chinese texts copied from the web put before a chapter's number: "正文 第一章" (the main text),
 # "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked), a
-# bracket ("【第一章】", as web novels head chapters), a bullet that marks the heading ("●卷一·五帝本纪第一", as
-# an older e-text of 史记 heads its 130 卷); read past.
+# bracket ("【第一章】", as web novels head chapters), the half of the book ("上卷 第一回", "下卷 第六十一回": the
+# 回 count on, as web copies of 水浒传, 西游记 and 红楼梦 set them), a bullet that marks the heading
+# ("●卷一·五帝本纪第一", as an older e-text of 史记 heads its 130 卷); read past.
 _CJK_LEAD = re.compile(
-    r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文|目录|目錄)\s*[【〖［]?|[【〖［])\s*(?=第)|[●◎○■◆★☆]\s*(?=[第卷])"
+    r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文|目录|目錄|[上中下][卷册冊部])\s*[【〖［]?|[【〖［])\s*(?=第)"
+    r"|[●◎○■◆★☆]\s*(?=[第卷])"
 )
 # A part's name and a colon before the unit's word, as Project Gutenberg's Divine Comedy heads its cantos
 # ("Inferno: Canto I", "Purgatorio: Canto XXXIII"): the name is the part's, which a line of its own opens
