@@ -328,6 +328,20 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
     assert Heading.parse(texts[2]).components == (("回", 2),) and Heading.parse(texts[2]).name == "悟彻菩提真妙理"
 
 
+def test_a_chinese_web_serial_heads_each_chapter_with_its_volume_and_the_volume_s_name():
+    """Downloads of Chinese web serials head each chapter "第一卷 风起 第一章 开端": the volume, its name, then the
+    chapter's number, after the volume of free or paid chapters ("正文卷", "VIP卷"). The volume's name had hidden the
+    chapter's number: every line was volume 1's heading, named "风起 第一章 开端"."""
+    prose = "他走进院子，看见老槐树下站着一个人，手里提着一盏灯笼，灯光在风里摇晃。"
+    headings = ["正文卷 第一卷 风起 第一章 开端", "第一卷 风起 第二章 夜雨", "VIP卷 第二卷 江湖远 第三章 决战"]
+    book = from_paragraphs([text for heading in headings for text in (heading, prose)], title="t")
+    assert [c.label for c in book.chapters] == ["1", "2", "3"]
+    assert [c.part for c in book.chapters] == ["第一卷 风起", "第一卷 风起", "第二卷 江湖远"]  # without the lead
+    volume_and_chapter = Heading.parse(headings[2])
+    assert volume_and_chapter.components == (("卷", 2), ("章", 3)) and volume_and_chapter.name == "决战"
+    assert Heading.parse("第一卷 他说 第一次").components == (("卷", 1),)  # 第 opens no chapter's number there
+
+
 @pytest.mark.parametrize(
     ("headings", "labels_wanted"),
     [

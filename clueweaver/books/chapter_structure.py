@@ -61,6 +61,7 @@ from clueweaver.books.chapters import (
     is_title_line,
     names_its_unit,
     names_the_chapter,
+    web_lead_end,
 )
 from clueweaver.books.numerals import CJK_NUMERALS
 from clueweaver.books.part_levels import (
@@ -104,7 +105,7 @@ class HeadingGroup:
 
 
 def _part_text(text: str, heading: Heading) -> str:
-    return text[: heading.part_end].strip().rstrip(".:—–-").strip(" *")
+    return text[web_lead_end(text) : heading.part_end].strip().rstrip(".:—–-").strip(" *")
 
 
 def _names_only_a_part(heading: Heading) -> bool:

@@ -165,11 +165,12 @@ MAX_HEADING_CHARS = 250
 _LONG_S = "ſ"  # Fraktur's long s, as the Deutsches Textarchiv keeps it ("Erſtes Kapitel"): a heading reads an s
 # What Chinese texts copied from the web put before a chapter's number: "正文 第一章" (the main text),
 # "《》目录 第一回" (a contents link's leftover, in every web copy of 西游记 that was checked), a
-# bracket ("【第一章】", as web novels head chapters), the half of the book ("上卷 第一回", "下卷 第六十一回": the
+# bracket ("【第一章】", as web novels head chapters), a web serial's volume of free or paid chapters ("正文卷 第一章",
+# "VIP卷 第十章"), the half of the book ("上卷 第一回", "下卷 第六十一回": the
 # 回 count on, as web copies of 水浒传, 西游记 and 红楼梦 set them), a bullet that marks the heading
 # ("●卷一·五帝本纪第一", as an older e-text of 史记 heads its 130 卷); read past.
 _CJK_LEAD = re.compile(
-    r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文|目录|目錄|[上中下][卷册冊部])\s*[【〖［]?|[【〖［])\s*(?=第)"
+    r"(?:《[^》\n]{0,30}》\s*)?(?:(?:正文卷?|VIP卷|目录|目錄|[上中下][卷册冊部])\s*[【〖［]?|[【〖［])\s*(?=第)"
     r"|[●◎○■◆★☆]\s*(?=[第卷])"
 )
 # A part's name and a colon before the unit's word, as Project Gutenberg's Divine Comedy heads its cantos
@@ -354,12 +355,14 @@ class Heading:
         start = starred.start("inner") if starred else 0
         lead = next((m for form in _LEADS if (m := form.match(text, start))), None)
         components, position, part_end = [], lead.end() if lead else start, 0
-        while match := next((m for form in _COMPONENTS if (m := form.match(text, position))), None):
+        while match := _component_at(text, position) or _after_part_name(text, position, components):
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))
             if not word and (components or number is None):  # a bare number comes first, and must read
                 break
             if word in _EPILOGUES and any(w not in _CONTAINER_WORDS for w, _ in components):
                 break  # "CHAPTER XL. EPILOGUE": the chapter's name
+            if match.start() > position:  # a part's name before the chapter's number: the part's own
+                part_end = match.start()
             components.append((word, number))
             position = match.end()
             if all(w in _CONTAINER_WORDS for w, _ in components):
@@ -395,6 +398,31 @@ class Heading:
     def style(self) -> tuple[str, bool] | None:
         """How its chapter number is written: the word, and whether a name follows."""
         return (self.unit[0], bool(self.name)) if self.unit else None
+
+
+def web_lead_end(text: str) -> int:
+    """Where what a web copy puts before a Chinese heading's number ends ("正文卷 ", "上卷 ", "【": ``_CJK_LEAD``); 0
+    without it. A part's name leaves it out: "第一卷 风起", not "正文卷 第一卷 风起"."""
+    lead = _CJK_LEAD.match(text)
+    return lead.end() if lead else 0
+
+
+def _component_at(text: str, position: int) -> re.Match | None:
+    return next((m for form in _COMPONENTS if (m := form.match(text, position))), None)
+
+
+# A part's name between its number and the chapter's, as downloads of Chinese web serials head chapters ("第一卷
+# 风起 第三章 开端"): Han characters without a mark, then 第
+_CJK_PART_NAME = re.compile(rf"\s*[{HAN}]{{1,12}}\s+(?=第)")
+
+
+def _after_part_name(text: str, position: int, components: list) -> re.Match | None:
+    """The chapter's number after a Chinese part's name (``_CJK_PART_NAME``), when the components read so far are a
+    part's; else None."""
+    if not components or any(word not in _CONTAINER_WORDS for word, _ in components):
+        return None
+    name = _CJK_PART_NAME.match(text, position)
+    return _component_at(text, name.end()) if name else None
 
 
 def names_its_unit(text: str, heading: Heading | None = None) -> bool:
