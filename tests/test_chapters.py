@@ -328,6 +328,25 @@ def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
     assert Heading.parse(texts[2]).components == (("回", 2),) and Heading.parse(texts[2]).name == "悟彻菩提真妙理"
 
 
+def test_a_chinese_text_that_lost_every_line_break_is_cut_at_its_headings():
+    """A corpus that joined each book into one line (a Project Gutenberg collection's 三國志演義: 590,000 characters,
+    no line break) still heads its chapters inline, after a sentence's end: "…且看下文分解。第二回：張翼德…". They had
+    been no headings: 0 chapters, every question read without its chapter. A cross-reference ("詳見第二回") or a bout
+    ("第三回合") is none, nor is a number out of order; and a count that stops short of half the unit's numbers
+    cuts nothing, since every later chapter would stand in the last one found."""
+    prose = "話說天下大勢，分久必合，合久必分。二人戰了兩回合。第三回合，不分勝負。且看下文分解。"
+    titles = ("宴桃園此事詳見第二回。", "怒鞭督郵", "議溫明")
+    line = "三國志演義" + "".join(f"第{n}回：{title}{prose}" for n, title in zip("一二三", titles))
+    book = from_text(line + "第七回：錯亂。" + prose, title="t", gutenberg=False)
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "第一回："), ("2", "第二回："), ("3", "第三回：")]
+    assert book[book.chapters[1].first_paragraph + 1].text.startswith("怒鞭督郵話說天下大勢")
+    assert "第七回：錯亂。" in book[len(book.paragraphs) - 1].text  # out of order: the third chapter's text
+    wrapped = from_text(line.replace("合久必分。", "合久必分。\n"), title="t", gutenberg=False)
+    assert wrapped.chapters == []  # a text with its line breaks is read by them, its headings inside lines none
+    lost_fourth = line + "".join(f"第{n}回：{prose}" for n in "五六七八九十")  # 3 of 9 counted
+    assert from_text(lost_fourth, title="t", gutenberg=False).chapters == []
+
+
 def test_a_chinese_web_serial_heads_each_chapter_with_its_volume_and_the_volume_s_name():
     """Downloads of Chinese web serials head each chapter "第一卷 风起 第一章 开端": the volume, its name, then the
     chapter's number, after the volume of free or paid chapters ("正文卷", "VIP卷"). The volume's name had hidden the

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from clueweaver.books.chapters import BARE_NUMERAL, is_heading, is_rule
-from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS
+from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS, number_value
 from clueweaver.books.sentences import CJK_CHARACTERS, ends_with_sentence_mark
 
 
@@ -209,6 +209,36 @@ def _goes_on(line: str, following: str, wrap: int | None) -> bool:
     return not is_heading(line.strip()) and not is_heading(following.strip())
 
 
+# A heading inside a Chinese or Japanese line ("…且看下文分解。第二回：張翼德怒鞭督郵…"), and what ends the sentence
+# before it
+_INLINE_HEADING = re.compile(rf"第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<unit>[回章節节])(?!合)[：:]?")  # not 回合
+_SENTENCE_END = "。！？」』”"
+_MIN_INLINE_HEADINGS = 3
+
+
+def _inline_headings_apart(text_blocks: list[str]) -> list[str]:
+    """A Chinese or Japanese text that lost every line break (a corpus that joined its lines: 三國志演義 as one line
+    of 590,000 characters) cut before each heading it runs on: 第一回 after the title, then each 第N回 after a
+    sentence's end, in the unit word most such headings take, counting up (a cross-reference, "詳見第五回", follows
+    no sentence's end, and a number out of order is no heading). Each heading is a paragraph of its own; any other
+    text is as it was. Not where the count stops short of half the unit's numbers: a heading the text runs on without
+    a sentence's end ("…下回分解第七回") would leave every later chapter in the last one found, under its label."""
+    if len(text_blocks) != 1 or "\n" in text_blocks[0].strip():
+        return text_blocks
+    line = text_blocks[0].strip()
+    found = list(_INLINE_HEADING.finditer(line))
+    unit = Counter(match["unit"] for match in found).most_common(1)[0][0] if found else None
+    cuts: list[re.Match] = []
+    for match in found:
+        after_sentence = match.start() == 0 or line[match.start() - 1] in _SENTENCE_END
+        if match["unit"] == unit and number_value(match["number"]) == len(cuts) + 1 and (after_sentence or not cuts):
+            cuts.append(match)
+    if len(cuts) < _MIN_INLINE_HEADINGS or 2 * len(cuts) < sum(match["unit"] == unit for match in found):
+        return text_blocks
+    edges = [0, *(edge for match in cuts for edge in match.span()), len(line)]
+    return [piece for start, end in zip(edges, edges[1:]) if (piece := line[start:end].strip())]
+
+
 def _written_without_spaces(text: str) -> bool:
     """Chinese or Japanese: most of the text is CJK characters."""
     return 2 * (len(text) - len(_CJK_CHARACTER.sub("", text))) > len(text)
@@ -266,7 +296,7 @@ def text_paragraphs(text: str) -> list[str]:
     edition's page and line numbers go first (``without_margins``)."""
     text_blocks = blocks(without_margins(text))
     if _written_without_spaces(text):
-        return _cjk_paragraphs(text_blocks)
+        return _cjk_paragraphs(_inline_headings_apart(text_blocks))
     lines = [line for block in text_blocks for line in block.split("\n") if line.strip()]
     unwrap = len(lines) > _MAX_LINES_PER_BLOCK * len(text_blocks)
     long_lines = sum(len(line.strip()) > _PARAGRAPH_LINE_CHARS for line in lines)
