@@ -209,10 +209,12 @@ def _goes_on(line: str, following: str, wrap: int | None) -> bool:
     return not is_heading(line.strip()) and not is_heading(following.strip())
 
 
-# A heading inside a Chinese or Japanese line ("…且看下文分解。第二回：張翼德怒鞭督郵…"), and what ends the sentence
-# before it
+# A heading inside a Chinese or Japanese line ("…且看下文分解。第二回：張翼德怒鞭督郵…"), and how far back from it the
+# end of the sentence before it is looked for (a mark and its closing quotes); a closing quote alone ends speech too
+# ("…革命黨麼」第八章")
 _INLINE_HEADING = re.compile(rf"第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<unit>[回章節节])(?!合)[：:]?")  # not 回合
-_SENTENCE_END = "。！？」』”"
+_SENTENCE_END_CHARS = 8
+_CLOSING_QUOTES = "」』”"
 _MIN_INLINE_HEADINGS = 3
 
 
@@ -230,7 +232,8 @@ def _inline_headings_apart(text_blocks: list[str]) -> list[str]:
     unit = Counter(match["unit"] for match in found).most_common(1)[0][0] if found else None
     cuts: list[re.Match] = []
     for match in found:
-        after_sentence = match.start() == 0 or line[match.start() - 1] in _SENTENCE_END
+        before = line[max(0, match.start() - _SENTENCE_END_CHARS) : match.start()]
+        after_sentence = ends_with_sentence_mark(before) or before.endswith(tuple(_CLOSING_QUOTES))
         if match["unit"] == unit and number_value(match["number"]) == len(cuts) + 1 and (after_sentence or not cuts):
             cuts.append(match)
     if len(cuts) < _MIN_INLINE_HEADINGS or 2 * len(cuts) < sum(match["unit"] == unit for match in found):
