@@ -347,6 +347,27 @@ def test_a_chinese_text_that_lost_every_line_break_is_cut_at_its_headings():
     assert from_text(lost_fourth, title="t", gutenberg=False).chapters == []
 
 
+def test_a_heading_given_again_after_a_web_page_s_lines_is_one_chapter_whatever_its_spacing():
+    """A copy of 红楼梦 (GitHub tennessine/corpus) gives 第三十八回's heading again after the site's menu, notice and
+    page links, its name run together and a rule's dashes after it: one chapter, opening at the first copy. The
+    notice ends a sentence, so only the same name, its letters compared, makes the two one; they had been two
+    chapters, and every later label one too many."""
+    prose = "话说宝钗湘云二人计议已妥，一宿无话．湘云次日便请贾母等赏桂花．贾母等都说道：“是他有兴头。”"
+    texts = [
+        "第三十七回  秋爽斋偶结海棠社　蘅芜苑夜拟菊花题", prose,
+        "第三十八回  林潇湘魁夺菊花诗　薛蘅芜讽和螃蟹咏",
+        "首页|原创书库|现代|言情|武侠|科幻|侦探|港台|外国|军事|纪实|历史|名著|古典|儿童|排行|论坛",
+        "本站长期招收作品更新管理员，欢迎有时间及兴趣的书友报名加入，点此察看详情！",
+        "后一页", "前一页", "回目录", "回首页",
+        "第三十八回林潇湘魁夺菊花诗薛蘅芜讽和螃蟹咏——", prose,
+        "第三十九回  村姥姥是信口开合　情哥哥偏寻根究底", prose,
+    ]  # fmt: skip
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.first_paragraph) for c in book.chapters] == [("37", 0), ("38", 2), ("39", 11)]
+    notice_between = [*texts[:9], "第三十八回  别的回目", *texts[10:]]  # another name after the notice: not a copy
+    assert [c.first_paragraph for c in from_paragraphs(notice_between, title="t").chapters] == [0, 2, 9, 11]
+
+
 def test_a_chinese_web_serial_heads_each_chapter_with_its_volume_and_the_volume_s_name():
     """Downloads of Chinese web serials head each chapter "第一卷 风起 第一章 开端": the volume, its name, then the
     chapter's number, after the volume of free or paid chapters ("正文卷", "VIP卷"). The volume's name had hidden the

@@ -216,6 +216,12 @@ def _same_heading_key(text: str, heading: Heading) -> tuple | str:
     after them aside), or for a heading without them (a bare "I."), its words and numbers."""
     if heading.components and all(word for word, _ in heading.components):
         return heading.components
+    return _letters(text)
+
+
+def _letters(text: str) -> str:
+    """``text``'s letters and digits alone, casefolded: what two copies of a heading share whatever their spacing
+    and marks ("第三十八回  林潇湘魁夺菊花诗　薛蘅芜…", "第三十八回林潇湘魁夺菊花诗薛蘅芜…——")."""
     return re.sub(r"[\W_]+", "", text).casefold()
 
 
@@ -320,7 +326,7 @@ def _repeated_after_notes(texts: list[str], groups: list[HeadingGroup], k: int) 
     between = [t for t in texts[groups[k].last + 1 : groups[k + 1].first] if not is_rule(t)]
     if len(between) > _MAX_NOTE_LINES or any(len(t) >= MIN_PROSE_CHARS for t in between):
         return False
-    name, next_name = ("".join(g.heading.name.split()) for g in groups[k : k + 2])
+    name, next_name = (_letters(g.heading.name) for g in groups[k : k + 2])
     named_alike = bool(name) and name == next_name
     return named_alike or not any(t.rstrip().endswith(PROSE_ENDS) or ends_with_sentence_mark(t) for t in between)
 
