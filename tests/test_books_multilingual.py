@@ -673,3 +673,18 @@ def test_hongloumeng_as_a_web_copy_sets_it_half_before_each_hui_and_headings_giv
     assert book[twice.first_paragraph].text == "上卷 第三十八回 林潇湘魁夺菊花诗 薛蘅芜讽和螃蟹咏"
     assert book[twice.first_paragraph + 1].text.startswith("更新时间:2007-1-12")
     assert labels_named(book, "第一一九回中宝玉去了哪里？") == labels_named(book, "下卷第一百一十九回") == ["119"]
+
+
+def test_shijing_s_poems_are_its_chapters_by_their_titles_on_lines_of_their_own():
+    """A 诗经 as a download site set it (GBK, CRLF): each poem's title alone on its line, not centred and not
+    numbered ("关雎", "葛覃"), then its stanzas. It had no chapters, so "《桃夭》里" named nothing; the titles,
+    a fifth of its lines and no novel's share (红楼梦: under 2%), are its pieces now."""
+    book = load_narrative(FIXTURES / "shijing_excerpt.zh.txt")
+    assert (book.encoding, len(book.chapters)) == ("gb18030", 24)
+    assert [c.title for c in book.chapters[:4]] == ["关雎", "葛覃", "卷耳", "樛木"]
+    assert [c.label for c in book.chapters] == [str(n) for n in range(1, 25)]
+    peach = book.chapters[5]
+    assert peach.title == "桃夭" and book[peach.first_paragraph + 1].text.startswith("桃之夭夭，灼灼其华")
+    assert labels_named(book, "《桃夭》里把新娘比作什么？") == ["6"]
+    two_titles = "关雎\n\n葛覃\n\n" + "关关雎鸠，在河之洲。\n\n" * 3  # too few to be an anthology's
+    assert from_text(two_titles, title="t", gutenberg=False).chapters == []

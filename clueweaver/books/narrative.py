@@ -26,7 +26,7 @@ from pathlib import Path
 from clueweaver.books.aozora import is_aozora, strip_aozora
 from clueweaver.books.archives import GZIP_SUFFIX, ZIP_SUFFIX, book_suffix, gunzip, is_epub_zip, unpack_zip
 from clueweaver.books.back_matter import chapter_heading_flags
-from clueweaver.books.centred_titles import centred_titles
+from clueweaver.books.centred_titles import piece_titles
 from clueweaver.books.chapter_labels import describe_labels, label_span, labels
 from clueweaver.books.chapter_structure import book_units, collection_titles, units_from_titles
 from clueweaver.books.chapters import NO_CHAPTERS_HINT, heads_its_block, is_heading, parts_named_by_headings
@@ -272,7 +272,7 @@ def from_paragraphs(
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
     ``body_only``: the headings are all of the book's body, its front and back matter marked apart
     and read as prose (a TEI text, a FictionBook), so a titled section after the last chapter is a chapter.
-    ``story_titles``: the titles of a collection's stories (``centred_titles``), each a heading that opens
+    ``story_titles``: the titles of a collection's stories (``piece_titles``), each a heading that opens
     a story, whose numbered headings are its sections (``story_units``).
     """
     texts, surrogates = without_lone_surrogates(texts, source or title)
@@ -349,7 +349,7 @@ def from_text(text: str, *, title: str, source: str = "", gutenberg: bool = True
         max_paragraph_chars=MAX_PARAGRAPH_CHARS,
         headings=headings,
         part_headings=parts,
-        story_titles=frozenset() if headings else centred_titles(text),
+        story_titles=frozenset() if headings else piece_titles(text),
     )
 
 
