@@ -328,7 +328,7 @@ def _repeated_after_notes(texts: list[str], groups: list[HeadingGroup], k: int) 
         return False
     name, next_name = (_letters(g.heading.name) for g in groups[k : k + 2])
     named_alike = bool(name) and name == next_name
-    return named_alike or not any(t.rstrip().endswith(PROSE_ENDS) or ends_with_sentence_mark(t) for t in between)
+    return named_alike or not any(map(_ends_as_prose, between))
 
 
 def detect_units(
@@ -509,8 +509,13 @@ def _opens_with_prose(texts: list[str], group: HeadingGroup) -> bool:
     following = next(rest, "")
     if names_the_chapter(following):
         following = next(rest, "")
-    ends = following.endswith(PROSE_ENDS) or ends_with_sentence_mark(following)  # »… wie ein Stück Fett!«
-    return len(following) >= MIN_PROSE_CHARS or ends and not is_heading(following)
+    return len(following) >= MIN_PROSE_CHARS or _ends_as_prose(following) and not is_heading(following)
+
+
+def _ends_as_prose(line: str) -> bool:
+    """Whether a line ends as a sentence or a clause does (``PROSE_ENDS``), closing quotes after the mark aside
+    ("»… wie ein Stück Fett!«")."""
+    return line.rstrip().endswith(PROSE_ENDS) or ends_with_sentence_mark(line)
 
 
 def _numbered_after(heading: Heading, last_number: int) -> Heading:
