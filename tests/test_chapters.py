@@ -391,6 +391,7 @@ def test_a_chinese_web_serial_heads_each_chapter_with_its_volume_and_the_volume_
         # German novels spell out their chapters' numbers past twelve (Effi Briest has 36)
         (["Dreizehntes Kapitel", "Einundzwanzigstes Kapitel", "DREISSIGSTES KAPITEL"], ["13", "21", "30"]),
         (["Siebenundzwanzigstes Kapitel", "Sechsunddreißigstes Kapitel"], ["27", "36"]),
+        (["Erstes Capitel", "Siebzehntes Capitel.", "Capitel XVIII."], ["1", "17", "18"]),  # the 19th century's
         (["Глава 1", "ГЛАВА II", "Глава третья"], ["1", "2", "3"]),
         (["Глава IX", "Глава Х", "ГЛАВА ХI"], ["9", "10", "11"]),  # Х: Cyrillic, as e-texts type it
         (["Capítulo primero", "CAPÍTULO II", "Capítulo 3"], ["1", "2", "3"]),
@@ -529,6 +530,16 @@ def test_notes_under_each_chapter_end_at_the_next_heading():
         "Текст.",
     ]
     assert [c.label for c in from_paragraphs(texts, title="t").chapters] == ["1.1", "2.1", "2.2"]
+
+
+def test_chapters_numbered_from_1_again_after_notes_are_chapters():
+    """ELTeC's Fantasmas ends its first volume in notes numbered I to V; the second volume's chapters are
+    numbered from I again, under no heading of their own. Notes numbered on stay notes."""
+    first = ["I", "Texto.", "II", "Texto.", "FIM DO PRIMEIRO VOLUME", "NOTAS AO PRIMEIRO VOLUME", "I", "Nota.", "II"]
+    second = ["Nota.", "I", "Texto.", "II", "Texto.", "NOTAS AO SEGUNDO VOLUME", "I", "Nota.", "II", "Nota."]
+    texts = first + second
+    book = from_paragraphs(texts, title="t")
+    assert [(c.first_paragraph, c.last_paragraph) for c in book.chapters] == [(0, 1), (2, 9), (10, 11), (12, 18)]
 
 
 def test_notes_a_chapter_ends_with_open_none():

@@ -66,6 +66,8 @@ def test_groups_of_chapters_are_parts_and_front_matter_and_notes_no_chapters(tmp
         ("1.1", "Erstes Kapitel"), ("1.2", "Zweites Kapitel"), ("2.1", "Zweites Buch Erstes Kapitel"),
     ]  # fmt: skip
     assert book.chapters[2].part == "Zweites Buch" and book[book.chapters[0].first_paragraph].text == "Erster Teil"
+    # the part headings chapter I opens with stay in it: chapter II opens at its own heading, not at "Erstes Buch"
+    assert [book[c.first_paragraph].text for c in book.chapters] == ["Erster Teil", "Zweites Kapitel", "Zweites Buch"]
     texts = [p.text for p in book.paragraphs]
     assert texts[:2] == ["Vorwort", "Diese Geschichte ist wahr."] and book.paragraphs[1].chapter == 0
     assert "Vittoria sah auf die Stadt hinab." in texts  # the note out of the sentence, the page break no text

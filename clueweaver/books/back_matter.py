@@ -37,15 +37,21 @@ def without_endnote_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
     ("Примечания", "Notes", "Примечания к главе первой") unset, once a chapter has opened before
     it: they number notes, not chapters. A worded heading after the notes ("CHAPTER XII",
     "ЧАСТЬ ВТОРАЯ", "Глава вторая") opens one and ends them: Подросток's first part ends in its
-    notes, and the second part's sections are numbered again."""
+    notes, and the second part's sections are numbered again. So does a numeral that starts the
+    numbering again at 1, written as the notes' own are: ELTeC's Fantasmas ends its first volume in notes
+    I-V, and its second volume's chapters are I-XIII, under no heading of their own (Руслан и Людмила's
+    notes "1" to "13" after an appendix's "II" stay notes)."""
     flags = list(flags)
     after_a_heading = in_notes = False
+    last_note = ""  # the form of the notes' last number
     for i, text in enumerate(texts):
         if after_a_heading and names_notes(text):
-            in_notes = True
+            in_notes, last_note = True, ""
         elif in_notes and flags[i]:
-            bare = BARE_NUMERAL.match(text) is not None
-            flags[i], in_notes = not bare, bare  # a worded heading ends the notes
+            number = Heading.parse(text).number if BARE_NUMERAL.match(text) else None
+            restarted = number == 1 and numeral_form(text) == last_note
+            flags[i], in_notes = number is None or restarted, number is not None and not restarted
+            last_note = numeral_form(text)
         after_a_heading = after_a_heading or flags[i]
     return flags
 

@@ -546,7 +546,7 @@ def book_units(
     groups = volumes_apart(texts, groups, volumes)
     found = without_sections(texts, groups) if not parts else groups
     units = detect_units(texts, found, body_only=body_only, volumes=volumes)
-    return with_volumes(with_marked_parts(units, texts, parts), groups, volumes)
+    return with_volumes(with_marked_parts(units, texts, parts, groups), groups, volumes)
 
 
 def units_from_titles(starts: dict[int, str]) -> list[Unit]:

@@ -14,7 +14,8 @@ Other languages:
   may follow on the same line ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀") and a web copy's bracket may
   hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권"), N in digits
   or Sino-Korean numerals ("제삼장"), and "N장" without 제;
-- French "Chapitre", German, Swedish and Norwegian "Kapitel" ("Kap.", "Kapittel"), Spanish and Portuguese
+- French "Chapitre", German, Swedish and Norwegian "Kapitel" ("Kap.", "Kapittel"; 19th-century German
+  "Capitel"), Spanish and Portuguese
   "Capítulo", Italian "Capitolo", Russian "Глава", Greek "Κεφάλαιο(ν)", Polish "Rozdział", Czech
   "Kapitola", Hungarian "fejezet", Romanian "Capitolul", an epistolary novel's letters ("Lettre", "Brief",
   "Carta", "Lettera", "Письмо", "Επιστολή") and a play's scenes (below) (parts: Livre, Partie, Tome, Buch,
@@ -80,7 +81,7 @@ _NUMBER = (
 _NUMBER_END = rf"(?:\b|(?<=[{KERAIA}°]))"  # after a keraia, or a degree sign typed for º, no word boundary follows
 _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|chant|gesang|песнь|"
-    r"chapitre|kapitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
+    r"chapitre|[kc]apitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
     r"sc[èe]ne|szene|auftritt|escena|scena|cena|явление|сцена|σκην[ήη]|"
     r"lettre|brief|carta|lettera|письмо|επιστολ[ήη]|"
     r"hoofdstuk|rozdzia[łl]|kapitola|kapittel|kapitlet|kap\.|fejezet|розділ|capitolul|capitol|cap[ií]tol|b[öo]l[üu]m|"

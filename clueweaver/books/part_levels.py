@@ -109,7 +109,9 @@ def number_past(last_part: int | None, units: list[Unit]) -> int:
     return (last_part if last_part is not None and not runs_on else numbers[-1] or 0) + 1
 
 
-def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]) -> list[Unit]:
+def with_marked_parts(
+    units: list[Unit], texts: list[str], parts: frozenset[str], groups: list[HeadingGroup]
+) -> list[Unit]:
     """The units under the part headings a source marks (an Aozora Bunko text's large headings:
     "上　先生と私"), which name no part word a heading could be read by: each unit after one belongs
     to it, numbered as its heading numbers it ("第三章" over sections "一", "二": "3.2") or else in
@@ -120,15 +122,16 @@ def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]
     "十 蚊帳" among chapters "九", "十一" of numbered sections, all under "斷片": "10", not "3.10"). An
     appendix (``chapter_structure._appendices``) is numbered on after the chapters and parts before it, as an
     epilogue is ("3" after parts 1 and 2; "7" after El abuelo del rey's six parts, its source's). A marked
-    heading opens the first unit after it, as a part's heading does ("PURGATORIO" opens its Canto I, not
-    the end of Inferno's last)."""
+    heading past the headings a unit opens with opens the first unit after it, as a part's heading does
+    ("PURGATORIO" opens its Canto I, not the end of Inferno's last); one among them stays in that unit (ELTeC's
+    "Erster Band", "Erstes Buch" over "I.": chapter I keeps its "Erstes Buch", and II opens at its own heading)."""
     starts = [i for i, text in enumerate(texts) if text in parts]
     numbers = [_marked_part_number(texts[i]) or k for k, i in enumerate(starts, start=1)]
     placed, before = [], (0, False)  # the marked heading over the unit before, and whether it had a part of its own
     for unit in units:
         k = bisect.bisect_right(starts, unit.first)  # the part headings at or before the unit's opening
         is_the_part = k > 0 and starts[k - 1] == unit.first and unit.title.startswith(texts[unit.first])
-        if k > 0 and (placed[-1].first if placed else -1) < starts[k - 1] < unit.first:
+        if k > 0 and (_opening_end(placed[-1].first, groups) if placed else -1) < starts[k - 1] < unit.first:
             unit = dataclasses.replace(unit, first=starts[k - 1])
         keep = k == 0 or unit.part or is_the_part or before == (k, True) or Heading.parse(unit.title).is_epilogue
         if unit.appendix and placed:
@@ -139,6 +142,17 @@ def with_marked_parts(units: list[Unit], texts: list[str], parts: frozenset[str]
             )
         before = (k, bool(unit.part))
     return placed
+
+
+def _opening_end(first: int, groups: list[HeadingGroup]) -> int:
+    """The last paragraph of the headings a unit opening at ``first`` starts with: its heading groups that follow
+    one another with no paragraph between ("Erster Band Erstes Buch", then "I.")."""
+    end = first
+    for group in groups[bisect.bisect_left(groups, first, key=lambda group: group.first) :]:
+        if group.first > end + 1:
+            break
+        end = max(end, group.last)
+    return end
 
 
 # "第一巻", "第二編": 第 and a number before a word that is no part word (巻 and 編 are not), the number of
