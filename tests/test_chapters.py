@@ -1002,6 +1002,10 @@ def test_headings_as_russian_e_texts_set_them():
 def test_a_numeral_before_a_line_of_prose_or_an_author_s_initial_is_no_heading():
     not_headings = ["C. COLLODI", "M. DE SAINT-ÉVREMOND", "I. Went home.", "Chapter 2, he said, was long."]
     assert not any(map(is_heading, not_headings))
+    # an elided article is no Roman numeral: "L'" is not 50, "D'" not 500
+    assert [Heading.parse(t).unit for t in ("L'ÉTOILE AUX CHEVEUX D'OR", "D’ARTAGNAN", "L. — Le départ")] == [
+        None, None, ("", 50),
+    ]  # fmt: skip
     block = "IV\nThe next morning John rose early and went down\nto the kitchen."
     assert from_paragraphs([block, "More prose."], title="t").chapters == []  # a numeral and the prose under it
 

@@ -63,6 +63,7 @@ from clueweaver.books.chapters import (
     names_the_chapter,
     web_lead_end,
 )
+from clueweaver.books.heading_names import after_rules, stopped_names_of
 from clueweaver.books.numerals import CJK_NUMERALS
 from clueweaver.books.part_levels import (
     heads_volume,
@@ -346,8 +347,8 @@ def detect_units(
     last_part = None  # the number of the last part or story, for an epilogue after it
     epilogue = None  # (heading text, number) of an epilogue holding parts of its own, numbered on from it
     last_numbered = max((k for k, group in enumerate(groups) if group.heading.unit is not None), default=-1)
-    afters = [_after_rules(texts, group) for group in groups]
-    stopped_names = _stopped_names(texts, groups, afters)
+    afters = [after_rules(texts, group) for group in groups]
+    stopped_names = stopped_names_of(texts, groups, afters)
     for k, group in enumerate(groups):
         text, heading = group.text, group.heading
         following = groups[k + 1] if k + 1 < len(groups) else None
@@ -407,41 +408,9 @@ def detect_units(
         if not heading.name and after + 1 < len(texts) and (names_the_chapter(texts[after]) or k in stopped_names):
             text = f"{text} {texts[after]}"
         in_part = (part, part_number) if heading.unit else (None, None)  # a part or epilogue alone is no part's
-        units.append(Unit(start, text, *in_part, heading.number))
+        units.append(Unit(start, text, *in_part, heading.number if k not in unnumbered_parts else part_number))
         pending = None
     return units
-
-
-_MIN_STOPPED_NAMES = 3  # the fewest names ending with a sentence's mark that make a book's layout
-# A sentence's end inside a line, but for an initial's full stop ("D. Gloria")
-_SENTENCE_BREAK = re.compile(r"(?<!\b[A-ZÀ-Þ])[.!?]\s")
-
-
-def _after_rules(texts: list[str], group: HeadingGroup) -> int:
-    """The paragraph after a heading group and the rules under it."""
-    return next((i for i in range(group.last + 1, len(texts)) if not is_rule(texts[i])), len(texts))
-
-
-def _stopped_name(line: str) -> bool:
-    """A short line that is one sentence ending with its mark: a name but for the mark."""
-    line = line.strip()
-    return line.endswith((".", "!", "?")) and not _SENTENCE_BREAK.search(line[:-1]) and names_the_chapter(line[:-1])
-
-
-def _stopped_names(texts: list[str], groups: list[HeadingGroup], afters: list[int]) -> set[int]:
-    """The bare headings (by group) that a name ending with a sentence's mark follows, in a book that names
-    its chapters so, as Dom Casmurro does ("II." then "Do livro.", "IV" then "Um dever amarissimo!"): half
-    of its bare headings at least, three or more, are followed by one that more text follows before the
-    next heading (``afters``: each group's ``_after_rules``). None in any other book: a single short first
-    sentence after a heading is prose."""
-    bare = [k for k, group in enumerate(groups) if group.heading.unit is not None and not group.heading.name]
-    named = set()
-    for k in bare:
-        after = afters[k]
-        next_heading = groups[k + 1].first if k + 1 < len(groups) else len(texts)
-        if after + 1 < next_heading and _stopped_name(texts[after]):
-            named.add(k)
-    return named if len(named) >= _MIN_STOPPED_NAMES and 2 * len(named) >= len(bare) else set()
 
 
 # A book with under a fifth of its headings numbered has each of them open a chapter (an Aozora edition's
@@ -465,11 +434,25 @@ def _unnumbered_headings(
         for k in range(len(groups) - 1)
         if not numbered[k] and groups[k + 1].heading.unit is not None and groups[k + 1].first == groups[k].last + 1
     ]
-    skipped = {k for k in range(len(groups)) if not numbered[k]} - set(opening)
+    pieces = _pieces_among_parts(texts, groups, numbered, opening) if len(opening) >= 2 else set()
+    skipped = {k for k in range(len(groups)) if not numbered[k]} - set(opening) - pieces
     in_parts = _in_unnumbered_parts(groups, numbered)
     appendices = _appendices(texts, groups, numbered) - in_parts if body_only else set()
     skipped -= in_parts | appendices
-    return skipped, ({k: n for n, k in enumerate(opening, start=1)} if len(opening) >= 2 else {}), appendices
+    parts = sorted([*opening, *pieces])
+    return skipped, ({k: n for n, k in enumerate(parts, start=1)} if len(opening) >= 2 else {}), appendices
+
+
+def _pieces_among_parts(texts: list[str], groups: list[HeadingGroup], numbered: list[bool], opening: list[int]):
+    """The titles between a collection's stories of numbered chapters that head text of their own and no
+    chapter: its stories of one piece, each numbered among the stories (ELTeC's Chandeneux: "Les Filles du
+    colonel" between "La Femme du capitaine Aubépin", I-XII, and "Le mariage du trésorier", I-XVIII)."""
+    texts_between = (texts[groups[k].last + 1 : groups[k + 1].first] for k in range(opening[0] + 1, opening[-1]))
+    return {
+        k
+        for k, text in enumerate(texts_between, start=opening[0] + 1)
+        if not numbered[k] and k not in opening and not numbered[k + 1] and sum(map(len, text)) >= MIN_PROSE_CHARS
+    }
 
 
 def _appendices(texts: list[str], groups: list[HeadingGroup], numbered: list[bool]) -> set[int]:

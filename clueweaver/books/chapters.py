@@ -78,7 +78,8 @@ _NUMBER = (
     rf"the\s+(?:first|second|third|last|\w+th)|{LAST_PATTERN}|{_CJK_NUMBER}|"
     rf"{_GREEK_NUMERAL}|(?-i:[ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩϚ]{{1,4}})|{_HEBREW_NUMBER})"
 )
-_NUMBER_END = rf"(?:\b|(?<=[{KERAIA}°]))"  # after a keraia, or a degree sign typed for º, no word boundary follows
+# after a keraia, or a degree sign typed for º, no word boundary follows; an elided article is no numeral ("L'ÉTOILE")
+_NUMBER_END = rf"(?:\b(?!['’][^\W\d_])|(?<=[{KERAIA}°]))"
 _UNIT_WORDS = (
     r"chapter|chap\.|adventure|letter|stave|canto|section|episode|chant|gesang|песнь|"
     r"chapitre|[kc]apitel|cap[ií]tulo|capitolo|cap\.|глава|κεφ[άα]λαιον?|κεφ\.|"
