@@ -204,6 +204,7 @@ def test_a_count_of_first_or_last_chapters_names_that_many(count):
         ("Book 3; Livre III; la deuxième partie", [(3,), (3,), (2,)]),
         ("第二卷中，最后一卷", [(2,), (LAST,)]),
         ("卷二十七里，卷27中；巻三で", [(27,), (27,), (3,)]),  # a history's 卷 cited with its number after
+        ("卷二至卷五讲了什么？卷八到卷九十", [(2, 3, 4, 5), (8, 90)]),  # a range; a long one is its two ends
         ("im zweiten Teil; во второй части; Том 2", [(2,), (2,), (2,)]),
     ],
 )

@@ -259,10 +259,12 @@ _ORDINAL_WORD = re.compile(rf"\b(?:{ORDINAL_PATTERN})\b", re.IGNORECASE)
 _NOT_A_PARTS_ORDINAL = r"(?!\s+(?:части|тома|книги|części|tomu|księgi|části|dílu|svazku)\b)"
 _TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "the two times before"
 _NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
-# 卷 before its number, as a history's or a collection's 卷 are cited ("卷二十七", 史记's 天官书; "巻三"), not in a
-# word (试卷, 花卷, 胶卷, 席卷) or as the verb with a count after it ("卷一卷", roll it up once; "卷三个")
+# 卷 before its number, as a history's or a collection's 卷 are cited ("卷二十七", 史记's 天官书; "巻三"; a range,
+# "卷二至卷五"), not in a word (试卷, 花卷, 胶卷, 席卷) or as the verb with a count after it ("卷一卷", roll it up
+# once; "卷三个")
 _JUAN_BEFORE_NUMBER = re.compile(
-    rf"(?<![试試花春胶膠考答席龙龍蛋画畫手开開])[卷巻]\s*({_DAI_NUMBER})(?!\s*[卷巻个個次遍下本张張把根条條])"
+    rf"(?<![试試花春胶膠考答席龙龍蛋画畫手开開])[卷巻]\s*({_DAI_NUMBER})(?:\s*({_DAI_RANGE})\s*[卷巻]\s*({_DAI_NUMBER}))?"
+    r"(?!\s*[卷巻个個次遍下本张張把根条條])"
 )
 
 
@@ -468,6 +470,14 @@ def _dai_listed(match: re.Match) -> tuple[int, ...]:
     return tuple(dict.fromkeys(values))
 
 
+def _juan_listed(match: re.Match) -> tuple[int, ...]:
+    """卷N, or a range of them, "卷二至卷五"."""
+    values = list(_one(match.group(1)))
+    if values and match.group(3) and (last := _one(match.group(3))):
+        _add(values, last[0], joined_by_range=True)
+    return tuple(values)
+
+
 def _dai_edge(match: re.Match) -> tuple[int, ...]:
     """The first or last chapters counted: 最后一回 / 最終章 (the last), 最初の章 (the first), 前八十回 (the
     first eighty), 后四十回 (the last forty), 最后三回. After 前 or 后 a count of one is "the chapter
@@ -580,7 +590,7 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
     parts = _patterns(
         rf"{part}|{_BOOK_OR_VOLUME_AFTER_ORDINAL.pattern}", rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded
     )
-    parts = (*parts, (_JUAN_BEFORE_NUMBER, _numbered, False), *_korean_patterns("부|편|권|막"))
+    parts = (*parts, (_JUAN_BEFORE_NUMBER, _juan_listed, False), *_korean_patterns("부|편|권|막"))
     return (False, (*chapters, *_korean_patterns("장"))), (True, parts)
 
 
