@@ -74,6 +74,9 @@ from clueweaver.sources.registry import candidate_segments
         ("3~5장에서, 3장부터 5장까지, 제3장과 제7장에서, 3, 4장에서", [(3, 4, 5), (3, 4, 5), (3, 7), (3, 4)]),
         ("두 번째 장에서, 첫째 장, 첫 장에서, 12번째 장", [(2,), (1,), (1,), (12,)]),
         ("마지막 장에서, 끝에서 두 번째 장, 처음 세 장에서, 마지막 두 장", [(LAST,), (-2,), (1, 2, 3), (-2, LAST)]),
+        # digits before 章 without 第, as a Japanese or Chinese question may write them
+        ("12章で何が起きたか。3章から5章まで、１２章の最後", [(12,), (3, 4, 5), (12,)]),
+        ("在12章里，3～5章中", [(12,), (3, 4, 5)]),
     ],
 )
 def test_chapter_mentions_are_read_in_every_book_language(text, numbers):
@@ -524,6 +527,8 @@ def test_a_chapter_cut_into_sections_is_named_whole_by_a_chapters_word_in_any_la
         "마지막 장면에서",  # the last scene
         "삼장은 길을 떠났다",  # 三藏, the monk: Sino-Korean numerals are read only after 제
         "그 장소에서",
+        "全12章からなる小説で、この本は12章ある",  # a count of chapters, not chapter 12
+        "共12章，十二章里",  # a count; Chinese numerals before 章 only after 第
     ],
 )
 def test_words_that_name_no_chapter_are_no_mention(text):

@@ -472,9 +472,14 @@ def _dai_listed(match: re.Match) -> tuple[int, ...]:
 
 def _juan_listed(match: re.Match) -> tuple[int, ...]:
     """卷N, or a range of them, "卷二至卷五"."""
-    values = list(_one(match.group(1)))
-    if values and match.group(3) and (last := _one(match.group(3))):
-        _add(values, last[0], joined_by_range=True)
+    return _first_to_last(match.group(1), match.group(3))
+
+
+def _first_to_last(first: str, last: str | None) -> tuple[int, ...]:
+    """A number, or a range from it to ``last`` when one is given."""
+    values = list(_one(first))
+    if values and last and (end := _one(last)):
+        _add(values, end[0], joined_by_range=True)
     return tuple(values)
 
 
@@ -501,6 +506,21 @@ def _edge(first: bool, count: int | None) -> tuple[int, ...]:
     if not count:
         return ()
     return tuple(range(1, count + 1)) if first else tuple(range(-count, 0))
+
+
+# A number in digits before 章 without 第, as a Japanese or Chinese question may write it ("12章で", "3章から5章",
+# "在12章里"); not a count of chapters ("全12章", "共12章", "12章からなる", "12章ある"), and in Chinese numerals only
+# after 第 ("三章" is as often three chapters)
+_DIGITS = r"\d+|[０-９]+"
+_DIGITS_BEFORE_ZHANG = re.compile(
+    rf"(?<![第全共计計约約总總\d０-９])({_DIGITS})(?:\s*章?\s*(?:から|到|至|~|～|-|－|–)\s*({_DIGITS}))?\s*章"
+    r"(?=では|で|には|に|の|を|が|は|まで|と|中|里|裡|内|末|$|[，,。？?、！!\s」）)]|から(?!な|成))"
+)
+
+
+def _digits_listed(match: re.Match) -> tuple[int, ...]:
+    """12章, or a range of them ("3章から5章", "3～5章")."""
+    return _first_to_last(match.group(1), match.group(2))
 
 
 # Korean: the unit after its number ("제3장에서", "제삼장", "3장에서", "3~5장", "3장부터 5장까지", "제3장과 제7장"),
@@ -591,7 +611,7 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
         rf"{part}|{_BOOK_OR_VOLUME_AFTER_ORDINAL.pattern}", rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded
     )
     parts = (*parts, (_JUAN_BEFORE_NUMBER, _juan_listed, False), *_korean_patterns("부|편|권|막"))
-    return (False, (*chapters, *_korean_patterns("장"))), (True, parts)
+    return (False, (*chapters, (_DIGITS_BEFORE_ZHANG, _digits_listed, False), *_korean_patterns("장"))), (True, parts)
 
 
 def _joined(words: dict, more: dict) -> dict:
