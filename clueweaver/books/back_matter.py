@@ -49,9 +49,10 @@ def without_endnote_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
             in_notes, last_note = True, ""
         elif in_notes and flags[i]:
             number = Heading.parse(text).number if BARE_NUMERAL.match(text) else None
-            restarted = number == 1 and numeral_form(text) == last_note
+            form = numeral_form(text)
+            restarted = number == 1 and form == last_note
             flags[i], in_notes = number is None or restarted, number is not None and not restarted
-            last_note = numeral_form(text)
+            last_note = form
         after_a_heading = after_a_heading or flags[i]
     return flags
 

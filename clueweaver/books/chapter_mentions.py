@@ -7,7 +7,8 @@ any paragraph that says the word. Retrieval reads the named chapter's best parag
 asks without the mention (``clueweaver.retrieval.index``); a mention the book cannot resolve is a
 warning, never a silent miss (``clueweaver.segments.segmenter.chapter_mention_warning``).
 
-The forms read: Chinese and Japanese 第N回 / 第N章 / 第N节 / 第N話 (N in Chinese numerals or digits);
+The forms read: Chinese and Japanese 第N回 / 第N章 / 第N节 / 第N話 (N in Chinese numerals or digits), and N章
+with digits alone ("12章で");
 the chapter words of English, French, German, Spanish, Portuguese, Italian, Russian, Greek, Polish, Swedish, Czech,
 Hungarian, Norwegian and Romanian before
 a number in digits, capital Roman numerals, English number words or an ordinal word ("chapitre
@@ -29,7 +30,7 @@ named by everyday words: marked ``headed_only``, they count only in a book that 
 question that quotes a chapter's name names it too ("在“刘姥姥一进荣国府”那一回中":
 ``clueweaver.books.named_chapters.chapters_titled``).
 Korean names them after their number, an ordinal or a count ("제3장에서", "3~5장", "두 번째 장", "마지막 두 장",
-"제2부": ``_korean_patterns``).
+"제2부": ``clueweaver.books.korean_mentions``).
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 
 from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
+from clueweaver.books.korean_mentions import korean_patterns
 from clueweaver.books.language import UNSPACED_SCRIPTS
+from clueweaver.books.mention_numbers import LAST, add_number, edge_numbers
 from clueweaver.books.numerals import (
     DAI_NUMERALS,
     ENGLISH_ORDINALS,
     FRENCH_ORDINAL_NUMERAL,
     NUMBER_WORDS,
-    SINO_KOREAN_NUMERALS,
     hebrew_numeral_before,
     number_value,
 )
@@ -59,8 +61,6 @@ from clueweaver.books.ordinals import (
     words_pattern,
 )
 
-MAX_RANGE = 20  # the most chapters one range names ("chapters 3-7"); a longer one is read as its two ends
-LAST = -1  # the number of "the last chapter", "最后一回", "dernier chapitre": whichever the book's last is
 # A number below zero counts from the book's end: -1 the last chapter, -2 the one before it.
 _FROM_END_WORDS = {
     LAST: rf"{LAST_PATTERN}|final|finale|closing|concluding|последн(?:ей|юю|яя|ий|ем)|заключительн(?:ой|ую|ая)|"
@@ -447,16 +447,8 @@ def _listed(numbers: str, ranges: re.Pattern = _RANGE) -> tuple[int, ...]:
         value = next(iter(_value(pieces[k].strip())), None)
         if value is None:
             break
-        _add(values, value, k >= 2 and bool(ranges.search(pieces[k - 1])))
+        add_number(values, value, k >= 2 and bool(ranges.search(pieces[k - 1])))
     return tuple(dict.fromkeys(values))
-
-
-def _add(values: list[int], value: int, joined_by_range: bool) -> None:
-    """Add ``value`` to a list being read; after a range's word, with each number between."""
-    if joined_by_range and values and 0 < values[-1] < value <= values[-1] + MAX_RANGE:
-        values.extend(range(values[-1] + 1, value + 1))
-    else:
-        values.append(value)
 
 
 def _dai_listed(match: re.Match) -> tuple[int, ...]:
@@ -466,7 +458,7 @@ def _dai_listed(match: re.Match) -> tuple[int, ...]:
     value = _one(_NOT_DAI_NUMERAL.sub("", second))
     if not (values and value):
         return ()
-    _add(values, value[0], bool(re.fullmatch(_DAI_RANGE, join)))
+    add_number(values, value[0], bool(re.fullmatch(_DAI_RANGE, join)))
     return tuple(dict.fromkeys(values))
 
 
@@ -479,7 +471,7 @@ def _first_to_last(first: str, last: str | None) -> tuple[int, ...]:
     """A number, or a range from it to ``last`` when one is given."""
     values = list(_one(first))
     if values and last and (end := _one(last)):
-        _add(values, end[0], joined_by_range=True)
+        add_number(values, end[0], joined_by_range=True)
     return tuple(values)
 
 
@@ -492,20 +484,14 @@ def _dai_edge(match: re.Match) -> tuple[int, ...]:
     value = number_value(count) if count else 1
     if edge in ("前", "后", "後") and (value or 0) < (_TIMES_MIN if match.group(0).endswith("回") else 2):
         return ()
-    return _edge(edge in ("前", "最初"), value)
+    return edge_numbers(edge in ("前", "最初"), value)
 
 
 def _counted(match: re.Match) -> tuple[int, ...]:
     """A count of the first or last chapters: "the first three", "les deux derniers", "в первых трёх"."""
     count = match.group("count").lower()
     value = int(count) if count.isdigit() else _COUNT_WORDS[count]
-    return _edge(bool(match.group("first")), value) if value >= 2 else ()
-
-
-def _edge(first: bool, count: int | None) -> tuple[int, ...]:
-    if not count:
-        return ()
-    return tuple(range(1, count + 1)) if first else tuple(range(-count, 0))
+    return edge_numbers(bool(match.group("first")), value) if value >= 2 else ()
 
 
 # A number in digits before 章 without 第, as a Japanese or Chinese question may write it ("12章で", "3章から5章",
@@ -521,71 +507,6 @@ _DIGITS_BEFORE_ZHANG = re.compile(
 def _digits_listed(match: re.Match) -> tuple[int, ...]:
     """12章, or a range of them ("3章から5章", "3～5章")."""
     return _first_to_last(match.group(1), match.group(2))
-
-
-# Korean: the unit after its number ("제3장에서", "제삼장", "3장에서", "3~5장", "3장부터 5장까지", "제3장과 제7장"),
-# after a native ordinal ("두 번째 장", "첫째 장", "첫 장", "끝에서 두 번째 장", "마지막 장"), or a count of the first
-# or last ones ("처음 세 장", "마지막 두 장"). A particle or nothing follows the unit ("장면" is a scene, "장소" a
-# place); Sino-Korean numerals only after 제 ("삼장" is 三藏, the monk), and a number without 제 before 의 counts
-# sheets ("3장의 편지", three letters), not a chapter.
-_KOREAN_END = r"(?:에서|에게|에|의|까지|부터|과|와|은|는|을|를|이|가|도|만|으로|로)?(?![\uac00-\ud7a3])"
-_KOREAN_NUMBER = rf"(?:제\s*(?:\d+|[{SINO_KOREAN_NUMERALS}]+)|\d+)"
-_KOREAN_JOIN = r"\s*(?:~|～|-|–|부터|에서|,|、|과|와|및)\s*"
-_KOREAN_RANGE = re.compile(r"~|～|-|–|부터|에서")
-_KOREAN_COUNTS = {"첫": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
-_KOREAN_COUNTED = rf"{'|'.join(sorted(_KOREAN_COUNTS, key=len, reverse=True))}|\d+"
-_KOREAN_NTH = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "다섯째": 5}
-
-
-def _korean_patterns(units: str) -> tuple:
-    """How a Korean question names its units (``units``, e.g. "장"): numbers before the unit, and for
-    chapters an ordinal, the last, or a count of the first or last ones."""
-    unit = rf"(?:{units})"
-    number = rf"{_KOREAN_NUMBER}(?:\s*{unit})?"
-    listed = re.compile(
-        rf"(?<![\d\uac00-\ud7a3])(?P<numbers>{number}(?:{_KOREAN_JOIN}{number})*)\s*{unit}(?P<end>{_KOREAN_END})"
-    )
-    if units != "장":
-        return ((listed, _korean_listed, False),)
-    nth = rf"(?P<nth>{'|'.join(_KOREAN_NTH)}|(?:{_KOREAN_COUNTED})\s*번째|첫)"
-    return (
-        (listed, _korean_listed, False),
-        (re.compile(rf"(?P<from_end>끝에서\s*)?{nth}\s*{unit}{_KOREAN_END}"), _korean_ordinal, False),
-        (
-            re.compile(rf"(?P<edge>처음|마지막)\s*(?P<count>{_KOREAN_COUNTED})\s*{unit}{_KOREAN_END}"),
-            _korean_edge,
-            False,
-        ),
-        (re.compile(rf"마지막\s*{unit}{_KOREAN_END}"), lambda match: (LAST,), False),
-    )
-
-
-def _korean_listed(match: re.Match) -> tuple[int, ...]:
-    """ "제3장", "3~5장" (each chapter between), "제3장과 제7장"; () for sheets counted ("3장의 편지")."""
-    if match["end"] == "의" and "제" not in match["numbers"]:
-        return ()
-    values: list[int] = []
-    pieces = re.split(rf"({_KOREAN_JOIN})", match["numbers"])
-    for k in range(0, len(pieces), 2):
-        value = number_value(re.sub(r"^제|[^\d\w]|[장부편권]$", "", pieces[k].strip()))
-        if value is None:
-            return ()
-        _add(values, value, k >= 2 and bool(_KOREAN_RANGE.search(pieces[k - 1])))
-    return tuple(dict.fromkeys(values))
-
-
-def _korean_ordinal(match: re.Match) -> tuple[int, ...]:
-    """ "두 번째 장" (2), "첫째 장", "첫 장" (1), "끝에서 두 번째 장" (the second from the end)."""
-    nth = match["nth"].replace("번째", "").strip()
-    value = _KOREAN_NTH.get(nth) or _KOREAN_COUNTS.get(nth) or int(nth)
-    return (-value,) if match["from_end"] else (value,)
-
-
-def _korean_edge(match: re.Match) -> tuple[int, ...]:
-    """ "처음 세 장" (chapters 1-3), "마지막 두 장" (the last two)."""
-    count = match["count"]
-    value = int(count) if count.isdigit() else _KOREAN_COUNTS[count]
-    return _edge(match["edge"] == "처음", value) if value >= 2 else ()
 
 
 # A unit's word in letters in any language read ("chapter", "глава", "Teil", "book", "scene", "letter"): a text
@@ -610,8 +531,8 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
     parts = _patterns(
         rf"{part}|{_BOOK_OR_VOLUME_AFTER_ORDINAL.pattern}", rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded
     )
-    parts = (*parts, (_JUAN_BEFORE_NUMBER, _juan_listed, False), *_korean_patterns("부|편|권|막"))
-    return (False, (*chapters, (_DIGITS_BEFORE_ZHANG, _digits_listed, False), *_korean_patterns("장"))), (True, parts)
+    parts = (*parts, (_JUAN_BEFORE_NUMBER, _juan_listed, False), *korean_patterns("부|편|권|막"))
+    return (False, (*chapters, (_DIGITS_BEFORE_ZHANG, _digits_listed, False), *korean_patterns("장"))), (True, parts)
 
 
 def _joined(words: dict, more: dict) -> dict:

@@ -443,16 +443,22 @@ def _unnumbered_headings(
     return skipped, ({k: n for n, k in enumerate(parts, start=1)} if len(opening) >= 2 else {}), appendices
 
 
-def _pieces_among_parts(texts: list[str], groups: list[HeadingGroup], numbered: list[bool], opening: list[int]):
+def _pieces_among_parts(
+    texts: list[str], groups: list[HeadingGroup], numbered: list[bool], opening: list[int]
+) -> set[int]:
     """The titles between a collection's stories of numbered chapters that head text of their own and no
     chapter: its stories of one piece, each numbered among the stories (ELTeC's Chandeneux: "Les Filles du
     colonel" between "La Femme du capitaine Aubépin", I-XII, and "Le mariage du trésorier", I-XVIII)."""
-    texts_between = (texts[groups[k].last + 1 : groups[k + 1].first] for k in range(opening[0] + 1, opening[-1]))
     return {
         k
-        for k, text in enumerate(texts_between, start=opening[0] + 1)
-        if not numbered[k] and k not in opening and not numbered[k + 1] and sum(map(len, text)) >= MIN_PROSE_CHARS
+        for k in range(opening[0] + 1, opening[-1])
+        if not numbered[k] and k not in opening and not numbered[k + 1] and _heads_text(texts, groups, k)
     }
+
+
+def _heads_text(texts: list[str], groups: list[HeadingGroup], k: int) -> bool:
+    """Whether heading group ``k`` has text of its own before the next heading, more than a title's line."""
+    return sum(map(len, texts[groups[k].last + 1 : groups[k + 1].first])) >= MIN_PROSE_CHARS
 
 
 def _appendices(texts: list[str], groups: list[HeadingGroup], numbered: list[bool]) -> set[int]:
