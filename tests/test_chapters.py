@@ -600,6 +600,9 @@ def test_parts_in_other_languages_group_their_chapters():
     assert [(c.label, c.part, c.first_paragraph) for c in book.chapters] == [
         ("1.1", "Erster Teil", 0), ("1.2", "Erster Teil", 3), ("2.1", "Zweiter Teil", 5),
     ]  # fmt: skip
+    # the 19th century's spelling, "Theil" and "Capitel" (ELTeC's German novels)
+    old_spelling = [t.replace("Teil", "Theil").replace("Kapitel", "Capitel.") for t in texts]
+    assert [c.label for c in from_paragraphs(old_spelling, title="t").chapters] == ["1.1", "1.2", "2.1"]
     book = from_paragraphs(["第一卷", "第一章 风雪", "正文。", "第二章", "正文。"], title="t")
     assert [(c.label, c.title, c.part) for c in book.chapters] == [
         ("1", "第一卷 第一章 风雪", "第一卷"),

@@ -15,7 +15,7 @@ Other languages:
   hold the number ("【第一章】"); Korean "제N장", "제N화" (parts: "제N부", "제N편", "제N권"), N in digits
   or Sino-Korean numerals ("제삼장"), and "N장" without 제;
 - French "Chapitre", German, Swedish and Norwegian "Kapitel" ("Kap.", "Kapittel"; 19th-century German
-  "Capitel"), Spanish and Portuguese
+  "Capitel", and its parts' "Theil"), Spanish and Portuguese
   "Capítulo", Italian "Capitolo", Russian "Глава", Greek "Κεφάλαιο(ν)", Polish "Rozdział", Czech
   "Kapitola", Hungarian "fejezet", Romanian "Capitolul", an epistolary novel's letters ("Lettre", "Brief",
   "Carta", "Lettera", "Письмо", "Επιστολή") and a play's scenes (below) (parts: Livre, Partie, Tome, Buch,
@@ -90,7 +90,7 @@ _UNIT_WORDS = (
 )
 # A play's acts are its parts, its scenes its chapters ("ACT I", "SCENE II": chapter 1.2).
 _WESTERN_CONTAINERS = (
-    "book part volume vol. livre partie tome buch teil band libro parte tomo livro книга часть том "
+    "book part volume vol. livre partie tome buch teil theil band libro parte tomo livro книга часть том "
     "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο "
     "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen díl část "
     "kniha rész könyv kötet partea cartea volumul частина osa kirja kısım cilt भाग खंड الجزء חלק ספר ภาค".split()
