@@ -283,27 +283,31 @@ def test_a_titled_division_after_the_last_numbered_chapter_is_a_chapter_of_its_o
 def test_a_collection_s_stories_of_one_piece_between_stories_of_chapters_are_chapters(tmp_path):
     """ELTeC's Chandeneux and Judith Gautier collect stories, some in numbered chapters and some in one piece,
     in one flat run of divisions: "Les Filles du colonel" had been the end of the story before's last chapter.
-    A title with an elided article ("L'Étoile aux cheveux d'or") is no chapter numbered L, 50."""
+    A title with an elided article ("L'Étoile aux cheveux d'or") is no chapter numbered L, 50, and a story's
+    title over its subtitle names its part with it ("Le Livre de Thot", "Conte magique": the part had been the
+    subtitle alone)."""
     prose = "<p>Le capitaine rentra ce soir-là, fatigué, et sa femme l'attendait au salon depuis une heure.</p>"
 
     def story(title: str, chapters: int) -> str:
         if not chapters:
             return f'<div type="chapter"><head>{title}</head>{prose * 2}</div>'
         numerals = ["I", "II", "III"][:chapters]
-        first = f'<div type="chapter"><head>{title}</head><head>I</head>{prose}</div>'
+        heads = "".join(f"<head>{line}</head>" for line in title.split(" / "))
+        first = f'<div type="chapter">{heads}<head>I</head>{prose}</div>'
         return first + "".join(f'<div type="chapter"><head>{n}</head>{prose}</div>' for n in numerals[1:])
 
     stories = [("La Femme du capitaine", 2), ("Les Filles du colonel", 0), ("L'Étoile aux cheveux d'or", 0)]
-    stories += [("Le Mariage du trésorier", 3)]
+    stories += [("Le Livre de Thot / Conte magique", 3)]  # a title over the story's subtitle
     body = "<body>" + "".join(story(title, chapters) for title, chapters in stories) + "</body>"
     book = load_narrative(write(tmp_path, "chandeneux.xml", tei(body, title="Contes")))
+    thot = "Le Livre de Thot Conte magique"
     assert [(c.label, c.title, c.part) for c in book.chapters] == [
         ("1.1", "I", "La Femme du capitaine"), ("1.2", "II", "La Femme du capitaine"),
         ("2", "Les Filles du colonel", None), ("3", "L'Étoile aux cheveux d'or", None),
-        ("4.1", "I", "Le Mariage du trésorier"), ("4.2", "II", "Le Mariage du trésorier"),
-        ("4.3", "III", "Le Mariage du trésorier"),
+        ("4.1", "I", thot), ("4.2", "II", thot), ("4.3", "III", thot),
     ]  # fmt: skip
     assert [len(c.paragraph_ids) for c in book.chapters[2:4]] == [3, 3]  # each its title and its text
+    assert book[book.chapters[4].first_paragraph].text == "Le Livre de Thot"
 
 
 LONG_NAME = "In What Wise Birdalone Was Clad, and How She Went Her Ways from the Isle of Increase Unsought."

@@ -343,7 +343,7 @@ def detect_units(
     groups, opens = _without_repeats(texts, groups, volumes)
     skipped, unnumbered_parts, appendices = _unnumbered_headings(texts, groups, body_only)
     units: list[Unit] = []
-    part, part_number, story_style, pending = None, None, None, None
+    part, part_number, story_style, pending, story_title = None, None, None, None, None
     last_part = None  # the number of the last part or story, for an epilogue after it
     epilogue = None  # (heading text, number) of an epilogue holding parts of its own, numbered on from it
     last_numbered = max((k for k, group in enumerate(groups) if group.heading.unit is not None), default=-1)
@@ -354,14 +354,17 @@ def detect_units(
         following = groups[k + 1] if k + 1 < len(groups) else None
         holds_chapters = following is not None and following.heading.unit is not None
         directly = following is not None and following.first == group.last + 1
-        if k in skipped:
-            continue
         start = opens[k] if pending is None else pending  # where the chapter opens: at a part heading before it
+        if k in skipped:
+            if units and k + 1 in unnumbered_parts and directly:  # a story's title over the name its part is given
+                pending, story_title = start, text  # ("LE LIVRE DE THOT", "CONTE MAGIQUE", "I"); not the book's
+            continue
         if heads_volume(heading, volumes):
             pending = start
             continue
         if k in unnumbered_parts:
-            part, part_number, story_style = text, unnumbered_parts[k], None
+            part, part_number, story_style = " ".join(filter(None, (story_title, text))), unnumbered_parts[k], None
+            story_title = None
         if k in appendices:  # numbered once the parts a source marks are placed (``with_marked_parts``)
             if k + 1 in appendices and _directly_after(texts, groups, k):  # a title over the appendix's own
                 pending = start
