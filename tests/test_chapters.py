@@ -1009,6 +1009,23 @@ def test_a_numeral_before_a_line_of_prose_or_an_author_s_initial_is_no_heading()
     assert [Heading.parse(t).unit for t in ("L'ÉTOILE AUX CHEVEUX D'OR", "D’ARTAGNAN", "L. — Le départ")] == [
         None, None, ("", 50),
     ]  # fmt: skip
+    # Italian's plural article and English's pronoun are no numeral I: Barbieri's Lucifero titles its chapters
+    # "L'Ergastolo", "I condannati della Corsia", and the second had taken the first's title for its own
+    words_or_numerals = ("I condannati della Corsia", "I went home", "I Élan", "I. la partenza")
+    assert [Heading.parse(t).unit for t in words_or_numerals] == [None, None, ("", 1), ("", 1)]
+    prose = "Erano scorsi trecento e più mila anni dacchè il mondo non era più. " * 3
+    texts = ["L'Ergastolo", prose, "I condannati della Corsia", prose]
+    book = from_paragraphs(texts, title="t", marked_headings=[True, False, True, False])
+    assert [(c.title, c.first_paragraph) for c in book.chapters] == [
+        ("L'Ergastolo", 0), ("I condannati della Corsia", 2),
+    ]  # fmt: skip
+    # four digits are a year that titles a chapter, no chapter 1806 and no page number (DEU018, Anna)
+    prose = "Es war im Herbste des Jahres, als die Truppen durch das kleine Städtchen zogen. " * 3
+    texts = ["Vorrede", prose, "1806", prose, "1822", prose]
+    book = from_paragraphs(texts, title="Anna", marked_headings=[True, False] * 3)
+    assert [(c.label, c.title, c.first_paragraph) for c in book.chapters] == [
+        ("1", "Vorrede", 0), ("2", "1806", 2), ("3", "1822", 4),
+    ]  # fmt: skip
     block = "IV\nThe next morning John rose early and went down\nto the kitchen."
     assert from_paragraphs([block, "More prose."], title="t").chapters == []  # a numeral and the prose under it
 

@@ -121,9 +121,11 @@ def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
 
 
 def _bare_number(text: str) -> int | None:
-    """The number of a bare numeral in digits or Chinese numerals ("12", "十二"), else None."""
+    """The number of a bare numeral in digits or Chinese numerals ("12", "十二"), else None: four digits are a
+    year, which a file marks as a chapter's title (DEU018's "1806", "1822"), not a page's number."""
     numeral = text.strip().rstrip(".")
-    return number_value(numeral) if numeral.isdigit() or _CJK_NUMBER.fullmatch(numeral) else None
+    digits = numeral.isdigit() and len(numeral) <= 3
+    return number_value(numeral) if digits or _CJK_NUMBER.fullmatch(numeral) else None
 
 
 def _runs_of_one_number(numbers: dict[int, int | None]) -> list[list[int]]:

@@ -359,8 +359,8 @@ class Heading:
         components, position, part_end = [], lead.end() if lead else start, 0
         while match := _component_at(text, position) or _after_part_name(text, position, components):
             word, number = (match.groupdict().get("word") or "").lower(), number_value(match.group("number"))
-            if not word and (components or number is None):  # a bare number comes first, and must read
-                break
+            if not word and (components or number is None or _is_no_number(text, match)):
+                break  # a bare number comes first, and must read as one
             if word in _EPILOGUES and any(w not in _CONTAINER_WORDS for w, _ in components):
                 break  # "CHAPTER XL. EPILOGUE": the chapter's name
             if match.start() > position:  # a part's name before the chapter's number: the part's own
@@ -400,6 +400,18 @@ class Heading:
     def style(self) -> tuple[str, bool] | None:
         """How its chapter number is written: the word, and whether a name follows."""
         return (self.unit[0], bool(self.name)) if self.unit else None
+
+
+_I_BEFORE_WORD = re.compile(r"I\s+(\w)")
+
+
+def _is_no_number(text: str, bare: re.Match) -> bool:
+    """Whether a bare number's match is a word or a year: "I" before a word in lower case is Italian's plural
+    article or English's pronoun ("I condannati della Corsia", a title in Barbieri's Lucifero, had taken the title
+    above it for its own), and four digits are a year that titles a chapter (DEU018's "1806", "1822")."""
+    after = _I_BEFORE_WORD.match(text, bare.start())
+    digits = bare.group("number")
+    return bool(after) and after.group(1).islower() or digits.isdigit() and len(digits) >= 4
 
 
 def web_lead_end(text: str) -> int:
