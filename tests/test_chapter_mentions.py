@@ -76,7 +76,7 @@ from clueweaver.sources.registry import candidate_segments
         ("마지막 장에서, 끝에서 두 번째 장, 처음 세 장에서, 마지막 두 장", [(LAST,), (-2,), (1, 2, 3), (-2, LAST)]),
         # digits before 章 without 第, as a Japanese or Chinese question may write them
         ("12章で何が起きたか。3章から5章まで、１２章の最後", [(12,), (3, 4, 5), (12,)]),
-        ("在12章里，3～5章中", [(12,), (3, 4, 5)]),
+        ("在12章里，3～5章中，7—9章", [(12,), (3, 4, 5), (7, 8, 9)]),
     ],
 )
 def test_chapter_mentions_are_read_in_every_book_language(text, numbers):

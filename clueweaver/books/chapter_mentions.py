@@ -499,7 +499,7 @@ def _counted(match: re.Match) -> tuple[int, ...]:
 # after 第 ("三章" is as often three chapters)
 _DIGITS = r"\d+|[０-９]+"
 _DIGITS_BEFORE_ZHANG = re.compile(
-    rf"(?<![第全共计計约約总總\d０-９])({_DIGITS})(?:\s*章?\s*(?:から|到|至|~|～|-|－|–)\s*({_DIGITS}))?\s*章"
+    rf"(?<![第全共计計约約总總\d０-９])({_DIGITS})(?:\s*章?\s*(?:{_DAI_RANGE})\s*({_DIGITS}))?\s*章"
     r"(?=では|で|には|に|の|を|が|は|まで|と|中|里|裡|内|末|$|[，,。？?、！!\s」）)]|から(?!な|成))"
 )
 
