@@ -803,6 +803,10 @@ def test_an_epilogue_without_chapters_is_the_last_chapter_and_a_prologue_stays_f
     assert book.chapters[0].first_paragraph == 2 and book.chapter_span("0") == (0, 0)  # "0": up to chapter 1
     water_margin = ["第一回 王教头私走延安府", "且说那人走了。", "尾声", "话说宋江死后，众人哀悼不已。"]
     assert [label for label, _ in _chapters(water_margin)] == ["1", "2"]
+    # a play's epilogue after its last act, though its stage direction ends in 〕, not in a full stop (雷雨's 尾声)
+    direction = "〔十年后，一个冬天的下午，教堂附属医院的一间特别客厅内。〕"
+    play = ["第一幕", direction, "第二幕", direction, "第三幕", direction, "尾声", direction]
+    assert [c.title for c in from_paragraphs(play, title="t").chapters][-1] == "尾声"
     web_novel = ["序章", "开始。", "第一章", "甲。", "第二章", "乙。", "终章", "他们终于回到了长安。"]
     assert [(c.label, c.title) for c in from_text("\n\n".join(web_novel), title="zh").chapters][-1] == ("3", "终章")
     light_novel = ["プロローグ", "始まり。", "第一章", "甲。", "第二章", "乙。", "エピローグ", "二人はまた会った。"]
@@ -821,6 +825,12 @@ def test_a_prologue_or_preface_before_the_first_chapter_is_named_in_any_language
         (["Предисловие", "Автор просит прощения.", "Глава первая", "Текст."], "Что говорит автор в предисловии?", 0),
         (["楔子 一元复始", "话说天下大势。", "第一回 王冕", "且说王冕。"], "楔子中讲了什么？", 0),
         (["プロローグ", "雨が降っていた。", "第一章", "朝が来た。"], "プロローグで何が起きたか", 0),
+        (
+            ["雷雨", "序幕", "〔教堂附属医院的一间特别客厅内。〕", "第一幕", "〔周公馆的客厅。〕"],
+            "序幕中发生了什么？",
+            1,
+        ),
+        (["自序", "余少时读书。", "第一回", "且说。"], "自序中作者说了什么？", 0),
     ]
     for parts, question, first in cases:
         book = from_paragraphs(parts, title="t")
@@ -834,9 +844,10 @@ def test_a_prologue_or_preface_before_the_first_chapter_is_named_in_any_language
         "preface": (1, 1),
         "prologue": (3, 3),
     }
-    # 楔子 is also a wedge and 前言 what was said before: named only where the question places it in the book
+    # 楔子 is also a wedge, 引子 a remedy's guide and 前言 what was said before: named only where the question
+    # places it in the book
     plain = from_paragraphs(["第一回 王冕", "且说王冕。", "第二回 周进", "周进来了。"], title="t")
-    for everyday in ("凶手用什么楔子卡住了门？", "他说话前言不搭后语，为什么？"):
+    for everyday in ("凶手用什么楔子卡住了门？", "他说话前言不搭后语，为什么？", "药引子里放了什么？"):
         assert chapters_named(plain.chapters, everyday, front_sections(plain)) == ([], []), everyday
     assert chapters_named(plain.chapters, "在楔子里，王冕做了什么？", front_sections(plain)) == ([], ["prologue"])
     titled = from_paragraphs(["CHAPTER I. PROLOGUE", "Long ago.", "CHAPTER II. THE STORM", "Rain."], title="t")

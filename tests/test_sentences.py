@@ -20,6 +20,8 @@ from clueweaver.books.sentences import ends_with_sentence_mark, sentence_spans, 
         ("「行了。走吧。」他说。『好』", ["「行了。走吧。」", "他说。", "『好』"]),
         ("他说：“我走了。你别送。”然后他走了。", ["他说：“我走了。你别送。”", "然后他走了。"]),
         ("他读《三国。演义》。", ["他读《三国。演义》。"]),
+        # a play's stage direction closes with 〕 after its full stop, which stays with the sentence
+        ("〔外面下着雪。〕周萍走进来。", ["〔外面下着雪。〕", "周萍走进来。"]),
         ("“I am here. Come in,” he said. She came.", ["“I am here. Come in,” he said.", "She came."]),
         # French « » with their inner spaces, German » « and „ “
         ("« Bonjour. Entrez. » Il partit. Elle resta.", ["« Bonjour. Entrez. »", "Il partit.", "Elle resta."]),

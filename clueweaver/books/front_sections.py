@@ -14,13 +14,18 @@ from clueweaver.books.chapters import Heading
 
 # Each section's words: those written between spaces, declined as a question declines them ("в прологе"); those
 # of scripts written without spaces; and those a question names the section by only where it says so, since they
-# are everyday words too (楔子 a wedge, 前言 what was said before: "前言不搭后语")
+# are everyday words too (楔子 a wedge, 引子 a remedy's guide, 序幕 a curtain-raiser, 前言 what was said before:
+# "前言不搭后语", 引言 a quotation's lead; a play's 序幕 is its prologue, as in 曹禺's 雷雨)
 _WORDS = {
-    "prologue": (r"prologue|prolog|prólogo|prologo|пролог\w*|πρόλογ\w*", "序章|プロローグ|프롤로그", "楔子"),
+    "prologue": (
+        r"prologue|prolog|prólogo|prologo|пролог\w*|πρόλογ\w*",
+        "序章|プロローグ|프롤로그",
+        "楔子|(?<!药)引子|序幕",
+    ),
     "preface": (
         r"preface|foreword|vorwort|préface|prefacio|prefazione|prefácio|предислови\w*|przedmow\w*",
-        "序言|まえがき|서문",
-        "前言",
+        "序言|自序|序文|まえがき|はしがき|서문|머리말",
+        "前言|引言",
     ),
 }
 # "楔子中", "前言里", "在楔子", "《楔子》": said as a place in the book

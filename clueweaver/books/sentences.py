@@ -40,8 +40,9 @@ _GREEK_QUESTION = r"(?<=[\u0370-\u03ff\u1f00-\u1fff])[;\u037e]"  # "Πού πα�
 # Ethiopic's (።), Myanmar's (။) and Khmer's (។)
 _OTHER_MARKS = "\u0964\u0965\u061f\u06d4\u0589\u1362\u104b\u17d4"
 _SENTENCE_MARKS = re.compile(rf"(?:[{_CJK_MARKS}.!?\u2026{_OTHER_MARKS}]|{_GREEK_QUESTION})+")
-# Closing marks kept with the sentence even where they pair with nothing in the text.
-_CLOSERS = frozenset("\"'\u201d\u2019)]\uff09\u3011\u3009\u300d\u300f\u300b\u00bb\u00ab")
+# Closing marks kept with the sentence even where they pair with nothing in the text; 〕 closes a Chinese play's
+# stage direction ("〔外面下着雪。〕")
+_CLOSERS = frozenset("\"'\u201d\u2019)]\uff09\uff3d\u3011\u3009\u3015\u3017\u300d\u300f\u300b\u00bb\u00ab")
 # Each quotation mark that can close a pair, and the opening marks it closes.
 _CLOSES = {
     "\u300d": "\u300c",  # 」 「
