@@ -310,6 +310,9 @@ def test_chinese_numerals_and_headings_that_are_prose():
     # a numeral alone on its line numbers a Japanese or Chinese chapter; "〇" alone is a scene break
     book = from_paragraphs(["一", "正文。", "〇", "正文。", "（十二）", "正文。", "一日", "正文。"], title="t")
     assert [(c.label, c.title) for c in book.chapters] == [("1", "一"), ("12", "（十二）")]
+    # Japanese "part" before the numeral ("その一", "其の二"); in prose, "その一言" is "that one word"
+    book = from_paragraphs(["その一", "正文。", "其の二", "その一言が胸に残った。", "その3", "正文。"], title="t")
+    assert [(c.label, c.title) for c in book.chapters] == [("1", "その一"), ("2", "其の二"), ("3", "その3")]
 
 
 def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
@@ -975,6 +978,9 @@ def test_a_play_s_acts_are_its_parts_and_its_scenes_its_chapters():
         (["ΠΡΑΞΙΣ ΠΡΩΤΗ", "Σκηνή Α'", "ΣΚΗΝΗ Β'", "Πράξη δεύτερη", "Σκηνή πρώτη"], ["1.1", "1.2", "2.1"]),
         (["第一幕", "第一场", "第二场", "第二幕", "第一場"], ["1.1", "1.2", "2.1"]),
         (["제1막", "제1장", "제2장", "제2막", "제1장"], ["1.1", "1.2", "2.1"]),
+        # a Japanese or Chinese part (編, 编, 篇) over its chapters, as 第一編 heads a Meiji novel's first part
+        (["第一編", "第一章", "第二章", "第二編", "第一章"], ["1.1", "1.2", "2.1"]),
+        (["第一篇　总论", "第一章", "第二章", "第二篇　分论", "第一章"], ["1.1", "1.2", "2.1"]),
         (["Действие первое", "Действие второе", "Действие третье"], ["1", "2", "3"]),  # acts alone: chapters
     ],
 )
@@ -986,6 +992,7 @@ def test_plays_in_other_languages(headings, labels_wanted):
 
 def test_a_scene_word_in_prose_opens_no_scene():
     assert not any(map(is_heading, ["第一场雪落在院子里。", "第一场雪", "Chapter one was the best of the book."]))
+    assert not any(map(is_heading, ["第一篇文章写得好", "第一编辑室"]))  # the first article, an editors' room
     assert not any(map(is_heading, ["Der Brief war lang.", "Carta de amor", "Письмо от матери."]))
     assert is_heading("Scène III. Le salon de Célimène.") and is_heading("CHAPTER IV. In which Mr. Pickwick arrives.")
 

@@ -115,7 +115,7 @@ _EPILOGUE_WORDS = "|".join(sorted(_EPILOGUES))
 # What counts epilogues in a heading or a question: "FIRST EPILOGUE", "the second epilogue", "Zweiter Epilog"
 EPILOGUE_ORDINAL = f"{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}"
 _CONTAINER_WORDS = frozenset(
-    [*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "부", "편", "권", "막", *_EPILOGUES, *_CLOSINGS]
+    [*_WESTERN_CONTAINERS, "卷", "部", "部分", "幕", "編", "编", "篇", "부", "편", "권", "막", *_EPILOGUES, *_CLOSINGS]
 )
 MIN_PROSE_CHARS = 150
 # What a reader can do about a book in which no heading was found: the kinds the finder reads, and how to
@@ -127,9 +127,10 @@ NO_CHAPTERS_HINT = (
 )
 _CHAPTER_WORD = rf"(?:{_UNIT_WORDS}|{'|'.join(re.escape(w) for w in _WESTERN_CONTAINERS)})"
 # Chinese and Japanese: 第 + a number in Chinese numerals or digits + the unit (回 章 节 话, old editions'
-# 囘, a play's scene 场 場, or a part: 卷 部, a play's act 幕), as in
+# 囘, a play's scene 场 場, or a part: 卷 部 編 篇, a play's act 幕), as in
 # "第一百二十回", "第１２章", "第三話", a play's "第一幕の二" (act 1, scene 2); "第一回合" (the first round),
-# "第一场雪" (the first snowfall) and a verse's "第三囘に" (a particle after it) are no headings.
+# "第一场雪" (the first snowfall), "第一篇文章" (the first article), "第一编辑室" (an editors' room) and a verse's
+# "第三囘に" (a particle after it) are no headings.
 # A figure's or table's caption names its chapter first ("第１章図２", "第三章 表一"): no heading.
 _CAPTION = rf"(?!\s*[図圖图表]\s*[{CJK_NUMERALS}\d])"
 # A web copy's bracket closes "【第一章】", an editor's "[SCÈNE V]."; a comma leads into the summary ("Глава II, из
@@ -139,7 +140,7 @@ _KOREAN_UNITS = "장|화|절|부|편|권|막"  # chapter, episode, section; part
 _NOT_HANGUL = r"(?![\uac00-\ud7a3])"
 # The forms of one numbered component of a heading, tried in this order.
 _COMPONENT_FORMS = (
-    rf"第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場)(?![{HAN}]))(?!(?!の[一二三四五六七八九十\d])[ぁ-ゖ]){_CAPTION}",
+    rf"第\s*(?P<number>[{DAI_NUMERALS}\d]+)\s*(?P<word>[回囘](?!合)|章|节|節|话|話|卷|部分?|(?:幕|场|場|編|编|篇)(?![{HAN}]))(?!(?!の[一二三四五六七八九十\d])[ぁ-ゖ]){_CAPTION}",
     rf"(?P<word>卷)\s*之?\s*(?P<number>[{CJK_NUMERALS}\d]+)(?![{CJK_NUMERALS}\d])",  # "卷一", "卷之三" (a part)
     # Korean "제1장", "제 일 장", "제이십삼장" and, without 제, "1장"; not "제1장에서" (a particle after it: prose)
     rf"제\s*(?P<number>\d+|[{SINO_KOREAN_NUMERALS}]+)\s*(?P<word>{_KOREAN_UNITS}){_NOT_HANGUL}",
@@ -210,9 +211,11 @@ _DASHED_ROMAN = re.compile(r"[-–—]\s*(?=[IVXLCХІ]+\.?\s*[-–—](?:$|\s*:
 _STARRED = re.compile(r"^\*+\s*(?P<inner>[^\s*].*?)\s*\*+$")
 # A number set in brackets and spaces (Ulysses' episodes, "[ 1 ]" to "[ 18 ]"); "[1]" alone is a note's mark
 _BRACKETED_NUMBER = r"\[ \d{1,3} \]"
+# Japanese "part" before a section's number ("その一", "其の二", "その3")
+_SONO = r"(?:その|其の|其ノ)\s*"
 BARE_NUMERAL = re.compile(
     rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_BRACKETED_NUMBER}|{_CJK_NUMBER}|"
-    rf"（{_CJK_NUMBER}）|{_GREEK_NUMERAL})\.?$"
+    rf"（{_CJK_NUMBER}）|{_SONO}(?:{_CJK_NUMBER}|\d{{1,3}})|{_GREEK_NUMERAL})\.?$"
 )
 # A numeral, a full stop and a title: a heading when the title is in capitals ("I. ОТСТАВНОЙ ГЕНЕРАЛ И
 # УЧИТЕЛЬ…" in Кто виноват?, "XII. THE STORM"); a title in mixed case after a bare numeral could be a
@@ -337,7 +340,7 @@ def names_the_chapter(text: str) -> bool:
     return (latin_name or bool(_HAN_NAME_LINE.match(text))) and not is_heading(text)
 
 
-_LEADS = (_CJK_LEAD, _DASHED_ROMAN, _EDITORS_BRACKET, _NAMED_LEAD)
+_LEADS = (_CJK_LEAD, _DASHED_ROMAN, _EDITORS_BRACKET, _NAMED_LEAD, re.compile(rf"{_SONO}(?=[{CJK_NUMERALS}\d])"))
 
 
 @dataclass(frozen=True)
