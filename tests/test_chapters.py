@@ -4,7 +4,9 @@ on the shared Holmes collection and Little Women."""
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -1058,6 +1060,30 @@ def test_a_marked_title_opening_with_a_roman_letter_is_not_a_numbered_chapter():
     texts = ["次郎物語", "一　お猿さん", "次郎は乳母の家で育った。", "二　お玉杓子", "捕まえた。"]
     book = from_paragraphs(texts, title="t", marked_headings=[True, True, False, True, False])
     assert [c.label for c in book.chapters] == ["1", "2"] and book.chapters[0].title == "一 お猿さん"
+
+
+def test_parts_named_by_their_place_head_their_sections_in_a_plain_text():
+    """こころ without Aozora's markup: "上　先生と私", "中　両親と私", "下　先生と遺書", each over sections "一", "二"
+    …, are its parts (1.1 to 3.56; they had been 110 chapters in reading order, the parts' titles lost, unless a
+    contents page named them). A 上 alone, or places out of order, are no parts."""
+    raw = gzip.decompress((Path(__file__).parent.parent / "clueweaver/data/books/kokoro.ja.txt.gz").read_bytes())
+    body = raw.decode("utf-8").split("-" * 55)[2]
+    plain = re.sub(r"《[^》]*》", "", re.sub(r"［＃[^］]*］", "", body)).replace("｜", "")
+    contents = "こころ\n\n上　先生と私\n\n中　両親と私\n\n下　先生と遺書\n\n"
+    for text in (plain, contents + plain):  # with a contents page, its entries name the parts too
+        labels_by_part: dict = {}
+        for chapter in from_text(text, title="こころ").chapters:
+            labels_by_part.setdefault(chapter.part, []).append(chapter.label)
+        assert {part: (labels[0], labels[-1]) for part, labels in labels_by_part.items()} == {
+            "上 先生と私": ("1.1", "1.36"), "中 両親と私": ("2.1", "2.18"), "下 先生と遺書": ("3.1", "3.56"),
+        }  # fmt: skip
+    prose = "私はその人を常に先生と呼んでいた。だから此所でもただ先生と書くだけで本名は打ち明けない。"
+    halves = ["前編", "一", prose, "二", prose, "後編", "一", prose]
+    assert [(c.label, c.part) for c in from_paragraphs(halves, title="t").chapters] == [
+        ("1.1", "前編"), ("1.2", "前編"), ("2.1", "後編"),
+    ]  # fmt: skip
+    for not_parts in (["上", "一", prose, "二", prose], ["下", "一", prose, "上", "二", prose]):
+        assert all(c.part is None for c in from_paragraphs(not_parts, title="t").chapters)
 
 
 def test_a_word_the_book_numbers_in_order_heads_its_sections():

@@ -42,7 +42,7 @@ from clueweaver.books.named_chapters import named_span
 from clueweaver.books.office import read_docx, read_odt
 from clueweaver.books.pdf import PDF_SUFFIX, read_pdf
 from clueweaver.books.sentences import split_long_paragraph
-from clueweaver.books.sequences import sequence_headings
+from clueweaver.books.sequences import placed_parts, sequence_headings
 from clueweaver.books.tei import read_tei
 from clueweaver.books.text_paragraphs import blocks, text_paragraphs
 
@@ -265,8 +265,9 @@ def from_paragraphs(
     detected, or with ``marked_headings`` (a flag per text) the ones the file marks (an EPUB's
     h1-h3 elements, a Markdown file's ``#`` lines), which are read the same way: "第一回" is
     chapter 1 after a title page and a contents page. ``headings`` are texts the source marks as headings
-    (Aozora's notes), as are those its layout shows (``sequence_headings``, ``contents_headings``): one
-    is a heading whatever its words, and one of ``part_headings`` heads a part (``with_marked_parts``).
+    (Aozora's notes), as are those its layout shows (``sequence_headings``, ``placed_parts``,
+    ``contents_headings``): one is a heading whatever its words, and one of ``part_headings`` heads a part
+    (``with_marked_parts``).
     With ``max_paragraph_chars`` (the loaders give ``MAX_PARAGRAPH_CHARS``) a longer paragraph is
     cut by ``split_long_paragraph``; without it the paragraphs stay as given, for callers whose
     labels count them (DetectiveQA's numbered paragraphs, the common benchmark schema).
@@ -293,7 +294,7 @@ def from_paragraphs(
     elif not detect_headings:
         found = [False] * len(cleaned)
     else:
-        by_layout = (sequence_headings(cleaned) | contents_headings(cleaned)) - parts_marked
+        by_layout = (sequence_headings(cleaned) | placed_parts(cleaned) | contents_headings(cleaned)) - parts_marked
         marked = frozenset(map(normalize_text, headings)) | stories | by_layout
         named = [heads_its_block(text) for text, pieces in zip(texts, parts) for _ in pieces]  # never cut: short
         found = [t in marked or is_heading(t) or b for t, b in zip(cleaned, named)]

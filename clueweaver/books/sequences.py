@@ -7,7 +7,8 @@ which alone could be a sentence's first words, and a Chinese or Japanese book th
 ("一、两兄弟", "（二）雨夜", "3．来信"), which alone could be a list's items.
 
 ``sequence_headings`` finds them; the chapter finder reads them as headings the text marks
-(``clueweaver.books.narrative.from_paragraphs``), so they are numbered in reading order.
+(``clueweaver.books.narrative.from_paragraphs``), so they are numbered in reading order. Parts named by
+their place instead of a number, 上 / 中 / 下 (こころ's "上　先生と私") or 前編 / 後編, are ``placed_parts``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from clueweaver.books.chapters import NUMBERED_TITLE
+from clueweaver.books.chapters import NUMBERED_TITLE, is_heading
 from clueweaver.books.language import HAN, HANGUL
 from clueweaver.books.numerals import CJK_NUMERALS, DAI_NUMERALS, ENGLISH_ORDINALS, number_value
 from clueweaver.books.ordinals import ORDINAL_PATTERN
@@ -98,3 +99,23 @@ def _counts_up(values: list[int]) -> bool:
     steps_up = all(after in (before + 1, 1) for before, after in zip(values, values[1:]))
     top = max(values)
     return values[0] == 1 and steps_up and top >= _MIN_LAST and values.count(1) <= top
+
+
+# A part named by its place, alone or with the part's word and a name ("上", "上巻", "中　両親と私", "後編")
+_PLACE = re.compile(r"^(?P<place>[上中下前後后])(?P<word>[巻卷編编篇册冊部]?)(?:\s+[^。！？，；、.!?]{1,30})?$")
+_PLACE_ORDERS = ("上下", "上中下", "前後", "前后")  # the places of a book's parts, in their order
+
+
+def placed_parts(texts: Sequence[str]) -> frozenset[str]:
+    """The paragraphs that head parts named by their place in the book, each followed by a heading (こころ's
+    "上　先生と私", then "一"): 上, 中, 下 (or 前編, 後編), each once and in that order, all with the same word
+    (上巻, 下巻) or none. A contents page's entries, one under another, head nothing; a 上 alone is a word."""
+    placed = [
+        (text, match)
+        for text, following in zip(texts, texts[1:])
+        if len(text) <= _MAX_CHARS and (match := _PLACE.match(text)) and is_heading(following)
+    ]
+    places = "".join(match["place"] for _, match in placed)
+    if places not in _PLACE_ORDERS or len({match["word"] for _, match in placed}) != 1:
+        return frozenset()
+    return frozenset(text for text, _ in placed)
