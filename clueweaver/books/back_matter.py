@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from clueweaver.books.chapters import BARE_NUMERAL, Heading, is_heading
+from clueweaver.books.chapters import BARE_DIGITS, BARE_NUMERAL, Heading, is_heading
 from clueweaver.books.numerals import CJK_NUMERALS, number_value
 from clueweaver.books.sentences import ends_with_sentence_mark
 
@@ -121,10 +121,10 @@ def without_page_numbers(texts: list[str], flags: list[bool]) -> list[bool]:
 
 
 def _bare_number(text: str) -> int | None:
-    """The number of a bare numeral in digits or Chinese numerals ("12", "十二"), else None: four digits are a
-    year, which a file marks as a chapter's title (DEU018's "1806", "1822"), not a page's number."""
+    """The number of a bare numeral in digits or Chinese numerals ("12", "十二"), else None: more digits
+    (``BARE_DIGITS``) are a year, which a file marks as a chapter's title (DEU018's "1806"), not a page's number."""
     numeral = text.strip().rstrip(".")
-    digits = numeral.isdigit() and len(numeral) <= 3
+    digits = numeral.isdigit() and len(numeral) <= BARE_DIGITS
     return number_value(numeral) if digits or _CJK_NUMBER.fullmatch(numeral) else None
 
 

@@ -213,9 +213,13 @@ _STARRED = re.compile(r"^\*+\s*(?P<inner>[^\s*].*?)\s*\*+$")
 _BRACKETED_NUMBER = r"\[ \d{1,3} \]"
 # Japanese "part" before a section's number ("その一", "其の二", "その3")
 _SONO = r"(?:その|其の|其ノ)\s*"
+_SONO_LEAD = re.compile(rf"{_SONO}(?=[{CJK_NUMERALS}\d])")
+# A bare number in digits has three at most: four are a year, which titles a chapter (DEU018's "1806")
+BARE_DIGITS = 3
+_BARE_DIGITS = rf"\d{{1,{BARE_DIGITS}}}"
 BARE_NUMERAL = re.compile(
-    rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|\d{{1,3}}|{_BRACKETED_NUMBER}|{_CJK_NUMBER}|"
-    rf"（{_CJK_NUMBER}）|{_SONO}(?:{_CJK_NUMBER}|\d{{1,3}})|{_GREEK_NUMERAL})\.?$"
+    rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|{_BARE_DIGITS}|{_BRACKETED_NUMBER}|{_CJK_NUMBER}|"
+    rf"（{_CJK_NUMBER}）|{_SONO}(?:{_CJK_NUMBER}|{_BARE_DIGITS})|{_GREEK_NUMERAL})\.?$"
 )
 # A numeral, a full stop and a title: a heading when the title is in capitals ("I. ОТСТАВНОЙ ГЕНЕРАЛ И
 # УЧИТЕЛЬ…" in Кто виноват?, "XII. THE STORM"); a title in mixed case after a bare numeral could be a
@@ -340,7 +344,7 @@ def names_the_chapter(text: str) -> bool:
     return (latin_name or bool(_HAN_NAME_LINE.match(text))) and not is_heading(text)
 
 
-_LEADS = (_CJK_LEAD, _DASHED_ROMAN, _EDITORS_BRACKET, _NAMED_LEAD, re.compile(rf"{_SONO}(?=[{CJK_NUMERALS}\d])"))
+_LEADS = (_CJK_LEAD, _DASHED_ROMAN, _EDITORS_BRACKET, _NAMED_LEAD, _SONO_LEAD)
 
 
 @dataclass(frozen=True)
@@ -414,7 +418,7 @@ def _is_no_number(text: str, bare: re.Match) -> bool:
     above it for its own), and four digits are a year that titles a chapter (DEU018's "1806", "1822")."""
     after = _I_BEFORE_WORD.match(text, bare.start())
     digits = bare.group("number")
-    return bool(after) and after.group(1).islower() or digits.isdigit() and len(digits) >= 4
+    return bool(after) and after.group(1).islower() or digits.isdigit() and len(digits) > BARE_DIGITS
 
 
 def web_lead_end(text: str) -> int:
