@@ -50,7 +50,9 @@ def test_don_quijote_chapters_carry_their_long_titles_and_the_contents_open_none
         "Capítulo VIII. Del buen suceso que el valeroso don Quijote tuvo en la espantable y jamás imaginada "
         "aventura de los molinos de viento, con otros sucesos dignos de felice recordación"
     )
-    assert book.chapters[0].part == "Primera parte" and book.chapters[3].part == "Segunda parte"
+    # a part heading of one line keeps its name ("Primera parte del ingenioso hidalgo…")
+    assert book.chapters[0].part == "Primera parte del ingenioso hidalgo don Quijote de la Mancha"
+    assert book.chapters[3].part == "Segunda parte"
     # the contents name the Segunda parte among the chapters' titles: front matter, not a chapter
     contents_entry = next(p for p in book.paragraphs if p.text.startswith("Segunda parte del ingenioso"))
     assert contents_entry.chapter == 0 and contents_entry.id < book.chapters[0].first_paragraph
@@ -462,14 +464,14 @@ def test_war_and_peace_two_epilogues_are_parts_numbered_after_its_fifteen_books(
     reading order (1 to 365 over the whole book)."""
     book = load_narrative(FIXTURES / "war_and_peace_epilogues_excerpt.en.txt")
     assert [(c.label, c.part) for c in book.chapters] == [
-        ("14.1", "BOOK FOURTEEN"),
-        ("15.1", "BOOK FIFTEEN"),
-        ("15.20", "BOOK FIFTEEN"),
-        ("16.1", "FIRST EPILOGUE"),
-        ("16.2", "FIRST EPILOGUE"),
+        ("14.1", "BOOK FOURTEEN: 1812"),
+        ("15.1", "BOOK FIFTEEN: 1812 - 13"),
+        ("15.20", "BOOK FIFTEEN: 1812 - 13"),
+        ("16.1", "FIRST EPILOGUE: 1813 - 20"),
+        ("16.2", "FIRST EPILOGUE: 1813 - 20"),
         ("17.1", "SECOND EPILOGUE"),
     ]
-    assert book.chapters[3].full_title == "FIRST EPILOGUE — CHAPTER I"
+    assert book.chapters[3].full_title == "FIRST EPILOGUE: 1813 - 20 — CHAPTER I"
     second = book.chapters[5].first_paragraph  # the part's heading opens its first chapter
     assert book.chapter_span("16") == (4, 5) and book[second + 2].text.startswith("History is the life of nations")
     # a question that names an epilogue reads its chapters first; one counted, the n-th
@@ -504,10 +506,10 @@ def test_brothers_karamazov_four_parts_over_twelve_books():
     first."""
     book = load_narrative(FIXTURES / "karamazov_excerpt.en.txt")
     assert [(c.label, c.volume, c.part) for c in book.chapters][2:6] == [
-        ("2.1", "PART I", "Book II"),
-        ("4.1", "PART II", "Book IV"),
-        ("4.2", "PART II", "Book IV"),
-        ("5.1", "PART II", "Book V"),
+        ("2.1", "PART I", "Book II. An Unfortunate Gathering"),
+        ("4.1", "PART II", "Book IV. Lacerations"),
+        ("4.2", "PART II", "Book IV. Lacerations"),
+        ("5.1", "PART II", "Book V. Pro And Contra"),
     ]
     assert [c.label for c in book.chapters] == [
         *(
@@ -528,7 +530,7 @@ def test_brothers_karamazov_four_parts_over_twelve_books():
             "13.2",
         )
     ]  # the books number the labels, as readers cite them ("Book V, chapter 5")
-    assert book.chapters[3].full_title == "PART II — Book IV — Chapter I. Father Ferapont"
+    assert book.chapters[3].full_title == "PART II — Book IV. Lacerations — Chapter I. Father Ferapont"
     assert book[book.chapters[3].first_paragraph].text == "PART II"  # the part's heading opens its first chapter
     assert [c.volume for c in book.chapters[-2:]] == [None, None]  # the epilogue is in no part
     assert labels_named(book, "In Part 2, what does Father Zossima teach?") == ["4.1", "4.2", "5.1", "5.5", "6.1"]
@@ -549,9 +551,9 @@ def test_les_miserables_five_volumes_count_their_books_anew():
     book = load_narrative(FIXTURES / "les_miserables_excerpt.en.txt")
     assert [c.label for c in book.chapters] == ["1.1.1", "1.1.2", "1.2.1", "1.2.2", "1.3.1", "2.1.1", "2.1.2", "2.2.1"]
     first, waterloo = book.chapters[0], book.chapters[5]
-    assert (first.volume, first.part) == ("VOLUME I FANTINE", "BOOK FIRST")
-    assert (
-        waterloo.full_title == "VOLUME II COSETTE — BOOK FIRST — CHAPTER I—WHAT IS MET WITH ON THE WAY FROM NIVELLES"
+    assert (first.volume, first.part) == ("VOLUME I FANTINE", "BOOK FIRST—A JUST MAN")
+    assert waterloo.full_title == (
+        "VOLUME II COSETTE — BOOK FIRST—WATERLOO — CHAPTER I—WHAT IS MET WITH ON THE WAY FROM NIVELLES"
     )
     # the volume's heading opens its first chapter, a book's heading its own; the contents list opens none
     assert [book[c.first_paragraph].text for c in book.chapters[:3]] == [

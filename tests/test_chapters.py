@@ -175,7 +175,7 @@ def test_chapters_lists_a_volume_and_the_preface_a_question_may_name(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ["0", "(front", "matter)", "paragraphs", "0-30"]
     assert lines[2].split() == ["its", "preface:", "PREFACE", "paragraphs", "30-30"]
-    assert lines[3].startswith(" 1.1.1  VOLUME I FANTINE — BOOK FIRST — CHAPTER I—M. MYRIEL")
+    assert lines[3].startswith(" 1.1.1  VOLUME I FANTINE — BOOK FIRST—A JUST MAN — CHAPTER I—M. MYRIEL")
     assert main(["chapters", les_miserables, "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["chapters"]
     assert rows[0]["sections"] == {"preface": [30, 30]} and rows[1]["volume"] == "VOLUME I FANTINE"
@@ -315,6 +315,18 @@ def test_chinese_numerals_and_headings_that_are_prose():
     # Japanese "part" before the numeral ("その一", "其の二"); in prose, "その一言" is "that one word"
     book = from_paragraphs(["その一", "正文。", "其の二", "その一言が胸に残った。", "その3", "正文。"], title="t")
     assert [(c.label, c.title) for c in book.chapters] == [("1", "その一"), ("2", "其の二"), ("3", "その3")]
+
+
+def test_a_part_heading_of_one_line_keeps_its_name_which_a_question_may_name_it_by():
+    """A web serial's "第二卷 江湖远" over its chapters: the part is "第二卷 江湖远", not "第二卷" (the name had been
+    dropped, so "《江湖远》" named nothing); so are "Book IV. Lacerations" (tests/test_books_multilingual.py)."""
+    prose = "他走进了房间，看见桌上放着一封信。信上写着：明日午时，城东老槐树下见。他想了想，把信收好。"
+    texts = ["第一卷 风起云涌", "第1章 少年", prose, "第2章 出山", prose, "第二卷 江湖远", "第3章 入城", prose]
+    book = from_paragraphs(texts, title="t")
+    assert [(c.label, c.part) for c in book.chapters] == [
+        ("1", "第一卷 风起云涌"), ("2", "第一卷 风起云涌"), ("3", "第二卷 江湖远"),
+    ]  # fmt: skip
+    assert [c.label for c in chapters_named(book.chapters, "在《江湖远》这一卷里，他进了哪座城？")[0]] == ["3"]
 
 
 def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():

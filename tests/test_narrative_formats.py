@@ -112,9 +112,9 @@ def test_html_headings_are_read_as_a_texts_headings_parts_names_and_front_matter
     )
     narrative = from_html(f"<html><body>{html}</body></html>", title="A Tale of Two Cities")
     assert [(c.label, c.title, c.part, c.first_paragraph) for c in narrative.chapters] == [
-        ("1.1", "CHAPTER I. The Period", "Book the First", 4),
-        ("1.2", "CHAPTER II. The Mail", "Book the First", 10),
-        ("2.1", "CHAPTER I. Five Years Later", "Book the Second", 15),
+        ("1.1", "CHAPTER I. The Period", "Book the First—Recalled to Life", 4),
+        ("1.2", "CHAPTER II. The Mail", "Book the First—Recalled to Life", 10),
+        ("2.1", "CHAPTER I. Five Years Later", "Book the Second—the Golden Thread", 15),
     ]
     assert {p.chapter for p in narrative.paragraphs[:4]} == {0}  # title page and contents: front matter
 
@@ -257,8 +257,9 @@ def test_a_gutenberg_html_edition_loads_with_its_title_chapters_and_no_licence(t
     book = load_narrative(path)
     assert book.title == "A Tale of Two Cities" and book.encoding == "utf-8"
     assert [(c.label, c.title, c.part) for c in book.chapters] == [
-        ("1", "CHAPTER I. The Period", "Book the First"), ("2", "CHAPTER II. The Mail", "Book the First"),
-    ]  # fmt: skip
+        ("1", "CHAPTER I. The Period", "Book the First—Recalled to Life"),
+        ("2", "CHAPTER II. The Mail", "Book the First—Recalled to Life"),
+    ]
     assert not any("Gutenberg" in p.text or "Licence" in p.text for p in book.paragraphs)
 
 

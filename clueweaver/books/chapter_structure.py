@@ -105,8 +105,10 @@ class HeadingGroup:
     heading: Heading
 
 
-def _part_text(text: str, heading: Heading) -> str:
-    return text[web_lead_end(text) : heading.part_end].strip().rstrip(".:—–-").strip(" *")
+def _part_text(text: str, heading: Heading, *, named: bool = False) -> str:
+    """A part's heading without a chapter's number after it, and without its own name unless ``named``."""
+    end = len(text) if named and heading.unit is None else heading.part_end
+    return text[web_lead_end(text) : end].strip().rstrip(".:—–-").strip(" *")
 
 
 def _names_only_a_part(heading: Heading) -> bool:
@@ -388,7 +390,9 @@ def detect_units(
         if story_style is not None and heading.style == story_style:
             part, part_number, story_style = None, None, None  # the next story of the collection
         if heading.part is not None and (heading.unit is not None or holds_chapters):
-            part, part_number, story_style = _part_text(text, heading), heading.part[1], None
+            # a one-line part heading keeps its name ("第二卷 江湖远", "Book II. An Unfortunate Gathering")
+            named = group.first == group.last
+            part, part_number, story_style = _part_text(text, heading, named=named), heading.part[1], None
             if epilogue is not None:  # its title names the epilogue too when it heads its first chapter
                 part, part_number = f"{epilogue[0]}. {part}", epilogue[1] + part_number - 1
                 text = f"{epilogue[0]}. {text}" if heading.unit is not None else text
