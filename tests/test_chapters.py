@@ -1096,6 +1096,13 @@ def test_parts_named_by_their_place_head_their_sections_in_a_plain_text():
     ]  # fmt: skip
     for not_parts in (["上", "一", prose, "二", prose], ["下", "一", prose, "上", "二", prose]):
         assert all(c.part is None for c in from_paragraphs(not_parts, title="t").chapters)
+    # a question names such a part by its place and word unquoted, and a chapter said with it is that part's
+    volumes = ["上巻", "第一章", prose, "第二章", prose, "下巻　帰郷", "第一章", prose, "第二章", prose]
+    chapters = from_paragraphs(volumes, title="t").chapters
+    named = {q: [c.label for c in chapters_named(chapters, q)[0]] for q in ("下巻では", "上巻の第二章で", "下の方に")}
+    assert named == {"下巻では": ["2.1", "2.2"], "上巻の第二章で": ["1.2"], "下の方に": []}
+    kokoro = from_text(plain, title="こころ").chapters
+    assert [c.label for c in chapters_named(kokoro, "「先生と遺書」の第三十五章で")[0]] == ["3.35"]
 
 
 def test_a_word_the_book_numbers_in_order_heads_its_sections():

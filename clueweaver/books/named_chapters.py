@@ -16,6 +16,7 @@ from clueweaver.books.front_sections import sections_named
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
 from clueweaver.books.ordinals import RUSSIAN_OBLIQUE, nominative
+from clueweaver.books.sequences import place_name
 
 _HAN_CHARACTER = re.compile(f"[{HAN}]")
 _KANA_CHARACTER = re.compile(f"[{KANA}]")
@@ -81,11 +82,14 @@ def chapters_named(chapters: Sequence, text: str, front: dict | None = None) -> 
     in_parts = set(by_part)
     both = [c for c in by_chapter if c in in_parts]
     scoped = [] if both else _chapters_in_scope(chapters, units, parts, text)
-    found = both or scoped or by_chapter + by_part
+    titled = chapters_titled(chapters, text)
+    in_titled = set(titled)  # a chapter said with its part's name ("下巻の第二章", "「先生と遺書」の三十五"): that one
+    within = [] if both or scoped else [c for c in by_chapter if c in in_titled]
+    found = both or scoped or within or by_chapter + by_part
     epilogue = [] if scoped else chapters_of_epilogue(chapters, text)
     sections, missing_sections = sections_named(front, chapters, text) if front is not None else ([], [])
     # in order, each once: sets and dicts, since a bound or a part names hundreds of a web novel's chapters
-    named = sections + found + chapters_titled(chapters, text) + half_named(chapters, text)[0] + epilogue
+    named = sections + found + ([] if within else titled) + half_named(chapters, text)[0] + epilogue
     return list(dict.fromkeys(named)), missing + missing_parts + missing_sections
 
 
@@ -246,10 +250,11 @@ def _variant_fold(text: str) -> dict[int, str]:
 def _pieces(chapter) -> tuple[str, ...]:
     """The chapter's ``title_pieces``, and its story's or part's Chinese or Japanese name between a title's marks:
     the whole name ("祝福"), the name after its number ("第一部 青春"), or each word of it (こころ's "下
-    先生と遺書")."""
+    先生と遺書"); a part named by its place with its word, unquoted too ("下巻で", "後編では")."""
     part = chapter.part or ""
     names = dict.fromkeys((part, Heading.parse(part).name, *part.split()))
-    return title_pieces(chapter.title) + tuple(marked for name in names for marked in _marked_titles(name))
+    placed = (place,) if (place := place_name(part)) else ()
+    return title_pieces(chapter.title) + tuple(marked for name in names for marked in _marked_titles(name)) + placed
 
 
 def _marked_titles(name: str) -> tuple[str, ...]:

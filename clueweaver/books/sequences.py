@@ -119,3 +119,10 @@ def placed_parts(texts: Sequence[str]) -> frozenset[str]:
     if places not in _PLACE_ORDERS or len({match["word"] for _, match in placed}) != 1:
         return frozenset()
     return frozenset(text for text, _ in placed)
+
+
+def place_name(heading: str) -> str | None:
+    """How a reader names a part headed by its place with the part's word, unquoted: "下巻" for "下巻 帰郷", "後編";
+    None for a bare 上 / 中 / 下, which a question writes as a word ("下の方"), and for any other heading."""
+    match = _PLACE.match(heading)
+    return match["place"] + match["word"] if match and match["word"] else None
