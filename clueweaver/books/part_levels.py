@@ -155,8 +155,8 @@ def _opening_end(first: int, groups: list[HeadingGroup]) -> int:
     return end
 
 
-# "第一巻", "第二編": 第 and a number before a word that is no part word (巻 and 編 are not), the number of
-# a part whose heading the source marks as one
+# "第一巻": 第 and a number before a word no heading form reads (Japanese 巻; 編 is a part's word since 6db5f56),
+# the number of a part whose heading the source marks as one
 _DAI_NUMBER = re.compile(rf"^第\s*(?P<number>[{DAI_NUMERALS}\d]+)")
 
 
