@@ -497,6 +497,25 @@ def test_a_chapter_cut_into_sections_is_named_whole_by_a_chapters_word_in_any_la
     assert named(parts, "What happens in the last chapter?") == ["2.2"]
 
 
+def test_a_section_said_with_its_chapter_is_that_chapters_section_alone():
+    """ "第二章第二节" is the second chapter's second section, where "第二章" alone names the whole chapter and
+    "第二节" every chapter's second section; a Japanese book's "第一節" under "第二章" is named so too
+    ("第二章の第三節"), and a chapter said beside it is read as well."""
+    line = "{}{}的第{}段：海鸥在港口上空盘旋，一切都很安静。"
+    chinese = _sectioned(["第一章 开端", "第二章 发展", "第三章 结局"], ["一", "二", "三"], line)
+    sections = ["第一節", "第二節", "第三節"]
+    japanese = _sectioned(["第一章　旅", "第二章　町"], sections, "{}{}の{}：港の上を鴎が舞っていた。")
+
+    def named(chapters, text):
+        return [c.label for c in chapters_named(chapters, text)[0]]
+
+    assert named(chinese, "第二章第二节里发生了什么？") == ["2.2"]
+    assert named(chinese, "第二章第二节和第三章里发生了什么？") == ["2.2", "3.1", "3.2", "3.3"]
+    assert [c.label for c in japanese] == ["1.1", "1.2", "1.3", "2.1", "2.2", "2.3"]
+    assert named(japanese, "第二章の第三節で何が起きたか") == ["2.3"]
+    assert named(japanese, "第二章で何が起きたか") == ["2.1", "2.2", "2.3"]
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -268,18 +268,24 @@ _JUAN_BEFORE_NUMBER = re.compile(
 )
 
 
-def _patterns(unit_after: str, unit_before: str, dai_units: str, words_by_language: dict, worded: bool) -> tuple:
+def _patterns(
+    unit_after: str, unit_before: str, dai_kinds: tuple[str, ...], words_by_language: dict, worded: bool
+) -> tuple:
     """The ways a unit is named, each with how its numbers are read and whether a part so named is
-    loose: 倒数第N回; 第N回 (in a list or a range, then alone); 最后一回, 最初の章, 前N回, 后N回; and with
+    loose: 倒数第N回; 第N回 (in a list or a range of one kind of unit, ``dai_kinds``: "第二节和第三章" is a section and
+    a chapter, "第一百零五回和第3章" two chapters; then alone); 最后一回, 最初の章, 前N回, 后N回; and with
     ``worded``, those built on the unit's word in letters: the word before its number(s); after its ordinal; a
     count of the first or last ones ("the first three chapters", "les trois premiers chapitres"); the word before
     cardinal numbers of its own language (``_cardinal_patterns``)."""
-    units = rf"[{dai_units}]"
+    units = rf"[{''.join(dai_kinds)}]"
     dai = (
         (re.compile(rf"倒[数數]第\s*({_DAI_NUMBER})\s*{units}"), _from_end, False),
         (
             re.compile(
-                rf"第\s*(?:{_DAI_NUMBER})\s*(?:{units}\s*)?(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})\s*{units}"
+                "|".join(
+                    rf"第\s*(?:{_DAI_NUMBER})\s*(?:[{kind}]\s*)?(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})\s*[{kind}]"
+                    for kind in dai_kinds
+                )
             ),
             _dai_listed,
             False,
@@ -527,9 +533,13 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
     for words in _HEADED_CHAPTER_WORDS.values():
         units = _joined(units, words)
     chapter, part = "|".join(units.values()), "|".join(acts.values())
-    chapters = _patterns(chapter, chapter, "回章节節话話场場", units, worded)
+    chapters = _patterns(chapter, chapter, ("回章话話", "节節", "场場"), units, worded)
     parts = _patterns(
-        rf"{part}|{_BOOK_OR_VOLUME_AFTER_ORDINAL.pattern}", rf"{part}|{_BEFORE_NUMBER_ONLY}", "卷巻部幕", acts, worded
+        rf"{part}|{_BOOK_OR_VOLUME_AFTER_ORDINAL.pattern}",
+        rf"{part}|{_BEFORE_NUMBER_ONLY}",
+        ("卷巻部", "幕"),
+        acts,
+        worded,
     )
     parts = (*parts, (_JUAN_BEFORE_NUMBER, _juan_listed, False), *korean_patterns("부|편|권|막"))
     return (False, (*chapters, (_DIGITS_BEFORE_ZHANG, _digits_listed, False), *korean_patterns("장"))), (True, parts)

@@ -75,10 +75,12 @@ def chapters_named(chapters: Sequence, text: str, front: dict | None = None) -> 
     labelled, label_spans = _chapters_labelled(chapters, text)
     units = [m for m in mentions if not m.part and not any(m.start in span for span in label_spans)]
     parts = [m for m in mentions if m.part]
-    by_chapter, missing = _named(chapters, units, _chapters_numbered, "chapter")
-    by_chapter = list(dict.fromkeys(labelled + by_chapter))
+    # a chapter said with its section ("第二章第二節"): the section alone, where each names more than it
+    nested, paired = _said_together(chapters, [u for u in units if u.relation is None], _chapters_numbered, text)
+    by_chapter, missing = _named(chapters, [u for u in units if u.start not in paired], _chapters_numbered, "chapter")
+    by_chapter = list(dict.fromkeys(labelled + nested + by_chapter))
     by_part, missing_parts = _named(chapters, parts, _chapters_of_part, "part")
-    by_part = _parts_in_volume(chapters, parts, text) or by_part
+    by_part = _said_together(chapters, parts, _chapters_of_part, text)[0] or by_part
     in_parts = set(by_part)
     both = [c for c in by_chapter if c in in_parts]
     scoped = [] if both else _chapters_in_scope(chapters, units, parts, text)
@@ -143,20 +145,26 @@ def _chapters_in_scope(
     return found
 
 
-def _parts_in_volume(chapters: Sequence, parts: list[ChapterMention], text: str) -> list:
-    """The chapters of a part said with the volume it is in ("Volume 1, Book 2" in Les Misérables, whose books
-    count from one in each volume; "Book XI of Part IV"): those that both name, when only joining words stand
-    between them (``_SCOPE_JOIN``)."""
+def _said_together(chapters: Sequence, mentions: list[ChapterMention], resolve, text: str) -> tuple[list, set[int]]:
+    """The chapters that two mentions said together both name, when only joining words stand between them
+    (``_SCOPE_JOIN``), and where the mentions so paired start. A part said with the volume it is in ("Volume 1, Book
+    2" in Les Misérables, whose books count from one in each volume; "Book XI of Part IV"); a section said with its
+    chapter ("第二章第二節", "第二章の第三節"), where "第二章" alone names the whole chapter and "第二節" every
+    chapter's second section."""
     named = sorted(
-        (p.start, p.start + len(p.text), [c for n in p.numbers for c in _chapters_of_part(chapters, n, p.text)])
-        for p in parts
+        (
+            (m.start, m.start + len(m.text), [c for n in m.numbers for c in resolve(chapters, n, m.text)])
+            for m in mentions
+        ),
+        key=lambda mention: mention[0],
     )
     found: dict = {}
-    for (_, end, outer), (start, _, inner) in zip(named, named[1:]):
-        if _SCOPE_JOIN.fullmatch(text[end:start]):
-            both = set(inner)
-            found.update(dict.fromkeys(c for c in outer if c in both))
-    return list(found)
+    paired: set[int] = set()
+    for (outer_start, end, outer), (start, _, inner) in zip(named, named[1:]):
+        if _SCOPE_JOIN.fullmatch(text[end:start]) and (both := [c for c in outer if c in set(inner)]):
+            found.update(dict.fromkeys(both))
+            paired.update((outer_start, start))
+    return list(found), paired
 
 
 def _numbered_in(scope: list, number: int, mention: str) -> list:
