@@ -55,6 +55,7 @@ from clueweaver.books.centred_titles import story_name
 from clueweaver.books.chapters import (
     MIN_PROSE_CHARS,
     PROSE_ENDS,
+    SECTION_WORDS,
     Heading,
     is_heading,
     is_rule,
@@ -285,16 +286,17 @@ _MIN_SECTIONED = 2  # chapters opening with section 1 that show a book numbers s
 
 def without_sections(texts: list[str], groups: list[HeadingGroup]) -> list[HeadingGroup]:
     """The heading groups without the sections a book with parts numbers within its chapters:
-    Подросток's "* ЧАСТЬ ПЕРВАЯ *", "Глава первая", then "I.", "II." …. Where two or more chapter
-    headings are directly followed by a heading numbered 1 and nothing else, every run of such
+    Подросток's "* ЧАСТЬ ПЕРВАЯ *", "Глава первая", then "I.", "II." …; "第一部", "第一章", then "第一節",
+    "第二節" (``SECTION_WORDS``). Where two or more chapter headings are directly followed by a heading
+    numbered 1 and nothing else, or 1 in a section's word, every run of such
     headings after a chapter heading that counts 1, 2, 3 … is that chapter's sections; else the
     chapter's heading would be read as a contents entry, or the sections as chapters. A reader's label
     has two levels, so in a book without parts the sections stay, within their chapter as a story's
     chapters are ("2.3", ``_opens_story``); a source that marks its headings' levels (Aozora Bunko's
     large headings) says itself which are parts (``with_marked_parts``)."""
     parsed = [group.heading for group in groups]
-    numbered_only = [len(h.components) == 1 and not h.components[0][0] for h in parsed]
-    worded = [h.unit is not None and bool(h.unit[0]) for h in parsed]
+    numbered_only = [len(h.components) == 1 and h.components[0][0] in ("", *SECTION_WORDS) for h in parsed]
+    worded = [h.unit is not None and h.unit[0] not in ("", *SECTION_WORDS) for h in parsed]
     opening = [
         worded[k] and numbered_only[k + 1] and parsed[k + 1].unit[1] == 1 and _directly_after(texts, groups, k)
         for k in range(len(groups) - 1)

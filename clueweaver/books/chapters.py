@@ -344,6 +344,9 @@ def names_the_chapter(text: str) -> bool:
     return (latin_name or bool(_HAN_NAME_LINE.match(text))) and not is_heading(text)
 
 
+# The words of a section within a chapter: "第一節" under "第一章" is the chapter's first section, no chapter
+SECTION_WORDS = frozenset({"section", "节", "節", "절"})
+
 _LEADS = (_CJK_LEAD, _DASHED_ROMAN, _EDITORS_BRACKET, _NAMED_LEAD, _SONO_LEAD)
 
 
