@@ -771,6 +771,17 @@ def test_a_chapter_is_named_by_quoting_its_name():
     assert [c.label for c in chapters_named(book.chapters, 'What gift comes in "a merry Christmas"?')[0]] == ["2"]
 
 
+def test_a_name_is_quoted_without_the_note_mark_an_edition_sets_after_it():
+    """RusLit sets a note's mark after a heading ("Глава II. Долгий приезд домой[2]", "Часть I ПОДПОЛЬЕ[1]"), Chinese
+    e-texts after a part's name ("第二部　老年[2]"): the name is quoted without it."""
+    assert title_pieces("Глава II. Долгий приезд домой[2]") == ("Долгий приезд домой",)
+    assert title_pieces("第一回 甄士隐梦幻识通灵（1）") == ("甄士隐梦幻识通灵",)
+    prose = "Не утерпев, я сел записывать эту историю моих первых шагов на жизненном поприще."
+    parts = ["第一部　青春[1]", "第一章", prose, "第二章", prose, "第二部　老年[2]", "第一章", prose, "第二章", prose]
+    book = from_paragraphs(parts, title="t")
+    assert [c.label for c in chapters_named(book.chapters, "《老年》里他去了哪里？")[0]] == ["2.1", "2.2"]
+
+
 def test_the_recall_bench_names_a_chapter_by_its_name_where_it_has_one():
     narrative = load_bundled_book("hongloumeng.zh")
     chapter = next(c for c in narrative.chapters if c.label == "6")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from clueweaver.books.chapters import is_heading, is_rule
+from clueweaver.books.chapters import NOTE_MARK, is_heading, is_rule
 from clueweaver.books.language import HAN, KANA
 from clueweaver.books.numerals import CJK_NUMERALS
 
@@ -29,8 +29,6 @@ _MAX_TITLE_CHARS = 25
 _MAX_TITLE_LINES = 3  # a title, its subtitle, its author's name
 # A line that ends so is prose, a verse, a quoted line or a signed date ("一九二二年十二月三日，鲁迅记于北京。")
 _PROSE_ENDS = tuple("。．！？，；：、…—”’」』")
-# An editor's note mark after a title ("孔乙己⑴", "祝福〔１〕", "药[1]"): not the title's
-_NOTE_MARK = re.compile(r"\s*(?:[〔\[［(（][0-9０-９]{1,3}[〕\]］)）]|[\u2474-\u2487\u2460-\u2473])\s*$")
 _BRACKETS = "（）()［］[]〔〕"
 # A date set centred under a piece ("一九二五年三月一日", "三月十日"): no title
 _DATE = re.compile(rf"^(?:[{CJK_NUMERALS}○\d０-９]+\s*[年月日号號夜]\s*)+$")
@@ -55,7 +53,7 @@ def bare_titles(text: str) -> frozenset[str]:
     heading read by its words ("第三回", "卷一"), where they are at least ``_MIN_BARE_TITLE_SHARE`` of the text's
     lines and ``_MIN_BARE_TITLES`` in all; else none."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    titles = [line for line in lines if _BARE_TITLE.fullmatch(_NOTE_MARK.sub("", line)) and not is_heading(line)]
+    titles = [line for line in lines if _BARE_TITLE.fullmatch(NOTE_MARK.sub("", line)) and not is_heading(line)]
     enough = len(titles) >= max(_MIN_BARE_TITLES, _MIN_BARE_TITLE_SHARE * len(lines))
     return frozenset(titles) if enough else frozenset()
 
@@ -98,7 +96,7 @@ def _indent_columns(line: str) -> int:
 
 
 def _is_title(line: str) -> bool:
-    title = _NOTE_MARK.sub("", line.strip())
+    title = NOTE_MARK.sub("", line.strip())
     if not title or len(title) > _MAX_TITLE_CHARS or not _TITLE_CHARACTER.search(title):
         return False
     inside = title.strip(_BRACKETS)  # a date set in brackets: "（一九二四年十月二十八日。）"
@@ -108,5 +106,5 @@ def _is_title(line: str) -> bool:
 def story_name(title: str) -> str:
     """What a reader calls a centred title: without its note mark, and without the spaces that letter-space
     it ("肥　　皂〔１〕" is "肥皂", "在 酒 楼 上" is "在酒楼上")."""
-    name = _NOTE_MARK.sub("", title.strip())
+    name = NOTE_MARK.sub("", title.strip())
     return re.sub(rf"(?<=[{HAN}{KANA}])\s+(?=[{HAN}{KANA}])", "", name)

@@ -344,6 +344,8 @@ def names_the_chapter(text: str) -> bool:
     return (latin_name or bool(_HAN_NAME_LINE.match(text))) and not is_heading(text)
 
 
+# An editor's note mark after a title ("孔乙己⑴", "祝福〔１〕", "药[1]", "Глава II. Долгий путь[2]"): not the title's
+NOTE_MARK = re.compile(r"\s*(?:[〔\[［(（][0-9０-９]{1,3}[〕\]］)）]|[\u2474-\u2487\u2460-\u2473])\s*$")
 # The words of a section within a chapter: "第一節" under "第一章" is the chapter's first section, no chapter
 SECTION_WORDS = frozenset({"section", "节", "節", "절"})
 

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, unit_kind
 from clueweaver.books.chapter_scope import bounded, chapters_related, half_named, relate
-from clueweaver.books.chapters import EPILOGUE_ORDINAL, Heading, names_its_unit
+from clueweaver.books.chapters import EPILOGUE_ORDINAL, NOTE_MARK, Heading, names_its_unit
 from clueweaver.books.front_sections import sections_named
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
@@ -259,7 +259,7 @@ def _pieces(chapter) -> tuple[str, ...]:
     """The chapter's ``title_pieces``, and its story's or part's Chinese or Japanese name between a title's marks:
     the whole name ("祝福"), the name after its number ("第一部 青春"), or each word of it (こころ's "下
     先生と遺書"); a part named by its place with its word, unquoted too ("下巻で", "後編では")."""
-    part = chapter.part or ""
+    part = NOTE_MARK.sub("", chapter.part or "")  # "第一部 青春[1]": its note's mark is not its name
     names = dict.fromkeys((part, Heading.parse(part).name, *part.split()))
     placed = (place,) if (place := place_name(part)) else ()
     return title_pieces(chapter.title) + tuple(marked for name in names for marked in _marked_titles(name)) + placed
@@ -284,7 +284,7 @@ def title_pieces(title: str) -> tuple[str, ...]:
     more, a shorter Chinese or Japanese name between a title's marks ("《祝福》", "『羅生門』"), else the
     whole name when it has two words and ten letters or more; none for a bare number (kept per heading:
     every question reads every chapter's)."""
-    name = " ".join(Heading.parse(title).name.split())
+    name = NOTE_MARK.sub("", " ".join(Heading.parse(title).name.split()))  # "Долгий путь[2]": the note's mark aside
     lines = tuple(line for line in re.split(r"[\s，,；;：:、。]+", name) if len(_HAN_CHARACTER.findall(line)) >= 4)
     if lines:
         return lines
