@@ -514,6 +514,10 @@ def test_a_section_said_with_its_chapter_is_that_chapters_section_alone():
     assert [c.label for c in japanese] == ["1.1", "1.2", "1.3", "2.1", "2.2", "2.3"]
     assert named(japanese, "第二章の第三節で何が起きたか") == ["2.3"]
     assert named(japanese, "第二章で何が起きたか") == ["2.1", "2.2", "2.3"]
+    korean = _sectioned(["제1장 여행", "제2장 도시"], ["제1절", "제2절"], "{} {}, {}: 항구 위로 갈매기가 날았다.")
+    assert named(korean, "제2장 제2절에서 무슨 일이 있었나?") == ["2.2"] and named(korean, "제2장의 제1절") == ["2.1"]
+    assert named(korean, "제2장에서") == ["2.1", "2.2"] and named(korean, "제2절에서") == ["1.2", "2.2"]
+    assert named(korean, "노래를 2절까지 불렀다") == []  # a song's verses: a section is named with 제
 
 
 @pytest.mark.parametrize(

@@ -542,7 +542,10 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
         worded,
     )
     parts = (*parts, (_JUAN_BEFORE_NUMBER, _juan_listed, False), *korean_patterns("부|편|권|막"))
-    return (False, (*chapters, (_DIGITS_BEFORE_ZHANG, _digits_listed, False), *korean_patterns("장"))), (True, parts)
+    return (
+        False,
+        (*chapters, (_DIGITS_BEFORE_ZHANG, _digits_listed, False), *korean_patterns("장"), *korean_patterns("절")),
+    ), (True, parts)
 
 
 def _joined(words: dict, more: dict) -> dict:

@@ -12,7 +12,7 @@ from clueweaver.books.numerals import SINO_KOREAN_NUMERALS, number_value
 # after a native ordinal ("두 번째 장", "첫째 장", "첫 장", "끝에서 두 번째 장", "마지막 장"), or a count of the first
 # or last ones ("처음 세 장", "마지막 두 장"). A particle or nothing follows the unit ("장면" is a scene, "장소" a
 # place); Sino-Korean numerals only after 제 ("삼장" is 三藏, the monk), and a number without 제 before 의 counts
-# sheets ("3장의 편지", three letters), not a chapter.
+# sheets ("3장의 편지", three letters), not a chapter. A section within a chapter: "제2절".
 _KOREAN_END = r"(?:에서|에게|에|의|까지|부터|과|와|은|는|을|를|이|가|도|만|으로|로)?(?![\uac00-\ud7a3])"
 _KOREAN_NUMBER = rf"(?:제\s*(?:\d+|[{SINO_KOREAN_NUMERALS}]+)|\d+)"
 _KOREAN_JOIN = r"\s*(?:~|～|-|–|부터|에서|,|、|과|와|및)\s*"
@@ -46,13 +46,15 @@ def korean_patterns(units: str) -> tuple:
 
 
 def _korean_listed(match: re.Match) -> tuple[int, ...]:
-    """ "제3장", "3~5장" (each chapter between), "제3장과 제7장"; () for sheets counted ("3장의 편지")."""
-    if match["end"] == "의" and "제" not in match["numbers"]:
+    """ "제3장", "3~5장" (each chapter between), "제3장과 제7장", a section "제2절"; () for sheets counted ("3장의
+    편지") or a song's verses ("3절까지 불렀다"): a section is named with 제 alone."""
+    unit = match.group(0)[match.end("numbers") - match.start() :].lstrip()[:1]
+    if (match["end"] == "의" or unit == "절") and "제" not in match["numbers"]:
         return ()
     values: list[int] = []
     pieces = re.split(rf"({_KOREAN_JOIN})", match["numbers"])
     for k in range(0, len(pieces), 2):
-        value = number_value(re.sub(r"^제|[^\d\w]|[장부편권]$", "", pieces[k].strip()))
+        value = number_value(re.sub(r"^제|[^\d\w]|[장절부편권]$", "", pieces[k].strip()))
         if value is None:
             return ()
         add_number(values, value, k >= 2 and bool(_KOREAN_RANGE.search(pieces[k - 1])))

@@ -376,7 +376,7 @@ def _names_unit_as(word: str, mention: str) -> bool:
         return False
     if _declined_as(word, mention):
         return True
-    return _CHAPTER_UNIT.fullmatch(word) is not None and not re.search("[节節]", mention)
+    return _CHAPTER_UNIT.fullmatch(word) is not None and not re.search("[节節절]", mention)
 
 
 def _declined_as(word: str, mention: str) -> bool:
