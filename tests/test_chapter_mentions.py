@@ -272,6 +272,10 @@ def _two_parts():
         ("Τι γίνεται στο τελευταίο κεφάλαιο του πρώτου μέρους;", ["1.3"]),  # "μέρους" was no part
         ("Co się dzieje w ostatnim rozdziale pierwszej części?", ["1.3"]),  # "pierwszej" is the part's
         ("Co se stane v poslední kapitole první části?", ["1.3"]),
+        # the chapter's number before the part's word and the part's own number: "3" is the chapter's
+        ("Co się dzieje w rozdziale 3 części 1?", ["1.3"]),
+        ("Что происходит в главе третьей части второй?", ["2.3"]),
+        ("Что происходит в главе 3 части 2?", ["2.3"]),
         ("Vad händer i sista kapitlet i första delen?", ["1.3"]),
         ("Part 1, the first chapter: who comes?", ["1.1"]),
         # said apart, each names what it names alone: the book's last chapter, and the first part

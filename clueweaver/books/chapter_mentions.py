@@ -255,8 +255,12 @@ _AMBIGUOUS_DOS = r"dos\b(?!\s+(?!(?:a|al|e|y|hasta|de|del)\b)[a-zà-ÿ])"
 _ORDINAL_WORD = re.compile(rf"\b(?:{ORDINAL_PATTERN})\b", re.IGNORECASE)
 # An ordinal after a chapter's word that is a part's, in the genitive before its word: "в третьей главе седьмой
 # части" is the third chapter of the seventh part, not chapter seven; so in Polish and Czech ("w ostatnim rozdziale
-# pierwszej części", "v poslední kapitole první části")
-_NOT_A_PARTS_ORDINAL = r"(?!\s+(?:части|тома|книги|części|tomu|księgi|části|dílu|svazku)\b)"
+# pierwszej części", "v poslední kapitole první části"); but a part's word with its own number after it follows the
+# chapter's number ("w rozdziale 3 części 1", "в главе третьей части второй": chapter 3 of part 1, of part 2)
+_NOT_A_PARTS_ORDINAL = (
+    r"(?!\s+(?:части|тома|книги|części|tomu|księgi|části|dílu|svazku)\b"
+    rf"(?!\s*(?:\d|(?-i:[IVXLC]+)\b|(?:{ORDINAL_PATTERN}|{RUSSIAN_OBLIQUE})\b)))"
+)
 _TIMES_MIN = 5  # 前N回 names chapters from five on: "前两回" is as often "the two times before"
 _NOT_BEFORE_FIRST_LAST = r"(?<![之以然此从從随隨往其目提])"  # "之后三回" is three times later, not the last three
 # 卷 before its number, as a history's or a collection's 卷 are cited ("卷二十七", 史记's 天官书; "巻三"; a range,
