@@ -276,6 +276,8 @@ def _two_parts():
         ("Co się dzieje w rozdziale 3 części 1?", ["1.3"]),
         ("Что происходит в главе третьей части второй?", ["2.3"]),
         ("Что происходит в главе 3 части 2?", ["2.3"]),
+        ("Wat gebeurt er in het laatste hoofdstuk van het eerste deel?", ["1.3"]),  # Dutch: no part, no "laatste"
+        ("Wat gebeurt er in hoofdstuk 3 van deel 2?", ["2.3"]),
         ("Vad händer i sista kapitlet i första delen?", ["1.3"]),
         ("Part 1, the first chapter: who comes?", ["1.1"]),
         # said apart, each names what it names alone: the book's last chapter, and the first part
@@ -897,6 +899,28 @@ def test_cardinals_are_spelled_as_each_language_writes_them(language, spelling, 
 )  # fmt: skip
 def test_dutch_lists_and_ranges_are_read_and_a_year_after_a_joining_word_is_no_chapter(text, mentions):
     assert [(m.text, m.numbers) for m in chapter_mentions(text)] == mentions
+
+
+def test_a_dutch_novel_s_parts_and_ordinals_are_read():
+    """ "DEEL I" over "Eerste hoofdstuk": parts and chapters as the book numbers them, named in Dutch ("het tweede
+    hoofdstuk van het tweede deel"); a book is a part only before its number or where the book heads one so."""
+    lorem = "Het regende al de hele dag, en niemand in het dorp had de vreemdeling zien aankomen."
+    heads = ("Eerste hoofdstuk", "Tweede hoofdstuk", "Laatste hoofdstuk")
+    book = from_paragraphs(
+        [t for part in ("DEEL I", "DEEL II") for t in (part, *(x for h in heads for x in (h, lorem)))], title="t"
+    )
+    assert [(c.label, c.part) for c in book.chapters][2:4] == [("1.3", "DEEL I"), ("2.1", "DEEL II")]
+
+    def named(text):
+        return [c.label for c in chapters_named(book.chapters, text)[0]]
+
+    assert named("Wie komt er in het tweede hoofdstuk van het tweede deel?") == ["2.2"]
+    assert named("Wat gebeurt er in deel 1?") == ["1.1", "1.2", "1.3"] and named("in het laatste hoofdstuk") == ["2.3"]
+    assert [(m.text, m.numbers) for m in chapter_mentions("in boek 2 en het eerste boek")] == [
+        ("boek 2", (2,)),
+        ("eerste boek", (1,)),
+    ]
+    assert named("Welk boek las hij het eerst?") == []
 
 
 def test_the_patterns_built_on_a_units_word_compile_only_for_a_text_that_has_one():

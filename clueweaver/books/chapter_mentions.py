@@ -114,6 +114,7 @@ _PART_WORDS = {
     ("hu",): r"rész(?:ben|ében|éből|éig|e)?|kötet(?:ben|ében)?",
     ("no",): r"bok(?:en)?|bind(?:et)?",  # not "del": Spanish "of the"
     ("ro",): r"partea|părții|volumul|cartea",
+    ("nl",): r"deel",
     ("th",): r"ภาคที่",
 }
 # Units named by everyday words, each kind with its words by the languages whose cardinal numbers may follow them: a
@@ -186,10 +187,10 @@ def unit_kind(text: str) -> str | None:
 # spaces between words ("ในบทที่ 3", in chapter 3)
 _UNIT_START = rf"(?:\b|(?<=[{UNSPACED_SCRIPTS}]))"
 CHAPTER_WORD = "|".join(_CHAPTER_WORDS.values())  # a chapter's word in any language read
-_BEFORE_NUMBER_ONLY = r"books?|vol\.|band"  # part words only before a number (above)
-# "the ninth book", "im zweiten Band(e)": a part only in a book that heads its units so (the Iliad's "BOOK IX.", a
-# novel's "Zweiter Band"), as a scene is
-_BOOK_OR_VOLUME_AFTER_ORDINAL = re.compile(r"\b(?:books?|band(?:es|e)?)\b", re.IGNORECASE)
+_BEFORE_NUMBER_ONLY = r"books?|vol\.|band|boek(?:en)?"  # part words only before a number (above)
+# "the ninth book", "im zweiten Band(e)", "het negende boek": a part only in a book that heads its units so (the
+# Iliad's "BOOK IX.", a novel's "Zweiter Band"), as a scene is
+_BOOK_OR_VOLUME_AFTER_ORDINAL = re.compile(r"\b(?:books?|band(?:es|e)?|boek(?:en)?)\b", re.IGNORECASE)
 _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final", "il capitolo finale"
 # a number written in digits as an ordinal: "the 23rd chapter", "le 23e chapitre", "el capítulo 23º", "il 23°
 # capitolo", "в 23-й главе"

@@ -93,7 +93,8 @@ _WESTERN_CONTAINERS = (
     "book part volume vol. livre partie tome buch teil theil band libro parte tomo livro книга часть том "
     "μέρος μερος τόμος τομος βιβλίον βιβλιον βιβλίο βιβλιο "
     "act acte akt aufzug acto atto ato jornada акт действие πράξη πραξη πράξις πραξις część księga tom delen díl část "
-    "kniha rész könyv kötet partea cartea volumul частина osa kirja kısım cilt भाग खंड الجزء חלק ספר ภาค".split()
+    "kniha rész könyv kötet partea cartea volumul частина osa kirja kısım cilt deel boek "
+    "भाग खंड الجزء חלק ספר ภาค".split()
 )
 # An epilogue, a section without a number (or with one of its own, which tells two apart: "FIRST EPILOGUE",
 # "Epilogue II"): a part when chapters of its own follow ("ЭПИЛОГ", then "I", "II" in Преступление и

@@ -45,10 +45,12 @@ _LABEL_MENTION = re.compile(
 )
 # What may stand between a chapter's mention and the part's or the epilogue's it is said with: "the last chapter of
 # part 1", "the first epilogue, chapter 3", "au dernier chapitre de la première partie", "im letzten Kapitel des
-# zweiten Teils", "в последней главе первой части", "i sista kapitlet i första delen", "第一部の最終章"
+# zweiten Teils", "в последней главе первой части", "i sista kapitlet i första delen", "het laatste hoofdstuk van het
+# eerste deel", "第一部の最終章"
 _SCOPE_JOIN = re.compile(
     r"(?:[\s,:;—–-]|(?<!\w)(?:of|in|from|the|de|du|des|la|le|l'|l’|d'|d’|dans|del|della|dello|dei|di|nel|nella|il|"
-    r"el|en|do|da|dos|das|no|na|o|a|der|dem|den|im|vom|von|aus|i|av|w|we|v|ve|в|во|из|της|του|στο|στην)(?!\w)"
+    r"el|en|do|da|dos|das|no|na|o|a|der|dem|den|im|vom|von|aus|van|het|uit|i|av|w|we|v|ve|в|во|из|της|του|στο|στην)"
+    r"(?!\w)"
     r"|[の的之中里裡의])*",
     re.IGNORECASE,
 )

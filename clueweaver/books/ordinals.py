@@ -298,7 +298,7 @@ _ROMANIAN = {
 # "Розділ двадцять третій"; feminine to ten for "Частина перша"), the apostrophe typed three ways; Finnish
 # ("Ensimmäinen luku") and Turkish ("Birinci Bölüm", also typed without the dotless ı) to twenty; Hindi ("पहला
 # अध्याय") and Hebrew ("פרק ראשון") to ten; Arabic to fifty-nine ("الفصل الأول", "الفصل الحادي والعشرون", the
-# hamza on the alef written or not).
+# hamza on the alef written or not); Dutch ("Tweede hoofdstuk", "het derde deel") to twenty.
 _UKRAINIAN_UNITS = "перший другий третій четвертий п'ятий шостий сьомий восьмий дев'ятий".split()
 _UKRAINIAN_TEENS = (
     "десятий одинадцятий дванадцятий тринадцятий чотирнадцятий п'ятнадцятий шістнадцятий сімнадцятий "
@@ -311,6 +311,10 @@ _FINNISH = (
     "ensimmäinen toinen kolmas neljäs viides kuudes seitsemäs kahdeksas yhdeksäs kymmenes yhdestoista kahdestoista "
     "kolmastoista neljästoista viidestoista kuudestoista seitsemästoista kahdeksastoista yhdeksästoista "
     "kahdeskymmenes"
+).split()
+_DUTCH = (
+    "eerste tweede derde vierde vijfde zesde zevende achtste negende tiende elfde twaalfde dertiende veertiende "
+    "vijftiende zestiende zeventiende achttiende negentiende twintigste"
 ).split()
 _TURKISH = (
     "birinci ikinci üçüncü dördüncü beşinci altıncı yedinci sekizinci dokuzuncu onuncu on_birinci on_ikinci "
@@ -374,6 +378,7 @@ ORDINAL_WORDS: dict[str, int] = _spaced(
     | _arabic()
     | _turkish()
     | dict(zip(_FINNISH, range(1, 21)))
+    | dict(zip(_DUTCH, range(1, 21)))
     | _spelled(_HINDI)
     | _spelled(_HEBREW)
 )
@@ -431,7 +436,7 @@ LAST_WORDS = frozenset(
     _with_folded(dict.fromkeys(
         "last dernier dernière letzte letzter letztes letzten último última ultimo ultima "
         "последняя последний последнее τελευταίο τελευταίον τελευταία τελευταίος ostatni ostatnia sista poslední "
-        "utolsó siste ultimul".split(), 0
+        "utolsó siste ultimul laatste".split(), 0
     ))
 )  # fmt: skip
 LAST_PATTERN = words_pattern(LAST_WORDS)
