@@ -1103,6 +1103,13 @@ def test_parts_named_by_their_place_head_their_sections_in_a_plain_text():
     assert named == {"下巻では": ["2.1", "2.2"], "上巻の第二章で": ["1.2"], "下の方に": []}
     kokoro = from_text(plain, title="こころ").chapters
     assert [c.label for c in chapters_named(kokoro, "「先生と遺書」の第三十五章で")[0]] == ["3.35"]
+    # a part headed by its place alone is named so right before a chapter of it; "以上" and "下の方" are words
+    questions = ("上の第三章で", "下第二章と中の最後の章で", "以上第三章で", "下の方で")
+    named = {q: [c.label for c in chapters_named(kokoro, q)[0]] for q in questions}
+    assert named == {
+        "上の第三章で": ["1.3"], "下第二章と中の最後の章で": ["3.2", "2.18"], "以上第三章で": ["1.3", "2.3", "3.3"],
+        "下の方で": [],
+    }  # fmt: skip
 
 
 def test_a_word_the_book_numbers_in_order_heads_its_sections():

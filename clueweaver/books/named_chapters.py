@@ -16,7 +16,7 @@ from clueweaver.books.front_sections import sections_named
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
 from clueweaver.books.ordinals import RUSSIAN_OBLIQUE, nominative
-from clueweaver.books.sequences import place_name
+from clueweaver.books.sequences import bare_place, place_name
 
 _HAN_CHARACTER = re.compile(f"[{HAN}]")
 _KANA_CHARACTER = re.compile(f"[{KANA}]")
@@ -137,14 +137,28 @@ def _chapters_in_scope(
     ]
     if epilogue := _EPILOGUE_MENTION.search(text):
         scopes.append((epilogue.start(), epilogue.end(), chapters_of_epilogue(chapters, text)))
+    placed = _placed_scopes(chapters, text)
     found: list = []
     for unit in units:
         end = unit.start + len(unit.text)
-        for start, stop, scope in scopes:
+        for start, stop, scope in scopes + [s for s in placed if s[1] <= unit.start]:  # a bare place only before
             gap = text[end:start] if end <= start else text[stop : unit.start]
             if scope and _SCOPE_JOIN.fullmatch(gap):
                 found.extend(c for n in unit.numbers for c in _numbered_in(scope, n, unit.text) if c not in found)
     return found
+
+
+def _placed_scopes(chapters: Sequence, text: str) -> list[tuple[int, int, list]]:
+    """Where ``text`` writes the place of a part headed by it alone (こころ's "上　先生と私": "上"), with that part's
+    chapters; not after another Han character, where the place is a word's ("以上", "其中")."""
+    places: dict[str, list] = {}
+    for chapter in chapters:
+        if chapter.part and (place := bare_place(chapter.part)):
+            places.setdefault(place, []).append(chapter)
+    if not places:
+        return []
+    written = re.finditer(rf"(?<![{HAN}])[{''.join(places)}]", text)
+    return [(match.start(), match.end(), places[match.group()]) for match in written]
 
 
 def _said_together(chapters: Sequence, mentions: list[ChapterMention], resolve, text: str) -> tuple[list, set[int]]:

@@ -121,6 +121,13 @@ def placed_parts(texts: Sequence[str]) -> frozenset[str]:
     return frozenset(text for text, _ in placed)
 
 
+def bare_place(heading: str) -> str | None:
+    """The place a part is headed by alone ("上" for "上　先生と私"), which a question writes right before a chapter
+    of it ("上の第三章"); None for a heading with the part's word (``place_name``) or another heading."""
+    match = _PLACE.match(heading)
+    return match["place"] if match and not match["word"] else None
+
+
 def place_name(heading: str) -> str | None:
     """How a reader names a part headed by its place with the part's word, unquoted: "下巻" for "下巻 帰郷", "後編";
     None for a bare 上 / 中 / 下, which a question writes as a word ("下の方"), and for any other heading."""
