@@ -49,9 +49,11 @@ from clueweaver.sources.registry import candidate_segments
         ("Au chapitre V, puis au chapitre premier", [(5,), (1,)]),
         ("Im dritten Kapitel und im 12. Kapitel", [(3,), (12,)]),
         ("En el capítulo 4 y en los capítulos 7 a 9", [(4,), (7, 8, 9)]),
+        ("En los capítulos 20 al 22, en el capítulo 3 al final", [(20, 21, 22), (3,)]),  # "al": a range's
         ("Nel capitolo XXIII", [(23,)]),
         ("No capítulo 2", [(2,)]),
         ("В главе 3 и в пятой главе", [(3,), (5,)]),
+        ("в гл. 20 и в гл. XX–XXII", [(20,), (20, 21, 22)]),  # as scholars cite
         ("Во втором томе, в третьем томе и в двадцать первой главе", [(2,), (3,), (21,)]),  # masculine too
         ("στο κεφάλαιο 4", [(4,)]),
         ("In the final chapter, and in the last chapter", [(LAST,), (LAST,)]),

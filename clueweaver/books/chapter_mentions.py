@@ -78,7 +78,7 @@ _CHAPTER_WORDS = {
     ("de", "sv"): r"kapitel(?:n|s)?",  # "des dritten Kapitels"; Swedish's too: "i kapitel tre"
     ("es", "pt"): r"cap[ií]tulos?|cap\.",
     ("it",): r"capitol[oi]|cap\.",
-    ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)",
+    ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)|гл\.",  # "в гл. 20", as scholars cite
     ("el",): r"κεφ[άα]λα[ιί](?:ον|ου|ων|ο|α)|κεφ\.",  # "κεφάλαιο", "του κεφαλαίου", "των κεφαλαίων"
     ("pl",): r"rozdzia(?:łach|łami|łem|łów|łu|ły|le|ł)",  # "w rozdziale 5", "rozdziały 3 i 4"
     ("sv",): r"kapitl(?:ets|ens|et|en)|kap\.",  # "i femte kapitlet" ("kapitel" is German's and Swedish's, above)
@@ -197,7 +197,7 @@ _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final"
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
 _DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
 # the words that join numbers in a list or a range; Polish "i" in lower case only, not a Roman I
-_JOIN_WORDS = "and|to|through|et|à|au|und|bis|y|a|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és|og|til|și|şi|en|tot"
+_JOIN_WORDS = "and|to|through|et|à|au|und|bis|y|a|al|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és|og|til|și|şi|en|tot"
 _JOIN = rf"\s*(?:[,&–-]|\b(?:{_JOIN_WORDS})\b)\s*"
 # The numbers after the chapter word, a list of one kind: digits, Roman numerals or words ("chapter 5, ten
 # men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter; after a joining word four digits
@@ -350,7 +350,7 @@ def _cardinals_listed(match: re.Match, languages: tuple[str, ...], each: re.Patt
     return _listed(numbers, _range_after(match.group(0)))
 
 
-_RANGE_WORDS = "to|through|à|au|bis|a|по|до|do|till|až|til|tot"  # Dutch "hoofdstuk 3 tot 5"
+_RANGE_WORDS = "to|through|à|au|bis|a|al|по|до|do|till|až|til|tot"  # Dutch "hoofdstuk 3 tot 5", Spanish "20 al 22"
 _RANGE = re.compile(rf"-|–|\b(?:{_RANGE_WORDS})\b", re.IGNORECASE)
 # Czech and Slovak "a" is "and": "kapitoly 3 a 5" are two chapters, where Spanish "capítulos 3 a 5" are three
 _CZECH_UNIT = re.compile(rf"(?:{_CHAPTER_WORDS['cs',]}|{_PART_WORDS['cs',]})\b", re.IGNORECASE)
