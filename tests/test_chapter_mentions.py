@@ -48,6 +48,7 @@ from clueweaver.sources.registry import candidate_segments
         ("第二十回で", [(20,)]),
         ("Au chapitre V, puis au chapitre premier", [(5,), (1,)]),
         ("Im dritten Kapitel und im 12. Kapitel", [(3,), (12,)]),
+        ("Im XX. Kapitel des II. Teils", [(20,), (2,)]),  # a Roman ordinal's point, as German writes it
         ("En el capítulo 4 y en los capítulos 7 a 9", [(4,), (7, 8, 9)]),
         ("En los capítulos 20 al 22, en el capítulo 3 al final", [(20, 21, 22), (3,)]),  # "al": a range's
         ("Nel capitolo XXIII", [(23,)]),
@@ -61,6 +62,7 @@ from clueweaver.sources.registry import candidate_segments
         ("au dernier chapitre, im letzten Kapitel, en el último capítulo", [(LAST,), (LAST,), (LAST,)]),
         ("в последней главе; Глава последняя", [(LAST,), (LAST,)]),
         ("W rozdziale 5 i w piątym rozdziale; rozdziały 3 i 4; w ostatnim rozdziale", [(5,), (5,), (3, 4), (LAST,)]),
+        ("w rozdz. 20", [(20,)]),
         ("I femte kapitlet, i kapitel 3 till 5 och i sista kapitlet", [(5,), (3, 4, 5), (LAST,)]),
         ("V kapitole 5, v páté kapitole, kapitoly 3 až 5 a v poslední kapitole", [(5,), (5,), (3, 4, 5), (LAST,)]),
         (

@@ -80,7 +80,7 @@ _CHAPTER_WORDS = {
     ("it",): r"capitol[oi]|cap\.",
     ("ru",): r"глав(?:ах|ами|ам|ой|ою|а|ы|е|у)|гл\.",  # "в гл. 20", as scholars cite
     ("el",): r"κεφ[άα]λα[ιί](?:ον|ου|ων|ο|α)|κεφ\.",  # "κεφάλαιο", "του κεφαλαίου", "των κεφαλαίων"
-    ("pl",): r"rozdzia(?:łach|łami|łem|łów|łu|ły|le|ł)",  # "w rozdziale 5", "rozdziały 3 i 4"
+    ("pl",): r"rozdzia(?:łach|łami|łem|łów|łu|ły|le|ł)|rozdz\.",  # "w rozdziale 5", "rozdziały 3 i 4", "rozdz. 5"
     ("sv",): r"kapitl(?:ets|ens|et|en)|kap\.",  # "i femte kapitlet" ("kapitel" is German's and Swedish's, above)
     ("cs",): r"kapitol(?:ách|ami|ou|ám|a|e|u|y)?",  # "v kapitole 5", "v páté kapitole"
     ("hu",): r"fejezet(?:ekben|ekből|ekre|eiben|ben|ből|ében|éből|ére|ek|et|re|ről|ig|e)?",  # "az 5. fejezetben"
@@ -222,8 +222,9 @@ _NUMBERS += "|" + hebrew_numeral_before("?.,:;!")  # "בפרק ג?", not "בפר
 _ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im)\s+"
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
-    rf"{RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)|(?-i:[IVXLCDM]+)\.(?=\s+fejezet)"
-)  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе"
+    rf"{RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)|"
+    r"(?-i:[IVXLCDM]+)\.(?=\s+(?:fejezet|kapitel|teil|buch|band))"
+)  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе", "im XX. Kapitel", "im II. Teil"
 # "the first three chapters", "les deux derniers chapitres", "в первых трёх главах": the count's words
 _COUNT_WORDS = {
     word: value
