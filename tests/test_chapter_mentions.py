@@ -81,6 +81,8 @@ from clueweaver.sources.registry import candidate_segments
         # digits before 章 without 第, as a Japanese or Chinese question may write them
         ("12章で何が起きたか。3章から5章まで、１２章の最後", [(12,), (3, 4, 5), (12,)]),
         ("在12章里，3～5章中，7—9章", [(12,), (3, 4, 5), (7, 8, 9)]),
+        # a Japanese counter's ordinal: 章目 and 話目 are the n-th chapter, 回目 the n-th time
+        ("三章目で、3話目で、二回目の訪問で", [(3,), (3,)]),
     ],
 )
 def test_chapter_mentions_are_read_in_every_book_language(text, numbers):

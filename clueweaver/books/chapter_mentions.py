@@ -516,6 +516,11 @@ _DIGITS_BEFORE_ZHANG = re.compile(
 )
 
 
+# A Japanese counter's ordinal ("三章目", "3話目": the third chapter, the third episode); not 回目, which counts times
+# ("二回目の訪問", the second visit)
+_COUNTER_ORDINAL = re.compile(rf"(?<![第全共\d０-９{DAI_NUMERALS}])([{DAI_NUMERALS}]+|{_DIGITS})\s*[章話话]目")
+
+
 def _digits_listed(match: re.Match) -> tuple[int, ...]:
     """12章, or a range of them ("3章から5章", "3～5章")."""
     return _first_to_last(match.group(1), match.group(2))
@@ -550,7 +555,13 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
     parts = (*parts, (_JUAN_BEFORE_NUMBER, _juan_listed, False), *korean_patterns("부|편|권|막"))
     return (
         False,
-        (*chapters, (_DIGITS_BEFORE_ZHANG, _digits_listed, False), *korean_patterns("장"), *korean_patterns("절")),
+        (
+            *chapters,
+            (_DIGITS_BEFORE_ZHANG, _digits_listed, False),
+            (_COUNTER_ORDINAL, _numbered, False),
+            *korean_patterns("장"),
+            *korean_patterns("절"),
+        ),
     ), (True, parts)
 
 
