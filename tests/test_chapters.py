@@ -1169,6 +1169,12 @@ def test_numbered_chinese_titles_head_sections_when_they_count_up():
     assert from_paragraphs(sentences, title="t").chapters == []
     mixed = [p for head in ("一、两兄弟", "（二）雨夜", "三　来信") for p in (head, prose)]
     assert from_paragraphs(mixed, title="t").chapters == []
+    # a bare number set in full-width forms, alone on its line ("１２．", "（12）"), heads a section as "12." does
+    wide = str.maketrans("0123456789", "０１２３４５６７８９")
+    for style in ("{}．", "（{}）", "{}."):
+        heads = [style.format(str(n).translate(wide) if "．" in style else n) for n in range(1, 13)]
+        book = from_paragraphs([p for head in heads for p in (head, prose, prose, prose)], title="t")
+        assert [c.label for c in book.chapters] == [str(n) for n in range(1, 13)], style
 
 
 def test_numbered_lines_that_are_no_sections_open_no_chapter():

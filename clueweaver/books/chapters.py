@@ -220,7 +220,7 @@ BARE_DIGITS = 3
 _BARE_DIGITS = rf"\d{{1,{BARE_DIGITS}}}"
 BARE_NUMERAL = re.compile(
     rf"^(?:{_DASHED_ROMAN.pattern}[IVXLCХІ]+\.?\s*[-–—]|[IVXLCХІ]+|{_BARE_DIGITS}|{_BRACKETED_NUMBER}|{_CJK_NUMBER}|"
-    rf"（{_CJK_NUMBER}）|{_SONO}(?:{_CJK_NUMBER}|{_BARE_DIGITS})|{_GREEK_NUMERAL})\.?$"
+    rf"（(?:{_CJK_NUMBER}|{_BARE_DIGITS})）|{_SONO}(?:{_CJK_NUMBER}|{_BARE_DIGITS})|{_GREEK_NUMERAL})[.．]?$"
 )
 # A numeral, a full stop and a title: a heading when the title is in capitals ("I. ОТСТАВНОЙ ГЕНЕРАЛ И
 # УЧИТЕЛЬ…" in Кто виноват?, "XII. THE STORM"); a title in mixed case after a bare numeral could be a
@@ -230,7 +230,7 @@ NUMBERED_TITLE = re.compile(r"^(?![CLDM]\.)(?P<number>[IVXLCDMХІ]+|\d{1,3})\.\
 # One numbered component at the start of a heading: one of the forms, or a bare number.
 _COMPONENTS = tuple(
     re.compile(form + _SEPARATOR, re.IGNORECASE)
-    for form in (*_COMPONENT_FORMS, rf"(?:（|\[ )?(?P<number>{_NUMBER})(?:）| \]|{_NUMBER_END}\.?)")
+    for form in (*_COMPONENT_FORMS, rf"(?:（|\[ )?(?P<number>{_NUMBER})(?:）| \]|{_NUMBER_END}[.．]?)")
 )
 PROSE_ENDS = (".", "?", "!", ",", "。", "？", "！", "，", "；")
 # A sentence of Chinese or Japanese ended inside the line: prose that a hard-wrapped line happens to
