@@ -48,7 +48,7 @@ def korean_patterns(units: str) -> tuple:
 def _korean_listed(match: re.Match) -> tuple[int, ...]:
     """ "제3장", "3~5장" (each chapter between), "제3장과 제7장", a section "제2절"; () for sheets counted ("3장의
     편지") or a song's verses ("3절까지 불렀다"): a section is named with 제 alone."""
-    unit = match.group(0)[match.end("numbers") - match.start() :].lstrip()[:1]
+    unit = match.string[match.end("numbers") :].lstrip()[:1]
     if (match["end"] == "의" or unit == "절") and "제" not in match["numbers"]:
         return ()
     values: list[int] = []

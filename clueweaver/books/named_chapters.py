@@ -11,7 +11,7 @@ from typing import Sequence
 
 from clueweaver.books.chapter_mentions import CHAPTER_WORD, LAST, ChapterMention, chapter_mentions, unit_kind
 from clueweaver.books.chapter_scope import bounded, chapters_related, half_named, relate
-from clueweaver.books.chapters import EPILOGUE_ORDINAL, NOTE_MARK, Heading, names_its_unit
+from clueweaver.books.chapters import EPILOGUE_ORDINAL, NOTE_MARK, SECTION_WORDS, Heading, names_its_unit
 from clueweaver.books.front_sections import sections_named
 from clueweaver.books.language import HAN, KANA, character_fold
 from clueweaver.books.numerals import number_value
@@ -177,7 +177,8 @@ def _said_together(chapters: Sequence, mentions: list[ChapterMention], resolve, 
     found: dict = {}
     paired: set[int] = set()
     for (outer_start, end, outer), (start, _, inner) in zip(named, named[1:]):
-        if _SCOPE_JOIN.fullmatch(text[end:start]) and (both := [c for c in outer if c in set(inner)]):
+        in_inner = set(inner)
+        if _SCOPE_JOIN.fullmatch(text[end:start]) and (both := [c for c in outer if c in in_inner]):
             found.update(dict.fromkeys(both))
             paired.update((outer_start, start))
     return list(found), paired
@@ -392,7 +393,7 @@ def _names_unit_as(word: str, mention: str) -> bool:
         return False
     if _declined_as(word, mention):
         return True
-    return _CHAPTER_UNIT.fullmatch(word) is not None and not re.search("[节節절]", mention)
+    return _CHAPTER_UNIT.fullmatch(word) is not None and not any(w in mention.casefold() for w in SECTION_WORDS)
 
 
 def _declined_as(word: str, mention: str) -> bool:
