@@ -530,6 +530,9 @@ def test_a_section_said_with_its_chapter_is_that_chapters_section_alone():
     assert named(korean, "제2장 제2절에서 무슨 일이 있었나?") == ["2.2"] and named(korean, "제2장의 제1절") == ["2.1"]
     assert named(korean, "제2장에서") == ["2.1", "2.2"] and named(korean, "제2절에서") == ["1.2", "2.2"]
     assert named(korean, "노래를 2절까지 불렀다") == []  # a song's verses: a section is named with 제
+    # a chapter without such sections is named alone: "第一节" is no chapter 1 beside it
+    hui = from_paragraphs([t for n in "一二三" for t in (f"第{n}回", line.format(n, n, n))], title="t").chapters
+    assert named(hui, "第二回第一节里发生了什么？") == ["2"]
 
 
 @pytest.mark.parametrize(

@@ -1342,7 +1342,8 @@ def test_sections_a_book_numbers_within_its_chapters():
 
 def test_sections_in_a_sections_word_under_chapters_and_parts():
     """A Chinese or Japanese book of three levels, "第一部" over "第一章" over "第一節": the sections lie within
-    their chapters, as bare "一", "二" do, and a question names a chapter by its part and number. Read as
+    their chapters, as bare "一", "二" do, and a question names a chapter by its part and number, with a section
+    of it or not. Read as
     chapters, each 節 had been a chapter numbered in reading order, most under the wrong chapter's heading."""
     prose = "彼はその日、町へ出て、古い友人に会った。二人は長いあいだ話をした。"
     for part_word, chapter_word, section_word in (("部", "章", "節"), ("卷", "章", "节")):
@@ -1363,8 +1364,11 @@ def test_sections_in_a_sections_word_under_chapters_and_parts():
             ("1.1", f"第一{part_word} 旅"), ("1.2", f"第一{part_word} 旅"),
             ("2.1", f"第二{part_word} 旅"), ("2.2", f"第二{part_word} 旅"),
         ]  # fmt: skip
-        question = f"第二{part_word}第二{chapter_word}で"
-        assert [c.label for c in chapters_named(chapters, question)[0]] == ["2.2"]
+        for question in (
+            f"第二{part_word}第二{chapter_word}で",
+            f"第二{part_word}第二{chapter_word}第一{section_word}で",
+        ):
+            assert [c.label for c in chapters_named(chapters, question)[0]] == ["2.2"], question
 
 
 @pytest.mark.parametrize(

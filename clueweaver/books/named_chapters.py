@@ -166,22 +166,24 @@ def _said_together(chapters: Sequence, mentions: list[ChapterMention], resolve, 
     (``_SCOPE_JOIN``), and where the mentions so paired start. A part said with the volume it is in ("Volume 1, Book
     2" in Les Misérables, whose books count from one in each volume; "Book XI of Part IV"); a section said with its
     chapter ("第二章第二節", "第二章の第三節"), where "第二章" alone names the whole chapter and "第二節" every
-    chapter's second section."""
-    named = sorted(
-        (
-            (m.start, m.start + len(m.text), [c for n in m.numbers for c in resolve(chapters, n, m.text)])
-            for m in mentions
-        ),
-        key=lambda mention: mention[0],
-    )
+    chapter's second section; the chapter alone where it has no such section ("第九十九回第一节" in a book of 回
+    without sections, where "第一节" alone reads as chapter 1's label)."""
+    mentions = sorted(mentions, key=lambda mention: mention.start)
+    named = [[c for n in m.numbers for c in resolve(chapters, n, m.text)] for m in mentions]
     found: dict = {}
     paired: set[int] = set()
-    for (outer_start, end, outer), (start, _, inner) in zip(named, named[1:]):
+    for (outer_mention, outer), (inner_mention, inner) in zip(zip(mentions, named), zip(mentions[1:], named[1:])):
         in_inner = set(inner)
-        if _SCOPE_JOIN.fullmatch(text[end:start]) and (both := [c for c in outer if c in in_inner]):
+        both = [c for c in outer if c in in_inner] or (outer if _in_sections_word(inner_mention.text) else [])
+        if both and _SCOPE_JOIN.fullmatch(text[outer_mention.start + len(outer_mention.text) : inner_mention.start]):
             found.update(dict.fromkeys(both))
-            paired.update((outer_start, start))
+            paired.update((outer_mention.start, inner_mention.start))
     return list(found), paired
+
+
+def _in_sections_word(mention: str) -> bool:
+    """Whether ``mention`` names a section within a chapter ("第三节", "제2절", "section 2": ``SECTION_WORDS``)."""
+    return any(word in mention.casefold() for word in SECTION_WORDS)
 
 
 def _numbered_in(scope: list, number: int, mention: str) -> list:
@@ -393,7 +395,7 @@ def _names_unit_as(word: str, mention: str) -> bool:
         return False
     if _declined_as(word, mention):
         return True
-    return _CHAPTER_UNIT.fullmatch(word) is not None and not any(w in mention.casefold() for w in SECTION_WORDS)
+    return _CHAPTER_UNIT.fullmatch(word) is not None and not _in_sections_word(mention)
 
 
 def _declined_as(word: str, mention: str) -> bool:
