@@ -910,6 +910,24 @@ def test_dutch_lists_and_ranges_are_read_and_a_year_after_a_joining_word_is_no_c
     assert [(m.text, m.numbers) for m in chapter_mentions(text)] == mentions
 
 
+def test_a_danish_or_norwegian_part_is_named_after_its_own_ordinals():
+    """A book whose source marks its parts "FØRSTE DEL", "ANDEN DEL" (ELTeC's Psyche, NOR0072) has its parts named
+    in a question ("i anden del"); Spanish "el segundo del grupo" (of the group) names none, so "del" is a part only
+    after a Norwegian or Danish ordinal. A plain text's "FØRSTE DEL" heads no part: the word stays Spanish's."""
+    prose = "Det var en kold Vinteraften, og Sneen laa tæt over Byen, da han endelig kom hjem fra Rejsen."
+    heads = ("FØRSTE DEL", "ANDEN DEL")
+    parts = [t for part in heads for t in (part, *(x for n in ("I", "II", "III") for x in (n, prose)))]
+    book = from_paragraphs(parts, title="t", part_headings=frozenset(heads))
+    assert [(c.label, c.part) for c in book.chapters][2:4] == [("1.3", "FØRSTE DEL"), ("2.1", "ANDEN DEL")]
+
+    def named(text):
+        return [c.label for c in chapters_named(book.chapters, text)[0]]
+
+    assert named("Hvad sker der i anden del?") == ["2.1", "2.2", "2.3"]
+    assert named("Hvad sker der i tredje kapitel af anden del?") == ["2.3"]
+    assert chapter_mentions("¿Quién es el segundo del grupo?") == []
+
+
 def test_a_dutch_novel_s_parts_and_ordinals_are_read():
     """ "DEEL I" over "Eerste hoofdstuk": parts and chapters as the book numbers them, named in Dutch ("het tweede
     hoofdstuk van het tweede deel"); a book is a part only before its number or where the book heads one so."""

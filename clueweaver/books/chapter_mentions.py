@@ -53,6 +53,7 @@ from clueweaver.books.numerals import (
 )
 from clueweaver.books.ordinals import (
     LAST_PATTERN,
+    NORWEGIAN_ORDINAL,
     ORDINAL_PATTERN,
     RUSSIAN_OBLIQUE,
     RUSSIAN_OBLIQUE_AFTER_NOUN,
@@ -516,6 +517,11 @@ _DIGITS_BEFORE_ZHANG = re.compile(
 )
 
 
+# Norwegian and Danish "del" (a part) after their own ordinals alone ("i annen del", "i første og anden del"):
+# Spanish "del" is "of the" ("el segundo del grupo")
+_NORWEGIAN_PART = re.compile(
+    rf"\b((?:{NORWEGIAN_ORDINAL})(?:{_JOIN}(?:{NORWEGIAN_ORDINAL}))*)\s+del(?:en|e)?\b", re.IGNORECASE
+)
 # A Japanese counter's ordinal ("三章目", "3話目": the third chapter, the third episode); not 回目, which counts times
 # ("二回目の訪問", the second visit)
 _COUNTER_ORDINAL = re.compile(rf"(?<![第全共\d０-９{DAI_NUMERALS}])([{DAI_NUMERALS}]+|{_DIGITS})\s*[章話话]目")
@@ -552,7 +558,12 @@ def _patterns_by_unit(worded: bool) -> tuple[tuple[bool, tuple], ...]:
         acts,
         worded,
     )
-    parts = (*parts, (_JUAN_BEFORE_NUMBER, _juan_listed, False), *korean_patterns("부|편|권|막"))
+    parts = (
+        *parts,
+        (_NORWEGIAN_PART, _ordinals_listed, True),
+        (_JUAN_BEFORE_NUMBER, _juan_listed, False),
+        *korean_patterns("부|편|권|막"),
+    )
     return (
         False,
         (

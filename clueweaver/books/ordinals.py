@@ -429,6 +429,7 @@ def words_pattern(words) -> str:
 
 
 ORDINAL_PATTERN = words_pattern(ORDINAL_WORDS)
+NORWEGIAN_ORDINAL = words_pattern(_spelled(_NORWEGIAN))  # before "del" in a question: a part
 # The word a heading gives the book's last chapter or scene in place of its number ("Capítulo último",
 # "Letztes Kapitel", "Явление последнее", "Dernier chapitre"; English "Chapter the Last" says "the
 # last"): the chapter finder numbers it one past the chapter before it.
