@@ -132,6 +132,8 @@ def _chapters_in_scope(
     "au dernier chapitre de la première partie", "chapter 3 of the first epilogue", "the second epilogue, chapter
     4"): that part's chapter headed or labelled with the number, else its n-th, counted from its end below zero.
     Said apart ("How does the last chapter answer Part 1?"), the two name what each names alone."""
+    if not units:  # most questions name no chapter: no part's or place's scope to work out
+        return []
     scopes = [
         (p.start, p.start + len(p.text), _chapters_of_part(chapters, n, p.text)) for p in parts for n in p.numbers
     ]
@@ -168,6 +170,8 @@ def _said_together(chapters: Sequence, mentions: list[ChapterMention], resolve, 
     chapter ("第二章第二節", "第二章の第三節"), where "第二章" alone names the whole chapter and "第二節" every
     chapter's second section; the chapter alone where it has no such section ("第九十九回第一节" in a book of 回
     without sections, where "第一节" alone reads as chapter 1's label)."""
+    if len(mentions) < 2:  # one mention pairs with none: it is resolved once, by the caller
+        return [], set()
     mentions = sorted(mentions, key=lambda mention: mention.start)
     named = [[c for n in m.numbers for c in resolve(chapters, n, m.text)] for m in mentions]
     found: dict = {}
