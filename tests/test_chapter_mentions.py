@@ -910,6 +910,32 @@ def test_dutch_lists_and_ranges_are_read_and_a_year_after_a_joining_word_is_no_c
     assert [(m.text, m.numbers) for m in chapter_mentions(text)] == mentions
 
 
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("Что происходит в 9 главе?", [(9,)]), ("w 9 rozdziale", [(9,)]), ("v 9 kapitole", [(9,)]),
+        ("у 9 розділі", [(9,)]),
+        ("в романе 9 глав, в 3 главах, 3 главы спустя, 21 главу", []),  # counts: the plural, or a count's case
+        ("прочитайте пятую главу и главу третью", [(5,), (3,)]),  # the accusative
+        ("с третьей по пятую главу", [(3, 4, 5)]), ("с 3-й по 5-ю главу", [(3, 4, 5)]),
+        ("в главах с третьей по пятую", [(3, 4, 5)]),
+        ("в главах с 3 по 5", [(3, 4, 5)]), ("w rozdziałach od 3 do 5", [(3, 4, 5)]),
+        ("in den Kapiteln von 3 bis 5", [(3, 4, 5)]), ("in chapters from 3 to 5", [(3, 4, 5)]),
+        ("в главе с 3 героями", []),  # "с" before one number is "with": a chapter with three heroes
+        ("im 20sten Kapitel", [(20,)]), ("das 3te Kapitel", [(3,)]), ("het 3de hoofdstuk", [(3,)]),
+        ("het 20ste hoofdstuk", [(20,)]),
+    ],
+)  # fmt: skip
+def test_digits_before_a_locative_chapter_word_accusative_ordinals_and_ranges_from_a_number_are_read(text, numbers):
+    assert [m.numbers for m in chapter_mentions(text)] == numbers
+
+
+def test_a_russian_question_naming_a_chapter_in_digits_before_its_word_reads_that_chapter():
+    narrative = load_bundled_book("ottsy_i_deti.ru")
+    named, missing = chapters_named(narrative.chapters, "Что Базаров говорит в 9 главе и с 3-й по 5-ю главу?")
+    assert [c.label for c in named] == ["9", "3", "4", "5"] and missing == []
+
+
 def test_a_danish_or_norwegian_part_is_named_after_its_own_ordinals():
     """A book whose source marks its parts "FØRSTE DEL", "ANDEN DEL" (ELTeC's Psyche, NOR0072) has its parts named
     in a question ("i anden del"); Spanish "el segundo del grupo" (of the group) names none, so "del" is a part only

@@ -194,12 +194,15 @@ _BEFORE_NUMBER_ONLY = r"books?|vol\.|band|boek(?:en)?"  # part words only before
 _BOOK_OR_VOLUME_AFTER_ORDINAL = re.compile(r"\b(?:books?|band(?:es|e)?|boek(?:en)?)\b", re.IGNORECASE)
 _FINAL_AFTER_UNIT = r"final|finale"  # "le chapitre final", "el capítulo final", "il capitolo finale"
 # a number written in digits as an ordinal: "the 23rd chapter", "le 23e chapitre", "el capítulo 23º", "il 23°
-# capitolo", "в 23-й главе"
-_ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|й|я))"
+# capitolo", "im 23sten Kapitel", "het 23ste hoofdstuk", "в 23-й главе", "в 5-м томе", "по 5-ю главу"
+_ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|s?te[nmrs]?|de|e|\.?[ºª°]|-?(?:ая|ый|ой|ей|ую|ом|го|му|й|я|ю|м))"
 _DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
 # the words that join numbers in a list or a range; Polish "i" in lower case only, not a Roman I
 _JOIN_WORDS = "and|to|through|et|à|au|und|bis|y|a|al|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és|og|til|și|şi|en|tot"
 _JOIN = rf"\s*(?:[,&–-]|\b(?:{_JOIN_WORDS})\b)\s*"
+# "from" between the unit's word and a range ("в главах с 3 по 5", "w rozdziałach od 3 do 5", "chapters from 3 to
+# 5"), not before one number: "в главе с 3 героями" is a chapter with three heroes
+_RANGE_FROM = rf"(?:(?:с|со|od|von|from)\s+(?=\S+?{_JOIN}))?"
 # The numbers after the chapter word, a list of one kind: digits, Roman numerals or words ("chapter 5, ten
 # men arrive", "chapter 12, one of them", "chapter V, I learn" name one chapter; after a joining word four digits
 # are a year: "au chapitre 3 en 1850"); an ordinal word is tried before the number words it starts with
@@ -224,8 +227,9 @@ _ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
     rf"{RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)|"
-    r"(?-i:[IVXLCDM]+)\.(?=\s+(?:fejezet|kapitel|teil|buch|band))"
-)  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе", "im XX. Kapitel", "im II. Teil"
+    r"(?-i:[IVXLCDM]+)\.(?=\s+(?:fejezet|kapitel|teil|buch|band))|\d+(?=\s+(?:главе|rozdziale|kapitole|розділі)\b)"
+)  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе", "im XX. Kapitel", "im II. Teil"; bare digits before a
+# chapter's word in its locative singular, which no count takes ("в 9 главе", "w 9 rozdziale", "v 9 kapitole")
 # "the first three chapters", "les deux derniers chapitres", "в первых трёх главах": the count's words
 _COUNT_WORDS = {
     word: value
@@ -306,7 +310,9 @@ def _patterns(
     return (
         *dai,
         (
-            re.compile(rf"{_UNIT_START}(?:{unit_before})\s*({_NUMBERS}){_NOT_A_PARTS_ORDINAL}", re.IGNORECASE),
+            re.compile(
+                rf"{_UNIT_START}(?:{unit_before})\s*{_RANGE_FROM}({_NUMBERS}){_NOT_A_PARTS_ORDINAL}", re.IGNORECASE
+            ),
             _numbers_listed,
             False,
         ),

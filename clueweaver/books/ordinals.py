@@ -450,12 +450,14 @@ def ordinal_value(token: str) -> int | None:
 
 
 # A Russian ordinal in an oblique case, as a question declines it: feminine "в пятой главе", "в главе
-# третьей", masculine or neuter "во втором эпилоге", "в третьем томе", "второго действия"; "двадцать первой" too
-_NOMINATIVE_ENDINGS = {"ого": "ое", "его": "е", "ой": "ая", "ей": "я", "ом": "ое", "ем": "е"}
+# третьей", "пятую главу", "третью главу", masculine or neuter "во втором эпилоге", "в третьем томе", "второго
+# действия"; "двадцать первой" too
+_NOMINATIVE_ENDINGS = {"ого": "ое", "его": "е", "ой": "ая", "ей": "я", "ом": "ое", "ем": "е", "ую": "ая", "ью": "ья"}
 _TENS = rf"(?:(?:{'|'.join(RUSSIAN_TENS)})\s+)?"
 RUSSIAN_OBLIQUE = rf"{_TENS}[а-яё]+(?:{'|'.join(_NOMINATIVE_ENDINGS)})"
-# after its noun, a genitive is the next noun's: "в главе второй", "в томе втором", but "в явлении второго действия"
-RUSSIAN_OBLIQUE_AFTER_NOUN = rf"{_TENS}[а-яё]+(?:ой|ей|ом|ем)"
+# after its noun, a genitive is the next noun's: "в главе второй", "в томе втором", "главы с третьей по пятую", but
+# "в явлении второго действия"
+RUSSIAN_OBLIQUE_AFTER_NOUN = rf"{_TENS}[а-яё]+(?:ой|ей|ом|ем|ую|ью)"
 
 
 def nominative(token: str) -> str:
