@@ -294,7 +294,8 @@ def _patterns(
         (
             re.compile(
                 "|".join(
-                    rf"第\s*(?:{_DAI_NUMBER})\s*(?:[{kind}]\s*)?(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})\s*[{kind}]"
+                    rf"第\s*(?:{_DAI_NUMBER})\s*(?:[{kind}]\s*)?(?:(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})\s*(?:[{kind}]\s*)?)*?"
+                    rf"(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})\s*[{kind}]"
                     for kind in dai_kinds
                 )
             ),
@@ -471,13 +472,14 @@ def _listed(numbers: str, ranges: re.Pattern = _RANGE) -> tuple[int, ...]:
 
 
 def _dai_listed(match: re.Match) -> tuple[int, ...]:
-    """第N回 in a list or a range: "第三、四回", "第二十回到第二十二回", "第30-32回"."""
-    first, join, second = re.split(rf"\s*({_DAI_JOIN})\s*", match.group(0).strip(), maxsplit=1)
-    values = list(_one(_NOT_DAI_NUMERAL.sub("", first)))
-    value = _one(_NOT_DAI_NUMERAL.sub("", second))
-    if not (values and value):
-        return ()
-    add_number(values, value[0], bool(re.fullmatch(_DAI_RANGE, join)))
+    """第N回 in a list or a range: "第三、四回", "第三、四、五回", "第二十回到第二十二回", "第30-32回"."""
+    pieces = re.split(rf"\s*({_DAI_JOIN})\s*", match.group(0).strip())
+    values: list[int] = []
+    for k in range(0, len(pieces), 2):
+        value = _one(_NOT_DAI_NUMERAL.sub("", pieces[k]))
+        if not value:
+            return ()
+        add_number(values, value[0], k >= 2 and bool(re.fullmatch(_DAI_RANGE, pieces[k - 1])))
     return tuple(dict.fromkeys(values))
 
 
