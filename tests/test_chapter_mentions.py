@@ -923,11 +923,17 @@ def test_dutch_lists_and_ranges_are_read_and_a_year_after_a_joining_word_is_no_c
         ("в главах с 3 по 5", [(3, 4, 5)]), ("w rozdziałach od 3 do 5", [(3, 4, 5)]),
         ("in den Kapiteln von 3 bis 5", [(3, 4, 5)]), ("in chapters from 3 to 5", [(3, 4, 5)]),
         ("в главе с 3 героями", []),  # "с" before one number is "with": a chapter with three heroes
+        ("nei capitoli dal 3 al 5", [(3, 4, 5)]), ("en los capítulos del 3 al 5", [(3, 4, 5)]),
+        ("nos capítulos do 3 ao 5", [(3, 4, 5)]), ("no capítulo de 3 páginas", []),
+        # a serial comma
+        ("chapters 3, 4, and 5", [(3, 4, 5)]), ("the third, fourth, and fifth chapters", [(3, 4, 5)]),
         ("im 20sten Kapitel", [(20,)]), ("das 3te Kapitel", [(3,)]), ("het 3de hoofdstuk", [(3,)]),
         ("het 20ste hoofdstuk", [(20,)]),
     ],
 )  # fmt: skip
-def test_digits_before_a_locative_chapter_word_accusative_ordinals_and_ranges_from_a_number_are_read(text, numbers):
+def test_digits_before_a_locative_chapter_word_accusative_ordinals_ranges_from_a_number_and_serial_commas_are_read(
+    text, numbers
+):
     assert [m.numbers for m in chapter_mentions(text)] == numbers
 
 
