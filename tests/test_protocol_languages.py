@@ -408,6 +408,15 @@ def test_the_trigger_fires_on_a_question_as_on_its_english_twin(kind, language, 
     assert needs_self_calibration(twin) == needs_self_calibration(english) == (kind != "quiet")
 
 
+def test_a_japanese_question_in_the_past_negative_is_negated():
+    """ "行かなかった" (did not go) holds no "ない": the past's negative is its own cue."""
+    assert calibration_cues(Question.open("先生はなぜ手紙を出さなかったのか？")) == {
+        "negation": ["なかっ"],
+        "causal": ["なぜ"],
+    }
+    assert calibration_cues(Question.open("真ん中に立ったのは誰か？")) == {}
+
+
 def test_the_cues_of_other_languages_stay_quiet_in_english():
     for text in ("Whose car was parked by the pendant lamp?", "What motif recurs?", "Who came to the den?"):
         assert calibration_cues(Question.open(text)) == {}, text
