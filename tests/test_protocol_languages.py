@@ -651,3 +651,19 @@ def test_answer_labels_in_every_language_are_stripped():
     assert normalize_open_answer("Svar: Korvin") == "Korvin" and normalize_choice("Alternativet B", KORVIN) == "B"
     assert normalize_open_answer("Răspuns: Korvin") == "Korvin" and normalize_choice("Varianta B", KORVIN) == "B"
     assert normalize_choice("Opțiunea C", KORVIN) == "C" and normalize_choice("Opţiunea D", KORVIN) == "D"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["答案是B", "答案为B。", "正确答案是B", "选B", "应选B", "B项", "B选项", "正解はB", "答えはBです", "Bです",
+     "정답은 B입니다", "답은 B", "B입니다", "Ｂ", "（Ｂ）", "La bonne réponse est B", "Die richtige Antwort ist B",
+     "La respuesta correcta es B", "La risposta corretta è B", "A resposta correta é B", "The right answer is B"],
+)  # fmt: skip
+def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
+    """A model answering in the question's language wraps the letter in its own words, or writes it full-width."""
+    assert normalize_choice(text, KORVIN) == "B"
+
+
+@pytest.mark.parametrize("text", ["答案是B或C", "B项和C项", "答えはBかCです"])
+def test_a_letter_said_with_another_in_those_words_is_no_answer(text):
+    assert normalize_choice(text, KORVIN) is None

@@ -131,12 +131,18 @@ _OPEN_PREFIX = re.compile(
 )
 _OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echoed by a confused model
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
+# "The correct answer is (A)", "La bonne réponse est B", "La respuesta correcta es B", "正确答案是B", "正解はB",
+# "정답은 B": an article, an adjective before or after the answer's word, and a copula (the Han and kana ones
+# written without a space)
 _ANSWER_PREFIX = re.compile(
-    r"^(?:(?:the|my)\s+)?(?:final\s+|correct\s+|best\s+)?"
+    r"^(?:(?:the|my|la|le|die|der|el|il|a|o)\s+)?(?:(?:final|correct|right|best|bonne|richtige)\s+|正确|正確)?"
     + _words_regex(ANSWER_WORDS, OPTION_WORDS)
-    + r"(?:\s+is)?\s*[:\uff1a\-]?\s*",
+    + r"(?:\s+(?:correcte|correcta|corretta|correta))?(?:\s+(?:is|est|ist|es|è|é)\b|\s*(?:是|为|為|は|은|는))?"
+    + r"\s*[:\uff1a\-]?\s*",
     re.IGNORECASE,
 )
+# the words a Chinese, Japanese or Korean reply writes after the letter: "B项", "B选项", "Bです", "B입니다"
+_LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:选项|選項|项|項|です|입니다|이다|번)?\s*[。！]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 # "(B) text", "[B] text", "B. text", "B) text", "B - text": the letter, then the rest.
 _LETTER_THEN_TEXT = re.compile(
@@ -204,9 +210,9 @@ def normalize_claim_answer(answer: str) -> str | None:
 
 
 def normalize_choice(answer: str, question: Question) -> str | None:
-    """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text" or the option's own
-    text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
-    text = _ANSWER_PREFIX.sub("", _clean(answer))
+    """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text", "答案是B", "Ｂ" or the option's
+    own text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
+    text = _LETTER_SUFFIX.sub("", _ANSWER_PREFIX.sub("", _clean(unicodedata.normalize("NFKC", answer))))
     if not text:
         return None
     by_text = [label for label, option in question.options.items() if _comparable(option) == _comparable(text)]
