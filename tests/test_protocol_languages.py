@@ -667,3 +667,22 @@ def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
 @pytest.mark.parametrize("text", ["答案是B或C", "B项和C项", "答えはBかCです"])
 def test_a_letter_said_with_another_in_those_words_is_no_answer(text):
     assert normalize_choice(text, KORVIN) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [("答案是正确", "TRUE"), ("判断：错误", "FALSE"), ("结论：正确", "TRUE"), ("Verdict: FALSE", "FALSE"),
+     ("The answer is true", "TRUE"), ("La réponse est FAUX", "FALSE")],
+)  # fmt: skip
+def test_a_verdict_after_its_label_and_a_copula_is_read(text, verdict):
+    assert normalize_claim_answer(text) == verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [("The answer is Korvin", "Korvin"), ("答案是贾宝玉", "贾宝玉"), ("답은 코르빈", "코르빈"),
+     ("Antwort ist Korvin", "Korvin"), ("La réponse est Korvin", "Korvin"),
+     ("Answering that is hard", "Answering that is hard"), ("답 코르빈", "답 코르빈")],
+)  # fmt: skip
+def test_an_open_answer_loses_its_label_said_with_a_copula(text, answer):
+    assert normalize_open_answer(text) == answer

@@ -126,21 +126,28 @@ def _words_regex(*tables) -> str:
 # --- answers ----------------------------------------------------------------------------------
 
 _MARKDOWN = re.compile(r"[*_`]")
-_OPEN_PREFIX = re.compile(
-    r"^(?:(?:the|my)\s+)?(?:final\s+)?" + _words_regex(ANSWER_WORDS) + r"(?:\s+is)?\s*[:\uff1a]\s*", re.IGNORECASE
-)
 _OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echoed by a confused model
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
-# "The correct answer is (A)", "La bonne réponse est B", "La respuesta correcta es B", "正确答案是B", "正解はB",
-# "정답은 B": an article, an adjective before or after the answer's word, and a copula (the Han and kana ones
-# written without a space)
-_ANSWER_PREFIX = re.compile(
-    r"^(?:(?:the|my|la|le|die|der|el|il|a|o)\s+)?(?:(?:final|correct|right|best|bonne|richtige)\s+|正确|正確)?"
-    + _words_regex(ANSWER_WORDS, OPTION_WORDS)
-    + r"(?:\s+(?:correcte|correcta|corretta|correta))?(?:\s+(?:is|est|ist|es|è|é)\b|\s*(?:是|为|為|は|은|는))?"
-    + r"\s*[:\uff1a\-]?\s*",
-    re.IGNORECASE,
-)
+_COPULA = r"(?:\s+(?:is|est|ist|es|è|é)\b|\s*(?:是|为|為|は|은|는))"  # the Han and kana ones without a space
+
+
+def _label_prefix(*tables: Table, separators: str, bare: bool) -> re.Pattern:
+    """A reply's label before its answer: "The correct answer is (A)", "La bonne réponse est B", "La respuesta
+    correcta es B", "正确答案是B", "正解はB", "정답은 B", "Answer: ...": an article, an adjective before or after
+    the label's word, then a copula (Korean's is the particle of its word: "답은") or one of ``separators``; with
+    ``bare``, the word alone too ("Option B")."""
+    separator = rf"\s*[{separators}]"
+    ending = rf"{_COPULA}?{separator}?" if bare else rf"(?:{_COPULA}{separator}?|(?<=[은는])\s|{separator})"
+    return re.compile(
+        r"^(?:(?:the|my|la|le|die|der|el|il|a|o)\s+)?(?:(?:final|correct|right|best|bonne|richtige)\s+|正确|正確)?"
+        + _words_regex(*tables)
+        + rf"(?:\s+(?:correcte|correcta|corretta|correta))?{ending}\s*",
+        re.IGNORECASE,
+    )
+
+
+_OPEN_PREFIX = _label_prefix(ANSWER_WORDS, separators=":\uff1a", bare=False)
+_ANSWER_PREFIX = _label_prefix(ANSWER_WORDS, OPTION_WORDS, separators=":\uff1a\\-", bare=True)
 # the words a Chinese, Japanese or Korean reply writes after the letter: "B项", "B选项", "Bです", "B입니다"
 _LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:选项|選項|项|項|です|입니다|이다|번)?\s*[。！]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")

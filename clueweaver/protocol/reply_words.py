@@ -70,7 +70,7 @@ LIST_WORDS: Table = {
 }  # fmt: skip
 # How a reply labels its answer ("Answer: B", "Réponse : B", "答案：B"), stripped before the answer is read.
 ANSWER_WORDS: Table = {
-    "en": ("answer",),
+    "en": ("answer", "verdict"),
     "fr": ("réponse",),
     "de": ("Antwort",),
     "es": ("respuesta",),
@@ -78,8 +78,8 @@ ANSWER_WORDS: Table = {
     "pt": ("resposta",),
     "ru": ("ответ",),
     "el": ("απάντηση",),
-    "zh": ("答案", "回答"),
-    "ja": ("答え", "回答", "正解"),
+    "zh": ("答案", "回答", "判断", "結論", "结论"),
+    "ja": ("答え", "回答", "正解", "判定"),
     "ko": ("답", "정답", "답변", "답은", "정답은", "답변은"),  # the topic particle is part of the word
     "pl": ("odpowiedź",),
     "sv": ("svar",),
