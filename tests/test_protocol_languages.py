@@ -664,6 +664,12 @@ def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
     assert normalize_choice(text, KORVIN) == "B"
 
 
+def test_an_option_whose_text_opens_with_an_answer_word_is_read_by_its_text():
+    question = Question("他最后怎么做？", {"A": "选择沉默", "B": "离开", "C": "答应", "D": "答案不明"})
+    answers = ("选择沉默", "答案不明", "选B", "答案是C")
+    assert [normalize_choice(text, question) for text in answers] == ["A", "D", "B", "C"]
+
+
 @pytest.mark.parametrize("text", ["答案是B或C", "B项和C项", "答えはBかCです"])
 def test_a_letter_said_with_another_in_those_words_is_no_answer(text):
     assert normalize_choice(text, KORVIN) is None

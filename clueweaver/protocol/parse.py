@@ -219,10 +219,13 @@ def normalize_claim_answer(answer: str) -> str | None:
 def normalize_choice(answer: str, question: Question) -> str | None:
     """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text", "答案是B", "Ｂ" or the option's
     own text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
-    text = _LETTER_SUFFIX.sub("", _ANSWER_PREFIX.sub("", _clean(unicodedata.normalize("NFKC", answer))))
+    cleaned = _clean(unicodedata.normalize("NFKC", answer))
+    text = _LETTER_SUFFIX.sub("", _ANSWER_PREFIX.sub("", cleaned))
     if not text:
         return None
-    by_text = [label for label, option in question.options.items() if _comparable(option) == _comparable(text)]
+    # an option's text as it is too: "选择沉默" is an option's, not "choose 沉默"
+    said = {_comparable(text), _comparable(cleaned)}
+    by_text = [label for label, option in question.options.items() if _comparable(option) in said]
     if len(by_text) == 1:
         return by_text[0]
     bare = _BARE_LETTER.fullmatch(text)
