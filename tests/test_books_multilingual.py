@@ -106,7 +106,7 @@ def test_an_aozora_bunko_text_reads_without_its_markup_and_finds_its_chapters():
         assert markup not in book.text
     assert [p.text for p in book.paragraphs[:2]] == ["こころ", "夏目漱石"]
     assert "（奥さんの名は静といった）" in book.text  # was "静《しず》"
-    assert "若い柔らかい葉を※ぎ取って" in book.text  # the ※ of a character outside Shift_JIS stays, its note goes
+    assert "若い柔らかい葉を挘ぎ取って" in book.text  # a character outside Shift_JIS, by its JIS X 0213 place
     # the heading notes give the chapters, 一 二 九 二十六 of 上 and 一 of 中; the large headings (大見出し)
     # head the parts, which number their chapters as Anna Karenina's part words do, and open their first one
     assert [c.title for c in book.chapters] == ["一", "二", "九", "二十六", "一"]
@@ -125,6 +125,15 @@ def test_an_aozora_bunko_text_reads_without_its_markup_and_finds_its_chapters():
     ]
     assert [c.label for c in chapters_named(book.chapters, "『両親と私』の父は")[0]] == ["2.1"]
     assert chapters_named(book.chapters, "先生と私は鎌倉で会った")[0] == []  # unmarked, the words of a sentence
+
+
+def test_an_aozora_note_that_places_its_character_in_jis_x_0213_gives_that_character():
+    """Most of Aozora's notes for characters Shift_JIS lacks name no code point but a plane, row and cell."""
+    line = (
+        "森※［＃「區＋鳥」、第3水準1-94-69］外の時※［＃二の字点、1-2-22］、"
+        "※［＃「廴＋囘」、第4水準2-12-11］と※［＃「骨＋昜」、144-3］"
+    )
+    assert strip_aozora(f"題\n作者\n\n{line}\n\n底本：「題」\n").text.split("\n")[3] == "森鷗外の時〻、𢌞と※"
 
 
 def test_aozora_notes_that_nest_or_name_a_code_point_and_chinese_titles_kept():

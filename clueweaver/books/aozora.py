@@ -9,12 +9,13 @@ edition it was typed from, who typed and proofread it). The text carries:
 - the typists' notes in ［＃…］: indents, emphasis dots, page breaks, headings
   ("［＃５字下げ］一［＃「一」は中見出し］", or a block's lines between "［＃ここから中見出し］" and
   "［＃ここで中見出し終わり］"), and characters outside Shift_JIS after a ※
-  ("※［＃「てへん＋劣」、第3水準1-84-77］"); notes may nest.
+  ("※［＃「てへん＋劣」、第3水準1-84-77］", "※［＃二の字点、1-2-22］"); notes may nest.
 
 Left in, a reading doubles every word it follows for a reader and for retrieval (BM25 takes
 "わたくし" for words of the text) and the notes read as text, so the loader keeps the words only
 (``strip_aozora``): the readings, ｜ and the notes go, a ※ note that names the character's code
-point (U+XXXX) becomes that character and any other leaves the ※ the printed text has; the legend and
+point (U+XXXX) or its place in JIS X 0213 (plane-row-cell, "1-84-77") becomes that character, and any other
+leaves the ※ the printed text has; the legend and
 the colophon go like a Project Gutenberg licence. The heading notes say which lines are headings,
 which the loader passes on, so that chapters are found whatever the headings say ("一", "上　先生と私"),
 and the large headings (大見出し) head parts, which number the chapters under them ("2.1": 中's 一).
@@ -30,6 +31,9 @@ _RULER = re.compile(r"^-{20,}[ \t]*$", re.MULTILINE)
 _COLOPHON = re.compile(r"^底本[：:]", re.MULTILINE)
 _NOTE = re.compile(r"［＃[^［］]*］")  # innermost first: a note may hold a ※ note
 _CODE_POINT_NOTE = re.compile(r"※［＃[^［］]*?U\+([0-9A-Fa-f]{4,6})[^［］]*］")
+# a character by its plane, row and cell in JIS X 0213, after the description ("第3水準1-84-77", "1-2-22"); not a
+# page and line of the printed edition ("144-3")
+_JIS_X_0213_NOTE = re.compile(r"※［＃[^［］]*?、(?:第[34]水準)?([12])-(\d{1,2})-(\d{1,2})］")
 _HEADING_NOTE = re.compile(r"［＃[^［］]*見出し(?:終わり)?］")  # 大見出し, 中見出し, 小見出し and their variants
 _PART_NOTE = re.compile(r"［＃[^［］]*大見出し(?:終わり)?］")  # a large heading: a part ("上　先生と私")
 # A heading set as a block: the note alone on a line before it ("［＃ここから中見出し］"), another after
@@ -65,9 +69,23 @@ def _without_legend_and_colophon(text: str) -> str:
     return text
 
 
+def _jis_x_0213(match: re.Match) -> str:
+    """The character at a JIS X 0213 plane, row and cell, which EUC-JIS-2004 encodes as the row's and the
+    cell's byte (0xA0 + each), after 0x8F on plane 2; the ※ note as it is where none is there."""
+    plane, row, cell = (int(group) for group in match.groups())
+    if not (0 < row <= 94 and 0 < cell <= 94):
+        return match.group()
+    try:
+        return bytes([0x8F] * (plane == 2) + [0xA0 + row, 0xA0 + cell]).decode("euc_jis_2004")
+    except UnicodeDecodeError:
+        return match.group()
+
+
 def _plain(line: str) -> str:
-    """A line without ruby, ｜ and notes; a ※ note that names a code point gives its character."""
+    """A line without ruby, ｜ and notes; a ※ note that names a code point or a JIS X 0213 place gives its
+    character."""
     line = _CODE_POINT_NOTE.sub(lambda m: chr(int(m.group(1), 16)), line)
+    line = _JIS_X_0213_NOTE.sub(_jis_x_0213, line)
     line = _RUBY.sub("", line).replace("｜", "")
     while (stripped := _NOTE.sub("", line)) != line:
         line = stripped
