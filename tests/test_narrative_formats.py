@@ -315,6 +315,17 @@ def test_an_aozora_bunko_xhtml_file_reads_its_lines_parts_and_sections(tmp_path)
     assert not any(word in book.text for word in ("せんせい", "［＃", "底本", "入力"))
 
 
+def test_an_aozora_bunko_xhtml_files_gaiji_images_are_read_as_their_characters():
+    """A character Shift_JIS lacks is an image whose alt text describes it; its text had been dropped, the ※ too."""
+    line = (
+        '森<img src="../../../gaiji/1-94/1-94-69.png" alt="※(「區＋鳥」、第3水準1-94-69)" class="gaiji" />外は'
+        '<img src="../../../gaiji/2-12/2-12-11.png" alt="※(「廴＋囘」、第4水準2-12-11)" class="gaiji" />り、'
+        '<img src="x.png" alt="※(「骨＋昜」、144-3)" class="gaiji" />を見た。<br />'
+    )
+    html = f"<html><body><div class='main_text'>{line}</div></body></html>"
+    assert [p.text for p in from_html(html, title="t").paragraphs] == ["森鷗外は𢌞り、※を見た。"]
+
+
 def test_loose_text_in_html_is_kept_and_read_as_a_plain_texts_lines():
     """Text outside <p> (a <div> of lines, a table cell) had been dropped; a <br> wraps a line, a blank
     line (two <br>) ends a paragraph, as in a plain text."""

@@ -30,10 +30,11 @@ _LEGEND = "【テキスト中に現れる記号について】"
 _RULER = re.compile(r"^-{20,}[ \t]*$", re.MULTILINE)
 _COLOPHON = re.compile(r"^底本[：:]", re.MULTILINE)
 _NOTE = re.compile(r"［＃[^［］]*］")  # innermost first: a note may hold a ※ note
-_CODE_POINT_NOTE = re.compile(r"※［＃[^［］]*?U\+([0-9A-Fa-f]{4,6})[^［］]*］")
-# a character by its plane, row and cell in JIS X 0213, after the description ("第3水準1-84-77", "1-2-22"); not a
-# page and line of the printed edition ("144-3")
-_JIS_X_0213_NOTE = re.compile(r"※［＃[^［］]*?、(?:第[34]水準)?([12])-(\d{1,2})-(\d{1,2})］")
+_CHARACTER_NOTE = re.compile(r"※［＃([^［］]*)］")  # a character Shift_JIS lacks, described (innermost notes first)
+_CODE_POINT = re.compile(r"U\+([0-9A-Fa-f]{4,6})")
+# its plane, row and cell in JIS X 0213, after the description ("第3水準1-84-77", "1-2-22"); not a page and line
+# of the printed edition ("144-3")
+_JIS_X_0213_PLACE = re.compile(r"、(?:第[34]水準)?([12])-(\d{1,2})-(\d{1,2})$")
 _HEADING_NOTE = re.compile(r"［＃[^［］]*見出し(?:終わり)?］")  # 大見出し, 中見出し, 小見出し and their variants
 _PART_NOTE = re.compile(r"［＃[^［］]*大見出し(?:終わり)?］")  # a large heading: a part ("上　先生と私")
 # A heading set as a block: the note alone on a line before it ("［＃ここから中見出し］"), another after
@@ -69,23 +70,28 @@ def _without_legend_and_colophon(text: str) -> str:
     return text
 
 
-def _jis_x_0213(match: re.Match) -> str:
-    """The character at a JIS X 0213 plane, row and cell, which EUC-JIS-2004 encodes as the row's and the
-    cell's byte (0xA0 + each), after 0x8F on plane 2; the ※ note as it is where none is there."""
-    plane, row, cell = (int(group) for group in match.groups())
+def gaiji(description: str) -> str | None:
+    """The character a note describes ("「區＋鳥」、第3水準1-94-69" is 鷗, "「木＋世」、U+67BB、123-4" 枻): by its
+    code point, or by its JIS X 0213 place, which EUC-JIS-2004 encodes as the row's and the cell's byte (0xA0 +
+    each), after 0x8F on plane 2; None where the note names neither (the printed page's "144-3" alone)."""
+    if code_point := _CODE_POINT.search(description):
+        return chr(int(code_point.group(1), 16))
+    place = _JIS_X_0213_PLACE.search(description)
+    if place is None:
+        return None
+    plane, row, cell = (int(group) for group in place.groups())
     if not (0 < row <= 94 and 0 < cell <= 94):
-        return match.group()
+        return None
     try:
         return bytes([0x8F] * (plane == 2) + [0xA0 + row, 0xA0 + cell]).decode("euc_jis_2004")
     except UnicodeDecodeError:
-        return match.group()
+        return None
 
 
 def _plain(line: str) -> str:
     """A line without ruby, ｜ and notes; a ※ note that names a code point or a JIS X 0213 place gives its
     character."""
-    line = _CODE_POINT_NOTE.sub(lambda m: chr(int(m.group(1), 16)), line)
-    line = _JIS_X_0213_NOTE.sub(_jis_x_0213, line)
+    line = _CHARACTER_NOTE.sub(lambda m: gaiji(m.group(1)) or m.group(), line)
     line = _RUBY.sub("", line).replace("｜", "")
     while (stripped := _NOTE.sub("", line)) != line:
         line = stripped

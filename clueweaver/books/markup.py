@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from clueweaver.books.aozora import gaiji
 from clueweaver.books.text_paragraphs import join_lines, split_blocks, text_paragraphs
 
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -66,6 +67,8 @@ def html_paragraphs(markup: str | bytes) -> list[tuple[str, int]]:
     soup = BeautifulSoup(markup, "html.parser")
     for boilerplate in soup.select(_BOILERPLATE):
         boilerplate.decompose()
+    for image in soup.select("img.gaiji"):  # Aozora Bunko's: alt="※(「區＋鳥」、第3水準1-94-69)"
+        image.replace_with(gaiji(image.get("alt", "").removeprefix("※(").removesuffix(")")) or "※")
     return list(_html_paragraphs(soup.body or soup))
 
 
