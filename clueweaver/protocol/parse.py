@@ -21,8 +21,13 @@ from typing import Iterable
 from clueweaver.protocol.cues import Table, every_language
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.reply_words import (
+    ANSWER_ADJECTIVES_AFTER,
+    ANSWER_ADJECTIVES_BEFORE,
+    ANSWER_ARTICLES,
     ANSWER_WORDS,
+    COPULAS,
     FALSE_WORDS,
+    LETTER_SUFFIXES,
     LIST_WORDS,
     NO_WORDS,
     OPTION_WORDS,
@@ -32,7 +37,7 @@ from clueweaver.protocol.reply_words import (
     VERDICTS_ALSO_WORDS,
     YES_WORDS,
 )
-from clueweaver.protocol.text import fold, is_cjk
+from clueweaver.protocol.text import fold, is_cjk, is_hangul
 
 FINDER_LABELS = ("YES", "NO")
 # A cited range longer than this is not a citation but a way to claim everything: its two ends
@@ -128,28 +133,34 @@ def _words_regex(*tables) -> str:
 _MARKDOWN = re.compile(r"[*_`]")
 _OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echoed by a confused model
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
-_COPULA = r"(?:\s+(?:is|est|ist|es|è|é)\b|\s*(?:是|为|為|は|은|는))"  # the Han and kana ones without a space
+
+
+def _alternatives(table: Table, space: str) -> str:
+    """The words of ``table``, longest first, each with ``space`` on its spaced side: none beside a Han, kana or
+    Hangul word, which its neighbour joins ("正确答案", "答案是", "정답은")."""
+    words = sorted(every_language(table), key=len, reverse=True)
+    return "|".join(re.escape(w) if is_cjk(w) or is_hangul(w) else space.format(re.escape(w)) for w in words)
+
+
+_ARTICLE = _alternatives(ANSWER_ARTICLES, r"{}\s+")
+_BEFORE = _alternatives(ANSWER_ADJECTIVES_BEFORE, r"{}\s+")
+_AFTER = _alternatives(ANSWER_ADJECTIVES_AFTER, r"\s+{}\b")
+_COPULA = r"(?:\s*(?:" + _alternatives(COPULAS, r"\s{}\b") + "))"
 
 
 def _label_prefix(*tables: Table, separators: str, bare: bool) -> re.Pattern:
     """A reply's label before its answer: "The correct answer is (A)", "La bonne réponse est B", "La respuesta
     correcta es B", "正确答案是B", "正解はB", "정답은 B", "Answer: ...": an article, an adjective before or after
-    the label's word, then a copula (Korean's is the particle of its word: "답은") or one of ``separators``; with
-    ``bare``, the word alone too ("Option B")."""
+    the label's word (``ANSWER_ARTICLES``, ...), then a copula (Korean's may be the particle of its word: "답은")
+    or one of ``separators``; with ``bare``, the word alone too ("Option B")."""
     separator = rf"\s*[{separators}]"
     ending = rf"{_COPULA}?{separator}?" if bare else rf"(?:{_COPULA}{separator}?|(?<=[은는])\s|{separator})"
-    return re.compile(
-        r"^(?:(?:the|my|la|le|die|der|el|il|a|o)\s+)?(?:(?:final|correct|right|best|bonne|richtige)\s+|正确|正確)?"
-        + _words_regex(*tables)
-        + rf"(?:\s+(?:correcte|correcta|corretta|correta))?{ending}\s*",
-        re.IGNORECASE,
-    )
+    return re.compile(rf"^(?:{_ARTICLE})?(?:{_BEFORE})?{_words_regex(*tables)}(?:{_AFTER})?{ending}\s*", re.IGNORECASE)
 
 
 _OPEN_PREFIX = _label_prefix(ANSWER_WORDS, separators=":\uff1a", bare=False)
 _ANSWER_PREFIX = _label_prefix(ANSWER_WORDS, OPTION_WORDS, separators=":\uff1a\\-", bare=True)
-# the words a Chinese, Japanese or Korean reply writes after the letter: "B项", "B选项", "Bです", "B입니다"
-_LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:选项|選項|项|項|です|입니다|이다|번)?\s*[。！]?$")
+_LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:" + _alternatives(LETTER_SUFFIXES, "{}") + r")?\s*[。！]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 # "(B) text", "[B] text", "B. text", "B) text", "B - text": the letter, then the rest.
 _LETTER_THEN_TEXT = re.compile(

@@ -108,6 +108,24 @@ OPTION_WORDS: Table = {
     "ro": with_cedillas("opțiune opțiunea varianta variantă"),
 }  # fmt: skip
 
+# The words around an answer's label ("The correct answer is B", "La bonne réponse est B", "La respuesta correcta es
+# B", "正确答案是B", "正解はB", "정답은 B"): an article and an adjective before the label's word, an adjective after
+# it, then a copula (Han, kana and Hangul ones written without a space).
+ANSWER_ARTICLES: Table = {
+    "en": ("the", "my"), "fr": ("la", "le"), "de": ("die", "der"), "es": ("la", "el"), "it": ("la", "il"),
+    "pt": ("a", "o"),
+}  # fmt: skip
+ANSWER_ADJECTIVES_BEFORE: Table = {
+    "en": ("final", "correct", "right", "best"), "fr": ("bonne",), "de": ("richtige",), "zh": ("正确", "正確"),
+}  # fmt: skip
+ANSWER_ADJECTIVES_AFTER: Table = {"fr": ("correcte",), "es": ("correcta",), "it": ("corretta",), "pt": ("correta",)}
+COPULAS: Table = {
+    "en": ("is",), "fr": ("est",), "de": ("ist",), "es": ("es",), "it": ("è",), "pt": ("é",), "zh": ("是", "为", "為"),
+    "ja": ("は",), "ko": ("은", "는"),
+}  # fmt: skip
+# The words a Chinese, Japanese or Korean reply writes after an option's letter: "B项", "B选项", "Bです", "B입니다".
+LETTER_SUFFIXES: Table = {"zh": ("选项", "選項", "项", "項"), "ja": ("です",), "ko": ("입니다", "이다", "번")}
+
 # A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
 # claim may also be answered yes or no): a small model often answers "Oui", "正确" or "ΝΑΙ". Chinese and
 # Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确".
