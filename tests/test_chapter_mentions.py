@@ -46,6 +46,7 @@ from clueweaver.sources.registry import candidate_segments
         ("第一百零五回和第3章", [(105, 3)]),
         ("第二十回到第二十二回，第三、四回，第30-32回", [(20, 21, 22), (3, 4), (30, 31, 32)]),
         ("第三、四、五回，第八、十至十二回，第1、2、3話", [(3, 4, 5), (8, 10, 11, 12), (1, 2, 3)]),  # lists of three
+        ("終章で、终章里，始終章を読む", [(LAST,), (LAST,)]),  # the last chapter; 始終 is "always"
         ("第二十回で", [(20,)]),
         ("Au chapitre V, puis au chapitre premier", [(5,), (1,)]),
         ("Im dritten Kapitel und im 12. Kapitel", [(3,), (12,)]),

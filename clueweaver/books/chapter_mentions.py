@@ -306,7 +306,12 @@ def _patterns(
             False,
         ),
         (re.compile(rf"第\s*({_DAI_NUMBER})\s*{units}"), _numbered, False),
-        (re.compile(rf"(最[后後終终]|最初)(?:\s*の)?\s*([{DAI_NUMERALS}]+|\d+)?\s*{units}"), _dai_edge, False),
+        # 终章 / 終章 too, the last chapter (not 始終, "always")
+        (
+            re.compile(rf"(最[后後終终]|最初|(?<![始最])[終终](?={units}))(?:\s*の)?\s*([{DAI_NUMERALS}]+|\d+)?\s*{units}"),
+            _dai_edge,
+            False,
+        ),
         (re.compile(rf"{_NOT_BEFORE_FIRST_LAST}([前后後])\s*([{DAI_NUMERALS}]+|\d+)\s*{units}"), _dai_edge, False),
     )
     if not worded:
