@@ -308,7 +308,9 @@ def _patterns(
         (re.compile(rf"第\s*({_DAI_NUMBER})\s*{units}"), _numbered, False),
         # 终章 / 終章 too, the last chapter (not 始終, "always")
         (
-            re.compile(rf"(最[后後終终]|最初|(?<![始最])[終终](?={units}))(?:\s*の)?\s*([{DAI_NUMERALS}]+|\d+)?\s*{units}"),
+            re.compile(
+                rf"(最[后後終终]|最初|(?<![始最])[終终](?={units}))(?:\s*の)?\s*([{DAI_NUMERALS}]+|\d+)?\s*{units}"
+            ),
             _dai_edge,
             False,
         ),
