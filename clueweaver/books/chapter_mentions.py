@@ -42,7 +42,7 @@ from functools import cache, partial
 from clueweaver.books.cardinals import CARDINAL_WORDS, cardinal_value
 from clueweaver.books.korean_mentions import korean_patterns
 from clueweaver.books.language import UNSPACED_SCRIPTS
-from clueweaver.books.mention_numbers import LAST, add_number, edge_numbers
+from clueweaver.books.mention_numbers import COUNT_WORDS, LAST, add_number, edge_numbers
 from clueweaver.books.numerals import (
     DAI_NUMERALS,
     ENGLISH_ORDINALS,
@@ -233,25 +233,7 @@ _ORDINAL = (
     r"(?-i:[IVXLCDM]+)\.(?=\s+(?:fejezet|kapitel|teil|buch|band))|\d+(?=\s+(?:главе|rozdziale|kapitole|розділі)\b)"
 )  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе", "im XX. Kapitel", "im II. Teil"; bare digits before a
 # chapter's word in its locative singular, which no count takes ("в 9 главе", "w 9 rozdziale", "v 9 kapitole")
-# "the first three chapters", "les deux derniers chapitres", "в первых трёх главах": the count's words
-_COUNT_WORDS = {
-    word: value
-    for value, words in {
-        2: "two deux zwei dos due dois duas два две двух",
-        3: "three trois drei tres tre três три трёх трех",
-        4: "four quatre vier cuatro quattro quatro четыре четырёх четырех",
-        5: "five cinq fünf funf cinco cinque пять пяти",
-        6: "six sechs seis sei шесть шести",
-        7: "seven sept sieben siete sette sete семь семи",
-        8: "eight huit acht ocho otto oito восемь восьми",
-        9: "nine neuf neun nueve nove девять девяти",
-        10: "ten dix zehn diez dieci dez десять десяти",
-        11: "eleven onze elf once undici одиннадцать одиннадцати",
-        12: "twelve douze zwölf zwolf doce dodici doze двенадцать двенадцати",
-    }.items()
-    for word in words.split()
-}
-_COUNT = rf"\d+|{'|'.join(_COUNT_WORDS)}"
+_COUNT = rf"\d+|{'|'.join(COUNT_WORDS)}"
 _FIRST_ONES = r"first|premiers|premières|ersten|primer[oa]s|primi|prime|primeir[oa]s|первы[хе]"
 _LAST_ONES = r"last|final|derniers|dernières|letzten|[uú]ltim[oa]s|ultimi|ultime|последни[хе]"
 _EDGE = rf"(?:(?P<first>{_FIRST_ONES})|(?P<last>{_LAST_ONES}))"
@@ -521,7 +503,7 @@ def _dai_edge(match: re.Match) -> tuple[int, ...]:
 def _counted(match: re.Match) -> tuple[int, ...]:
     """A count of the first or last chapters: "the first three", "les deux derniers", "в первых трёх"."""
     count = match.group("count").lower()
-    value = int(count) if count.isdigit() else _COUNT_WORDS[count]
+    value = int(count) if count.isdigit() else COUNT_WORDS[count]
     return edge_numbers(bool(match.group("first")), value) if value >= 2 else ()
 
 
