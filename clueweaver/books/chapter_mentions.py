@@ -279,8 +279,8 @@ def _patterns(
         (
             re.compile(
                 "|".join(
-                    rf"第\s*(?:{_DAI_NUMBER})\s*(?:[{kind}]\s*)?(?:(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})\s*(?:[{kind}]\s*)?)*?"
-                    rf"(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})\s*[{kind}]"
+                    rf"第\s*(?:{_DAI_NUMBER})(?:\s*[{kind}])?(?:\s*(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})(?:\s*[{kind}])?)+?"
+                    rf"(?<=[{kind}])"  # as few numbers as end at the unit's character
                     for kind in dai_kinds
                 )
             ),

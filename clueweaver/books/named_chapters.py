@@ -173,10 +173,10 @@ def _said_together(chapters: Sequence, mentions: list[ChapterMention], resolve, 
     if len(mentions) < 2:  # one mention pairs with none: it is resolved once, by the caller
         return [], set()
     mentions = sorted(mentions, key=lambda mention: mention.start)
-    named = [[c for n in m.numbers for c in resolve(chapters, n, m.text)] for m in mentions]
+    named = [(m, [c for n in m.numbers for c in resolve(chapters, n, m.text)]) for m in mentions]
     found: dict = {}
     paired: set[int] = set()
-    for (outer_mention, outer), (inner_mention, inner) in zip(zip(mentions, named), zip(mentions[1:], named[1:])):
+    for (outer_mention, outer), (inner_mention, inner) in zip(named, named[1:]):
         in_inner = set(inner)
         both = [c for c in outer if c in in_inner] or (outer if _in_sections_word(inner_mention.text) else [])
         if both and _SCOPE_JOIN.fullmatch(text[outer_mention.start + len(outer_mention.text) : inner_mention.start]):

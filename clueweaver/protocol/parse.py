@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Iterable
 
+from clueweaver.books.language import script_of
 from clueweaver.protocol.cues import Table, every_language
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.reply_words import (
@@ -37,7 +38,7 @@ from clueweaver.protocol.reply_words import (
     VERDICTS_ALSO_WORDS,
     YES_WORDS,
 )
-from clueweaver.protocol.text import fold, is_cjk, is_hangul
+from clueweaver.protocol.text import fold, is_cjk
 
 FINDER_LABELS = ("YES", "NO")
 # A cited range longer than this is not a citation but a way to claim everything: its two ends
@@ -135,11 +136,14 @@ _OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echo
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
 
 
+_UNSPACED = ("han", "kana", "hangul")  # scripts whose words an answer's label joins without a space
+
+
 def _alternatives(table: Table, space: str) -> str:
     """The words of ``table``, longest first, each with ``space`` on its spaced side: none beside a Han, kana or
     Hangul word, which its neighbour joins ("正确答案", "答案是", "정답은")."""
     words = sorted(every_language(table), key=len, reverse=True)
-    return "|".join(re.escape(w) if is_cjk(w) or is_hangul(w) else space.format(re.escape(w)) for w in words)
+    return "|".join(re.escape(w) if script_of(w) in _UNSPACED else space.format(re.escape(w)) for w in words)
 
 
 _ARTICLE = _alternatives(ANSWER_ARTICLES, r"{}\s+")

@@ -62,7 +62,6 @@ CJK_CHARACTERS_PER_WORD = 1.5
 UNSPACED_CLUSTERS_PER_WORD = 3.1
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
-_HANGUL_CHAR = re.compile(f"[{HANGUL}]")
 SPACED_WORD_CHAR = f"[^\\W{CJK}]"  # regex: a word character of a script that separates its words
 _IS_SPACED_WORD_CHAR = re.compile(SPACED_WORD_CHAR)
 _NOT_AFTER_A_WORD, _NOT_BEFORE_A_WORD = f"(?<!{SPACED_WORD_CHAR})", f"(?!{SPACED_WORD_CHAR})"
@@ -83,11 +82,6 @@ def fold(text: str) -> str:
 def is_cjk(text: str) -> bool:
     """Whether ``text`` holds a Chinese or Japanese character (then it is matched as a substring)."""
     return bool(_CJK_CHAR.search(text))
-
-
-def is_hangul(text: str) -> bool:
-    """Whether ``text`` holds a Hangul syllable or letter."""
-    return bool(_HANGUL_CHAR.search(text))
 
 
 # --- cue phrases ------------------------------------------------------------------------------------
