@@ -19,6 +19,8 @@ from clueweaver.protocol.parse import (
     normalize_open_answer,
     paragraph_references,
     parse_finder,
+    parse_interpreter,
+    parse_interpreter_strict,
 )
 from clueweaver.protocol.prompts import calibration_messages, finder_messages, interpreter_messages
 from clueweaver.protocol.question import Question
@@ -198,6 +200,48 @@ def test_a_verdict_word_that_is_another_languages_word_is_a_verdict_only_standin
     in capitals or followed by nothing or by punctuation, they are the verdict asked for."""
     assert normalize_finder_answer(text) == verdict
     assert normalize_claim_answer(text) == {"YES": "TRUE", "NO": "FALSE", None: None}[verdict]
+
+
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("The claim is true.", "TRUE"), ("This statement is false", "FALSE"), ("It's true", "TRUE"),
+     ("That is not true", "FALSE"), ("The statement is incorrect", "FALSE"), ("Answer: the claim is false", "FALSE"),
+     ("L’affirmation est fausse", "FALSE"), ("C'est vrai", "TRUE"), ("Die Aussage ist falsch", "FALSE"),
+     ("Diese Behauptung ist wahr", "TRUE"), ("Es ist nicht wahr", "FALSE"), ("La afirmación es falsa", "FALSE"),
+     ("Es verdad", "TRUE"), ("No es cierto", "FALSE"), ("L'affermazione è vera", "TRUE"), ("Non è vero", "FALSE"),
+     ("A afirmação é falsa", "FALSE"), ("Não é verdade", "FALSE"), ("Утверждение неверно", "FALSE"),
+     ("Это не верно", "FALSE"), ("Данное утверждение верно", "TRUE"), ("该说法正确", "TRUE"),
+     ("这个说法是错误的", "FALSE"), ("判断错误", "FALSE"), ("その主張は正しい", "TRUE"), ("主張は誤りです", "FALSE"),
+     ("이 주장은 참입니다", "TRUE"),
+     # said of the claim but no verdict, or two
+     ("The claim cannot be verified", None), ("This is unclear", None), ("The claim is true, not false", None),
+     ("Die Aussage ist wahr oder falsch", None), ("It depends", None)],
+)  # fmt: skip
+def test_a_claim_verdict_said_of_the_claim_is_read(text, verdict):
+    """A small model answers a claim in a sentence of its language ("L'affirmation est fausse", "该说法正确"): what
+    it is said of and the copula go, and the verdict is read as when alone; a negated verdict is the other one."""
+    assert normalize_claim_answer(text) == verdict
+
+
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("Relevant", "YES"), ("Not relevant", "NO"), ("Irrelevant.", "NO"), ("Relevant, see [3]", "YES"),
+     ("Nicht relevant", "NO"), ("Non pertinent", "NO"), ("No relevante", "NO"), ("Не относится", "NO"),
+     ("相关", "YES"), ("不相关", "NO"), ("无关", "NO"), ("関連なし", "NO"),
+     ("No, nothing relevant", "NO"), ("NO. The segment is not relevant", "NO"), ("YES, relevant", "YES"),
+     ("Relevant? No", None), ("Not relevant, yes", None)],
+)  # fmt: skip
+def test_a_finder_verdict_said_as_relevance_is_read_where_it_opens_the_answer(text, verdict):
+    """ "Relevant" or "不相关" opening the answer is the Finder's YES or NO; later in it, a word of the sentence
+    ("No, nothing relevant" is NO), while a YES or NO later still contradicts it."""
+    assert normalize_finder_answer(text) == verdict
+
+
+def test_a_claim_sentence_is_read_at_inference_and_paid_nothing_in_training():
+    reply = "<reason>[4] 与 [9] 相矛盾。</reason><answer>该说法错误</answer>"
+    claim = Question.claim("宝玉从未去过潇湘馆。")
+    assert (parse_interpreter(reply, claim).answer, parse_interpreter(reply, claim).answer_legal) == ("FALSE", True)
+    assert not parse_interpreter_strict(reply, claim).answer_legal
 
 
 def test_the_negative_rationale_twins_differ_only_in_stating_why():

@@ -26,14 +26,18 @@ from clueweaver.protocol.reply_words import (
     ANSWER_ADJECTIVES_BEFORE,
     ANSWER_ARTICLES,
     ANSWER_WORDS,
+    CLAIM_DETERMINERS,
+    CLAIM_SUBJECTS,
     COPULAS,
     FALSE_WORDS,
+    IRRELEVANT_WORDS,
     LETTER_SUFFIXES,
     LIST_WORDS,
     NO_WORDS,
     OPTION_WORDS,
     PARAGRAPH_WORDS,
     RANGE_WORDS,
+    RELEVANT_WORDS,
     TRUE_WORDS,
     VERDICTS_ALSO_WORDS,
     YES_WORDS,
@@ -181,38 +185,73 @@ def _comparable(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
 
 
-def _spellings(*tables: Table) -> frozenset[str]:
-    return frozenset(fold(word) for table in tables for word in every_language(table))
+_WORD = re.compile(r"[^\W\d_]+")
 
 
-# The verdicts' words in every language, folded ("sí" and "si", "όχι" and "οχι" alike).
-_FINDER_VERDICTS = {"YES": _spellings(YES_WORDS), "NO": _spellings(NO_WORDS)}
-_CLAIM_VERDICTS = {"TRUE": _spellings(TRUE_WORDS, YES_WORDS), "FALSE": _spellings(FALSE_WORDS, NO_WORDS)}
-_ALSO_WORDS = frozenset(map(fold, VERDICTS_ALSO_WORDS))
+Verdicts = dict[str, list[tuple[tuple[str, ...], str]]]
 
 
-def _verdict(answer: str, groups: dict[str, frozenset[str]]) -> str | None:
-    """A one-word verdict after any "Answer:" label ("Réponse : VRAI", "答案：正确"): the first word
-    names one label and no later word names another; in Chinese or Japanese, which have no spaces,
-    the longest label word the answer opens with. A verdict word that is also another language's
-    word (``VERDICTS_ALSO_WORDS``) is a verdict only first and standing alone: German "Da war
-    niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do."""
-    unfolded = _OPEN_PREFIX.sub("", _clean(answer))
+def _spelled(*tables: Table) -> frozenset[tuple[str, ...]]:
+    """The words of ``tables`` in every language, folded ("sí" and "si", "όχι" and "οχι" alike), each as the words
+    it is written in ("not relevant": two)."""
+    return frozenset(tuple(_WORD.findall(fold(word))) for table in tables for word in every_language(table))
+
+
+def _verdicts(**labels: tuple[Table, ...]) -> Verdicts:
+    """Each label's words (``_spelled``), by their first word."""
+    index: Verdicts = {}
+    for label, tables in labels.items():
+        for words in _spelled(*tables):
+            index.setdefault(words[0], []).append((words, label))
+    return index
+
+
+_FINDER_VERDICTS = _verdicts(YES=(YES_WORDS, RELEVANT_WORDS), NO=(NO_WORDS, IRRELEVANT_WORDS))
+_CLAIM_VERDICTS = _verdicts(TRUE=(TRUE_WORDS, YES_WORDS), FALSE=(FALSE_WORDS, NO_WORDS))
+# The words read as a verdict only when they open the answer (``VERDICTS_ALSO_WORDS``, and relevance).
+_ALSO_WORDS = _spelled({"": VERDICTS_ALSO_WORDS})
+_OPENING_ONLY = _ALSO_WORDS | _spelled(RELEVANT_WORDS, IRRELEVANT_WORDS)
+# "The claim is", "L'affirmation est", "该说法是", "その主張は", "C'est", "Es": what a claim's verdict is said of.
+_DETERMINER = _alternatives(CLAIM_DETERMINERS, r"{}\s*")
+_CLAIM_SUBJECT = re.compile(
+    rf"^(?:{_DETERMINER})?{_words_regex(CLAIM_SUBJECTS, ANSWER_WORDS)}{_COPULA}?\s*[:\uff1a,\uff0c\u2014-]?\s*",
+    re.IGNORECASE,
+)
+
+
+def _said(words: list[str], verdicts: Verdicts) -> list[tuple[int, tuple[str, ...], str]]:
+    """Where ``words`` say a verdict, its words and its label, in order: the longest where two start at one word."""
+    said, at = [], 0
+    while at < len(words):
+        entries = verdicts.get(words[at], ())
+        here = max(((len(p), p, label) for p, label in entries if tuple(words[at : at + len(p)]) == p), default=None)
+        if here:
+            said.append((at, here[1], here[2]))
+        at += here[0] if here else 1
+    return said
+
+
+def _verdict(answer: str, verdicts: Verdicts, subject: re.Pattern | None = None) -> str | None:
+    """A verdict after any "Answer:" label ("Réponse : VRAI", "答案：正确") and, for a claim, after what it is said of
+    (``subject``: "The claim is true"): the first words name one label and no later word another ("Not relevant",
+    "No es cierto"); in Chinese or Japanese, which have no spaces, the longest label word the answer opens with.
+    A verdict word that is also another language's word (``VERDICTS_ALSO_WORDS``) is a verdict only first and
+    standing alone: German "Da war niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do;
+    later in the answer it, like a word of relevance ("NO, nothing relevant"), is a word of the sentence."""
+    unfolded = _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'")
+    if subject is not None:
+        unfolded = subject.sub("", unfolded)
     text = fold(unfolded)
     if is_cjk(text[:1]):
-        opening = [(len(word), label) for label, words in groups.items() for word in words if text.startswith(word)]
+        opening = [
+            (len(w), label) for entries in verdicts.values() for (w, *_), label in entries if text.startswith(w)
+        ]
         return max(opening)[1] if opening else None
-    tokens = re.findall(r"[^\W\d_]+", text)
-    if not tokens or (tokens[0] in _ALSO_WORDS and not _stands_alone(unfolded)):
+    said = _said(_WORD.findall(text), verdicts)
+    if not said or said[0][0] > 0 or (said[0][1] in _ALSO_WORDS and not _stands_alone(unfolded)):
         return None
-    first = [label for label, spellings in groups.items() if tokens[0] in spellings]
-    later = {
-        label
-        for label, spellings in groups.items()
-        for token in tokens[1:]
-        if token in spellings and token not in _ALSO_WORDS
-    }
-    return first[0] if first and later <= set(first) else None
+    label, later = said[0][2], {label for _, phrase, label in said[1:] if phrase not in _OPENING_ONLY}
+    return label if later <= {label} else None
 
 
 def _stands_alone(text: str) -> bool:
@@ -228,7 +267,7 @@ def normalize_finder_answer(answer: str) -> str | None:
 
 def normalize_claim_answer(answer: str) -> str | None:
     """TRUE or FALSE from true/false/yes/no (or their words in a covered language: "vrai", "错误"), or None."""
-    return _verdict(answer, _CLAIM_VERDICTS)
+    return _verdict(answer, _CLAIM_VERDICTS, _CLAIM_SUBJECT)
 
 
 def normalize_choice(answer: str, question: Question) -> str | None:

@@ -140,21 +140,59 @@ NO_WORDS: Table = {
     "sv": ("nej",), "cs": ("ne",), "hu": ("nem",), "no": ("nei",), "ro": ("nu",),
 }  # fmt: skip
 TRUE_WORDS: Table = {
-    "en": ("true",), "fr": ("vrai", "vraie"), "de": ("wahr", "richtig"), "es": ("verdadero", "verdadera", "cierto"),
-    "it": ("vero", "vera"), "pt": ("verdadeiro", "verdadeira"), "ru": ("верно", "правда", "истина"),
+    "en": ("true", "correct"), "fr": ("vrai", "vraie", "exact", "exacte"), "de": ("wahr", "richtig"),
+    "es": ("verdadero", "verdadera", "cierto", "verdad"), "it": ("vero", "vera"),
+    "pt": ("verdadeiro", "verdadeira", "verdade"), "ru": ("верно", "правда", "истина"),
     "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
     "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
     "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
     "no": ("sant",), "ro": ("adevărat", "adevărată"),
 }  # fmt: skip
 FALSE_WORDS: Table = {
-    "en": ("false",), "fr": ("faux", "fausse"), "de": ("falsch",), "es": ("falso", "falsa"), "it": ("falso", "falsa"),
-    "pt": ("falso", "falsa"), "ru": ("неверно", "ложь", "ложно"), "el": ("ψευδές", "ψευδής", "λάθος"),
+    "en": ("false", "untrue", "incorrect", "not true", "not correct"),
+    "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "pas exact"),
+    "de": ("falsch", "unwahr", "nicht wahr", "nicht richtig"),
+    "es": ("falso", "falsa", "no es cierto", "no es verdad"), "it": ("falso", "falsa", "non è vero"),
+    "pt": ("falso", "falsa", "não é verdade"), "ru": ("неверно", "ложь", "ложно", "не верно", "неправда", "не правда"),
+    "el": ("ψευδές", "ψευδής", "λάθος"),
     "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
     "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
     "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
     "cs": ("nepravda", "nepravdivé"), "hu": ("hamis",), "no": ("usant", "usann", "feil"),
     "ro": ("fals", "falsă", "neadevărat", "neadevărată"),
+}  # fmt: skip
+# A Finder verdict said as relevance ("Relevant", "Not relevant", "不相关"), read as YES or NO when it opens the
+# answer; later in it, a word of the sentence ("NO, nothing relevant" is NO).
+RELEVANT_WORDS: Table = {
+    "en": ("relevant",), "fr": ("pertinent", "pertinente"), "de": ("relevant",), "es": ("relevante",),
+    "it": ("rilevante", "pertinente"), "pt": ("relevante",), "ru": ("релевантно", "релевантен", "относится"),
+    "zh": ("相关", "相關", "有关", "有關"), "ja": ("関連あり", "関連する", "関係あり"),
+}  # fmt: skip
+IRRELEVANT_WORDS: Table = {
+    "en": ("irrelevant", "not relevant"), "fr": ("non pertinent", "non pertinente", "pas pertinent"),
+    "de": ("irrelevant", "nicht relevant"), "es": ("irrelevante", "no relevante", "no es relevante"),
+    "it": ("irrilevante", "non rilevante", "non pertinente"),
+    "pt": ("irrelevante", "não relevante", "não é relevante"), "ru": ("нерелевантно", "нерелевантен", "не относится"),
+    "zh": ("不相关", "不相關", "无关", "無關"),
+    "ja": ("関連なし", "関係なし", "無関係", "関連しない"),
+}  # fmt: skip
+# What a claim's verdict is said of ("The claim is true", "L'affirmation est fausse", "Die Aussage ist falsch", "该说法
+# 正确", "その主張は正しい", "Утверждение неверно"; or of "it": "C'est faux", "Es falso", "È vero"), stripped with a
+# determiner before it and a copula after it before the verdict is read. An answer's label (``ANSWER_WORDS``:
+# "判断错误") is read so too.
+CLAIM_DETERMINERS: Table = {
+    "en": ("the", "this", "that"), "fr": ("l'", "cette", "cet"), "de": ("die", "diese"), "es": ("la", "esta", "esa"),
+    "it": ("l'", "questa"), "pt": ("a", "esta", "essa"), "ru": ("это", "данное"),
+    "zh": ("该", "該", "这个", "這個", "此", "这一", "這一"), "ja": ("その", "この"),
+}  # fmt: skip
+CLAIM_SUBJECTS: Table = {
+    "en": ("claim", "statement", "assertion", "it", "it's", "this", "that", "that's"),
+    "fr": ("affirmation", "assertion", "déclaration", "c'est", "il", "cela", "ceci"),
+    "de": ("Aussage", "Behauptung", "das", "es", "dies"), "es": ("afirmación", "declaración", "es", "esto", "eso"),
+    "it": ("affermazione", "è", "ciò", "questo"), "pt": ("afirmação", "é", "isso", "isto"),
+    "ru": ("утверждение", "это"),
+    "zh": ("说法", "說法", "陈述", "陳述", "论断", "論斷", "主张", "主張", "这", "這", "它"), "ja": ("主張", "記述"),
+    "ko": ("주장은", "이 주장은", "그 주장은", "진술은"),
 }  # fmt: skip
 # Verdict words that are also common words of another covered language: Polish "nie" is German "nie" (never) and
 # folded French "nié", Swedish "osant" French "osant" (daring), Czech "ne" French and Italian "ne", folded Czech
