@@ -511,6 +511,16 @@ def test_korean_answers_are_scored_by_syllable():
     assert token_f1("일복", ["정희가"]) == 0.0
 
 
+def test_a_japanese_or_korean_copula_on_the_answers_end_is_dropped_before_f1():
+    """ "先生です" is the polite "先生" (the teacher), "코르빈입니다" "코르빈": the copula is written onto the
+    answer, where English writes "It was" apart (SQuAD keeps those words)."""
+    assert token_f1("先生です。", ["先生"]) == 1.0 and token_f1("お嬢さんでした", ["お嬢さん"]) == 1.0
+    assert token_f1("코르빈입니다", ["코르빈"]) == 1.0
+    assert answer_tokens("先生ですか") == ["先", "生", "で", "す", "か"]  # only at the end
+    assert answer_tokens("です") == ["で", "す"]  # a copula alone is the answer
+    assert token_f1("It was Korvin", ["Korvin"]) == pytest.approx(0.5)
+
+
 def test_f1_drops_the_articles_of_the_references_language_when_it_shows_one():
     # English: "die" is a word, not the German article (P = 3/3, R = 3/8)
     assert token_f1("she would die", ["He said that she would die of shame"]) == pytest.approx(6 / 11)

@@ -477,6 +477,12 @@ ARTICLES: Table = {
 }  # fmt: skip
 # Articles written elided onto the next word ("l'épée", "un'amica"): split off before punctuation goes.
 ELIDED_ARTICLES = ("l", "un")
+# The copulas a Japanese or Korean short answer ends with ("先生です", "코르빈입니다"): dropped from its end before
+# token F1, as articles are; English writes its own apart ("It was Korvin"), and SQuAD keeps those.
+ANSWER_COPULAS: Table = {
+    "ja": ("です", "でした", "である", "であった", "だった"),
+    "ko": ("입니다", "이었다", "이었습니다", "였습니다"),
+}
 
 # Titles before a name ("Mr. Knightley", "Mme Bovary", "Herr Settembrini"): the word after one is a
 # name, the title itself is not (``clueweaver.protocol.details``).

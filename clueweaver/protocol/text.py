@@ -50,7 +50,7 @@ from clueweaver.books.language import (
 )
 from clueweaver.books.numerals import chinese_numerals
 from clueweaver.books.spelled_numbers import NUMBER_LANGUAGES, join_digit_groups, spelled_numbers, with_digits
-from clueweaver.protocol.cues import ARTICLES, ELIDED_ARTICLES, every_language
+from clueweaver.protocol.cues import ANSWER_COPULAS, ARTICLES, ELIDED_ARTICLES, every_language
 
 # Han (with the iteration and zero marks), kana: scripts written without spaces between words.
 CJK = f"\u3005\u3007\u3040-\u30ff\u31f0-\u31ff{HAN}"
@@ -173,6 +173,9 @@ def word_count(text: str) -> int:
 _ARTICLES = frozenset(fold(article) for article in every_language(ARTICLES))
 _ARTICLES_BY_LANGUAGE = {language: frozenset(map(fold, articles)) for language, articles in ARTICLES.items()}
 _ELIDED_ARTICLE = re.compile(r"(?<!\w)(" + "|".join(ELIDED_ARTICLES) + r")'(?=\w)")
+_COPULA_ENDING = re.compile(
+    rf"(?<=\w)(?:{'|'.join(sorted(every_language(ANSWER_COPULAS), key=len, reverse=True))})[\W_]*$"
+)
 _PUNCTUATION = re.compile(rf"[^\w\s{COMBINING_MARKS}]|_")  # on ASCII exactly string.punctuation, SQuAD's
 # Each Chinese, Japanese or Korean character is a token: Korean words carry their particles ("정희가",
 # "정희를"), so KorQuAD scores answers by their syllables, as CMRC does Chinese by its characters
@@ -189,8 +192,8 @@ def answer_tokens(text: str, articles: frozenset[str] = _ARTICLES, numbers: str 
     """SQuAD's answer normalization, language-neutral: ``text_tokens`` with punctuation removed,
     without ``articles`` (by default those of every covered language), its numbers written one way, read
     in the language ``numbers`` (``numbers_alike``), British and American English spelled one way ("colour" is
-    "color": ``american_spelling``)."""
-    tokens = text_tokens(numbers_alike(fold(text), numbers), punctuation="")
+    "color": ``american_spelling``), a Japanese or Korean copula at its end dropped (``ANSWER_COPULAS``)."""
+    tokens = text_tokens(numbers_alike(_COPULA_ENDING.sub("", fold(text)), numbers), punctuation="")
     return [american_spelling(token) for token in tokens if token not in articles]
 
 
