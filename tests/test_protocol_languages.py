@@ -212,7 +212,9 @@ def test_a_verdict_word_that_is_another_languages_word_is_a_verdict_only_standin
      ("A afirmação é falsa", "FALSE"), ("Não é verdade", "FALSE"), ("Утверждение неверно", "FALSE"),
      ("Это не верно", "FALSE"), ("Данное утверждение верно", "TRUE"), ("该说法正确", "TRUE"),
      ("这个说法是错误的", "FALSE"), ("判断错误", "FALSE"), ("その主張は正しい", "TRUE"), ("主張は誤りです", "FALSE"),
-     ("이 주장은 참입니다", "TRUE"),
+     ("이 주장은 참입니다", "TRUE"), ("Ce n’est pas vrai.", "FALSE"), ("Das stimmt nicht", "FALSE"),
+     ("Stimmt.", "TRUE"),
+     ("Es incorrecto", "FALSE"), ("È sbagliato", "FALSE"), ("Está errado", "FALSE"), ("Это правильно", "TRUE"),
      # said of the claim but no verdict, or two
      ("The claim cannot be verified", None), ("This is unclear", None), ("The claim is true, not false", None),
      ("Die Aussage ist wahr oder falsch", None), ("It depends", None)],

@@ -140,20 +140,26 @@ NO_WORDS: Table = {
     "sv": ("nej",), "cs": ("ne",), "hu": ("nem",), "no": ("nei",), "ro": ("nu",),
 }  # fmt: skip
 TRUE_WORDS: Table = {
-    "en": ("true", "correct"), "fr": ("vrai", "vraie", "exact", "exacte"), "de": ("wahr", "richtig"),
-    "es": ("verdadero", "verdadera", "cierto", "verdad"), "it": ("vero", "vera"),
-    "pt": ("verdadeiro", "verdadeira", "verdade"), "ru": ("верно", "правда", "истина"),
+    "en": ("true", "correct"), "fr": ("vrai", "vraie", "exact", "exacte"),
+    "de": ("wahr", "richtig", "korrekt", "zutreffend", "stimmt"),
+    "es": ("verdadero", "verdadera", "cierto", "verdad", "correcto", "correcta"),
+    "it": ("vero", "vera", "corretto", "corretta", "giusto"),
+    "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta"),
+    "ru": ("верно", "правда", "истина", "правильно"),
     "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
     "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
     "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
     "no": ("sant",), "ro": ("adevărat", "adevărată"),
 }  # fmt: skip
+# A negated verdict is the other one: "not true", "n'est pas vrai", "stimmt nicht", "No es cierto", "не верно".
 FALSE_WORDS: Table = {
     "en": ("false", "untrue", "incorrect", "not true", "not correct"),
-    "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "pas exact"),
-    "de": ("falsch", "unwahr", "nicht wahr", "nicht richtig"),
-    "es": ("falso", "falsa", "no es cierto", "no es verdad"), "it": ("falso", "falsa", "non è vero"),
-    "pt": ("falso", "falsa", "não é verdade"), "ru": ("неверно", "ложь", "ложно", "не верно", "неправда", "не правда"),
+    "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "n'est pas vrai", "pas exact"),
+    "de": ("falsch", "unwahr", "inkorrekt", "unzutreffend", "nicht wahr", "nicht richtig", "stimmt nicht"),
+    "es": ("falso", "falsa", "incorrecto", "incorrecta", "no es cierto", "no es verdad"),
+    "it": ("falso", "falsa", "scorretto", "errato", "sbagliato", "non è vero"),
+    "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "não é verdade"),
+    "ru": ("неверно", "ложь", "ложно", "неправильно", "не верно", "неправда", "не правда"),
     "el": ("ψευδές", "ψευδής", "λάθος"),
     "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
     "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
@@ -187,9 +193,9 @@ CLAIM_DETERMINERS: Table = {
 }  # fmt: skip
 CLAIM_SUBJECTS: Table = {
     "en": ("claim", "statement", "assertion", "it", "it's", "this", "that", "that's"),
-    "fr": ("affirmation", "assertion", "déclaration", "c'est", "il", "cela", "ceci"),
+    "fr": ("affirmation", "assertion", "déclaration", "c'est", "ce", "il", "cela", "ceci"),
     "de": ("Aussage", "Behauptung", "das", "es", "dies"), "es": ("afirmación", "declaración", "es", "esto", "eso"),
-    "it": ("affermazione", "è", "ciò", "questo"), "pt": ("afirmação", "é", "isso", "isto"),
+    "it": ("affermazione", "è", "ciò", "questo"), "pt": ("afirmação", "é", "está", "isso", "isto"),
     "ru": ("утверждение", "это"),
     "zh": ("说法", "說法", "陈述", "陳述", "论断", "論斷", "主张", "主張", "这", "這", "它"), "ja": ("主張", "記述"),
     "ko": ("주장은", "이 주장은", "그 주장은", "진술은"),
