@@ -188,7 +188,7 @@ def _comparable(text: str) -> str:
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-Verdicts = dict[str, list[tuple[tuple[str, ...], str]]]
+_Verdicts = dict[str, list[tuple[tuple[str, ...], str]]]
 
 
 def _spelled(*tables: Table) -> frozenset[tuple[str, ...]]:
@@ -197,9 +197,9 @@ def _spelled(*tables: Table) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(_WORD.findall(fold(word))) for table in tables for word in every_language(table))
 
 
-def _verdicts(**labels: tuple[Table, ...]) -> Verdicts:
+def _verdicts(**labels: tuple[Table, ...]) -> _Verdicts:
     """Each label's words (``_spelled``), by their first word."""
-    index: Verdicts = {}
+    index: _Verdicts = {}
     for label, tables in labels.items():
         for words in _spelled(*tables):
             index.setdefault(words[0], []).append((words, label))
@@ -209,7 +209,7 @@ def _verdicts(**labels: tuple[Table, ...]) -> Verdicts:
 _FINDER_VERDICTS = _verdicts(YES=(YES_WORDS, RELEVANT_WORDS), NO=(NO_WORDS, IRRELEVANT_WORDS))
 _CLAIM_VERDICTS = _verdicts(TRUE=(TRUE_WORDS, YES_WORDS), FALSE=(FALSE_WORDS, NO_WORDS))
 # The words read as a verdict only when they open the answer (``VERDICTS_ALSO_WORDS``, and relevance).
-_ALSO_WORDS = _spelled({"": VERDICTS_ALSO_WORDS})
+_ALSO_WORDS = frozenset((fold(word),) for word in VERDICTS_ALSO_WORDS)
 _OPENING_ONLY = _ALSO_WORDS | _spelled(RELEVANT_WORDS, IRRELEVANT_WORDS)
 # "The claim is", "L'affirmation est", "该说法是", "その主張は", "C'est", "Es": what a claim's verdict is said of.
 _DETERMINER = _alternatives(CLAIM_DETERMINERS, r"{}\s*")
@@ -219,7 +219,7 @@ _CLAIM_SUBJECT = re.compile(
 )
 
 
-def _said(words: list[str], verdicts: Verdicts) -> list[tuple[int, tuple[str, ...], str]]:
+def _said(words: list[str], verdicts: _Verdicts) -> list[tuple[int, tuple[str, ...], str]]:
     """Where ``words`` say a verdict, its words and its label, in order: the longest where two start at one word."""
     said, at = [], 0
     while at < len(words):
@@ -231,7 +231,7 @@ def _said(words: list[str], verdicts: Verdicts) -> list[tuple[int, tuple[str, ..
     return said
 
 
-def _verdict(answer: str, verdicts: Verdicts, subject: re.Pattern | None = None) -> str | None:
+def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None) -> str | None:
     """A verdict after any "Answer:" label ("Réponse : VRAI", "答案：正确") and, for a claim, after what it is said of
     (``subject``: "The claim is true"): the first words name one label and no later word another ("Not relevant",
     "No es cierto"); in Chinese or Japanese, which have no spaces, the longest label word the answer opens with.
