@@ -713,7 +713,10 @@ def test_answer_labels_in_every_language_are_stripped():
     "text",
     ["答案是B", "答案为B。", "正确答案是B", "选B", "应选B", "B项", "B选项", "正解はB", "答えはBです", "Bです",
      "정답은 B입니다", "답은 B", "B입니다", "Ｂ", "（Ｂ）", "La bonne réponse est B", "Die richtige Antwort ist B",
-     "La respuesta correcta es B", "La risposta corretta è B", "A resposta correta é B", "The right answer is B"],
+     "La respuesta correcta es B", "La risposta corretta è B", "A resposta correta é B", "The right answer is B",
+     "答：B", "答案：选B", "我选B", "正确的是B", "最佳答案是B", "Правильный ответ: B", "Die Antwort lautet B",
+     "La respuesta es la B", "Respuesta: la B", "A resposta é a B", "La réponse est la B", "Η απάντηση είναι Β",
+     "Ответ: Б", "Answer: option B"],
 )  # fmt: skip
 def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
     """A model answering in the question's language wraps the letter in its own words, or writes it full-width."""
@@ -726,9 +729,15 @@ def test_an_option_whose_text_opens_with_an_answer_word_is_read_by_its_text():
     assert [normalize_choice(text, question) for text in answers] == ["A", "D", "B", "C"]
 
 
-@pytest.mark.parametrize("text", ["答案是B或C", "B项和C项", "答えはBかCです"])
+@pytest.mark.parametrize("text", ["答案是B或C", "B项和C项", "答えはBかCです", "a b", "La B C", "Ответ: В", "С"])
 def test_a_letter_said_with_another_in_those_words_is_no_answer(text):
+    """Nor a Cyrillic letter that names one option by its place and another by its look ("В": B or C)."""
     assert normalize_choice(text, KORVIN) is None
+
+
+def test_a_greek_or_cyrillic_option_letter_is_read_by_its_place():
+    assert [normalize_choice(f"Απάντηση: {letter}", KORVIN) for letter in "ΑΒΓΔ"] == ["A", "B", "C", "D"]
+    assert [normalize_choice(f"Ответ: {letter}", KORVIN) for letter in "АБГ"] == ["A", "B", "D"]
 
 
 @pytest.mark.parametrize(

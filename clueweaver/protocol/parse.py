@@ -170,6 +170,15 @@ _OPEN_PREFIX = _label_prefix(ANSWER_WORDS, separators=":\uff1a", bare=False)
 _ANSWER_PREFIX = _label_prefix(ANSWER_WORDS, OPTION_WORDS, separators=":\uff1a\\-", bare=True)
 _LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:" + _alternatives(LETTER_SUFFIXES, "{}") + r")?\s*[。！]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
+# An article before the letter ("La respuesta es la B", "A resposta é a B"); a one-letter one in lower case only.
+_LETTER_ARTICLE = re.compile(
+    "^(?:"
+    + "|".join(rf"(?i:{re.escape(a)})" if len(a) > 1 else re.escape(a) for a in every_language(ANSWER_ARTICLES))
+    + r")\s+(?=[(\[]?[^\W\d_][)\]]?[.:)]?$)"
+)
+# A Greek reply's option letters (Α, Β, Γ, Δ), and the Cyrillic ones that name the same option whether read by
+# their place (А, Б, В, Г) or their look (А, В, С): "Ответ: Б" is B, "В" either B or C, so read as neither.
+_OTHER_ALPHABETS = str.maketrans("ΑΒΓΔαβγδАБГабг", "ABCDabcdABDabd")
 # "(B) text", "[B] text", "B. text", "B) text", "B - text": the letter, then the rest.
 _LETTER_THEN_TEXT = re.compile(
     r"(?:\(([A-Za-z])\)|\[([A-Za-z])\]|([A-Za-z])\s*[.:)]|([A-Z])\s+[-\u2013\u2014])\s*(.*)", re.DOTALL
@@ -270,11 +279,21 @@ def normalize_claim_answer(answer: str) -> str | None:
     return _verdict(answer, _CLAIM_VERDICTS, _CLAIM_SUBJECT)
 
 
+def _without_labels(answer: str) -> str:
+    """``answer`` without the labels it opens with, one after another ("答案：选B", "Answer: option B")."""
+    while (shorter := _ANSWER_PREFIX.sub("", answer, count=1)) != answer:
+        answer = shorter
+    return answer
+
+
 def normalize_choice(answer: str, question: Question) -> str | None:
     """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text", "答案是B", "Ｂ" or the option's
     own text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
     cleaned = _clean(unicodedata.normalize("NFKC", answer))
-    text = _LETTER_SUFFIX.sub("", _ANSWER_PREFIX.sub("", cleaned))
+    labelled = _without_labels(cleaned)
+    text = _LETTER_SUFFIX.sub("", labelled)
+    if labelled != cleaned:  # "La respuesta es la B": an article after a label only ("a b" stays two letters)
+        text = _LETTER_ARTICLE.sub("", text)
     if not text:
         return None
     # an option's text as it is too: "选择沉默" is an option's, not "choose 沉默"
@@ -282,7 +301,7 @@ def normalize_choice(answer: str, question: Question) -> str | None:
     by_text = [label for label, option in question.options.items() if _comparable(option) in said]
     if len(by_text) == 1:
         return by_text[0]
-    bare = _BARE_LETTER.fullmatch(text)
+    bare = _BARE_LETTER.fullmatch(text.translate(_OTHER_ALPHABETS))
     if bare:
         letter = bare.group(1).upper()
     else:

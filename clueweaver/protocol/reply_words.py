@@ -78,7 +78,7 @@ ANSWER_WORDS: Table = {
     "pt": ("resposta",),
     "ru": ("ответ",),
     "el": ("απάντηση",),
-    "zh": ("答案", "回答", "判断", "結論", "结论"),
+    "zh": ("答案", "回答", "答", "判断", "結論", "结论"),  # "答：B" too
     "ja": ("答え", "回答", "正解", "判定"),
     "ko": ("답", "정답", "답변", "답은", "정답은", "답변은"),  # the topic particle is part of the word
     "pl": ("odpowiedź",),
@@ -97,7 +97,9 @@ OPTION_WORDS: Table = {
     "pt": ("opção", "escolha"),
     "ru": ("вариант",),
     "el": ("επιλογή",),
-    "zh": ("选项", "選項", "选择", "選擇", "应选", "應選", "选", "選"),  # "选B", "应选B"
+    # "选B", "我选B", "正确的是B" (the right one is B)
+    "zh": ("选项", "選項", "选择", "選擇", "应选", "應選", "选", "選", "我选", "我選", "我选择", "我選擇", "正确的是",
+           "正確的是"),
     "ja": ("選択肢",),
     "ko": ("선택지", "보기"),
     "pl": ("opcja", "wariant"),
@@ -113,15 +115,16 @@ OPTION_WORDS: Table = {
 # it, then a copula (Han, kana and Hangul ones written without a space).
 ANSWER_ARTICLES: Table = {
     "en": ("the", "my"), "fr": ("la", "le"), "de": ("die", "der"), "es": ("la", "el"), "it": ("la", "il"),
-    "pt": ("a", "o"),
+    "pt": ("a", "o"), "el": ("η",),
 }  # fmt: skip
 ANSWER_ADJECTIVES_BEFORE: Table = {
-    "en": ("final", "correct", "right", "best"), "fr": ("bonne",), "de": ("richtige",), "zh": ("正确", "正確"),
+    "en": ("final", "correct", "right", "best"), "fr": ("bonne",), "de": ("richtige",),
+    "ru": ("правильный", "верный"), "el": ("σωστή",), "zh": ("正确", "正確", "最佳"),
 }  # fmt: skip
 ANSWER_ADJECTIVES_AFTER: Table = {"fr": ("correcte",), "es": ("correcta",), "it": ("corretta",), "pt": ("correta",)}
 COPULAS: Table = {
-    "en": ("is",), "fr": ("est",), "de": ("ist",), "es": ("es",), "it": ("è",), "pt": ("é",), "zh": ("是", "为", "為"),
-    "ja": ("は",), "ko": ("은", "는"),
+    "en": ("is",), "fr": ("est",), "de": ("ist", "lautet"), "es": ("es",), "it": ("è",), "pt": ("é",),
+    "el": ("είναι",), "zh": ("是", "为", "為"), "ja": ("は",), "ko": ("은", "는"),
 }  # fmt: skip
 # The words a Chinese, Japanese or Korean reply writes after an option's letter: "B项", "B选项", "Bです", "B입니다".
 LETTER_SUFFIXES: Table = {"zh": ("选项", "選項", "项", "項"), "ja": ("です",), "ko": ("입니다", "이다", "번")}
