@@ -213,6 +213,11 @@ def test_parse_interpreter_normalizes_by_question_kind():
         ("paragraph 12", (12,)), ("Paragraphs 3 and 5", (3, 5)), ("paragraphs 3, 4, and 7", (3, 4, 7)),
         ("paragraphs 3 to 5", (3, 4, 5)), ("para. 9", (9,)), ("¶4", (4,)), ("paragraph [8]", (8,)),
         ("in 1812 she wrote", ()), ("[see above]", ()), ("a paragraph about dogs", ()),
+        # two references a range word joins name the range between them; "a" ("à") is Czech "and" too
+        ("[12]-[14]", (12, 13, 14)), ("from [12] to [14]", (12, 13, 14)),
+        ("paragraph 12 to paragraph 14", (12, 13, 14)), ("du paragraphe 12 au paragraphe 14", (12, 13, 14)),
+        ("第12段到第14段", (12, 13, 14)), ("[12]から[14]", (12, 13, 14)),
+        ("[12] и [14]", (12, 14)), ("[12], [14]", (12, 14)), ("[12] a [14]", (12, 14)), ("[12-13]-[15]", (12, 13, 15)),
     ],
 )  # fmt: skip
 def test_paragraph_reference_forms(text, cited):

@@ -405,28 +405,57 @@ def reference_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for pattern, _ in _REFERENCES for m in pattern.finditer(text)]
 
 
+# "[12]-[14]", "paragraph 12 to paragraph 14", "第12段到第14段": a range word joining two references, which then
+# name the range between them; not "a" (nor French "à", folded to it), Czech "and" as well as Spanish "to".
+_JOINING = re.compile(
+    _range_sep({language: tuple(w for w in words if fold(w) != "a") for language, words in RANGE_WORDS.items()}),
+    re.IGNORECASE,
+)
+
+
+def _references(text: str) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """Each reference in ``text``, in order: where it starts and ends, and its items (a range's ends, or a number
+    twice)."""
+    found = []
+    for pattern, item_re in _REFERENCES:
+        for reference in pattern.finditer(text):
+            items = [
+                (_to_id(i.group(1)), _to_id(i.group(2) or i.group(1))) for i in item_re.finditer(reference.group(1))
+            ]
+            found.append((reference.start(), reference.end(), items))
+    return sorted(found)
+
+
+def _joined(text: str, references: list[tuple[int, int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
+    """The ranges two references name together (``_JOINING``), each between one's last number and the other's
+    first."""
+    joined = []
+    for (_, end, before), (start, _, after) in zip(references, references[1:]):
+        (low, last), (first, high) = before[-1], after[0]
+        if start >= end and low == last and first == high and _JOINING.fullmatch(text, end, start):
+            joined.append((last, first))
+    return joined
+
+
 def paragraph_references(
     text: str, allowed_ids: Iterable[int] | None = None
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(cited, invalid): the paragraph IDs ``text`` refers to with "[12]", "[12-15]", "[12, 14]",
-    "paragraph 12" or "paragraphs 3 and 5", split by membership in ``allowed_ids`` (no check when
+    "paragraph 12", "paragraphs 3 and 5" or "[12]-[15]", split by membership in ``allowed_ids`` (no check when
     None). Both ascending and without repeats."""
     allowed = None if allowed_ids is None else {int(i) for i in allowed_ids}
     referenced: set[int] = set()
     invalid: set[int] = set()
     budget = MAX_EXPANDED_IDS
-    for pattern, item_re in _REFERENCES:
-        for reference in pattern.finditer(text):
-            for item in item_re.finditer(reference.group(1)):
-                low = _to_id(item.group(1))
-                high = low if item.group(2) is None else _to_id(item.group(2))
-                low, high = min(low, high), max(low, high)
-                span = high - low + 1
-                if span > MAX_RANGE_SPAN or span > budget:
-                    invalid.update((low, high))
-                    continue
-                budget -= span
-                referenced.update(range(low, high + 1))
+    references = _references(text)
+    for low, high in [item for _, _, items in references for item in items] + _joined(text, references):
+        low, high = min(low, high), max(low, high)
+        span = high - low + 1
+        if span > MAX_RANGE_SPAN or span > budget:
+            invalid.update((low, high))
+            continue
+        budget -= span
+        referenced.update(range(low, high + 1))
     if allowed is not None:
         invalid |= referenced - allowed
         referenced &= allowed

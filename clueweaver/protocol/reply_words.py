@@ -33,11 +33,11 @@ PARAGRAPH_WORDS: Table = {
 # How a reply joins paragraph numbers into a range ("paragraphs 3 to 5") or a list ("3 and 5").
 RANGE_WORDS: Table = {
     "en": ("to", "through"),
-    "fr": ("à",),
+    "fr": ("à", "au"),
     "de": ("bis",),
     "es": ("a", "al"),
     "it": ("a", "al"),
-    "pt": ("a",),
+    "pt": ("a", "ao"),
     "ru": ("до", "по"),
     "el": ("έως", "ως", "μέχρι"),
     "zh": ("至", "到"),
