@@ -716,7 +716,9 @@ def test_answer_labels_in_every_language_are_stripped():
      "La respuesta correcta es B", "La risposta corretta è B", "A resposta correta é B", "The right answer is B",
      "答：B", "答案：选B", "我选B", "正确的是B", "最佳答案是B", "Правильный ответ: B", "Die Antwort lautet B",
      "La respuesta es la B", "Respuesta: la B", "A resposta é a B", "La réponse est la B", "Η απάντηση είναι Β",
-     "Ответ: Б", "Answer: option B"],
+     "Ответ: Б", "Answer: option B", "B is correct.", "Option B is correct", "B ist richtig", "B es correcta",
+     "Вариант B правильный", "B是正确的", "Bが正しい", "I choose B", "I'd go with B",
+     "B (He would not tell the truth)"],
 )  # fmt: skip
 def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
     """A model answering in the question's language wraps the letter in its own words, or writes it full-width."""
@@ -729,7 +731,11 @@ def test_an_option_whose_text_opens_with_an_answer_word_is_read_by_its_text():
     assert [normalize_choice(text, question) for text in answers] == ["A", "D", "B", "C"]
 
 
-@pytest.mark.parametrize("text", ["答案是B或C", "B项和C项", "答えはBかCです", "a b", "La B C", "Ответ: В", "С"])
+@pytest.mark.parametrize(
+    "text",
+    ["答案是B或C", "B项和C项", "答えはBかCです", "a b", "La B C", "Ответ: В", "С", "B is not correct",
+     "B is incorrect", "That is correct", "A is correct, B is not", "B (He refused to answer)"],
+)  # fmt: skip
 def test_a_letter_said_with_another_in_those_words_is_no_answer(text):
     """Nor a Cyrillic letter that names one option by its place and another by its look ("В": B or C)."""
     assert normalize_choice(text, KORVIN) is None

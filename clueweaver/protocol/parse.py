@@ -179,9 +179,16 @@ _LETTER_ARTICLE = re.compile(
 # A Greek reply's option letters (Α, Β, Γ, Δ), and the Cyrillic ones that name the same option whether read by
 # their place (А, Б, В, Г) or their look (А, В, С): "Ответ: Б" is B, "В" either B or C, so read as neither.
 _OTHER_ALPHABETS = str.maketrans("ΑΒΓΔαβγδАБГабг", "ABCDabcdABDabd")
-# "(B) text", "[B] text", "B. text", "B) text", "B - text": the letter, then the rest.
+# "(B) text", "[B] text", "B. text", "B) text", "B - text", "B (text)": the letter, then the rest.
 _LETTER_THEN_TEXT = re.compile(
-    r"(?:\(([A-Za-z])\)|\[([A-Za-z])\]|([A-Za-z])\s*[.:)]|([A-Z])\s+[-\u2013\u2014])\s*(.*)", re.DOTALL
+    r"(?:\(([A-Za-z])\)|\[([A-Za-z])\]|([A-Za-z])\s*[.:)]|([A-Z])\s+[-\u2013\u2014]|([A-Z])\s*(?=\())\s*(.*)",
+    re.DOTALL,
+)
+# "B is correct", "B ist richtig", "B es correcta", "B是正确的", "Bが正しい": the letter said to be the right one.
+_LETTER_IS_RIGHT = re.compile(
+    rf"(?<=[A-Za-z)\]]){_COPULA}?\s*{_words_regex(TRUE_WORDS, ANSWER_ADJECTIVES_BEFORE, ANSWER_ADJECTIVES_AFTER)}"
+    r"的?\s*[.。!！]?$",
+    re.IGNORECASE,
 )
 
 
@@ -287,11 +294,11 @@ def _without_labels(answer: str) -> str:
 
 
 def normalize_choice(answer: str, question: Question) -> str | None:
-    """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text", "答案是B", "Ｂ" or the option's
-    own text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
+    """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text", "B is correct", "答案是B", "Ｂ",
+    "Ответ: Б" or the option's own text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
     cleaned = _clean(unicodedata.normalize("NFKC", answer))
     labelled = _without_labels(cleaned)
-    text = _LETTER_SUFFIX.sub("", labelled)
+    text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", labelled))
     if labelled != cleaned:  # "La respuesta es la B": an article after a label only ("a b" stays two letters)
         text = _LETTER_ARTICLE.sub("", text)
     if not text:
@@ -308,8 +315,8 @@ def normalize_choice(answer: str, question: Question) -> str | None:
         prefixed = _LETTER_THEN_TEXT.fullmatch(text)
         if prefixed is None:
             return None
-        letter = next(group for group in prefixed.groups()[:4] if group).upper()
-        rest = prefixed.group(5)
+        letter = next(group for group in prefixed.groups()[:5] if group).upper()
+        rest = prefixed.group(6)
         # "B) <text of another option>" contradicts itself.
         if rest and any(
             _comparable(o) == _comparable(rest) for label, o in question.options.items() if label != letter

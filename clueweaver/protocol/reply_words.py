@@ -89,7 +89,7 @@ ANSWER_WORDS: Table = {
     "ro": ("răspuns",),
 }  # fmt: skip
 OPTION_WORDS: Table = {
-    "en": ("option", "choice"),
+    "en": ("option", "choice", "I choose", "I pick", "I select", "I would choose", "I'd choose", "I'd go with"),
     "fr": ("option", "choix"),
     "de": ("Option", "Wahl"),
     "es": ("opción",),
@@ -124,7 +124,7 @@ ANSWER_ADJECTIVES_BEFORE: Table = {
 ANSWER_ADJECTIVES_AFTER: Table = {"fr": ("correcte",), "es": ("correcta",), "it": ("corretta",), "pt": ("correta",)}
 COPULAS: Table = {
     "en": ("is",), "fr": ("est",), "de": ("ist", "lautet"), "es": ("es",), "it": ("è",), "pt": ("é",),
-    "el": ("είναι",), "zh": ("是", "为", "為"), "ja": ("は",), "ko": ("은", "는"),
+    "el": ("είναι",), "zh": ("是", "为", "為"), "ja": ("は", "が"), "ko": ("은", "는"),
 }  # fmt: skip
 # The words a Chinese, Japanese or Korean reply writes after an option's letter: "B项", "B选项", "Bです", "B입니다".
 LETTER_SUFFIXES: Table = {"zh": ("选项", "選項", "项", "項"), "ja": ("です",), "ko": ("입니다", "이다", "번")}
