@@ -407,11 +407,6 @@ def _to_id(digits: str) -> int:
     return int(digits) if len(digits) <= _MAX_DIGITS else _HUGE_ID
 
 
-def reference_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of the paragraph references in ``text`` (to tell them from other numbers)."""
-    return [m.span() for pattern, _ in _REFERENCES for m in pattern.finditer(text)]
-
-
 # "[12]-[14]", "paragraph 12 to paragraph 14", "第12段到第14段": a range word joining two references, which then
 # name the range between them; not "a" (nor French "à", folded to it), Czech "and" as well as Spanish "to".
 _JOINING = re.compile(
@@ -431,6 +426,11 @@ def _references(text: str) -> list[tuple[int, int, list[tuple[int, int]]]]:
             ]
             found.append((reference.start(), reference.end(), items))
     return sorted(found)
+
+
+def reference_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the paragraph references in ``text`` (to tell them from other numbers)."""
+    return [(start, end) for start, end, _ in _references(text)]
 
 
 def _joined(text: str, references: list[tuple[int, int, list[tuple[int, int]]]]) -> list[tuple[int, int]]:
