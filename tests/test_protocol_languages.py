@@ -216,12 +216,27 @@ def test_a_verdict_word_that_is_another_languages_word_is_a_verdict_only_standin
      ("Stimmt.", "TRUE"),
      ("Es incorrecto", "FALSE"), ("È sbagliato", "FALSE"), ("Está errado", "FALSE"), ("Это правильно", "TRUE"),
      # said of the claim but no verdict, or two
-     ("The claim cannot be verified", None), ("This is unclear", None), ("The claim is true, not false", None),
-     ("Die Aussage ist wahr oder falsch", None), ("It depends", None)],
+     ("The claim cannot be verified", None), ("This is unclear", None), ("Die Aussage ist wahr oder falsch", None),
+     ("It depends", None), ("The claim is true, not false", "TRUE"), ("It is false, not true", "FALSE")],
 )  # fmt: skip
 def test_a_claim_verdict_said_of_the_claim_is_read(text, verdict):
     """A small model answers a claim in a sentence of its language ("L'affirmation est fausse", "该说法正确"): what
     it is said of and the copula go, and the verdict is read as when alone; a negated verdict is the other one."""
+    assert normalize_claim_answer(text) == verdict
+
+
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("That is not false", "TRUE"), ("The claim is not incorrect.", "TRUE"), ("Ce n'est pas faux", "TRUE"),
+     ("Das ist nicht falsch", "TRUE"), ("No es falso", "TRUE"), ("Non è falso", "TRUE"), ("Não é falsa", "TRUE"),
+     ("Это не ложно", "TRUE"), ("没错", "TRUE"), ("間違いない", "TRUE"), ("誤りではない", "TRUE"),
+     # the same words in two clauses: "No" answers, then the claim is called false
+     ("No, es falso", "FALSE"), ("Non, c'est faux", "FALSE"), ("Não, é falso", "FALSE"), ("No. False.", "FALSE"),
+     ("間違い", "FALSE"), ("No, es cierto", None), ("Yes, not false", "TRUE"), ("No, not false", None)],
+)  # fmt: skip
+def test_a_negated_false_is_true_within_one_clause(text, verdict):
+    """A claim called not false is TRUE ("No es falso", read FALSE from "no" and "falso" before); "No, es falso"
+    answers no and calls it false, two clauses, both FALSE; "No, es cierto" contradicts itself and stays unread."""
     assert normalize_claim_answer(text) == verdict
 
 
@@ -717,7 +732,7 @@ def test_answer_labels_in_every_language_are_stripped():
      "答：B", "答案：选B", "我选B", "正确的是B", "最佳答案是B", "Правильный ответ: B", "Die Antwort lautet B",
      "La respuesta es la B", "Respuesta: la B", "A resposta é a B", "La réponse est la B", "Η απάντηση είναι Β",
      "Ответ: Б", "Answer: option B", "B is correct.", "Option B is correct", "B ist richtig", "B es correcta",
-     "Вариант B правильный", "B是正确的", "Bが正しい", "I choose B", "I'd go with B",
+     "Вариант B правильный", "B是正确的", "Bが正しい", "Bが正しいです", "B가 맞습니다", "I choose B", "I'd go with B",
      "B (He would not tell the truth)"],
 )  # fmt: skip
 def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
@@ -733,7 +748,7 @@ def test_an_option_whose_text_opens_with_an_answer_word_is_read_by_its_text():
 
 @pytest.mark.parametrize(
     "text",
-    ["答案是B或C", "B项和C项", "答えはBかCです", "a b", "La B C", "Ответ: В", "С", "B is not correct",
+    ["答案是B或C", "B项和C项", "答えはBかCです", "a b", "La B C", "Ответ: В", "B is not correct",
      "B is incorrect", "That is correct", "A is correct, B is not", "B (He refused to answer)"],
 )  # fmt: skip
 def test_a_letter_said_with_another_in_those_words_is_no_answer(text):
@@ -744,6 +759,8 @@ def test_a_letter_said_with_another_in_those_words_is_no_answer(text):
 def test_a_greek_or_cyrillic_option_letter_is_read_by_its_place():
     assert [normalize_choice(f"Απάντηση: {letter}", KORVIN) for letter in "ΑΒΓΔ"] == ["A", "B", "C", "D"]
     assert [normalize_choice(f"Ответ: {letter}", KORVIN) for letter in "АБГ"] == ["A", "B", "D"]
+    # "С" is no option's place in the Russian alphabet, so it is read by its look: the Latin C a Russian keyboard types
+    assert [normalize_choice(text, KORVIN) for text in ("Ответ: С", "с")] == ["C", "C"]
 
 
 @pytest.mark.parametrize(

@@ -121,7 +121,7 @@ def test_finder_answers(text, expected):
     "text,expected",
     [
         ("TRUE", "TRUE"), ("false", "FALSE"), ("Yes", "TRUE"), ("no.", "FALSE"), ("**False**", "FALSE"),
-        ("TRUE or FALSE", None), ("true, not false", None), ("unknown", None),
+        ("TRUE or FALSE", None), ("true, false", None), ("true, not false", "TRUE"), ("unknown", None),
     ],
 )  # fmt: skip
 def test_claim_answers(text, expected):
@@ -236,6 +236,9 @@ def test_huge_range_is_not_expanded():
     assert invalid == (1, 99999999)
     cited, invalid = paragraph_references(f"[0-{MAX_RANGE_SPAN - 1}]")
     assert len(cited) == MAX_RANGE_SPAN and invalid == ()
+    # two references joined into one huge range are its ends, reported, not two citations beside them
+    cited, invalid = paragraph_references("[1]-[900] and [5]", allowed_ids=range(1000))
+    assert cited == (5,) and invalid == (1, 900)
 
 
 def test_total_expansion_is_bounded():

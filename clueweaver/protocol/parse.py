@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from clueweaver.books.language import script_of
-from clueweaver.protocol.cues import Table, every_language
+from clueweaver.protocol.cues import ANSWER_COPULAS, Table, every_language
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.reply_words import (
     ANSWER_ADJECTIVES_AFTER,
@@ -176,18 +176,20 @@ _LETTER_ARTICLE = re.compile(
     + "|".join(rf"(?i:{re.escape(a)})" if len(a) > 1 else re.escape(a) for a in every_language(ANSWER_ARTICLES))
     + r")\s+(?=[(\[]?[^\W\d_][)\]]?[.:)]?$)"
 )
-# A Greek reply's option letters (Α, Β, Γ, Δ), and the Cyrillic ones that name the same option whether read by
-# their place (А, Б, В, Г) or their look (А, В, С): "Ответ: Б" is B, "В" either B or C, so read as neither.
-_OTHER_ALPHABETS = str.maketrans("ΑΒΓΔαβγδАБГабг", "ABCDabcdABDabd")
+# A Greek reply's option letters (Α, Β, Γ, Δ), and the Cyrillic ones that name one option whether read by their
+# place (А, Б, В, Г) or their look (А, В, С): "Ответ: Б" is B, "С" (no option's place) C, "В" either B or C, so
+# read as neither.
+_OTHER_ALPHABETS = str.maketrans("ΑΒΓΔαβγδАБГСабгс", "ABCDabcdABDCabdc")
 # "(B) text", "[B] text", "B. text", "B) text", "B - text", "B (text)": the letter, then the rest.
 _LETTER_THEN_TEXT = re.compile(
     r"(?:\(([A-Za-z])\)|\[([A-Za-z])\]|([A-Za-z])\s*[.:)]|([A-Z])\s+[-\u2013\u2014]|([A-Z])\s*(?=\())\s*(.*)",
     re.DOTALL,
 )
-# "B is correct", "B ist richtig", "B es correcta", "B是正确的", "Bが正しい": the letter said to be the right one.
+# "B is correct", "B ist richtig", "B es correcta", "B是正确的", "Bが正しいです", "B가 맞습니다": the letter said to be
+# the right one.
 _LETTER_IS_RIGHT = re.compile(
     rf"(?<=[A-Za-z)\]]){_COPULA}?\s*{_words_regex(TRUE_WORDS, ANSWER_ADJECTIVES_BEFORE, ANSWER_ADJECTIVES_AFTER)}"
-    r"的?\s*[.。!！]?$",
+    rf"的?(?:{_alternatives(ANSWER_COPULAS, '{}')})?\s*[.。!！]?$",
     re.IGNORECASE,
 )
 
@@ -202,6 +204,9 @@ def _comparable(text: str) -> str:
 
 
 _WORD = re.compile(r"[^\W\d_]+")
+# A word, or a mark that ends a clause: a verdict's words are read within one clause ("No es falso" is TRUE, "No, es
+# falso" FALSE).
+_WORD_OR_BREAK = re.compile(r"[^\W\d_]+|[,;:.!?\u2026\uff0c\u3002\uff1b\uff1a\uff01\uff1f]")
 
 
 _Verdicts = dict[str, list[tuple[tuple[str, ...], str]]]
@@ -263,7 +268,7 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
             (len(w), label) for entries in verdicts.values() for (w, *_), label in entries if text.startswith(w)
         ]
         return max(opening)[1] if opening else None
-    said = _said(_WORD.findall(text), verdicts)
+    said = _said(_WORD_OR_BREAK.findall(text.lstrip(" ,;:.!?\u2026")), verdicts)
     if not said or said[0][0] > 0 or (said[0][1] in _ALSO_WORDS and not _stands_alone(unfolded)):
         return None
     label, later = said[0][2], {label for _, phrase, label in said[1:] if phrase not in _OPENING_ONLY}
@@ -455,7 +460,12 @@ def paragraph_references(
     invalid: set[int] = set()
     budget = MAX_EXPANDED_IDS
     references = _references(text)
-    for low, high in [item for _, _, items in references for item in items] + _joined(text, references):
+    items = [item for _, _, items in references for item in items]
+    for low, high in _joined(text, references):  # a joined range's ends are read with it, not as citations alone
+        items.remove((low, low))
+        items.remove((high, high))
+        items.append((low, high))
+    for low, high in items:
         low, high = min(low, high), max(low, high)
         span = high - low + 1
         if span > MAX_RANGE_SPAN or span > budget:

@@ -124,7 +124,7 @@ ANSWER_ADJECTIVES_BEFORE: Table = {
 ANSWER_ADJECTIVES_AFTER: Table = {"fr": ("correcte",), "es": ("correcta",), "it": ("corretta",), "pt": ("correta",)}
 COPULAS: Table = {
     "en": ("is",), "fr": ("est",), "de": ("ist", "lautet"), "es": ("es",), "it": ("è",), "pt": ("é",),
-    "el": ("είναι",), "zh": ("是", "为", "為"), "ja": ("は", "が"), "ko": ("은", "는"),
+    "el": ("είναι",), "zh": ("是", "为", "為"), "ja": ("は", "が"), "ko": ("은", "는", "이", "가"),
 }  # fmt: skip
 # The words a Chinese, Japanese or Korean reply writes after an option's letter: "B项", "B选项", "Bです", "B입니다".
 LETTER_SUFFIXES: Table = {"zh": ("选项", "選項", "项", "項"), "ja": ("です",), "ko": ("입니다", "이다", "번")}
@@ -142,19 +142,23 @@ NO_WORDS: Table = {
     "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",), "ko": ("아니요", "아니오"), "pl": ("nie",),
     "sv": ("nej",), "cs": ("ne",), "hu": ("nem",), "no": ("nei",), "ro": ("nu",),
 }  # fmt: skip
+# A negated verdict is the other one: "not false", "Ce n'est pas faux", "No es falso", "没错", "間違いない" are TRUE;
+# "not true", "n'est pas vrai", "stimmt nicht", "No es cierto", "не верно" FALSE. A verdict's words are read within one
+# clause, so "No, es falso" stays FALSE.
 TRUE_WORDS: Table = {
-    "en": ("true", "correct"), "fr": ("vrai", "vraie", "exact", "exacte"),
-    "de": ("wahr", "richtig", "korrekt", "zutreffend", "stimmt"),
-    "es": ("verdadero", "verdadera", "cierto", "verdad", "correcto", "correcta"),
-    "it": ("vero", "vera", "corretto", "corretta", "giusto"),
-    "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta"),
-    "ru": ("верно", "правда", "истина", "правильно"),
-    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真"), "ja": ("正しい", "真"),
+    "en": ("true", "correct", "not false", "not incorrect"),
+    "fr": ("vrai", "vraie", "exact", "exacte", "pas faux", "pas fausse", "n'est pas faux", "n'est pas fausse"),
+    "de": ("wahr", "richtig", "korrekt", "zutreffend", "stimmt", "nicht falsch"),
+    "es": ("verdadero", "verdadera", "cierto", "verdad", "correcto", "correcta", "no es falso", "no es falsa"),
+    "it": ("vero", "vera", "corretto", "corretta", "giusto", "non è falso", "non è falsa", "non è sbagliato"),
+    "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta", "não é falso", "não é falsa"),
+    "ru": ("верно", "правда", "истина", "правильно", "не ложно", "не неверно"),
+    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真", "没错", "沒錯"),
+    "ja": ("正しい", "真", "間違いない", "間違いありません", "誤りではない"),
     "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
     "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
     "no": ("sant",), "ro": ("adevărat", "adevărată"),
 }  # fmt: skip
-# A negated verdict is the other one: "not true", "n'est pas vrai", "stimmt nicht", "No es cierto", "не верно".
 FALSE_WORDS: Table = {
     "en": ("false", "untrue", "incorrect", "not true", "not correct"),
     "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "n'est pas vrai", "pas exact"),
