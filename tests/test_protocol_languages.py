@@ -232,7 +232,11 @@ def test_a_claim_verdict_said_of_the_claim_is_read(text, verdict):
      ("Это не ложно", "TRUE"), ("没错", "TRUE"), ("間違いない", "TRUE"), ("誤りではない", "TRUE"),
      # the same words in two clauses: "No" answers, then the claim is called false
      ("No, es falso", "FALSE"), ("Non, c'est faux", "FALSE"), ("Não, é falso", "FALSE"), ("No. False.", "FALSE"),
-     ("間違い", "FALSE"), ("No, es cierto", None), ("Yes, not false", "TRUE"), ("No, not false", None)],
+     ("間違い", "FALSE"), ("No, es cierto", None), ("Yes, not false", "TRUE"), ("No, not false", None),
+     # a Chinese copula before the verdict is no "是" (yes): "是错误的" is "(it) is wrong"
+     ("是错误的", "FALSE"), ("是假的", "FALSE"), ("是对的", "TRUE"), ("是的", "TRUE"), ("是", "TRUE"),
+     ("正しくありません", "FALSE"), ("それは誤りです", "FALSE"), ("これは正しい", "TRUE"), ("本当です", "TRUE"),
+     ("Ce n'est pas exact", "FALSE")],
 )  # fmt: skip
 def test_a_negated_false_is_true_within_one_clause(text, verdict):
     """A claim called not false is TRUE ("No es falso", read FALSE from "no" and "falso" before); "No, es falso"
@@ -244,7 +248,8 @@ def test_a_negated_false_is_true_within_one_clause(text, verdict):
     "text,verdict",
     [("Relevant", "YES"), ("Not relevant", "NO"), ("Irrelevant.", "NO"), ("Relevant, see [3]", "YES"),
      ("Nicht relevant", "NO"), ("Non pertinent", "NO"), ("No relevante", "NO"), ("Не относится", "NO"),
-     ("相关", "YES"), ("不相关", "NO"), ("无关", "NO"), ("関連なし", "NO"),
+     ("相关", "YES"), ("不相关", "NO"), ("无关", "NO"), ("関連なし", "NO"), ("関係あり", "YES"),
+     ("関係ありません", "NO"), ("関係ない", "NO"), ("是相关的", "YES"), ("是无关的", "NO"),
      ("No, nothing relevant", "NO"), ("NO. The segment is not relevant", "NO"), ("YES, relevant", "YES"),
      ("Relevant? No", None), ("Not relevant, yes", None)],
 )  # fmt: skip

@@ -264,8 +264,14 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
         unfolded = subject.sub("", unfolded)
     text = fold(unfolded)
     if is_cjk(text[:1]):
+        # after a copula too ("是错误的": is wrong, not "是", yes), which then counts in the length
+        starts = [0] + [len(c) for c in every_language(COPULAS) if is_cjk(c) and text.startswith(c)]
         opening = [
-            (len(w), label) for entries in verdicts.values() for (w, *_), label in entries if text.startswith(w)
+            (at + len(w), label)
+            for at in starts
+            for entries in verdicts.values()
+            for (w, *_), label in entries
+            if text.startswith(w, at)
         ]
         return max(opening)[1] if opening else None
     said = _said(_WORD_OR_BREAK.findall(text.lstrip(" ,;:.!?\u2026")), verdicts)

@@ -154,21 +154,22 @@ TRUE_WORDS: Table = {
     "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta", "não é falso", "não é falsa"),
     "ru": ("верно", "правда", "истина", "правильно", "не ложно", "не неверно"),
     "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真", "没错", "沒錯"),
-    "ja": ("正しい", "真", "間違いない", "間違いありません", "誤りではない"),
+    "ja": ("正しい", "真", "本当", "間違いない", "間違いありません", "誤りではない"),
     "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
     "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
     "no": ("sant",), "ro": ("adevărat", "adevărată"),
 }  # fmt: skip
 FALSE_WORDS: Table = {
     "en": ("false", "untrue", "incorrect", "not true", "not correct"),
-    "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "n'est pas vrai", "pas exact"),
+    "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "n'est pas vrai", "pas exact", "n'est pas exact"),
     "de": ("falsch", "unwahr", "inkorrekt", "unzutreffend", "nicht wahr", "nicht richtig", "stimmt nicht"),
     "es": ("falso", "falsa", "incorrecto", "incorrecta", "no es cierto", "no es verdad"),
     "it": ("falso", "falsa", "scorretto", "errato", "sbagliato", "non è vero"),
     "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "não é verdade"),
     "ru": ("неверно", "ложь", "ложно", "неправильно", "не верно", "неправда", "не правда"),
     "el": ("ψευδές", "ψευδής", "λάθος"),
-    "zh": ("错误", "错", "假", "不正确", "不对"), "ja": ("誤り", "偽", "間違い", "正しくない"),
+    "zh": ("错误", "错", "假", "不正确", "不对"),
+    "ja": ("誤り", "偽", "間違い", "正しくない", "正しくありません", "誤っている", "間違っている"),
     "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
     "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
     "cs": ("nepravda", "nepravdivé"), "hu": ("hamis",), "no": ("usant", "usann", "feil"),
@@ -187,7 +188,8 @@ IRRELEVANT_WORDS: Table = {
     "it": ("irrilevante", "non rilevante", "non pertinente"),
     "pt": ("irrelevante", "não relevante", "não é relevante"), "ru": ("нерелевантно", "нерелевантен", "не относится"),
     "zh": ("不相关", "不相關", "无关", "無關"),
-    "ja": ("関連なし", "関係なし", "無関係", "関連しない"),
+    "ja": ("関連なし", "関係なし", "無関係", "関連しない", "関係ない", "関連がない", "関係がない", "関係ありません",
+           "関連ありません", "関係がありません", "関連がありません"),
 }  # fmt: skip
 # What a claim's verdict is said of ("The claim is true", "L'affirmation est fausse", "Die Aussage ist falsch", "该说法
 # 正确", "その主張は正しい", "Утверждение неверно"; or of "it": "C'est faux", "Es falso", "È vero"), stripped with a
@@ -204,7 +206,8 @@ CLAIM_SUBJECTS: Table = {
     "de": ("Aussage", "Behauptung", "das", "es", "dies"), "es": ("afirmación", "declaración", "es", "esto", "eso"),
     "it": ("affermazione", "è", "ciò", "questo"), "pt": ("afirmação", "é", "está", "isso", "isto"),
     "ru": ("утверждение", "это"),
-    "zh": ("说法", "說法", "陈述", "陳述", "论断", "論斷", "主张", "主張", "这", "這", "它"), "ja": ("主張", "記述"),
+    "zh": ("说法", "說法", "陈述", "陳述", "论断", "論斷", "主张", "主張", "这", "這", "它"),
+    "ja": ("主張", "記述", "それ", "これ"),
     "ko": ("주장은", "이 주장은", "그 주장은", "진술은"),
 }  # fmt: skip
 # Verdict words that are also common words of another covered language: Polish "nie" is German "nie" (never) and
