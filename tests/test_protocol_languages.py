@@ -745,10 +745,24 @@ def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
     assert normalize_choice(text, KORVIN) == "B"
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["I think B", "I think the answer is B", "Most likely, B", "Je pense que c'est B", "C’est la réponse B",
+     "C'est la B", "Ich denke B", "Wahrscheinlich B", "Creo que es la B", "Acho que é a B", "Я думаю, ответ Б",
+     "Ответ — Б", "我认为是B", "我觉得选B", "答案应该是B", "大概是B", "恐らくB", "たぶんBです"],
+)  # fmt: skip
+def test_a_letter_given_with_a_hedge_is_the_answer_given(text):
+    """ "I think the answer is B" answers B: the hedge goes as a label does; "I think B or C" stays two letters."""
+    assert normalize_choice(text, KORVIN) == "B"
+    assert normalize_choice(text.replace("B", "B or C").replace("Б", "Б или В"), KORVIN) is None
+
+
 def test_an_option_whose_text_opens_with_an_answer_word_is_read_by_its_text():
     question = Question("他最后怎么做？", {"A": "选择沉默", "B": "离开", "C": "答应", "D": "答案不明"})
     answers = ("选择沉默", "答案不明", "选B", "答案是C")
     assert [normalize_choice(text, question) for text in answers] == ["A", "D", "B", "C"]
+    hedged = Question("What did he do?", {"A": "He left", "B": "Probably nothing", "C": "He stayed", "D": "He wrote"})
+    assert [normalize_choice(text, hedged) for text in ("Probably nothing", "Probably C")] == ["B", "C"]
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from clueweaver.protocol.reply_words import (
     CLAIM_SUBJECTS,
     COPULAS,
     FALSE_WORDS,
+    HEDGES,
     IRRELEVANT_WORDS,
     LETTER_SUFFIXES,
     LIST_WORDS,
@@ -167,7 +168,9 @@ def _label_prefix(*tables: Table, separators: str, bare: bool) -> re.Pattern:
 
 
 _OPEN_PREFIX = _label_prefix(ANSWER_WORDS, separators=":\uff1a", bare=False)
-_ANSWER_PREFIX = _label_prefix(ANSWER_WORDS, OPTION_WORDS, separators=":\uff1a\\-", bare=True)
+_ANSWER_PREFIX = _label_prefix(
+    ANSWER_WORDS, OPTION_WORDS, HEDGES, separators=":\uff1a,\uff0c\\-\u2013\u2014", bare=True
+)
 _LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:" + _alternatives(LETTER_SUFFIXES, "{}") + r")?\s*[。！]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 # An article before the letter ("La respuesta es la B", "A resposta é a B"); a one-letter one in lower case only.
@@ -307,7 +310,7 @@ def _without_labels(answer: str) -> str:
 def normalize_choice(answer: str, question: Question) -> str | None:
     """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text", "B is correct", "答案是B", "Ｂ",
     "Ответ: Б" or the option's own text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
-    cleaned = _clean(unicodedata.normalize("NFKC", answer))
+    cleaned = _clean(unicodedata.normalize("NFKC", answer)).replace("\u2019", "'")
     labelled = _without_labels(cleaned)
     text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", labelled))
     if labelled != cleaned:  # "La respuesta es la B": an article after a label only ("a b" stays two letters)

@@ -109,6 +109,19 @@ OPTION_WORDS: Table = {
     "no": ("alternativ", "alternativet"),
     "ro": with_cedillas("opțiune opțiunea varianta variantă"),
 }  # fmt: skip
+# A hedge or an opinion before the answer ("I think the answer is B", "Je pense que c'est B", "应该是B", "たぶんB"):
+# the answer is still the one given, read as after a label.
+HEDGES: Table = {
+    "en": ("I think", "I believe", "probably", "most likely", "likely"),
+    "fr": ("je pense que", "je crois que", "probablement", "c'est"),
+    "de": ("ich denke", "ich glaube", "wahrscheinlich"),
+    "es": ("creo que", "pienso que", "probablemente"),
+    "it": ("penso che", "credo che", "probabilmente"),
+    "pt": ("acho que", "creio que", "provavelmente"),
+    "ru": ("я думаю", "думаю", "наверное", "вероятно", "скорее всего"),
+    "zh": ("我认为", "我認為", "我觉得", "我覺得", "应该", "應該", "大概", "可能"),
+    "ja": ("たぶん", "多分", "おそらく", "恐らく"),
+}  # fmt: skip
 
 # The words around an answer's label ("The correct answer is B", "La bonne réponse est B", "La respuesta correcta es
 # B", "正确答案是B", "正解はB", "정답은 B"): an article and an adjective before the label's word, an adjective after
