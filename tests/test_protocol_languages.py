@@ -757,6 +757,24 @@ def test_a_letter_given_with_a_hedge_is_the_answer_given(text):
     assert normalize_choice(text.replace("B", "B or C").replace("Б", "Б или В"), KORVIN) is None
 
 
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("I think it's true", "TRUE"), ("I think the claim is false", "FALSE"), ("Most likely, TRUE", "TRUE"),
+     ("Je pense que c'est faux", "FALSE"), ("Ich glaube, das ist falsch", "FALSE"), ("Creo que es falso", "FALSE"),
+     ("Я думаю, это неверно", "FALSE"), ("我认为是错误的", "FALSE"), ("应该是对的", "TRUE"), ("たぶん正しい", "TRUE"),
+     ("I think", None), ("Probably not", None), ("Likely true, but maybe false", None)],
+)  # fmt: skip
+def test_a_verdict_given_with_a_hedge_is_the_verdict_given(text, verdict):
+    assert normalize_claim_answer(text) == verdict
+
+
+@pytest.mark.parametrize(
+    "text,verdict", [("I think YES", "YES"), ("Probably not relevant", "NO"), ("我认为相关", "YES"), ("I think", None)]
+)
+def test_a_finder_verdict_given_with_a_hedge_is_the_verdict_given(text, verdict):
+    assert normalize_finder_answer(text) == verdict
+
+
 def test_an_option_whose_text_opens_with_an_answer_word_is_read_by_its_text():
     question = Question("他最后怎么做？", {"A": "选择沉默", "B": "离开", "C": "答应", "D": "答案不明"})
     answers = ("选择沉默", "答案不明", "选B", "答案是C")

@@ -171,6 +171,7 @@ _OPEN_PREFIX = _label_prefix(ANSWER_WORDS, separators=":\uff1a", bare=False)
 _ANSWER_PREFIX = _label_prefix(
     ANSWER_WORDS, OPTION_WORDS, HEDGES, separators=":\uff1a,\uff0c\\-\u2013\u2014", bare=True
 )
+_HEDGE = _label_prefix(HEDGES, separators=",\uff0c", bare=True)
 _LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:" + _alternatives(LETTER_SUFFIXES, "{}") + r")?\s*[。！]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 # An article before the letter ("La respuesta es la B", "A resposta é a B"); a one-letter one in lower case only.
@@ -262,7 +263,7 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
     A verdict word that is also another language's word (``VERDICTS_ALSO_WORDS``) is a verdict only first and
     standing alone: German "Da war niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do;
     later in the answer it, like a word of relevance ("NO, nothing relevant"), is a word of the sentence."""
-    unfolded = _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'")
+    unfolded = _HEDGE.sub("", _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'"))
     if subject is not None:
         unfolded = subject.sub("", unfolded)
     text = fold(unfolded)
