@@ -525,6 +525,14 @@ def test_chinese_answers_are_scored_by_character():
     assert rouge_l("林黛玉写的诗", ["林黛玉的诗"]) == pytest.approx(2 * 1 * (5 / 6) / (1 + 5 / 6))
 
 
+def test_a_traditional_or_old_form_answer_meets_its_simplified_or_new_form_reference():
+    """A model reading Project Gutenberg's traditional 紅樓夢 answers "賈寶玉" where the reference says "贾宝玉";
+    Japanese old kanji ("櫻") meet their new forms ("桜"), as retrieval reads both."""
+    assert token_f1("賈寶玉", ["贾宝玉"]) == 1.0 and token_f1("大觀園", ["大观园里"]) == pytest.approx(6 / 7)
+    assert token_f1("櫻の木", ["桜の木"]) == 1.0
+    assert token_f1("贾宝玉", ["林黛玉"]) == pytest.approx(1 / 3)  # still only 玉 shared
+
+
 def test_korean_answers_are_scored_by_syllable():
     """KorQuAD's F1: a Korean word carries its particles, so "정희" against "정희가" shares two syllables of
     three where whole words would share none."""

@@ -46,6 +46,7 @@ from clueweaver.books.language import (
     UNDETERMINED,
     UNSPACED_LETTER,
     UNSPACED_SCRIPTS,
+    character_fold,
     guess_language,
 )
 from clueweaver.books.numerals import chinese_numerals
@@ -192,9 +193,17 @@ def answer_tokens(text: str, articles: frozenset[str] = _ARTICLES, numbers: str 
     """SQuAD's answer normalization, language-neutral: ``text_tokens`` with punctuation removed,
     without ``articles`` (by default those of every covered language), its numbers written one way, read
     in the language ``numbers`` (``numbers_alike``), British and American English spelled one way ("colour" is
-    "color": ``american_spelling``), a Japanese or Korean copula at its end dropped (``ANSWER_COPULAS``)."""
-    tokens = text_tokens(numbers_alike(_COPULA_ENDING.sub("", fold(text)), numbers), punctuation="")
+    "color": ``american_spelling``), a Japanese or Korean copula at its end dropped (``ANSWER_COPULAS``), Han
+    characters in one form (``_one_form``)."""
+    folded = _one_form(_COPULA_ENDING.sub("", fold(text)), numbers)
+    tokens = text_tokens(numbers_alike(folded, numbers), punctuation="")
     return [american_spelling(token) for token in tokens if token not in articles]
+
+
+def _one_form(text: str, language: str | None) -> str:
+    """``text``'s Han characters in the form retrieval reads them in: a traditional edition's answer meets a
+    simplified reference ("東京" is "东京"), and in Japanese an old kanji form its new one ("櫻" is "桜")."""
+    return text.translate(character_fold("ja" if language == "ja" else "zh")) if is_cjk(text) else text
 
 
 # The languages that write numbers in Chinese numerals: digits in an answer are compared as those numerals,
