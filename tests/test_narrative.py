@@ -517,3 +517,13 @@ def test_any_text_is_a_book_or_refused_saying_why_and_every_analyzer_reads_its_p
         for paragraph in narrative.paragraphs:
             assert all(term for term in analyzer.tokenize(paragraph.text))
         split_sentences(narrative.text)
+
+
+def test_a_chinese_e_text_is_titled_by_its_first_line_in_book_title_marks(tmp_path):
+    """A Chinese e-text opens with its name in 《》 and no header: "红楼梦" is its title, not the file's name; a
+    first line that only quotes a work among other words titles nothing."""
+    path = tmp_path / "hlm.txt"
+    path.write_text("《红楼梦》\n\n\n 第一回　甄士隐梦幻识通灵\n\n    此开卷第一回也。\n", encoding="utf-8")
+    assert load_narrative(path).title == "红楼梦"
+    path.write_text("《红楼梦》是一部小说。\n\n第一回\n\n此开卷第一回也。\n", encoding="utf-8")
+    assert load_narrative(path).title == "hlm"

@@ -41,12 +41,21 @@ _FRONT_MATTER_TITLE = re.compile(
 _MARKDOWN_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
 
 
+# A first line that is only a work's name in book-title marks: "《红楼梦》", "『こころ』"
+_MARKED_TITLE = re.compile(r"[《『]([^《》『』\n]{1,60})[》』]")
+
+
 def text_title(text: str) -> str | None:
     """The title a Project Gutenberg header gives on its ``Title:`` line (before the START marker,
-    or near the top of a file without one), or an Aozora Bunko text's first line, or None."""
+    or near the top of a file without one), an Aozora Bunko text's first line, or a first line that is only
+    a name in book-title marks, as Chinese e-texts open ("《红楼梦》"); else None."""
     start = _GUTENBERG_START.search(text)
     found = _GUTENBERG_TITLE.search(text[: start.start() if start else _HEADER_CHARS])
-    return " ".join(found.group(1).split()) if found else aozora_title(text)
+    if found:
+        return " ".join(found.group(1).split())
+    first = next((line.strip() for line in text[:_HEADER_CHARS].splitlines() if line.strip()), "")
+    marked = _MARKED_TITLE.fullmatch(first)
+    return aozora_title(text) or (marked.group(1).strip() if marked else None)
 
 
 def markdown_title(text: str) -> str | None:
