@@ -30,11 +30,11 @@ from clueweaver.protocol.reply_words import (
     CLAIM_SUBJECTS,
     COPULAS,
     FALSE_WORDS,
-    HEDGES,
     IRRELEVANT_WORDS,
     LETTER_SUFFIXES,
     LIST_WORDS,
     NO_WORDS,
+    OPINION_WORDS,
     OPTION_WORDS,
     PARAGRAPH_WORDS,
     RANGE_WORDS,
@@ -169,9 +169,9 @@ def _label_prefix(*tables: Table, separators: str, bare: bool) -> re.Pattern:
 
 _OPEN_PREFIX = _label_prefix(ANSWER_WORDS, separators=":\uff1a", bare=False)
 _ANSWER_PREFIX = _label_prefix(
-    ANSWER_WORDS, OPTION_WORDS, HEDGES, separators=":\uff1a,\uff0c\\-\u2013\u2014", bare=True
+    ANSWER_WORDS, OPTION_WORDS, OPINION_WORDS, separators=":\uff1a,\uff0c\\-\u2013\u2014", bare=True
 )
-_HEDGE = _label_prefix(HEDGES, separators=",\uff0c", bare=True)
+_OPINION = _label_prefix(OPINION_WORDS, separators=",\uff0c", bare=True)
 _LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:" + _alternatives(LETTER_SUFFIXES, "{}") + r")?\s*[。！]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 # An article before the letter ("La respuesta es la B", "A resposta é a B"); a one-letter one in lower case only.
@@ -263,7 +263,7 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
     A verdict word that is also another language's word (``VERDICTS_ALSO_WORDS``) is a verdict only first and
     standing alone: German "Da war niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do;
     later in the answer it, like a word of relevance ("NO, nothing relevant"), is a word of the sentence."""
-    unfolded = _HEDGE.sub("", _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'"))
+    unfolded = _OPINION.sub("", _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'"))
     if subject is not None:
         unfolded = subject.sub("", unfolded)
     text = fold(unfolded)

@@ -109,9 +109,9 @@ OPTION_WORDS: Table = {
     "no": ("alternativ", "alternativet"),
     "ro": with_cedillas("opțiune opțiunea varianta variantă"),
 }  # fmt: skip
-# A hedge or an opinion before the answer ("I think the answer is B", "Je pense que c'est B", "应该是B", "たぶんB"):
-# the answer is still the one given, read as after a label.
-HEDGES: Table = {
+# An opinion's words before the answer ("I think the answer is B", "Je pense que c'est B", "应该是B", "たぶんB"): the
+# answer is still the one given, read as after a label (a hedge that gives no answer is ``cues.HEDGING_CUES``).
+OPINION_WORDS: Table = {
     "en": ("I think", "I believe", "probably", "most likely", "likely"),
     "fr": ("je pense que", "je crois que", "probablement", "c'est"),
     "de": ("ich denke", "ich glaube", "wahrscheinlich"),
