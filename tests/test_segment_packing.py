@@ -363,6 +363,11 @@ def test_retrieval_that_ranks_nothing_is_an_error_saying_why_and_what_to_pass_ne
     tiles = segment_narrative(request.narrative, english, "focused", index=request.index, exhaustive=True)
     assert {s.kind for s in tiles} == {"exhaustive"}
 
+    for wordless in ("？？？", "他的是了吗", "🙂"):  # nothing to search for: said so, with no language to blame
+        with pytest.raises(NoMatchError, match="the question holds no word to search for") as raised:
+            candidate_segments(plain_request(CHINESE_BOOK, Question.open(wordless)))
+        assert "--exhaustive" in str(raised.value) and "--language" not in str(raised.value)
+
     unrelated = Question.open("What colour was the lighthouse keeper's umbrella?")
     with pytest.raises(NoMatchError, match="no paragraph of 'livre' shares a word with the question"):
         candidate_segments(plain_request(["Meg and Jo sold the piano.", "The girls went to Boston."], unrelated))

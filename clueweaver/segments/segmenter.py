@@ -34,7 +34,7 @@ from clueweaver.books.narrative import Narrative, NarrativeError
 from clueweaver.core.config import ConfigError, config_from_dict
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.protocol.question import Question
-from clueweaver.retrieval import get_index, question_language
+from clueweaver.retrieval import get_index, joined_query, question_language
 from clueweaver.retrieval.analyzers import UNKNOWN_LANGUAGE_PREFIX
 from clueweaver.retrieval.dense import MULTILINGUAL_HINT
 
@@ -329,6 +329,13 @@ def _missing_chapters(narrative: Narrative, missing: list[str]) -> str:
 def no_match_error(narrative: Narrative, index, question: Question, readable: int, preset: Preset) -> NoMatchError:
     """Why retrieval ranked no paragraph, and what to pass instead."""
     book, asked = index.language, question_language(question, index.language)
+    calls = math.ceil(readable / preset.window_paragraphs)
+    if not index.bm25.terms(joined_query(question)):
+        return NoMatchError(
+            "retrieval ranked no paragraph: the question holds no word to search for, only punctuation, symbols or "
+            "function words that every page holds ('the', 'of', '的', '了'). Ask with words of the book (a name, a "
+            f"place, a thing), or pass --exhaustive to read the whole book ({calls} Finder calls)"
+        )
     if book == UNDETERMINED:
         script = script_of(narrative.text)
         why = (
@@ -351,7 +358,6 @@ def no_match_error(narrative: Narrative, index, question: Question, readable: in
             f"{language_name(book)})"
         )
         language_hint = f"--language CODE if the book is not in {language_name(book)}"
-    calls = math.ceil(readable / preset.window_paragraphs)
     return NoMatchError(
         f"retrieval ranked no paragraph: {why}. Pass a dense encoder that ranks by meaning across languages "
         f"({MULTILINGUAL_HINT}), {language_hint}, or --exhaustive to read the whole book ({calls} Finder calls)"
