@@ -329,6 +329,22 @@ def test_a_part_heading_of_one_line_keeps_its_name_which_a_question_may_name_it_
     assert [c.label for c in chapters_named(book.chapters, "在《江湖远》这一卷里，他进了哪座城？")[0]] == ["3"]
 
 
+def test_an_epilogue_and_an_extra_after_a_book_s_volumes_are_numbered_past_them_one_after_the_other():
+    """A web novel's volumes each number their chapters from 1, and "尾声" and "番外一" close it: 3 and 4 after volumes
+    1 and 2. Both had been 3, and the labels, no longer unique, fell to reading order ("4" for volume 2's first
+    chapter, which "第二卷第一章" then named as "4" and "第4章" too)."""
+    prose = "他走进了房间，看见桌上放着一封信。信上写着：明日午时，城东老槐树下见。他想了想，把信收好。"
+    texts = ["第一卷 风起", "第1章 少年", prose, "第2章 出山", prose, "第二卷 云涌", "第1章 入城", prose,
+             "第2章 夜雨", prose, "尾声", prose, "番外一 旧事", prose]  # fmt: skip
+    book = from_paragraphs(texts, title="t")
+    assert [c.label for c in book.chapters] == ["1.1", "1.2", "2.1", "2.2", "3", "4"]
+    assert [c.label for c in chapters_named(book.chapters, "第二卷第一章里他进了哪座城？")[0]] == ["2.1"]
+    assert [c.label for c in chapters_named(book.chapters, "番外里讲了什么旧事？")[0]] == ["4"]
+    english = ["BOOK I", "CHAPTER I", "Prose of the first book.", "BOOK II", "CHAPTER I", "Prose of the second.",
+               "EPILOGUE", "Prose of the end.", "POSTSCRIPT", "Prose after the end."]  # fmt: skip
+    assert [c.label for c in from_paragraphs(english, title="t").chapters] == ["1.1", "2.1", "3", "4"]
+
+
 def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():
     """ "正文 第一章" and 西游记's web copies' "《》目录 第一回 …" are chapters; the lead alone is none."""
     texts = [

@@ -103,10 +103,14 @@ def number_past(last_part: int | None, units: list[Unit]) -> int:
     """The number of what closes a book after its chapters (an epilogue, an appendix): one past the
     last part, or past the last chapter in a book without parts or whose chapters' numbers run on
     across its parts (Middlemarch's "FINALE." is 87, after chapter 86 of book 8, not 9, which chapter
-    9 is)."""
+    9 is); one past what closes it already, so that an epilogue and an extra after it ("尾声", "番外一")
+    are 3 and 4 after parts 1 and 2."""
     numbers = [unit.number for unit in units]
     runs_on = None not in numbers and len(set(numbers)) == len(numbers)
-    return (last_part if last_part is not None and not runs_on else numbers[-1] or 0) + 1
+    if last_part is None or runs_on:
+        return (numbers[-1] or 0) + 1
+    closed = units[-1].part_number is None and (numbers[-1] or 0) > last_part
+    return (numbers[-1] if closed else last_part) + 1
 
 
 def with_marked_parts(
