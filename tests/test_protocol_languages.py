@@ -11,13 +11,13 @@ import pytest
 from clueweaver.evaluation.open_metrics import is_temporal, rouge_l
 from clueweaver.protocol import cues
 from clueweaver.protocol.calibration import calibration_cues, needs_self_calibration
+from clueweaver.protocol.citations import paragraph_references
 from clueweaver.protocol.open_rewards import open_answer_reward_components
 from clueweaver.protocol.parse import (
     normalize_choice,
     normalize_claim_answer,
     normalize_finder_answer,
     normalize_open_answer,
-    paragraph_references,
     parse_finder,
     parse_interpreter,
     parse_interpreter_strict,

@@ -7,14 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clueweaver.protocol.citations import MAX_EXPANDED_IDS, MAX_RANGE_SPAN, paragraph_references
 from clueweaver.protocol.parse import (
-    MAX_EXPANDED_IDS,
-    MAX_RANGE_SPAN,
     ParseResult,
     normalize_choice,
     normalize_claim_answer,
     normalize_finder_answer,
-    paragraph_references,
     parse_finder,
     parse_finder_strict,
     parse_interpreter,

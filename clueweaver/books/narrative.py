@@ -540,10 +540,9 @@ def load_narrative(path: str | Path, *, encoding: str | None = None, title: str 
     EPUB under another name too) or one gzip-compressed (``clueweaver.books.archives``); every failure
     is a NarrativeError naming the file.
 
-    The title: ``title`` when given, else the book's own (a Gutenberg header's ``Title:`` line, a first line
-    that is only a name in book-title marks ("《红楼梦》"), a Markdown file's front matter or only level-1
-    heading, an HTML file's <title>, an EPUB's metadata, a FictionBook's <book-title>, a TEI header's title, a
-    PDF's), else the (packed) file's name."""
+    The title: ``title`` when given, else the book's own (a Gutenberg header's ``Title:`` line, a first line of
+    only a name in book-title marks ("《红楼梦》"), a Markdown file's front matter or only level-1 heading, an HTML
+    file's <title>, an EPUB's metadata, a FictionBook's <book-title>, a TEI's or a PDF's), else the file's name."""
     path = Path(path)
     if not path.exists():
         raise NarrativeError(f"{path}: no such file")

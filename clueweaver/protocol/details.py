@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from clueweaver.protocol import cues
+from clueweaver.protocol.citations import reference_spans
 from clueweaver.protocol.cues import every_language
-from clueweaver.protocol.parse import reference_spans
 from clueweaver.protocol.text import SPACED_WORD_CHAR, fold
 
 TITLES = every_language(cues.TITLES)

@@ -1,13 +1,17 @@
 """The words a reply names paragraphs with ("paragraph 12", "paragraphs 3 to 5"), labels its answer with
 ("Answer: B", "Réponse : B", "答案：B") and gives its verdict in ("Oui", "正确", "ΝΑΙ"), per language, for
-``clueweaver.protocol.parse``. Like the cues (``clueweaver.protocol.cues``), every language's are read together.
+``clueweaver.protocol.parse`` and ``clueweaver.protocol.citations``. Like the cues (``clueweaver.protocol.cues``),
+every language's are read together.
 """
 
 from __future__ import annotations
 
-from clueweaver.protocol.cues import Table, with_cedillas
+import re
 
-# How a reply names a paragraph in words ("paragraph 12"; ``clueweaver.protocol.parse``), besides "[12]".
+from clueweaver.protocol.cues import Table, every_language, with_cedillas
+from clueweaver.protocol.text import fold, is_cjk
+
+# How a reply names a paragraph in words ("paragraph 12"; ``clueweaver.protocol.citations``), besides "[12]".
 PARAGRAPH_WORDS: Table = {
     "en": ("paragraph", "paragraphs", "para", "paras"),
     "fr": ("paragraphe", "paragraphes"),
@@ -232,3 +236,12 @@ CLAIM_SUBJECTS: Table = {
 # "sì" are Romanian "și" (and). As an answer's first word each is a verdict; later in it, a word of the sentence,
 # which names no second verdict ("JA, er war nie dort" is yes, "Oui, il ne ment pas" oui).
 VERDICTS_ALSO_WORDS = ("nie", "osant", "ne", "ano", "nem", "igen", "nei", "usant", "ja", "da", "nu", "si")
+
+
+def words_regex(*tables: Table) -> str:
+    """Alternatives matching the words of ``tables``, longest first: a word of a spaced script whole (digits may
+    follow: "paragraph12"), a Chinese or Japanese word anywhere; each also without its accents ("reponse", Greek
+    capitals: "ΑΠΑΝΤΗΣΗ")."""
+    words = {word for table in tables for word in every_language(table)}
+    spelled = sorted(words | {fold(word) for word in words}, key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(w) if is_cjk(w) else rf"\b{re.escape(w)}(?![^\W\d_])" for w in spelled) + ")"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from clueweaver.books.narrative import Narrative
 from clueweaver.protocol.agentic_prompts import manager_messages, worker_messages
-from clueweaver.protocol.parse import paragraph_references
+from clueweaver.protocol.citations import paragraph_references
 from clueweaver.systems.agentic.run import ANSWERED, AgentRun
 from clueweaver.systems.base import ReaderOutput
 
