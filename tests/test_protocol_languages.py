@@ -783,6 +783,26 @@ def test_a_finder_verdict_given_with_a_hedge_is_the_verdict_given(text, verdict)
     assert normalize_finder_answer(text) == verdict
 
 
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("正确与否无法判断", None), ("真假难辨", None), ("是真的吗", None), ("对不对", None),
+     ("正しいとは言えない", None), ("正しくないとは言えない", None), ("正しいかもしれない", None),
+     ("正しいです", "TRUE"), ("正しいと思います", "TRUE"), ("正确的", "TRUE"), ("错误，原文写的是对的", "FALSE"),
+     ("間違いないです", "TRUE"), ("正確", "TRUE"), ("錯誤", "FALSE")],
+)  # fmt: skip
+def test_a_chinese_or_japanese_verdict_word_qualified_in_its_clause_is_none(text, verdict):
+    """ "正しいとは言えない" (it cannot be called right) had read TRUE from its opening "正しい": a negation, a
+    question, a doubt or a noun's suffix after the word in its clause, or the other label's word, leaves it unread;
+    what follows a comma is another clause."""
+    assert normalize_claim_answer(text) == verdict
+
+
+def test_a_chinese_relevance_made_a_noun_is_no_finder_verdict():
+    """ "相关性不大" (the relevance is slight) and "相关度低" (low relevance) had read YES from their "相关"."""
+    answers = ("相关性不大", "相关度低", "相关", "相关的", "相关，但不多")
+    assert [normalize_finder_answer(text) for text in answers] == [None, None, "YES", "YES", "YES"]
+
+
 def test_an_option_whose_text_opens_with_an_answer_word_is_read_by_its_text():
     question = Question("他最后怎么做？", {"A": "选择沉默", "B": "离开", "C": "答应", "D": "答案不明"})
     answers = ("选择沉默", "答案不明", "选B", "答案是C")

@@ -135,7 +135,7 @@ def test_claim_answers(text, expected):
         ("正しい", "TRUE"), ("誤り", "FALSE"), ("Réponse : VRAI", "TRUE"), ("答案：正确", "TRUE"),
         ("Answer: FALSE", "FALSE"),
         # a negated positive is negative, and two verdicts are none
-        ("不正确", "FALSE"), ("不对", "FALSE"), ("正しくない", "FALSE"), ("vrai ou faux", None), ("真假", "TRUE"),
+        ("不正确", "FALSE"), ("不对", "FALSE"), ("正しくない", "FALSE"), ("vrai ou faux", None), ("真假", None),
     ],
 )  # fmt: skip
 def test_claim_verdicts_in_the_reply_language(text, expected):

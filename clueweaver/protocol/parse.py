@@ -38,6 +38,7 @@ from clueweaver.protocol.reply_words import (
     OPTION_WORDS,
     RELEVANT_WORDS,
     TRUE_WORDS,
+    VERDICT_QUALIFIERS,
     VERDICTS_ALSO_WORDS,
     YES_WORDS,
     words_regex,
@@ -191,7 +192,8 @@ def _comparable(text: str) -> str:
 _WORD = re.compile(r"[^\W\d_]+")
 # A word, or a mark that ends a clause: a verdict's words are read within one clause ("No es falso" is TRUE, "No, es
 # falso" FALSE).
-_WORD_OR_BREAK = re.compile(r"[^\W\d_]+|[,;:.!?\u2026\uff0c\u3002\uff1b\uff1a\uff01\uff1f]")
+_CLAUSE_MARKS = ",;:.!?\u2026\uff0c\u3001\u3002\uff1b\uff1a\uff01\uff1f"
+_WORD_OR_BREAK = re.compile(rf"[^\W\d_]+|[{_CLAUSE_MARKS}]")
 
 
 _Verdicts = dict[str, list[tuple[tuple[str, ...], str]]]
@@ -212,6 +214,8 @@ def _verdicts(**labels: tuple[Table, ...]) -> _Verdicts:
     return index
 
 
+_QUALIFIERS = every_language(VERDICT_QUALIFIERS)
+_CLAUSE_END = re.compile(rf"[{_CLAUSE_MARKS}\s]")
 _FINDER_VERDICTS = _verdicts(YES=(YES_WORDS, RELEVANT_WORDS), NO=(NO_WORDS, IRRELEVANT_WORDS))
 _CLAIM_VERDICTS = _verdicts(TRUE=(TRUE_WORDS, YES_WORDS), FALSE=(FALSE_WORDS, NO_WORDS))
 # The words read as a verdict only when they open the answer (``VERDICTS_ALSO_WORDS``, and relevance).
@@ -258,12 +262,20 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
             for (w, *_), label in entries
             if text.startswith(w, at)
         ]
-        return max(opening)[1] if opening else None
-    said = _said(_WORD_OR_BREAK.findall(text.lstrip(" ,;:.!?\u2026")), verdicts)
+        return _unqualified(text, *max(opening), verdicts) if opening else None
+    said = _said(_WORD_OR_BREAK.findall(text.lstrip(" " + _CLAUSE_MARKS)), verdicts)
     if not said or said[0][0] > 0 or (said[0][1] in _ALSO_WORDS and not _stands_alone(unfolded)):
         return None
     label, later = said[0][2], {label for _, phrase, label in said[1:] if phrase not in _OPENING_ONLY}
     return label if later <= {label} else None
+
+
+def _unqualified(text: str, end: int, label: str, verdicts: _Verdicts) -> str | None:
+    """``label``, said by a Chinese or Japanese answer's words up to ``end``, unless the rest of their clause
+    qualifies it (``VERDICT_QUALIFIERS``: "相关性不大", "正しいとは言えない") or names the other label ("真假难辨")."""
+    clause = _CLAUSE_END.split(text[end:], maxsplit=1)[0]
+    others = (w for entries in verdicts.values() for (w, *_), other in entries if other != label and is_cjk(w))
+    return None if any(word in clause for word in (*_QUALIFIERS, *others)) else label
 
 
 def _stands_alone(text: str) -> bool:

@@ -170,7 +170,7 @@ TRUE_WORDS: Table = {
     "it": ("vero", "vera", "corretto", "corretta", "giusto", "non è falso", "non è falsa", "non è sbagliato"),
     "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta", "não é falso", "não é falsa"),
     "ru": ("верно", "правда", "истина", "правильно", "не ложно", "не неверно"),
-    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "对", "真", "没错", "沒錯"),
+    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "正確", "对", "對", "真", "没错", "沒錯"),
     "ja": ("正しい", "真", "本当", "間違いない", "間違いありません", "誤りではない"),
     "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
     "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
@@ -185,13 +185,20 @@ FALSE_WORDS: Table = {
     "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "não é verdade"),
     "ru": ("неверно", "ложь", "ложно", "неправильно", "не верно", "неправда", "не правда"),
     "el": ("ψευδές", "ψευδής", "λάθος"),
-    "zh": ("错误", "错", "假", "不正确", "不对"),
+    "zh": ("错误", "錯誤", "错", "錯", "假", "不正确", "不正確", "不对", "不對"),
     "ja": ("誤り", "偽", "間違い", "正しくない", "正しくありません", "誤っている", "間違っている"),
     "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
     "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
     "cs": ("nepravda", "nepravdivé"), "hu": ("hamis",), "no": ("usant", "usann", "feil"),
     "ro": ("fals", "falsă", "neadevărat", "neadevărată"),
 }  # fmt: skip
+# After a Chinese or Japanese verdict word in the same clause, what makes it none: a negation, a question, a doubt,
+# or the word made a noun ("相关性不大", "相关度低", "正确与否", "真假难辨", "是真的吗", "正しいとは言えない",
+# "正しいかもしれない"); "正确的", "正しいです", "相关，但…" stay verdicts.
+VERDICT_QUALIFIERS: Table = {
+    "zh": ("不", "没", "沒", "无", "無", "非", "难", "難", "吗", "嗎", "么", "麼", "与否", "與否", "性", "度", "低"),
+    "ja": ("ない", "ません", "ず", "とは", "か"),
+}
 # A Finder verdict said as relevance ("Relevant", "Not relevant", "不相关"), read as YES or NO when it opens the
 # answer; later in it, a word of the sentence ("NO, nothing relevant" is NO).
 RELEVANT_WORDS: Table = {
