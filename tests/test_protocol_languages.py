@@ -797,6 +797,19 @@ def test_a_chinese_or_japanese_verdict_word_qualified_in_its_clause_is_none(text
     assert normalize_claim_answer(text) == verdict
 
 
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("True in part", None), ("TRUE, partially", None), ("Vrai en partie", None), ("Verdadero en parte", None),
+     ("Richtig, aber nur teilweise", None), ("Верно лишь отчасти", None), ("Partly true", None),
+     ("TRUE. The claim is partly about the will.", "TRUE"), ("Falso", "FALSE")],
+)  # fmt: skip
+def test_a_claim_said_to_hold_in_part_is_asked_again_not_read(text, verdict):
+    """ "True in part" had read TRUE: a partial verdict is none, so the reply is asked again for TRUE or FALSE; a later
+    sentence that says "partly" is the rationale's."""
+    assert normalize_claim_answer(text) == verdict
+    assert normalize_finder_answer("Yes, partially") == "YES"  # a segment relevant in part is relevant
+
+
 def test_a_chinese_relevance_made_a_noun_is_no_finder_verdict():
     """ "相关性不大" (the relevance is slight) and "相关度低" (low relevance) had read YES from their "相关"."""
     answers = ("相关性不大", "相关度低", "相关", "相关的", "相关，但不多")

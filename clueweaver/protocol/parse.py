@@ -36,6 +36,7 @@ from clueweaver.protocol.reply_words import (
     NO_WORDS,
     OPINION_WORDS,
     OPTION_WORDS,
+    PARTLY_WORDS,
     RELEVANT_WORDS,
     TRUE_WORDS,
     VERDICT_QUALIFIERS,
@@ -216,6 +217,8 @@ def _verdicts(**labels: tuple[Table, ...]) -> _Verdicts:
 
 _QUALIFIERS = every_language(VERDICT_QUALIFIERS)
 _CLAUSE_END = re.compile(rf"[{_CLAUSE_MARKS}\s]")
+_PARTLY = re.compile(words_regex(PARTLY_WORDS), re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]\s")
 _FINDER_VERDICTS = _verdicts(YES=(YES_WORDS, RELEVANT_WORDS), NO=(NO_WORDS, IRRELEVANT_WORDS))
 _CLAIM_VERDICTS = _verdicts(TRUE=(TRUE_WORDS, YES_WORDS), FALSE=(FALSE_WORDS, NO_WORDS))
 # The words read as a verdict only when they open the answer (``VERDICTS_ALSO_WORDS``, and relevance).
@@ -290,8 +293,10 @@ def normalize_finder_answer(answer: str) -> str | None:
 
 
 def normalize_claim_answer(answer: str) -> str | None:
-    """TRUE or FALSE from true/false/yes/no (or their words in a covered language: "vrai", "错误"), or None."""
-    return _verdict(answer, _CLAIM_VERDICTS, _CLAIM_SUBJECT)
+    """TRUE or FALSE from true/false/yes/no (or their words in a covered language: "vrai", "错误"), or None; none
+    where its first sentence says the verdict holds in part ("TRUE, partially": ``PARTLY_WORDS``)."""
+    first = _SENTENCE_END.split(_clean(answer), maxsplit=1)[0]
+    return None if _PARTLY.search(first) else _verdict(answer, _CLAIM_VERDICTS, _CLAIM_SUBJECT)
 
 
 def _without_labels(answer: str) -> str:

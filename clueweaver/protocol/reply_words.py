@@ -199,6 +199,13 @@ VERDICT_QUALIFIERS: Table = {
     "zh": ("不", "没", "沒", "无", "無", "非", "难", "難", "吗", "嗎", "么", "麼", "与否", "與否", "性", "度", "低"),
     "ja": ("ない", "ません", "ず", "とは", "か"),
 }
+# A claim's verdict said to hold in part ("True in part", "TRUE, partially", "Vrai en partie", "Верно лишь отчасти")
+# is no verdict: the reply is asked again for TRUE or FALSE rather than read as one.
+PARTLY_WORDS: Table = {
+    "en": ("partly", "partially", "in part"), "fr": ("en partie", "partiellement"),
+    "de": ("teilweise", "zum Teil"), "es": ("en parte", "parcialmente"), "it": ("in parte", "parzialmente"),
+    "pt": ("em parte", "parcialmente"), "ru": ("частично", "отчасти"),
+}  # fmt: skip
 # A Finder verdict said as relevance ("Relevant", "Not relevant", "不相关"), read as YES or NO when it opens the
 # answer; later in it, a word of the sentence ("NO, nothing relevant" is NO).
 RELEVANT_WORDS: Table = {
