@@ -757,7 +757,8 @@ def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
     "text",
     ["I think B", "I think the answer is B", "Most likely, B", "Je pense que c'est B", "C’est la réponse B",
      "C'est la B", "Ich denke B", "Wahrscheinlich B", "Creo que es la B", "Acho que é a B", "Я думаю, ответ Б",
-     "Ответ — Б", "我认为是B", "我觉得选B", "答案应该是B", "大概是B", "恐らくB", "たぶんBです"],
+     "Ответ — Б", "我认为是B", "我觉得选B", "答案应该是B", "大概是B", "恐らくB", "たぶんBです", "Je choisis la B",
+     "Ich wähle B", "Elijo la B", "Scelgo B", "Escolho a B", "Выбираю Б", "Bを選びます", "B를 선택합니다"],
 )  # fmt: skip
 def test_a_letter_given_with_a_hedge_is_the_answer_given(text):
     """ "I think the answer is B" answers B: the hedge goes as a label does; "I think B or C" stays two letters."""

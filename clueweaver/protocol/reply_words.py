@@ -94,12 +94,12 @@ ANSWER_WORDS: Table = {
 }  # fmt: skip
 OPTION_WORDS: Table = {
     "en": ("option", "choice", "I choose", "I pick", "I select", "I would choose", "I'd choose", "I'd go with"),
-    "fr": ("option", "choix"),
-    "de": ("Option", "Wahl"),
-    "es": ("opción",),
-    "it": ("opzione", "scelta"),
-    "pt": ("opção", "escolha"),
-    "ru": ("вариант",),
+    "fr": ("option", "choix", "je choisis"),
+    "de": ("Option", "Wahl", "ich wähle"),
+    "es": ("opción", "elijo", "escojo"),
+    "it": ("opzione", "scelta", "scelgo"),
+    "pt": ("opção", "escolha", "escolho"),
+    "ru": ("вариант", "выбираю", "я выбираю"),
     "el": ("επιλογή",),
     # "选B", "我选B", "正确的是B" (the right one is B)
     "zh": ("选项", "選項", "选择", "選擇", "应选", "應選", "选", "選", "我选", "我選", "我选择", "我選擇", "正确的是",
@@ -143,8 +143,12 @@ COPULAS: Table = {
     "en": ("is",), "fr": ("est",), "de": ("ist", "lautet"), "es": ("es",), "it": ("è",), "pt": ("é",),
     "el": ("είναι",), "zh": ("是", "为", "為"), "ja": ("は", "が"), "ko": ("은", "는", "이", "가"),
 }  # fmt: skip
-# The words a Chinese, Japanese or Korean reply writes after an option's letter: "B项", "B选项", "Bです", "B입니다".
-LETTER_SUFFIXES: Table = {"zh": ("选项", "選項", "项", "項"), "ja": ("です",), "ko": ("입니다", "이다", "번")}
+# The words a Chinese, Japanese or Korean reply writes after an option's letter: "B项", "B选项", "Bです", "B입니다",
+# "Bを選びます", "B를 선택합니다".
+LETTER_SUFFIXES: Table = {
+    "zh": ("选项", "選項", "项", "項"), "ja": ("です", "を選びます", "を選ぶ"),
+    "ko": ("입니다", "이다", "번", "를 선택합니다", "을 선택합니다", "를 고릅니다"),
+}  # fmt: skip
 
 # A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
 # claim may also be answered yes or no): a small model often answers "Oui", "正确" or "ΝΑΙ". Chinese and
