@@ -19,6 +19,8 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_JA_FROZEN_FILE,
     CROSS_LANGUAGE_JA_FROZEN_SHA256,
     CROSS_LANGUAGE_JA_TUNING_FILE,
+    CROSS_LANGUAGE_JA_ZH_FILE,
+    CROSS_LANGUAGE_JA_ZH_SHA256,
     CROSS_LANGUAGE_KO_FROZEN_FILE,
     CROSS_LANGUAGE_KO_FROZEN_SHA256,
     CROSS_LANGUAGE_KO_TUNING_FILE,
@@ -331,6 +333,19 @@ def test_the_cross_language_frozen_set_is_unchanged():
     assert frozen_digest(CROSS_LANGUAGE_JA_FROZEN_FILE) == CROSS_LANGUAGE_JA_FROZEN_SHA256
     assert frozen_digest(CROSS_LANGUAGE_RU_FROZEN_FILE) == CROSS_LANGUAGE_RU_FROZEN_SHA256
     assert frozen_digest(CROSS_LANGUAGE_KO_FROZEN_FILE) == CROSS_LANGUAGE_KO_FROZEN_SHA256
+    assert frozen_digest(CROSS_LANGUAGE_JA_ZH_FILE) == CROSS_LANGUAGE_JA_ZH_SHA256
+
+
+def test_the_japanese_questions_about_a_chinese_novel_are_twins_of_its_checks_in_japanese_forms():
+    """Each check asks a 西游记 tuning check again in Japanese (its gold, its kind), in kana and kanji as a Japanese
+    reader writes them."""
+    checks = load_multihop_checks(checks_path=CROSS_LANGUAGE_JA_ZH_FILE, cross_language=True)
+    twins = {check.id: check for _, check in load_language_checks("zh-xyj", frozen=False)}
+    assert len(checks) == len(twins) == 15
+    for _, check in checks:
+        twin = twins[re.match(r"Cross-language: (\S+) ", check.note).group(1)]
+        assert (check.gold_ids, check.question.kind) == (twin.gold_ids, twin.question.kind), check.id
+        assert guess_language(check.question.text) == "ja", check.id
 
 
 @pytest.mark.parametrize(

@@ -191,6 +191,10 @@ CROSS_LANGUAGE_ZH_TUNING_FILE = DATA_DIR / "multihop_cross_language_zh_tuning.js
 CROSS_LANGUAGE_JA_FROZEN_FILE = DATA_DIR / "multihop_cross_language_ja.jsonl"
 CROSS_LANGUAGE_JA_FROZEN_SHA256 = "907fcd9e4cd36e9750f0cb52454ba9a0cb9dd654c60c3fe55281773febabbbdb"
 CROSS_LANGUAGE_JA_TUNING_FILE = DATA_DIR / "multihop_cross_language_ja_tuning.jsonl"
+# Japanese questions about 西游记, its kanji in their Japanese forms (観音, 三蔵, 沙悟浄): each the twin of a tuning
+# check of zh-xyj, with its gold, committed with this hash before any ranking ran on it; nothing is chosen on it.
+CROSS_LANGUAGE_JA_ZH_FILE = DATA_DIR / "multihop_cross_language_ja_zh.jsonl"
+CROSS_LANGUAGE_JA_ZH_SHA256 = "2715ac79cff1ee373b3788d8a2b348617c91550233e8c6f9edf5dce4b0cb277d"
 # German and French questions about the bundled Russian novels (Отцы и дети, Игрок), names as German and French
 # readers write them (Basarow, Odinzowa; Bazarov, Koukchina): the frozen set (the twins of the first six checks of
 # each Russian frozen set) committed with this hash before any ranking ran on it; the tuning set eight tuning twins.

@@ -20,6 +20,7 @@ from clueweaver.benchmarks.checks import (
     CROSS_LANGUAGE_FROZEN_FILE,
     CROSS_LANGUAGE_JA_FROZEN_FILE,
     CROSS_LANGUAGE_JA_TUNING_FILE,
+    CROSS_LANGUAGE_JA_ZH_FILE,
     CROSS_LANGUAGE_KO_FROZEN_FILE,
     CROSS_LANGUAGE_KO_TUNING_FILE,
     CROSS_LANGUAGE_RU_FROZEN_FILE,
@@ -103,6 +104,7 @@ SET_NAMES = {
     "cross-ja-frozen": "English questions about the Japanese novels, names in romaji, frozen held-out",
     "cross-ko-tuning": "English questions about the Korean novel, names in the Revised Romanization, tuning",
     "cross-ko-frozen": "English questions about the Korean novel, names in the Revised Romanization, frozen held-out",
+    "cross-ja-zh": "Japanese questions about 西游记, kanji in their Japanese forms (measured once)",
     "cross-ru-tuning": "German and French questions about the Russian novels, names in their spelling, tuning",
     "cross-ru-frozen": "German and French questions about the Russian novels, names in their spelling, frozen",
 }
@@ -129,6 +131,7 @@ _CROSS_LANGUAGE_FILES = {
     "cross-ja-frozen": CROSS_LANGUAGE_JA_FROZEN_FILE,
     "cross-ko-tuning": CROSS_LANGUAGE_KO_TUNING_FILE,
     "cross-ko-frozen": CROSS_LANGUAGE_KO_FROZEN_FILE,
+    "cross-ja-zh": CROSS_LANGUAGE_JA_ZH_FILE,
     "cross-ru-tuning": CROSS_LANGUAGE_RU_TUNING_FILE,
     "cross-ru-frozen": CROSS_LANGUAGE_RU_FROZEN_FILE,
 }
