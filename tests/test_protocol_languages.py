@@ -758,10 +758,12 @@ def test_a_letter_is_read_as_each_language_says_it_is_the_answer(text):
     ["I think B", "I think the answer is B", "Most likely, B", "Je pense que c'est B", "C’est la réponse B",
      "C'est la B", "Ich denke B", "Wahrscheinlich B", "Creo que es la B", "Acho que é a B", "Я думаю, ответ Б",
      "Ответ — Б", "我认为是B", "我觉得选B", "答案应该是B", "大概是B", "恐らくB", "たぶんBです", "Je choisis la B",
-     "Ich wähle B", "Elijo la B", "Scelgo B", "Escolho a B", "Выбираю Б", "Bを選びます", "B를 선택합니다"],
+     "Ich wähle B", "Elijo la B", "Scelgo B", "Escolho a B", "Выбираю Б", "Bを選びます", "B를 선택합니다", "It's B",
+     "Es la B", "È la B", "Es ist B", "Это Б"],
 )  # fmt: skip
-def test_a_letter_given_with_a_hedge_is_the_answer_given(text):
-    """ "I think the answer is B" answers B: the hedge goes as a label does; "I think B or C" stays two letters."""
+def test_a_letter_given_with_a_lead_in_is_the_answer_given(text):
+    """ "I think the answer is B", "It's B" and "Je choisis la B" answer B: the opinion, "it is" or the choosing goes
+    as a label does; "I think B or C" stays two letters."""
     assert normalize_choice(text, KORVIN) == "B"
     assert normalize_choice(text.replace("B", "B or C").replace("Б", "Б или В"), KORVIN) is None
 
@@ -773,14 +775,14 @@ def test_a_letter_given_with_a_hedge_is_the_answer_given(text):
      ("Я думаю, это неверно", "FALSE"), ("我认为是错误的", "FALSE"), ("应该是对的", "TRUE"), ("たぶん正しい", "TRUE"),
      ("I think", None), ("Probably not", None), ("Likely true, but maybe false", None)],
 )  # fmt: skip
-def test_a_verdict_given_with_a_hedge_is_the_verdict_given(text, verdict):
+def test_a_verdict_given_with_a_lead_in_is_the_verdict_given(text, verdict):
     assert normalize_claim_answer(text) == verdict
 
 
 @pytest.mark.parametrize(
     "text,verdict", [("I think YES", "YES"), ("Probably not relevant", "NO"), ("我认为相关", "YES"), ("I think", None)]
 )
-def test_a_finder_verdict_given_with_a_hedge_is_the_verdict_given(text, verdict):
+def test_a_finder_verdict_given_with_a_lead_in_is_the_verdict_given(text, verdict):
     assert normalize_finder_answer(text) == verdict
 
 

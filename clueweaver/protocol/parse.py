@@ -32,9 +32,9 @@ from clueweaver.protocol.reply_words import (
     COPULAS,
     FALSE_WORDS,
     IRRELEVANT_WORDS,
+    LEAD_INS,
     LETTER_SUFFIXES,
     NO_WORDS,
-    OPINION_WORDS,
     OPTION_WORDS,
     PARTLY_WORDS,
     RELEVANT_WORDS,
@@ -152,9 +152,9 @@ def _label_prefix(*tables: Table, separators: str, bare: bool) -> re.Pattern:
 
 _OPEN_PREFIX = _label_prefix(ANSWER_WORDS, separators=":\uff1a", bare=False)
 _ANSWER_PREFIX = _label_prefix(
-    ANSWER_WORDS, OPTION_WORDS, OPINION_WORDS, separators=":\uff1a,\uff0c\\-\u2013\u2014", bare=True
+    ANSWER_WORDS, OPTION_WORDS, LEAD_INS, separators=":\uff1a,\uff0c\\-\u2013\u2014", bare=True
 )
-_OPINION = _label_prefix(OPINION_WORDS, separators=",\uff0c", bare=True)
+_LEAD_IN = _label_prefix(LEAD_INS, separators=",\uff0c", bare=True)
 _LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:" + _alternatives(LETTER_SUFFIXES, "{}") + r")?\s*[。！]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 # An article before the letter ("La respuesta es la B", "A resposta é a B"); a one-letter one in lower case only.
@@ -251,7 +251,7 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
     A verdict word that is also another language's word (``VERDICTS_ALSO_WORDS``) is a verdict only first and
     standing alone: German "Da war niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do;
     later in the answer it, like a word of relevance ("NO, nothing relevant"), is a word of the sentence."""
-    unfolded = _OPINION.sub("", _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'"))
+    unfolded = _LEAD_IN.sub("", _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'"))
     if subject is not None:
         unfolded = subject.sub("", unfolded)
     text = fold(unfolded)

@@ -113,16 +113,17 @@ OPTION_WORDS: Table = {
     "no": ("alternativ", "alternativet"),
     "ro": with_cedillas("opțiune opțiunea varianta variantă"),
 }  # fmt: skip
-# An opinion's words before the answer ("I think the answer is B", "Je pense que c'est B", "应该是B", "たぶんB"): the
-# answer is still the one given, read as after a label (a hedge that gives no answer is ``cues.HEDGING_CUES``).
-OPINION_WORDS: Table = {
-    "en": ("I think", "I believe", "probably", "most likely", "likely"),
+# What a reply may say before its answer without changing it: an opinion ("I think the answer is B", "Je pense que
+# c'est B", "应该是B", "たぶんB") or "it is" ("It's B", "C'est la B", "Es la B"); the answer is read as after a label
+# (a hedge that gives no answer is ``cues.HEDGING_CUES``).
+LEAD_INS: Table = {
+    "en": ("I think", "I believe", "probably", "most likely", "likely", "it is", "it's"),
     "fr": ("je pense que", "je crois que", "probablement", "c'est"),
-    "de": ("ich denke", "ich glaube", "wahrscheinlich"),
-    "es": ("creo que", "pienso que", "probablemente"),
-    "it": ("penso che", "credo che", "probabilmente"),
-    "pt": ("acho que", "creio que", "provavelmente"),
-    "ru": ("я думаю", "думаю", "наверное", "вероятно", "скорее всего"),
+    "de": ("ich denke", "ich glaube", "wahrscheinlich", "es ist"),
+    "es": ("creo que", "pienso que", "probablemente", "es"),
+    "it": ("penso che", "credo che", "probabilmente", "è"),
+    "pt": ("acho que", "creio que", "provavelmente", "é"),
+    "ru": ("я думаю", "думаю", "наверное", "вероятно", "скорее всего", "это"),
     "zh": ("我认为", "我認為", "我觉得", "我覺得", "应该", "應該", "大概", "可能"),
     "ja": ("たぶん", "多分", "おそらく", "恐らく"),
 }  # fmt: skip
