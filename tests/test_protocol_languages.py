@@ -813,6 +813,22 @@ def test_a_claim_said_to_hold_in_part_is_asked_again_not_read(text, verdict):
     assert normalize_finder_answer("Yes, partially") == "YES"  # a segment relevant in part is relevant
 
 
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("The segment is relevant", "YES"), ("This passage is not relevant", "NO"),
+     ("Ce passage n'est pas pertinent", "NO"), ("Dieser Abschnitt ist relevant", "YES"),
+     ("Este fragmento no es relevante", "NO"), ("Questo passo è rilevante", "YES"),
+     ("Этот отрывок не относится", "NO"), ("该段落与问题无关", "NO"), ("该片段与问题相关", "YES"),
+     ("这段不相关", "NO"), ("この段落は関係ない", "NO"), ("この段落は関連があります", "YES"),
+     # a sentence about the segment's text names no verdict
+     ("The text mentions a letter", None), ("Segment 3 is relevant", None), ("段落里没有提到", None)],
+)  # fmt: skip
+def test_a_finder_verdict_said_of_the_segment_is_read(text, verdict):
+    """A Finder answering in a sentence says its verdict of the segment: what it is said of and the copula go, and
+    the verdict is read as when alone, as a claim's is."""
+    assert normalize_finder_answer(text) == verdict
+
+
 def test_a_chinese_relevance_made_a_noun_is_no_finder_verdict():
     """ "相关性不大" (the relevance is slight) and "相关度低" (low relevance) had read YES from their "相关"."""
     answers = ("相关性不大", "相关度低", "相关", "相关的", "相关，但不多")

@@ -31,6 +31,8 @@ from clueweaver.protocol.reply_words import (
     CLAIM_SUBJECTS,
     COPULAS,
     FALSE_WORDS,
+    FINDER_DETERMINERS,
+    FINDER_SUBJECTS,
     IRRELEVANT_WORDS,
     LEAD_INS,
     LETTER_SUFFIXES,
@@ -230,6 +232,10 @@ _CLAIM_SUBJECT = re.compile(
     rf"^(?:{_DETERMINER})?{words_regex(CLAIM_SUBJECTS, ANSWER_WORDS)}{_COPULA}?\s*[:\uff1a,\uff0c\u2014-]?\s*",
     re.IGNORECASE,
 )
+_FINDER_DETERMINER = _alternatives(FINDER_DETERMINERS, r"{}\s*")
+_FINDER_SUBJECT = re.compile(
+    rf"^(?:{_FINDER_DETERMINER})?{words_regex(FINDER_SUBJECTS)}{_COPULA}?\s*[:\uff1a,\uff0c]?\s*", re.IGNORECASE
+)
 
 
 def _said(words: list[str], verdicts: _Verdicts) -> list[tuple[int, tuple[str, ...], str]]:
@@ -288,8 +294,9 @@ def _stands_alone(text: str) -> bool:
 
 
 def normalize_finder_answer(answer: str) -> str | None:
-    """YES or NO (or its word in a covered language: "oui", "是"), or None."""
-    return _verdict(answer, _FINDER_VERDICTS)
+    """YES or NO (or its word in a covered language: "oui", "是"; "The segment is relevant", "该段落与问题无关"), or
+    None."""
+    return _verdict(answer, _FINDER_VERDICTS, _FINDER_SUBJECT)
 
 
 def normalize_claim_answer(answer: str) -> str | None:

@@ -216,10 +216,12 @@ PARTLY_WORDS: Table = {
 RELEVANT_WORDS: Table = {
     "en": ("relevant",), "fr": ("pertinent", "pertinente"), "de": ("relevant",), "es": ("relevante",),
     "it": ("rilevante", "pertinente"), "pt": ("relevante",), "ru": ("релевантно", "релевантен", "относится"),
-    "zh": ("相关", "相關", "有关", "有關"), "ja": ("関連あり", "関連する", "関係あり"),
+    "zh": ("相关", "相關", "有关", "有關"),
+    "ja": ("関連あり", "関連する", "関係あり", "関連がある", "関係がある", "関連があります", "関係があります"),
 }  # fmt: skip
 IRRELEVANT_WORDS: Table = {
-    "en": ("irrelevant", "not relevant"), "fr": ("non pertinent", "non pertinente", "pas pertinent"),
+    "en": ("irrelevant", "not relevant"),
+    "fr": ("non pertinent", "non pertinente", "pas pertinent", "n'est pas pertinent", "n'est pas pertinente"),
     "de": ("irrelevant", "nicht relevant"), "es": ("irrelevante", "no relevante", "no es relevante"),
     "it": ("irrilevante", "non rilevante", "non pertinente"),
     "pt": ("irrelevante", "não relevante", "não é relevante"), "ru": ("нерелевантно", "нерелевантен", "не относится"),
@@ -245,6 +247,21 @@ CLAIM_SUBJECTS: Table = {
     "zh": ("说法", "說法", "陈述", "陳述", "论断", "論斷", "主张", "主張", "这", "這", "它"),
     "ja": ("主張", "記述", "それ", "これ"),
     "ko": ("주장은", "이 주장은", "그 주장은", "진술은"),
+}  # fmt: skip
+# What a Finder's verdict is said of ("The segment is relevant", "Ce passage n'est pas pertinent", "该段落与问题无关",
+# "この段落は関係ない"), stripped with a determiner before it, a copula after it and, in Chinese, "with the question".
+FINDER_DETERMINERS: Table = {
+    "en": ("the", "this"), "fr": ("le", "ce", "cet"), "de": ("der", "dieser", "das", "dieses"), "es": ("el", "este"),
+    "it": ("il", "questo"), "pt": ("o", "este", "esse"), "ru": ("этот", "данный"),
+    "zh": ("该", "該", "这", "這", "此", "本"), "ja": ("この", "その"),
+}  # fmt: skip
+FINDER_SUBJECTS: Table = {
+    "en": ("segment", "passage", "excerpt", "paragraph", "text"), "fr": ("passage", "segment", "extrait", "texte"),
+    "de": ("Abschnitt", "Passage", "Segment", "Auszug", "Text"), "es": ("fragmento", "pasaje", "segmento", "texto"),
+    "it": ("passo", "brano", "segmento", "testo"), "pt": ("trecho", "segmento", "texto"),
+    "ru": ("отрывок", "фрагмент", "сегмент", "текст"),
+    "zh": ("段落与问题", "段落和问题", "片段与问题", "段与问题", "段落與問題", "段與問題", "段落", "片段", "段"),
+    "ja": ("段落", "部分", "箇所"),
 }  # fmt: skip
 # Verdict words that are also common words of another covered language: Polish "nie" is German "nie" (never) and
 # folded French "nié", Swedish "osant" French "osant" (daring), Czech "ne" French and Italian "ne", folded Czech
