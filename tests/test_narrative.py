@@ -519,11 +519,15 @@ def test_any_text_is_a_book_or_refused_saying_why_and_every_analyzer_reads_its_p
         split_sentences(narrative.text)
 
 
-def test_a_chinese_e_text_is_titled_by_its_first_line_in_book_title_marks(tmp_path):
-    """A Chinese e-text opens with its name in 《》 and no header: "红楼梦" is its title, not the file's name; a
-    first line that only quotes a work among other words titles nothing."""
+def test_a_chinese_e_text_is_titled_by_its_first_line_in_book_title_marks_or_over_its_author(tmp_path):
+    """A Chinese e-text opens with its name in 《》, or over its author's line, and no header: "红楼梦" is its title,
+    not the file's name; a first line that only quotes a work among other words titles nothing."""
     path = tmp_path / "hlm.txt"
     path.write_text("《红楼梦》\n\n\n 第一回　甄士隐梦幻识通灵\n\n    此开卷第一回也。\n", encoding="utf-8")
     assert load_narrative(path).title == "红楼梦"
     path.write_text("《红楼梦》是一部小说。\n\n第一回\n\n此开卷第一回也。\n", encoding="utf-8")
     assert load_narrative(path).title == "hlm"
+    path.write_text("老残游记\n\n[清]刘鹗\n\n第一回　土不制水\n\n话说山东登州府东门外有一座大山。\n", encoding="utf-8")
+    assert load_narrative(path).title == "老残游记"  # a name over its author's line, the dynasty bracketed
+    path.write_text("话说山东登州府东门外有一座大山\n\n（清）刘鹗曾游于此。\n", encoding="utf-8")
+    assert load_narrative(path).title == "hlm"  # a sentence is no name, though an author's line follows

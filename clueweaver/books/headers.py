@@ -43,19 +43,25 @@ _MARKDOWN_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
 
 # A first line that is only a work's name in book-title marks: "《红楼梦》", "『こころ』"
 _MARKED_TITLE = re.compile(r"[《『]([^《》『』\n]{1,60})[》』]")
+# A Chinese e-text's line under its name that is only its author's name, after the dynasty in brackets ("[清]刘鹗",
+# "（明）吴承恩") or a label ("作者：曹雪芹"); the name above it no sentence
+_AUTHOR_LINE = re.compile(r"(?:[\[（(【〔][\u4e00-\u9fff]{1,3}[\]）)】〕]|作者\s*[:：])\s*[\u4e00-\u9fff·]{2,8}")
+_TITLE_LINE = re.compile(r"[^\s，。！？；：,.!?;:]{1,20}")
 
 
 def text_title(text: str) -> str | None:
     """The title a Project Gutenberg header gives on its ``Title:`` line (before the START marker,
     or near the top of a file without one), an Aozora Bunko text's first line, or a first line that is only
-    a name in book-title marks, as Chinese e-texts open ("《红楼梦》"); else None."""
+    a name in book-title marks, as Chinese e-texts open ("《红楼梦》"), or a name over its author's line
+    ("老残游记" over "[清]刘鹗"); else None."""
     start = _GUTENBERG_START.search(text)
     found = _GUTENBERG_TITLE.search(text[: start.start() if start else _HEADER_CHARS])
     if found:
         return " ".join(found.group(1).split())
-    first = next((line.strip() for line in text[:_HEADER_CHARS].splitlines() if line.strip()), "")
+    first, second = ([line.strip() for line in text[:_HEADER_CHARS].splitlines() if line.strip()] + ["", ""])[:2]
     marked = _MARKED_TITLE.fullmatch(first)
-    return aozora_title(text) or (marked.group(1).strip() if marked else None)
+    named = _TITLE_LINE.fullmatch(first) and _AUTHOR_LINE.fullmatch(second)
+    return aozora_title(text) or (marked.group(1).strip() if marked else first if named else None)
 
 
 def markdown_title(text: str) -> str | None:
