@@ -344,6 +344,53 @@ def test_a_chapter_named_as_a_bound_names_the_chapters_on_its_side(text, first, 
     assert not any(word in without_chapter_mentions(text, book) for word in bounds)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From chapter 3 to chapter 5, who travels?",
+        "From Chapter III to Chapter V, who travels?",
+        "Between chapter 3 and chapter 5, who travels?",
+        "Du chapitre 3 au chapitre 5, qui voyage ?",
+        "Entre le chapitre 3 et le chapitre 5, qui voyage ?",
+        "Von Kapitel 3 bis Kapitel 5, wer reist?",
+        "Zwischen Kapitel 3 und Kapitel 5, wer reist?",
+        "Vom dritten bis zum fünften Kapitel, wer reist?",
+        "Desde el capítulo 3 hasta el capítulo 5, ¿quién viaja?",
+        "Del capítulo 3 al capítulo 5, ¿quién viaja?",
+        "Dal capitolo 3 al capitolo 5, chi viaggia?",
+        "Tra il capitolo 3 e il capitolo 5, chi viaggia?",
+        "Do capítulo 3 ao capítulo 5, quem viaja?",
+        "С главы 3 по главу 5 кто путешествует?",
+        "От главы 3 до главы 5 кто путешествует?",
+        "Между главой 3 и главой 5 кто путешествует?",
+        "Между 3 и 5 главами кто путешествует?",
+        "Od rozdziału 3 do rozdziału 5, kto podróżuje?",
+    ],
+)
+def test_a_stretch_said_by_its_two_ends_names_every_chapter_between(text):
+    """ "From chapter 3 to chapter 5" named chapters 3 and 5, not 4; "Von Kapitel 3 bis Kapitel 5" 1 to 5 and "От
+    главы 3 до главы 5" 1 to 4 (the second end read as a bound alone); "Между 3 и 5 главами" none."""
+    book = _book(12).chapters
+    assert chapters_named(book, text) == (book[2:5], [])
+    assert not any(char.isdigit() for char in without_chapter_mentions(text, book))
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("How does chapter 3 lead to chapter 5?", [3, 5]),  # no word before the first end: two chapters
+        ("Compare chapter 3 and chapter 5.", [3, 5]),
+        ("From chapter 5 to chapter 3, who returns?", [5, 3]),  # no stretch runs backwards
+        ("From chapter 10 to the last chapter, who dies?", [10, 11, 12]),
+        ("Что было в 3 и 4 главах?", [3, 4]),
+        ("В 3 главах кто-то умер?", []),  # a count of chapters
+    ],
+)
+def test_two_chapters_said_apart_name_each(text, named):
+    book = _book(12).chapters
+    assert chapters_named(book, text) == ([book[n - 1] for n in named], [])
+
+
 def test_a_reading_limit_is_taken_as_a_question_names_the_chapter():
     """--max-chapter '第十回' was refused as "no chapter 第十回"; two chapters apart are still no limit."""
     book = _book(12)
@@ -549,6 +596,10 @@ def test_a_section_said_with_its_chapter_is_that_chapters_section_alone():
         "他把席子卷一卷",  # 卷 the verb, rolled up once
         "试卷二十分，花卷三个",  # an exam paper's twenty points; three steamed rolls
         "之后三回，他又来了",
+        "两人斗到第三回合，不分胜败",  # a fight's round, not chapter 3
+        "前五回合都输了",
+        "第三、四回合",
+        "第3回目の手紙",  # Japanese: the third time
         "在前一回中",  # the chapter before: no text places it
         "в главе этой книги",
         "un chapitre un peu long",  # an article is no one

@@ -340,9 +340,14 @@ def test_an_epilogue_and_an_extra_after_a_book_s_volumes_are_numbered_past_them_
     assert [c.label for c in book.chapters] == ["1.1", "1.2", "2.1", "2.2", "3", "4"]
     assert [c.label for c in chapters_named(book.chapters, "第二卷第一章里他进了哪座城？")[0]] == ["2.1"]
     assert [c.label for c in chapters_named(book.chapters, "番外里讲了什么旧事？")[0]] == ["4"]
+    # no volume has a third chapter: "第3章" named the epilogue, labelled 3, and "第4章" the extra
+    assert chapters_named(book.chapters, "第3章里他做了什么？") == ([], ["chapter 3"])
+    assert chapters_named(book.chapters, "第4章里他做了什么？") == ([], ["chapter 4"])
     english = ["BOOK I", "CHAPTER I", "Prose of the first book.", "BOOK II", "CHAPTER I", "Prose of the second.",
                "EPILOGUE", "Prose of the end.", "POSTSCRIPT", "Prose after the end."]  # fmt: skip
-    assert [c.label for c in from_paragraphs(english, title="t").chapters] == ["1.1", "2.1", "3", "4"]
+    english_book = from_paragraphs(english, title="t")
+    assert [c.label for c in english_book.chapters] == ["1.1", "2.1", "3", "4"]
+    assert chapters_named(english_book.chapters, "In chapter 3, who writes?") == ([], ["chapter 3"])
 
 
 def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():

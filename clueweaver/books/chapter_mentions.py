@@ -226,13 +226,15 @@ _NUMBERS += rf"|the\s+(?:{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|last)\b"
 _NUMBERS += "|" + hebrew_numeral_before("?.,:;!")  # "בפרק ג?", not "בפרק לא ברור" (it is not clear)
 # an article before the next ordinal of a list, after a joining word: "the third and the fourth chapter", "au
 # troisième et au quatrième" (after a comma it begins another phrase: "23º, no 2.º capítulo")
-_ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im)\s+"
+_ARTICLE = r"(?<=[^\W\d_]\s)(?:the|le|la|au|il|al|nel|el|del|o|ao|no|der|die|das|dem|den|im|zum)\s+"
 _ORDINAL = (
     rf"{'|'.join(_FROM_END_WORDS.values())}|{_OPENING}|{ORDINAL_PATTERN}|{'|'.join(ENGLISH_ORDINALS)}|"
     rf"{RUSSIAN_OBLIQUE}|{_DIGIT_ORDINAL}|\d+\.|{FRENCH_ORDINAL_NUMERAL}|(?-i:[IVXLCDM]+)(?=\s+глав)|"
-    r"(?-i:[IVXLCDM]+)\.(?=\s+(?:fejezet|kapitel|teil|buch|band))|\d+(?=\s+(?:главе|rozdziale|kapitole|розділі)\b)"
+    r"(?-i:[IVXLCDM]+)\.(?=\s+(?:fejezet|kapitel|teil|buch|band))|\d+(?=\s+(?:главе|rozdziale|kapitole|розділі)\b)|"
+    rf"\d+(?=(?:{_JOIN}\d+)+\s+глав(?:ах|ами)\b)|(?:(?<=\d\sи\s)|(?<=\d[–-]))\d+(?=\s+глав(?:ах|ами)\b)"
 )  # "3. Kapitel", "le XXIIIe chapitre", "в XII главе", "im XX. Kapitel", "im II. Teil"; bare digits before a
-# chapter's word in its locative singular, which no count takes ("в 9 главе", "w 9 rozdziale", "v 9 kapitole")
+# chapter's word in its locative singular, which no count takes ("в 9 главе", "w 9 rozdziale", "v 9 kapitole"), or
+# listed before its plural ("в 3 и 4 главах", "между 3 и 5 главами", "в 3–5 главах"; "в 3 главах" is a count)
 _COUNT = rf"\d+|{'|'.join(COUNT_WORDS)}"
 _FIRST_ONES = r"first|premiers|premières|ersten|primer[oa]s|primi|prime|primeir[oa]s|первы[хе]"
 _LAST_ONES = r"last|final|derniers|dernières|letzten|[uú]ltim[oa]s|ultimi|ultime|последни[хе]"
@@ -273,14 +275,14 @@ def _patterns(
     ``worded``, those built on the unit's word in letters: the word before its number(s); after its ordinal; a
     count of the first or last ones ("the first three chapters", "les trois premiers chapitres"); the word before
     cardinal numbers of its own language (``_cardinal_patterns``)."""
-    units = rf"[{''.join(dai_kinds)}]"
+    units = rf"[{''.join(dai_kinds)}](?!(?<=回)[合目])"  # not 回合, a fight's round, nor 回目, a time ("第三回目")
     dai = (
         (re.compile(rf"倒[数數]第\s*({_DAI_NUMBER})\s*{units}"), _from_end, False),
         (
             re.compile(
                 "|".join(
                     rf"第\s*(?:{_DAI_NUMBER})(?:\s*[{kind}])?(?:\s*(?:{_DAI_JOIN})\s*第?\s*(?:{_DAI_NUMBER})(?:\s*[{kind}])?)+?"
-                    rf"(?<=[{kind}])"  # as few numbers as end at the unit's character
+                    rf"(?<=[{kind}])(?!(?<=回)[合目])"  # as few numbers as end at the unit's character
                     for kind in dai_kinds
                 )
             ),

@@ -26,7 +26,7 @@ import dataclasses
 import re
 from typing import Sequence
 
-from clueweaver.books.chapter_mentions import ChapterMention
+from clueweaver.books.chapter_mentions import ChapterMention, unit_kind
 
 # The words written before the mention (leading), by relation, and an article or a contraction between them and it:
 # "before the third chapter", "avant le chapitre 3", "vor dem dritten Kapitel", "hasta el capítulo 3"
@@ -62,6 +62,24 @@ _BETWEEN_LEADING = re.compile(
     rf"(?<!\w)(?:between|entre|zwischen|между|tra|fra)\s+{_ARTICLE}(?:(?:les|los|las|i|den)\s+)?$", re.IGNORECASE
 )
 _BETWEEN_TRAILING = re.compile(r"\s*(?:之间|之間|の間|사이)")
+# A stretch said by its two ends, each with the unit's word: "from chapter 3 to chapter 5", "du chapitre 3 au chapitre
+# 5", "von Kapitel 3 bis Kapitel 5", "dal capitolo 3 al capitolo 5", "с главы 3 по главу 5", "от главы 3 до главы 5",
+# "od rozdziału 3 do rozdziału 5", "between chapter 3 and chapter 5", "entre le chapitre 3 et le chapitre 5": the
+# words before the first end, and those between the ends. A first end with no such word before it is said alone
+# ("How does chapter 3 lead to chapter 5?").
+_STRETCH_WORDS = (
+    (
+        re.compile(
+            rf"(?<!\w)(?:from|du|de|von|vom|desde|del|dal|da|do|с|со|от|od|fra|från|van)\s+{_ARTICLE}$", re.IGNORECASE
+        ),
+        re.compile(
+            r"\s*(?:to|through|till|until|au|à|jusqu['’]au|jusqu['’]à|bis(?:\s+zu[mr]?)?|hasta|al|a|ao|até|по|до|do|"
+            rf"till|tot|til)\s+{_ARTICLE}",
+            re.IGNORECASE,
+        ),
+    ),
+    (_BETWEEN_LEADING, re.compile(rf"\s*,?\s*(?:and|et|und|y|e|и|och|og|en|i|oraz)\s+{_ARTICLE}", re.IGNORECASE)),
+)
 _LOWER, _UPPER = frozenset({"after", "from"}), frozenset({"before", "through"})
 # A Korean mention may hold its particle ("3장까지", "3장부터")
 _KOREAN_PARTICLE = {"까지": "through", "부터": "from"}
@@ -93,8 +111,37 @@ def half_named(chapters: Sequence, text: str) -> tuple[list, str | None]:
 
 def relate(text: str, mentions: Sequence[ChapterMention]) -> list[ChapterMention]:
     """``mentions`` (read from ``text``) each with the relation the words around it give, the words joined to its
-    ``text`` so that the query leaves them too; a mention said plainly unchanged."""
-    return [_related(text, mention) for mention in mentions]
+    ``text`` so that the query leaves them too; a mention said plainly unchanged. Two that are a stretch's ends
+    (``_stretch``) are its lower and upper bound, which ``bounded`` reads together."""
+    related: list[ChapterMention] = []
+    k = 0
+    while k < len(mentions):
+        if k + 1 < len(mentions) and (ends := _stretch(text, mentions[k], mentions[k + 1])):
+            related.extend(ends)
+            k += 2
+        else:
+            related.append(_related(text, mentions[k]))
+            k += 1
+    return related
+
+
+def _stretch(text: str, first: ChapterMention, last: ChapterMention) -> tuple[ChapterMention, ChapterMention] | None:
+    """``first`` as the lower bound ("from") and ``last`` as the upper ("through"), each with its words, where the
+    two name one number each of one kind of unit and are said as a stretch's ends (``_STRETCH_WORDS``); else None."""
+    if len(first.numbers) != 1 or len(last.numbers) != 1 or first.part != last.part:
+        return None
+    if 0 < last.numbers[0] < first.numbers[0]:  # "from chapter 5 to chapter 3" is no stretch a reader writes
+        return None
+    if unit_kind(first.text) != unit_kind(last.text):
+        return None
+    end = first.start + len(first.text)
+    for leading, joining in _STRETCH_WORDS:
+        lead, gap = leading.search(text[: first.start]), joining.fullmatch(text[end : last.start])
+        if lead and gap:
+            lower = dataclasses.replace(first, text=lead.group(0) + first.text, start=lead.start(), relation="from")
+            upper = dataclasses.replace(last, text=gap.group(0) + last.text, start=end, relation="through")
+            return lower, upper
+    return None
 
 
 def _related(text: str, mention: ChapterMention) -> ChapterMention:

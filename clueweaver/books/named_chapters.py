@@ -354,6 +354,8 @@ def _chapters_numbered(chapters: Sequence, number: int, mention: str) -> list:
     if sections := [c for c in chapters if c.label.startswith(label + ".") and _heads_its_sections(c, mention)]:
         return sections
     labelled = [c for c in chapters if c.label == label or c.label.endswith("." + label)]
+    if any("." in c.label for c in chapters):  # labelled by part: "3" after volumes 1 and 2 is a closing section's
+        labelled = [c for c in labelled if "." in c.label or _headed(c.title, number, mention)]
     if headed := [c for c in labelled if _headed(c.title, number, mention)]:
         return headed if unit_kind(mention) else labelled  # "Canto II": the cantos, not an appendix's sonnet "II"
     return [c for c in chapters if _headed(c.title, number, mention)] or labelled
