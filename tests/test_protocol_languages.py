@@ -820,8 +820,12 @@ def test_a_claim_said_to_hold_in_part_is_asked_again_not_read(text, verdict):
      ("Este fragmento no es relevante", "NO"), ("Questo passo è rilevante", "YES"),
      ("Этот отрывок не относится", "NO"), ("该段落与问题无关", "NO"), ("该片段与问题相关", "YES"),
      ("这段不相关", "NO"), ("この段落は関係ない", "NO"), ("この段落は関連があります", "YES"),
+     # the segment named by its number, or by a determiner alone before a copula
+     ("Segment 3 is relevant", "YES"), ("Paragraph [12] is not relevant", "NO"), ("This is relevant", "YES"),
+     ("Das ist nicht relevant", "NO"), ("Questo è rilevante", "YES"), ("这是无关的", "NO"),
      # a sentence about the segment's text names no verdict
-     ("The text mentions a letter", None), ("Segment 3 is relevant", None), ("段落里没有提到", None)],
+     ("The text mentions a letter", None), ("Segment 3 mentions a letter", None), ("Thistle is relevant", None),
+     ("段落里没有提到", None)],
 )  # fmt: skip
 def test_a_finder_verdict_said_of_the_segment_is_read(text, verdict):
     """A Finder answering in a sentence says its verdict of the segment: what it is said of and the copula go, and

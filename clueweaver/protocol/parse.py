@@ -234,7 +234,10 @@ _CLAIM_SUBJECT = re.compile(
 )
 _FINDER_DETERMINER = _alternatives(FINDER_DETERMINERS, r"{}\s*")
 _FINDER_SUBJECT = re.compile(
-    rf"^(?:{_FINDER_DETERMINER})?{words_regex(FINDER_SUBJECTS)}{_COPULA}?\s*[:\uff1a,\uff0c]?\s*", re.IGNORECASE
+    # "The segment is", "Segment 3 is", "该段落与问题", or a determiner alone before a copula: "This is", "这是"
+    rf"^(?:(?:{_FINDER_DETERMINER})?{words_regex(FINDER_SUBJECTS)}(?:\s*\[?\d+\]?)?|(?:{_FINDER_DETERMINER})(?={_COPULA}))"
+    rf"{_COPULA}?\s*[:\uff1a,\uff0c]?\s*",
+    re.IGNORECASE,
 )
 
 
