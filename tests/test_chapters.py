@@ -348,6 +348,13 @@ def test_an_epilogue_and_an_extra_after_a_book_s_volumes_are_numbered_past_them_
     english_book = from_paragraphs(english, title="t")
     assert [c.label for c in english_book.chapters] == ["1.1", "2.1", "3", "4"]
     assert chapters_named(english_book.chapters, "In chapter 3, who writes?") == ([], ["chapter 3"])
+    # a collection whose first story is cut into sections: the later stories' labels are their headings' numbers
+    prose = "Holmes looked at the letter and said nothing for a long while, then he lit his pipe."
+    stories = ["I. A SCANDAL IN BOHEMIA", "I.", prose, "II.", prose, "II. THE RED-HEADED LEAGUE", prose,
+               "III. A CASE OF IDENTITY", prose]  # fmt: skip
+    collection = from_paragraphs(stories, title="t").chapters
+    assert [c.label for c in collection] == ["1.1", "1.2", "2", "3"]
+    assert chapters_named(collection, "In chapter 3, who writes?") == ([collection[3]], [])
 
 
 def test_a_chinese_heading_copied_from_the_web_is_read_past_its_lead():

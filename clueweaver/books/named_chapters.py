@@ -355,7 +355,7 @@ def _chapters_numbered(chapters: Sequence, number: int, mention: str) -> list:
         return sections
     labelled = [c for c in chapters if c.label == label or c.label.endswith("." + label)]
     if any("." in c.label for c in chapters):  # labelled by part: "3" after volumes 1 and 2 is a closing section's
-        labelled = [c for c in labelled if "." in c.label or _headed(c.title, number, mention)]
+        labelled = [c for c in labelled if "." in c.label or _heading_number(c.title) == number]
     if headed := [c for c in labelled if _headed(c.title, number, mention)]:
         return headed if unit_kind(mention) else labelled  # "Canto II": the cantos, not an appendix's sonnet "II"
     return [c for c in chapters if _headed(c.title, number, mention)] or labelled
@@ -367,6 +367,12 @@ def _headed(heading: str, number: int, mention: str) -> bool:
     second has "第一章" to "第九章", labelled in reading order, "第三章" is the chapter so headed."""
     unit = Heading.parse(heading).unit
     return unit is not None and unit[1] == number and _names_unit_as(unit[0], mention)
+
+
+def _heading_number(heading: str) -> int | None:
+    """The number a heading gives its chapter in any unit ("II. THE RED-HEADED LEAGUE": 2), or None ("尾声")."""
+    unit = Heading.parse(heading).unit
+    return None if unit is None else unit[1]
 
 
 def _whole_chapters(chapters: Sequence, mention: str) -> list[list]:
