@@ -815,6 +815,26 @@ def test_a_claim_said_to_hold_in_part_is_asked_again_not_read(text, verdict):
 
 @pytest.mark.parametrize(
     "text,verdict",
+    [("FALSE. It is partly true, but the date is wrong.", "FALSE"),
+     ("FAUX. C'est vrai en partie, mais la date est fausse.", "FALSE"),
+     ("Falsch. Teilweise richtig, aber das Datum stimmt nicht.", "FALSE"),
+     ("ЛОЖЬ. Отчасти верно, но дата неверна.", "FALSE"), ("TRUE! It is not false.", "TRUE"),
+     # the other label said as a clause alone undoes it; in the verdict's own sentence any other label word does
+     ("TRUE. Actually, FALSE.", None), ("TRUE. FALSE.", None), ("FALSE, it is partly true", None)],
+)  # fmt: skip
+def test_a_verdict_that_is_a_sentence_of_its_own_is_read_past_its_rationale(text, verdict):
+    """ "FALSE. It is partly true, but the date is wrong." was unread: any later word naming the other verdict undid
+    it. After a verdict that is its own sentence, the rest is its rationale."""
+    assert normalize_claim_answer(text) == verdict
+
+
+def test_a_finder_verdict_that_is_a_sentence_of_its_own_is_read_past_its_rationale():
+    assert normalize_finder_answer("YES. Paragraph 3 is not relevant but 5 is.") == "YES"
+    assert normalize_finder_answer("NO. Yes, it mentions a letter.") is None
+
+
+@pytest.mark.parametrize(
+    "text,verdict",
     [("The segment is relevant", "YES"), ("This passage is not relevant", "NO"),
      ("Ce passage n'est pas pertinent", "NO"), ("Dieser Abschnitt ist relevant", "YES"),
      ("Este fragmento no es relevante", "NO"), ("Questo passo è rilevante", "YES"),
