@@ -828,6 +828,16 @@ def test_a_verdict_that_is_a_sentence_of_its_own_is_read_past_its_rationale(text
     assert normalize_claim_answer(text) == verdict
 
 
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("Certo", "TRUE"), ("Errada", "FALSE"), ("Sbagliata", "FALSE"), ("Errata", "FALSE"), ("嘘です", "FALSE"),
+     ("うそ", "FALSE"), ("嘘ではない", None)],
+)  # fmt: skip
+def test_a_claims_verdict_in_everyday_words_is_read(text, verdict):
+    """Portuguese "certo" (right), the feminine "errada" and "sbagliata", Japanese "嘘" (a lie) were unread."""
+    assert normalize_claim_answer(text) == verdict
+
+
 def test_a_finder_verdict_that_is_a_sentence_of_its_own_is_read_past_its_rationale():
     assert normalize_finder_answer("YES. Paragraph 3 is not relevant but 5 is.") == "YES"
     assert normalize_finder_answer("NO. Yes, it mentions a letter.") is None
@@ -857,6 +867,26 @@ def test_a_chinese_relevance_made_a_noun_is_no_finder_verdict():
     """ "相关性不大" (the relevance is slight) and "相关度低" (low relevance) had read YES from their "相关"."""
     answers = ("相关性不大", "相关度低", "相关", "相关的", "相关，但不多")
     assert [normalize_finder_answer(text) for text in answers] == [None, None, "YES", "YES", "YES"]
+
+
+_LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley", "D": "Frank Churchill"})
+
+
+@pytest.mark.parametrize(
+    "text,letter",
+    [("B is the correct answer", "B"), ("B ist die richtige Antwort", "B"), ("B est la bonne réponse", "B"),
+     ("B是正确答案", "B"), ("Bが正解です", "B"), ("B가 정답입니다", "B"), ("정답이 B입니다", "B"),
+     # a reason after the letter, or on the lines after it
+     ("The answer is B because she left.", "B"), ("B, parce qu'elle part.", "B"), ("B因为她走了", "B"),
+     ("Harriet because she left", "B"), ("B\n\nBecause she left.", "B"), ("B\nThe letter shows it.\nC is wrong.", "B"),
+     ("Harriet (B)", "B"), ("I would say B.", "B"), ("Je dirais B", "B"),
+     # still none: two options, an option's text under another's letter, a reason that is no reason word
+     ("B\nC", None), ("Emma (B)", None), ("B or C", None), ("A car arrived", None)],
+)  # fmt: skip
+def test_an_option_said_to_be_the_answer_or_given_with_its_reason_is_read(text, letter):
+    """ "B is the correct answer", "B가 정답입니다", "The answer is B because she left." and "B" on its own line
+    above the reason were unread."""
+    assert normalize_choice(text, _LEFT) == letter
 
 
 def test_an_option_whose_text_opens_with_an_answer_word_is_read_by_its_text():

@@ -27,6 +27,7 @@ from clueweaver.protocol.reply_words import (
     ANSWER_ADJECTIVES_BEFORE,
     ANSWER_ARTICLES,
     ANSWER_WORDS,
+    BECAUSE_WORDS,
     CLAIM_DETERMINERS,
     CLAIM_SUBJECTS,
     COPULAS,
@@ -148,7 +149,7 @@ def _label_prefix(*tables: Table, separators: str, bare: bool) -> re.Pattern:
     the label's word (``ANSWER_ARTICLES``, ...), then a copula (Korean's may be the particle of its word: "답은")
     or one of ``separators``; with ``bare``, the word alone too ("Option B")."""
     separator = rf"\s*[{separators}]"
-    ending = rf"{_COPULA}?{separator}?" if bare else rf"(?:{_COPULA}{separator}?|(?<=[은는])\s|{separator})"
+    ending = rf"{_COPULA}?{separator}?" if bare else rf"(?:{_COPULA}{separator}?|(?<=[은는이가])\s|{separator})"
     return re.compile(rf"^(?:{_ARTICLE})?(?:{_BEFORE})?{words_regex(*tables)}(?:{_AFTER})?{ending}\s*", re.IGNORECASE)
 
 
@@ -176,11 +177,18 @@ _LETTER_THEN_TEXT = re.compile(
 )
 # "B is correct", "B ist richtig", "B es correcta", "B是正确的", "Bが正しいです", "B가 맞습니다": the letter said to be
 # the right one.
+_ANSWER_WORD = _alternatives(ANSWER_WORDS, r"{}(?!\w)")  # a Korean one before its copula too: "정답입니다"
 _LETTER_IS_RIGHT = re.compile(
-    rf"(?<=[A-Za-z)\]]){_COPULA}?\s*{words_regex(TRUE_WORDS, ANSWER_ADJECTIVES_BEFORE, ANSWER_ADJECTIVES_AFTER)}"
+    rf"(?<=[A-Za-z)\]]){_COPULA}?\s*(?:{words_regex(TRUE_WORDS, ANSWER_ADJECTIVES_BEFORE, ANSWER_ADJECTIVES_AFTER)}"
+    # or said to be the answer: "B is the correct answer", "B est la bonne réponse", "B是正确答案", "B가 정답입니다"
+    rf"|(?:{_ARTICLE})?(?:{_BEFORE})?(?:{_ANSWER_WORD})(?:{_AFTER})?)"
     rf"的?(?:{_alternatives(ANSWER_COPULAS, '{}')})?\s*[.。!！]?$",
     re.IGNORECASE,
 )
+# A reason after the answer: "B because she left", "Harriet, parce qu'elle part", "B因为她走了"
+_REASON = re.compile(rf"(?<=[^\W\d_)\]])\s*[,\uff0c]?\s*{words_regex(BECAUSE_WORDS)}.*$", re.IGNORECASE | re.DOTALL)
+# An option's text with its letter after it: "Harriet (B)"
+_TEXT_THEN_LETTER = re.compile(r"(.+?)\s*[(\[]([A-Za-z])[)\]]\.?")
 
 
 def _clean(answer: str) -> str:
@@ -334,10 +342,21 @@ def _without_labels(answer: str) -> str:
 
 def normalize_choice(answer: str, question: Question) -> str | None:
     """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text", "B is correct", "答案是B", "Ｂ",
-    "Ответ: Б" or the option's own text; None when it names no option of ``question`` or is ambiguous ("B or C")."""
+    "Ответ: Б" or the option's own text, with a reason after it or not ("B because…"); None when it names no option
+    of ``question`` or is ambiguous ("B or C"). An answer of several lines unread whole is read by its first ("B",
+    then the reason), unless a later line names another option."""
+    letter = _choice(answer, question)
+    lines = [line for line in answer.splitlines() if line.strip()]
+    if letter is None and len(lines) > 1:
+        first = _choice(lines[0], question)
+        letter = None if {_choice(line, question) for line in lines[1:]} - {None, first} else first
+    return letter
+
+
+def _choice(answer: str, question: Question) -> str | None:
     cleaned = _clean(unicodedata.normalize("NFKC", answer)).replace("\u2019", "'")
     labelled = _without_labels(cleaned)
-    text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", labelled))
+    text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", _REASON.sub("", labelled)))
     if labelled != cleaned:  # "La respuesta es la B": an article after a label only ("a b" stays two letters)
         text = _LETTER_ARTICLE.sub("", text)
     if not text:
@@ -347,6 +366,9 @@ def normalize_choice(answer: str, question: Question) -> str | None:
     by_text = [label for label, option in question.options.items() if _comparable(option) in said]
     if len(by_text) == 1:
         return by_text[0]
+    if (then := _TEXT_THEN_LETTER.fullmatch(text)) and then.group(2).upper() in question.options:
+        option = question.options[then.group(2).upper()]
+        return then.group(2).upper() if _comparable(option) == _comparable(then.group(1)) else None
     bare = _BARE_LETTER.fullmatch(text.translate(_OTHER_ALPHABETS))
     if bare:
         letter = bare.group(1).upper()

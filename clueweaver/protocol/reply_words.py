@@ -84,7 +84,8 @@ ANSWER_WORDS: Table = {
     "el": ("απάντηση",),
     "zh": ("答案", "回答", "答", "判断", "結論", "结论"),  # "答：B" too
     "ja": ("答え", "回答", "正解", "判定"),
-    "ko": ("답", "정답", "답변", "답은", "정답은", "답변은"),  # the topic particle is part of the word
+    # a particle is part of the word: "정답은 B", "정답이 B입니다"
+    "ko": ("답", "정답", "답변", "답은", "정답은", "답변은", "답이", "정답이", "답변이"),
     "pl": ("odpowiedź",),
     "sv": ("svar",),
     "cs": ("odpověď",),
@@ -117,13 +118,13 @@ OPTION_WORDS: Table = {
 # c'est B", "应该是B", "たぶんB") or "it is" ("It's B", "C'est la B", "Es la B"); the answer is read as after a label
 # (a hedge that gives no answer is ``cues.HEDGING_CUES``).
 LEAD_INS: Table = {
-    "en": ("I think", "I believe", "probably", "most likely", "likely", "it is", "it's"),
-    "fr": ("je pense que", "je crois que", "probablement", "c'est"),
-    "de": ("ich denke", "ich glaube", "wahrscheinlich", "es ist"),
-    "es": ("creo que", "pienso que", "probablemente", "es"),
-    "it": ("penso che", "credo che", "probabilmente", "è"),
-    "pt": ("acho que", "creio que", "provavelmente", "é"),
-    "ru": ("я думаю", "думаю", "наверное", "вероятно", "скорее всего", "это"),
+    "en": ("I think", "I believe", "I would say", "I'd say", "probably", "most likely", "likely", "it is", "it's"),
+    "fr": ("je pense que", "je crois que", "je dirais", "probablement", "c'est"),
+    "de": ("ich denke", "ich glaube", "ich würde sagen", "wahrscheinlich", "es ist"),
+    "es": ("creo que", "pienso que", "diría que", "probablemente", "es"),
+    "it": ("penso che", "credo che", "direi", "probabilmente", "è"),
+    "pt": ("acho que", "creio que", "diria que", "provavelmente", "é"),
+    "ru": ("я думаю", "думаю", "я бы сказал", "наверное", "вероятно", "скорее всего", "это"),
     "zh": ("我认为", "我認為", "我觉得", "我覺得", "应该", "應該", "大概", "可能"),
     "ja": ("たぶん", "多分", "おそらく", "恐らく"),
 }  # fmt: skip
@@ -154,6 +155,14 @@ LETTER_SUFFIXES: Table = {
 # A verdict in the reply's own language, besides the YES / NO and TRUE / FALSE the prompts ask for (a
 # claim may also be answered yes or no): a small model often answers "Oui", "正确" or "ΝΑΙ". Chinese and
 # Japanese words match at the start of the answer, the longest first, so "不正确" is not "正确".
+# The words that open a reason after an option's letter ("B because she left", "B, parce que…", "B因为…"): the
+# letter is the answer, the rest its rationale ("parce" is only ever "parce que", "parce qu'elle"). Not "as", "car",
+# "da" or "since": "A car", "A da Silva".
+BECAUSE_WORDS: Table = {
+    "en": ("because",), "fr": ("parce", "puisque"), "de": ("weil", "denn"), "es": ("porque", "ya que"),
+    "it": ("perché", "poiché"), "pt": ("porque", "pois"), "ru": ("потому что", "так как", "поскольку"),
+    "zh": ("因为", "因為", "由于", "由於"), "ja": ("なぜなら",), "ko": ("왜냐하면",),
+}  # fmt: skip
 YES_WORDS: Table = {
     "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
     "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"), "pl": ("tak",), "sv": ("ja",),
@@ -173,7 +182,8 @@ TRUE_WORDS: Table = {
     "de": ("wahr", "richtig", "korrekt", "zutreffend", "stimmt", "nicht falsch"),
     "es": ("verdadero", "verdadera", "cierto", "verdad", "correcto", "correcta", "no es falso", "no es falsa"),
     "it": ("vero", "vera", "corretto", "corretta", "giusto", "non è falso", "non è falsa", "non è sbagliato"),
-    "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta", "não é falso", "não é falsa"),
+    "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta", "certo", "certa", "não é falso",
+           "não é falsa"),
     "ru": ("верно", "правда", "истина", "правильно", "не ложно", "не неверно"),
     "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "正確", "对", "對", "真", "没错", "沒錯"),
     "ja": ("正しい", "真", "本当", "間違いない", "間違いありません", "誤りではない"),
@@ -186,12 +196,13 @@ FALSE_WORDS: Table = {
     "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "n'est pas vrai", "pas exact", "n'est pas exact"),
     "de": ("falsch", "unwahr", "inkorrekt", "unzutreffend", "nicht wahr", "nicht richtig", "stimmt nicht"),
     "es": ("falso", "falsa", "incorrecto", "incorrecta", "no es cierto", "no es verdad"),
-    "it": ("falso", "falsa", "scorretto", "errato", "sbagliato", "non è vero"),
-    "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "não é verdade"),
+    "it": ("falso", "falsa", "scorretto", "errato", "errata", "sbagliato", "sbagliata", "non è vero"),
+    "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "errada", "não é verdade"),
     "ru": ("неверно", "ложь", "ложно", "неправильно", "не верно", "неправда", "не правда"),
     "el": ("ψευδές", "ψευδής", "λάθος"),
     "zh": ("错误", "錯誤", "错", "錯", "假", "不正确", "不正確", "不对", "不對"),
-    "ja": ("誤り", "偽", "間違い", "正しくない", "正しくありません", "誤っている", "間違っている"),
+    "ja": ("誤り", "偽", "間違い", "正しくない", "正しくありません", "誤っている", "間違っている", "嘘", "うそ",
+           "ウソ"),
     "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
     "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
     "cs": ("nepravda", "nepravdivé"), "hu": ("hamis",), "no": ("usant", "usann", "feil"),
