@@ -365,6 +365,9 @@ def test_a_chapter_named_as_a_bound_names_the_chapters_on_its_side(text, first, 
         "Между главой 3 и главой 5 кто путешествует?",
         "Между 3 и 5 главами кто путешествует?",
         "Od rozdziału 3 do rozdziału 5, kto podróżuje?",
+        "Od trzeciego do piątego rozdziału, kto podróżuje?",  # Polish ordinals in the genitive
+        "Кто путешествует в главах 3—5?",  # an em dash between digits
+        "In chapters 3 thru 5, who travels?",
     ],
 )
 def test_a_stretch_said_by_its_two_ends_names_every_chapter_between(text):

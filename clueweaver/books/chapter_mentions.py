@@ -199,9 +199,9 @@ _ORDINAL_SUFFIX = r"(?:st|nd|rd|th|ère|ème|eme|er|re|s?te[nmrs]?|de|e|\.?[ºª
 _DIGIT_ORDINAL = rf"\d+{_ORDINAL_SUFFIX}"
 # the words that join numbers in a list or a range; Polish "i" in lower case only, not a Roman I
 _JOIN_WORDS = (
-    "and|to|through|et|à|au|und|bis|y|a|al|ao|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és|og|til|și|şi|en|tot"
+    "and|to|through|thru|et|à|au|und|bis|y|a|al|ao|e|и|по|до|και|(?-i:i)|oraz|do|och|till|až|és|og|til|și|şi|en|tot"
 )
-_JOIN = rf"\s*(?:(?:,\s*)?\b(?:{_JOIN_WORDS})\b|[,&–-])\s*"  # "chapters 3, 4, and 5"
+_JOIN = rf"\s*(?:(?:,\s*)?\b(?:{_JOIN_WORDS})\b|[,&–-]|(?<=\d)—(?=\d))\s*"  # "chapters 3, 4, and 5"; "главы 3—5"
 # "from" between the unit's word and a range ("в главах с 3 по 5", "w rozdziałach od 3 do 5", "chapters from 3 to
 # 5", "nei capitoli dal 3 al 5", "en los capítulos del 3 al 5", "nos capítulos do 3 ao 5"), not before one number:
 # "в главе с 3 героями" is a chapter with three heroes
@@ -353,11 +353,12 @@ def _cardinals_listed(match: re.Match, languages: tuple[str, ...], each: re.Patt
     return _listed(numbers, _range_after(match.group(0)))
 
 
-_RANGE_WORDS = "to|through|à|au|bis|a|al|ao|по|до|do|till|až|til|tot"  # Dutch "hoofdstuk 3 tot 5", Spanish "20 al 22"
-_RANGE = re.compile(rf"-|–|\b(?:{_RANGE_WORDS})\b", re.IGNORECASE)
+# Dutch "hoofdstuk 3 tot 5", Spanish "20 al 22"
+_RANGE_WORDS = "to|through|thru|à|au|bis|a|al|ao|по|до|do|till|až|til|tot"
+_RANGE = re.compile(rf"-|–|—|\b(?:{_RANGE_WORDS})\b", re.IGNORECASE)
 # Czech and Slovak "a" is "and": "kapitoly 3 a 5" are two chapters, where Spanish "capítulos 3 a 5" are three
 _CZECH_UNIT = re.compile(rf"(?:{_CHAPTER_WORDS['cs',]}|{_PART_WORDS['cs',]})\b", re.IGNORECASE)
-_CZECH_RANGE = re.compile(rf"-|–|\b(?:{_RANGE_WORDS.replace('|a|', '|')})\b", re.IGNORECASE)
+_CZECH_RANGE = re.compile(rf"-|–|—|\b(?:{_RANGE_WORDS.replace('|a|', '|')})\b", re.IGNORECASE)
 
 
 def _range_after(unit: str) -> re.Pattern:

@@ -198,15 +198,19 @@ def _greek() -> dict[str, int]:
 
 
 # Polish ordinal stems from one to eighty: each takes an adjective's endings, nominative masculine (rozdział,
-# tom), feminine (część, księga) and neuter, and the locative a question uses ("w piątym rozdziale", "w drugiej
-# części"); after g an i comes before e, and the soft stem of "trzeci" writes i throughout.
+# tom), feminine (część, księga) and neuter, the locative a question uses ("w piątym rozdziale", "w drugiej
+# części"), the genitive and the feminine accusative ("od trzeciego do piątego rozdziału", "przez drugą część");
+# after g an i comes before e, and the soft stem of "trzeci" writes i throughout.
 _POLISH_STEMS = (
     "pierwsz drug trzec czwart piąt szóst siódm ósm dziewiąt dziesiąt jedenast dwunast trzynast czternast piętnast "
     "szesnast siedemnast osiemnast dziewiętnast"
 ).split()
 _POLISH_TENS = "dwudziest trzydziest czterdziest pięćdziesiąt sześćdziesiąt siedemdziesiąt osiemdziesiąt".split()
-_POLISH_ENDINGS = {"drug": ("i", "a", "ie", "im", "iej"), "trzec": ("i", "ia", "ie", "im", "iej")}
-_POLISH_HARD_ENDINGS = ("y", "a", "e", "ym", "ej")
+_POLISH_ENDINGS = {
+    "drug": ("i", "a", "ie", "im", "iej", "iego", "ą"),
+    "trzec": ("i", "ia", "ie", "im", "iej", "iego", "ią"),
+}
+_POLISH_HARD_ENDINGS = ("y", "a", "e", "ym", "ej", "ego", "ą")
 # Swedish ordinals (one form for every gender and case): "Första kapitlet", "Tjugoförsta kapitlet"; "elfte" also
 # spelled "elvte", and the old spellings of ELTeC's novels, "FJERDE KAPITLET", "SJETTE KAPITLET".
 _SWEDISH_UNITS = "första andra tredje fjärde femte sjätte sjunde åttonde nionde".split()
