@@ -815,16 +815,12 @@ def test_a_claim_said_to_hold_in_part_is_asked_again_not_read(text, verdict):
 
 @pytest.mark.parametrize(
     "text,verdict",
-    [("FALSE. It is partly true, but the date is wrong.", "FALSE"),
-     ("FAUX. C'est vrai en partie, mais la date est fausse.", "FALSE"),
-     ("Falsch. Teilweise richtig, aber das Datum stimmt nicht.", "FALSE"),
-     ("ЛОЖЬ. Отчасти верно, но дата неверна.", "FALSE"), ("TRUE! It is not false.", "TRUE"),
-     # the other label said as a clause alone undoes it; in the verdict's own sentence any other label word does
-     ("TRUE. Actually, FALSE.", None), ("TRUE. FALSE.", None), ("FALSE, it is partly true", None)],
+    [("FALSE. It is partly true, but the date is wrong.", None), ("Wahr.\nDie Aussage ist falsch.", None),
+     ("TRUE. Actually, FALSE.", None), ("TRUE! It is not false.", "TRUE")],
 )  # fmt: skip
-def test_a_verdict_that_is_a_sentence_of_its_own_is_read_past_its_rationale(text, verdict):
-    """ "FALSE. It is partly true, but the date is wrong." was unread: any later word naming the other verdict undid
-    it. After a verdict that is its own sentence, the rest is its rationale."""
+def test_a_verdict_with_the_other_one_in_a_later_sentence_is_asked_again(text, verdict):
+    """Read past its rationale, "FALSE. It is partly true, but…" was FALSE, and so was the frozen reply set's "Wahr.
+    Die Aussage ist falsch." TRUE, a misread: the rule was reverted, and either reply is asked again."""
     assert normalize_claim_answer(text) == verdict
 
 
@@ -836,11 +832,6 @@ def test_a_verdict_that_is_a_sentence_of_its_own_is_read_past_its_rationale(text
 def test_a_claims_verdict_in_everyday_words_is_read(text, verdict):
     """Portuguese "certo" (right), the feminine "errada" and "sbagliata", Japanese "嘘" (a lie) were unread."""
     assert normalize_claim_answer(text) == verdict
-
-
-def test_a_finder_verdict_that_is_a_sentence_of_its_own_is_read_past_its_rationale():
-    assert normalize_finder_answer("YES. Paragraph 3 is not relevant but 5 is.") == "YES"
-    assert normalize_finder_answer("NO. Yes, it mentions a letter.") is None
 
 
 @pytest.mark.parametrize(

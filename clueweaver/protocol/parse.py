@@ -205,7 +205,6 @@ _WORD = re.compile(r"[^\W\d_]+")
 # falso" FALSE).
 _CLAUSE_MARKS = ",;:.!?\u2026\uff0c\u3001\u3002\uff1b\uff1a\uff01\uff1f"
 _WORD_OR_BREAK = re.compile(rf"[^\W\d_]+|[{_CLAUSE_MARKS}]")
-_SENTENCE_MARKS = frozenset(".!\u3002\uff01")
 
 
 _Verdicts = dict[str, list[tuple[tuple[str, ...], str]]]
@@ -284,26 +283,11 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
             if text.startswith(w, at)
         ]
         return _unqualified(text, *max(opening), verdicts) if opening else None
-    words = _WORD_OR_BREAK.findall(text.lstrip(" " + _CLAUSE_MARKS))
-    said = _said(words, verdicts)
+    said = _said(_WORD_OR_BREAK.findall(text.lstrip(" " + _CLAUSE_MARKS)), verdicts)
     if not said or said[0][0] > 0 or (said[0][1] in _ALSO_WORDS and not _stands_alone(unfolded)):
         return None
-    return said[0][2] if _later_labels(words, said) <= {said[0][2]} else None
-
-
-def _later_labels(words: list[str], said: list[tuple[int, tuple[str, ...], str]]) -> set[str]:
-    """The labels that the words after the opening verdict say. After a verdict that is a sentence of its own
-    ("FALSE. It is partly true, but the date is wrong.") the rest is its rationale: only a label said as a clause
-    alone counts there ("TRUE. Actually, FALSE."); else any label word but one of relevance or opening only."""
-    if len(words) > len(said[0][1]) and words[len(said[0][1])] in _SENTENCE_MARKS:
-        return {label for at, phrase, label in said[1:] if _clause_alone(words, at, len(phrase))}
-    return {label for _, phrase, label in said[1:] if phrase not in _OPENING_ONLY}
-
-
-def _clause_alone(words: list[str], at: int, length: int) -> bool:
-    """Whether ``words[at : at + length]`` are a clause of their own, clause marks or the ends around them."""
-    before = at == 0 or words[at - 1] in _CLAUSE_MARKS
-    return before and (at + length == len(words) or words[at + length] in _CLAUSE_MARKS)
+    label, later = said[0][2], {label for _, phrase, label in said[1:] if phrase not in _OPENING_ONLY}
+    return label if later <= {label} else None
 
 
 def _unqualified(text: str, end: int, label: str, verdicts: _Verdicts) -> str | None:
