@@ -1,5 +1,5 @@
-"""``clueweaver bench retrieval|recall|pipeline|eval-concurrency``: the shipped benchmarks that print
-numbers (speed, recall, throughput); the measuring lives in ``clueweaver.measure``."""
+"""``clueweaver bench retrieval|recall|replies|pipeline|eval-concurrency``: the shipped benchmarks that print
+numbers (speed, recall, replies read, throughput); the measuring lives in ``clueweaver.measure``."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from clueweaver.core.errors import UsageError
 from clueweaver.measure import bench_ablations, bench_pipeline, bench_recall, bench_retrieval, plot_curve, recall_curve
 from clueweaver.measure.concurrency import LEVELS, bench_item_concurrency
 from clueweaver.measure.recall import CURVE_SETS, NAMINGS, SET_NAMES, bench_second_round
+from clueweaver.measure.replies import REPLY_SETS, bench_replies
 from clueweaver.measure.retrieval import SAMPLE_QUESTION
 from clueweaver.protocol.question import Question
 from clueweaver.retrieval import RankingConfig
@@ -25,7 +26,7 @@ from clueweaver.segments.segmenter import PRESETS
 def add_bench(sub) -> None:
     p = sub.add_parser("bench", help="shipped benchmarks that print numbers (speed, recall)")
     kinds = p.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
-    for add in (add_retrieval, add_recall, add_pipeline, add_eval_concurrency):
+    for add in (add_retrieval, add_recall, add_replies, add_pipeline, add_eval_concurrency):
         add(kinds)
 
 
@@ -128,6 +129,32 @@ def run_recall(args) -> int:
     if output:
         output.write_text(markdown + "\n", encoding="utf-8")
         output.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def add_replies(kinds) -> None:
+    p = kinds.add_parser(
+        "replies",
+        help="how inference reads small models' answers (Finder, claim, multiple choice) in ten languages: read as a "
+        "person reads them, misread, or left unread",
+    )
+    p.add_argument(
+        "--set", action="append", default=None, choices=tuple(REPLY_SETS),
+        help="reply sets to read (repeatable; default both: the tuning set the parser's words were written from, the "
+        "frozen set written apart)",
+    )  # fmt: skip
+    p.add_argument("--output", help="also write the Markdown tables and JSON next to this path (.md)")
+    p.set_defaults(run=run_replies)
+
+
+def run_replies(args) -> int:
+    output = output_path(args.output)
+    payload, markdown = bench_replies(tuple(args.set or REPLY_SETS))
+    print(markdown)
+    if output:
+        output.write_text(markdown, encoding="utf-8")
+        payload_text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+        output.with_suffix(".json").write_text(payload_text, encoding="utf-8")
     return 0
 
 

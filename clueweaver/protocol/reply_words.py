@@ -122,7 +122,7 @@ LEAD_INS: Table = {
     "fr": ("je pense que", "je crois que", "je dirais", "probablement", "c'est"),
     "de": ("ich denke", "ich glaube", "ich würde sagen", "wahrscheinlich", "es ist"),
     "es": ("creo que", "pienso que", "diría que", "probablemente", "es"),
-    "it": ("penso che", "credo che", "direi", "probabilmente", "è"),
+    "it": ("penso che", "credo che", "penso che sia", "credo che sia", "direi", "probabilmente", "è"),
     "pt": ("acho que", "creio que", "diria que", "provavelmente", "é"),
     "ru": ("я думаю", "думаю", "я бы сказал", "наверное", "вероятно", "скорее всего", "это"),
     "zh": ("我认为", "我認為", "我觉得", "我覺得", "应该", "應該", "大概", "可能"),
