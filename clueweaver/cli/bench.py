@@ -125,10 +125,7 @@ def run_recall(args) -> int:
             name_chapters=args.name_chapters,
             language=args.language,
         )
-    print(markdown)
-    if output:
-        output.write_text(markdown + "\n", encoding="utf-8")
-        output.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    _report(markdown, payload, output)
     return 0
 
 
@@ -150,12 +147,17 @@ def add_replies(kinds) -> None:
 def run_replies(args) -> int:
     output = output_path(args.output)
     payload, markdown = bench_replies(tuple(args.set or REPLY_SETS))
+    _report(markdown, payload, output)
+    return 0
+
+
+def _report(markdown: str, payload: dict, output) -> None:
+    """Print a benchmark's Markdown tables and, given ``output`` (.md), write them there and the JSON beside."""
     print(markdown)
     if output:
-        output.write_text(markdown, encoding="utf-8")
-        payload_text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-        output.with_suffix(".json").write_text(payload_text, encoding="utf-8")
-    return 0
+        output.write_text(markdown + "\n", encoding="utf-8")
+        text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+        output.with_suffix(".json").write_text(text, encoding="utf-8")
 
 
 def parse_overrides(pairs: list[str], config_class) -> dict:
@@ -260,8 +262,5 @@ def run_eval_concurrency(args) -> int:
         levels=levels, items_per_worker=args.items_per_worker, delay=args.delay, system=args.system,
         backend=args.backend, model=args.model, base_url=one_or_list(args.base_url), tokenizer=args.tokenizer,
     )  # fmt: skip
-    print(markdown)
-    if output:
-        output.write_text(markdown + "\n", encoding="utf-8")
-        output.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    _report(markdown, payload, output)
     return 0

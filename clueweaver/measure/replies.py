@@ -114,7 +114,7 @@ def bench_replies(sets: tuple[str, ...] = tuple(REPLY_SETS)) -> tuple[dict, str]
             said = f"{missed['reply']!r}: a person reads {missed['reading']}, read {missed['read']}"
             lines.append(f"- {reply_id} {said}")
         lines.append("")
-    return payload, "\n".join(lines).rstrip() + "\n"
+    return payload, "\n".join(lines).rstrip()
 
 
 def _counts(replies: list[Reply], outcomes: dict[str, str], by: str) -> dict[str, dict[str, int]]:
