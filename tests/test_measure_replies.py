@@ -21,8 +21,9 @@ from clueweaver.measure.replies import (
 _OPTIONS = {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley", "D": "Frank Churchill"}
 
 
-def test_the_frozen_replies_are_as_committed_with_their_hash():
-    assert frozen_digest(REPLY_SETS["frozen"]) == REPLIES_FROZEN_SHA256
+@pytest.mark.parametrize("name", sorted(REPLIES_FROZEN_SHA256))
+def test_the_frozen_replies_are_as_committed_with_their_hash(name):
+    assert frozen_digest(REPLY_SETS[name]) == REPLIES_FROZEN_SHA256[name]
 
 
 def test_no_tuning_reply_is_misread():

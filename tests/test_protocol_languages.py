@@ -860,6 +860,29 @@ def test_a_chinese_relevance_made_a_noun_is_no_finder_verdict():
     assert [normalize_finder_answer(text) for text in answers] == [None, None, "YES", "YES", "YES"]
 
 
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("Partially. The segment names the letter, not its sender.", "YES"), ("En partie.", "YES"),
+     ("NO, only partially", "NO"), ("Der Abschnitt ist für die Frage relevant, da er den Tod beschreibt.", "YES"),
+     ("この部分は質問に関係があります。", "YES"), ("関連していません。", "NO"),
+     ("이 부분은 질문과 관련이 있습니다.", "YES"), ("관련 없음", "NO"),
+     ("No sé.", None), ("No idea.", None), ("Non lo so", None), ("不确定", None)],
+)  # fmt: skip
+def test_a_finder_verdict_in_the_words_the_first_frozen_reply_set_missed(text, verdict):
+    """The first frozen reply set, measured once, missed these forms (and read "No sé", I don't know, as NO); they
+    tuned the next round, which the second frozen set judged."""
+    assert normalize_finder_answer(text) == verdict
+
+
+@pytest.mark.parametrize(
+    "text,verdict",
+    [("L'affirmation n'est pas vraie.", "FALSE"), ("L'affermazione non è vera: lui resta.", "FALSE"),
+     ("그 주장은 사실이 아닙니다.", "FALSE"), ("맞지 않습니다. 그는 돌아옵니다.", "FALSE"), ("Não sei.", None)],
+)  # fmt: skip
+def test_a_claims_verdict_in_the_words_the_first_frozen_reply_set_missed(text, verdict):
+    assert normalize_claim_answer(text) == verdict
+
+
 _LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley", "D": "Frank Churchill"})
 
 
@@ -871,6 +894,9 @@ _LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley"
      ("The answer is B because she left.", "B"), ("B, parce qu'elle part.", "B"), ("B因为她走了", "B"),
      ("Harriet because she left", "B"), ("B\n\nBecause she left.", "B"), ("B\nThe letter shows it.\nC is wrong.", "B"),
      ("Harriet (B)", "B"), ("I would say B.", "B"), ("Je dirais B", "B"),
+     # the first frozen reply set's misses: a reason after a comma, an opinion after the answer, "letra"
+     ("B, car elle part.", "B"), ("B, as the letter shows.", "B"), ("B, je crois.", "B"), ("Credo B.", "B"),
+     ("Letra B", "B"), ("Resposta correta: letra B", "B"), ("정답은 B입니다.", "B"),
      # still none: two options, an option's text under another's letter, a reason that is no reason word
      ("B\nC", None), ("Emma (B)", None), ("B or C", None), ("A car arrived", None)],
 )  # fmt: skip

@@ -4,7 +4,7 @@ languages, each with the reading a careful bilingual person gives it, or none wh
 to one ("partly true", "B or C"). Each is read so, misread, or left unread; for a reply with no reading, leaving it
 unread is right (the Interpreter is asked again, a Finder keeps its segment and says so).
 
-The tuning set holds replies the parser's words were written from (its tests' cases); the frozen set was written
+The tuning set holds replies the parser's words were written from (its tests' cases); each frozen set was written
 apart, by a reader who had not seen the parser, and committed with its hash before the parser read it. A misread is
 the number that matters: an unread reply costs one more call, a misread one a wrong answer or a dropped clue.
 """
@@ -22,9 +22,17 @@ from clueweaver.core.jsonl import jsonl_lines
 from clueweaver.protocol.parse import normalize_choice, normalize_claim_answer, normalize_finder_answer
 from clueweaver.protocol.question import Question
 
-REPLY_SETS = {"tuning": DATA_DIR / "replies_tuning.jsonl", "frozen": DATA_DIR / "replies_frozen.jsonl"}
-# The frozen set, committed alone with this hash before the parser read it.
-REPLIES_FROZEN_SHA256 = "b331dbd9d57a166891a9f316864dc54c962e3ac36ab9862e3d62aaf56e0762cc"
+REPLY_SETS = {
+    "tuning": DATA_DIR / "replies_tuning.jsonl",
+    "frozen": DATA_DIR / "replies_frozen.jsonl",
+    "frozen-2": DATA_DIR / "replies_frozen_2.jsonl",
+}
+# Each frozen set, committed alone with its hash before the parser read it. The first, measured once, then tuned the
+# parser's next round, which the second judged.
+REPLIES_FROZEN_SHA256 = {
+    "frozen": "b331dbd9d57a166891a9f316864dc54c962e3ac36ab9862e3d62aaf56e0762cc",
+    "frozen-2": "18b58b025373db6a0e0950291156978c7f61cbaa7bfc3458b85ffc1405166b11",
+}
 READINGS = {"finder": ("YES", "NO"), "claim": ("TRUE", "FALSE"), "mcq": ("A", "B", "C", "D")}
 OUTCOMES = ("read", "misread", "unread")
 

@@ -23,6 +23,7 @@ from clueweaver.protocol.citations import paragraph_references
 from clueweaver.protocol.cues import ANSWER_COPULAS, Table, every_language
 from clueweaver.protocol.question import Question
 from clueweaver.protocol.reply_words import (
+    AFTERTHOUGHTS,
     ANSWER_ADJECTIVES_AFTER,
     ANSWER_ADJECTIVES_BEFORE,
     ANSWER_ARTICLES,
@@ -30,9 +31,11 @@ from clueweaver.protocol.reply_words import (
     BECAUSE_WORDS,
     CLAIM_DETERMINERS,
     CLAIM_SUBJECTS,
+    COMMA_BECAUSE_WORDS,
     COPULAS,
     FALSE_WORDS,
     FINDER_DETERMINERS,
+    FINDER_OBJECTS,
     FINDER_SUBJECTS,
     IRRELEVANT_WORDS,
     LEAD_INS,
@@ -42,6 +45,7 @@ from clueweaver.protocol.reply_words import (
     PARTLY_WORDS,
     RELEVANT_WORDS,
     TRUE_WORDS,
+    UNSURE_WORDS,
     VERDICT_QUALIFIERS,
     VERDICTS_ALSO_WORDS,
     YES_WORDS,
@@ -158,7 +162,7 @@ _ANSWER_PREFIX = _label_prefix(
     ANSWER_WORDS, OPTION_WORDS, LEAD_INS, separators=":\uff1a,\uff0c\\-\u2013\u2014", bare=True
 )
 _LEAD_IN = _label_prefix(LEAD_INS, separators=",\uff0c", bare=True)
-_LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:" + _alternatives(LETTER_SUFFIXES, "{}") + r")?\s*[。！]?$")
+_LETTER_SUFFIX = re.compile(r"(?<=[A-Za-z)\]])\s*(?:" + _alternatives(LETTER_SUFFIXES, "{}") + r")?\s*[。！.!]?$")
 _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 # An article before the letter ("La respuesta es la B", "A resposta é a B"); a one-letter one in lower case only.
 _LETTER_ARTICLE = re.compile(
@@ -186,7 +190,16 @@ _LETTER_IS_RIGHT = re.compile(
     re.IGNORECASE,
 )
 # A reason after the answer: "B because she left", "Harriet, parce qu'elle part", "B因为她走了"
-_REASON = re.compile(rf"(?<=[^\W\d_)\]])\s*[,\uff0c]?\s*{words_regex(BECAUSE_WORDS)}.*$", re.IGNORECASE | re.DOTALL)
+_REASON = re.compile(
+    rf"(?<=[^\W\d_)\]])(?:\s*[,\uff0c]\s*{words_regex(COMMA_BECAUSE_WORDS)}|\s*[,\uff0c]?\s*{words_regex(BECAUSE_WORDS)}).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# An opinion after the answer: "D, je crois.", "B, I think"
+_AFTERTHOUGHT = re.compile(
+    rf"(?<=[^\W\d_)\]])\s*[,\uff0c]\s*{words_regex(AFTERTHOUGHTS)}\s*[.!\u3002\uff01]?$", re.IGNORECASE
+)
+# A reply that opens by saying the model does not know: "No sé", "I'm not sure", "不确定"
+_UNSURE = re.compile(rf"^{words_regex(UNSURE_WORDS)}", re.IGNORECASE)
 # An option's text with its letter after it: "Harriet (B)"
 _TEXT_THEN_LETTER = re.compile(r"(.+?)\s*[(\[]([A-Za-z])[)\]]\.?")
 
@@ -229,11 +242,12 @@ _QUALIFIERS = every_language(VERDICT_QUALIFIERS)
 _CLAUSE_END = re.compile(rf"[{_CLAUSE_MARKS}\s]")
 _PARTLY = re.compile(words_regex(PARTLY_WORDS), re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]\s")
-_FINDER_VERDICTS = _verdicts(YES=(YES_WORDS, RELEVANT_WORDS), NO=(NO_WORDS, IRRELEVANT_WORDS))
+# a segment relevant in part is relevant: "Partially.", "Yes, partially", "En partie"
+_FINDER_VERDICTS = _verdicts(YES=(YES_WORDS, RELEVANT_WORDS, PARTLY_WORDS), NO=(NO_WORDS, IRRELEVANT_WORDS))
 _CLAIM_VERDICTS = _verdicts(TRUE=(TRUE_WORDS, YES_WORDS), FALSE=(FALSE_WORDS, NO_WORDS))
 # The words read as a verdict only when they open the answer (``VERDICTS_ALSO_WORDS``, and relevance).
 _ALSO_WORDS = frozenset((fold(word),) for word in VERDICTS_ALSO_WORDS)
-_OPENING_ONLY = _ALSO_WORDS | _spelled(RELEVANT_WORDS, IRRELEVANT_WORDS)
+_OPENING_ONLY = _ALSO_WORDS | _spelled(RELEVANT_WORDS, IRRELEVANT_WORDS, PARTLY_WORDS)
 # "The claim is", "L'affirmation est", "该说法是", "その主張は", "C'est", "Es": what a claim's verdict is said of.
 _DETERMINER = _alternatives(CLAIM_DETERMINERS, r"{}\s*")
 _CLAIM_SUBJECT = re.compile(
@@ -241,10 +255,11 @@ _CLAIM_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _FINDER_DETERMINER = _alternatives(FINDER_DETERMINERS, r"{}\s*")
+_FINDER_OBJECT = _alternatives(FINDER_OBJECTS, r"{}\b")  # "für die Frage", "質問に"
 _FINDER_SUBJECT = re.compile(
     # "The segment is", "Segment 3 is", "该段落与问题", or a determiner alone before a copula: "This is", "这是"
     rf"^(?:(?:{_FINDER_DETERMINER})?{words_regex(FINDER_SUBJECTS)}(?:\s*\[?\d+\]?)?|(?:{_FINDER_DETERMINER})(?={_COPULA}))"
-    rf"{_COPULA}?\s*[:\uff1a,\uff0c]?\s*",
+    rf"{_COPULA}?\s*[:\uff1a,\uff0c]?\s*(?:(?:{_FINDER_OBJECT})\s*)?",
     re.IGNORECASE,
 )
 
@@ -269,6 +284,8 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
     standing alone: German "Da war niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do;
     later in the answer it, like a word of relevance ("NO, nothing relevant"), is a word of the sentence."""
     unfolded = _LEAD_IN.sub("", _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'"))
+    if _UNSURE.match(unfolded):
+        return None
     if subject is not None:
         unfolded = subject.sub("", unfolded)
     text = fold(unfolded)
@@ -340,7 +357,7 @@ def normalize_choice(answer: str, question: Question) -> str | None:
 def _choice(answer: str, question: Question) -> str | None:
     cleaned = _clean(unicodedata.normalize("NFKC", answer)).replace("\u2019", "'")
     labelled = _without_labels(cleaned)
-    text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", _REASON.sub("", labelled)))
+    text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", _AFTERTHOUGHT.sub("", _REASON.sub("", labelled))))
     if labelled != cleaned:  # "La respuesta es la B": an article after a label only ("a b" stays two letters)
         text = _LETTER_ARTICLE.sub("", text)
     if not text:

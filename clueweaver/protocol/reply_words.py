@@ -97,9 +97,9 @@ OPTION_WORDS: Table = {
     "en": ("option", "choice", "I choose", "I pick", "I select", "I would choose", "I'd choose", "I'd go with"),
     "fr": ("option", "choix", "je choisis"),
     "de": ("Option", "Wahl", "ich wähle"),
-    "es": ("opción", "elijo", "escojo"),
-    "it": ("opzione", "scelta", "scelgo"),
-    "pt": ("opção", "escolha", "escolho"),
+    "es": ("opción", "letra", "elijo", "escojo"),
+    "it": ("opzione", "lettera", "scelta", "scelgo"),
+    "pt": ("opção", "letra", "escolha", "escolho"),
     "ru": ("вариант", "выбираю", "я выбираю"),
     "el": ("επιλογή",),
     # "选B", "我选B", "正确的是B" (the right one is B)
@@ -119,11 +119,12 @@ OPTION_WORDS: Table = {
 # (a hedge that gives no answer is ``cues.HEDGING_CUES``).
 LEAD_INS: Table = {
     "en": ("I think", "I believe", "I would say", "I'd say", "probably", "most likely", "likely", "it is", "it's"),
-    "fr": ("je pense que", "je crois que", "je dirais", "probablement", "c'est"),
+    "fr": ("je pense que", "je crois que", "je pense", "je crois", "je dirais", "probablement", "c'est"),
     "de": ("ich denke", "ich glaube", "ich würde sagen", "wahrscheinlich", "es ist"),
-    "es": ("creo que", "pienso que", "diría que", "probablemente", "es"),
-    "it": ("penso che", "credo che", "penso che sia", "credo che sia", "direi", "probabilmente", "è"),
-    "pt": ("acho que", "creio que", "diria que", "provavelmente", "é"),
+    "es": ("creo que", "pienso que", "creo", "diría que", "probablemente", "es"),
+    "it": ("penso che", "credo che", "penso che sia", "credo che sia", "credo", "penso", "direi", "probabilmente",
+           "è"),
+    "pt": ("acho que", "creio que", "acho", "creio", "diria que", "provavelmente", "é"),
     "ru": ("я думаю", "думаю", "я бы сказал", "наверное", "вероятно", "скорее всего", "это"),
     "zh": ("我认为", "我認為", "我觉得", "我覺得", "应该", "應該", "大概", "可能"),
     "ja": ("たぶん", "多分", "おそらく", "恐らく"),
@@ -163,6 +164,26 @@ BECAUSE_WORDS: Table = {
     "it": ("perché", "poiché"), "pt": ("porque", "pois"), "ru": ("потому что", "так как", "поскольку"),
     "zh": ("因为", "因為", "由于", "由於"), "ja": ("なぜなら",), "ko": ("왜냐하면",),
 }  # fmt: skip
+# After a comma, a reason's words that alone would be a word of the answer ("D, car Valjean…", "B, as the letter
+# shows", "C, da er…").
+COMMA_BECAUSE_WORDS: Table = {"en": ("as", "since"), "fr": ("car",), "de": ("da",), "es": ("pues",)}
+# An opinion said after the answer ("D, je crois.", "B, I think", "C, glaube ich"): the answer stands.
+AFTERTHOUGHTS: Table = {
+    "en": ("I think", "I believe", "I guess", "probably"), "fr": ("je crois", "je pense", "probablement"),
+    "de": ("glaube ich", "denke ich", "wahrscheinlich", "vermutlich"), "es": ("creo", "pienso", "probablemente"),
+    "it": ("credo", "penso", "probabilmente"), "pt": ("acho", "creio", "provavelmente"),
+    "ru": ("думаю", "наверное", "вероятно", "по-моему"),
+}  # fmt: skip
+# A reply that opens by saying the model does not know ("No sé" is no "No"): no verdict.
+UNSURE_WORDS: Table = {
+    "en": ("I don't know", "I do not know", "not sure", "I'm not sure", "no idea", "unsure", "uncertain"),
+    "fr": ("je ne sais pas", "aucune idée", "pas sûr", "incertain"),
+    "de": ("ich weiß nicht", "weiß nicht", "unsicher", "keine Ahnung"),
+    "es": ("no sé", "no lo sé", "no estoy seguro", "no estoy segura", "ni idea"),
+    "it": ("non so", "non lo so", "non sono sicuro", "non sono sicura"), "pt": ("não sei", "não tenho certeza"),
+    "ru": ("не знаю", "не уверен", "не уверена"), "zh": ("不知道", "不确定", "不確定"),
+    "ja": ("わかりません", "分かりません"), "ko": ("모르겠습니다", "모르겠다", "잘 모르겠습니다"),
+}  # fmt: skip
 YES_WORDS: Table = {
     "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
     "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"), "pl": ("tak",), "sv": ("ja",),
@@ -193,17 +214,21 @@ TRUE_WORDS: Table = {
 }  # fmt: skip
 FALSE_WORDS: Table = {
     "en": ("false", "untrue", "incorrect", "not true", "not correct"),
-    "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "n'est pas vrai", "pas exact", "n'est pas exact"),
+    "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "pas vraie", "n'est pas vrai", "n'est pas vraie",
+           "pas exact", "n'est pas exact"),
     "de": ("falsch", "unwahr", "inkorrekt", "unzutreffend", "nicht wahr", "nicht richtig", "stimmt nicht"),
-    "es": ("falso", "falsa", "incorrecto", "incorrecta", "no es cierto", "no es verdad"),
-    "it": ("falso", "falsa", "scorretto", "errato", "errata", "sbagliato", "sbagliata", "non è vero"),
-    "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "errada", "não é verdade"),
+    "es": ("falso", "falsa", "incorrecto", "incorrecta", "no es cierto", "no es verdad", "no es verdadera",
+           "no es verdadero"),
+    "it": ("falso", "falsa", "scorretto", "errato", "errata", "sbagliato", "sbagliata", "non è vero", "non è vera"),
+    "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "errada", "não é verdade", "não é verdadeira",
+           "não é verdadeiro"),
     "ru": ("неверно", "ложь", "ложно", "неправильно", "не верно", "неправда", "не правда"),
     "el": ("ψευδές", "ψευδής", "λάθος"),
     "zh": ("错误", "錯誤", "错", "錯", "假", "不正确", "不正確", "不对", "不對"),
     "ja": ("誤り", "偽", "間違い", "正しくない", "正しくありません", "誤っている", "間違っている", "嘘", "うそ",
            "ウソ"),
-    "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다"),
+    "ko": ("거짓", "거짓입니다", "틀리다", "틀립니다", "틀렸다", "틀렸습니다", "사실이 아닙니다", "사실이 아니다",
+           "사실 아님", "맞지 않습니다", "맞지 않다", "옳지 않습니다", "옳지 않다"),
     "pl": ("fałsz", "fałszywe", "nieprawda", "nieprawdziwe"), "sv": ("falskt", "falsk", "osant", "felaktigt"),
     "cs": ("nepravda", "nepravdivé"), "hu": ("hamis",), "no": ("usant", "usann", "feil"),
     "ro": ("fals", "falsă", "neadevărat", "neadevărată"),
@@ -228,7 +253,9 @@ RELEVANT_WORDS: Table = {
     "en": ("relevant",), "fr": ("pertinent", "pertinente"), "de": ("relevant",), "es": ("relevante",),
     "it": ("rilevante", "pertinente"), "pt": ("relevante",), "ru": ("релевантно", "релевантен", "относится"),
     "zh": ("相关", "相關", "有关", "有關"),
-    "ja": ("関連あり", "関連する", "関係あり", "関連がある", "関係がある", "関連があります", "関係があります"),
+    "ja": ("関連あり", "関連する", "関係あり", "関連がある", "関係がある", "関連があります", "関係があります",
+           "関連しています", "関係しています"),
+    "ko": ("관련 있음", "관련이 있습니다", "관련이 있다", "관련 있습니다", "관련됩니다", "관련됨"),
 }  # fmt: skip
 IRRELEVANT_WORDS: Table = {
     "en": ("irrelevant", "not relevant"),
@@ -238,7 +265,9 @@ IRRELEVANT_WORDS: Table = {
     "pt": ("irrelevante", "não relevante", "não é relevante"), "ru": ("нерелевантно", "нерелевантен", "не относится"),
     "zh": ("不相关", "不相關", "无关", "無關"),
     "ja": ("関連なし", "関係なし", "無関係", "関連しない", "関係ない", "関連がない", "関係がない", "関係ありません",
-           "関連ありません", "関係がありません", "関連がありません"),
+           "関連ありません", "関係がありません", "関連がありません", "関連していません", "関連していない",
+           "関係していません", "関係していない"),
+    "ko": ("관련 없음", "관련이 없습니다", "관련이 없다", "관련 없습니다", "무관합니다", "무관하다", "무관"),
 }  # fmt: skip
 # What a claim's verdict is said of ("The claim is true", "L'affirmation est fausse", "Die Aussage ist falsch", "该说法
 # 正确", "その主張は正しい", "Утверждение неверно"; or of "it": "C'est faux", "Es falso", "È vero"), stripped with a
@@ -273,6 +302,13 @@ FINDER_SUBJECTS: Table = {
     "ru": ("отрывок", "фрагмент", "сегмент", "текст"),
     "zh": ("段落与问题", "段落和问题", "片段与问题", "段与问题", "段落與問題", "段與問題", "段落", "片段", "段"),
     "ja": ("段落", "部分", "箇所"),
+    # a Korean subject with its particle, as ``CLAIM_SUBJECTS``'s
+    "ko": ("부분은", "단락은", "대목은", "이 부분은", "이 단락은", "이 대목은", "해당 부분은", "해당 단락은"),
+}  # fmt: skip
+# The question a Finder's verdict is said against, where a language puts it before the verdict: "Der Abschnitt ist
+# für die Frage relevant", "この部分は質問に関係があります", "이 부분은 질문과 관련이 있습니다".
+FINDER_OBJECTS: Table = {
+    "de": ("für die Frage", "zur Frage"), "ja": ("質問に", "質問と", "問いに"), "ko": ("질문과", "질문에"),
 }  # fmt: skip
 # Verdict words that are also common words of another covered language: Polish "nie" is German "nie" (never) and
 # folded French "nié", Swedish "osant" French "osant" (daring), Czech "ne" French and Italian "ne", folded Czech
