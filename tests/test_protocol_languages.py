@@ -815,12 +815,18 @@ def test_a_claim_said_to_hold_in_part_is_asked_again_not_read(text, verdict):
 
 @pytest.mark.parametrize(
     "text,verdict",
-    [("FALSE. It is partly true, but the date is wrong.", None), ("Wahr.\nDie Aussage ist falsch.", None),
-     ("TRUE. Actually, FALSE.", None), ("TRUE! It is not false.", "TRUE")],
+    [("FALSE. It is partly true, but the date is wrong.", "FALSE"), ("TRUE! It is not false.", "TRUE"),
+     ("FALSO\nDon Quijote no lucha contra gigantes de verdad.", "FALSE"),
+     ("VERDADERO. Pedro no es su hermano.", "TRUE"),
+     ("- Verdict: **true**\n- Reason: she refuses him.", "TRUE"),
+     # a later sentence that says the other verdict of the claim, or alone, undoes the first
+     ("Wahr.\nDie Aussage ist falsch.", None), ("TRUE. Actually, FALSE.", None),
+     ("TRUE. But he never went, so it is false.", None)],
 )  # fmt: skip
-def test_a_verdict_with_the_other_one_in_a_later_sentence_is_asked_again(text, verdict):
-    """Read past its rationale, "FALSE. It is partly true, but…" was FALSE, and so was the frozen reply set's "Wahr.
-    Die Aussage ist falsch." TRUE, a misread: the rule was reverted, and either reply is asked again."""
+def test_a_verdict_stands_unless_a_later_sentence_says_the_other_one(text, verdict):
+    """Any later word naming the other verdict had undone the first ("FALSE. It is partly true…", the "verdad" of a
+    Spanish rationale); read past its rationale whole, the first frozen reply set's "Wahr.\nDie Aussage ist falsch."
+    was TRUE. A later sentence counts where it says a verdict of the claim, opens with one or holds one alone."""
     assert normalize_claim_answer(text) == verdict
 
 
@@ -883,6 +889,30 @@ def test_a_claims_verdict_in_the_words_the_first_frozen_reply_set_missed(text, v
     assert normalize_claim_answer(text) == verdict
 
 
+@pytest.mark.parametrize(
+    "text,verdict,read",
+    [("Die Behauptung trifft zu.", "TRUE", normalize_claim_answer),
+     ("Das trifft nicht zu.", "FALSE", normalize_claim_answer),
+     ("Das stimmt nicht ganz, ist aber auch nicht völlig falsch.", None, normalize_claim_answer),
+     ("No puedo determinarlo con el pasaje.", None, normalize_claim_answer),
+     ("Утверждение не соответствует действительности.", "FALSE", normalize_claim_answer),
+     ("这个说法不是错的。", "TRUE", normalize_claim_answer),
+     ("이 주장은 틀리지 않았습니다.", "TRUE", normalize_claim_answer),
+     ("Ce segment n'est pas sans rapport avec la question.", "YES", normalize_finder_answer),
+     ("Der Abschnitt hat mit der Frage nichts zu tun.", "NO", normalize_finder_answer),
+     ("Данный отрывок не имеет отношения к вопросу.", "NO", normalize_finder_answer),
+     ("這段文字與問題無關。", "NO", normalize_finder_answer), ("一部関連しています。", "YES", normalize_finder_answer),
+     ("## Réponse\nOui, le passage est pertinent.", "YES", normalize_finder_answer),
+     ("Sì, il brano descrive Renzo, ma non risponde del tutto.", "YES", normalize_finder_answer),
+     ("Sim, mas na verdade não.", None, normalize_finder_answer)],
+)  # fmt: skip
+def test_a_verdict_in_the_words_the_second_frozen_reply_set_missed(text, verdict, read):
+    """The second frozen reply set, measured once, missed these forms and misread three ("nicht ganz", "No puedo",
+    "不是错的"); they tuned the next round, which the third frozen set judged. A "no" inside a rationale's clause
+    ("ma non risponde") names no verdict; at a clause's edge ("na verdade não") it does."""
+    assert read(text) == verdict
+
+
 _LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley", "D": "Frank Churchill"})
 
 
@@ -897,6 +927,10 @@ _LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley"
      # the first frozen reply set's misses: a reason after a comma, an opinion after the answer, "letra"
      ("B, car elle part.", "B"), ("B, as the letter shows.", "B"), ("B, je crois.", "B"), ("Credo B.", "B"),
      ("Letra B", "B"), ("Resposta correta: letra B", "B"), ("정답은 B입니다.", "B"),
+     # the second frozen reply set's misses
+     ("La respuesta correcta es la B) Harriet.", "B"), ("A resposta é a B, Harriet.", "B"),
+     ("Alternativa correta: (B)", "B"),
+     ("Ответ: С) Mr. Knightley", "C"),
      # still none: two options, an option's text under another's letter, a reason that is no reason word
      ("B\nC", None), ("Emma (B)", None), ("B or C", None), ("A car arrived", None)],
 )  # fmt: skip

@@ -127,6 +127,7 @@ def _extract(text: str) -> tuple[str | None, str | None]:
 # --- answers ----------------------------------------------------------------------------------
 
 _MARKDOWN = re.compile(r"[*_`]")
+_BULLET = re.compile(r"^\s*(?:[-\u2022]|#+)\s+")  # "- Verdict: true", "## Réponse"
 _OPEN_PLACEHOLDER = "a short free-text answer"  # the prompt's answer line, echoed by a confused model
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 "
 
@@ -168,12 +169,14 @@ _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 _LETTER_ARTICLE = re.compile(
     "^(?:"
     + "|".join(rf"(?i:{re.escape(a)})" if len(a) > 1 else re.escape(a) for a in every_language(ANSWER_ARTICLES))
-    + r")\s+(?=[(\[]?[^\W\d_][)\]]?[.:)]?$)"
+    + r")\s+(?=[(\[]?[^\W\d_](?:[)\]]?[.:)]?$|[)\].:,]\s))"  # "la B", "la A) Melquíades", "a C, o cão"
 )
 # A Greek reply's option letters (Α, Β, Γ, Δ), and the Cyrillic ones that name one option whether read by their
 # place (А, Б, В, Г) or their look (А, В, С): "Ответ: Б" is B, "С" (no option's place) C, "В" either B or C, so
 # read as neither.
 _OTHER_ALPHABETS = str.maketrans("ΑΒΓΔαβγδАБГСабгс", "ABCDabcdABDCabdc")
+# "B, o cão das lágrimas": a letter, a comma and the option's own text.
+_LETTER_COMMA_TEXT = re.compile(r"([A-Za-z]),\s*(.+)", re.DOTALL)
 # "(B) text", "[B] text", "B. text", "B) text", "B - text", "B (text)": the letter, then the rest.
 _LETTER_THEN_TEXT = re.compile(
     r"(?:\(([A-Za-z])\)|\[([A-Za-z])\]|([A-Za-z])\s*[.:)]|([A-Z])\s+[-\u2013\u2014]|([A-Z])\s*(?=\())\s*(.*)",
@@ -206,7 +209,7 @@ _TEXT_THEN_LETTER = re.compile(r"(.+?)\s*[(\[]([A-Za-z])[)\]]\.?")
 
 def _clean(answer: str) -> str:
     """Without markdown emphasis, surrounding quotes or extra whitespace."""
-    return " ".join(_MARKDOWN.sub("", answer).split()).strip(_QUOTES)
+    return " ".join(_MARKDOWN.sub("", _BULLET.sub("", answer)).split()).strip(_QUOTES)
 
 
 def _comparable(text: str) -> str:
@@ -242,12 +245,15 @@ _QUALIFIERS = every_language(VERDICT_QUALIFIERS)
 _CLAUSE_END = re.compile(rf"[{_CLAUSE_MARKS}\s]")
 _PARTLY = re.compile(words_regex(PARTLY_WORDS), re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]\s")
+_SENTENCE_OR_LINE = re.compile(r"\n+|(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])")
+_LABEL_ALONE = re.compile(rf"#*\s*{words_regex(ANSWER_WORDS)}\s*[:\uff1a]?", re.IGNORECASE)
 # a segment relevant in part is relevant: "Partially.", "Yes, partially", "En partie"
 _FINDER_VERDICTS = _verdicts(YES=(YES_WORDS, RELEVANT_WORDS, PARTLY_WORDS), NO=(NO_WORDS, IRRELEVANT_WORDS))
 _CLAIM_VERDICTS = _verdicts(TRUE=(TRUE_WORDS, YES_WORDS), FALSE=(FALSE_WORDS, NO_WORDS))
 # The words read as a verdict only when they open the answer (``VERDICTS_ALSO_WORDS``, and relevance).
 _ALSO_WORDS = frozenset((fold(word),) for word in VERDICTS_ALSO_WORDS)
 _OPENING_ONLY = _ALSO_WORDS | _spelled(RELEVANT_WORDS, IRRELEVANT_WORDS, PARTLY_WORDS)
+_YES_NO = _spelled(YES_WORDS, NO_WORDS)
 # "The claim is", "L'affirmation est", "该说法是", "その主張は", "C'est", "Es": what a claim's verdict is said of.
 _DETERMINER = _alternatives(CLAIM_DETERMINERS, r"{}\s*")
 _CLAIM_SUBJECT = re.compile(
@@ -277,12 +283,69 @@ def _said(words: list[str], verdicts: _Verdicts) -> list[tuple[int, tuple[str, .
 
 
 def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None) -> str | None:
+    """The verdict of an answer's first sentence (``_opening_verdict``), unless a later sentence or line says the
+    other one (``_said_in``): "FALSE. It is partly true, but the date is wrong." is FALSE, "Wahr.\nDie Aussage ist
+    falsch." and "TRUE. Actually, FALSE." none; "FALSO\nDon Quijote no lucha contra gigantes de verdad" FALSE, the
+    "verdad" of its rationale said of no claim."""
+    first, *later = _sentences(answer)
+    label = _opening_verdict(first, verdicts, subject)
+    if label is None or any(_said_in(sentence, verdicts, subject) - {label} for sentence in later):
+        return None
+    return label
+
+
+def _sentences(answer: str) -> list[str]:
+    """An answer's sentences and lines, a first line that is only its label ("## Réponse", "**Answer:**") left out."""
+    pieces = [p for p in _SENTENCE_OR_LINE.split(answer) if _WORD.search(p)] or [answer]
+    if len(pieces) > 1 and _LABEL_ALONE.fullmatch(_clean(pieces[0])):
+        pieces = pieces[1:]
+    return pieces
+
+
+def _said_in(sentence: str, verdicts: _Verdicts, subject: re.Pattern | None) -> set[str]:
+    """The labels a later sentence says: its own opening verdict, one said of what the verdict is said of ("so it is
+    false", "the segment is relevant") or a label that is a clause alone ("Actually, FALSE.")."""
+    said = {_opening_verdict(sentence, verdicts, subject)}
+    if subject is not None:
+        said |= {
+            _opening_verdict(sentence[m.start() :], verdicts, subject) for m in _anywhere(subject).finditer(sentence)
+        }
+    words = _WORD_OR_BREAK.findall(fold(_clean(sentence)))
+    said |= {label for at, phrase, label in _said(words, verdicts) if _clause_alone(words, at, len(phrase))}
+    return said - {None}
+
+
+def _anywhere(subject: re.Pattern) -> re.Pattern:
+    """``subject`` (what a verdict is said of) found anywhere in a sentence, not only at its start."""
+    return re.compile(r"(?<!\w)" + subject.pattern.removeprefix("^"), subject.flags)
+
+
+def _clause_alone(words: list[str], at: int, length: int) -> bool:
+    """Whether ``words[at : at + length]`` are a clause of their own, clause marks or the ends around them."""
+    return _opens_clause(words, at) and _closes_clause(words, at + length)
+
+
+def _clause_edge(words: list[str], at: int, length: int) -> bool:
+    """Whether ``words[at : at + length]`` open or close a clause."""
+    return _opens_clause(words, at) or _closes_clause(words, at + length)
+
+
+def _opens_clause(words: list[str], at: int) -> bool:
+    return at == 0 or words[at - 1] in _CLAUSE_MARKS
+
+
+def _closes_clause(words: list[str], end: int) -> bool:
+    return end == len(words) or words[end] in _CLAUSE_MARKS
+
+
+def _opening_verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None) -> str | None:
     """A verdict after any "Answer:" label ("Réponse : VRAI", "答案：正确") and, for a claim, after what it is said of
     (``subject``: "The claim is true"): the first words name one label and no later word another ("Not relevant",
     "No es cierto"); in Chinese or Japanese, which have no spaces, the longest label word the answer opens with.
     A verdict word that is also another language's word (``VERDICTS_ALSO_WORDS``) is a verdict only first and
     standing alone: German "Da war niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do;
-    later in the answer it, like a word of relevance ("NO, nothing relevant"), is a word of the sentence."""
+    later in the answer it, like a word of relevance ("NO, nothing relevant"), is a word of the sentence. An answer
+    that opens by not knowing ("No sé", "I'm not sure": ``UNSURE_WORDS``) says none."""
     unfolded = _LEAD_IN.sub("", _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'"))
     if _UNSURE.match(unfolded):
         return None
@@ -300,11 +363,18 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
             if text.startswith(w, at)
         ]
         return _unqualified(text, *max(opening), verdicts) if opening else None
-    said = _said(_WORD_OR_BREAK.findall(text.lstrip(" " + _CLAUSE_MARKS)), verdicts)
+    words = _WORD_OR_BREAK.findall(text.lstrip(" " + _CLAUSE_MARKS))
+    said = _said(words, verdicts)
     if not said or said[0][0] > 0 or (said[0][1] in _ALSO_WORDS and not _stands_alone(unfolded)):
         return None
-    label, later = said[0][2], {label for _, phrase, label in said[1:] if phrase not in _OPENING_ONLY}
-    return label if later <= {label} else None
+    # later, a yes or a no names a label only where it opens or closes a clause ("Sì, … ma non risponde del tutto" is
+    # yes, "Sim, mas na verdade não." none), a word of relevance none ("NO, nothing relevant")
+    later = {
+        label
+        for at, phrase, label in said[1:]
+        if phrase not in _OPENING_ONLY and (phrase not in _YES_NO or _clause_edge(words, at, len(phrase)))
+    }
+    return said[0][2] if later <= {said[0][2]} else None
 
 
 def _unqualified(text: str, end: int, label: str, verdicts: _Verdicts) -> str | None:
@@ -374,9 +444,9 @@ def _choice(answer: str, question: Question) -> str | None:
     if bare:
         letter = bare.group(1).upper()
     else:
-        prefixed = _LETTER_THEN_TEXT.fullmatch(text)
+        prefixed = _LETTER_THEN_TEXT.fullmatch(text[:1].translate(_OTHER_ALPHABETS) + text[1:])  # "С) Соня"
         if prefixed is None:
-            return None
+            return _letter_with_its_text(text, question)
         letter = next(group for group in prefixed.groups()[:5] if group).upper()
         rest = prefixed.group(6)
         # "B) <text of another option>" contradicts itself.
@@ -385,6 +455,15 @@ def _choice(answer: str, question: Question) -> str | None:
         ):
             return None
     return letter if letter in question.options else None
+
+
+def _letter_with_its_text(text: str, question: Question) -> str | None:
+    """The letter of "B, <option B's text>", else None."""
+    said = _LETTER_COMMA_TEXT.fullmatch(text)
+    letter = said.group(1).upper() if said else None
+    if letter in question.options and _comparable(question.options[letter]) == _comparable(said.group(2)):
+        return letter
+    return None
 
 
 def normalize_open_answer(answer: str) -> str | None:

@@ -99,7 +99,7 @@ OPTION_WORDS: Table = {
     "de": ("Option", "Wahl", "ich wähle"),
     "es": ("opción", "letra", "elijo", "escojo"),
     "it": ("opzione", "lettera", "scelta", "scelgo"),
-    "pt": ("opção", "letra", "escolha", "escolho"),
+    "pt": ("opção", "letra", "alternativa", "escolha", "escolho"),
     "ru": ("вариант", "выбираю", "я выбираю"),
     "el": ("επιλογή",),
     # "选B", "我选B", "正确的是B" (the right one is B)
@@ -176,13 +176,16 @@ AFTERTHOUGHTS: Table = {
 }  # fmt: skip
 # A reply that opens by saying the model does not know ("No sé" is no "No"): no verdict.
 UNSURE_WORDS: Table = {
-    "en": ("I don't know", "I do not know", "not sure", "I'm not sure", "no idea", "unsure", "uncertain"),
-    "fr": ("je ne sais pas", "aucune idée", "pas sûr", "incertain"),
-    "de": ("ich weiß nicht", "weiß nicht", "unsicher", "keine Ahnung"),
-    "es": ("no sé", "no lo sé", "no estoy seguro", "no estoy segura", "ni idea"),
-    "it": ("non so", "non lo so", "non sono sicuro", "non sono sicura"), "pt": ("não sei", "não tenho certeza"),
-    "ru": ("не знаю", "не уверен", "не уверена"), "zh": ("不知道", "不确定", "不確定"),
-    "ja": ("わかりません", "分かりません"), "ko": ("모르겠습니다", "모르겠다", "잘 모르겠습니다"),
+    "en": ("I don't know", "I do not know", "not sure", "I'm not sure", "no idea", "unsure", "uncertain", "I cannot",
+           "I can't", "cannot be determined"),
+    "fr": ("je ne sais pas", "aucune idée", "pas sûr", "incertain", "je ne peux pas", "impossible de"),
+    "de": ("ich weiß nicht", "weiß nicht", "unsicher", "keine Ahnung", "ich kann nicht", "lässt sich nicht"),
+    "es": ("no sé", "no lo sé", "no estoy seguro", "no estoy segura", "ni idea", "no puedo", "no se puede"),
+    "it": ("non so", "non lo so", "non sono sicuro", "non sono sicura", "non posso", "non è possibile"),
+    "pt": ("não sei", "não tenho certeza", "não posso", "não é possível"),
+    "ru": ("не знаю", "не уверен", "не уверена", "не могу", "невозможно"),
+    "zh": ("不知道", "不确定", "不確定", "无法", "無法"), "ja": ("わかりません", "分かりません", "判断できません"),
+    "ko": ("모르겠습니다", "모르겠다", "잘 모르겠습니다", "알 수 없습니다", "판단할 수 없습니다"),
 }  # fmt: skip
 YES_WORDS: Table = {
     "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
@@ -200,15 +203,17 @@ NO_WORDS: Table = {
 TRUE_WORDS: Table = {
     "en": ("true", "correct", "not false", "not incorrect"),
     "fr": ("vrai", "vraie", "exact", "exacte", "pas faux", "pas fausse", "n'est pas faux", "n'est pas fausse"),
-    "de": ("wahr", "richtig", "korrekt", "zutreffend", "stimmt", "nicht falsch"),
+    "de": ("wahr", "richtig", "korrekt", "zutreffend", "trifft zu", "stimmt", "nicht falsch"),
     "es": ("verdadero", "verdadera", "cierto", "verdad", "correcto", "correcta", "no es falso", "no es falsa"),
     "it": ("vero", "vera", "corretto", "corretta", "giusto", "non è falso", "non è falsa", "non è sbagliato"),
     "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta", "certo", "certa", "não é falso",
            "não é falsa"),
-    "ru": ("верно", "правда", "истина", "правильно", "не ложно", "не неверно"),
-    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "正確", "对", "對", "真", "没错", "沒錯"),
+    "ru": ("верно", "правда", "истина", "правильно", "не ложно", "не неверно", "соответствует действительности"),
+    "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "正確", "对", "對", "真", "没错", "沒錯", "不是错的",
+           "不是錯的", "不是错误的", "不是錯誤的"),
     "ja": ("正しい", "真", "本当", "間違いない", "間違いありません", "誤りではない"),
-    "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다"),
+    "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다", "틀리지 않았습니다",
+           "틀리지 않습니다"),
     "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
     "no": ("sant",), "ro": ("adevărat", "adevărată"),
 }  # fmt: skip
@@ -216,13 +221,15 @@ FALSE_WORDS: Table = {
     "en": ("false", "untrue", "incorrect", "not true", "not correct"),
     "fr": ("faux", "fausse", "inexact", "inexacte", "pas vrai", "pas vraie", "n'est pas vrai", "n'est pas vraie",
            "pas exact", "n'est pas exact"),
-    "de": ("falsch", "unwahr", "inkorrekt", "unzutreffend", "nicht wahr", "nicht richtig", "stimmt nicht"),
+    "de": ("falsch", "unwahr", "inkorrekt", "unzutreffend", "trifft nicht zu", "nicht wahr", "nicht richtig",
+           "stimmt nicht"),
     "es": ("falso", "falsa", "incorrecto", "incorrecta", "no es cierto", "no es verdad", "no es verdadera",
            "no es verdadero"),
     "it": ("falso", "falsa", "scorretto", "errato", "errata", "sbagliato", "sbagliata", "non è vero", "non è vera"),
     "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "errada", "não é verdade", "não é verdadeira",
            "não é verdadeiro"),
-    "ru": ("неверно", "ложь", "ложно", "неправильно", "не верно", "неправда", "не правда"),
+    "ru": ("неверно", "ложь", "ложно", "неправильно", "не верно", "неправда", "не правда",
+           "не соответствует действительности"),
     "el": ("ψευδές", "ψευδής", "λάθος"),
     "zh": ("错误", "錯誤", "错", "錯", "假", "不正确", "不正確", "不对", "不對"),
     "ja": ("誤り", "偽", "間違い", "正しくない", "正しくありません", "誤っている", "間違っている", "嘘", "うそ",
@@ -243,15 +250,22 @@ VERDICT_QUALIFIERS: Table = {
 # A claim's verdict said to hold in part ("True in part", "TRUE, partially", "Vrai en partie", "Верно лишь отчасти")
 # is no verdict: the reply is asked again for TRUE or FALSE rather than read as one.
 PARTLY_WORDS: Table = {
-    "en": ("partly", "partially", "in part"), "fr": ("en partie", "partiellement"),
-    "de": ("teilweise", "zum Teil"), "es": ("en parte", "parcialmente"), "it": ("in parte", "parzialmente"),
-    "pt": ("em parte", "parcialmente"), "ru": ("частично", "отчасти"),
+    "en": ("partly", "partially", "in part", "not entirely", "not quite", "not completely"),
+    "fr": ("en partie", "partiellement", "pas tout à fait", "pas entièrement"),
+    "de": ("teilweise", "zum Teil", "nicht ganz", "nicht völlig"), "es": ("en parte", "parcialmente", "no del todo"),
+    "it": ("in parte", "parzialmente", "non del tutto"), "pt": ("em parte", "parcialmente", "não totalmente"),
+    "ru": ("частично", "отчасти", "не совсем", "не полностью"), "zh": ("部分", "不完全"), "ja": ("一部", "部分的"),
+    "ko": ("부분적으로", "일부"),
 }  # fmt: skip
 # A Finder verdict said as relevance ("Relevant", "Not relevant", "不相关"), read as YES or NO when it opens the
 # answer; later in it, a word of the sentence ("NO, nothing relevant" is NO).
 RELEVANT_WORDS: Table = {
-    "en": ("relevant",), "fr": ("pertinent", "pertinente"), "de": ("relevant",), "es": ("relevante",),
-    "it": ("rilevante", "pertinente"), "pt": ("relevante",), "ru": ("релевантно", "релевантен", "относится"),
+    # a negated irrelevance too: "not irrelevant", "n'est pas sans rapport"
+    "en": ("relevant", "not irrelevant"),
+    "fr": ("pertinent", "pertinente", "n'est pas sans rapport", "pas sans rapport"),
+    "de": ("relevant", "nicht irrelevant"), "es": ("relevante", "no es irrelevante"),
+    "it": ("rilevante", "pertinente", "non è irrilevante"), "pt": ("relevante", "não é irrelevante"),
+    "ru": ("релевантно", "релевантен", "относится", "имеет отношение"),
     "zh": ("相关", "相關", "有关", "有關"),
     "ja": ("関連あり", "関連する", "関係あり", "関連がある", "関係がある", "関連があります", "関係があります",
            "関連しています", "関係しています"),
@@ -260,9 +274,12 @@ RELEVANT_WORDS: Table = {
 IRRELEVANT_WORDS: Table = {
     "en": ("irrelevant", "not relevant"),
     "fr": ("non pertinent", "non pertinente", "pas pertinent", "n'est pas pertinent", "n'est pas pertinente"),
-    "de": ("irrelevant", "nicht relevant"), "es": ("irrelevante", "no relevante", "no es relevante"),
+    "de": ("irrelevant", "nicht relevant", "hat mit der Frage nichts zu tun", "hat nichts mit der Frage zu tun",
+           "hat damit nichts zu tun"),
+    "es": ("irrelevante", "no relevante", "no es relevante"),
     "it": ("irrilevante", "non rilevante", "non pertinente"),
-    "pt": ("irrelevante", "não relevante", "não é relevante"), "ru": ("нерелевантно", "нерелевантен", "не относится"),
+    "pt": ("irrelevante", "não relevante", "não é relevante"),
+    "ru": ("нерелевантно", "нерелевантен", "не относится", "не имеет отношения"),
     "zh": ("不相关", "不相關", "无关", "無關"),
     "ja": ("関連なし", "関係なし", "無関係", "関連しない", "関係ない", "関連がない", "関係がない", "関係ありません",
            "関連ありません", "関係がありません", "関連がありません", "関連していません", "関連していない",
@@ -300,7 +317,8 @@ FINDER_SUBJECTS: Table = {
     "de": ("Abschnitt", "Passage", "Segment", "Auszug", "Text"), "es": ("fragmento", "pasaje", "segmento", "texto"),
     "it": ("passo", "brano", "segmento", "testo"), "pt": ("trecho", "segmento", "texto"),
     "ru": ("отрывок", "фрагмент", "сегмент", "текст"),
-    "zh": ("段落与问题", "段落和问题", "片段与问题", "段与问题", "段落與問題", "段與問題", "段落", "片段", "段"),
+    "zh": ("段落与问题", "段落和问题", "片段与问题", "段与问题", "段落與問題", "段與問題", "段文字与问题",
+           "段文字與問題", "段落", "片段", "段文字", "段"),
     "ja": ("段落", "部分", "箇所"),
     # a Korean subject with its particle, as ``CLAIM_SUBJECTS``'s
     "ko": ("부분은", "단락은", "대목은", "이 부분은", "이 단락은", "이 대목은", "해당 부분은", "해당 단락은"),
