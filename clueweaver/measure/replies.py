@@ -26,12 +26,14 @@ REPLY_SETS = {
     "tuning": DATA_DIR / "replies_tuning.jsonl",
     "frozen": DATA_DIR / "replies_frozen.jsonl",
     "frozen-2": DATA_DIR / "replies_frozen_2.jsonl",
+    "frozen-3": DATA_DIR / "replies_frozen_3.jsonl",
 }
-# Each frozen set, committed alone with its hash before the parser read it. The first, measured once, then tuned the
-# parser's next round, which the second judged.
+# Each frozen set, committed alone with its hash before the parser read it, measured once, then tuning the parser's
+# next round, which the next set judged.
 REPLIES_FROZEN_SHA256 = {
     "frozen": "b331dbd9d57a166891a9f316864dc54c962e3ac36ab9862e3d62aaf56e0762cc",
     "frozen-2": "18b58b025373db6a0e0950291156978c7f61cbaa7bfc3458b85ffc1405166b11",
+    "frozen-3": "0c6903637b47515a0712dffab54db3d79f66db5f6689eab431bf29ffcd1c42de",
 }
 READINGS = {"finder": ("YES", "NO"), "claim": ("TRUE", "FALSE"), "mcq": ("A", "B", "C", "D")}
 OUTCOMES = ("read", "misread", "unread")
