@@ -913,6 +913,28 @@ def test_a_verdict_in_the_words_the_second_frozen_reply_set_missed(text, verdict
     assert read(text) == verdict
 
 
+@pytest.mark.parametrize(
+    "text,verdict,read",
+    [('{"answer": "true"}', "TRUE", normalize_claim_answer),
+     ('{"resposta": "FALSE"}', "FALSE", normalize_claim_answer),
+     ("The claim is not untrue: she returns.\nAnswer: TRUE", "TRUE", normalize_claim_answer),
+     ("Die Behauptung ist nicht unzutreffend, da er verhaftet wird.", "TRUE", normalize_claim_answer),
+     ("Не соответствует. Он погибает под трамваем.", "FALSE", normalize_claim_answer),
+     ("この主張は間違いではないと思います。", "TRUE", normalize_claim_answer),
+     ("Фрагмент подходит: здесь он приходит к старухе.\nОтвет: YES", "YES", normalize_finder_answer),
+     ("不是不相关——这一段讲到他买车。", "YES", normalize_finder_answer),
+     ("此段與問題沒有關係。", "NO", normalize_finder_answer), ("該当します。", "YES", normalize_finder_answer),
+     ("이 구절은 질문에 해당합니다.", "YES", normalize_finder_answer),
+     ("관련이 없지 않습니다.", "YES", normalize_finder_answer),
+     ("Non saprei: potrebbe essere rilevante o meno.", None, normalize_finder_answer),
+     ("No es que el fragmento no sea relevante.", None, normalize_finder_answer)],
+)  # fmt: skip
+def test_a_verdict_in_the_words_the_third_frozen_reply_set_missed(text, verdict, read):
+    """The third frozen reply set, measured once, missed these forms and misread "Non saprei" (I wouldn't know) and
+    "No es que…" (it is not that…) as NO; they tuned the next round, which the fourth frozen set judged."""
+    assert read(text) == verdict
+
+
 _LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley", "D": "Frank Churchill"})
 
 
@@ -931,6 +953,11 @@ _LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley"
      ("La respuesta correcta es la B) Harriet.", "B"), ("A resposta é a B, Harriet.", "B"),
      ("Alternativa correta: (B)", "B"),
      ("Ответ: С) Mr. Knightley", "C"),
+     # the third frozen reply set's misses, and its misreads: another option named after the first
+     ('{"réponse": "B"}', "B"), ("La bonne réponse est la B : elle part.", "B"),
+     ("La risposta giusta è B (Harriet).", "B"),
+     ("정답은 B입니다. 그녀가 떠납니다.", "B"), ("②", "B"), ("「Harriet」です。", "B"),
+     ("Respuesta: D... no, perdón, es la B.", None), ("Risposta: D\n\nQuindi la risposta corretta è B.", None),
      # still none: two options, an option's text under another's letter, a reason that is no reason word
      ("B\nC", None), ("Emma (B)", None), ("B or C", None), ("A car arrived", None)],
 )  # fmt: skip

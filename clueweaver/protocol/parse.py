@@ -40,12 +40,12 @@ from clueweaver.protocol.reply_words import (
     IRRELEVANT_WORDS,
     LEAD_INS,
     LETTER_SUFFIXES,
+    NO_VERDICT_OPENINGS,
     NO_WORDS,
     OPTION_WORDS,
     PARTLY_WORDS,
     RELEVANT_WORDS,
     TRUE_WORDS,
-    UNSURE_WORDS,
     VERDICT_QUALIFIERS,
     VERDICTS_ALSO_WORDS,
     YES_WORDS,
@@ -169,12 +169,17 @@ _BARE_LETTER = re.compile(r"[(\[]?([A-Za-z])[)\]]?[.:)]?")
 _LETTER_ARTICLE = re.compile(
     "^(?:"
     + "|".join(rf"(?i:{re.escape(a)})" if len(a) > 1 else re.escape(a) for a in every_language(ANSWER_ARTICLES))
-    + r")\s+(?=[(\[]?[^\W\d_](?:[)\]]?[.:)]?$|[)\].:,]\s))"  # "la B", "la A) Melquíades", "a C, o cão"
+    # "la B", "la A) Melquíades", "a C, o cão", "la C :"
+    + r")\s+(?=[(\[]?[^\W\d_](?:[)\]]?[.:)]?$|[)\].:,]\s|\s[:;]))"
 )
 # A Greek reply's option letters (Α, Β, Γ, Δ), and the Cyrillic ones that name one option whether read by their
 # place (А, Б, В, Г) or their look (А, В, С): "Ответ: Б" is B, "С" (no option's place) C, "В" either B or C, so
 # read as neither.
 _OTHER_ALPHABETS = str.maketrans("ΑΒΓΔαβγδАБГСабгс", "ABCDabcdABDCabdc")
+_CIRCLED = str.maketrans("①②③④", "ABCD")  # an exam's options, "③" the third (NFKC would make it "3")
+_TEXT_COPULA = re.compile(rf"\s*(?:{_alternatives(ANSWER_COPULAS, '{}')})\s*[.!\u3002\uff01]?$")
+# An option's capital letter after a word ("es la C", "è B.", "答案是B"), not one that opens a sentence ("B. A man…").
+_LETTER_IN_SENTENCE = re.compile(r"(?:(?<=[^\W\d_A-Z]\s)|(?<=[\u3040-\u30ff\u4e00-\u9fff]))([A-Z])(?![^\W\d_])")
 # "B, o cão das lágrimas": a letter, a comma and the option's own text.
 _LETTER_COMMA_TEXT = re.compile(r"([A-Za-z]),\s*(.+)", re.DOTALL)
 # "(B) text", "[B] text", "B. text", "B) text", "B - text", "B (text)": the letter, then the rest.
@@ -201,8 +206,8 @@ _REASON = re.compile(
 _AFTERTHOUGHT = re.compile(
     rf"(?<=[^\W\d_)\]])\s*[,\uff0c]\s*{words_regex(AFTERTHOUGHTS)}\s*[.!\u3002\uff01]?$", re.IGNORECASE
 )
-# A reply that opens by saying the model does not know: "No sé", "I'm not sure", "不确定"
-_UNSURE = re.compile(rf"^{words_regex(UNSURE_WORDS)}", re.IGNORECASE)
+# A reply that opens with no verdict: "No sé", "I'm not sure", "不确定", "No es que…"
+_NO_VERDICT = re.compile(rf"^{words_regex(NO_VERDICT_OPENINGS)}", re.IGNORECASE)
 # An option's text with its letter after it: "Harriet (B)"
 _TEXT_THEN_LETTER = re.compile(r"(.+?)\s*[(\[]([A-Za-z])[)\]]\.?")
 
@@ -345,9 +350,10 @@ def _opening_verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | Non
     A verdict word that is also another language's word (``VERDICTS_ALSO_WORDS``) is a verdict only first and
     standing alone: German "Da war niemand" and Italian "Nei capitoli..." name none, Romanian "Da, ..." and "DA" do;
     later in the answer it, like a word of relevance ("NO, nothing relevant"), is a word of the sentence. An answer
-    that opens by not knowing ("No sé", "I'm not sure": ``UNSURE_WORDS``) says none."""
+    that opens by not knowing or with another kind of "no" ("No sé", "No es que…": ``NO_VERDICT_OPENINGS``) says
+    none."""
     unfolded = _LEAD_IN.sub("", _OPEN_PREFIX.sub("", _clean(answer)).replace("\u2019", "'"))
-    if _UNSURE.match(unfolded):
+    if _NO_VERDICT.match(unfolded):
         return None
     if subject is not None:
         unfolded = subject.sub("", unfolded)
@@ -394,14 +400,30 @@ def _stands_alone(text: str) -> bool:
 def normalize_finder_answer(answer: str) -> str | None:
     """YES or NO (or its word in a covered language: "oui", "是"; "The segment is relevant", "该段落与问题无关"), or
     None."""
-    return _verdict(answer, _FINDER_VERDICTS, _FINDER_SUBJECT)
+    return _verdict(_answer_part(answer), _FINDER_VERDICTS, _FINDER_SUBJECT)
 
 
 def normalize_claim_answer(answer: str) -> str | None:
     """TRUE or FALSE from true/false/yes/no (or their words in a covered language: "vrai", "错误"), or None; none
     where its first sentence says the verdict holds in part ("TRUE, partially": ``PARTLY_WORDS``)."""
+    answer = _answer_part(answer)
     first = _SENTENCE_END.split(_clean(answer), maxsplit=1)[0]
     return None if _PARTLY.search(first) else _verdict(answer, _CLAIM_VERDICTS, _CLAIM_SUBJECT)
+
+
+def _answer_part(answer: str) -> str:
+    """The part of an answer field that gives the answer: a JSON object's one value ('{"answer": "true"}'), or the
+    last line that opens with the answer's label after the lines of a rationale ("…\nAnswer: TRUE")."""
+    if json_value := _JSON_VALUE.fullmatch(answer):
+        return json_value.group(1)
+    labelled = [m.start() for m in _LABELLED_LINE.finditer(answer)]
+    return answer[labelled[-1] :] if labelled and labelled[-1] > 0 else answer
+
+
+_JSON_VALUE = re.compile(r'\s*\{\s*"[^"]{1,20}"\s*:\s*"([^"]*)"\s*\}\s*')  # '{"answer": "B"}'
+_LABELLED_LINE = re.compile(
+    rf"^[^\w\n]*(?:{_ARTICLE})?(?:{_BEFORE})?{words_regex(ANSWER_WORDS)}(?:{_AFTER})?\W{{0,3}}[:\uff1a]", re.I | re.M
+)
 
 
 def _without_labels(answer: str) -> str:
@@ -416,16 +438,24 @@ def normalize_choice(answer: str, question: Question) -> str | None:
     "Ответ: Б" or the option's own text, with a reason after it or not ("B because…"); None when it names no option
     of ``question`` or is ambiguous ("B or C"). An answer of several lines unread whole is read by its first ("B",
     then the reason), unless a later line names another option."""
+    answer = _answer_part(answer)
     letter = _choice(answer, question)
-    lines = [line for line in answer.splitlines() if line.strip()]
-    if letter is None and len(lines) > 1:
-        first = _choice(lines[0], question)
-        letter = None if {_choice(line, question) for line in lines[1:]} - {None, first} else first
-    return letter
+    pieces = [piece for piece in _SENTENCE_OR_LINE.split(answer) if piece.strip()]
+    if letter is None and len(pieces) > 1:
+        first = _choice(pieces[0], question)
+        letter = None if {_choice(piece, question) for piece in pieces[1:]} - {None, first} else first
+    return None if letter is None or _names_another(answer, letter, question) else letter
+
+
+def _names_another(answer: str, letter: str, question: Question) -> bool:
+    """Whether ``answer`` also names another option's letter as a sentence names one ("D... no, perdón, es la C",
+    "Risposta: D … quindi la risposta corretta è B", "B, not C"), its chosen option's own text aside."""
+    rest = answer.replace(question.options[letter], " ")
+    return any(other != letter and other in question.options for other in _LETTER_IN_SENTENCE.findall(rest))
 
 
 def _choice(answer: str, question: Question) -> str | None:
-    cleaned = _clean(unicodedata.normalize("NFKC", answer)).replace("\u2019", "'")
+    cleaned = _clean(unicodedata.normalize("NFKC", answer.translate(_CIRCLED))).replace("\u2019", "'")
     labelled = _without_labels(cleaned)
     text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", _AFTERTHOUGHT.sub("", _REASON.sub("", labelled))))
     if labelled != cleaned:  # "La respuesta es la B": an article after a label only ("a b" stays two letters)
@@ -433,7 +463,7 @@ def _choice(answer: str, question: Question) -> str | None:
     if not text:
         return None
     # an option's text as it is too: "选择沉默" is an option's, not "choose 沉默"
-    said = {_comparable(text), _comparable(cleaned)}
+    said = {_comparable(text), _comparable(cleaned), _comparable(_TEXT_COPULA.sub("", text))}  # "「大庭葉蔵」です。"
     by_text = [label for label, option in question.options.items() if _comparable(option) in said]
     if len(by_text) == 1:
         return by_text[0]

@@ -141,7 +141,9 @@ ANSWER_ADJECTIVES_BEFORE: Table = {
     "en": ("final", "correct", "right", "best"), "fr": ("bonne",), "de": ("richtige",),
     "ru": ("правильный", "верный"), "el": ("σωστή",), "zh": ("正确", "正確", "最佳"),
 }  # fmt: skip
-ANSWER_ADJECTIVES_AFTER: Table = {"fr": ("correcte",), "es": ("correcta",), "it": ("corretta",), "pt": ("correta",)}
+ANSWER_ADJECTIVES_AFTER: Table = {
+    "fr": ("correcte", "juste"), "es": ("correcta",), "it": ("corretta", "giusta"), "pt": ("correta", "certa"),
+}  # fmt: skip
 COPULAS: Table = {
     "en": ("is",), "fr": ("est",), "de": ("ist", "lautet"), "es": ("es",), "it": ("è",), "pt": ("é",),
     "el": ("είναι",), "zh": ("是", "为", "為"), "ja": ("は", "が"), "ko": ("은", "는", "이", "가"),
@@ -174,17 +176,24 @@ AFTERTHOUGHTS: Table = {
     "it": ("credo", "penso", "probabilmente"), "pt": ("acho", "creio", "provavelmente"),
     "ru": ("думаю", "наверное", "вероятно", "по-моему"),
 }  # fmt: skip
-# A reply that opens by saying the model does not know ("No sé" is no "No"): no verdict.
-UNSURE_WORDS: Table = {
+# What opens a reply that gives no verdict though it may begin with one's word: not knowing or not telling ("No sé",
+# "Non saprei", "I can't tell", "无法判断"), or a "no" that opens another kind of clause ("No es que…", "Not that…").
+NO_VERDICT_OPENINGS: Table = {
     "en": ("I don't know", "I do not know", "not sure", "I'm not sure", "no idea", "unsure", "uncertain", "I cannot",
-           "I can't", "cannot be determined"),
-    "fr": ("je ne sais pas", "aucune idée", "pas sûr", "incertain", "je ne peux pas", "impossible de"),
-    "de": ("ich weiß nicht", "weiß nicht", "unsicher", "keine Ahnung", "ich kann nicht", "lässt sich nicht"),
-    "es": ("no sé", "no lo sé", "no estoy seguro", "no estoy segura", "ni idea", "no puedo", "no se puede"),
-    "it": ("non so", "non lo so", "non sono sicuro", "non sono sicura", "non posso", "non è possibile"),
-    "pt": ("não sei", "não tenho certeza", "não posso", "não é possível"),
-    "ru": ("не знаю", "не уверен", "не уверена", "не могу", "невозможно"),
-    "zh": ("不知道", "不确定", "不確定", "无法", "無法"), "ja": ("わかりません", "分かりません", "判断できません"),
+           "I can't", "cannot be determined", "hard to say", "not that"),
+    "fr": ("je ne sais pas", "aucune idée", "pas sûr", "incertain", "je ne peux pas", "impossible de", "je ne saurais",
+           "difficile à dire", "ce n'est pas que", "non pas que"),
+    "de": ("ich weiß nicht", "weiß nicht", "unsicher", "keine Ahnung", "ich kann nicht", "lässt sich nicht",
+           "schwer zu sagen", "nicht dass"),
+    "es": ("no sé", "no lo sé", "no estoy seguro", "no estoy segura", "ni idea", "no puedo", "no se puede",
+           "no sabría", "difícil de decir", "no es que"),
+    "it": ("non so", "non lo so", "non sono sicuro", "non sono sicura", "non posso", "non è possibile", "non saprei",
+           "difficile dire", "non che", "non è che"),
+    "pt": ("não sei", "não tenho certeza", "não posso", "não é possível", "não saberia", "difícil dizer", "não que",
+           "não é que"),
+    "ru": ("не знаю", "не уверен", "не уверена", "не могу", "невозможно", "трудно сказать"),
+    "zh": ("不知道", "不确定", "不確定", "无法", "無法", "很难说", "很難說"),
+    "ja": ("わかりません", "分かりません", "判断できません", "何とも言えません"),
     "ko": ("모르겠습니다", "모르겠다", "잘 모르겠습니다", "알 수 없습니다", "판단할 수 없습니다"),
 }  # fmt: skip
 YES_WORDS: Table = {
@@ -201,17 +210,19 @@ NO_WORDS: Table = {
 # "not true", "n'est pas vrai", "stimmt nicht", "No es cierto", "не верно" FALSE. A verdict's words are read within one
 # clause, so "No, es falso" stays FALSE.
 TRUE_WORDS: Table = {
-    "en": ("true", "correct", "not false", "not incorrect"),
+    "en": ("true", "correct", "not false", "not incorrect", "not untrue"),
     "fr": ("vrai", "vraie", "exact", "exacte", "pas faux", "pas fausse", "n'est pas faux", "n'est pas fausse"),
-    "de": ("wahr", "richtig", "korrekt", "zutreffend", "trifft zu", "stimmt", "nicht falsch"),
+    "de": ("wahr", "richtig", "korrekt", "zutreffend", "trifft zu", "stimmt", "nicht falsch", "nicht unzutreffend"),
     "es": ("verdadero", "verdadera", "cierto", "verdad", "correcto", "correcta", "no es falso", "no es falsa"),
     "it": ("vero", "vera", "corretto", "corretta", "giusto", "non è falso", "non è falsa", "non è sbagliato"),
     "pt": ("verdadeiro", "verdadeira", "verdade", "correto", "correta", "certo", "certa", "não é falso",
            "não é falsa"),
-    "ru": ("верно", "правда", "истина", "правильно", "не ложно", "не неверно", "соответствует действительности"),
+    "ru": ("верно", "правда", "истина", "правильно", "не ложно", "не неверно", "соответствует действительности",
+           "соответствует"),
     "el": ("αληθές", "αληθής", "σωστό"), "zh": ("正确", "正確", "对", "對", "真", "没错", "沒錯", "不是错的",
            "不是錯的", "不是错误的", "不是錯誤的"),
-    "ja": ("正しい", "真", "本当", "間違いない", "間違いありません", "誤りではない"),
+    "ja": ("正しい", "真", "本当", "間違いない", "間違いありません", "誤りではない", "間違いではない",
+           "間違いではありません"),
     "ko": ("참", "참입니다", "사실", "사실입니다", "맞다", "맞습니다", "옳다", "옳습니다", "틀리지 않았습니다",
            "틀리지 않습니다"),
     "pl": ("prawda", "prawdziwe"), "sv": ("sant", "sann", "riktigt"), "cs": ("pravda", "pravdivé"), "hu": ("igaz",),
@@ -229,7 +240,7 @@ FALSE_WORDS: Table = {
     "pt": ("falso", "falsa", "incorreto", "incorreta", "errado", "errada", "não é verdade", "não é verdadeira",
            "não é verdadeiro"),
     "ru": ("неверно", "ложь", "ложно", "неправильно", "не верно", "неправда", "не правда",
-           "не соответствует действительности"),
+           "не соответствует действительности", "не соответствует"),
     "el": ("ψευδές", "ψευδής", "λάθος"),
     "zh": ("错误", "錯誤", "错", "錯", "假", "不正确", "不正確", "不对", "不對"),
     "ja": ("誤り", "偽", "間違い", "正しくない", "正しくありません", "誤っている", "間違っている", "嘘", "うそ",
@@ -266,10 +277,12 @@ RELEVANT_WORDS: Table = {
     "de": ("relevant", "nicht irrelevant"), "es": ("relevante", "no es irrelevante"),
     "it": ("rilevante", "pertinente", "non è irrilevante"), "pt": ("relevante", "não é irrelevante"),
     "ru": ("релевантно", "релевантен", "относится", "имеет отношение"),
-    "zh": ("相关", "相關", "有关", "有關"),
+    "zh": ("相关", "相關", "有关", "有關", "有关系", "有關係", "有关联", "有關聯", "不是不相关", "不是不相關",
+           "并非无关", "並非無關"),
     "ja": ("関連あり", "関連する", "関係あり", "関連がある", "関係がある", "関連があります", "関係があります",
-           "関連しています", "関係しています"),
-    "ko": ("관련 있음", "관련이 있습니다", "관련이 있다", "관련 있습니다", "관련됩니다", "관련됨"),
+           "関連しています", "関係しています", "該当します", "該当する"),
+    "ko": ("관련 있음", "관련이 있습니다", "관련이 있다", "관련 있습니다", "관련됩니다", "관련됨", "해당합니다",
+           "해당됩니다", "관련이 없지 않습니다"),
 }  # fmt: skip
 IRRELEVANT_WORDS: Table = {
     "en": ("irrelevant", "not relevant"),
@@ -280,11 +293,12 @@ IRRELEVANT_WORDS: Table = {
     "it": ("irrilevante", "non rilevante", "non pertinente"),
     "pt": ("irrelevante", "não relevante", "não é relevante"),
     "ru": ("нерелевантно", "нерелевантен", "не относится", "не имеет отношения"),
-    "zh": ("不相关", "不相關", "无关", "無關"),
+    "zh": ("不相关", "不相關", "无关", "無關", "没有关系", "沒有關係", "无关系", "無關係"),
     "ja": ("関連なし", "関係なし", "無関係", "関連しない", "関係ない", "関連がない", "関係がない", "関係ありません",
            "関連ありません", "関係がありません", "関連がありません", "関連していません", "関連していない",
-           "関係していません", "関係していない"),
-    "ko": ("관련 없음", "관련이 없습니다", "관련이 없다", "관련 없습니다", "무관합니다", "무관하다", "무관"),
+           "関係していません", "関係していない", "該当しません", "該当しない"),
+    "ko": ("해당하지 않습니다", "해당되지 않습니다", "관련 없음", "관련이 없습니다", "관련이 없다", "관련 없습니다",
+           "무관합니다", "무관하다", "무관"),
 }  # fmt: skip
 # What a claim's verdict is said of ("The claim is true", "L'affirmation est fausse", "Die Aussage ist falsch", "该说法
 # 正确", "その主張は正しい", "Утверждение неверно"; or of "it": "C'est faux", "Es falso", "È vero"), stripped with a
@@ -321,7 +335,8 @@ FINDER_SUBJECTS: Table = {
            "段文字與問題", "段落", "片段", "段文字", "段"),
     "ja": ("段落", "部分", "箇所"),
     # a Korean subject with its particle, as ``CLAIM_SUBJECTS``'s
-    "ko": ("부분은", "단락은", "대목은", "이 부분은", "이 단락은", "이 대목은", "해당 부분은", "해당 단락은"),
+    "ko": ("부분은", "단락은", "대목은", "구절은", "이 부분은", "이 단락은", "이 대목은", "이 구절은", "해당 부분은",
+           "해당 단락은"),
 }  # fmt: skip
 # The question a Finder's verdict is said against, where a language puts it before the verdict: "Der Abschnitt ist
 # für die Frage relevant", "この部分は質問に関係があります", "이 부분은 질문과 관련이 있습니다".
