@@ -19,14 +19,16 @@ from pathlib import Path
 from clueweaver.benchmarks.checks import DATA_DIR
 from clueweaver.core.errors import ClueWeaverError
 from clueweaver.core.jsonl import jsonl_lines
-from clueweaver.protocol.parse import normalize_choice, normalize_claim_answer, normalize_finder_answer
+from clueweaver.protocol.choices import normalize_choice
 from clueweaver.protocol.question import Question
+from clueweaver.protocol.verdicts import normalize_claim_answer, normalize_finder_answer
 
 REPLY_SETS = {
     "tuning": DATA_DIR / "replies_tuning.jsonl",
     "frozen": DATA_DIR / "replies_frozen.jsonl",
     "frozen-2": DATA_DIR / "replies_frozen_2.jsonl",
     "frozen-3": DATA_DIR / "replies_frozen_3.jsonl",
+    "frozen-4": DATA_DIR / "replies_frozen_4.jsonl",
 }
 # Each frozen set, committed alone with its hash before the parser read it, measured once, then tuning the parser's
 # next round, which the next set judged.
@@ -34,6 +36,7 @@ REPLIES_FROZEN_SHA256 = {
     "frozen": "b331dbd9d57a166891a9f316864dc54c962e3ac36ab9862e3d62aaf56e0762cc",
     "frozen-2": "18b58b025373db6a0e0950291156978c7f61cbaa7bfc3458b85ffc1405166b11",
     "frozen-3": "0c6903637b47515a0712dffab54db3d79f66db5f6689eab431bf29ffcd1c42de",
+    "frozen-4": "d903b3b87b72b6e4ef3bde3bedc83d1f2ebacf83348aff2b0c885b21b0e07619",
 }
 READINGS = {"finder": ("YES", "NO"), "claim": ("TRUE", "FALSE"), "mcq": ("A", "B", "C", "D")}
 OUTCOMES = ("read", "misread", "unread")
