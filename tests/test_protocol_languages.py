@@ -935,6 +935,24 @@ def test_a_verdict_in_the_words_the_third_frozen_reply_set_missed(text, verdict,
     assert read(text) == verdict
 
 
+@pytest.mark.parametrize(
+    "text,verdict,read",
+    [("The passage describes the ball, not the duel, so the answer is NO.", "NO", normalize_finder_answer),
+     ("他最后出家了，这和原文一致。所以答案是：对。", "TRUE", normalize_claim_answer),
+     ('```json\n{"relevant": "否"}\n```', "NO", normalize_finder_answer),
+     ('{"respuesta": "FALSO", "motivo": "nunca aparece"}', "FALSE", normalize_claim_answer),
+     ("Réponse : pas vraiment. Le passage parle d'autre chose.", "NO", normalize_finder_answer),
+     ("Sí, el fragmento es relevante. No hay otra escena que lo explique.", "YES", normalize_finder_answer),
+     ("La afirmación es correcta, no hay duda: lo perdió todo.", "TRUE", normalize_claim_answer),
+     ("**判斷：假**\n\n原文中她嫁給了二少爺。", "FALSE", normalize_claim_answer)],
+)  # fmt: skip
+def test_a_verdict_in_the_words_the_fourth_frozen_reply_set_missed(text, verdict, read):
+    """The fourth frozen reply set, measured once, misread none and left these unread: a reasoning's conclusion, a
+    JSON object of several keys or fenced, "pas vraiment", a rationale's sentence or clause opening with "No"; they
+    tuned the next round, which the fifth frozen set judged."""
+    assert read(text) == verdict
+
+
 _LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley", "D": "Frank Churchill"})
 
 
@@ -958,6 +976,10 @@ _LEFT = Question("Who left?", {"A": "Emma", "B": "Harriet", "C": "Mr. Knightley"
      ("La risposta giusta è B (Harriet).", "B"),
      ("정답은 B입니다. 그녀가 떠납니다.", "B"), ("②", "B"), ("「Harriet」です。", "B"),
      ("Respuesta: D... no, perdón, es la B.", None), ("Risposta: D\n\nQuindi la risposta corretta è B.", None),
+     # the fourth frozen reply set's: a conclusion, a final labelled line, a reservation
+     ("Emma stays at Hartfield, so the answer is B.", "B"), ("Ni A ni C.\n\nRéponse finale : B", "B"),
+     ("### Ответ\nB", "B"), ("Creo que es la B, aunque no estoy del todo seguro.", "B"),
+     ("**Resposta:** B\n\nA alternativa A não está errada em si.", "B"), ("B, хотя возможно и A.", None),
      # still none: two options, an option's text under another's letter, a reason that is no reason word
      ("B\nC", None), ("Emma (B)", None), ("B or C", None), ("A car arrived", None)],
 )  # fmt: skip

@@ -21,6 +21,7 @@ from clueweaver.protocol.reply_text import (
     answer_part,
     clean,
     comparable,
+    concluded,
     label_prefix,
 )
 from clueweaver.protocol.reply_words import (
@@ -31,6 +32,8 @@ from clueweaver.protocol.reply_words import (
     ANSWER_WORDS,
     BECAUSE_WORDS,
     COMMA_BECAUSE_WORDS,
+    CONCESSION_WORDS,
+    COPULAS,
     LEAD_INS,
     LETTER_SUFFIXES,
     OPTION_WORDS,
@@ -56,8 +59,10 @@ _LETTER_ARTICLE = re.compile(
 _OTHER_ALPHABETS = str.maketrans("ΑΒΓΔαβγδАБГСабгс", "ABCDabcdABDCabdc")
 _CIRCLED = str.maketrans("①②③④", "ABCD")  # an exam's options, "③" the third (NFKC would make it "3")
 _TEXT_COPULA = re.compile(rf"\s*(?:{alternatives(ANSWER_COPULAS, '{}')})\s*[.!\u3002\uff01]?$")
-# An option's capital letter after a word ("es la C", "è B.", "答案是B"), not one that opens a sentence ("B. A man…").
-_LETTER_IN_SENTENCE = re.compile(r"(?:(?<=[^\W\d_A-Z]\s)|(?<=[\u3040-\u30ff\u4e00-\u9fff]))([A-Z])(?![^\W\d_])")
+# An option's capital letter said to be the one, after a copula or an article ("es la C", "è B.", "is C", "答案是B"),
+# not one a rationale discusses ("A alternativa A não está errada", "Option A ist falsch", "B, not C").
+_SAID_TO_BE = alternatives(COPULAS, r"(?<!\w){}\s*") + "|" + alternatives(ANSWER_ARTICLES, r"(?<!\w){}\s+")
+_LETTER_IN_SENTENCE = re.compile(rf"(?:{_SAID_TO_BE})([A-Z])(?![^\W\d_])")
 # "B, o cão das lágrimas": a letter, a comma and the option's own text.
 _LETTER_COMMA_TEXT = re.compile(r"([A-Za-z]),\s*(.+)", re.DOTALL)
 # "(B) text", "[B] text", "B. text", "B) text", "B - text", "B (text)": the letter, then the rest.
@@ -80,6 +85,12 @@ _REASON = re.compile(
     rf"(?<=[^\W\d_)\]])(?:\s*[,\uff0c]\s*{words_regex(COMMA_BECAUSE_WORDS)}|\s*[,\uff0c]?\s*{words_regex(BECAUSE_WORDS)}).*$",
     re.IGNORECASE | re.DOTALL,
 )
+# A reservation after the answer: "la D, aunque no estoy del todo seguro", "B, хотя возможно и A"
+_CONCESSION = re.compile(
+    rf"(?<=[^\W\d_)\]])\s*[,\uff0c]\s*{words_regex(CONCESSION_WORDS)}.*$", re.IGNORECASE | re.DOTALL
+)
+# A capital letter standing alone after a word, as a sentence names an option ("возможно и A", "or C")
+_LETTER_AFTER_WORD = re.compile(r"(?:(?<=[^\W\d_A-Z]\s)|(?<=[\u3040-\u30ff\u4e00-\u9fff]))([A-Z])(?![^\W\d_])")
 # An opinion after the answer: "D, je crois.", "B, I think"
 _AFTERTHOUGHT = re.compile(
     rf"(?<=[^\W\d_)\]])\s*[,\uff0c]\s*{words_regex(AFTERTHOUGHTS)}\s*[.!\u3002\uff01]?$", re.IGNORECASE
@@ -100,6 +111,10 @@ def normalize_choice(answer: str, question: Question) -> str | None:
     "Ответ: Б" or the option's own text, with a reason after it or not ("B because…"); None when it names no option
     of ``question`` or is ambiguous ("B or C"). An answer of several lines unread whole is read by its first ("B",
     then the reason), unless a later line names another option."""
+    return concluded(answer, lambda text: _letter(text, question))
+
+
+def _letter(answer: str, question: Question) -> str | None:
     answer = answer_part(answer)
     letter = _choice(answer, question)
     pieces = [piece for piece in SENTENCE_OR_LINE.split(answer) if piece.strip()]
@@ -119,6 +134,11 @@ def _names_another(answer: str, letter: str, question: Question) -> bool:
 def _choice(answer: str, question: Question) -> str | None:
     cleaned = clean(unicodedata.normalize("NFKC", answer.translate(_CIRCLED))).replace("\u2019", "'")
     labelled = _without_labels(cleaned)
+    if (reservation := _CONCESSION.search(labelled)) and set(_LETTER_AFTER_WORD.findall(reservation.group(0))) & set(
+        question.options
+    ):
+        return None
+    labelled = _CONCESSION.sub("", labelled)
     text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", _AFTERTHOUGHT.sub("", _REASON.sub("", labelled))))
     if labelled != cleaned:  # "La respuesta es la B": an article after a label only ("a b" stays two letters)
         text = _LETTER_ARTICLE.sub("", text)

@@ -7,7 +7,9 @@ verdict from it, ``clueweaver.protocol.choices`` an option's letter, ``clueweave
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Callable
 
 from clueweaver.books.language import script_of
 from clueweaver.protocol.cues import Table, every_language
@@ -16,6 +18,7 @@ from clueweaver.protocol.reply_words import (
     ANSWER_ADJECTIVES_BEFORE,
     ANSWER_ARTICLES,
     ANSWER_WORDS,
+    CONCLUSION_WORDS,
     COPULAS,
     LEAD_INS,
     words_regex,
@@ -74,16 +77,46 @@ CLAUSE_MARKS = ",;:.!?\u2026\uff0c\u3001\u3002\uff1b\uff1a\uff01\uff1f"
 WORD_OR_BREAK = re.compile(rf"[^\W\d_]+|[{CLAUSE_MARKS}]")
 
 
-_JSON_VALUE = re.compile(r'\s*\{\s*"[^"]{1,20}"\s*:\s*"([^"]*)"\s*\}\s*')  # '{"answer": "B"}'
+_JSON_OBJECT = re.compile(r"\s*(?:```\w*\s*)?(\{.*\})\s*(?:```)?\s*", re.DOTALL)  # '{"answer": "B"}', fenced too
+# A line, or a sentence after another, that opens with the answer's label: "Answer: TRUE", "Réponse finale : C",
+# "Correct answer: (C)", a heading "### Ответ" over the answer
 _LABELLED_LINE = re.compile(
-    rf"^[^\w\n]*(?:{ARTICLE})?(?:{BEFORE})?{words_regex(ANSWER_WORDS)}(?:{AFTER})?\W{{0,3}}[:\uff1a]", re.I | re.M
+    rf"(?:^|(?<=[.!?\u3002\uff01\uff1f]\s))[^\w\n]*(?:{ARTICLE})?(?:{BEFORE})?{words_regex(ANSWER_WORDS)}(?:{AFTER})?"
+    r"\W{0,3}(?:[:\uff1a]|$)",
+    re.IGNORECASE | re.MULTILINE,
 )
+_CONCLUSION = re.compile(rf"{words_regex(CONCLUSION_WORDS)}\s*[,\uff0c\u3001]?\s*", re.IGNORECASE)
+_CONCLUSION_CHARS = 40  # what a conclusion's answer takes: "the answer is C.", "la respuesta es la D", "答案是A"
 
 
 def answer_part(answer: str) -> str:
     """The part of an answer field that gives the answer: a JSON object's one value ('{"answer": "true"}'), or the
     last line that opens with the answer's label after the lines of a rationale ("…\nAnswer: TRUE")."""
-    if json_value := _JSON_VALUE.fullmatch(answer):
-        return json_value.group(1)
+    if (value := _json_answer(answer)) is not None:
+        return value
     labelled = [m.start() for m in _LABELLED_LINE.finditer(answer)]
     return answer[labelled[-1] :] if labelled and labelled[-1] > 0 else answer
+
+
+def _json_answer(answer: str) -> str | None:
+    """The first value of a JSON object an answer field is ('{"respuesta": "FALSO", "motivo": "…"}'), else None."""
+    found = _JSON_OBJECT.fullmatch(answer)
+    try:
+        values = list(json.loads(found.group(1)).values()) if found else []
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    return values[0] if values and isinstance(values[0], str) else None
+
+
+def concluded(answer: str, read: Callable[[str], str | None]) -> str | None:
+    """What ``read`` reads in ``answer``; where it reads nothing, what it reads in the conclusion of a reasoning
+    (after the last "so", "donc", "所以", "따라서": "…, so the answer is C"), unless the answer's first sentence or
+    line reads another ("Risposta: D … quindi la risposta corretta è B": none)."""
+    label = read(answer)
+    conclusions = list(_CONCLUSION.finditer(answer))
+    tail = answer[conclusions[-1].end() :] if conclusions else ""
+    if label is not None or not tail.strip() or len(clean(tail)) > _CONCLUSION_CHARS:
+        return label
+    first = next((piece for piece in SENTENCE_OR_LINE.split(answer) if piece.strip()), answer)
+    said, opening = read(tail), read(first)
+    return said if opening in (None, said) else None

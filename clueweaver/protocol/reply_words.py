@@ -82,7 +82,7 @@ ANSWER_WORDS: Table = {
     "pt": ("resposta",),
     "ru": ("ответ",),
     "el": ("απάντηση",),
-    "zh": ("答案", "回答", "答", "判断", "結論", "结论"),  # "答：B" too
+    "zh": ("答案", "回答", "答", "判断", "判斷", "結論", "结论"),  # "答：B" too
     "ja": ("答え", "回答", "正解", "判定"),
     # a particle is part of the word: "정답은 B", "정답이 B입니다"
     "ko": ("답", "정답", "답변", "답은", "정답은", "답변은", "답이", "정답이", "답변이"),
@@ -142,7 +142,8 @@ ANSWER_ADJECTIVES_BEFORE: Table = {
     "ru": ("правильный", "верный"), "el": ("σωστή",), "zh": ("正确", "正確", "最佳"),
 }  # fmt: skip
 ANSWER_ADJECTIVES_AFTER: Table = {
-    "fr": ("correcte", "juste"), "es": ("correcta",), "it": ("corretta", "giusta"), "pt": ("correta", "certa"),
+    "fr": ("correcte", "juste", "finale"), "es": ("correcta", "final"), "it": ("corretta", "giusta", "finale"),
+    "pt": ("correta", "certa", "final"),
 }  # fmt: skip
 COPULAS: Table = {
     "en": ("is",), "fr": ("est",), "de": ("ist", "lautet"), "es": ("es",), "it": ("è",), "pt": ("é",),
@@ -169,6 +170,13 @@ BECAUSE_WORDS: Table = {
 # After a comma, a reason's words that alone would be a word of the answer ("D, car Valjean…", "B, as the letter
 # shows", "C, da er…").
 COMMA_BECAUSE_WORDS: Table = {"en": ("as", "since"), "fr": ("car",), "de": ("da",), "es": ("pues",)}
+# After a comma, a reservation about the answer ("la D, aunque no estoy seguro", "B, although I am not sure"): the
+# answer stands, unless the reservation names another option ("B, хотя возможно и A").
+CONCESSION_WORDS: Table = {
+    "en": ("although", "though"), "fr": ("bien que", "quoique", "mais"), "de": ("obwohl", "aber"),
+    "es": ("aunque", "pero"), "it": ("anche se", "sebbene", "ma"), "pt": ("embora", "ainda que", "mas"),
+    "ru": ("хотя", "но"), "zh": ("虽然", "但", "不过"), "ja": ("ただし", "けれど"), "ko": ("하지만", "다만"),
+}  # fmt: skip
 # An opinion said after the answer ("D, je crois.", "B, I think", "C, glaube ich"): the answer stands.
 AFTERTHOUGHTS: Table = {
     "en": ("I think", "I believe", "I guess", "probably"), "fr": ("je crois", "je pense", "probablement"),
@@ -196,13 +204,25 @@ NO_VERDICT_OPENINGS: Table = {
     "ja": ("わかりません", "分かりません", "判断できません", "何とも言えません"),
     "ko": ("모르겠습니다", "모르겠다", "잘 모르겠습니다", "알 수 없습니다", "판단할 수 없습니다"),
 }  # fmt: skip
+# The words that open a reasoning's conclusion ("…, so the answer is C", "…所以答案是A", "…따라서 정답은 B입니다"):
+# an answer unread whole is read by what follows the last of them.
+CONCLUSION_WORDS: Table = {
+    "en": ("so", "therefore", "thus", "hence"), "fr": ("donc", "par conséquent"),
+    "de": ("also", "daher", "deshalb", "somit"), "es": ("por lo tanto", "por tanto", "así que", "entonces"),
+    "it": ("quindi", "dunque", "pertanto"), "pt": ("portanto", "logo", "então"),
+    "ru": ("поэтому", "итак", "следовательно", "значит"), "zh": ("所以", "因此", "因而", "综上", "綜上"),
+    "ja": ("よって", "したがって", "だから", "ゆえに"), "ko": ("따라서", "그러므로", "그래서"),
+}  # fmt: skip
 YES_WORDS: Table = {
     "en": ("yes",), "fr": ("oui",), "de": ("ja",), "es": ("sí",), "it": ("sì",), "pt": ("sim",), "ru": ("да",),
     "el": ("ναι",), "zh": ("是", "是的"), "ja": ("はい",), "ko": ("네", "예"), "pl": ("tak",), "sv": ("ja",),
     "cs": ("ano",), "hu": ("igen",), "no": ("ja",), "ro": ("da",),
 }  # fmt: skip
 NO_WORDS: Table = {
-    "en": ("no",), "fr": ("non",), "de": ("nein",), "es": ("no",), "it": ("no",), "pt": ("não",), "ru": ("нет",),
+    # and "not really": a reply that hedges its no is a no
+    "en": ("no", "not really"), "fr": ("non", "pas vraiment"), "de": ("nein", "nicht wirklich"),
+    "es": ("no", "no realmente"), "it": ("no", "non proprio", "non davvero"), "pt": ("não", "não exatamente"),
+    "ru": ("нет", "не совсем так"),
     "el": ("όχι",), "zh": ("否", "不是"), "ja": ("いいえ",), "ko": ("아니요", "아니오"), "pl": ("nie",),
     "sv": ("nej",), "cs": ("ne",), "hu": ("nem",), "no": ("nei",), "ro": ("nu",),
 }  # fmt: skip

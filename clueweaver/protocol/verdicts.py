@@ -23,6 +23,7 @@ from clueweaver.protocol.reply_text import (
     alternatives,
     answer_part,
     clean,
+    concluded,
 )
 from clueweaver.protocol.reply_words import (
     ANSWER_WORDS,
@@ -128,12 +129,14 @@ def _sentences(answer: str) -> list[str]:
 def _said_in(sentence: str, verdicts: _Verdicts, subject: re.Pattern | None) -> set[str]:
     """The labels a later sentence says: its own opening verdict, one said of what the verdict is said of ("so it is
     false", "the segment is relevant") or a label that is a clause alone ("Actually, FALSE.")."""
-    said = {_opening_verdict(sentence, verdicts, subject)}
+    words = WORD_OR_BREAK.findall(fold(clean(sentence)))
+    opening = _said(words[:4], verdicts)[:1]  # "No hay otra escena": a no that opens a sentence of its own says none
+    bare_yes_no = opening and opening[0][1] in _YES_NO and not _clause_alone(words, 0, len(opening[0][1]))
+    said = set() if bare_yes_no else {_opening_verdict(sentence, verdicts, subject)}
     if subject is not None:
         said |= {
             _opening_verdict(sentence[m.start() :], verdicts, subject) for m in _anywhere(subject).finditer(sentence)
         }
-    words = WORD_OR_BREAK.findall(fold(clean(sentence)))
     said |= {label for at, phrase, label in _said(words, verdicts) if _clause_alone(words, at, len(phrase))}
     return said - {None}
 
@@ -146,11 +149,6 @@ def _anywhere(subject: re.Pattern) -> re.Pattern:
 def _clause_alone(words: list[str], at: int, length: int) -> bool:
     """Whether ``words[at : at + length]`` are a clause of their own, clause marks or the ends around them."""
     return _opens_clause(words, at) and _closes_clause(words, at + length)
-
-
-def _clause_edge(words: list[str], at: int, length: int) -> bool:
-    """Whether ``words[at : at + length]`` open or close a clause."""
-    return _opens_clause(words, at) or _closes_clause(words, at + length)
 
 
 def _opens_clause(words: list[str], at: int) -> bool:
@@ -191,12 +189,13 @@ def _opening_verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | Non
     said = _said(words, verdicts)
     if not said or said[0][0] > 0 or (said[0][1] in _ALSO_WORDS and not _stands_alone(unfolded)):
         return None
-    # later, a yes or a no names a label only where it opens or closes a clause ("Sì, … ma non risponde del tutto" is
-    # yes, "Sim, mas na verdade não." none), a word of relevance none ("NO, nothing relevant")
+    # later, a yes or a no names a label only where it closes a clause ("Sì, … ma non risponde del tutto" and "Es
+    # correcta, no hay duda" are yes, "Sim, mas na verdade não." none), a word of relevance none ("NO, nothing
+    # relevant")
     later = {
         label
         for at, phrase, label in said[1:]
-        if phrase not in _OPENING_ONLY and (phrase not in _YES_NO or _clause_edge(words, at, len(phrase)))
+        if phrase not in _OPENING_ONLY and (phrase not in _YES_NO or _closes_clause(words, at + len(phrase)))
     }
     return said[0][2] if later <= {said[0][2]} else None
 
@@ -218,12 +217,16 @@ def _stands_alone(text: str) -> bool:
 def normalize_finder_answer(answer: str) -> str | None:
     """YES or NO (or its word in a covered language: "oui", "是"; "The segment is relevant", "该段落与问题无关"), or
     None."""
-    return _verdict(answer_part(answer), _FINDER_VERDICTS, _FINDER_SUBJECT)
+    return concluded(answer, lambda text: _verdict(answer_part(text), _FINDER_VERDICTS, _FINDER_SUBJECT))
 
 
 def normalize_claim_answer(answer: str) -> str | None:
     """TRUE or FALSE from true/false/yes/no (or their words in a covered language: "vrai", "错误"), or None; none
     where its first sentence says the verdict holds in part ("TRUE, partially": ``PARTLY_WORDS``)."""
+    return concluded(answer, _claim_verdict)
+
+
+def _claim_verdict(answer: str) -> str | None:
     answer = answer_part(answer)
     first = SENTENCE_END.split(clean(answer), maxsplit=1)[0]
     return None if _PARTLY.search(first) else _verdict(answer, _CLAIM_VERDICTS, _CLAIM_SUBJECT)
