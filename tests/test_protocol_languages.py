@@ -866,90 +866,58 @@ def test_a_chinese_relevance_made_a_noun_is_no_finder_verdict():
     assert [normalize_finder_answer(text) for text in answers] == [None, None, "YES", "YES", "YES"]
 
 
-@pytest.mark.parametrize(
-    "text,verdict",
-    [("Partially. The segment names the letter, not its sender.", "YES"), ("En partie.", "YES"),
-     ("NO, only partially", "NO"), ("Der Abschnitt ist für die Frage relevant, da er den Tod beschreibt.", "YES"),
-     ("この部分は質問に関係があります。", "YES"), ("関連していません。", "NO"),
-     ("이 부분은 질문과 관련이 있습니다.", "YES"), ("관련 없음", "NO"),
-     ("No sé.", None), ("No idea.", None), ("Non lo so", None), ("不确定", None)],
-)  # fmt: skip
-def test_a_finder_verdict_in_the_words_the_first_frozen_reply_set_missed(text, verdict):
-    """The first frozen reply set, measured once, missed these forms (and read "No sé", I don't know, as NO); they
-    tuned the next round, which the second frozen set judged."""
-    assert normalize_finder_answer(text) == verdict
-
-
-@pytest.mark.parametrize(
-    "text,verdict",
-    [("L'affirmation n'est pas vraie.", "FALSE"), ("L'affermazione non è vera: lui resta.", "FALSE"),
-     ("그 주장은 사실이 아닙니다.", "FALSE"), ("맞지 않습니다. 그는 돌아옵니다.", "FALSE"), ("Não sei.", None)],
-)  # fmt: skip
-def test_a_claims_verdict_in_the_words_the_first_frozen_reply_set_missed(text, verdict):
-    assert normalize_claim_answer(text) == verdict
+_FINDER, _CLAIM = normalize_finder_answer, normalize_claim_answer
 
 
 @pytest.mark.parametrize(
     "text,verdict,read",
-    [("Die Behauptung trifft zu.", "TRUE", normalize_claim_answer),
-     ("Das trifft nicht zu.", "FALSE", normalize_claim_answer),
-     ("Das stimmt nicht ganz, ist aber auch nicht völlig falsch.", None, normalize_claim_answer),
-     ("No puedo determinarlo con el pasaje.", None, normalize_claim_answer),
-     ("Утверждение не соответствует действительности.", "FALSE", normalize_claim_answer),
-     ("这个说法不是错的。", "TRUE", normalize_claim_answer),
-     ("이 주장은 틀리지 않았습니다.", "TRUE", normalize_claim_answer),
-     ("Ce segment n'est pas sans rapport avec la question.", "YES", normalize_finder_answer),
-     ("Der Abschnitt hat mit der Frage nichts zu tun.", "NO", normalize_finder_answer),
-     ("Данный отрывок не имеет отношения к вопросу.", "NO", normalize_finder_answer),
-     ("這段文字與問題無關。", "NO", normalize_finder_answer), ("一部関連しています。", "YES", normalize_finder_answer),
-     ("## Réponse\nOui, le passage est pertinent.", "YES", normalize_finder_answer),
-     ("Sì, il brano descrive Renzo, ma non risponde del tutto.", "YES", normalize_finder_answer),
-     ("Sim, mas na verdade não.", None, normalize_finder_answer)],
+    [# the first frozen reply set's misses (and "No sé", read NO)
+     ("Partially. The segment names the letter, not its sender.", "YES", _FINDER), ("En partie.", "YES", _FINDER),
+     ("NO, only partially", "NO", _FINDER),
+     ("Der Abschnitt ist für die Frage relevant, da er den Tod beschreibt.", "YES", _FINDER),
+     ("この部分は質問に関係があります。", "YES", _FINDER), ("関連していません。", "NO", _FINDER),
+     ("이 부분은 질문과 관련이 있습니다.", "YES", _FINDER), ("관련 없음", "NO", _FINDER),
+     ("No sé.", None, _FINDER), ("No idea.", None, _FINDER), ("Non lo so", None, _FINDER), ("不确定", None, _FINDER),
+     ("L'affirmation n'est pas vraie.", "FALSE", _CLAIM), ("L'affermazione non è vera: lui resta.", "FALSE", _CLAIM),
+     ("그 주장은 사실이 아닙니다.", "FALSE", _CLAIM), ("맞지 않습니다. 그는 돌아옵니다.", "FALSE", _CLAIM),
+     ("Não sei.", None, _CLAIM),
+     # the second's (and "nicht ganz", "No puedo", "不是错的", misread): a "no" inside a rationale's clause names no
+     # verdict, one that closes a clause does
+     ("Die Behauptung trifft zu.", "TRUE", _CLAIM), ("Das trifft nicht zu.", "FALSE", _CLAIM),
+     ("Das stimmt nicht ganz, ist aber auch nicht völlig falsch.", None, _CLAIM),
+     ("No puedo determinarlo con el pasaje.", None, _CLAIM),
+     ("Утверждение не соответствует действительности.", "FALSE", _CLAIM), ("这个说法不是错的。", "TRUE", _CLAIM),
+     ("이 주장은 틀리지 않았습니다.", "TRUE", _CLAIM),
+     ("Ce segment n'est pas sans rapport avec la question.", "YES", _FINDER),
+     ("Der Abschnitt hat mit der Frage nichts zu tun.", "NO", _FINDER),
+     ("Данный отрывок не имеет отношения к вопросу.", "NO", _FINDER), ("這段文字與問題無關。", "NO", _FINDER),
+     ("一部関連しています。", "YES", _FINDER), ("## Réponse\nOui, le passage est pertinent.", "YES", _FINDER),
+     ("Sì, il brano descrive Renzo, ma non risponde del tutto.", "YES", _FINDER),
+     ("Sim, mas na verdade não.", None, _FINDER),
+     # the third's (and "Non saprei", "No es que…", misread)
+     ('{"answer": "true"}', "TRUE", _CLAIM), ('{"resposta": "FALSE"}', "FALSE", _CLAIM),
+     ("The claim is not untrue: she returns.\nAnswer: TRUE", "TRUE", _CLAIM),
+     ("Die Behauptung ist nicht unzutreffend, da er verhaftet wird.", "TRUE", _CLAIM),
+     ("Не соответствует. Он погибает под трамваем.", "FALSE", _CLAIM),
+     ("この主張は間違いではないと思います。", "TRUE", _CLAIM),
+     ("Фрагмент подходит: здесь он приходит к старухе.\nОтвет: YES", "YES", _FINDER),
+     ("不是不相关——这一段讲到他买车。", "YES", _FINDER), ("此段與問題沒有關係。", "NO", _FINDER),
+     ("該当します。", "YES", _FINDER), ("이 구절은 질문에 해당합니다.", "YES", _FINDER),
+     ("관련이 없지 않습니다.", "YES", _FINDER), ("Non saprei: potrebbe essere rilevante o meno.", None, _FINDER),
+     ("No es que el fragmento no sea relevante.", None, _FINDER),
+     # the fourth's: a reasoning's conclusion, JSON of several keys or fenced, a sentence or clause opening with "No"
+     ("The passage describes the ball, not the duel, so the answer is NO.", "NO", _FINDER),
+     ("他最后出家了，这和原文一致。所以答案是：对。", "TRUE", _CLAIM),
+     ('```json\n{"relevant": "否"}\n```', "NO", _FINDER),
+     ('{"respuesta": "FALSO", "motivo": "nunca aparece"}', "FALSE", _CLAIM),
+     ("Réponse : pas vraiment. Le passage parle d'autre chose.", "NO", _FINDER),
+     ("Sí, el fragmento es relevante. No hay otra escena que lo explique.", "YES", _FINDER),
+     ("La afirmación es correcta, no hay duda: lo perdió todo.", "TRUE", _CLAIM),
+     ("**判斷：假**\n\n原文中她嫁給了二少爺。", "FALSE", _CLAIM)],
 )  # fmt: skip
-def test_a_verdict_in_the_words_the_second_frozen_reply_set_missed(text, verdict, read):
-    """The second frozen reply set, measured once, missed these forms and misread three ("nicht ganz", "No puedo",
-    "不是错的"); they tuned the next round, which the third frozen set judged. A "no" inside a rationale's clause
-    ("ma non risponde") names no verdict; at a clause's edge ("na verdade não") it does."""
-    assert read(text) == verdict
-
-
-@pytest.mark.parametrize(
-    "text,verdict,read",
-    [('{"answer": "true"}', "TRUE", normalize_claim_answer),
-     ('{"resposta": "FALSE"}', "FALSE", normalize_claim_answer),
-     ("The claim is not untrue: she returns.\nAnswer: TRUE", "TRUE", normalize_claim_answer),
-     ("Die Behauptung ist nicht unzutreffend, da er verhaftet wird.", "TRUE", normalize_claim_answer),
-     ("Не соответствует. Он погибает под трамваем.", "FALSE", normalize_claim_answer),
-     ("この主張は間違いではないと思います。", "TRUE", normalize_claim_answer),
-     ("Фрагмент подходит: здесь он приходит к старухе.\nОтвет: YES", "YES", normalize_finder_answer),
-     ("不是不相关——这一段讲到他买车。", "YES", normalize_finder_answer),
-     ("此段與問題沒有關係。", "NO", normalize_finder_answer), ("該当します。", "YES", normalize_finder_answer),
-     ("이 구절은 질문에 해당합니다.", "YES", normalize_finder_answer),
-     ("관련이 없지 않습니다.", "YES", normalize_finder_answer),
-     ("Non saprei: potrebbe essere rilevante o meno.", None, normalize_finder_answer),
-     ("No es que el fragmento no sea relevante.", None, normalize_finder_answer)],
-)  # fmt: skip
-def test_a_verdict_in_the_words_the_third_frozen_reply_set_missed(text, verdict, read):
-    """The third frozen reply set, measured once, missed these forms and misread "Non saprei" (I wouldn't know) and
-    "No es que…" (it is not that…) as NO; they tuned the next round, which the fourth frozen set judged."""
-    assert read(text) == verdict
-
-
-@pytest.mark.parametrize(
-    "text,verdict,read",
-    [("The passage describes the ball, not the duel, so the answer is NO.", "NO", normalize_finder_answer),
-     ("他最后出家了，这和原文一致。所以答案是：对。", "TRUE", normalize_claim_answer),
-     ('```json\n{"relevant": "否"}\n```', "NO", normalize_finder_answer),
-     ('{"respuesta": "FALSO", "motivo": "nunca aparece"}', "FALSE", normalize_claim_answer),
-     ("Réponse : pas vraiment. Le passage parle d'autre chose.", "NO", normalize_finder_answer),
-     ("Sí, el fragmento es relevante. No hay otra escena que lo explique.", "YES", normalize_finder_answer),
-     ("La afirmación es correcta, no hay duda: lo perdió todo.", "TRUE", normalize_claim_answer),
-     ("**判斷：假**\n\n原文中她嫁給了二少爺。", "FALSE", normalize_claim_answer)],
-)  # fmt: skip
-def test_a_verdict_in_the_words_the_fourth_frozen_reply_set_missed(text, verdict, read):
-    """The fourth frozen reply set, measured once, misread none and left these unread: a reasoning's conclusion, a
-    JSON object of several keys or fenced, "pas vraiment", a rationale's sentence or clause opening with "No"; they
-    tuned the next round, which the fifth frozen set judged."""
+def test_a_verdict_in_the_words_a_frozen_reply_set_missed(text, verdict, read):
+    """Each frozen reply set (``clueweaver bench replies``), measured once, missed or misread forms like these; they
+    tuned the next round, which the next set judged."""
     assert read(text) == verdict
 
 

@@ -29,6 +29,7 @@ REPLY_SETS = {
     "frozen-2": DATA_DIR / "replies_frozen_2.jsonl",
     "frozen-3": DATA_DIR / "replies_frozen_3.jsonl",
     "frozen-4": DATA_DIR / "replies_frozen_4.jsonl",
+    "frozen-5": DATA_DIR / "replies_frozen_5.jsonl",
 }
 # Each frozen set, committed alone with its hash before the parser read it, measured once, then tuning the parser's
 # next round, which the next set judged.
@@ -37,6 +38,7 @@ REPLIES_FROZEN_SHA256 = {
     "frozen-2": "18b58b025373db6a0e0950291156978c7f61cbaa7bfc3458b85ffc1405166b11",
     "frozen-3": "0c6903637b47515a0712dffab54db3d79f66db5f6689eab431bf29ffcd1c42de",
     "frozen-4": "d903b3b87b72b6e4ef3bde3bedc83d1f2ebacf83348aff2b0c885b21b0e07619",
+    "frozen-5": "1a6e1575bee389f841946e3d6e99079d7c3c8fcd3c8946e9eac6dd48c8f3b6ab",
 }
 READINGS = {"finder": ("YES", "NO"), "claim": ("TRUE", "FALSE"), "mcq": ("A", "B", "C", "D")}
 OUTCOMES = ("read", "misread", "unread")
