@@ -16,13 +16,13 @@ from clueweaver.protocol.reply_text import (
     ARTICLE,
     BEFORE,
     COPULA,
-    SENTENCE_OR_LINE,
     alternatives,
     answer_part,
     clean,
     comparable,
     concluded,
     label_prefix,
+    sentences,
 )
 from clueweaver.protocol.reply_words import (
     AFTERTHOUGHTS,
@@ -108,16 +108,17 @@ def _without_labels(answer: str) -> str:
 
 def normalize_choice(answer: str, question: Question) -> str | None:
     """The option letter from "B", "(B)", "B.", "Option B", "**B**", "B) text", "B is correct", "答案是B", "Ｂ",
-    "Ответ: Б" or the option's own text, with a reason after it or not ("B because…"); None when it names no option
-    of ``question`` or is ambiguous ("B or C"). An answer of several lines unread whole is read by its first ("B",
-    then the reason), unless a later line names another option."""
+    "Ответ: Б", "③" or the option's own text, with a reason or a reservation after it or not ("B because…"); None
+    when it names no option of ``question`` or more than one ("B or C", "D... no, es la C"). An answer unread whole is
+    read by its first sentence or line ("B", then the reason) unless a later one names another option, and by a
+    reasoning's conclusion ("…, so the answer is C": ``concluded``)."""
     return concluded(answer, lambda text: _letter(text, question))
 
 
 def _letter(answer: str, question: Question) -> str | None:
     answer = answer_part(answer)
     letter = _choice(answer, question)
-    pieces = [piece for piece in SENTENCE_OR_LINE.split(answer) if piece.strip()]
+    pieces = sentences(answer)
     if letter is None and len(pieces) > 1:
         first = _choice(pieces[0], question)
         letter = None if {_choice(piece, question) for piece in pieces[1:]} - {None, first} else first
@@ -134,14 +135,10 @@ def _names_another(answer: str, letter: str, question: Question) -> bool:
 def _choice(answer: str, question: Question) -> str | None:
     cleaned = clean(unicodedata.normalize("NFKC", answer.translate(_CIRCLED))).replace("\u2019", "'")
     labelled = _without_labels(cleaned)
-    if (reservation := _CONCESSION.search(labelled)) and set(_LETTER_AFTER_WORD.findall(reservation.group(0))) & set(
-        question.options
-    ):
+    if _hedges_toward_another(labelled, question):
         return None
     labelled = _CONCESSION.sub("", labelled)
-    text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", _AFTERTHOUGHT.sub("", _REASON.sub("", labelled))))
-    if labelled != cleaned:  # "La respuesta es la B": an article after a label only ("a b" stays two letters)
-        text = _LETTER_ARTICLE.sub("", text)
+    text = _bare(labelled, labelled != cleaned)
     if not text:
         return None
     # an option's text as it is too: "选择沉默" is an option's, not "choose 沉默"
@@ -165,6 +162,20 @@ def _choice(answer: str, question: Question) -> str | None:
         if rest and any(comparable(o) == comparable(rest) for label, o in question.options.items() if label != letter):
             return None
     return letter if letter in question.options else None
+
+
+def _hedges_toward_another(labelled: str, question: Question) -> bool:
+    """Whether a reservation after the answer names another option ("B, хотя возможно и A")."""
+    reservation = _CONCESSION.search(labelled)
+    named = set(_LETTER_AFTER_WORD.findall(reservation.group(0))) if reservation else set()
+    return bool(named & set(question.options))
+
+
+def _bare(labelled: str, was_labelled: bool) -> str:
+    """The answer without what may follow it (a reason, an opinion, a suffix, "is correct") and, after a label only,
+    its article ("La respuesta es la B"; "a b" stays two letters)."""
+    text = _LETTER_IS_RIGHT.sub("", _LETTER_SUFFIX.sub("", _AFTERTHOUGHT.sub("", _REASON.sub("", labelled))))
+    return _LETTER_ARTICLE.sub("", text) if was_labelled else text
 
 
 def _letter_with_its_text(text: str, question: Question) -> str | None:

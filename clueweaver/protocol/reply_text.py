@@ -57,7 +57,7 @@ def label_prefix(*tables: Table, separators: str, bare: bool) -> re.Pattern:
 OPEN_PREFIX = label_prefix(ANSWER_WORDS, separators=":\uff1a", bare=False)
 LEAD_IN = label_prefix(LEAD_INS, separators=",\uff0c", bare=True)
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]\s")
-SENTENCE_OR_LINE = re.compile(r"\n+|(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])")
+_SENTENCE_OR_LINE = re.compile(r"\n+|(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])")
 
 
 def clean(answer: str) -> str:
@@ -89,6 +89,11 @@ _CONCLUSION = re.compile(rf"{words_regex(CONCLUSION_WORDS)}\s*[,\uff0c\u3001]?\s
 _CONCLUSION_CHARS = 40  # what a conclusion's answer takes: "the answer is C.", "la respuesta es la D", "答案是A"
 
 
+def sentences(answer: str) -> list[str]:
+    """An answer's sentences and lines that hold a word; the answer itself where none does."""
+    return [piece for piece in _SENTENCE_OR_LINE.split(answer) if WORD.search(piece)] or [answer]
+
+
 def answer_part(answer: str) -> str:
     """The part of an answer field that gives the answer: a JSON object's one value ('{"answer": "true"}'), or the
     last line that opens with the answer's label after the lines of a rationale ("…\nAnswer: TRUE")."""
@@ -117,6 +122,5 @@ def concluded(answer: str, read: Callable[[str], str | None]) -> str | None:
     tail = answer[conclusions[-1].end() :] if conclusions else ""
     if label is not None or not tail.strip() or len(clean(tail)) > _CONCLUSION_CHARS:
         return label
-    first = next((piece for piece in SENTENCE_OR_LINE.split(answer) if piece.strip()), answer)
-    said, opening = read(tail), read(first)
+    said, opening = read(tail), read(sentences(answer)[0])
     return said if opening in (None, said) else None

@@ -17,13 +17,13 @@ from clueweaver.protocol.reply_text import (
     LEAD_IN,
     OPEN_PREFIX,
     SENTENCE_END,
-    SENTENCE_OR_LINE,
     WORD,
     WORD_OR_BREAK,
     alternatives,
     answer_part,
     clean,
     concluded,
+    sentences,
 )
 from clueweaver.protocol.reply_words import (
     ANSWER_WORDS,
@@ -120,7 +120,7 @@ def _verdict(answer: str, verdicts: _Verdicts, subject: re.Pattern | None = None
 
 def _sentences(answer: str) -> list[str]:
     """An answer's sentences and lines, a first line that is only its label ("## Réponse", "**Answer:**") left out."""
-    pieces = [p for p in SENTENCE_OR_LINE.split(answer) if WORD.search(p)] or [answer]
+    pieces = sentences(answer)
     if len(pieces) > 1 and _LABEL_ALONE.fullmatch(clean(pieces[0])):
         pieces = pieces[1:]
     return pieces
