@@ -9,6 +9,7 @@ that says the other) is left unread: a misread is a wrong answer or a dropped cl
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from clueweaver.protocol.cues import Table, every_language
 from clueweaver.protocol.reply_text import (
@@ -141,8 +142,10 @@ def _said_in(sentence: str, verdicts: _Verdicts, subject: re.Pattern | None) -> 
     return said - {None}
 
 
+@cache
 def _anywhere(subject: re.Pattern) -> re.Pattern:
-    """``subject`` (what a verdict is said of) found anywhere in a sentence, not only at its start."""
+    """``subject`` (what a verdict is said of) found anywhere in a sentence, not only at its start; compiled once per
+    subject, not once per sentence read."""
     return re.compile(r"(?<!\w)" + subject.pattern.removeprefix("^"), subject.flags)
 
 
